@@ -1,0 +1,114 @@
+// Package cli implements bhtop's subcommands: it parses flags and wires
+// the packages together, and holds no logic of its own beyond that.
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// IO is where a command reads and writes; tests pass buffers.
+type IO struct {
+	In       io.Reader
+	Out, Err io.Writer
+	Getenv   func(string) string
+}
+
+// StdIO is the process's own standard streams and environment.
+func StdIO() IO { return IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv} }
+
+// Exit codes shared by the subcommands.
+const (
+	ExitOK      = 0
+	ExitFail    = 1 // the operation failed (e.g. order rejected)
+	ExitUsage   = 2 // bad flags or arguments, or a command not built yet
+	ExitUnknown = 3 // the outcome is not known (order sent, no definite answer)
+)
+
+type command struct {
+	summary string
+	run     func(args []string, stdio IO) int
+}
+
+// commands maps each subcommand name to its implementation. The dashboard
+// (no subcommand) is "".
+var commands = map[string]command{
+	"":        {"open the dashboard (on the built-in simulator without credentials)", runDashboard},
+	"sim":     {"run the local exchange simulator", runSim},
+	"dump":    {"headless: stream, fold and print the state JSON", runDump},
+	"replay":  {"play a journal into the dashboard, or fold it with --dump", runReplay},
+	"gen":     {"write a deterministic synthetic journal", runGen},
+	"order":   {"place (new) or cancel (cancel) one signed order", runOrder},
+	"serve":   {"serve the read-only dashboard over SSH", runServe},
+	"version": {"print the version", runVersion},
+	"help":    {"show this help", nil},
+}
+
+// Run executes the command line args (without the program name) and
+// returns the process exit code.
+func Run(args []string, stdio IO) int {
+	name := ""
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		name, args = args[0], args[1:]
+	}
+	if name == "help" || (name == "" && len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help")) {
+		usage(stdio.Out)
+		return ExitOK
+	}
+	cmd, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(stdio.Err, "bhtop: unknown command %q\n\n", name)
+		usage(stdio.Err)
+		return ExitUsage
+	}
+	return cmd.run(args, stdio)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: bhtop [command] [flags]")
+	fmt.Fprintln(w)
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		label := n
+		if n == "" {
+			label = "(none)"
+		}
+		fmt.Fprintf(w, "  %-9s %s\n", label, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'bhtop COMMAND -h' for a command's flags.")
+}
+
+// parseInterspersed parses flags that may stand before or after the
+// positional arguments (DESIGN.md: `replay FILE --dump` and `replay --dump
+// FILE` both work) and returns the positional ones. "--" ends flags.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+// notBuilt is the answer of a subcommand that does not exist yet.
+func notBuilt(name string, stdio IO) int {
+	fmt.Fprintf(stdio.Err, "bhtop %s: not built yet\n", name)
+	return ExitUsage
+}

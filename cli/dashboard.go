@@ -1,0 +1,3 @@
+package cli
+
+func runDashboard(args []string, stdio IO) int { return notBuilt("(dashboard)", stdio) }

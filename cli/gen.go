@@ -1,0 +1,3 @@
+package cli
+
+func runGen(args []string, stdio IO) int { return notBuilt("gen", stdio) }

@@ -1,0 +1,3 @@
+package cli
+
+func runReplay(args []string, stdio IO) int { return notBuilt("replay", stdio) }

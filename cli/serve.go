@@ -1,0 +1,3 @@
+package cli
+
+func runServe(args []string, stdio IO) int { return notBuilt("serve", stdio) }

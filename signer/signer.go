@@ -1,0 +1,90 @@
+// Package signer computes and checks the HMAC-SHA256 request signatures of SPEC.md.
+//
+// The signed text is the raw query string immediately followed by the raw
+// request body, with no separator and without the signature parameter. The
+// package does no I/O; the REST client and the simulator both use it, so the
+// two can never disagree about what is signed.
+package signer
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+)
+
+// Secret holds a secret key. Its zero value is an empty secret. It never
+// prints: every fmt verb, %v and %#v included, and JSON encoding show
+// "[redacted]", so a Secret that slips into a log line or an error leaks
+// nothing.
+type Secret struct{ key []byte }
+
+// NewSecret wraps the secret key text.
+func NewSecret(s string) Secret { return Secret{key: []byte(s)} }
+
+// Empty reports whether no secret was given.
+func (s Secret) Empty() bool { return len(s.key) == 0 }
+
+// String returns "[redacted]", never the key.
+func (s Secret) String() string { return "[redacted]" }
+
+// GoString returns "[redacted]", never the key.
+func (s Secret) GoString() string { return "[redacted]" }
+
+// Format makes every fmt verb print "[redacted]".
+func (s Secret) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte("[redacted]")) }
+
+// MarshalText encodes as "[redacted]".
+func (s Secret) MarshalText() ([]byte, error) { return []byte("[redacted]"), nil }
+
+// Text is the signed text for a request: the raw query (without a leading
+// '?') immediately followed by the raw body. Neither may contain the
+// signature parameter; use StripSignature first when verifying.
+func Text(rawQuery, rawBody string) string { return rawQuery + rawBody }
+
+// Sign returns the lowercase hex HMAC-SHA256 of text keyed with the secret.
+func Sign(s Secret, text string) string {
+	mac := hmac.New(sha256.New, s.key)
+	mac.Write([]byte(text))
+	return hex.EncodeToString(mac.Sum(nil))
+}
+
+// SignRequest signs a request whose parameters are split between the raw
+// query string and the raw form body (either may be empty).
+func SignRequest(s Secret, rawQuery, rawBody string) string {
+	return Sign(s, Text(rawQuery, rawBody))
+}
+
+// Verify reports whether sig (hex, any case) is the signature of text. The
+// comparison takes constant time in the length of the expected signature.
+func Verify(s Secret, text, sig string) bool {
+	got, err := hex.DecodeString(strings.ToLower(sig))
+	if err != nil {
+		return false
+	}
+	mac := hmac.New(sha256.New, s.key)
+	mac.Write([]byte(text))
+	return hmac.Equal(mac.Sum(nil), got)
+}
+
+// StripSignature removes every signature=... parameter from a raw
+// urlencoded parameter string, keeping the other parameters byte for byte
+// and in order, and returns the remaining text and the last signature value
+// found (empty when none). It is what a verifier signs: SPEC.md excludes
+// the signature parameter from the signed text.
+func StripSignature(raw string) (rest, sig string) {
+	if raw == "" {
+		return "", ""
+	}
+	parts := strings.Split(raw, "&")
+	kept := parts[:0]
+	for _, p := range parts {
+		if v, ok := strings.CutPrefix(p, "signature="); ok {
+			sig = v
+			continue
+		}
+		kept = append(kept, p)
+	}
+	return strings.Join(kept, "&"), sig
+}

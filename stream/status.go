@@ -1,0 +1,49 @@
+package stream
+
+import "time"
+
+// ConnState is the user stream connection's state as the header shows it.
+type ConnState string
+
+// The connection states.
+const (
+	StateConnecting   ConnState = "connecting"
+	StateLive         ConnState = "live"
+	StateResyncing    ConnState = "resyncing"
+	StateReconnecting ConnState = "reconnecting"
+	StateClosed       ConnState = "closed"
+)
+
+// Status is everything the header and status line show about the stream
+// (DESIGN.md). It is a value: a Session hands out copies. Zero times mean
+// "not yet".
+type Status struct {
+	State   ConnState
+	Reason  string    // why it is reconnecting or closed; "" when live
+	RetryAt time.Time // next reconnect attempt while reconnecting
+
+	Simulated bool   // the in-process simulator is the exchange
+	Host      string // base URL host when not simulated
+	ReadOnly  bool
+
+	KeyCreated    time.Time // current listenKey's creation
+	KeyExpires    time.Time // when it lapses without a keepalive
+	LastKeepalive time.Time
+	NextKeepalive time.Time
+
+	ConnectedAt time.Time     // current WebSocket's open time
+	ConnMaxAge  time.Duration // 24h on the real service
+
+	LastFrame    time.Time // newest frame received
+	LastSnapshot time.Time // newest REST resync applied
+
+	EventsPerSec float64 // a display rate, not money
+	ClockOffset  time.Duration
+
+	WeightUsed  int // REQUEST_WEIGHT used in the current window
+	WeightLimit int // 0 when unknown
+	BannedUntil time.Time
+
+	Errors    int    // errors since start
+	LastError string // the newest, as a person can read it (never a secret)
+}

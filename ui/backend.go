@@ -1,0 +1,39 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	"bhtop/rest"
+	"bhtop/state"
+	"bhtop/stream"
+)
+
+// Backend is what the dashboard reads and asks of the live account: the
+// state snapshots, the connection status, the events log, and the
+// stream's own actions. stream.Session implements it; in the dashboard's
+// tests a real session against the in-process simulator does.
+type Backend interface {
+	// Hub gives the latest state snapshot and coalesced change notices.
+	Hub() *state.Hub
+	// Status is the connection status for the header and status line.
+	Status() stream.Status
+	// Notes returns the events-log lines after seq, and the newest seq.
+	Notes(after uint64) ([]stream.Note, uint64)
+	// Keepalive sends PUT /openapi/v1/userDataStream now and returns the
+	// key's new expiry.
+	Keepalive(ctx context.Context) (time.Time, error)
+	// Resync takes the REST snapshots again and folds them in.
+	Resync(ctx context.Context) error
+	// Symbols lists the tradable symbols and filters from brokerInfo.
+	Symbols(ctx context.Context) ([]rest.Symbol, error)
+}
+
+// Trader places and cancels orders. The dashboard gets a nil Trader in
+// read-only mode and then has no way at all to send one. Each call sends
+// at most one request; the result's Outcome tells accepted, rejected and
+// unknown apart.
+type Trader interface {
+	PlaceOrder(ctx context.Context, req rest.OrderRequest) rest.OrderResult
+	CancelOrder(ctx context.Context, req rest.CancelRequest) rest.OrderResult
+}
