@@ -1,0 +1,77 @@
+package sim
+
+import (
+	"io"
+	"time"
+
+	"bhtop/signer"
+)
+
+// Key is one API key the simulator accepts, with the security types
+// (SPEC.md: TRADE, USER_DATA, USER_STREAM, MARKET_DATA) it may use. Empty
+// Perms means all of them.
+type Key struct {
+	APIKey string
+	Secret signer.Secret
+	Perms  []string
+}
+
+// Faults switches on the misbehaviours the real service is allowed, so
+// that clients can be tested against them. The zero value is a well-behaved
+// exchange.
+type Faults struct {
+	// ReorderWindow delivers user-stream events out of order within this
+	// window (events are held up to this long and released shuffled).
+	ReorderWindow time.Duration
+	// DuplicateRate is the fraction of events (0..1) delivered twice.
+	DuplicateRate float64
+	// DropEvery closes every user-stream connection after this long
+	// (without a close frame), on top of ConnMaxAge.
+	DropEvery time.Duration
+	// ArrayFrames wraps events in JSON arrays (of one or more) as the
+	// official SDK reads them.
+	ArrayFrames bool
+	// OptionalFields includes SPEC.md's optional (commented-out) fields.
+	OptionalFields bool
+	// OrderErrorRate is the fraction (0..1) of order-changing requests
+	// (create, cancel) answered with OrderErrorStatus (default 504).
+	OrderErrorRate   float64
+	OrderErrorStatus int
+	// OrderErrorTakesEffect: the failed-looking request was carried out
+	// anyway (the order exists / is canceled), as a 5XX allows.
+	OrderErrorTakesEffect bool
+}
+
+// Options configures a Server. Zero values take the defaults noted.
+type Options struct {
+	Addr     string // listen address; default 127.0.0.1:0
+	Seed     int64  // seeds the synthetic market and activity
+	Keys     []Key  // default: one demo key with every permission
+	Activity float64 // background order events per second on the demo account; 0 = none
+
+	ListenKeyTTL time.Duration // default 60m
+	ConnMaxAge   time.Duration // default 24h; the server cuts user-stream sockets at this age
+	PingInterval time.Duration // JSON {"ping":N} to user-stream clients; default 30s
+
+	Skew     time.Duration    // server clock = Now() + Skew
+	Now      func() time.Time // default time.Now; tests pin or speed time
+	BanScale float64          // multiplies 418 ban lengths (2 min..3 days); default 1
+
+	// RateLimits overrides brokerInfo's limits; zero fields keep the
+	// defaults of API-FACTS.md (1500 weight/min, 20 orders/s, 350000/day).
+	RateLimits RateLimits
+
+	// RequestLog receives one JSON line per request (DESIGN.md); never a
+	// secret. Nil logs nothing.
+	RequestLog io.Writer
+
+	Faults Faults
+}
+
+// RateLimits are the limits brokerInfo advertises and the server enforces,
+// per API key and per IP.
+type RateLimits struct {
+	WeightPerMinute int
+	OrdersPerSecond int
+	OrdersPerDay    int
+}
