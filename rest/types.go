@@ -59,8 +59,14 @@ type APIError struct {
 	Msg        string
 }
 
+// Error gives the status, code and message, followed by a hint a person
+// can act on where one is known.
 func (e *APIError) Error() string {
-	return fmt.Sprintf("HTTP %d, code %d: %s", e.HTTPStatus, e.Code, e.Msg)
+	s := fmt.Sprintf("HTTP %d, code %d: %s", e.HTTPStatus, e.Code, e.Msg)
+	if h := e.Hint(); h != "" {
+		s += " (" + h + ")"
+	}
+	return s
 }
 
 // Symbol is one tradable symbol from brokerInfo with its filters. Zero

@@ -1,0 +1,161 @@
+// Package rest is the signed REST client of the exchange (SPEC.md and
+// API-FACTS.md): timing, rate governing and typed errors in one place.
+package rest
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"bhtop/signer"
+)
+
+// Client calls the exchange's REST endpoints. It is safe for concurrent
+// use. Read-only calls are methods of Client; order-changing calls exist
+// only on Trader, so read-only wiring has no way to send an order.
+type Client struct {
+	base       string
+	apiKey     string
+	secret     signer.Secret
+	recvWindow time.Duration
+	timeout    time.Duration
+	hc         *http.Client
+	clock      func() time.Time
+	sleep      func(ctx context.Context, d time.Duration) error
+	log        *slog.Logger
+	resyncEach time.Duration
+	maxBody    int64
+
+	gov *governor
+
+	mu       sync.Mutex
+	offset   time.Duration // server clock minus local clock
+	syncedAt time.Time     // local time of the last successful sync; zero: never
+	syncing  bool
+}
+
+// Option configures a Client.
+type Option func(*Client)
+
+// WithAPIKey sets the API key sent as X-BH-APIKEY on keyed calls.
+func WithAPIKey(key string) Option { return func(c *Client) { c.apiKey = key } }
+
+// WithSecret sets the secret key that signs TRADE and USER_DATA calls.
+func WithSecret(s signer.Secret) Option { return func(c *Client) { c.secret = s } }
+
+// WithRecvWindow sets recvWindow (default 5s), sent in whole ms.
+func WithRecvWindow(d time.Duration) Option {
+	return func(c *Client) {
+		if d > 0 {
+			c.recvWindow = d
+		}
+	}
+}
+
+// WithHTTPClient sets the HTTP client (default: a plain http.Client; the
+// per-request timeout comes from WithTimeout, not from it).
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *Client) {
+		if hc != nil {
+			c.hc = hc
+		}
+	}
+}
+
+// WithClock sets the local clock (default time.Now). Timestamps are this
+// clock corrected by the measured offset to the server.
+func WithClock(now func() time.Time) Option {
+	return func(c *Client) {
+		if now != nil {
+			c.clock = now
+		}
+	}
+}
+
+// WithLogger logs one line per request (method, path, status, code,
+// duration); never the query, body, key, secret or signature.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *Client) {
+		if l != nil {
+			c.log = l
+		}
+	}
+}
+
+// WithTimeout bounds each HTTP exchange (default 10s). Waiting for the
+// rate governor is bounded by the caller's context instead.
+func WithTimeout(d time.Duration) Option {
+	return func(c *Client) {
+		if d > 0 {
+			c.timeout = d
+		}
+	}
+}
+
+// WithResyncInterval sets how old the clock offset may grow before a
+// timestamped call measures it again (default 5m).
+func WithResyncInterval(d time.Duration) Option {
+	return func(c *Client) {
+		if d > 0 {
+			c.resyncEach = d
+		}
+	}
+}
+
+// New returns a client of the service at baseURL (scheme and host, no
+// path: endpoints start at /openapi/...).
+func New(baseURL string, opts ...Option) *Client {
+	c := &Client{
+		base:       strings.TrimRight(baseURL, "/"),
+		recvWindow: 5 * time.Second,
+		timeout:    10 * time.Second,
+		hc:         &http.Client{},
+		clock:      time.Now,
+		sleep:      sleepCtx,
+		log:        slog.New(slog.DiscardHandler),
+		resyncEach: 5 * time.Minute,
+		maxBody:    8 << 20,
+		gov:        newGovernor(),
+	}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
+// BaseURL is the service's base URL.
+func (c *Client) BaseURL() string { return c.base }
+
+// Weight is the request weight spent in the current minute window and the
+// limit the governor holds it to.
+func (c *Client) Weight() (used, limit int) { return c.gov.usage(c.clock()) }
+
+// BannedUntil is when the last 418 ban ends (zero or past: not banned).
+func (c *Client) BannedUntil() time.Time { _, b := c.gov.gates(); return b }
+
+// RetryAfter is when the last 429 backoff ends (zero or past: none).
+func (c *Client) RetryAfter() time.Time { r, _ := c.gov.gates(); return r }
+
+// SetRateLimits sets the limits the governor enforces (BrokerInfo does
+// this from the service's rateLimits).
+func (c *Client) SetRateLimits(l []RateLimit) { c.gov.setLimits(l) }
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// drain reads at most the cap of a body.
+func (c *Client) readBody(r io.Reader) ([]byte, error) {
+	return io.ReadAll(io.LimitReader(r, c.maxBody))
+}

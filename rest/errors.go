@@ -1,0 +1,147 @@
+package rest
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Sentinel errors. Every error the client returns for a service reply
+// wraps an *APIError (errors.As) and, where one fits, one of these
+// (errors.Is), so callers branch on meaning rather than on codes.
+var (
+	// ErrRateLimited: a request limit was reached. Either the service
+	// answered 429 (and nothing is sent until its Retry-After has passed),
+	// or the client-side governor could not fit the request before the
+	// context's deadline. The error is a *BackoffError saying until when.
+	ErrRateLimited = errors.New("rate limited")
+	// ErrBanned: the service answered 418 (IP auto-banned); nothing is sent
+	// until the ban ends. The error is a *BackoffError saying until when.
+	ErrBanned = errors.New("banned by the service")
+	// ErrUnauthorized: API key missing (-1002).
+	ErrUnauthorized = errors.New("API key missing")
+	// ErrBadKeyFormat: API key malformed (-2014).
+	ErrBadKeyFormat = errors.New("API key malformed")
+	// ErrKeyRejected: unknown API key, or one without the permission the
+	// endpoint needs (-2015).
+	ErrKeyRejected = errors.New("API key rejected")
+	// ErrInvalidTimestamp: the timestamp failed the timing rule (-1021).
+	ErrInvalidTimestamp = errors.New("timestamp outside recvWindow")
+	// ErrInvalidSignature: the signature did not verify (-1022).
+	ErrInvalidSignature = errors.New("invalid signature")
+	// ErrInvalidListenKey: the listenKey is unknown, expired or closed (-1125).
+	ErrInvalidListenKey = errors.New("invalid listenKey")
+	// ErrNoSuchOrder: the order does not exist (-2013).
+	ErrNoSuchOrder = errors.New("no such order")
+	// ErrServer: the service answered 5XX (for order-changing requests the
+	// execution status is then unknown).
+	ErrServer = errors.New("service error")
+	// ErrNoCredentials: a keyed call on a client built without an API key
+	// (or a signed call without a secret).
+	ErrNoCredentials = errors.New("no API credentials configured")
+)
+
+// codeSentinels maps service codes to the sentinel they mean.
+var codeSentinels = map[int]error{
+	-1002: ErrUnauthorized,
+	-2014: ErrBadKeyFormat,
+	-2015: ErrKeyRejected,
+	-1021: ErrInvalidTimestamp,
+	-1022: ErrInvalidSignature,
+	-1125: ErrInvalidListenKey,
+	-2013: ErrNoSuchOrder,
+}
+
+// hints are what a person can do about a code.
+var hints = map[int]string{
+	-1002: "set the API key (BHTOP_API_KEY)",
+	-2014: "the API key must be 1-256 letters, digits, '-' or '_': check BHTOP_API_KEY",
+	-2015: "API key unknown or lacks the permission this call needs: check BHTOP_API_KEY and the key's permissions",
+	-1021: "clock off by more than recvWindow: run SyncTime / check NTP, or raise --recv-window",
+	-1022: "signature rejected: the secret key does not match the API key (check BHTOP_SECRET_KEY / --secret-file)",
+	-1125: "listenKey expired or closed: create a new one",
+	-1003: "too many requests: slow down and honour Retry-After",
+	-1015: "too many orders: slow down",
+	-2013: "no such order",
+}
+
+// Is makes errors.Is(err, ErrKeyRejected) and friends work on an
+// *APIError by its code and HTTP status.
+func (e *APIError) Is(target error) bool {
+	if s, ok := codeSentinels[e.Code]; ok && s == target {
+		return true
+	}
+	switch {
+	case target == ErrRateLimited:
+		return e.HTTPStatus == 429
+	case target == ErrBanned:
+		return e.HTTPStatus == 418
+	case target == ErrServer:
+		return e.HTTPStatus >= 500
+	}
+	return false
+}
+
+// Hint is advice a person can act on for this error, or "".
+func (e *APIError) Hint() string {
+	if h, ok := hints[e.Code]; ok {
+		return h
+	}
+	switch {
+	case e.HTTPStatus == 418:
+		return "banned for ignoring rate limits: wait for the ban to end"
+	case e.HTTPStatus == 429:
+		return "rate limited: wait for Retry-After"
+	case e.HTTPStatus >= 500:
+		return "service-side error: an order-changing request may still have taken effect"
+	}
+	return ""
+}
+
+// BackoffError is returned while the client must not send: after a 429
+// (Err is ErrRateLimited) or a 418 (Err is ErrBanned), or when the local
+// governor cannot fit a request before the context's deadline. Cause is
+// the service's reply when there was one.
+type BackoffError struct {
+	Err   error
+	Until time.Time // local time at which sending may resume
+	Cause *APIError // nil when no reply caused it (local governor or a standing gate)
+	Local bool      // true: the client-side governor refused, the service was not asked
+}
+
+func (e *BackoffError) Error() string {
+	what := "rate limited by the service"
+	switch {
+	case e.Err == ErrBanned:
+		what = "banned by the service (HTTP 418)"
+	case e.Local:
+		what = "client-side rate limit reached"
+	}
+	s := fmt.Sprintf("%s: nothing is sent until %s", what, e.Until.Format("15:04:05.000"))
+	if e.Cause != nil {
+		s += " (" + e.Cause.Error() + ")"
+	}
+	return s
+}
+
+// Unwrap gives both the sentinel and the service's reply.
+func (e *BackoffError) Unwrap() []error {
+	if e.Cause != nil {
+		return []error{e.Err, e.Cause}
+	}
+	return []error{e.Err}
+}
+
+// notSentError marks a failure before any byte of the request left the
+// process: the request certainly had no effect.
+type notSentError struct{ err error }
+
+func (e *notSentError) Error() string { return e.err.Error() }
+func (e *notSentError) Unwrap() error { return e.err }
+
+// NotSent reports whether err certainly happened before the request was
+// sent (so an order-changing request had no effect).
+func NotSent(err error) bool {
+	var ns *notSentError
+	return errors.As(err, &ns)
+}

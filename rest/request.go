@@ -1,0 +1,280 @@
+package rest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"bhtop/signer"
+)
+
+// reply is an HTTP exchange that got an answer.
+type reply struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// acquire waits until r may be sent: no 429/418 backoff in force and room
+// under the rate limits. While a ban is in force it fails at once; for a
+// 429 backoff or pacing it waits if ctx allows, and fails at once with a
+// *BackoffError (ErrRateLimited) when ctx's deadline comes first.
+func (c *Client) acquire(ctx context.Context, r route) error {
+	for {
+		now := c.clock()
+		wait, gate := c.gov.reserve(now, r)
+		if wait <= 0 {
+			return nil
+		}
+		if gate != nil && gate.Err == ErrBanned {
+			return gate
+		}
+		if dl, ok := ctx.Deadline(); ok && now.Add(wait).After(dl) {
+			if gate != nil {
+				return gate
+			}
+			return &BackoffError{Err: ErrRateLimited, Until: now.Add(wait), Local: true}
+		}
+		if err := c.sleep(ctx, wait); err != nil {
+			return fmt.Errorf("waiting for the rate limit: %w", err)
+		}
+	}
+}
+
+// send performs one HTTP exchange of r with the parameters p, adding
+// timestamp, recvWindow and signature as r's security type needs. It
+// returns an error only when no HTTP answer came; a *notSentError then
+// means not a byte of the request left the process. 429 and 418 answers
+// also set the governor's gates here.
+func (c *Client) send(ctx context.Context, r route, p *params) (reply, error) {
+	if r.sec.keyed() && c.apiKey == "" || r.sec.signed() && c.secret.Empty() {
+		return reply{}, &notSentError{ErrNoCredentials}
+	}
+	if r.sec.keyed() {
+		c.maybeResync(ctx)
+	}
+	if err := c.acquire(ctx, r); err != nil {
+		return reply{}, &notSentError{err}
+	}
+	all := params{kv: append([][2]string(nil), p.kv...)}
+	if r.sec.keyed() {
+		all.addInt("recvWindow", c.recvWindow.Milliseconds())
+		all.addInt("timestamp", c.Now().UnixMilli())
+	}
+	text := all.encode()
+	if r.sec.signed() {
+		sig := signer.Sign(c.secret, text)
+		if text != "" {
+			text += "&"
+		}
+		text += "signature=" + sig
+	}
+
+	reqCtx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	wrote := false
+	reqCtx = httptrace.WithClientTrace(reqCtx, &httptrace.ClientTrace{
+		WroteHeaders: func() { wrote = true },
+	})
+	u := c.base + r.path
+	var body *strings.Reader
+	if r.method == http.MethodPost || r.method == http.MethodPut {
+		body = strings.NewReader(text)
+	} else if text != "" {
+		u += "?" + text
+	}
+	var req *http.Request
+	var err error
+	if body != nil {
+		req, err = http.NewRequestWithContext(reqCtx, r.method, u, body)
+	} else {
+		req, err = http.NewRequestWithContext(reqCtx, r.method, u, nil)
+	}
+	if err != nil {
+		return reply{}, &notSentError{fmt.Errorf("building the request: %w", err)}
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if r.sec.keyed() {
+		req.Header.Set("X-BH-APIKEY", c.apiKey)
+	}
+	start := c.clock()
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		err = scrubURL(err)
+		c.log.Warn("rest request failed", "method", r.method, "path", r.path, "sent", wrote, "err", err)
+		if !wrote {
+			return reply{}, &notSentError{err}
+		}
+		return reply{}, err
+	}
+	defer resp.Body.Close()
+	b, err := c.readBody(resp.Body)
+	if err != nil {
+		return reply{}, fmt.Errorf("reading the reply (HTTP %d): %w", resp.StatusCode, scrubURL(err))
+	}
+	rep := reply{status: resp.StatusCode, header: resp.Header, body: b}
+	c.log.Debug("rest request", "method", r.method, "path", r.path, "status", rep.status,
+		"ms", c.clock().Sub(start).Milliseconds())
+	c.noteLimits(rep)
+	return rep, nil
+}
+
+// noteLimits sets the governor's gates from a 429 or 418 answer, and
+// resets the backoff after any other.
+func (c *Client) noteLimits(rep reply) {
+	switch rep.status {
+	case http.StatusTooManyRequests:
+		c.gov.tooMany(c.clock(), retryAfter(rep.header, c.clock()), apiError(rep))
+	case http.StatusTeapot:
+		now := c.clock()
+		until := now.Add(2 * time.Minute) // the shortest ban
+		ae := apiError(rep)
+		if d := retryAfter(rep.header, now); d > 0 {
+			until = now.Add(d)
+		} else if ms := banEnd(ae.Msg); ms > 0 {
+			until = time.UnixMilli(ms).Add(-c.Offset())
+		}
+		c.gov.banned(until, ae)
+	default:
+		c.gov.succeeded()
+	}
+}
+
+// retryAfter reads Retry-After (seconds or an HTTP date); 0 when absent.
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
+		return time.Duration(s * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+var banEndRE = regexp.MustCompile(`(?i)until\D{0,3}(\d{12,14})`)
+
+// banEnd finds "until <ms>" in a 418 message (the real service's wording).
+func banEnd(msg string) int64 {
+	m := banEndRE.FindStringSubmatch(msg)
+	if m == nil {
+		return 0
+	}
+	ms, _ := strconv.ParseInt(m[1], 10, 64)
+	return ms
+}
+
+// apiError reads an error payload; a body that is not one is summarised
+// in Msg.
+func apiError(rep reply) *APIError {
+	e := &APIError{HTTPStatus: rep.status}
+	var p struct {
+		Code json.Number `json:"code"`
+		Msg  string      `json:"msg"`
+	}
+	if json.Unmarshal(rep.body, &p) == nil && (p.Code != "" || p.Msg != "") {
+		code, _ := strconv.Atoi(p.Code.String())
+		e.Code, e.Msg = code, p.Msg
+		return e
+	}
+	e.Msg = summary(rep.body)
+	if e.Msg == "" {
+		e.Msg = http.StatusText(rep.status)
+	}
+	return e
+}
+
+// summary is a short printable excerpt of a body for error messages.
+func summary(b []byte) string {
+	if len(b) > 200 {
+		b = b[:200]
+	}
+	s := strings.TrimSpace(strings.ToValidUTF8(string(b), "?"))
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == utf8.RuneError {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// replyError turns a non-2XX answer into the error a caller sees.
+func (c *Client) replyError(rep reply) error {
+	ae := apiError(rep)
+	switch rep.status {
+	case http.StatusTooManyRequests:
+		return &BackoffError{Err: ErrRateLimited, Until: c.RetryAfter(), Cause: ae}
+	case http.StatusTeapot:
+		return &BackoffError{Err: ErrBanned, Until: c.BannedUntil(), Cause: ae}
+	}
+	return ae
+}
+
+// call sends r and decodes a 2XX answer into out (which may be nil). A
+// read-only (GET) call refused with -1021 measures the clock offset again
+// and is sent once more.
+func (c *Client) call(ctx context.Context, r route, p *params, out any) error {
+	if p == nil {
+		p = &params{}
+	}
+	err := c.call1(ctx, r, p, out)
+	if r.method == http.MethodGet && r.sec.keyed() && errors.Is(err, ErrInvalidTimestamp) {
+		if c.SyncTime(ctx) == nil {
+			err = c.call1(ctx, r, p, out)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", r.method, r.path, err)
+	}
+	return nil
+}
+
+func (c *Client) call1(ctx context.Context, r route, p *params, out any) error {
+	rep, err := c.send(ctx, r, p)
+	if err != nil {
+		return err
+	}
+	if rep.status < 200 || rep.status > 299 {
+		return c.replyError(rep)
+	}
+	if out == nil {
+		return nil
+	}
+	if err := decode(rep.body, out); err != nil {
+		return fmt.Errorf("decoding the reply: %w", err)
+	}
+	return nil
+}
+
+// decode unmarshals JSON keeping numbers exact (json.Number).
+func decode(b []byte, out any) error {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	return d.Decode(out)
+}
+
+// scrubURL drops the query (which may hold a signature) from the URL in
+// an HTTP client error.
+func scrubURL(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		u, _, _ := strings.Cut(ue.URL, "?")
+		return &url.Error{Op: ue.Op, URL: u, Err: ue.Err}
+	}
+	return err
+}
