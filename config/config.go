@@ -1,0 +1,253 @@
+// Package config resolves the connection settings of every connecting
+// command: flag, then environment, then config file, then default.
+package config
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"bhtop/rest"
+	"bhtop/signer"
+)
+
+// Defaults of the settings (DESIGN.md "Command line").
+const (
+	DefaultRecvWindow = 5 * time.Second
+	DefaultKeepalive  = 30 * time.Minute
+	DefaultRotate     = 23*time.Hour + 30*time.Minute
+)
+
+// Conn is the resolved connection settings. Empty BaseURL means none was
+// configured (the dashboard then starts the simulator). The secret never
+// prints (signer.Secret).
+type Conn struct {
+	BaseURL, WSURL, APIKey string
+	Secret                 signer.Secret
+	RecvWindow             time.Duration
+	Keepalive, Rotate      time.Duration
+	ReadOnly               bool
+	Record, Theme, Log     string
+}
+
+// HasCredentials reports whether both an API key and a secret are set.
+func (c Conn) HasCredentials() bool { return c.APIKey != "" && !c.Secret.Empty() }
+
+// RESTOptions are the rest.Client options these settings imply.
+func (c Conn) RESTOptions() []rest.Option {
+	return []rest.Option{rest.WithAPIKey(c.APIKey), rest.WithSecret(c.Secret), rest.WithRecvWindow(c.RecvWindow)}
+}
+
+// Flags are the connection flags registered on a FlagSet by AddFlags.
+type Flags struct {
+	fs         *flag.FlagSet
+	baseURL    string
+	wsURL      string
+	secretFile string
+	configFile string
+	recvWindow int
+	keepalive  time.Duration
+	rotate     time.Duration
+	readOnly   bool
+	record     string
+	theme      string
+	log        string
+}
+
+// AddFlags registers the connection flags on fs. The secret is never a
+// flag: use BHTOP_SECRET_KEY or --secret-file.
+func AddFlags(fs *flag.FlagSet) *Flags {
+	f := &Flags{fs: fs}
+	fs.StringVar(&f.baseURL, "base-url", "", "REST base URL, e.g. https://api.example.com (env BHTOP_BASE_URL)")
+	fs.StringVar(&f.wsURL, "ws-url", "", "WebSocket base URL (env BHTOP_WS_URL; default: base URL with http->ws, https->wss)")
+	fs.StringVar(&f.secretFile, "secret-file", "", "read the secret key from `PATH` (mode 0600; env BHTOP_SECRET_FILE)")
+	fs.StringVar(&f.configFile, "config", "", "config file (env BHTOP_CONFIG; default $XDG_CONFIG_HOME/bhtop/config.toml)")
+	fs.IntVar(&f.recvWindow, "recv-window", 0, "recvWindow in ms (default 5000; env BHTOP_RECV_WINDOW)")
+	fs.DurationVar(&f.keepalive, "keepalive", 0, "listenKey keepalive interval (default 30m; env BHTOP_KEEPALIVE)")
+	fs.DurationVar(&f.rotate, "rotate", 0, "reconnect the stream before the 24h cut after this long (default 23h30m; env BHTOP_ROTATE)")
+	fs.BoolVar(&f.readOnly, "read-only", false, "never send an order-changing request (env BHTOP_READ_ONLY)")
+	fs.StringVar(&f.record, "record", "", "append a journal of received frames to `FILE` (env BHTOP_RECORD)")
+	fs.StringVar(&f.theme, "theme", "", "colour theme (env BHTOP_THEME)")
+	fs.StringVar(&f.log, "log", "", "write a debug log to `FILE` (env BHTOP_LOG)")
+	return f
+}
+
+// setting is one value found at some level, with where it came from.
+type setting struct {
+	val, src string
+}
+
+// Resolve combines the parsed flags, the environment (getenv) and the
+// config file into Conn. Errors name the setting and its source.
+func (f *Flags) Resolve(getenv func(string) string) (Conn, error) {
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	set := map[string]bool{}
+	f.fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+
+	path := f.configFile
+	if !set["config"] {
+		path = getenv("BHTOP_CONFIG")
+	}
+	explicit := path != ""
+	if !explicit {
+		path = DefaultPath(getenv)
+	}
+	file, err := loadFile(path, explicit)
+	if err != nil {
+		return Conn{}, err
+	}
+
+	pick := func(flagName, flagVal, env string, fileVal string, fileKey string) setting {
+		if flagName != "" && set[flagName] {
+			return setting{flagVal, "--" + flagName}
+		}
+		if env != "" {
+			if v := getenv(env); v != "" {
+				return setting{v, env}
+			}
+		}
+		if fileVal != "" {
+			return setting{fileVal, path + ": " + fileKey}
+		}
+		return setting{}
+	}
+
+	var c Conn
+	base := pick("base-url", f.baseURL, "BHTOP_BASE_URL", file.BaseURL, "base_url")
+	if c.BaseURL, err = checkURL(base, "http", "https"); err != nil {
+		return Conn{}, err
+	}
+	ws := pick("ws-url", f.wsURL, "BHTOP_WS_URL", file.WSURL, "ws_url")
+	if c.WSURL, err = checkURL(ws, "ws", "wss"); err != nil {
+		return Conn{}, err
+	}
+	if c.WSURL == "" && c.BaseURL != "" {
+		c.WSURL = WSFromBase(c.BaseURL)
+	}
+	c.APIKey = strings.TrimSpace(pick("", "", "BHTOP_API_KEY", file.APIKey, "api_key").val)
+
+	if c.Secret, err = f.secret(set, getenv, file, path); err != nil {
+		return Conn{}, err
+	}
+
+	rw := pick("recv-window", strconv.Itoa(f.recvWindow), "BHTOP_RECV_WINDOW", intText(file.RecvWindow), "recv_window")
+	if c.RecvWindow, err = recvWindow(rw); err != nil {
+		return Conn{}, err
+	}
+	if c.Keepalive, err = duration(pick("keepalive", f.keepalive.String(), "BHTOP_KEEPALIVE", file.Keepalive, "keepalive"), DefaultKeepalive); err != nil {
+		return Conn{}, err
+	}
+	if c.Rotate, err = duration(pick("rotate", f.rotate.String(), "BHTOP_ROTATE", file.Rotate, "rotate"), DefaultRotate); err != nil {
+		return Conn{}, err
+	}
+	ro := pick("read-only", strconv.FormatBool(f.readOnly), "BHTOP_READ_ONLY", boolText(file.ReadOnly), "read_only")
+	if ro.val != "" {
+		if c.ReadOnly, err = strconv.ParseBool(ro.val); err != nil {
+			return Conn{}, fmt.Errorf("%s: read-only %q is not true or false", ro.src, ro.val)
+		}
+	}
+	c.Record = pick("record", f.record, "BHTOP_RECORD", file.Record, "record").val
+	c.Theme = pick("theme", f.theme, "BHTOP_THEME", file.Theme, "theme").val
+	c.Log = pick("log", f.log, "BHTOP_LOG", file.Log, "log").val
+	if c.APIKey != "" && c.Secret.Empty() {
+		return c, errors.New("BHTOP_API_KEY is set but no secret key: set BHTOP_SECRET_KEY or --secret-file")
+	}
+	if c.APIKey == "" && !c.Secret.Empty() {
+		return c, errors.New("a secret key is set but no API key: set BHTOP_API_KEY")
+	}
+	return c, nil
+}
+
+// secret resolves the secret key: --secret-file, BHTOP_SECRET_KEY,
+// BHTOP_SECRET_FILE, then the config file's secret_key or secret_file.
+func (f *Flags) secret(set map[string]bool, getenv func(string) string, file fileSettings, path string) (signer.Secret, error) {
+	switch {
+	case set["secret-file"]:
+		return readSecretFile(f.secretFile, "--secret-file")
+	case getenv("BHTOP_SECRET_KEY") != "":
+		return signer.NewSecret(strings.TrimSpace(getenv("BHTOP_SECRET_KEY"))), nil
+	case getenv("BHTOP_SECRET_FILE") != "":
+		return readSecretFile(getenv("BHTOP_SECRET_FILE"), "BHTOP_SECRET_FILE")
+	case file.SecretKey != "":
+		return signer.NewSecret(strings.TrimSpace(file.SecretKey)), nil
+	case file.SecretFile != "":
+		return readSecretFile(file.SecretFile, path+": secret_file")
+	}
+	return signer.Secret{}, nil
+}
+
+// WSFromBase derives the WebSocket base URL: http->ws, https->wss.
+func WSFromBase(base string) string {
+	switch {
+	case strings.HasPrefix(base, "https://"):
+		return "wss://" + strings.TrimPrefix(base, "https://")
+	case strings.HasPrefix(base, "http://"):
+		return "ws://" + strings.TrimPrefix(base, "http://")
+	}
+	return base
+}
+
+// checkURL validates a base URL: one of the schemes, a host, no path,
+// query or fragment. It returns it without a trailing slash.
+func checkURL(s setting, schemes ...string) (string, error) {
+	if s.val == "" {
+		return "", nil
+	}
+	u, err := url.Parse(strings.TrimRight(s.val, "/"))
+	if err != nil {
+		return "", fmt.Errorf("%s: %q is not a URL: %w", s.src, s.val, err)
+	}
+	ok := false
+	for _, sc := range schemes {
+		ok = ok || u.Scheme == sc
+	}
+	if !ok || u.Host == "" {
+		return "", fmt.Errorf("%s: %q must be %s://host[:port]", s.src, s.val, strings.Join(schemes, "|"))
+	}
+	if u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return "", fmt.Errorf("%s: %q must have no path, query or user: endpoints start at /openapi/...", s.src, s.val)
+	}
+	return u.Scheme + "://" + u.Host, nil
+}
+
+func recvWindow(s setting) (time.Duration, error) {
+	if s.val == "" {
+		return DefaultRecvWindow, nil
+	}
+	ms, err := strconv.Atoi(s.val)
+	if err != nil || ms < 1 || ms > 60000 {
+		return 0, fmt.Errorf("%s: recv-window %q must be whole milliseconds from 1 to 60000", s.src, s.val)
+	}
+	return time.Duration(ms) * time.Millisecond, nil
+}
+
+func duration(s setting, def time.Duration) (time.Duration, error) {
+	if s.val == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(s.val)
+	if err != nil || d < time.Second {
+		return 0, fmt.Errorf("%s: %q must be a Go duration of at least 1s (e.g. 30m, 23h30m)", s.src, s.val)
+	}
+	return d, nil
+}
+
+func intText(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
+}
+
+func boolText(b *bool) string {
+	if b == nil {
+		return ""
+	}
+	return strconv.FormatBool(*b)
+}
