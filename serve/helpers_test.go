@@ -1,0 +1,280 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	gossh "golang.org/x/crypto/ssh"
+
+	"bhtop/state"
+)
+
+// fixture is a running Server on 127.0.0.1 with one authorized client key.
+type fixture struct {
+	srv      *Server
+	addr     string
+	dir      string
+	keysFile string
+	client   gossh.Signer // authorized
+	hub      *state.Hub
+	viewers  chan Viewer // every Viewer handed to NewModel
+}
+
+// newFixture starts a server whose sessions run the stand-in model over
+// f.hub, after edit adjusts the config.
+func newFixture(t *testing.T, edit func(*Config)) *fixture {
+	t.Helper()
+	dir := t.TempDir()
+	f := &fixture{dir: dir, keysFile: filepath.Join(dir, "authorized_keys"), client: newClientKey(t),
+		hub: &state.Hub{}, viewers: make(chan Viewer, 64)}
+	writeAuthorizedKeys(t, f.keysFile, f.client)
+	cfg := Config{
+		AuthorizedKeys: f.keysFile,
+		HostKey:        filepath.Join(dir, "host", "ssh_host_ed25519"),
+		Grace:          500 * time.Millisecond,
+		NewModel: func(v Viewer) tea.Model {
+			select {
+			case f.viewers <- v:
+			default:
+			}
+			return newHubModel(f.hub)
+		},
+		Logger: slog.New(slog.NewTextHandler(testWriter{t}, nil)),
+	}
+	if edit != nil {
+		edit(&cfg)
+	}
+	srv, err := New(cfg)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.srv, f.addr = srv, ln.Addr().String()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(ctx); err != nil {
+			t.Errorf("Shutdown: %v", err)
+		}
+		if err := <-served; !errors.Is(err, ErrServerClosed) {
+			t.Errorf("Serve = %v, want ErrServerClosed", err)
+		}
+	})
+	return f
+}
+
+// testWriter sends log lines to t.Log (until the test ends).
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+func newClientKey(t testing.TB) gossh.Signer {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func writeAuthorizedKeys(t testing.TB, path string, keys ...gossh.Signer) {
+	t.Helper()
+	var b bytes.Buffer
+	b.WriteString("# viewers of bhtop serve\n\n")
+	for i, k := range keys {
+		b.WriteString(strings.TrimSpace(string(gossh.MarshalAuthorizedKey(k.PublicKey()))))
+		fmt.Fprintf(&b, " viewer%d@test\n", i)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// dial connects as user "desk" with the given auth methods.
+func dial(addr string, auth ...gossh.AuthMethod) (*gossh.Client, error) {
+	return gossh.Dial("tcp", addr, &gossh.ClientConfig{
+		User:            "desk",
+		Auth:            auth,
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(),
+		Timeout:         5 * time.Second,
+	})
+}
+
+func mustDial(t testing.TB, addr string, key gossh.Signer) *gossh.Client {
+	t.Helper()
+	c, err := dial(addr, gossh.PublicKeys(key))
+	if err != nil {
+		t.Fatalf("dial with an authorized key: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// screen collects a session's output; text returns it with ANSI stripped.
+type screen struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	n     int64
+	ended chan struct{}
+}
+
+func (s *screen) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.n += int64(len(p))
+	if s.buf.Len() > 1<<20 { // keep the tail only
+		tail := append([]byte(nil), s.buf.Bytes()[s.buf.Len()-1<<19:]...)
+		s.buf.Reset()
+		s.buf.Write(tail)
+	}
+	return s.buf.Write(p)
+}
+
+func (s *screen) text() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return ansi.Strip(s.buf.String())
+}
+
+func (s *screen) bytes() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.n
+}
+
+// waitFor waits until the stripped output contains want.
+func (s *screen) waitFor(t testing.TB, want string, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !strings.Contains(s.text(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("screen never showed %q; it shows:\n%s", want, s.text())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// viewer is one client session with a pty.
+type viewer struct {
+	sess   *gossh.Session
+	stdin  io.WriteCloser
+	screen *screen
+	done   chan error // Wait's result
+}
+
+// openViewer requests a pty of w×h and a shell, and copies the output to
+// its screen.
+func openViewer(t testing.TB, c *gossh.Client, w, h int, env map[string]string) *viewer {
+	t.Helper()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatalf("new session: %v", err)
+	}
+	for k, v := range env {
+		if err := sess.Setenv(k, v); err != nil {
+			t.Fatalf("setenv %s: %v", k, err)
+		}
+	}
+	if err := sess.RequestPty("xterm-256color", h, w, gossh.TerminalModes{}); err != nil {
+		t.Fatalf("request pty: %v", err)
+	}
+	v := &viewer{sess: sess, screen: &screen{}, done: make(chan error, 1)}
+	sess.Stdout = v.screen
+	sess.Stderr = v.screen
+	if v.stdin, err = sess.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Shell(); err != nil {
+		t.Fatalf("shell: %v", err)
+	}
+	go func() { v.done <- sess.Wait() }()
+	t.Cleanup(func() { sess.Close() })
+	return v
+}
+
+// wait returns the session's exit error, failing after within.
+func (v *viewer) wait(t testing.TB, within time.Duration) error {
+	t.Helper()
+	select {
+	case err := <-v.done:
+		return err
+	case <-time.After(within):
+		t.Fatalf("session did not end within %s; screen:\n%s", within, v.screen.text())
+		return nil
+	}
+}
+
+// hubModel is a stand-in dashboard: it shows the Hub's version and the
+// balances, quits on q, and shows its window size.
+type hubModel struct {
+	hub    *state.Hub
+	notice <-chan struct{}
+	unsub  func()
+	snap   *state.Snapshot
+	w, h   int
+}
+
+type changedMsg struct{}
+
+func newHubModel(hub *state.Hub) *hubModel {
+	c, unsub := hub.Subscribe()
+	return &hubModel{hub: hub, notice: c, unsub: unsub, snap: hub.Latest()}
+}
+
+func (m *hubModel) wait() tea.Msg { <-m.notice; return changedMsg{} }
+
+func (m *hubModel) Init() tea.Cmd { return m.wait }
+
+func (m *hubModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case changedMsg:
+		m.snap = m.hub.Latest()
+		return m, m.wait
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+	case tea.KeyPressMsg:
+		if msg.String() == "q" {
+			m.unsub()
+			return m, tea.Quit
+		}
+	}
+	return m, nil
+}
+
+func (m *hubModel) View() tea.View {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Balances  size %dx%d  version %d\n", m.w, m.h, m.snap.Version)
+	for _, bal := range m.snap.Balances {
+		fmt.Fprintf(&b, "%-6s %s %s\n", bal.Asset, bal.Free, bal.Locked)
+	}
+	v := tea.NewView(b.String())
+	v.AltScreen = true
+	return v
+}

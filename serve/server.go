@@ -1,0 +1,230 @@
+// Package serve serves the read-only dashboard over SSH, one Bubble Tea
+// program per viewer, all reading one shared upstream.
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/gliderlabs/ssh"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// Defaults for the zero fields of Config.
+const (
+	DefaultAddr        = "127.0.0.1:2222"
+	DefaultMaxSessions = 32
+	DefaultIdleTimeout = 30 * time.Minute
+	DefaultFPS         = 12
+	DefaultGrace       = 2 * time.Second
+)
+
+// Config configures a Server. HostKey and AuthorizedKeys are required;
+// zero values elsewhere take the defaults above.
+type Config struct {
+	// AuthorizedKeys is the OpenSSH authorized_keys file listing the keys
+	// that may watch. It is read again whenever it changes.
+	AuthorizedKeys string
+	// HostKey is the server's private key file; created (ed25519, mode
+	// 0600) when missing.
+	HostKey string
+
+	// MaxSessions caps concurrent viewers; one more is told so and closed.
+	MaxSessions int
+	// IdleTimeout closes a session that has sent no input for this long
+	// (output does not count: a watched dashboard is always busy).
+	// Negative means never.
+	IdleTimeout time.Duration
+	// FPS caps frames per second sent to each viewer, so a busy stream
+	// does not flood a slow link: changes between frames are coalesced.
+	FPS int
+	// Grace is how long a session being closed (idle, shutdown) may take to
+	// restore the viewer's terminal before its connection is cut. A viewer
+	// that does not read is cut after Grace.
+	Grace time.Duration
+
+	// NewModel builds each session's dashboard. It gets no way to trade:
+	// serve never holds an order-placing client. Required.
+	NewModel func(Viewer) tea.Model
+
+	// Logger receives one line per session start and end and per refused
+	// key. Nil discards.
+	Logger *slog.Logger
+}
+
+// ErrServerClosed is what Serve returns after Shutdown or Close.
+var ErrServerClosed = ssh.ErrServerClosed
+
+// Server is the SSH monitor. Create it with New, run it with Serve, stop
+// it with Shutdown. All methods are safe for concurrent use.
+type Server struct {
+	cfg     Config
+	log     *slog.Logger
+	auth    *authorizedKeys
+	hostKey gossh.Signer
+	ssh     *ssh.Server
+
+	mu       sync.Mutex
+	closing  bool
+	sessions map[*session]struct{}
+	running  sync.WaitGroup // session handlers
+	lastID   atomic.Uint64
+}
+
+// New loads (or creates) the host key and reads the authorized keys file,
+// so that configuration mistakes are reported before anyone connects.
+func New(cfg Config) (*Server, error) {
+	if cfg.NewModel == nil {
+		return nil, errors.New("serve: Config.NewModel is required")
+	}
+	if cfg.MaxSessions <= 0 {
+		cfg.MaxSessions = DefaultMaxSessions
+	}
+	if cfg.IdleTimeout == 0 {
+		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.FPS <= 0 {
+		cfg.FPS = DefaultFPS
+	}
+	if cfg.Grace <= 0 {
+		cfg.Grace = DefaultGrace
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	hostKey, created, err := LoadOrCreateHostKey(cfg.HostKey)
+	if err != nil {
+		return nil, err
+	}
+	if created {
+		logger.Info("created host key", "file", cfg.HostKey, "fingerprint", fingerprint(hostKey.PublicKey()))
+	}
+	auth, err := newAuthorizedKeys(cfg.AuthorizedKeys)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, log: logger, auth: auth, hostKey: hostKey, sessions: make(map[*session]struct{})}
+	s.ssh = &ssh.Server{
+		Version:          "bhtop",
+		Handler:          s.handle,
+		PublicKeyHandler: s.allowKey,
+		// No PasswordHandler and no KeyboardInteractiveHandler: those
+		// methods are not offered at all. No forwarding callbacks: denied.
+		ConnectionFailedCallback: func(c net.Conn, err error) {
+			logger.Debug("ssh handshake failed", "remote", c.RemoteAddr().String(), "err", err)
+		},
+	}
+	s.ssh.AddHostKey(hostKey)
+	return s, nil
+}
+
+// HostKey returns the server's public host key (for known_hosts and logs).
+func (s *Server) HostKey() gossh.PublicKey { return s.hostKey.PublicKey() }
+
+// Serve accepts connections on l until Shutdown or Close, and returns
+// ErrServerClosed then.
+func (s *Server) Serve(l net.Listener) error {
+	s.log.Info("serving the read-only dashboard over ssh", "listen", l.Addr().String(),
+		"host_key", fingerprint(s.hostKey.PublicKey()), "authorized_keys", s.auth.count())
+	err := s.ssh.Serve(l)
+	if errors.Is(err, ssh.ErrServerClosed) {
+		return ErrServerClosed
+	}
+	return fmt.Errorf("serve ssh: %w", err)
+}
+
+// Sessions returns the number of sessions currently watching.
+func (s *Server) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.sessions)
+}
+
+// Shutdown stops accepting connections, asks every session to end (each
+// viewer's terminal is restored and told why), waits for them until ctx is
+// done, then cuts whatever connections remain. The upstream is the
+// caller's to close afterwards.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.closing = true
+	open := make([]*session, 0, len(s.sessions))
+	for v := range s.sessions {
+		open = append(open, v)
+	}
+	s.mu.Unlock()
+
+	// Close the listeners without waiting for connections: gliderlabs'
+	// Shutdown returns at once with an already-done context.
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	_ = s.ssh.Shutdown(done)
+
+	for _, v := range open {
+		v.stop("the server is shutting down")
+	}
+	finished := make(chan struct{})
+	go func() { s.running.Wait(); close(finished) }()
+	var err error
+	select {
+	case <-finished:
+	case <-ctx.Done():
+		err = fmt.Errorf("shutdown: sessions still open: %w", ctx.Err())
+	}
+	if cerr := s.ssh.Close(); cerr != nil && err == nil && !errors.Is(cerr, net.ErrClosed) {
+		err = fmt.Errorf("shutdown: close connections: %w", cerr)
+	}
+	return err
+}
+
+// Close cuts every connection at once, without saying goodbye.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+	return s.ssh.Close()
+}
+
+// allowKey is the only authentication method: the key must be in the
+// authorized keys file as it is now.
+func (s *Server) allowKey(ctx ssh.Context, key ssh.PublicKey) bool {
+	ok, err := s.auth.allowed(key)
+	if err != nil {
+		s.log.Warn("authorized keys", "err", err)
+	}
+	if !ok {
+		s.log.Info("refused key", "user", ctx.User(), "remote", ctx.RemoteAddr().String(), "key", fingerprint(key))
+	}
+	return ok
+}
+
+// admit registers a new session unless the server is closing or full; the
+// returned message says why not.
+func (s *Server) admit(v *session) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closing:
+		return "bhtop serve: the server is shutting down", false
+	case len(s.sessions) >= s.cfg.MaxSessions:
+		return fmt.Sprintf("bhtop serve: too many viewers (the limit is %d); try again later", s.cfg.MaxSessions), false
+	}
+	s.sessions[v] = struct{}{}
+	s.running.Add(1) // under mu, so Shutdown's Wait sees every admitted session
+	return "", true
+}
+
+func (s *Server) release(v *session) {
+	s.mu.Lock()
+	delete(s.sessions, v)
+	s.mu.Unlock()
+	s.running.Done()
+}

@@ -1,0 +1,234 @@
+package serve
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/gliderlabs/ssh"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// Viewer describes one SSH session's client, for building its model.
+type Viewer struct {
+	ID          uint64 // per server, from 1
+	User        string // the SSH user name (informational: the key decides)
+	RemoteAddr  string
+	Fingerprint string // SHA256 of the authenticated key
+	Term        string // the client's TERM from its pty request
+	Width       int    // columns at start
+	Height      int    // rows at start
+	// Environ is the client's environment as sent over SSH, plus
+	// TERM=Term: the model must read this, never the server's os.Getenv.
+	Environ []string
+	// Profile is the colour profile of the client's terminal, from Environ.
+	Profile colorprofile.Profile
+}
+
+// NoColor reports whether the client asked for no colour (NO_COLOR set
+// and not empty), for the dashboard's WithNoColor.
+func (v Viewer) NoColor() bool {
+	for _, kv := range v.Environ {
+		if val, ok := strings.CutPrefix(kv, "NO_COLOR="); ok && val != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// session is one viewer's running dashboard.
+type session struct {
+	id   uint64
+	ssh  ssh.Session
+	conn *gossh.ServerConn
+	srv  *Server
+
+	prog    *tea.Program
+	out     countingWriter
+	done    chan struct{} // closed when the program has ended
+	endOnce sync.Once
+	reason  atomic.Pointer[string] // why the server ended it; nil if the viewer quit
+}
+
+// handle is the gliderlabs session handler: one viewer from pty check to
+// goodbye.
+func (s *Server) handle(sess ssh.Session) {
+	pty, winch, hasPty := sess.Pty()
+	if !hasPty {
+		fmt.Fprintln(sess.Stderr(), "bhtop serve: the dashboard needs a terminal; connect with ssh -t (or without a command).")
+		_ = sess.Exit(1)
+		return
+	}
+	conn, _ := sess.Context().Value(ssh.ContextKeyConn).(*gossh.ServerConn)
+	v := &session{id: s.lastID.Add(1), ssh: sess, conn: conn, srv: s, done: make(chan struct{})}
+	viewer := newViewer(v.id, sess, pty)
+	v.out.w = sess
+	in := newActivityReader(sess)
+	v.prog = tea.NewProgram(s.cfg.NewModel(viewer),
+		tea.WithInput(in),
+		tea.WithOutput(&v.out),
+		tea.WithEnvironment(viewer.Environ),
+		tea.WithColorProfile(viewer.Profile),
+		tea.WithWindowSize(viewer.Width, viewer.Height),
+		tea.WithContext(sess.Context()),
+		tea.WithoutSignalHandler(),
+		tea.WithFPS(s.cfg.FPS),
+	)
+	if msg, ok := s.admit(v); !ok {
+		fmt.Fprint(sess, msg+"\r\n")
+		_ = sess.Exit(1)
+		return
+	}
+	defer s.release(v)
+
+	log := s.log.With("session", viewer.ID, "user", viewer.User, "remote", viewer.RemoteAddr, "key", viewer.Fingerprint)
+	log.Info("viewer connected", "term", viewer.Term, "size", fmt.Sprintf("%dx%d", viewer.Width, viewer.Height), "profile", viewer.Profile.String())
+	start := time.Now()
+
+	go forwardResizes(v.done, winch, v.prog.Send)
+	if s.cfg.IdleTimeout > 0 {
+		go watchIdle(v.done, s.cfg.IdleTimeout, in.activity, func() {
+			v.stop(fmt.Sprintf("closed after %s without input", s.cfg.IdleTimeout))
+		})
+	}
+
+	_, err := v.prog.Run()
+	v.prog.Kill()
+	close(v.done)
+
+	reason := "viewer quit"
+	if r := v.reason.Load(); r != nil {
+		reason = *r
+		fmt.Fprint(sess, "bhtop serve: "+reason+"\r\n")
+	} else if err != nil {
+		reason = "connection ended"
+	}
+	log.Info("viewer disconnected", "reason", reason, "duration", time.Since(start).Round(time.Millisecond).String(), "bytes_sent", v.out.n.Load())
+	_ = sess.Exit(0)
+}
+
+// stop ends the session from the server's side: the program is asked to
+// quit (restoring the viewer's terminal), and if it has not ended within
+// the grace period — a viewer that does not read blocks its own writes —
+// the connection is cut, which unblocks them.
+func (v *session) stop(reason string) {
+	v.endOnce.Do(func() {
+		v.reason.Store(&reason)
+		go v.prog.Quit() // Send blocks while the program is stuck writing
+		go func() {
+			t := time.NewTimer(v.srv.cfg.Grace)
+			defer t.Stop()
+			select {
+			case <-v.done:
+			case <-t.C:
+				v.cut()
+			}
+		}()
+	})
+}
+
+// cut closes the session's whole SSH connection.
+func (v *session) cut() {
+	if v.conn != nil {
+		_ = v.conn.Close()
+		return
+	}
+	_ = v.ssh.Close()
+}
+
+// newViewer collects what the model needs to know about the client.
+func newViewer(id uint64, sess ssh.Session, pty ssh.Pty) Viewer {
+	env := append(sess.Environ(), "TERM="+pty.Term)
+	return Viewer{
+		ID:          id,
+		User:        sess.User(),
+		RemoteAddr:  sess.RemoteAddr().String(),
+		Fingerprint: fingerprint(sess.PublicKey()),
+		Term:        pty.Term,
+		Width:       pty.Window.Width,
+		Height:      pty.Window.Height,
+		Environ:     env,
+		Profile:     colorprofile.Env(env),
+	}
+}
+
+// forwardResizes turns window-change requests into WindowSizeMsg until
+// done. Changes are coalesced (latest wins) so that the SSH request loop
+// never waits on a program that is stuck writing to a stalled viewer.
+func forwardResizes(done <-chan struct{}, winch <-chan ssh.Window, send func(tea.Msg)) {
+	latest := make(chan ssh.Window, 1)
+	go func() {
+		for w := range winch {
+			select {
+			case <-latest: // drop the older size
+			default:
+			}
+			latest <- w
+		}
+	}()
+	for {
+		select {
+		case <-done:
+			return
+		case w := <-latest:
+			send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+		}
+	}
+}
+
+// watchIdle calls onIdle once no activity has been seen for timeout, unless
+// done closes first.
+func watchIdle(done <-chan struct{}, timeout time.Duration, activity <-chan struct{}, onIdle func()) {
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-activity:
+			t.Reset(timeout)
+		case <-t.C:
+			onIdle()
+			return
+		}
+	}
+}
+
+// activityReader passes input through and signals each read that returned
+// bytes on a 1-slot channel (coalesced).
+type activityReader struct {
+	r        io.Reader
+	activity chan struct{}
+}
+
+func newActivityReader(r io.Reader) *activityReader {
+	return &activityReader{r: r, activity: make(chan struct{}, 1)}
+}
+
+func (a *activityReader) Read(p []byte) (int, error) {
+	n, err := a.r.Read(p)
+	if n > 0 {
+		select {
+		case a.activity <- struct{}{}:
+		default:
+		}
+	}
+	return n, err
+}
+
+// countingWriter counts the bytes written to the viewer.
+type countingWriter struct {
+	w io.Writer
+	n atomic.Int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n.Add(int64(n))
+	return n, err
+}
