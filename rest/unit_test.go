@@ -1,0 +1,181 @@
+package rest
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"bhtop/signer"
+)
+
+func TestParamsSignLikeAPIFacts(t *testing.T) {
+	p := &params{}
+	p.add("symbol", "ETHBTC").add("side", "BUY").add("type", "LIMIT").add("timeInForce", "GTC")
+	p.add("quantity", "1").add("price", "0.1").addInt("recvWindow", 5000).addInt("timestamp", 1538323200000)
+	text := p.encode()
+	wantText := "symbol=ETHBTC&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1538323200000"
+	if text != wantText {
+		t.Fatalf("encode() = %q, want %q", text, wantText)
+	}
+	sec := signer.NewSecret("lH3ELTNiFxCQTmi9pPcWWikhsjO04Yoqw3euoHUuOLC3GYBW64ZqzQsiOEHXQS76")
+	if got, want := signer.Sign(sec, text), "5f2750ad7589d1d40757a55342e621a44037dad23b5128cc70e18ec1d1c3f4c6"; got != want {
+		t.Errorf("Sign(%q) = %s, want %s", text, got, want)
+	}
+}
+
+func TestParamsEncodeEscapesAndSkipsEmpty(t *testing.T) {
+	p := &params{}
+	p.add("a", "x y&z").add("empty", "").add("b", "1")
+	if got, want := p.encode(), "a=x+y%26z&b=1"; got != want {
+		t.Errorf("encode() = %q, want %q", got, want)
+	}
+}
+
+func TestWindowFitAt(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	w := newWindow(time.Minute, 10) // span 62s
+	w.log = []stamp{{t0, 4}, {t0.Add(10 * time.Second), 5}}
+	tests := []struct {
+		now  time.Time
+		n    int
+		want time.Time
+	}{
+		{t0.Add(20 * time.Second), 1, t0.Add(20 * time.Second)},
+		{t0.Add(20 * time.Second), 2, t0.Add(62 * time.Second)},
+		{t0.Add(20 * time.Second), 6, t0.Add(72 * time.Second)},
+		{t0.Add(63 * time.Second), 5, t0.Add(63 * time.Second)},
+		{t0.Add(63 * time.Second), 6, t0.Add(72 * time.Second)},
+		{t0.Add(20 * time.Second), 11, t0.Add(20 * time.Second)}, // larger than the limit: never blocks forever
+	}
+	for _, tt := range tests {
+		w2 := &window{span: w.span, limit: w.limit, log: append([]stamp(nil), w.log...)}
+		if got := w2.fitAt(tt.now, tt.n); !got.Equal(tt.want) {
+			t.Errorf("fitAt(t0+%v, %d) = t0+%v, want t0+%v", tt.now.Sub(t0), tt.n, got.Sub(t0), tt.want.Sub(t0))
+		}
+	}
+}
+
+func TestGovernorPacesAndGates(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	g := newGovernor()
+	g.setLimits([]RateLimit{{"REQUESTS_WEIGHT", "MINUTE", 6}, {"ORDERS", "SECOND", 2}})
+	if w, _ := g.reserve(t0, routeAccount); w != 0 {
+		t.Fatalf("reserve(account) wait = %v, want 0", w)
+	}
+	if w, _ := g.reserve(t0, routeAccount); w <= 0 {
+		t.Errorf("reserve(second account within the minute) wait = %v, want > 0", w)
+	}
+	if w, _ := g.reserve(t0, routePing); w != 0 {
+		t.Errorf("reserve(ping, weight 0) wait = %v, want 0", w)
+	}
+	if used, limit := g.usage(t0); used != 5 || limit != 6 {
+		t.Errorf("usage = %d/%d, want 5/6", used, limit)
+	}
+	// Orders: two per second, then wait.
+	g.setLimits([]RateLimit{{"REQUEST_WEIGHT", "MINUTE", 100}, {"ORDER", "SECOND", 2}})
+	for i := range 2 {
+		if w, _ := g.reserve(t0, routeNewOrder); w != 0 {
+			t.Fatalf("reserve(order %d) wait = %v, want 0", i, w)
+		}
+	}
+	if w, _ := g.reserve(t0, routeNewOrder); w <= 0 {
+		t.Errorf("reserve(third order in a second) wait = %v, want > 0", w)
+	}
+	// 429 without Retry-After: 1s, then 2s.
+	until := g.tooMany(t0, 0, nil)
+	if until != t0.Add(time.Second) {
+		t.Errorf("tooMany #1 until = t0+%v, want t0+1s", until.Sub(t0))
+	}
+	w, gate := g.reserve(t0.Add(500*time.Millisecond), routePing)
+	if w != 500*time.Millisecond || gate == nil || !errors.Is(gate, ErrRateLimited) {
+		t.Errorf("reserve during 429 backoff = %v, %v; want 500ms, ErrRateLimited", w, gate)
+	}
+	until = g.tooMany(t0.Add(time.Second), 0, nil)
+	if until != t0.Add(3*time.Second) {
+		t.Errorf("tooMany #2 until = t0+%v, want t0+3s", until.Sub(t0))
+	}
+	g.banned(t0.Add(time.Hour), &APIError{HTTPStatus: 418, Code: -1003})
+	if _, gate := g.reserve(t0.Add(time.Minute), routePing); gate == nil || !errors.Is(gate, ErrBanned) {
+		t.Errorf("reserve during ban gate = %v, want ErrBanned", gate)
+	}
+}
+
+func TestRetryAfter(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	tests := []struct {
+		in   string
+		want time.Duration
+	}{
+		{"", 0},
+		{"3", 3 * time.Second},
+		{"0.5", 500 * time.Millisecond},
+		{now.Add(10 * time.Second).Format(http.TimeFormat), 10 * time.Second},
+		{"soon", 0},
+	}
+	for _, tt := range tests {
+		h := http.Header{}
+		if tt.in != "" {
+			h.Set("Retry-After", tt.in)
+		}
+		if got := retryAfter(h, now); got != tt.want {
+			t.Errorf("retryAfter(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+	if got := banEnd("Way too many requests; IP banned until 1659146400000."); got != 1659146400000 {
+		t.Errorf("banEnd = %d, want 1659146400000", got)
+	}
+}
+
+func TestDecodeRecordsExact(t *testing.T) {
+	body := `[{"symbol":"BTC-PERP-REV","orderId":469961015902208000123,"clientOrderId":"x1","price":"8200.00",
+		"origQty":1e3,"executedQty":"0","avgPrice":0.000000001,"status":"NEW","timeInForce":"GTC","orderType":"LIMIT",
+		"side":"BUY_OPEN","time":"1551062936784","updateTime":1551062936785,"isWorking":"true","leverage":"20"}]`
+	var ws []wireOrder
+	if err := decode([]byte(body), &ws); err != nil {
+		t.Fatal(err)
+	}
+	got := orderRecords(ws)[0]
+	want := OrderRecord{Symbol: "BTC-PERP-REV", OrderID: "469961015902208000123", ClientOrderID: "x1", Price: "8200.00",
+		OrigQty: "1e3", ExecutedQty: "0", AvgPrice: "0.000000001", Status: "NEW", TimeInForce: "GTC", Type: "LIMIT",
+		Side: "BUY_OPEN", Time: 1551062936784, UpdateTime: 1551062936785, IsWorking: true, Leverage: "20"}
+	if got != want {
+		t.Errorf("decode(contract order) = %+v, want %+v", got, want)
+	}
+}
+
+func TestAPIErrorMatching(t *testing.T) {
+	tests := []struct {
+		err  *APIError
+		want error
+		hint string
+	}{
+		{&APIError{401, -2015, "x"}, ErrKeyRejected, "permission"},
+		{&APIError{400, -1021, "x"}, ErrInvalidTimestamp, "run SyncTime / check NTP"},
+		{&APIError{400, -1022, "x"}, ErrInvalidSignature, "secret"},
+		{&APIError{429, -1003, "x"}, ErrRateLimited, "Retry-After"},
+		{&APIError{418, -1003, "x"}, ErrBanned, ""},
+		{&APIError{504, -1007, "x"}, ErrServer, ""},
+		{&APIError{400, -1125, "x"}, ErrInvalidListenKey, "listenKey"},
+	}
+	for _, tt := range tests {
+		wrapped := fmt.Errorf("GET /x: %w", tt.err)
+		if !errors.Is(wrapped, tt.want) {
+			t.Errorf("errors.Is(%v, %v) = false, want true", tt.err, tt.want)
+		}
+		var ae *APIError
+		if !errors.As(wrapped, &ae) || ae.Code != tt.err.Code {
+			t.Errorf("errors.As(%v) failed", wrapped)
+		}
+		if !strings.Contains(tt.err.Error(), tt.hint) {
+			t.Errorf("(%v).Error() lacks hint %q", tt.err, tt.hint)
+		}
+	}
+	be := &BackoffError{Err: ErrBanned, Until: time.Unix(0, 0), Cause: &APIError{418, -1003, "banned"}}
+	var ae *APIError
+	if !errors.Is(be, ErrBanned) || !errors.As(be, &ae) || ae.HTTPStatus != 418 {
+		t.Errorf("BackoffError does not unwrap to ErrBanned and *APIError: %v", be)
+	}
+}
