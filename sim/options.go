@@ -44,9 +44,9 @@ type Faults struct {
 
 // Options configures a Server. Zero values take the defaults noted.
 type Options struct {
-	Addr     string // listen address; default 127.0.0.1:0
-	Seed     int64  // seeds the synthetic market and activity
-	Keys     []Key  // default: one demo key with every permission
+	Addr     string  // listen address; default 127.0.0.1:0
+	Seed     int64   // seeds the synthetic market and activity
+	Keys     []Key   // default: one demo key with every permission
 	Activity float64 // background order events per second on the demo account; 0 = none
 
 	ListenKeyTTL time.Duration // default 60m
@@ -66,6 +66,11 @@ type Options struct {
 	RequestLog io.Writer
 
 	Faults Faults
+
+	// MarketInterval is the step of the synthetic market (price walk and
+	// fills of resting orders); default 500ms, negative disables it
+	// (tests then drive the market by hand).
+	MarketInterval time.Duration
 }
 
 // RateLimits are the limits brokerInfo advertises and the server enforces,

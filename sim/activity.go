@@ -1,0 +1,5 @@
+package sim
+
+type activityState struct{}
+
+func (s *Server) runActivity() { defer s.wg.Done() }

@@ -1,0 +1,232 @@
+package sim
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// parseContractOrder validates POST /openapi/contract/v1/order.
+func (s *Server) parseContractOrder(c *call) (*order, *apiError) {
+	name, e := c.p.required("symbol")
+	if e != nil {
+		return nil, e
+	}
+	sym := s.symbols[name]
+	if sym == nil || !sym.contract {
+		return nil, badParam(codeBadSymbol, "Invalid symbol.")
+	}
+	o := &order{acct: c.key.account, sym: sym, typ: "LIMIT", priceType: "INPUT", tif: "GTC"}
+	side, e := c.p.required("side")
+	if e != nil {
+		return nil, e
+	}
+	switch side {
+	case "BUY_OPEN", "SELL_OPEN", "BUY_CLOSE", "SELL_CLOSE":
+		o.side, _, _ = strings.Cut(side, "_")
+		o.close = strings.HasSuffix(side, "_CLOSE")
+	default:
+		return nil, badParam(codeInvalidSide, "Invalid side.")
+	}
+	if t, ok := c.p.str("orderType"); ok && t != "LIMIT" {
+		if t == "STOP" {
+			return nil, badParam(codeInvalidOrderType, "Order type STOP is unavailable.")
+		}
+		return nil, badParam(codeInvalidOrderType, "Invalid orderType.")
+	}
+	if pt, ok := c.p.str("priceType"); ok {
+		switch pt {
+		case "INPUT", "OPPONENT", "QUEUE", "OVER", "MARKET":
+			o.priceType = pt
+		default:
+			return nil, badParam(codeInvalidOrderType, "Invalid priceType.")
+		}
+	}
+	if tif, ok := c.p.str("timeInForce"); ok {
+		switch tif {
+		case "GTC", "FOK", "IOC", "LIMIT_MAKER":
+			o.tif = tif
+		default:
+			return nil, badParam(codeInvalidTIF, "Invalid timeInForce.")
+		}
+	}
+	qty, ok, e := c.p.decimal("quantity")
+	if e != nil {
+		return nil, e
+	}
+	if !ok {
+		return nil, errMandatory("quantity")
+	}
+	o.qty = qty
+	price, ok, e := c.p.decimal("price")
+	if e != nil {
+		return nil, e
+	}
+	if o.priceType != "INPUT" {
+		price = sym.price
+	} else if !ok {
+		return nil, errMandatory("price")
+	}
+	o.price = price
+	if !o.close {
+		lev, ok, e := c.p.decimal("leverage")
+		if e != nil {
+			return nil, e
+		}
+		if !ok || lev.LessThan(decimal.NewFromInt(1)) || lev.GreaterThan(decimal.NewFromInt(100)) {
+			return nil, errMandatory("leverage")
+		}
+		o.leverage = lev
+	}
+	if e := checkFilters(sym, qty, price, o.priceType == "INPUT"); e != nil {
+		return nil, e
+	}
+	cid, e := c.p.required("clientOrderId")
+	if e != nil {
+		return nil, e
+	}
+	if old := o.acct.byClient[cid]; old != nil && old.isOpen() {
+		return nil, badParam(codeOrderDuplicated, "Duplicate order sent.")
+	}
+	o.clientID = cid
+	return o, nil
+}
+
+// placeContract reserves margin (open) or position (close), registers the
+// order, and executes it as taker where the market crosses it.
+func (s *Server) placeContract(o *order, now int64) *apiError {
+	a, sym := o.acct, o.sym
+	crosses := o.priceType != "INPUT" || o.crossedBy(sym.price)
+	if o.tif == "LIMIT_MAKER" && crosses {
+		return badParam(codeNewOrderRejected, "Order would immediately match and take.")
+	}
+	side := positionSide(o)
+	if o.close {
+		p := a.positions[posKey(sym.name, side)]
+		if p == nil || p.available.LessThan(o.qty) {
+			return badParam(codeNewOrderRejected, "Position is not enough to close.")
+		}
+		o.leverage = p.leverage
+		p.available = p.available.Sub(o.qty)
+	} else {
+		n := notional(sym, o.qty, o.price)
+		need := n.DivRound(o.leverage, 8).Add(n.Mul(takerRate).Truncate(8))
+		if b := a.balances[sym.marginAsset]; b == nil || b.free.LessThan(need) {
+			return errInsufficient()
+		}
+		b := a.bal(sym.marginAsset)
+		b.free = b.free.Sub(need)
+		b.locked = b.locked.Add(need)
+		o.lockAsset, o.locked = sym.marginAsset, need
+	}
+	s.register(o, now)
+	if o.close {
+		s.publishPosition(a, sym, side, now)
+	}
+	switch {
+	case crosses:
+		s.fill(o, o.qty, sym.price, false, now)
+	case o.tif == "IOC" || o.tif == "FOK":
+		s.cancel(o, now)
+	}
+	s.flushAccounts(now)
+	return nil
+}
+
+func (s *Server) handleContractOrder(c *call) (any, *apiError) {
+	o, e := s.parseContractOrder(c)
+	if e != nil {
+		return nil, e
+	}
+	if e := s.placeContract(o, c.now.UnixMilli()); e != nil {
+		return nil, e
+	}
+	return o.record(), nil
+}
+
+func (s *Server) handleContractCancel(c *call) (any, *apiError) {
+	o, e := s.findOrder(c, "orderId", "clientOrderId", true)
+	if e != nil {
+		return nil, e
+	}
+	if e := s.cancelChecked(o, c.now.UnixMilli()); e != nil {
+		return nil, e
+	}
+	return o.record(), nil
+}
+
+func (s *Server) handleContractQuery(c *call) (any, *apiError) {
+	o, e := s.findOrder(c, "orderId", "clientOrderId", true)
+	if e != nil {
+		return nil, e
+	}
+	return o.record(), nil
+}
+
+func (s *Server) handleContractOpenOrders(c *call) (any, *apiError) {
+	return s.listOrders(c, s.openOrders(c.key.account), true, 20)
+}
+
+func (s *Server) handleContractHistory(c *call) (any, *apiError) {
+	return s.listOrders(c, s.closedOrders(c.key.account), true, 20)
+}
+
+type positionRecord struct {
+	Symbol        string `json:"symbol"`
+	Side          string `json:"side"`
+	AvgPrice      string `json:"avgPrice"`
+	Position      string `json:"position"`
+	Available     string `json:"available"`
+	Leverage      string `json:"leverage"`
+	LastPrice     string `json:"lastPrice"`
+	PositionValue string `json:"positionValue"`
+	Flp           string `json:"flp"`
+	Margin        string `json:"margin"`
+	MarginRate    string `json:"marginRate"`
+	UnrealizedPnL string `json:"unrealizedPnL"`
+	ProfitRate    string `json:"profitRate"`
+	RealizedPnL   string `json:"realizedPnL"`
+}
+
+func (s *Server) handlePositions(c *call) (any, *apiError) {
+	a := c.key.account
+	name, hasSym := c.p.str("symbol")
+	keys := make([]string, 0, len(a.positions))
+	for k, p := range a.positions {
+		if p.total.IsPositive() && (!hasSym || p.sym.name == name) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	out := make([]positionRecord, 0, len(keys))
+	for _, k := range keys {
+		p := a.positions[k]
+		last := p.sym.price
+		value := notional(p.sym, p.total, last)
+		var upnl decimal.Decimal
+		if p.sym.inverse {
+			upnl = notional(p.sym, p.total, p.avg).Sub(value)
+		} else {
+			upnl = last.Sub(p.avg).Mul(p.total)
+		}
+		if p.side == "SHORT" {
+			upnl = upnl.Neg()
+		}
+		rate, profit := decimal.Zero, decimal.Zero
+		if value.IsPositive() {
+			rate = p.margin.DivRound(value, 8)
+		}
+		if p.margin.IsPositive() {
+			profit = upnl.DivRound(p.margin, 8)
+		}
+		out = append(out, positionRecord{
+			Symbol: p.sym.name, Side: p.side, AvgPrice: p.avg.String(), Position: p.total.String(),
+			Available: p.available.String(), Leverage: p.leverage.String(), LastPrice: last.String(),
+			PositionValue: value.String(), Flp: p.liquidation().String(), Margin: p.margin.String(),
+			MarginRate: rate.String(), UnrealizedPnL: upnl.String(), ProfitRate: profit.String(),
+			RealizedPnL: p.realized.String(),
+		})
+	}
+	return out, nil
+}

@@ -1,0 +1,297 @@
+package sim
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"bhtop/signer"
+)
+
+// Security types of SPEC.md.
+const (
+	secNone       = "NONE"
+	secTrade      = "TRADE"
+	secUserData   = "USER_DATA"
+	secUserStream = "USER_STREAM"
+)
+
+// route is one REST endpoint: its weight, security type and handler.
+type route struct {
+	weight   int
+	sec      string
+	order    bool // counts toward the ORDERS limits and uses its own recvWindow
+	changing bool // order-changing: subject to the 5XX faults
+	handler  func(s *Server, c *call) (any, *apiError)
+}
+
+// call is one authenticated request being served.
+type call struct {
+	p   params
+	key *keyInfo // nil for NONE endpoints
+	now time.Time
+}
+
+func (s *Server) routes() map[string]route {
+	return map[string]route{
+		"GET /openapi/v1/ping":                     {0, secNone, false, false, (*Server).handlePing},
+		"GET /openapi/v1/time":                     {0, secNone, false, false, (*Server).handleTime},
+		"GET /openapi/v1/brokerInfo":               {0, secNone, false, false, (*Server).handleBrokerInfo},
+		"POST /openapi/v1/order":                   {1, secTrade, true, true, (*Server).handleNewOrder},
+		"POST /openapi/v1/order/test":              {1, secTrade, false, false, (*Server).handleTestOrder},
+		"GET /openapi/v1/order":                    {1, secUserData, false, false, (*Server).handleQueryOrder},
+		"DELETE /openapi/v1/order":                 {1, secTrade, false, true, (*Server).handleCancelOrder},
+		"GET /openapi/v1/openOrders":               {1, secUserData, false, false, (*Server).handleOpenOrders},
+		"GET /openapi/v1/historyOrders":            {5, secUserData, false, false, (*Server).handleHistoryOrders},
+		"GET /openapi/v1/account":                  {5, secUserData, false, false, (*Server).handleAccount},
+		"POST /openapi/v1/userDataStream":          {1, secUserStream, false, false, (*Server).handleCreateListenKey},
+		"PUT /openapi/v1/userDataStream":           {1, secUserStream, false, false, (*Server).handleKeepalive},
+		"DELETE /openapi/v1/userDataStream":        {1, secUserStream, false, false, (*Server).handleCloseListenKey},
+		"GET /openapi/contract/v1/positions":       {1, secUserData, false, false, (*Server).handlePositions},
+		"GET /openapi/contract/v1/openOrders":      {1, secUserData, false, false, (*Server).handleContractOpenOrders},
+		"GET /openapi/contract/v1/historyOrders":   {5, secUserData, false, false, (*Server).handleContractHistory},
+		"GET /openapi/contract/v1/getOrder":        {1, secUserData, false, false, (*Server).handleContractQuery},
+		"POST /openapi/contract/v1/order":          {1, secTrade, true, true, (*Server).handleContractOrder},
+		"DELETE /openapi/contract/v1/order/cancel": {1, secTrade, false, true, (*Server).handleContractCancel},
+	}
+}
+
+var routeTable = (*Server)(nil).routes()
+
+// ServeHTTP routes every request: /openapi/ws/ to the user stream, the
+// rest through rate limits, authentication, the timing rule and faults.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+	var body string
+	if strings.HasPrefix(r.URL.Path, "/openapi/ws/") {
+		s.serveUserStream(rec, r)
+	} else {
+		b, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		if err != nil {
+			s.writeError(rec, errf(http.StatusBadRequest, codeUnknown, "Could not read the request body."))
+		} else {
+			body = string(b)
+			s.serve(rec, r, body)
+		}
+	}
+	s.logRequest(r, body, rec)
+}
+
+func (s *Server) serve(w *recorder, r *http.Request, body string) {
+	rt, ok := routeTable[r.Method+" "+r.URL.Path]
+	if !ok {
+		s.writeError(w, errf(http.StatusNotFound, codeUnknown, "Unknown path %s %s.", r.Method, r.URL.Path))
+		return
+	}
+	now := s.Now()
+	ids := []string{"ip:" + clientIP(r)}
+	if k := r.Header.Get("X-BH-APIKEY"); s.keys[k] != nil {
+		ids = append(ids, "key:"+k)
+	}
+	if e := s.limiter.admit(now, ids, rt.weight, rt.order); e != nil {
+		s.writeError(w, e)
+		return
+	}
+	p, e := parseParams(r.URL.RawQuery, body, r.Header.Get("Content-Type"))
+	if e != nil {
+		s.writeError(w, e)
+		return
+	}
+	c := &call{p: p, now: now}
+	if c.key, e = s.authenticate(r, rt, p, body); e != nil {
+		s.writeError(w, e)
+		return
+	}
+	if e := checkTiming(rt, p, now); e != nil {
+		s.writeError(w, e)
+		return
+	}
+	if rt.changing && s.opts.Faults.OrderErrorRate > 0 && s.faultRoll() {
+		if s.opts.Faults.OrderErrorTakesEffect {
+			s.locked(func() { _, _ = rt.handler(s, c) })
+		}
+		s.writeError(w, errf(s.opts.Faults.OrderErrorStatus, codeTimeout,
+			"Timeout waiting for response from backend server. Send status unknown; execution status unknown."))
+		return
+	}
+	var res any
+	s.locked(func() { res, e = rt.handler(s, c) })
+	if e != nil {
+		s.writeError(w, e)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+func (s *Server) locked(f func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f()
+}
+
+func (s *Server) faultRoll() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rnd.Float64() < s.opts.Faults.OrderErrorRate
+}
+
+// authenticate checks the key header, permissions and, for TRADE and
+// USER_DATA, the signature over the raw query and body.
+func (s *Server) authenticate(r *http.Request, rt route, p params, body string) (*keyInfo, *apiError) {
+	if rt.sec == secNone {
+		return nil, nil
+	}
+	k := r.Header.Get("X-BH-APIKEY")
+	if k == "" {
+		return nil, errf(http.StatusUnauthorized, codeUnauthorized, "You are not authorized to execute this request.")
+	}
+	if !validKeyFormat(k) {
+		return nil, errf(http.StatusUnauthorized, codeBadAPIKeyFmt, "API-key format invalid.")
+	}
+	ki := s.keys[k]
+	if ki == nil || (ki.perms != nil && !ki.perms[rt.sec]) {
+		return nil, errf(http.StatusUnauthorized, codeRejectedKey, "Invalid API-key, IP, or permissions for action.")
+	}
+	if rt.sec == secTrade || rt.sec == secUserData {
+		q, qsig := signer.StripSignature(r.URL.RawQuery)
+		b, bsig := signer.StripSignature(body)
+		sig := qsig
+		if sig == "" {
+			sig = bsig
+		}
+		if sig == "" {
+			return nil, errMandatory("signature")
+		}
+		if !signer.Verify(ki.Secret, signer.Text(q, b), sig) {
+			return nil, badParam(codeInvalidSignature, "Signature for this request is not valid.")
+		}
+	}
+	if rt.sec != secNone {
+		if _, ok := p["timestamp"]; !ok {
+			return nil, errMandatory("timestamp")
+		}
+	}
+	return ki, nil
+}
+
+// checkTiming applies SPEC.md's rule to any request carrying a timestamp:
+// timestamp < serverTime+1000 and serverTime-timestamp <= recvWindow, with
+// the request's recvWindow for order creation and 5000 otherwise.
+func checkTiming(rt route, p params, now time.Time) *apiError {
+	v, ok := p["timestamp"]
+	if !ok {
+		return nil
+	}
+	ts, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return errMandatory("timestamp")
+	}
+	window := int64(5000)
+	if rt.order {
+		rw, e := p.int64("recvWindow", 5000)
+		if e != nil {
+			return e
+		}
+		window = rw
+	}
+	st := now.UnixMilli()
+	if !(ts < st+1000 && st-ts <= window) {
+		return badParam(codeInvalidTimestamp, "Timestamp for this request is outside of the recvWindow.")
+	}
+	return nil
+}
+
+func validKeyFormat(k string) bool {
+	if len(k) < 1 || len(k) > 256 {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+func (s *Server) writeError(w *recorder, e *apiError) {
+	if e.retryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.retryAfter))
+	}
+	code := e.code
+	w.code = &code
+	writeJSON(w, e.status, map[string]any{"code": e.code, "msg": e.msg})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"code":-1000,"msg":"An unknown error occurred while processing the request."}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+// recorder remembers the status and error code of a reply for the request
+// log; it passes Hijack through for the WebSocket upgrade.
+type recorder struct {
+	http.ResponseWriter
+	status   int
+	code     *int
+	hijacked bool
+}
+
+func (r *recorder) WriteHeader(status int) {
+	r.status = status
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *recorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	h, ok := r.ResponseWriter.(http.Hijacker)
+	if !ok {
+		return nil, nil, errors.New("hijack: response writer cannot hijack")
+	}
+	r.hijacked, r.status = true, http.StatusSwitchingProtocols
+	return h.Hijack()
+}
+
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// logRequest writes the request-log line of DESIGN.md. The raw query and
+// body are logged as sent (a signature is not a secret); the secret never
+// travels in a request, so it cannot appear here.
+func (s *Server) logRequest(r *http.Request, body string, w *recorder) {
+	if s.opts.RequestLog == nil {
+		return
+	}
+	line := struct {
+		Time   int64  `json:"time"`
+		Method string `json:"method"`
+		Path   string `json:"path"`
+		Query  string `json:"query"`
+		Body   string `json:"body"`
+		APIKey bool   `json:"apiKey"`
+		Status int    `json:"status"`
+		Code   *int   `json:"code"`
+	}{s.nowMs(), r.Method, r.URL.Path, r.URL.RawQuery, body, r.Header.Get("X-BH-APIKEY") != "", w.status, w.code}
+	b, _ := json.Marshal(line)
+	b = append(b, '\n')
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	_, _ = s.opts.RequestLog.Write(b)
+}

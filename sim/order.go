@@ -1,0 +1,249 @@
+package sim
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"bhtop/event"
+
+	"github.com/shopspring/decimal"
+)
+
+// Order statuses (SPEC.md).
+const (
+	statusNew       = "NEW"
+	statusPartially = "PARTIALLY_FILLED"
+	statusFilled    = "FILLED"
+	statusCanceled  = "CANCELED"
+)
+
+// Commission rates: taker and maker, charged in the asset received (spot)
+// or the margin asset (contracts).
+var (
+	takerRate = decimal.RequireFromString("0.001")
+	makerRate = decimal.RequireFromString("0.0008")
+)
+
+// order is a spot or contract order. Decimals are exact.
+type order struct {
+	acct      *account
+	sym       *symbol
+	id        uint64
+	clientID  string
+	side      string // BUY or SELL (a contract order's direction)
+	close     bool   // contract *_CLOSE order
+	typ       string // LIMIT, MARKET, LIMIT_MAKER
+	priceType string // contract: INPUT, MARKET, ...
+	tif       string
+	price     decimal.Decimal // limit price (market price at placement for MARKET)
+	qty       decimal.Decimal
+	leverage  decimal.Decimal // contract only
+	executed  decimal.Decimal
+	cumQuote  decimal.Decimal
+	fees      decimal.Decimal
+	lastQty   decimal.Decimal
+	lastPrice decimal.Decimal
+	lastFee   decimal.Decimal
+	feeAsset  string
+	lockAsset string
+	locked    decimal.Decimal // still locked for this order
+	status    string
+	created   int64
+	updated   int64
+	lastMaker bool
+	activity  bool // placed by the background activity
+}
+
+func (o *order) isOpen() bool { return o.status == statusNew || o.status == statusPartially }
+
+// crossedBy reports whether a market price would fill the order: a buy at
+// or above its price, a sell at or below.
+func (o *order) crossedBy(p decimal.Decimal) bool {
+	if o.side == "BUY" {
+		return p.LessThanOrEqual(o.price)
+	}
+	return p.GreaterThanOrEqual(o.price)
+}
+
+// publishExec publishes the order's current state as an executionReport or
+// contractExecutionReport and stamps its update time.
+func (s *Server) publishExec(o *order, now int64) {
+	e := o.acct.execTime(now)
+	o.updated = e
+	r := event.ExecutionReport{
+		Contract: o.sym.contract, EventTime: e, Symbol: o.sym.name, ClientOrderID: o.clientID,
+		Side: o.side, Type: o.typ, TimeInForce: o.tif, Quantity: o.qty.String(), Price: o.price.String(),
+		Status: o.status, OrderID: strconv.FormatUint(o.id, 10),
+		LastQty: o.lastQty.String(), CumQty: o.executed.String(), LastPrice: o.lastPrice.String(),
+		Commission: o.lastFee.String(), CommissionAsset: o.feeAsset,
+		Working: o.isOpen(), Maker: false, Created: o.created, CumQuote: o.cumQuote.String(),
+	}
+	r.Maker = o.lastMaker && o.lastQty.IsPositive()
+	if o.sym.contract {
+		r.Close = o.close
+		r.Leverage = o.leverage.String()
+		if r.CommissionAsset == "" {
+			r.CommissionAsset = o.sym.marginAsset
+		}
+	}
+	s.feed.publish(o.acct.id, event.AppendExecution(nil, &r, s.encodeOpts()))
+}
+
+// addOrder registers a new order with its account and symbol.
+func (s *Server) addOrder(o *order) {
+	a := o.acct
+	a.orders[o.id] = o
+	a.byClient[o.clientID] = o
+	o.sym.open = append(o.sym.open, o)
+}
+
+// closed records that o left the open state, pruning the oldest closed
+// orders beyond maxClosedOrders.
+func (s *Server) closed(o *order) {
+	a := o.acct
+	a.closed = append(a.closed, o.id)
+	if len(a.closed) > maxClosedOrders+maxClosedOrders/10 {
+		drop := len(a.closed) - maxClosedOrders
+		for _, id := range a.closed[:drop] {
+			if old := a.orders[id]; old != nil {
+				delete(a.orders, id)
+				if a.byClient[old.clientID] == old {
+					delete(a.byClient, old.clientID)
+				}
+			}
+		}
+		a.closed = append(a.closed[:0], a.closed[drop:]...)
+	}
+}
+
+// fill executes qty of o at price, settles balances (and the position of a
+// contract order) and publishes the order event.
+func (s *Server) fill(o *order, qty, price decimal.Decimal, maker bool, now int64) {
+	rate := takerRate
+	if maker {
+		rate = makerRate
+	}
+	if o.sym.contract {
+		s.settleContract(o, qty, price, rate, now)
+	} else {
+		s.settleSpot(o, qty, price, rate)
+	}
+	o.executed = o.executed.Add(qty)
+	o.cumQuote = o.cumQuote.Add(qty.Mul(price))
+	o.lastQty, o.lastPrice, o.lastMaker = qty, price, maker
+	o.fees = o.fees.Add(o.lastFee)
+	if o.executed.GreaterThanOrEqual(o.qty) {
+		o.status = statusFilled
+		s.releaseLock(o)
+		s.closed(o)
+	} else {
+		o.status = statusPartially
+	}
+	s.publishExec(o, now)
+	if o.sym.contract {
+		s.publishPosition(o.acct, o.sym, positionSide(o), now)
+	}
+}
+
+func (s *Server) settleSpot(o *order, qty, price, rate decimal.Decimal) {
+	a, sym := o.acct, o.sym
+	quote := qty.Mul(price)
+	if o.side == "BUY" {
+		release := qty.Mul(o.price)
+		if release.GreaterThan(o.locked) {
+			release = o.locked
+		}
+		o.locked = o.locked.Sub(release)
+		qb := a.bal(sym.quote)
+		qb.locked = qb.locked.Sub(release)
+		qb.free = qb.free.Add(release).Sub(quote)
+		fee := qty.Mul(rate).Truncate(8)
+		bb := a.bal(sym.base)
+		bb.free = bb.free.Add(qty).Sub(fee)
+		o.lastFee, o.feeAsset = fee, sym.base
+		return
+	}
+	o.locked = o.locked.Sub(qty)
+	bb := a.bal(sym.base)
+	bb.locked = bb.locked.Sub(qty)
+	fee := quote.Mul(rate).Truncate(8)
+	qb := a.bal(sym.quote)
+	qb.free = qb.free.Add(quote).Sub(fee)
+	o.lastFee, o.feeAsset = fee, sym.quote
+}
+
+// releaseLock returns what is still locked for o to free.
+func (s *Server) releaseLock(o *order) {
+	if o.lockAsset == "" || o.locked.IsZero() {
+		return
+	}
+	b := o.acct.bal(o.lockAsset)
+	b.locked = b.locked.Sub(o.locked)
+	b.free = b.free.Add(o.locked)
+	o.locked = decimal.Zero
+}
+
+// cancel cancels an open order: releases its lock (or reserved position)
+// and publishes CANCELED.
+func (s *Server) cancel(o *order, now int64) {
+	o.status = statusCanceled
+	o.lastQty, o.lastPrice, o.lastFee = decimal.Zero, decimal.Zero, decimal.Zero
+	s.releaseLock(o)
+	if o.sym.contract && o.close {
+		if p := o.acct.positions[posKey(o.sym.name, positionSide(o))]; p != nil {
+			p.available = p.available.Add(o.qty.Sub(o.executed))
+			s.publishExec(o, now)
+			s.publishPosition(o.acct, o.sym, positionSide(o), now)
+			s.closed(o)
+			return
+		}
+	}
+	s.publishExec(o, now)
+	s.closed(o)
+}
+
+// orderRecord is the REST order record of API-FACTS.md (spot), with the
+// contract fields added for contract orders. Ids are JSON numbers.
+type orderRecord struct {
+	Symbol        string      `json:"symbol"`
+	OrderID       json.Number `json:"orderId"`
+	ClientOrderID string      `json:"clientOrderId"`
+	Price         string      `json:"price"`
+	OrigQty       string      `json:"origQty"`
+	ExecutedQty   string      `json:"executedQty"`
+	CumQuote      string      `json:"cummulativeQuoteQty,omitempty"`
+	AvgPrice      string      `json:"avgPrice"`
+	Status        string      `json:"status"`
+	TimeInForce   string      `json:"timeInForce"`
+	Type          string      `json:"type,omitempty"`
+	OrderType     string      `json:"orderType,omitempty"`
+	PriceType     string      `json:"priceType,omitempty"`
+	Side          string      `json:"side"`
+	Leverage      string      `json:"leverage,omitempty"`
+	Fees          string      `json:"fees,omitempty"`
+	StopPrice     string      `json:"stopPrice"`
+	IcebergQty    string      `json:"icebergQty,omitempty"`
+	Time          int64       `json:"time"`
+	UpdateTime    int64       `json:"updateTime"`
+	IsWorking     bool        `json:"isWorking"`
+}
+
+func (o *order) record() orderRecord {
+	avg := "0"
+	if o.executed.IsPositive() {
+		avg = o.cumQuote.DivRound(o.executed, 12).String()
+	}
+	r := orderRecord{
+		Symbol: o.sym.name, OrderID: json.Number(strconv.FormatUint(o.id, 10)), ClientOrderID: o.clientID,
+		Price: o.price.String(), OrigQty: o.qty.String(), ExecutedQty: o.executed.String(),
+		AvgPrice: avg, Status: o.status, TimeInForce: o.tif, Side: o.side, StopPrice: "0",
+		Time: o.created, UpdateTime: o.updated, IsWorking: o.isOpen(),
+	}
+	if o.sym.contract {
+		r.OrderType, r.PriceType, r.Leverage, r.Fees = o.typ, o.priceType, o.leverage.String(), o.fees.String()
+		r.Side = contractSide(o)
+		return r
+	}
+	r.Type, r.CumQuote, r.IcebergQty = o.typ, o.cumQuote.String(), "0"
+	return r
+}

@@ -1,0 +1,185 @@
+// Package sim is a local exchange that speaks SPEC.md's REST and user
+// data stream as strictly as the real service, for demos and tests.
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"bhtop/signer"
+)
+
+// The demo key pair: the one of the official docs' worked examples
+// (API-FACTS.md), so their curl and openssl recipes work as written.
+const (
+	DemoAPIKey = "tAQfOrPIZAhym0qHISRt8EFvxPemdBm5j5WMlkm3Ke9aFp0EGWC2CGM8GHV4kCYW"
+	demoSecret = "lH3ELTNiFxCQTmi9pPcWWikhsjO04Yoqw3euoHUuOLC3GYBW64ZqzQsiOEHXQS76"
+)
+
+// Server is the simulator: an HTTP server (REST and the user-stream
+// WebSocket) over an in-memory exchange. Use New, then Start, then Close.
+type Server struct {
+	opts Options
+	feed feed
+
+	keys    map[string]*keyInfo // API key -> key and its account
+	limiter *limiter
+	logMu   sync.Mutex
+
+	// mu guards the exchange: accounts, orders, markets, listen keys and
+	// rnd. Events are published under it, so they leave in change order.
+	mu         sync.Mutex
+	rnd        *rand.Rand
+	accounts   map[string]*account
+	demo       *account
+	symbols    map[string]*symbol
+	symbolList []*symbol // in brokerInfo order
+	listenKeys map[string]*listenKey
+	nextSpotID uint64
+	nextCtrID  uint64
+	nextClient uint64
+	act        activityState
+
+	ln   net.Listener
+	srv  *http.Server
+	ctx  context.Context // canceled by Close; ends every goroutine
+	stop context.CancelFunc
+	wg   sync.WaitGroup
+}
+
+type keyInfo struct {
+	Key
+	perms   map[string]bool
+	account *account
+}
+
+// New returns a simulator configured by opts with defaults filled in. It
+// does not listen until Start.
+func New(opts Options) *Server {
+	if opts.Addr == "" {
+		opts.Addr = "127.0.0.1:0"
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.ListenKeyTTL <= 0 {
+		opts.ListenKeyTTL = 60 * time.Minute
+	}
+	if opts.ConnMaxAge <= 0 {
+		opts.ConnMaxAge = 24 * time.Hour
+	}
+	if opts.PingInterval <= 0 {
+		opts.PingInterval = 30 * time.Second
+	}
+	if opts.BanScale <= 0 {
+		opts.BanScale = 1
+	}
+	if opts.MarketInterval == 0 {
+		opts.MarketInterval = 500 * time.Millisecond
+	}
+	if opts.RateLimits.WeightPerMinute <= 0 {
+		opts.RateLimits.WeightPerMinute = 1500
+	}
+	if opts.RateLimits.OrdersPerSecond <= 0 {
+		opts.RateLimits.OrdersPerSecond = 20
+	}
+	if opts.RateLimits.OrdersPerDay <= 0 {
+		opts.RateLimits.OrdersPerDay = 350000
+	}
+	if opts.Faults.OrderErrorStatus == 0 {
+		opts.Faults.OrderErrorStatus = http.StatusGatewayTimeout
+	}
+	if len(opts.Keys) == 0 {
+		opts.Keys = []Key{{APIKey: DemoAPIKey, Secret: signer.NewSecret(demoSecret)}}
+	}
+	s := &Server{
+		opts:       opts,
+		keys:       map[string]*keyInfo{},
+		limiter:    newLimiter(opts.RateLimits, opts.BanScale),
+		rnd:        rand.New(rand.NewPCG(uint64(opts.Seed), 0x9e3779b97f4a7c15)),
+		accounts:   map[string]*account{},
+		listenKeys: map[string]*listenKey{},
+		nextSpotID: 1_000_000_000_000,
+		nextCtrID:  469_961_015_902_208_000,
+		nextClient: 1_000_000_000,
+	}
+	s.initMarkets()
+	s.demo = s.newDemoAccount("1")
+	for _, k := range opts.Keys {
+		ki := &keyInfo{Key: k, account: s.demo}
+		if len(k.Perms) > 0 {
+			ki.perms = map[string]bool{}
+			for _, p := range k.Perms {
+				ki.perms[strings.ToUpper(strings.TrimSpace(p))] = true
+			}
+		}
+		s.keys[k.APIKey] = ki
+	}
+	s.ctx, s.stop = context.WithCancel(context.Background())
+	return s
+}
+
+// Start listens on Options.Addr and serves in the background, with the
+// synthetic market and the background activity running.
+func (s *Server) Start() error {
+	ln, err := net.Listen("tcp", s.opts.Addr)
+	if err != nil {
+		return fmt.Errorf("start simulator: listen on %s: %w", s.opts.Addr, err)
+	}
+	s.ln = ln
+	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			_ = err // the listener failed; Close reports nothing more useful
+		}
+	}()
+	if s.opts.MarketInterval > 0 {
+		s.wg.Add(1)
+		go s.runMarket()
+	}
+	if s.opts.Activity > 0 {
+		s.wg.Add(1)
+		go s.runActivity()
+	}
+	return nil
+}
+
+// URL is the base URL, http://127.0.0.1:PORT (no path).
+func (s *Server) URL() string { return "http://" + s.ln.Addr().String() }
+
+// WSURL is the WebSocket base URL, ws://127.0.0.1:PORT.
+func (s *Server) WSURL() string { return "ws://" + s.ln.Addr().String() }
+
+// Close stops serving and every background goroutine.
+func (s *Server) Close() error {
+	s.stop()
+	var err error
+	if s.srv != nil {
+		err = s.srv.Close()
+	}
+	s.wg.Wait()
+	if err != nil {
+		return fmt.Errorf("close simulator: %w", err)
+	}
+	return nil
+}
+
+// APIKey is the first configured API key (the demo key by default).
+func (s *Server) APIKey() string { return s.opts.Keys[0].APIKey }
+
+// Secret is the secret of the first configured key.
+func (s *Server) Secret() signer.Secret { return s.opts.Keys[0].Secret }
+
+// Now is the server clock: Options.Now plus Options.Skew.
+func (s *Server) Now() time.Time { return s.opts.Now().Add(s.opts.Skew) }
+
+func (s *Server) nowMs() int64 { return s.Now().UnixMilli() }

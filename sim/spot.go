@@ -1,0 +1,300 @@
+package sim
+
+import (
+	"encoding/json"
+	"sort"
+	"strconv"
+
+	"github.com/shopspring/decimal"
+)
+
+// parseSpotOrder validates a new spot order's parameters against the
+// symbol's filters, in the order the service reports problems.
+func (s *Server) parseSpotOrder(c *call) (*order, *apiError) {
+	name, e := c.p.required("symbol")
+	if e != nil {
+		return nil, e
+	}
+	sym := s.symbols[name]
+	if sym == nil || sym.contract {
+		return nil, badParam(codeBadSymbol, "Invalid symbol.")
+	}
+	o := &order{acct: c.key.account, sym: sym}
+	if o.side, e = c.p.required("side"); e != nil {
+		return nil, e
+	}
+	if o.side != "BUY" && o.side != "SELL" {
+		return nil, badParam(codeInvalidSide, "Invalid side.")
+	}
+	if o.typ, e = c.p.required("type"); e != nil {
+		return nil, e
+	}
+	switch o.typ {
+	case "LIMIT", "MARKET", "LIMIT_MAKER":
+	default:
+		return nil, badParam(codeInvalidOrderType, "Invalid orderType.")
+	}
+	o.tif = "GTC"
+	if tif, ok := c.p.str("timeInForce"); ok {
+		switch tif {
+		case "GTC", "IOC", "FOK":
+			o.tif = tif
+		default:
+			return nil, badParam(codeInvalidTIF, "Invalid timeInForce.")
+		}
+	}
+	qty, ok, e := c.p.decimal("quantity")
+	if e != nil {
+		return nil, e
+	}
+	if !ok {
+		return nil, errMandatory("quantity")
+	}
+	o.qty = qty
+	price, ok, e := c.p.decimal("price")
+	if e != nil {
+		return nil, e
+	}
+	if o.typ == "MARKET" {
+		price = sym.price
+	} else if !ok {
+		return nil, errMandatory("price")
+	}
+	o.price = price
+	if e := checkFilters(sym, qty, price, o.typ != "MARKET"); e != nil {
+		return nil, e
+	}
+	if cid, ok := c.p.str("newClientOrderId"); ok {
+		if len(cid) > 64 {
+			return nil, badParam(codeIllegalChars, "Illegal characters found in parameter 'newClientOrderId'.")
+		}
+		if old := o.acct.byClient[cid]; old != nil && old.isOpen() {
+			return nil, badParam(codeOrderDuplicated, "Duplicate order sent.")
+		}
+		o.clientID = cid
+	}
+	return o, nil
+}
+
+// checkFilters applies PRICE_FILTER (when checkPrice), LOT_SIZE and
+// MIN_NOTIONAL: too many decimals is -1111, any other failure -1013.
+func checkFilters(sym *symbol, qty, price decimal.Decimal, checkPrice bool) *apiError {
+	if !qty.Equal(qty.Truncate(-sym.step.Exponent())) {
+		return badParam(codeBadPrecision, "Precision is over the maximum defined for this asset.")
+	}
+	if qty.LessThan(sym.minQty) || qty.GreaterThan(sym.maxQty) || !qty.Mod(sym.step).IsZero() {
+		return badParam(codeFilterFailure, "Filter failure: LOT_SIZE")
+	}
+	if checkPrice {
+		if !price.Equal(price.Truncate(-sym.tick.Exponent())) {
+			return badParam(codeBadPrecision, "Precision is over the maximum defined for this asset.")
+		}
+		if price.LessThan(sym.minPrice) || price.GreaterThan(sym.maxPrice) || !price.Mod(sym.tick).IsZero() {
+			return badParam(codeFilterFailure, "Filter failure: PRICE_FILTER")
+		}
+	}
+	if !sym.contract && qty.Mul(price).LessThan(sym.minNotional) {
+		return badParam(codeFilterFailure, "Filter failure: MIN_NOTIONAL")
+	}
+	return nil
+}
+
+// placeSpot locks the funds of a validated order, registers it, publishes
+// NEW, and executes it at once as taker where the market crosses it.
+func (s *Server) placeSpot(o *order, now int64) *apiError {
+	a, sym := o.acct, o.sym
+	crosses := o.typ == "MARKET" || o.crossedBy(sym.price)
+	if o.typ == "LIMIT_MAKER" && crosses {
+		return badParam(codeNewOrderRejected, "Order would immediately match and take.")
+	}
+	o.lockAsset, o.locked = sym.base, o.qty
+	if o.side == "BUY" {
+		o.lockAsset, o.locked = sym.quote, o.qty.Mul(o.price)
+	}
+	if b := a.balances[o.lockAsset]; b == nil || b.free.LessThan(o.locked) {
+		return errInsufficient()
+	}
+	b := a.bal(o.lockAsset)
+	b.free = b.free.Sub(o.locked)
+	b.locked = b.locked.Add(o.locked)
+	s.register(o, now)
+	switch {
+	case crosses:
+		s.fill(o, o.qty, sym.price, false, now)
+	case o.tif == "IOC" || o.tif == "FOK":
+		s.cancel(o, now)
+	}
+	s.flushAccounts(now)
+	return nil
+}
+
+// register gives o its ids and creation time, and publishes NEW.
+func (s *Server) register(o *order, now int64) {
+	if o.sym.contract {
+		s.nextCtrID++
+		o.id = s.nextCtrID
+	} else {
+		s.nextSpotID++
+		o.id = s.nextSpotID
+	}
+	if o.clientID == "" {
+		s.nextClient++
+		o.clientID = strconv.FormatUint(s.nextClient, 10)
+	}
+	o.status = statusNew
+	o.created = o.acct.execTime(now)
+	s.addOrder(o)
+	s.publishExec(o, now)
+}
+
+type newOrderReply struct {
+	orderRecord
+	TransactTime int64 `json:"transactTime"`
+}
+
+func (s *Server) handleNewOrder(c *call) (any, *apiError) {
+	o, e := s.parseSpotOrder(c)
+	if e != nil {
+		return nil, e
+	}
+	if e := s.placeSpot(o, c.now.UnixMilli()); e != nil {
+		return nil, e
+	}
+	return newOrderReply{o.record(), o.created}, nil
+}
+
+func (s *Server) handleTestOrder(c *call) (any, *apiError) {
+	if _, e := s.parseSpotOrder(c); e != nil {
+		return nil, e
+	}
+	return struct{}{}, nil
+}
+
+// findOrder looks an order up by id (idParam) or client order id
+// (clientParam) in the call's account; contract selects the market.
+func (s *Server) findOrder(c *call, idParam, clientParam string, contract bool) (*order, *apiError) {
+	a := c.key.account
+	var o *order
+	if v, ok := c.p.str(idParam); ok {
+		id, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return nil, badParam(codeIllegalChars, "Illegal characters found in parameter '%s'.", idParam)
+		}
+		o = a.orders[id]
+	} else if v, ok := c.p.str(clientParam); ok {
+		o = a.byClient[v]
+	} else {
+		return nil, errMandatory(idParam)
+	}
+	if o == nil || o.sym.contract != contract {
+		return nil, errNoSuchOrder()
+	}
+	if name, ok := c.p.str("symbol"); ok && name != o.sym.name {
+		return nil, errNoSuchOrder()
+	}
+	return o, nil
+}
+
+func (s *Server) handleQueryOrder(c *call) (any, *apiError) {
+	o, e := s.findOrder(c, "orderId", "origClientOrderId", false)
+	if e != nil {
+		return nil, e
+	}
+	return o.record(), nil
+}
+
+// cancelChecked cancels o unless it is closed already.
+func (s *Server) cancelChecked(o *order, now int64) *apiError {
+	switch o.status {
+	case statusFilled:
+		return badParam(codeOrderFilled, "Order has been filled.")
+	case statusCanceled:
+		return badParam(codeOrderCanceled, "Order has been canceled.")
+	}
+	s.cancel(o, now)
+	s.flushAccounts(now)
+	return nil
+}
+
+func (s *Server) handleCancelOrder(c *call) (any, *apiError) {
+	o, e := s.findOrder(c, "orderId", "clientOrderId", false)
+	if e != nil {
+		return nil, e
+	}
+	if e := s.cancelChecked(o, c.now.UnixMilli()); e != nil {
+		return nil, e
+	}
+	return map[string]any{
+		"symbol": o.sym.name, "clientOrderId": o.clientID,
+		"orderId": json.Number(strconv.FormatUint(o.id, 10)), "status": statusCanceled,
+	}, nil
+}
+
+// listOrders pages orders as the service does: optional symbol, orderId
+// (only orders below it) and limit (default def, at most 1000); the
+// newest rows that qualify, oldest first.
+func (s *Server) listOrders(c *call, orders []*order, contract bool, def int64) (any, *apiError) {
+	name, hasSym := c.p.str("symbol")
+	if hasSym {
+		if sym := s.symbols[name]; sym == nil || sym.contract != contract {
+			return nil, badParam(codeBadSymbol, "Invalid symbol.")
+		}
+	}
+	below, e := c.p.int64("orderId", 0)
+	if e != nil {
+		return nil, e
+	}
+	limit, e := c.p.int64("limit", def)
+	if e != nil {
+		return nil, e
+	}
+	if limit <= 0 || limit > 1000 {
+		limit = 1000
+	}
+	rows := make([]*order, 0, len(orders))
+	for _, o := range orders {
+		if o.sym.contract != contract || (hasSym && o.sym.name != name) || (below > 0 && o.id >= uint64(below)) {
+			continue
+		}
+		rows = append(rows, o)
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].id < rows[j].id })
+	if int64(len(rows)) > limit {
+		rows = rows[int64(len(rows))-limit:]
+	}
+	out := make([]orderRecord, len(rows))
+	for i, o := range rows {
+		out[i] = o.record()
+	}
+	return out, nil
+}
+
+func (s *Server) openOrders(a *account) []*order {
+	var l []*order
+	for _, sym := range s.symbolList {
+		for _, o := range sym.open {
+			if o.acct == a && o.isOpen() {
+				l = append(l, o)
+			}
+		}
+	}
+	return l
+}
+
+func (s *Server) closedOrders(a *account) []*order {
+	l := make([]*order, 0, len(a.closed))
+	for _, id := range a.closed {
+		if o := a.orders[id]; o != nil {
+			l = append(l, o)
+		}
+	}
+	return l
+}
+
+func (s *Server) handleOpenOrders(c *call) (any, *apiError) {
+	return s.listOrders(c, s.openOrders(c.key.account), false, 500)
+}
+
+func (s *Server) handleHistoryOrders(c *call) (any, *apiError) {
+	return s.listOrders(c, s.closedOrders(c.key.account), false, 500)
+}
