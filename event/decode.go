@@ -1,0 +1,292 @@
+package event
+
+// Kind says what one decoded element of a frame is.
+type Kind uint8
+
+// Element kinds. Only the four event kinds count as events.
+const (
+	KindMalformed         Kind = iota // not JSON, or failing the decoding rules
+	KindPing                          // {"ping": N} heartbeat
+	KindUnknown                       // an object whose e names no known type
+	KindAccount                       // outboundAccountInfo
+	KindExecution                     // executionReport (spot)
+	KindContractExecution             // contractExecutionReport
+	KindPosition                      // outboundContractPositionInfo
+)
+
+// MaxFrame is the largest frame decoded; larger ones are malformed.
+const MaxFrame = 1 << 20
+
+// Event is one decoded element of a frame. Byte slices point into the
+// frame or into the Decoder's buffers: they are valid until the next
+// Decode call and must be copied to be kept.
+type Event struct {
+	Kind   Kind
+	Reason string // why it is malformed (KindMalformed)
+	Raw    []byte // the element's JSON text (the whole frame when it is not JSON)
+	Ping   []byte // N of a heartbeat, exactly as received (KindPing)
+	Type   []byte // e of an unknown type (KindUnknown)
+
+	Exec     ExecView     // KindExecution, KindContractExecution
+	Account  AccountView  // KindAccount
+	Position PositionView // KindPosition
+}
+
+// ExecView is an order update, spot or contract. Ids and decimals are the
+// exact literals.
+type ExecView struct {
+	EventTime     int64  // E
+	Created       int64  // O
+	Symbol        []byte // s
+	ClientOrderID []byte // c, as written (string or integer literal)
+	Side          []byte // S
+	Type          []byte // o
+	TimeInForce   []byte // f
+	Quantity      []byte // q
+	Price         []byte // p
+	Status        []byte // X
+	OrderID       []byte // i, ASCII digits
+	CumQty        []byte // z
+	CumQuote      []byte // Z
+	Working       bool   // w
+	Maker         bool   // m
+	Close         bool   // C (contract only)
+	Leverage      []byte // v (contract only)
+}
+
+// AccountView is an account update.
+type AccountView struct {
+	EventTime   int64 // E
+	CanTrade    bool  // T
+	CanWithdraw bool  // W
+	CanDeposit  bool  // D
+	Balances    []BalanceView
+}
+
+// BalanceView is one element of B.
+type BalanceView struct {
+	Asset  []byte // a
+	Free   []byte // f
+	Locked []byte // l
+}
+
+// PositionView is a contract position update.
+type PositionView struct {
+	AccountID        []byte // A, as written
+	Symbol           []byte // s
+	Side             []byte // S
+	AvgPrice         []byte // p
+	Total            []byte // P
+	Available        []byte // a
+	LiquidationPrice []byte // f
+	Margin           []byte // m
+	RealizedPnl      []byte // r
+}
+
+// Decoder turns frames into Events, reusing its memory: after warming up
+// it does not allocate. The zero value is ready; it is not safe for
+// concurrent use.
+type Decoder struct {
+	events  []Event
+	bals    []BalanceView
+	scratch []byte
+	slots   [128]span
+	ping    span
+}
+
+// Reasons a frame or an element is malformed.
+const (
+	ReasonEmpty     = "empty frame"
+	ReasonTooLarge  = "frame larger than 1 MiB"
+	ReasonNotJSON   = "not JSON"
+	ReasonNotObject = "neither an object nor an array of objects"
+	ReasonNoType    = "no event type e"
+	ReasonBadType   = "event type e is not a string"
+)
+
+var badField [128]string
+
+func init() {
+	for c := 'A'; c <= 'z'; c++ {
+		badField[c] = "missing or invalid field " + string(c)
+	}
+}
+
+// Decode decodes one text frame: an event object, an array of them, or a
+// heartbeat. The result (one Event per element; one KindMalformed Event
+// when the frame as a whole is not valid) is valid until the next call.
+func (d *Decoder) Decode(frame []byte) []Event {
+	d.events = d.events[:0]
+	d.bals = d.bals[:0]
+	if cap(d.scratch) < len(frame) {
+		d.scratch = make([]byte, 0, len(frame)+len(frame)/4)
+	}
+	d.scratch = d.scratch[:0]
+	if len(frame) > MaxFrame {
+		return d.whole(frame, ReasonTooLarge)
+	}
+	s := scanner{b: frame}
+	s.ws()
+	if s.i >= len(frame) {
+		return d.whole(frame, ReasonEmpty)
+	}
+	switch frame[s.i] {
+	case '{':
+		d.object(&s, 1)
+	case '[':
+		s.i++
+		s.ws()
+		if s.i < len(frame) && frame[s.i] == ']' {
+			s.i++
+			break
+		}
+		for !s.bad {
+			s.ws()
+			if s.i < len(frame) && frame[s.i] == '{' {
+				d.object(&s, 2)
+			} else {
+				start := s.i
+				s.value(1)
+				d.events = append(d.events, Event{Kind: KindMalformed, Reason: ReasonNotObject, Raw: frame[start:s.i]})
+			}
+			if !s.next(']') {
+				break
+			}
+		}
+	default:
+		s.value(0)
+		if !s.bad {
+			s.ws()
+			if s.i == len(frame) {
+				return d.whole(frame, ReasonNotObject)
+			}
+		}
+		return d.whole(frame, ReasonNotJSON)
+	}
+	s.ws()
+	if s.bad || s.i != len(frame) {
+		return d.whole(frame, ReasonNotJSON)
+	}
+	return d.events
+}
+
+func (d *Decoder) whole(frame []byte, reason string) []Event {
+	d.events = append(d.events[:0], Event{Kind: KindMalformed, Reason: reason, Raw: frame})
+	return d.events
+}
+
+// letters the decoder records; every other key is skipped.
+const usedKeys = "eEscSofqpXizwmOZCvTWDBAPar"
+
+var usedKey = func() (t [128]bool) {
+	for i := 0; i < len(usedKeys); i++ {
+		t[usedKeys[i]] = true
+	}
+	return t
+}()
+
+// object scans the object at s.i and appends its Event.
+func (d *Decoder) object(s *scanner, depth int) {
+	b := s.b
+	start := s.i
+	for i := 0; i < len(usedKeys); i++ {
+		d.slots[usedKeys[i]] = span{}
+	}
+	d.ping = span{}
+	s.i++
+	s.ws()
+	if s.i < len(b) && b[s.i] == '}' {
+		s.i++
+	} else {
+		var kbuf [16]byte
+		for !s.bad {
+			s.ws()
+			if s.i >= len(b) || b[s.i] != '"' {
+				s.bad = true
+				return
+			}
+			k := s.str()
+			s.ws()
+			if s.bad || s.i >= len(b) || b[s.i] != ':' {
+				s.bad = true
+				return
+			}
+			s.i++
+			s.ws()
+			raw := s.i
+			v := s.value(depth)
+			if s.bad {
+				return
+			}
+			v.raw = int32(raw)
+			key := b[k.start:k.end]
+			if k.esc && len(key) <= 6*4 {
+				key = unescape(kbuf[:0], key)
+			}
+			if len(key) == 1 && key[0] < 128 && usedKey[key[0]] {
+				d.slots[key[0]] = v
+			} else if string(key) == "ping" {
+				d.ping = v
+			}
+			if !s.next('}') {
+				break
+			}
+		}
+		if s.bad {
+			return
+		}
+	}
+	d.events = append(d.events, d.build(b, b[start:s.i]))
+}
+
+// build interprets the recorded slots of one object.
+func (d *Decoder) build(b, raw []byte) Event {
+	ev := Event{Raw: raw}
+	e := d.slots['e']
+	switch e.kind {
+	case vNone:
+		if d.ping.kind != vNone {
+			ev.Kind = KindPing
+			ev.Ping = b[d.ping.raw:d.ping.end]
+			if d.ping.kind == vString {
+				ev.Ping = b[d.ping.raw : d.ping.end+1]
+			}
+			return ev
+		}
+		return bad(ev, ReasonNoType)
+	case vString:
+	default:
+		return bad(ev, ReasonBadType)
+	}
+	typ := d.str(b, e)
+	switch string(typ) {
+	case TypeExecution:
+		ev.Kind = KindExecution
+		if c := d.exec(b, &ev.Exec, false); c != 0 {
+			return bad(ev, badField[c])
+		}
+	case TypeContractExecution:
+		ev.Kind = KindContractExecution
+		if c := d.exec(b, &ev.Exec, true); c != 0 {
+			return bad(ev, badField[c])
+		}
+	case TypeAccount:
+		ev.Kind = KindAccount
+		if reason := d.account(b, &ev.Account); reason != "" {
+			return bad(ev, reason)
+		}
+	case TypePosition:
+		ev.Kind = KindPosition
+		if c := d.position(b, &ev.Position); c != 0 {
+			return bad(ev, badField[c])
+		}
+	default:
+		ev.Kind = KindUnknown
+		ev.Type = typ
+	}
+	return ev
+}
+
+func bad(ev Event, reason string) Event {
+	return Event{Kind: KindMalformed, Reason: reason, Raw: ev.Raw}
+}

@@ -1,0 +1,265 @@
+package event
+
+// Typed reads of the values recorded for one object. Each returns false
+// (or the offending key) when the value has the wrong type or form.
+
+// str returns a string value's text, unescaped into the scratch buffer
+// when it holds escapes.
+func (d *Decoder) str(b []byte, v span) []byte {
+	text := b[v.start:v.end]
+	if !v.esc {
+		return text
+	}
+	n := len(d.scratch)
+	d.scratch = unescape(d.scratch, text)
+	return d.scratch[n:len(d.scratch):len(d.scratch)]
+}
+
+func (d *Decoder) strField(b []byte, k byte, dst *[]byte) bool {
+	v := d.slots[k]
+	if v.kind != vString {
+		return false
+	}
+	*dst = d.str(b, v)
+	return true
+}
+
+// timeField reads an int64 written as a JSON integer or a string of an
+// optional '-' and digits.
+func (d *Decoder) timeField(b []byte, k byte, dst *int64) bool {
+	v := d.slots[k]
+	var text []byte
+	switch v.kind {
+	case vNumber:
+		text = b[v.start:v.end]
+	case vString:
+		text = d.str(b, v)
+	default:
+		return false
+	}
+	n, ok := ParseTime(text)
+	*dst = n
+	return ok
+}
+
+// idField reads an order id: ASCII digits as a JSON number or a string.
+func (d *Decoder) idField(b []byte, k byte, dst *[]byte) bool {
+	v := d.slots[k]
+	switch v.kind {
+	case vNumber:
+		*dst = b[v.start:v.end]
+	case vString:
+		*dst = d.str(b, v)
+	default:
+		return false
+	}
+	return IsDigits(*dst)
+}
+
+// literalField reads a string or an integer literal, kept as written.
+func (d *Decoder) literalField(b []byte, k byte, dst *[]byte) bool {
+	v := d.slots[k]
+	switch v.kind {
+	case vNumber:
+		*dst = b[v.start:v.end]
+		return isIntLiteral(*dst)
+	case vString:
+		*dst = d.str(b, v)
+		return true
+	}
+	return false
+}
+
+// decField reads a decimal written as a string or a JSON number.
+func (d *Decoder) decField(b []byte, k byte, dst *[]byte) bool {
+	v := d.slots[k]
+	switch v.kind {
+	case vNumber:
+		*dst = b[v.start:v.end]
+		return true // a JSON number is a decimal literal
+	case vString:
+		*dst = d.str(b, v)
+		return IsDecimal(*dst)
+	}
+	return false
+}
+
+func (d *Decoder) boolField(k byte, dst *bool) bool {
+	switch d.slots[k].kind {
+	case vTrue:
+		*dst = true
+	case vFalse:
+		*dst = false
+	default:
+		return false
+	}
+	return true
+}
+
+// exec fills x and returns 0, or the first key that is missing or bad.
+func (d *Decoder) exec(b []byte, x *ExecView, contract bool) byte {
+	switch {
+	case !d.timeField(b, 'E', &x.EventTime):
+		return 'E'
+	case !d.strField(b, 's', &x.Symbol):
+		return 's'
+	case !d.literalField(b, 'c', &x.ClientOrderID):
+		return 'c'
+	case !d.strField(b, 'S', &x.Side):
+		return 'S'
+	case !d.strField(b, 'o', &x.Type):
+		return 'o'
+	case !d.strField(b, 'f', &x.TimeInForce):
+		return 'f'
+	case !d.decField(b, 'q', &x.Quantity):
+		return 'q'
+	case !d.decField(b, 'p', &x.Price):
+		return 'p'
+	case !d.strField(b, 'X', &x.Status):
+		return 'X'
+	case !d.idField(b, 'i', &x.OrderID):
+		return 'i'
+	case !d.decField(b, 'z', &x.CumQty):
+		return 'z'
+	case !d.boolField('w', &x.Working):
+		return 'w'
+	case !d.boolField('m', &x.Maker):
+		return 'm'
+	case !d.timeField(b, 'O', &x.Created):
+		return 'O'
+	case !d.decField(b, 'Z', &x.CumQuote):
+		return 'Z'
+	}
+	if contract {
+		switch {
+		case !d.boolField('C', &x.Close):
+			return 'C'
+		case !d.decField(b, 'v', &x.Leverage):
+			return 'v'
+		}
+	}
+	return 0
+}
+
+// position fills p and returns 0, or the first key that is missing or bad.
+func (d *Decoder) position(b []byte, p *PositionView) byte {
+	switch {
+	case !d.literalField(b, 'A', &p.AccountID):
+		return 'A'
+	case !d.strField(b, 's', &p.Symbol):
+		return 's'
+	case !d.strField(b, 'S', &p.Side):
+		return 'S'
+	case !d.decField(b, 'p', &p.AvgPrice):
+		return 'p'
+	case !d.decField(b, 'P', &p.Total):
+		return 'P'
+	case !d.decField(b, 'a', &p.Available):
+		return 'a'
+	case !d.decField(b, 'f', &p.LiquidationPrice):
+		return 'f'
+	case !d.decField(b, 'm', &p.Margin):
+		return 'm'
+	case !d.decField(b, 'r', &p.RealizedPnl):
+		return 'r'
+	}
+	return 0
+}
+
+// Reasons an account event is malformed beyond a missing field.
+const (
+	ReasonBadBalance = "a balance in B is not an object with a, f and l"
+)
+
+// account fills a and returns "", or why the event is malformed.
+func (d *Decoder) account(b []byte, a *AccountView) string {
+	switch {
+	case !d.timeField(b, 'E', &a.EventTime):
+		return badField['E']
+	case !d.boolField('T', &a.CanTrade):
+		return badField['T']
+	case !d.boolField('W', &a.CanWithdraw):
+		return badField['W']
+	case !d.boolField('D', &a.CanDeposit):
+		return badField['D']
+	}
+	arr := d.slots['B']
+	if arr.kind != vArray {
+		return badField['B']
+	}
+	first := len(d.bals)
+	s := scanner{b: b[:arr.end], i: int(arr.start) + 1}
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == ']' {
+		a.Balances = d.bals[first:first:first]
+		return ""
+	}
+	for {
+		s.ws()
+		if s.b[s.i] != '{' {
+			return ReasonBadBalance
+		}
+		bal, ok := d.balance(&s)
+		if !ok {
+			return ReasonBadBalance
+		}
+		d.bals = append(d.bals, bal)
+		if !s.next(']') {
+			break
+		}
+	}
+	a.Balances = d.bals[first:len(d.bals):len(d.bals)]
+	return ""
+}
+
+// balance reads one balance object at s.i (already known to be valid JSON).
+func (d *Decoder) balance(s *scanner) (BalanceView, bool) {
+	b := s.b
+	var fa, ff, fl span
+	s.i++
+	s.ws()
+	if b[s.i] == '}' {
+		s.i++
+		return BalanceView{}, false
+	}
+	var kbuf [16]byte
+	for {
+		s.ws()
+		k := s.str()
+		s.ws()
+		s.i++ // ':'
+		s.ws()
+		raw := s.i
+		v := s.value(0)
+		v.raw = int32(raw)
+		key := b[k.start:k.end]
+		if k.esc && len(key) <= 6*4 {
+			key = unescape(kbuf[:0], key)
+		}
+		switch string(key) {
+		case "a":
+			fa = v
+		case "f":
+			ff = v
+		case "l":
+			fl = v
+		}
+		if !s.next('}') {
+			break
+		}
+	}
+	var bal BalanceView
+	if fa.kind != vString || (ff.kind != vString && ff.kind != vNumber) || (fl.kind != vString && fl.kind != vNumber) {
+		return bal, false
+	}
+	bal.Asset = d.str(b, fa)
+	bal.Free, bal.Locked = d.decText(b, ff), d.decText(b, fl)
+	return bal, IsDecimal(bal.Free) && IsDecimal(bal.Locked)
+}
+
+func (d *Decoder) decText(b []byte, v span) []byte {
+	if v.kind == vNumber {
+		return b[v.start:v.end]
+	}
+	return d.str(b, v)
+}

@@ -1,0 +1,149 @@
+package state
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+
+	"bhtop/event"
+)
+
+// Snapshot returns an immutable copy of the state for readers, with a
+// Version one greater than the previous one. Parts that did not change
+// since the previous Snapshot are shared with it, and each order's row is
+// built once per change, so a snapshot costs a copy of the order rows.
+func (s *Store) Snapshot() *Snapshot {
+	s.version++
+	snap := &Snapshot{Version: s.version, Stats: s.stats, LastEventTime: s.lastEvent}
+	prev := s.prev
+	if prev == nil {
+		prev = &Snapshot{Balances: []Balance{}, Orders: []Order{}, Positions: []Position{}, Pending: []Pending{}}
+	}
+	if s.acct != nil && s.acctRow == nil {
+		s.acctRow = &Account{CanTrade: s.acct.canTrade, CanWithdraw: s.acct.canWithdraw, CanDeposit: s.acct.canDeposit, Updated: s.acct.e}
+	}
+	snap.Account = s.acctRow
+	snap.Balances, snap.Orders, snap.Positions, snap.Pending = prev.Balances, prev.Orders, prev.Positions, prev.Pending
+	if s.balDirty {
+		snap.Balances = s.balanceRows()
+		s.balDirty = false
+	}
+	if s.ordersDirty {
+		snap.Orders = s.orderRows()
+		s.ordersDirty = false
+	}
+	if s.posDirty {
+		snap.Positions = s.positionRows()
+		s.posDirty = false
+	}
+	if s.pendDirty {
+		snap.Pending = slices.Clone(s.pending)
+		slices.SortStableFunc(snap.Pending, func(a, b Pending) int {
+			return cmp.Or(cmp.Compare(a.Since, b.Since), cmp.Compare(a.ClientOrderID, b.ClientOrderID))
+		})
+		if snap.Pending == nil {
+			snap.Pending = []Pending{}
+		}
+		s.pendDirty = false
+	}
+	s.prev = snap
+	return snap
+}
+
+func (s *Store) balanceRows() []Balance {
+	rows := make([]Balance, 0, len(s.balances))
+	for _, b := range s.balances {
+		rows = append(rows, Balance{Asset: b.asset, Free: string(b.free), Locked: string(b.locked), Updated: b.e})
+	}
+	slices.SortFunc(rows, func(a, b Balance) int { return cmp.Compare(a.Asset, b.Asset) })
+	return rows
+}
+
+func (s *Store) positionRows() []Position {
+	rows := make([]Position, 0, len(s.positions))
+	for _, p := range s.positions {
+		if !event.IsZeroDecimal([]byte(p.Total)) {
+			rows = append(rows, p.Position)
+		}
+	}
+	slices.SortFunc(rows, func(a, b Position) int {
+		return cmp.Or(cmp.Compare(a.Symbol, b.Symbol), cmp.Compare(a.Side, b.Side), cmp.Compare(a.AccountID, b.AccountID))
+	})
+	return rows
+}
+
+func compareOrders(a, b *order) int {
+	if a.mkt != b.mkt {
+		return cmp.Compare(a.mkt, b.mkt)
+	}
+	return event.CompareIDs(a.id, b.id)
+}
+
+// orderRows keeps s.sorted in dump order (merging orders added since the
+// last call, dropping removed ones) and copies every order's row.
+func (s *Store) orderRows() []Order {
+	if len(s.added) > 0 || s.removed > 0 {
+		slices.SortFunc(s.added, compareOrders)
+		merged := make([]*order, 0, len(s.sorted)+len(s.added)-s.removed)
+		i, j := 0, 0
+		for i < len(s.sorted) || j < len(s.added) {
+			var o *order
+			if j >= len(s.added) || (i < len(s.sorted) && compareOrders(s.sorted[i], s.added[j]) <= 0) {
+				o, i = s.sorted[i], i+1
+			} else {
+				o, j = s.added[j], j+1
+			}
+			if !o.removed {
+				merged = append(merged, o)
+			}
+		}
+		s.sorted, s.removed = merged, 0
+		clear(s.added)
+		s.added = s.added[:0]
+	}
+	rows := make([]Order, len(s.sorted))
+	for i, o := range s.sorted {
+		if o.row == nil {
+			o.row = o.materialize()
+		}
+		rows[i] = *o.row
+	}
+	return rows
+}
+
+// materialize builds the read-model row of o.
+func (o *order) materialize() *Order {
+	r := &Order{
+		Market: marketNames[o.mkt], Symbol: o.symbol, OrderID: o.id, ClientOrderID: o.client,
+		Side: o.side, Type: o.typ, TimeInForce: o.tif, Price: o.price, Quantity: o.qty,
+		ExecutedQty: string(o.z), CumulativeQuoteQty: string(o.cumQuote), Status: o.status,
+		Working: o.working, Maker: o.maker, Created: o.created, Updated: o.updated,
+	}
+	r.AvgPrice = AvgPrice(r.CumulativeQuoteQty, r.ExecutedQty)
+	if o.mkt == mContract {
+		lev, cl := o.leverage, o.close
+		r.Leverage, r.Close = &lev, &cl
+	}
+	return r
+}
+
+// Dump writes the state dump JSON of DESIGN.md (indented) to w.
+func (s *Store) Dump(w io.Writer) error {
+	return WriteDump(w, s.Snapshot(), "  ")
+}
+
+// WriteDump writes snap as the state dump JSON; indent "" writes it on one
+// line.
+func WriteDump(w io.Writer, snap *Snapshot, indent string) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if indent != "" {
+		enc.SetIndent("", indent)
+	}
+	if err := enc.Encode(snap); err != nil {
+		return fmt.Errorf("write state dump: %w", err)
+	}
+	return nil
+}

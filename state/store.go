@@ -1,0 +1,155 @@
+// Package state folds user-stream events and REST snapshots into one exact
+// picture of the account, under DESIGN.md's ordering rules.
+package state
+
+import (
+	"bhtop/event"
+)
+
+// Store is the account state owned by one writer goroutine: it is not safe
+// for concurrent use. Readers get immutable copies from Snapshot (hand them
+// out with a Hub). The zero value is not usable; call NewStore.
+type Store struct {
+	dec       event.Decoder
+	retention int
+	tombCap   int
+	report    func(kind event.Kind, reason string, raw []byte)
+
+	markets [2]market // index mContract, mSpot (the dump's sort order)
+
+	// closed-order retention: a list in order of first closing
+	closedHead, closedTail *order
+	closedCount            int
+
+	// sort bookkeeping for Snapshot
+	sorted, added []*order
+	removed       int
+	ordersDirty   bool
+
+	acct     *acctState
+	acctRow  *Account
+	balances map[string]*balance
+	balDirty bool
+
+	positions []*position
+	posDirty  bool
+
+	pending     []Pending
+	pendDirty   bool
+	stats       Stats
+	lastEvent   int64
+	version     uint64
+	prev        *Snapshot
+	scratchKeys []OrderKey
+}
+
+// Option changes a Store made by NewStore.
+type Option func(*Store)
+
+// DefaultRetention is how many closed orders a Store keeps by default.
+const DefaultRetention = 10000
+
+// MinTombstones is the fewest dropped-order tombstones a Store keeps.
+const MinTombstones = 100000
+
+// WithRetention keeps at most n closed orders (n >= 0); the one that
+// closed earliest is dropped first. The default is DefaultRetention.
+func WithRetention(n int) Option {
+	return func(s *Store) {
+		if n >= 0 {
+			s.retention = n
+		}
+	}
+}
+
+// WithTombstones keeps the last n tombstones of dropped orders; values
+// below MinTombstones are raised to it.
+func WithTombstones(n int) Option {
+	return func(s *Store) { s.tombCap = max(n, MinTombstones) }
+}
+
+// WithReport calls fn for each malformed element and each unknown event
+// type, with the reason and the element's raw text (valid only during the
+// call). fn runs on the writer's goroutine and must be quick.
+func WithReport(fn func(kind event.Kind, reason string, raw []byte)) Option {
+	return func(s *Store) { s.report = fn }
+}
+
+// NewStore returns an empty store.
+func NewStore(opts ...Option) *Store {
+	s := &Store{retention: DefaultRetention, tombCap: MinTombstones, balances: map[string]*balance{}}
+	for i := range s.markets {
+		s.markets[i] = market{orders: map[string]*order{}, tomb: map[string]tomb{}}
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// ApplyFrame decodes one text frame and folds every event in it, counting
+// stats. Heartbeats are handed to onPing with N's exact bytes (valid only
+// during the call); onPing may be nil.
+func (s *Store) ApplyFrame(frame []byte, onPing func(n []byte)) {
+	evs := s.dec.Decode(frame)
+	for i := range evs {
+		s.apply(&evs[i], onPing)
+	}
+}
+
+func (s *Store) apply(ev *event.Event, onPing func([]byte)) {
+	switch ev.Kind {
+	case event.KindMalformed:
+		s.stats.Malformed++
+		if s.report != nil {
+			s.report(ev.Kind, ev.Reason, ev.Raw)
+		}
+		return
+	case event.KindPing:
+		if onPing != nil {
+			onPing(ev.Ping)
+		}
+		return
+	case event.KindUnknown:
+		s.stats.UnknownType++
+		if s.report != nil {
+			s.report(ev.Kind, "unknown event type", ev.Raw)
+		}
+		return
+	}
+	s.stats.Events++
+	var ok bool
+	var e int64
+	switch ev.Kind {
+	case event.KindExecution:
+		ok, e = s.applyOrder(mSpot, &ev.Exec, false), ev.Exec.EventTime
+		s.settle(ev.Exec.ClientOrderID)
+	case event.KindContractExecution:
+		ok, e = s.applyOrder(mContract, &ev.Exec, false), ev.Exec.EventTime
+		s.settle(ev.Exec.ClientOrderID)
+	case event.KindAccount:
+		ok, e = s.applyAccount(&ev.Account), ev.Account.EventTime
+	case event.KindPosition:
+		s.applyPosition(&ev.Position)
+		ok = true
+	}
+	if ok {
+		s.stats.Applied++
+		if e > s.lastEvent {
+			s.lastEvent = e
+		}
+	} else {
+		s.stats.Stale++
+	}
+}
+
+// Stats returns the counters so far.
+func (s *Store) Stats() Stats { return s.stats }
+
+// setStr replaces *dst with b unless they are equal (then nothing is
+// allocated).
+func setStr(dst *string, b []byte) {
+	if *dst != string(b) {
+		*dst = string(b)
+	}
+}
