@@ -1,0 +1,74 @@
+package stream
+
+import (
+	"fmt"
+
+	"bhtop/state"
+)
+
+// Notes for what the stream did to orders (fills, cancels, rejects, new
+// orders), found by comparing each published snapshot with the previous
+// one. The first snapshot is a baseline and makes no notes.
+
+type orderKey struct{ market, id string }
+
+type orderMark struct{ status, executed string }
+
+// maxChangeNotes bounds the notes made from one snapshot.
+const maxChangeNotes = 20
+
+// notePublished runs on the writer goroutine after each publish.
+func (s *Session) notePublished(snap *state.Snapshot) {
+	next := make(map[orderKey]orderMark, len(snap.Orders))
+	var lines []string
+	for i := range snap.Orders {
+		o := &snap.Orders[i]
+		k := orderKey{o.Market, o.OrderID}
+		m := orderMark{o.Status, o.ExecutedQty}
+		next[k] = m
+		if !s.primed {
+			continue
+		}
+		before, seen := s.prev[k]
+		if seen && before == m {
+			continue
+		}
+		if line := describe(o, before, seen); line != "" {
+			lines = append(lines, line)
+		}
+	}
+	s.prev = next
+	primed := s.primed
+	s.primed = s.primed || len(snap.Orders) > 0 || snap.Account != nil
+	if !primed {
+		return
+	}
+	for i, l := range lines {
+		if i == maxChangeNotes {
+			s.notes.Add(s.cfg.Now(), NoteInfo, fmt.Sprintf("… and %d more order updates", len(lines)-i))
+			break
+		}
+		kind := NoteOrder
+		if len(l) > 4 && l[:4] == "fill" {
+			kind = NoteFill
+		}
+		s.notes.Add(s.cfg.Now(), kind, l)
+	}
+}
+
+func describe(o *state.Order, before orderMark, seen bool) string {
+	what := fmt.Sprintf("%s %s %s %s @ %s (order %s)", o.Side, o.Quantity, o.Symbol, o.Type, o.Price, o.OrderID)
+	switch {
+	case o.ExecutedQty != before.executed && (o.Status == "FILLED" || o.Status == "PARTIALLY_FILLED"):
+		return fmt.Sprintf("fill %s: executed %s, %s", what, o.ExecutedQty, o.Status)
+	case o.Status == "CANCELED":
+		return "canceled " + what
+	case o.Status == "REJECTED":
+		return "rejected " + what
+	case !seen && o.Status == "NEW":
+		return "new " + what
+	case o.Status != before.status && seen:
+		return fmt.Sprintf("%s %s", o.Status, what)
+	}
+	return ""
+}

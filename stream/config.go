@@ -1,0 +1,102 @@
+package stream
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"bhtop/rest"
+	"bhtop/state"
+)
+
+// FrameWriter receives every frame read from the socket, as received
+// (journal.Writer is one). Write is called from the session's writer
+// goroutine only.
+type FrameWriter interface {
+	Write(frame []byte) error
+}
+
+// Config configures a Session. REST and WSURL are required; zero durations
+// take the defaults noted (SPEC.md's and DESIGN.md's), and tests shrink
+// them to run in seconds.
+type Config struct {
+	// REST is the signed REST client (listenKeys, snapshots, queries).
+	REST *rest.Client
+	// Trader places and cancels orders. Nil makes the session read-only:
+	// no code path can then send an order-changing request.
+	Trader *rest.Trader
+	// WSURL is the WebSocket base, e.g. ws://127.0.0.1:1234 (no path).
+	WSURL string
+
+	Keepalive time.Duration // PUT every this; default 30m
+	Rotate    time.Duration // replace a connection older than this; default 23h30m
+	KeyTTL    time.Duration // a key's assumed validity after POST/PUT; default 60m
+
+	BackoffBase time.Duration // first reconnect delay is below this; default 500ms
+	BackoffCap  time.Duration // reconnect delay cap; default 30s
+
+	// ReadTimeout: a connection with nothing read (frame, pong) for this
+	// long is dead and replaced. Default 90s. PingEvery is the WebSocket
+	// ping cadence that keeps a healthy one talking; default ReadTimeout/3.
+	ReadTimeout time.Duration
+	PingEvery   time.Duration
+	// QuietActive: a socket with no event for this long although the
+	// account is active (recent events or orders in flight) is replaced.
+	// Default 2m. QuietMax: the same in any case; default 30m.
+	QuietActive time.Duration
+	QuietMax    time.Duration
+
+	OpenOrdersLimit int           // limit of GET openOrders; default 1000
+	QueryDelay      time.Duration // first query of an UNKNOWN order; default 2s
+	PublishEvery    time.Duration // snapshot coalescing while busy; default 50ms
+	InboxSize       int           // frames queued between reader and writer; default 1024
+	MaxHeld         int           // frames held during a resync before giving up; default 200000
+
+	Journal FrameWriter  // optional: --record
+	Logger  *slog.Logger // optional
+	Now     func() time.Time
+	Hub     *state.Hub   // optional: where snapshots are published; New makes one
+	Store   *state.Store // optional: the store to fold into; New makes one
+	Dialer  *websocket.Dialer
+
+	Simulated bool   // the exchange is the in-process simulator (header: SIMULATED)
+	Host      string // base URL host for the header
+}
+
+func (c *Config) setDefaults() {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&c.Keepalive, 30*time.Minute)
+	def(&c.Rotate, 23*time.Hour+30*time.Minute)
+	def(&c.KeyTTL, 60*time.Minute)
+	def(&c.BackoffBase, 500*time.Millisecond)
+	def(&c.BackoffCap, 30*time.Second)
+	def(&c.ReadTimeout, 90*time.Second)
+	def(&c.PingEvery, c.ReadTimeout/3)
+	def(&c.QuietActive, 2*time.Minute)
+	def(&c.QuietMax, 30*time.Minute)
+	def(&c.QueryDelay, 2*time.Second)
+	def(&c.PublishEvery, 50*time.Millisecond)
+	if c.OpenOrdersLimit <= 0 {
+		c.OpenOrdersLimit = 1000
+	}
+	if c.InboxSize <= 0 {
+		c.InboxSize = 1024
+	}
+	if c.MaxHeld <= 0 {
+		c.MaxHeld = 200000
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Dialer == nil {
+		c.Dialer = &websocket.Dialer{HandshakeTimeout: 10 * time.Second, ReadBufferSize: 64 << 10}
+	}
+}

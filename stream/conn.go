@@ -1,0 +1,219 @@
+package stream
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// conn is one WebSocket connection of the user stream. Its reader
+// goroutine hands every frame to the session's writer and answers JSON
+// pings; a pinger goroutine sends WebSocket pings. Writes to the socket go
+// through writeMu (gorilla allows one writer at a time).
+type conn struct {
+	id     uint64
+	key    string
+	ws     *websocket.Conn
+	opened time.Time
+
+	writeMu sync.Mutex
+	done    chan struct{} // closed when the reader ends
+
+	// Set by the reader before done is closed.
+	serverClosed bool   // a close frame came from the service
+	endReason    string // why it ended, for a person
+	byUs         atomic.Bool
+}
+
+// errRefused is a handshake the service refused (HTTP 4xx): the key is
+// unknown, closed or expired.
+type errRefused struct {
+	status int
+	body   string
+}
+
+func (e *errRefused) Error() string {
+	return fmt.Sprintf("handshake refused: HTTP %d %s", e.status, e.body)
+}
+
+// dial opens the socket for key.
+func (s *Session) dial(ctx context.Context, key string) (*conn, error) {
+	url := strings.TrimRight(s.cfg.WSURL, "/") + "/openapi/ws/" + key
+	ws, resp, err := s.cfg.Dialer.DialContext(ctx, url, nil)
+	if err != nil {
+		if resp != nil && resp.StatusCode >= 400 && resp.StatusCode < 500 {
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+			resp.Body.Close()
+			return nil, &errRefused{status: resp.StatusCode, body: strings.TrimSpace(string(body))}
+		}
+		if resp != nil && resp.Body != nil {
+			resp.Body.Close()
+		}
+		return nil, fmt.Errorf("connect user stream: %w", err)
+	}
+	c := &conn{
+		id:     s.connSeq.Add(1),
+		key:    key,
+		ws:     ws,
+		opened: s.cfg.Now(),
+		done:   make(chan struct{}),
+	}
+	return c, nil
+}
+
+// start runs the reader and the pinger. The caller has already told the
+// writer to hold frames when it wants a resync.
+func (s *Session) startConn(c *conn) {
+	s.wg.Add(2)
+	go func() { defer s.wg.Done(); s.readLoop(c) }()
+	go func() { defer s.wg.Done(); s.pingLoop(c) }()
+}
+
+// readLoop reads frames until the socket fails, is closed, or stays
+// silent past ReadTimeout (a pong counts as traffic).
+func (s *Session) readLoop(c *conn) {
+	defer close(c.done)
+	defer c.ws.Close()
+	c.ws.SetReadLimit(16 << 20)
+	extend := func() { _ = c.ws.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout)) }
+	c.ws.SetPongHandler(func(string) error { extend(); return nil })
+	c.ws.SetPingHandler(func(data string) error {
+		extend()
+		c.writeMu.Lock()
+		defer c.writeMu.Unlock()
+		err := c.ws.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(5*time.Second))
+		if errors.Is(err, websocket.ErrCloseSent) {
+			return nil
+		}
+		return err
+	})
+	for {
+		extend()
+		typ, data, err := c.ws.ReadMessage()
+		if err != nil {
+			var ce *websocket.CloseError
+			switch {
+			case errors.As(err, &ce):
+				c.serverClosed = !c.byUs.Load()
+				c.endReason = fmt.Sprintf("closed by the service (%d %s)", ce.Code, ce.Text)
+			case c.byUs.Load():
+				c.endReason = "closed by us"
+			default:
+				c.endReason = "connection lost: " + shortErr(err)
+			}
+			return
+		}
+		now := s.cfg.Now()
+		s.lastFrame.Store(now.UnixNano())
+		it := item{frame: data, conn: c}
+		switch {
+		case typ == websocket.BinaryMessage:
+			it.binary = true
+		default:
+			if n, ok := pingOf(data); ok {
+				c.pong(n)
+				it.ping = true
+			}
+		}
+		if !it.ping {
+			s.lastEvent.Store(now.UnixNano())
+		}
+		if !s.toWriter(it) {
+			c.endReason = "session closing"
+			return
+		}
+	}
+}
+
+// pingLoop sends a WebSocket ping every PingEvery while the reader runs.
+func (s *Session) pingLoop(c *conn) {
+	t := time.NewTicker(s.cfg.PingEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-t.C:
+			c.writeMu.Lock()
+			err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(5*time.Second))
+			c.writeMu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}
+}
+
+// pong answers a JSON ping, echoing N's bytes exactly as received.
+func (c *conn) pong(n []byte) {
+	msg := make([]byte, 0, len(n)+10)
+	msg = append(msg, `{"pong":`...)
+	msg = append(msg, n...)
+	msg = append(msg, '}')
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	_ = c.ws.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	_ = c.ws.WriteMessage(websocket.TextMessage, msg)
+}
+
+// close ends the connection from our side with a close frame, waiting a
+// moment for the reader to see the reply.
+func (c *conn) close(reason string) {
+	c.byUs.Store(true)
+	c.writeMu.Lock()
+	_ = c.ws.WriteControl(websocket.CloseMessage,
+		websocket.FormatCloseMessage(websocket.CloseNormalClosure, reason), time.Now().Add(2*time.Second))
+	c.writeMu.Unlock()
+	select {
+	case <-c.done:
+	case <-time.After(2 * time.Second):
+		c.ws.Close()
+		<-c.done
+	}
+}
+
+// pingOf reports whether frame is a bare heartbeat object {"ping": N} (no
+// "e") and returns N's raw bytes. Heartbeats inside arrays are handled by
+// the store's fold.
+func pingOf(frame []byte) ([]byte, bool) {
+	if len(frame) > 256 || !bytes.Contains(frame, []byte(`"ping"`)) {
+		return nil, false
+	}
+	t := bytes.TrimSpace(frame)
+	if len(t) == 0 || t[0] != '{' {
+		return nil, false
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(t, &m) != nil {
+		return nil, false
+	}
+	n, ok := m["ping"]
+	if _, hasE := m["e"]; !ok || hasE {
+		return nil, false
+	}
+	return bytes.TrimSpace(n), true
+}
+
+// refusedKey reports whether err says the key is dead: a refused handshake.
+func refusedKey(err error) bool {
+	var r *errRefused
+	return errors.As(err, &r) && r.status != http.StatusTooManyRequests
+}
+
+func shortErr(err error) string {
+	s := err.Error()
+	if len(s) > 160 {
+		s = s[:160] + "…"
+	}
+	return s
+}

@@ -1,0 +1,172 @@
+package stream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"bhtop/rest"
+	"bhtop/state"
+)
+
+// resync takes the REST snapshots and folds them in without a gap
+// (DESIGN.md): frames are held from before the snapshots are asked for
+// (held says the caller already started holding, right after the socket
+// opened), the snapshots are applied, then the held frames. Orders open
+// here but absent from the open-orders snapshot are then queried for
+// their final state.
+func (s *Session) resync(ctx context.Context, held bool) error {
+	if !held && !s.do(func(w *writer) { w.beginHold() }) {
+		return errors.New("resync: session closing")
+	}
+	snap, err := s.takeSnapshots(ctx)
+	var missing []state.OrderKey
+	lost := false
+	ok := s.do(func(w *writer) {
+		if err == nil {
+			missing = w.store.ApplySnapshot(snap)
+		}
+		lost = w.endHold()
+		if err == nil {
+			missing = w.stillOpen(missing)
+		}
+	})
+	if !ok {
+		return errors.New("resync: session closing")
+	}
+	if lost {
+		s.noteError("frames lost while resyncing (too many held); reconnecting")
+	}
+	if err != nil {
+		return err
+	}
+	now := s.cfg.Now()
+	s.setStatus(func(st *Status) { st.LastSnapshot = now })
+	s.note(NoteResync, fmt.Sprintf("resynced from REST: %d open orders, %d balances",
+		len(snap.SpotOpenOrders)+len(snap.ContractOpenOrders), accountBalances(snap)))
+	s.queryMissing(ctx, missing)
+	return nil
+}
+
+// takeSnapshots asks for the account and the open orders (required), and
+// the contract positions and open orders (extensions: an error degrades to
+// events only, with a note).
+func (s *Session) takeSnapshots(ctx context.Context) (state.RESTSnapshot, error) {
+	var snap state.RESTSnapshot
+	acct, err := s.rest.Account(ctx)
+	if err != nil {
+		return snap, fmt.Errorf("resync account: %w", err)
+	}
+	snap.Account = accountSnap(acct)
+	open, err := s.rest.OpenOrders(ctx, "", s.cfg.OpenOrdersLimit)
+	if err != nil {
+		return snap, fmt.Errorf("resync open orders: %w", err)
+	}
+	if len(open) < s.cfg.OpenOrdersLimit {
+		snap.HaveSpotOrders = true
+	} else {
+		s.noteError(fmt.Sprintf("open orders: the service listed %d (the limit); orders beyond it follow events only", len(open)))
+	}
+	for _, r := range open {
+		snap.SpotOpenOrders = append(snap.SpotOpenOrders, orderSnap(state.MarketSpot, r))
+	}
+	positions, perr := s.rest.ContractPositions(ctx)
+	copen, oerr := s.rest.ContractOpenOrders(ctx, s.cfg.OpenOrdersLimit)
+	if perr == nil {
+		snap.HavePositions = true
+		for _, p := range positions {
+			snap.Positions = append(snap.Positions, positionOf(p))
+		}
+	}
+	if oerr == nil && len(copen) < s.cfg.OpenOrdersLimit {
+		snap.HaveContractOrders = true
+		for _, r := range copen {
+			snap.ContractOpenOrders = append(snap.ContractOpenOrders, orderSnap(state.MarketContract, r))
+		}
+	}
+	if err := errors.Join(perr, oerr); err != nil && ctx.Err() == nil && !s.eventsOnly.Swap(true) {
+		s.note(NoteInfo, fmt.Sprintf("contract snapshots unavailable, contract data from events only: %v", err))
+	}
+	return snap, nil
+}
+
+// queryMissing asks the service for the final state of orders that were
+// open here but are not open there, and folds the answers in.
+func (s *Session) queryMissing(ctx context.Context, missing []state.OrderKey) {
+	for _, k := range missing {
+		if ctx.Err() != nil {
+			return
+		}
+		q := rest.OrderQuery{OrderID: k.OrderID}
+		if q.OrderID == "" {
+			q.OrigClientOrderID = k.ClientOrderID
+		}
+		rec, err := s.rest.QueryOrder(ctx, q)
+		if err != nil {
+			if !errors.Is(err, rest.ErrNoSuchOrder) {
+				s.noteError(fmt.Sprintf("query order %s: %v", k.OrderID, err))
+			}
+			continue
+		}
+		os := orderSnap(k.Market, rec)
+		s.do(func(w *writer) { w.store.ApplyOrderRecord(os) })
+	}
+}
+
+// stillOpen keeps the keys whose orders are open in the store now (after
+// the held frames were applied, many have closed by event).
+func (w *writer) stillOpen(keys []state.OrderKey) []state.OrderKey {
+	if len(keys) == 0 {
+		return nil
+	}
+	open := map[state.OrderKey]bool{}
+	for _, o := range w.store.Snapshot().Orders {
+		if o.Open() {
+			open[state.OrderKey{Market: o.Market, OrderID: o.OrderID, ClientOrderID: o.ClientOrderID}] = true
+		}
+	}
+	out := keys[:0]
+	for _, k := range keys {
+		if open[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func accountSnap(a rest.AccountRecord) *state.AccountSnap {
+	s := &state.AccountSnap{CanTrade: a.CanTrade, CanWithdraw: a.CanWithdraw, CanDeposit: a.CanDeposit,
+		UpdateTime: a.UpdateTime}
+	for _, b := range a.Balances {
+		s.Balances = append(s.Balances, state.Balance{Asset: b.Asset, Free: b.Free, Locked: b.Locked})
+	}
+	return s
+}
+
+func accountBalances(s state.RESTSnapshot) int {
+	if s.Account == nil {
+		return 0
+	}
+	return len(s.Account.Balances)
+}
+
+// orderSnap turns a REST order record into the store's form. A contract
+// record's side (BUY_OPEN, SELL_CLOSE, ...) is passed as is: the store
+// makes it BUY or SELL with close set.
+func orderSnap(market string, r rest.OrderRecord) state.OrderSnap {
+	o := state.OrderSnap{
+		Market: market, Symbol: r.Symbol, OrderID: r.OrderID, ClientOrderID: r.ClientOrderID,
+		Side: r.Side, Type: r.Type, TimeInForce: r.TimeInForce, Price: r.Price, Quantity: r.OrigQty,
+		ExecutedQty: r.ExecutedQty, CumulativeQuoteQty: r.CumulativeQuoteQty, AvgPrice: r.AvgPrice,
+		Status: r.Status, Working: r.IsWorking, Time: r.Time, UpdateTime: r.UpdateTime,
+	}
+	if market == state.MarketContract {
+		o.Leverage = r.Leverage
+	}
+	return o
+}
+
+func positionOf(p rest.PositionRecord) state.Position {
+	return state.Position{Symbol: p.Symbol, Side: p.Side, AvgPrice: p.AvgPrice, Total: p.Position,
+		Available: p.Available, LiquidationPrice: p.Flp, Margin: p.Margin, RealizedPnl: p.RealizedPnL}
+}

@@ -1,0 +1,215 @@
+// Package stream keeps one account's user data stream connected and
+// folded into a state store, without gaps, for as long as it runs.
+package stream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"bhtop/rest"
+	"bhtop/state"
+)
+
+// Session is the live user data stream of one account (DESIGN.md "Stream
+// lifecycle and resync"): it creates and keeps alive listenKeys, keeps a
+// WebSocket connected (reconnecting, rotating before the 24 h cut and
+// replacing silent sockets), resyncs from REST after every connect, folds
+// everything into one state.Store on a single writer goroutine, and
+// publishes snapshots to a state.Hub. It implements ui.Backend; with a
+// rest.Trader it also places and cancels orders (ui.Trader).
+//
+// Use New, then Start, then Close (which DELETEs every listenKey it made).
+type Session struct {
+	cfg    Config
+	rest   *rest.Client
+	trader *rest.Trader
+	hub    *state.Hub
+	store  *state.Store // owned by the writer goroutine
+	notes  NoteLog
+
+	in         chan item
+	writerDone chan struct{}
+	stopWriter chan struct{}
+
+	ctx    context.Context // canceled by Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // supervisor, keepalive, readers, queries
+
+	connSeq   atomic.Uint64
+	lastFrame atomic.Int64 // unix ns of the newest frame (any kind)
+	lastEvent atomic.Int64 // unix ns of the newest frame that was not a heartbeat
+	lastBusy  atomic.Int64 // unix ns when the event rate was last >= 1/s
+
+	resyncReq  chan chan error
+	keyLost    chan string   // a key the keepalive found dead
+	keyChanged chan struct{} // wakes the keepalive loop
+	live       chan struct{} // closed after the first resync
+	liveOnce   sync.Once
+	startOnce  sync.Once
+	closeOnce  sync.Once
+	eventsOnly atomic.Bool // an extension endpoint failed: the note was shown
+
+	mu      sync.Mutex
+	status  Status
+	key     string          // the current listenKey
+	created map[string]bool // keys created and not yet deleted
+	prev    map[orderKey]orderMark
+	primed  bool // prev holds a baseline
+}
+
+// New returns a session for cfg. It does no I/O until Start.
+func New(cfg Config) (*Session, error) {
+	if cfg.REST == nil {
+		return nil, errors.New("stream: Config.REST is required")
+	}
+	if cfg.WSURL == "" {
+		return nil, errors.New("stream: Config.WSURL is required")
+	}
+	cfg.setDefaults()
+	s := &Session{
+		cfg:        cfg,
+		rest:       cfg.REST,
+		trader:     cfg.Trader,
+		hub:        cfg.Hub,
+		store:      cfg.Store,
+		in:         make(chan item, cfg.InboxSize),
+		writerDone: make(chan struct{}),
+		stopWriter: make(chan struct{}),
+		resyncReq:  make(chan chan error),
+		keyLost:    make(chan string, 1),
+		keyChanged: make(chan struct{}, 1),
+		live:       make(chan struct{}),
+		created:    map[string]bool{},
+	}
+	if s.hub == nil {
+		s.hub = &state.Hub{}
+	}
+	if s.store == nil {
+		s.store = state.NewStore()
+	}
+	s.status = Status{
+		State:     StateConnecting,
+		Simulated: cfg.Simulated,
+		Host:      cfg.Host,
+		ReadOnly:  cfg.Trader == nil,
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	return s, nil
+}
+
+// Start begins connecting in the background; it returns at once. The
+// session runs until Close.
+func (s *Session) Start() {
+	s.startOnce.Do(func() {
+		go s.runWriter(s.stopWriter)
+		s.wg.Add(2)
+		go func() { defer s.wg.Done(); s.supervise(s.ctx) }()
+		go func() { defer s.wg.Done(); s.keepaliveLoop(s.ctx) }()
+	})
+}
+
+// WaitLive blocks until the first connection is open and resynced, or ctx
+// ends.
+func (s *Session) WaitLive(ctx context.Context) error {
+	select {
+	case <-s.live:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("wait for the user stream: %w", ctx.Err())
+	}
+}
+
+// Close stops the session: it closes the connections, waits for every
+// goroutine, publishes a last snapshot and DELETEs every listenKey it
+// created (best effort; ctx bounds the time spent). Safe to call twice.
+func (s *Session) Close(ctx context.Context) error {
+	var err error
+	s.closeOnce.Do(func() {
+		s.startOnce.Do(func() { close(s.writerDone) }) // never started
+		s.cancel()
+		s.wg.Wait()
+		select {
+		case <-s.writerDone:
+		default:
+			close(s.stopWriter)
+			<-s.writerDone
+		}
+		err = s.deleteAllKeys(ctx)
+		s.setStatus(func(st *Status) {
+			st.State, st.Reason, st.RetryAt = StateClosed, "session closed", time.Time{}
+		})
+	})
+	return err
+}
+
+// Hub gives the latest state snapshot and coalesced change notices.
+func (s *Session) Hub() *state.Hub { return s.hub }
+
+// Status is the connection status for the header and status line.
+func (s *Session) Status() Status {
+	s.mu.Lock()
+	st := s.status
+	s.mu.Unlock()
+	if ns := s.lastFrame.Load(); ns > 0 {
+		st.LastFrame = time.Unix(0, ns)
+	}
+	st.ClockOffset = s.rest.Offset()
+	st.WeightUsed, st.WeightLimit = s.rest.Weight()
+	st.BannedUntil = s.rest.BannedUntil()
+	return st
+}
+
+// Notes returns the events-log lines after seq, and the newest seq.
+func (s *Session) Notes(after uint64) ([]Note, uint64) { return s.notes.Since(after) }
+
+// Symbols lists the tradable symbols and filters from brokerInfo.
+func (s *Session) Symbols(ctx context.Context) ([]rest.Symbol, error) {
+	info, err := s.rest.BrokerInfo(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("load symbols: %w", err)
+	}
+	return info.Symbols, nil
+}
+
+// Resync takes the REST snapshots again and folds them in, holding the
+// stream's frames meanwhile (as after a connect).
+func (s *Session) Resync(ctx context.Context) error {
+	reply := make(chan error, 1)
+	select {
+	case s.resyncReq <- reply:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.ctx.Done():
+		return errors.New("resync: session closed")
+	}
+	select {
+	case err := <-reply:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s *Session) setStatus(f func(st *Status)) {
+	s.mu.Lock()
+	f(&s.status)
+	s.mu.Unlock()
+}
+
+func (s *Session) note(kind NoteKind, text string) {
+	s.notes.Add(s.cfg.Now(), kind, text)
+	s.cfg.Logger.Info(text, "kind", string(kind))
+}
+
+// noteError records an error: a note, the error count and the status.
+func (s *Session) noteError(text string) {
+	s.notes.Add(s.cfg.Now(), NoteError, text)
+	s.cfg.Logger.Warn(text)
+	s.setStatus(func(st *Status) { st.Errors++; st.LastError = text })
+}
+
+func (s *Session) markLive() { s.liveOnce.Do(func() { close(s.live) }) }

@@ -1,0 +1,191 @@
+package stream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// The supervisor goroutine owns the connections: it connects, resyncs,
+// watches the current connection, rotates it before the 24 h cut,
+// replaces a silent one, and reconnects with backoff when one is lost.
+
+// supervise runs until ctx ends, then closes the connection it holds.
+func (s *Session) supervise(ctx context.Context) {
+	var cur *conn
+	attempt := 0
+	newKey := false // the next connect must use a new listenKey
+	check := time.NewTicker(s.checkEvery())
+	defer check.Stop()
+	defer func() {
+		if cur != nil {
+			cur.close("client shutting down")
+		}
+	}()
+	for ctx.Err() == nil {
+		if cur == nil {
+			c, err := s.connect(ctx, newKey)
+			if err != nil {
+				if ctx.Err() != nil {
+					return
+				}
+				newKey = newKey || refusedKey(err)
+				d := backoff(attempt, s.cfg.BackoffBase, s.cfg.BackoffCap, jitter)
+				attempt++
+				s.reconnecting(fmt.Sprintf("connect failed: %v", err), d)
+				if !sleepCtx(ctx.Done(), d) {
+					return
+				}
+				continue
+			}
+			cur, attempt, newKey = c, 0, false
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-cur.done:
+			reason := cur.endReason
+			if cur.serverClosed {
+				// A close frame from the service: the key may be gone
+				// (expired, DELETEd) or the connection aged out. Use a
+				// new key; retire the old one (DELETE if still valid).
+				s.retireKey(ctx, cur.key, true)
+				newKey = true
+			}
+			cur = nil
+			d := backoff(attempt, s.cfg.BackoffBase, s.cfg.BackoffCap, jitter)
+			attempt++
+			s.reconnecting(reason, d)
+			s.note(NoteConnect, fmt.Sprintf("stream %s; reconnecting in %s", reason, d.Round(time.Millisecond)))
+			if !sleepCtx(ctx.Done(), d) {
+				return
+			}
+		case key := <-s.keyLost:
+			if key != cur.key {
+				continue
+			}
+			s.retireKey(ctx, key, false)
+			cur.close("listenKey invalid")
+			cur, newKey = nil, true
+		case reply := <-s.resyncReq:
+			reply <- s.resync(ctx, false)
+		case <-check.C:
+			if why := s.replaceReason(cur); why != "" {
+				if c := s.replace(ctx, cur, why); c != nil {
+					cur = c
+				}
+			}
+		}
+	}
+}
+
+// connect gets a key (a new one when asked or when the handshake is
+// refused), opens the socket, and resyncs from REST.
+func (s *Session) connect(ctx context.Context, newKey bool) (*conn, error) {
+	s.setStatus(func(st *Status) { st.State, st.RetryAt = StateConnecting, time.Time{} })
+	var key string
+	var err error
+	if newKey {
+		key, err = s.newKey(ctx)
+	} else {
+		key, err = s.currentKey(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.dial(ctx, key)
+	if refusedKey(err) {
+		// The key is dead: POST a new one and connect at once.
+		s.note(NoteConnect, fmt.Sprintf("listenKey refused (%v); creating a new one", err))
+		s.retireKey(ctx, key, false)
+		if key, err = s.newKey(ctx); err != nil {
+			return nil, err
+		}
+		c, err = s.dial(ctx, key)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !s.do(func(w *writer) { w.beginHold() }) {
+		c.ws.Close()
+		return nil, errors.New("session closing")
+	}
+	s.startConn(c)
+	s.setStatus(func(st *Status) {
+		st.State, st.Reason = StateResyncing, ""
+		st.ConnectedAt = c.opened
+	})
+	if err := s.resync(ctx, true); err != nil {
+		// The socket is open and frames flow; the snapshot failed. Stay
+		// connected on events and tell the person.
+		s.noteError(fmt.Sprintf("resync after connect failed: %v", err))
+	}
+	s.setStatus(func(st *Status) { st.State = StateLive })
+	s.note(NoteConnect, "stream live")
+	s.markLive()
+	return c, nil
+}
+
+// replace opens a new connection on the current key while old still
+// runs, and closes old only once the new one is resynced (rotation: no
+// event can fall in a gap; duplicates from the overlap are absorbed by
+// the ordering rules). It returns nil when the new connection failed.
+func (s *Session) replace(ctx context.Context, old *conn, why string) *conn {
+	s.note(NoteConnect, "replacing the connection: "+why)
+	c, err := s.connect(ctx, false)
+	if err != nil {
+		s.noteError(fmt.Sprintf("replace connection: %v", err))
+		s.setStatus(func(st *Status) { st.State = StateLive; st.ConnectedAt = old.opened })
+		return nil
+	}
+	old.close("rotated")
+	return c
+}
+
+// replaceReason says why the current connection should be replaced now
+// (rotation age, or a silence that is suspicious), or "".
+func (s *Session) replaceReason(c *conn) string {
+	now := s.cfg.Now()
+	if age := now.Sub(c.opened); age >= s.cfg.Rotate {
+		return fmt.Sprintf("rotation at age %s", age.Round(time.Second))
+	}
+	last := c.opened
+	if ns := s.lastEvent.Load(); ns > 0 && time.Unix(0, ns).After(last) {
+		last = time.Unix(0, ns)
+	}
+	quiet := now.Sub(last)
+	switch {
+	case quiet >= s.cfg.QuietMax:
+		return fmt.Sprintf("no event for %s", quiet.Round(time.Second))
+	case quiet >= s.cfg.QuietActive && s.expectActivity():
+		return fmt.Sprintf("no event for %s while the account is active", quiet.Round(time.Second))
+	}
+	return ""
+}
+
+// expectActivity: orders of ours in flight, or a stream that was busy
+// (at least one event a second) right up to its silence.
+func (s *Session) expectActivity() bool {
+	for _, p := range s.hub.Latest().Pending {
+		if p.Status != "NOT_PLACED" {
+			return true
+		}
+	}
+	busy, last := s.lastBusy.Load(), s.lastEvent.Load()
+	return busy > 0 && busy >= last-int64(2*time.Second)
+}
+
+func (s *Session) checkEvery() time.Duration {
+	d := min(s.cfg.Rotate, s.cfg.QuietActive) / 20
+	return max(10*time.Millisecond, min(d, time.Second))
+}
+
+func (s *Session) reconnecting(reason string, d time.Duration) {
+	at := s.cfg.Now().Add(d)
+	s.setStatus(func(st *Status) {
+		st.State, st.Reason, st.RetryAt = StateReconnecting, reason, at
+		st.ConnectedAt = time.Time{}
+	})
+}

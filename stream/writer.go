@@ -1,0 +1,198 @@
+package stream
+
+import (
+	"fmt"
+	"time"
+
+	"bhtop/state"
+)
+
+// The single writer: one goroutine owns the state.Store. Socket readers
+// hand it frames through s.in (bounded, so memory is bounded); everything
+// else that changes the store (snapshots, order queries, pending orders)
+// arrives as a function on the same channel, so all changes are ordered.
+// It publishes snapshots to the Hub, which never blocks: a stalled UI
+// cannot stall the writer, and so cannot stall the socket readers.
+
+// item is one message to the writer: a frame from a connection, or fn.
+type item struct {
+	frame  []byte
+	conn   *conn
+	ping   bool // a bare heartbeat, already answered: journal only
+	binary bool // a binary frame: counted as malformed
+	fn     func(w *writer)
+}
+
+// writer is the state owned by the writer goroutine.
+type writer struct {
+	s     *Session
+	store *state.Store
+
+	holds     int    // resyncs in progress; frames are held while > 0
+	held      []item // in arrival order
+	overflow  bool   // held exceeded MaxHeld: frames were lost, reconnect
+	dirty     bool   // changed since the last publish
+	lastPub   time.Time
+	version   uint64
+	journalOK bool
+
+	rateAt     time.Time
+	rateEvents int64
+}
+
+// toWriter hands an item to the writer; false when the session is closing.
+func (s *Session) toWriter(it item) bool {
+	select {
+	case s.in <- it:
+		return true
+	case <-s.writerDone:
+		return false
+	}
+}
+
+// do runs fn on the writer goroutine and waits for it; false when the
+// session closed first.
+func (s *Session) do(fn func(w *writer)) bool {
+	done := make(chan struct{})
+	if !s.toWriter(item{fn: func(w *writer) { fn(w); close(done) }}) {
+		return false
+	}
+	select {
+	case <-done:
+		return true
+	case <-s.writerDone:
+		return false
+	}
+}
+
+// runWriter is the writer goroutine. It ends when stop is closed, after
+// handling what is already queued and publishing a last snapshot.
+func (s *Session) runWriter(stop <-chan struct{}) {
+	defer close(s.writerDone)
+	w := &writer{s: s, store: s.store, journalOK: true, rateAt: s.cfg.Now()}
+	tick := time.NewTicker(s.cfg.PublishEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case it := <-s.in:
+			w.handle(it)
+			if len(s.in) == 0 || time.Since(w.lastPub) >= s.cfg.PublishEvery {
+				w.publish()
+			}
+		case <-tick.C:
+			w.publish()
+			w.measureRate()
+		case <-stop:
+			for {
+				select {
+				case it := <-s.in:
+					w.handle(it)
+					continue
+				default:
+				}
+				break
+			}
+			w.dirty = true
+			w.publish()
+			return
+		}
+	}
+}
+
+func (w *writer) handle(it item) {
+	if it.fn != nil {
+		it.fn(w)
+		w.dirty = true
+		return
+	}
+	w.journal(it.frame)
+	if it.ping {
+		return
+	}
+	if w.holds > 0 {
+		if len(w.held) >= w.s.cfg.MaxHeld {
+			w.overflow = true
+			return
+		}
+		w.held = append(w.held, it)
+		return
+	}
+	w.apply(it)
+}
+
+// apply folds one frame into the store.
+func (w *writer) apply(it item) {
+	w.dirty = true
+	if it.binary {
+		// Ignored and counted as malformed: an empty frame is malformed
+		// by the decoding rules, so the store counts it as such.
+		w.store.ApplyFrame(nil, nil)
+		return
+	}
+	c := it.conn
+	w.store.ApplyFrame(it.frame, func(n []byte) {
+		if c != nil {
+			nn := append([]byte(nil), n...)
+			go c.pong(nn) // never block the writer on a socket
+		}
+	})
+}
+
+func (w *writer) journal(frame []byte) {
+	if w.s.cfg.Journal == nil || !w.journalOK {
+		return
+	}
+	if err := w.s.cfg.Journal.Write(frame); err != nil {
+		w.journalOK = false
+		w.s.noteError(fmt.Sprintf("journal: %v (recording stopped)", err))
+	}
+}
+
+// beginHold starts holding frames for a resync.
+func (w *writer) beginHold() { w.holds++ }
+
+// endHold applies the held frames once the last resync in progress ends.
+// It reports whether frames were lost to overflow.
+func (w *writer) endHold() (lost bool) {
+	if w.holds > 0 {
+		w.holds--
+	}
+	if w.holds > 0 {
+		return false
+	}
+	for _, it := range w.held {
+		w.apply(it)
+	}
+	clear(w.held)
+	w.held = w.held[:0]
+	lost, w.overflow = w.overflow, false
+	return lost
+}
+
+// publish hands a new snapshot to the Hub when something changed.
+func (w *writer) publish() {
+	if !w.dirty {
+		return
+	}
+	w.dirty = false
+	w.lastPub = time.Now()
+	snap := w.store.Snapshot()
+	w.s.hub.Publish(snap)
+	w.s.notePublished(snap)
+}
+
+// measureRate updates the events-per-second figure about once a second.
+func (w *writer) measureRate() {
+	now := w.s.cfg.Now()
+	el := now.Sub(w.rateAt)
+	if el < time.Second {
+		return
+	}
+	ev := w.store.Stats().Events
+	rate := float64(ev-w.rateEvents) / el.Seconds()
+	w.rateAt, w.rateEvents = now, ev
+	if rate >= 1 {
+		w.s.lastBusy.Store(now.UnixNano())
+	}
+	w.s.setStatus(func(st *Status) { st.EventsPerSec = rate })
+}
