@@ -1,3 +1,156 @@
 package cli
 
-func runReplay(args []string, stdio IO) int { return notBuilt("replay", stdio) }
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"bhtop/journal"
+	"bhtop/state"
+	"bhtop/stream"
+)
+
+// playDashboard shows the replayed state: the dashboard wires it to the UI
+// (it returns when the user quits, and its return value is the exit code).
+// The pacing loop keeps publishing into hub while it runs.
+var playDashboard = func(hub *state.Hub, notes *stream.NoteLog, stdio IO) int {
+	fmt.Fprintln(stdio.Err, "replay without --dump needs the dashboard (not built yet)")
+	return ExitUsage
+}
+
+// runReplay folds a journal: headless with --dump, else paced into the
+// dashboard at --speed.
+func runReplay(args []string, stdio IO) int {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(stdio.Err)
+	dump := fs.Bool("dump", false, "fold the journal as fast as possible and print the state JSON")
+	speed := fs.Float64("speed", 1, "playback speed factor (2 = twice as fast)")
+	retention := fs.Int("retention", state.DefaultRetention, "closed orders kept")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return ExitUsage
+	}
+	if len(rest) != 1 || *speed <= 0 {
+		fmt.Fprintln(stdio.Err, "usage: bhtop replay FILE [--dump] [--speed X]   (FILE - reads stdin)")
+		return ExitUsage
+	}
+	in, closeIn, err := openInput(rest[0], stdio)
+	if err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop replay: %v\n", err)
+		return ExitFail
+	}
+	defer closeIn()
+	store := state.NewStore(state.WithRetention(*retention))
+	if *dump {
+		if err := journal.Scan(in, func(rec journal.Record) { applyRecord(store, rec) }); err != nil {
+			fmt.Fprintf(stdio.Err, "bhtop replay: %v\n", err)
+			return ExitFail
+		}
+		if err := store.Dump(stdio.Out); err != nil {
+			fmt.Fprintf(stdio.Err, "bhtop replay: %v\n", err)
+			return ExitFail
+		}
+		return ExitOK
+	}
+	hub := &state.Hub{}
+	notes := &stream.NoteLog{}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- pace(ctx, in, store, hub, notes, *speed, time.Now, sleepCtx) }()
+	code := playDashboard(hub, notes, stdio)
+	cancel()
+	if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stdio.Err, "bhtop replay: %v\n", err)
+	}
+	return code
+}
+
+func openInput(name string, stdio IO) (io.Reader, func(), error) {
+	if name == "-" {
+		return stdio.In, func() {}, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open journal: %w", err)
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// applyRecord folds one journal record; a bad record is one malformed frame
+// (fed as an empty frame, which the store counts as such).
+func applyRecord(store *state.Store, rec journal.Record) {
+	if rec.Bad {
+		store.ApplyFrame(nil, nil)
+		return
+	}
+	store.ApplyFrame(rec.Frame, nil)
+}
+
+// publishEvery bounds how often the pacing loop publishes snapshots.
+const publishEvery = 50 * time.Millisecond
+
+// pace plays the journal in at its recorded pace divided by speed,
+// publishing a snapshot at most every publishEvery and once at the end.
+func pace(ctx context.Context, in io.Reader, store *state.Store, hub *state.Hub, notes *stream.NoteLog,
+	speed float64, now func() time.Time, sleep func(context.Context, time.Duration) error) error {
+	jr := journal.NewReader(in)
+	start := now()
+	var first int64
+	var lastPub time.Time
+	dirty := false
+	publish := func(t time.Time) {
+		hub.Publish(store.Snapshot())
+		lastPub, dirty = t, false
+	}
+	notes.Add(start, stream.NoteInfo, fmt.Sprintf("replaying at %gx", speed))
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rec, err := jr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("read journal: %w", err)
+		}
+		if rec.Recv != 0 {
+			if first == 0 {
+				first = rec.Recv
+			}
+			due := start.Add(time.Duration(float64(time.Duration(rec.Recv-first)*time.Millisecond) / speed))
+			t := now()
+			if wait := due.Sub(t); wait > 0 {
+				if dirty && (wait >= publishEvery || t.Sub(lastPub) >= publishEvery) {
+					publish(t)
+				}
+				if err := sleep(ctx, wait); err != nil {
+					return err
+				}
+			}
+		}
+		applyRecord(store, rec)
+		dirty = true
+		if t := now(); t.Sub(lastPub) >= publishEvery {
+			publish(t)
+		}
+	}
+	publish(now())
+	notes.Add(now(), stream.NoteInfo, "replay finished")
+	return nil
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

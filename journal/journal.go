@@ -1,0 +1,171 @@
+// Package journal writes and reads the JSON-lines journal of received
+// frames that DESIGN.md specifies.
+package journal
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+
+	"bhtop/event"
+)
+
+// Writer appends journal records, one line per frame. It is safe for
+// concurrent use. It never writes keys or secrets: only frames.
+type Writer struct {
+	mu  sync.Mutex
+	w   io.Writer
+	now func() time.Time
+	buf []byte
+}
+
+// NewWriter returns a Writer on w stamping records with now (time.Now
+// when nil).
+func NewWriter(w io.Writer, now func() time.Time) *Writer {
+	if now == nil {
+		now = time.Now
+	}
+	return &Writer{w: w, now: now}
+}
+
+// Write appends {"recv": ms, "frame": frame}, or {"recv": ms, "bad":
+// "text"} when frame is not valid JSON. A frame holding line breaks is
+// compacted onto one line.
+func (jw *Writer) Write(frame []byte) error {
+	jw.mu.Lock()
+	defer jw.mu.Unlock()
+	b := append(jw.buf[:0], `{"recv":`...)
+	b = strconv.AppendInt(b, jw.now().UnixMilli(), 10)
+	if event.Valid(frame) {
+		b = append(b, `,"frame":`...)
+		if bytes.IndexAny(frame, "\r\n") >= 0 {
+			var c bytes.Buffer
+			if err := json.Compact(&c, frame); err != nil {
+				return fmt.Errorf("journal: compact frame: %w", err)
+			}
+			frame = c.Bytes()
+		}
+		b = append(b, bytes.TrimSpace(frame)...)
+	} else {
+		text, _ := json.Marshal(string(frame))
+		b = append(b, `,"bad":`...)
+		b = append(b, text...)
+	}
+	b = append(b, "}\n"...)
+	jw.buf = b
+	if _, err := jw.w.Write(b); err != nil {
+		return fmt.Errorf("journal: write record: %w", err)
+	}
+	return nil
+}
+
+// Record is one line of a journal.
+type Record struct {
+	Recv  int64  // local unix ms; 0 for a bare frame
+	Frame []byte // the frame (nil for a bad record); valid until the next Next
+	Bad   bool   // a {"bad": ...} record: counts as one malformed frame
+	Bare  bool   // the line was a bare frame, not a record
+}
+
+// MaxLine is the longest line read; longer lines come back as Bad records.
+const MaxLine = 4 << 20
+
+// Reader reads journal records. Blank lines are skipped.
+type Reader struct {
+	r    *bufio.Reader
+	line []byte
+	long bool
+}
+
+// NewReader returns a Reader on r.
+func NewReader(r io.Reader) *Reader { return &Reader{r: bufio.NewReaderSize(r, 1<<16)} }
+
+// Next returns the next non-blank line as a Record, or io.EOF.
+func (jr *Reader) Next() (Record, error) {
+	for {
+		line, err := jr.readLine()
+		if err != nil {
+			return Record{}, err
+		}
+		if jr.long {
+			return Record{Bad: true}, nil
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		return Parse(line), nil
+	}
+}
+
+// readLine reads one line without its line break; a line over MaxLine is
+// consumed and flagged long.
+func (jr *Reader) readLine() ([]byte, error) {
+	jr.line, jr.long = jr.line[:0], false
+	for {
+		chunk, err := jr.r.ReadSlice('\n')
+		if len(jr.line)+len(chunk) > MaxLine {
+			jr.long = true
+		} else {
+			jr.line = append(jr.line, chunk...)
+		}
+		switch {
+		case err == nil:
+			return bytes.TrimRight(jr.line, "\r\n"), nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF) && (len(jr.line) > 0 || jr.long):
+			return jr.line, nil
+		default:
+			return nil, err
+		}
+	}
+}
+
+// Parse classifies one line: a journal record is an object with "recv"
+// and "frame" (or "bad") and no "e"; anything else is a bare frame.
+func Parse(line []byte) Record {
+	var recv, frame []byte
+	var hasRecv, hasFrame, hasBad, hasE bool
+	ok := event.Fields(line, func(k, v []byte) {
+		switch string(k) {
+		case "recv":
+			recv, hasRecv = v, true
+		case "frame":
+			frame, hasFrame = v, true
+		case "bad":
+			hasBad = true
+		case "e":
+			hasE = true
+		}
+	})
+	if !ok || !hasRecv || hasE || (!hasFrame && !hasBad) {
+		return Record{Frame: line, Bare: true}
+	}
+	ms, _ := event.ParseTime(bytes.Trim(recv, `"`))
+	if hasFrame {
+		return Record{Recv: ms, Frame: frame}
+	}
+	return Record{Recv: ms, Bad: true}
+}
+
+// Scan reads every record of r and calls fn for each frame to fold (bad
+// records as a nil frame with bad set).
+func Scan(r io.Reader, fn func(rec Record)) error {
+	jr := NewReader(r)
+	for {
+		rec, err := jr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read journal: %w", err)
+		}
+		fn(rec)
+	}
+}
