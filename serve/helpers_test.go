@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -52,7 +53,9 @@ func newFixture(t *testing.T, edit func(*Config)) *fixture {
 			case f.viewers <- v:
 			default:
 			}
-			return newHubModel(f.hub)
+			m := newHubModel(f.hub)
+			m.fill = slices.Contains(v.Environ, "FILL=1")
+			return m
 		},
 		Logger: slog.New(slog.NewTextHandler(testWriter{t}, nil)),
 	}
@@ -239,6 +242,7 @@ type hubModel struct {
 	unsub  func()
 	snap   *state.Snapshot
 	w, h   int
+	fill   bool // fill the screen with the version, so every frame is a full one
 }
 
 type changedMsg struct{}
@@ -273,6 +277,12 @@ func (m *hubModel) View() tea.View {
 	fmt.Fprintf(&b, "Balances  size %dx%d  version %d\n", m.w, m.h, m.snap.Version)
 	for _, bal := range m.snap.Balances {
 		fmt.Fprintf(&b, "%-6s %s %s\n", bal.Asset, bal.Free, bal.Locked)
+	}
+	if m.fill {
+		row := strings.Repeat(fmt.Sprintf("%d ", m.snap.Version), m.w/2+1)[:max(m.w-1, 0)]
+		for i := len(m.snap.Balances) + 1; i < m.h; i++ {
+			b.WriteString(row + "\n")
+		}
 	}
 	v := tea.NewView(b.String())
 	v.AltScreen = true
