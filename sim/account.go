@@ -72,6 +72,9 @@ func (a *account) bal(asset string) *balance {
 // balances changed since the last flush. E is strictly increasing per
 // account, so balance updates never tie.
 func (s *Server) flushAccounts(now int64) {
+	if s.act.batching {
+		return
+	}
 	for _, a := range s.accountList() {
 		if len(a.dirty) == 0 {
 			continue
@@ -88,8 +91,14 @@ func (s *Server) flushAccounts(now int64) {
 			info.Balances = append(info.Balances, event.BalanceChange{Asset: asset, Free: b.free.String(), Locked: b.locked.String()})
 		}
 		a.dirty = a.dirty[:0]
-		s.feed.publish(a.id, event.AppendAccount(nil, &info, s.encodeOpts()))
+		s.emit(a.id, event.AppendAccount(nil, &info, s.encodeOpts()))
 	}
+}
+
+// emit publishes one encoded event of account id on the feed and counts it.
+func (s *Server) emit(id string, obj []byte) {
+	s.published++
+	s.feed.publish(id, obj)
 }
 
 func (s *Server) accountList() []*account {

@@ -1,5 +1,200 @@
 package sim
 
-type activityState struct{}
+import (
+	"time"
 
-func (s *Server) runActivity() { defer s.wg.Done() }
+	"github.com/shopspring/decimal"
+)
+
+// Background activity: seeded trading on the demo account (resting spot
+// orders placed, partly and fully filled, canceled; contract positions
+// opened and closed) at about Options.Activity events per second. The
+// work is done in batches, one per tick under one lock, with balance
+// changes coalesced into one account event per tick, so rates of tens of
+// thousands of events per second stay cheap.
+
+const (
+	activityTick    = 50 * time.Millisecond
+	activityMaxOpen = 200 // resting activity orders at most
+)
+
+type activityState struct {
+	budget   float64
+	open     []*order // the activity's own resting orders (some may have closed)
+	batching bool     // flushAccounts waits for the end of the batch
+}
+
+func (s *Server) runActivity() {
+	defer s.wg.Done()
+	t := time.NewTicker(activityTick)
+	defer t.Stop()
+	last := time.Now()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case now := <-t.C:
+			dt := now.Sub(last)
+			last = now
+			if dt > time.Second {
+				dt = time.Second
+			}
+			s.locked(func() { s.activityStep(s.opts.Activity * dt.Seconds()) })
+		}
+	}
+}
+
+// activityStep does about n events' worth of activity and returns the
+// number of events published.
+func (s *Server) activityStep(n float64) int {
+	st := &s.act
+	st.budget += n
+	start := s.published
+	now := s.nowMs()
+	st.batching = true
+	for st.budget >= 1 {
+		before := s.published
+		s.activityAction(now)
+		k := float64(s.published - before)
+		if k < 1 {
+			k = 1
+		}
+		st.budget -= k
+	}
+	st.batching = false
+	s.flushAccounts(now)
+	return int(s.published - start)
+}
+
+func (s *Server) activityAction(now int64) {
+	st := &s.act
+	if len(st.open) > 2*activityMaxOpen {
+		kept := st.open[:0]
+		for _, o := range st.open {
+			if o.isOpen() {
+				kept = append(kept, o)
+			}
+		}
+		clear(st.open[len(kept):])
+		st.open = kept
+	}
+	r := s.rnd.IntN(100)
+	switch {
+	case r < 6:
+		s.activityContract(now)
+	case r < 45 || len(st.open) == 0:
+		s.activityPlace(now)
+	case r < 65:
+		o := st.open[s.rnd.IntN(len(st.open))]
+		if o.isOpen() {
+			s.cancel(o, now)
+		}
+	default:
+		o := st.open[s.rnd.IntN(len(st.open))]
+		if !o.isOpen() {
+			return
+		}
+		rem := o.qty.Sub(o.executed)
+		q := rem
+		if s.rnd.IntN(2) == 0 {
+			if half := rem.Div(decimal.NewFromInt(2)).Div(o.sym.step).Floor().Mul(o.sym.step); half.IsPositive() {
+				q = half
+			}
+		}
+		s.fill(o, q, o.price, true, now)
+	}
+}
+
+// activityPlace places a small resting spot order a few ticks away from
+// the market, on the other side if the first lacks balance.
+func (s *Server) activityPlace(now int64) {
+	if n := s.openActivity(); n >= activityMaxOpen {
+		return
+	}
+	var spot []*symbol
+	for _, sym := range s.symbolList {
+		if !sym.contract {
+			spot = append(spot, sym)
+		}
+	}
+	sym := spot[s.rnd.IntN(len(spot))]
+	qty := minQty(sym).Mul(decimal.NewFromInt(int64(1 + s.rnd.IntN(5))))
+	away := sym.tick.Mul(decimal.NewFromInt(int64(1 + s.rnd.IntN(10*sym.swing))))
+	sides := []string{"BUY", "SELL"}
+	if s.rnd.IntN(2) == 0 {
+		sides[0], sides[1] = sides[1], sides[0]
+	}
+	for _, side := range sides {
+		price := sym.price.Sub(away)
+		if side == "SELL" {
+			price = sym.price.Add(away)
+		}
+		if !price.IsPositive() {
+			continue
+		}
+		o := &order{acct: s.demo, sym: sym, side: side, typ: "LIMIT", tif: "GTC", price: price, qty: qty, activity: true}
+		if s.placeSpot(o, now) == nil {
+			s.act.open = append(s.act.open, o)
+			return
+		}
+	}
+}
+
+func (s *Server) openActivity() int {
+	n := 0
+	for _, o := range s.act.open {
+		if o.isOpen() {
+			n++
+		}
+	}
+	return n
+}
+
+// minQty is the smallest quantity of sym that passes LOT_SIZE and
+// MIN_NOTIONAL at its current price.
+func minQty(sym *symbol) decimal.Decimal {
+	q := sym.minQty
+	if sym.price.IsPositive() && sym.minNotional.IsPositive() {
+		need := sym.minNotional.Div(sym.price).Div(sym.step).Ceil().Mul(sym.step)
+		if need.GreaterThan(q) {
+			q = need
+		}
+	}
+	return q
+}
+
+// activityContract opens or closes a small contract position at market.
+func (s *Server) activityContract(now int64) {
+	var ctr []*symbol
+	for _, sym := range s.symbolList {
+		if sym.contract {
+			ctr = append(ctr, sym)
+		}
+	}
+	sym := ctr[s.rnd.IntN(len(ctr))]
+	side := "LONG"
+	if s.rnd.IntN(2) == 0 {
+		side = "SHORT"
+	}
+	p := s.demo.positions[posKey(sym.name, side)]
+	o := &order{acct: s.demo, sym: sym, typ: "LIMIT", priceType: "MARKET", tif: "IOC", price: sym.price, activity: true}
+	if p != nil && p.available.IsPositive() && (s.rnd.IntN(2) == 0 || p.total.GreaterThan(sym.minQty.Mul(decimal.NewFromInt(50)))) {
+		o.close = true
+		o.side = "SELL"
+		if side == "SHORT" {
+			o.side = "BUY"
+		}
+		o.qty = p.available
+		if half := p.available.Div(decimal.NewFromInt(2)).Div(sym.step).Floor().Mul(sym.step); half.IsPositive() && s.rnd.IntN(2) == 0 {
+			o.qty = half
+		}
+	} else {
+		o.side = "BUY"
+		if side == "SHORT" {
+			o.side = "SELL"
+		}
+		o.qty = sym.minQty.Mul(decimal.NewFromInt(int64(1 + s.rnd.IntN(10))))
+		o.leverage = decimal.NewFromInt(int64(5 + 5*s.rnd.IntN(4)))
+	}
+	_ = s.placeContract(o, now)
+}

@@ -145,5 +145,5 @@ func (p *position) info(a *account) event.PositionInfo {
 func (s *Server) publishPosition(a *account, sym *symbol, side string, _ int64) {
 	p := a.position(sym, side)
 	info := p.info(a)
-	s.feed.publish(a.id, event.AppendPosition(nil, &info, s.encodeOpts()))
+	s.emit(a.id, event.AppendPosition(nil, &info, s.encodeOpts()))
 }

@@ -86,7 +86,7 @@ func (s *Server) publishExec(o *order, now int64) {
 			r.CommissionAsset = o.sym.marginAsset
 		}
 	}
-	s.feed.publish(o.acct.id, event.AppendExecution(nil, &r, s.encodeOpts()))
+	s.emit(o.acct.id, event.AppendExecution(nil, &r, s.encodeOpts()))
 }
 
 // addOrder registers a new order with its account and symbol.

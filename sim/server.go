@@ -46,6 +46,7 @@ type Server struct {
 	nextCtrID  uint64
 	nextClient uint64
 	act        activityState
+	published  uint64 // events published so far
 
 	ln   net.Listener
 	srv  *http.Server

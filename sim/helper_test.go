@@ -1,0 +1,133 @@
+package sim
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"bhtop/signer"
+)
+
+// fakeClock is a settable clock for Options.Now.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newClock(ms int64) *fakeClock { return &fakeClock{t: time.UnixMilli(ms)} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// start runs a simulator for the test with the market stopped (tests
+// drive it with crossTo) unless opts says otherwise.
+func start(t testing.TB, opts Options) *Server {
+	t.Helper()
+	if opts.MarketInterval == 0 {
+		opts.MarketInterval = -1
+	}
+	s := New(opts)
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// reply is one HTTP answer.
+type reply struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// code is the error code of the reply, 0 when it is not an error payload.
+func (r reply) code() int {
+	var e struct {
+		Code *int `json:"code"`
+	}
+	if json.Unmarshal(r.body, &e) != nil || e.Code == nil {
+		return 0
+	}
+	return *e.Code
+}
+
+func (r reply) decode(t testing.TB, v any) {
+	t.Helper()
+	d := json.NewDecoder(strings.NewReader(string(r.body)))
+	d.UseNumber()
+	if err := d.Decode(v); err != nil {
+		t.Fatalf("decode %s: %v", r.body, err)
+	}
+}
+
+// raw sends a request as given: raw query, raw body (form encoded when
+// not empty), and the API key header when key is not empty.
+func raw(t testing.TB, s *Server, method, path, query, body, key string) reply {
+	t.Helper()
+	u := s.URL() + path
+	if query != "" {
+		u += "?" + query
+	}
+	req, err := http.NewRequest(method, u, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if key != "" {
+		req.Header.Set("X-BH-APIKEY", key)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reply{res.StatusCode, res.Header, b}
+}
+
+// signed sends params (raw, without timestamp) in the query with the
+// server's current timestamp and a signature by the server's first key.
+func signed(t testing.TB, s *Server, method, path, params string) reply {
+	t.Helper()
+	q := params
+	if q != "" {
+		q += "&"
+	}
+	q += "timestamp=" + strconv.FormatInt(s.Now().UnixMilli(), 10)
+	q += "&signature=" + signer.Sign(s.Secret(), q)
+	return raw(t, s, method, path, q, "", s.APIKey())
+}
+
+func wantOK(t testing.TB, r reply) {
+	t.Helper()
+	if r.status != http.StatusOK {
+		t.Fatalf("status = %d %s, want 200", r.status, r.body)
+	}
+}
+
+func wantErr(t testing.TB, what string, r reply, status, code int) {
+	t.Helper()
+	if r.status != status || r.code() != code {
+		t.Errorf("%s = %d %s, want %d code %d", what, r.status, r.body, status, code)
+	}
+}

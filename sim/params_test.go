@@ -1,0 +1,150 @@
+package sim
+
+import (
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"bhtop/signer"
+)
+
+// Parameters in the query, the body or split; the query wins on a name in
+// both; the same name twice within one part is -1101; empty means absent.
+func TestParams(t *testing.T) {
+	s := start(t, Options{})
+	ts := func() string { return "timestamp=" + strconv.FormatInt(s.Now().UnixMilli(), 10) }
+	send := func(method, path, q, b, ctype string) reply {
+		sig := signer.Sign(s.Secret(), q+b)
+		if q != "" {
+			q += "&"
+		}
+		q += "signature=" + sig
+		req, _ := http.NewRequest(method, s.URL()+path+"?"+q, strings.NewReader(b))
+		if ctype != "" {
+			req.Header.Set("Content-Type", ctype)
+		}
+		req.Header.Set("X-BH-APIKEY", s.APIKey())
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var sb strings.Builder
+		_, _ = io.Copy(&sb, res.Body)
+		return reply{status: res.StatusCode, body: []byte(sb.String())}
+	}
+	form := "application/x-www-form-urlencoded"
+	tests := []struct {
+		name, method, path, q, b, ctype string
+		code                            int
+	}{
+		{"split order", "POST", "/openapi/v1/order/test", "symbol=ETHBTC&side=BUY", "type=LIMIT&quantity=1&price=0.01&" + ts(), form, 0},
+		{"all in body", "POST", "/openapi/v1/order/test", "", "symbol=ETHBTC&side=BUY&type=LIMIT&quantity=1&price=0.01&" + ts(), form, 0},
+		{"query wins over body", "POST", "/openapi/v1/order/test", "symbol=ETHBTC&side=BUY&type=LIMIT&quantity=1&price=0.01&" + ts(), "symbol=NOPE", form, 0},
+		{"body loses to query", "POST", "/openapi/v1/order/test", "symbol=NOPE&side=BUY&type=LIMIT&quantity=1&price=0.01&" + ts(), "symbol=ETHBTC", form, codeBadSymbol},
+		{"duplicate in query", "GET", "/openapi/v1/account", "a=1&a=2&" + ts(), "", "", codeTooManyParams},
+		{"duplicate in body", "POST", "/openapi/v1/order/test", ts(), "side=BUY&side=SELL", form, codeTooManyParams},
+		{"body without form type", "POST", "/openapi/v1/order/test", ts(), "symbol=ETHBTC", "text/plain", codeMandatoryParam},
+		{"empty value is absent", "GET", "/openapi/v1/order", "orderId=&origClientOrderId=&" + ts(), "", "", codeMandatoryParam},
+		{"empty value is not a duplicate", "GET", "/openapi/v1/account", "a=&a=1&" + ts(), "", "", 0},
+		{"bad escape", "GET", "/openapi/v1/account", "a=%zz&" + ts(), "", "", codeIllegalChars},
+		{"unknown params are ignored", "GET", "/openapi/v1/account", "whatever=1&" + ts(), "", "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := send(tt.method, tt.path, tt.q, tt.b, tt.ctype)
+			if got := r.code(); got != tt.code {
+				t.Errorf("%s %s ? %s + %s = %d %s, want code %d", tt.method, tt.path, tt.q, tt.b, r.status, r.body, tt.code)
+			}
+		})
+	}
+}
+
+// REQUEST_WEIGHT: 429 with Retry-After, then 418 for a client that sends
+// again while told to wait; bans double and end (BanScale shrinks them).
+func TestRateLimitAndBan(t *testing.T) {
+	clock := newClock(exampleTS + 10_000) // 10 s into a minute
+	s := start(t, Options{Now: clock.Now, BanScale: 0.001, RateLimits: RateLimits{WeightPerMinute: 10, OrdersPerSecond: 2}})
+	account := func() reply { return signed(t, s, "GET", "/openapi/v1/account", "") }
+	wantOK(t, account())
+	wantOK(t, account()) // weight 10 of 10
+	r := account()
+	wantErr(t, "third account call", r, http.StatusTooManyRequests, codeTooManyRequests)
+	if got := r.header.Get("Retry-After"); got != "50" {
+		t.Errorf("Retry-After = %q, want 50", got)
+	}
+	r = account()
+	wantErr(t, "call during backoff", r, http.StatusTeapot, codeTooManyRequests)
+	if got := r.header.Get("Retry-After"); got == "" {
+		t.Errorf("418 without Retry-After")
+	}
+	clock.Add(100 * time.Millisecond) // first ban: 2 min × 0.001 = 120 ms
+	wantErr(t, "during first ban", raw(t, s, "GET", "/openapi/v1/time", "", "", ""), http.StatusTeapot, codeTooManyRequests)
+	clock.Add(30 * time.Millisecond)
+	wantErr(t, "after first ban, window still full", account(), http.StatusTooManyRequests, codeTooManyRequests)
+	wantErr(t, "again during backoff", account(), http.StatusTeapot, codeTooManyRequests)
+	clock.Add(130 * time.Millisecond) // second ban: 240 ms
+	wantErr(t, "during second ban", account(), http.StatusTeapot, codeTooManyRequests)
+	clock.Add(120 * time.Millisecond)
+	wantErr(t, "after second ban", account(), http.StatusTooManyRequests, codeTooManyRequests)
+	clock.Add(time.Minute) // new window; waited as told
+	wantOK(t, account())
+
+	order := "symbol=ETHBTC&side=SELL&type=LIMIT&quantity=0.01&price=0.09"
+	wantOK(t, signed(t, s, "POST", "/openapi/v1/order", order))
+	r = signed(t, s, "POST", "/openapi/v1/order", order)
+	wantOK(t, r)
+	r = signed(t, s, "POST", "/openapi/v1/order", order)
+	wantErr(t, "third order in a second", r, http.StatusTooManyRequests, codeTooManyOrders)
+}
+
+// POST creates a key valid for the TTL, PUT extends it from the call,
+// expiry and DELETE end it; a dead key is -1125.
+func TestListenKeyLifecycle(t *testing.T) {
+	clock := newClock(exampleTS)
+	s := start(t, Options{Now: clock.Now, ListenKeyTTL: time.Hour})
+	userStream := func(method, key string) reply {
+		q := "timestamp=" + strconv.FormatInt(s.Now().UnixMilli(), 10)
+		if key != "" {
+			q = "listenKey=" + key + "&" + q
+		}
+		return raw(t, s, method, "/openapi/v1/userDataStream", q, "", s.APIKey())
+	}
+	create := func() string {
+		r := userStream("POST", "")
+		wantOK(t, r)
+		var v struct{ ListenKey string }
+		r.decode(t, &v)
+		return v.ListenKey
+	}
+	k := create()
+	if id, ok := s.listenKeyAccount(k); !ok || id != "1" {
+		t.Fatalf("listenKeyAccount(new key) = %q %v, want 1 true", id, ok)
+	}
+	clock.Add(59 * time.Minute)
+	wantOK(t, userStream("PUT", k))
+	clock.Add(59 * time.Minute)
+	if _, ok := s.listenKeyAccount(k); !ok {
+		t.Errorf("key 59 min after a keepalive is dead, want valid")
+	}
+	wantOK(t, userStream("PUT", k))
+	clock.Add(time.Hour)
+	if _, ok := s.listenKeyAccount(k); ok {
+		t.Errorf("key 60 min after its last keepalive is valid, want expired")
+	}
+	wantErr(t, "keepalive of expired key", userStream("PUT", k), http.StatusBadRequest, codeInvalidListenKey)
+
+	k2 := create()
+	wantOK(t, userStream("DELETE", k2))
+	if _, ok := s.listenKeyAccount(k2); ok {
+		t.Errorf("closed key is valid")
+	}
+	wantErr(t, "keepalive of closed key", userStream("PUT", k2), http.StatusBadRequest, codeInvalidListenKey)
+	wantErr(t, "delete of closed key", userStream("DELETE", k2), http.StatusBadRequest, codeInvalidListenKey)
+	wantErr(t, "unknown key", userStream("PUT", "nope"), http.StatusBadRequest, codeInvalidListenKey)
+	wantErr(t, "missing key", userStream("PUT", ""), http.StatusBadRequest, codeMandatoryParam)
+	wantErr(t, "no API key", raw(t, s, "POST", "/openapi/v1/userDataStream", "timestamp=1", "", ""), http.StatusUnauthorized, codeUnauthorized)
+}
