@@ -1,0 +1,125 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"bhtop/rest"
+)
+
+// Messages from the outside world and from the dashboard's own commands.
+// Replies to a request carry the request's id, and the model ignores a
+// reply whose id is not the one it waits for.
+
+type (
+	// hubMsg says the Hub published something; at is when the notice was
+	// received (for the latency figures).
+	hubMsg struct{ at time.Time }
+	// tickMsg is the 1 s clock for ages and timers.
+	tickMsg struct{}
+	// symbolsMsg answers Backend.Symbols.
+	symbolsMsg struct {
+		id      int
+		symbols []rest.Symbol
+		err     error
+	}
+	// placedMsg answers Trader.PlaceOrder.
+	placedMsg struct {
+		id  int
+		req rest.OrderRequest
+		res rest.OrderResult
+	}
+	// canceledMsg answers Trader.CancelOrder.
+	canceledMsg struct {
+		id  int
+		req rest.CancelRequest
+		res rest.OrderResult
+	}
+	// keepaliveMsg answers Backend.Keepalive.
+	keepaliveMsg struct {
+		expires time.Time
+		err     error
+	}
+	// resyncMsg answers Backend.Resync.
+	resyncMsg struct{ err error }
+)
+
+// requestTimeout bounds every request the dashboard makes.
+const requestTimeout = 30 * time.Second
+
+// listen waits for the next Hub notice. Notices arriving before notBefore
+// wait for it, so a burst of events costs one render per frame interval,
+// not one per event; an isolated event is shown at once.
+func listen(notice <-chan struct{}, done <-chan struct{}, notBefore time.Time) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case <-notice:
+		case <-done:
+			return nil
+		}
+		at := time.Now()
+		if d := notBefore.Sub(at); d > 0 {
+			t := time.NewTimer(d)
+			defer t.Stop()
+			select {
+			case <-t.C:
+			case <-done:
+				return nil
+			}
+		}
+		return hubMsg{at: at}
+	}
+}
+
+func tick() tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+func (m Model) symbolsCmd(id int) tea.Cmd {
+	b, ctx := m.b, m.ctx
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+		defer cancel()
+		syms, err := b.Symbols(ctx)
+		return symbolsMsg{id: id, symbols: syms, err: err}
+	}
+}
+
+func (m Model) placeCmd(id int, req rest.OrderRequest) tea.Cmd {
+	t, ctx := m.t, m.ctx
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+		defer cancel()
+		return placedMsg{id: id, req: req, res: t.PlaceOrder(ctx, req)}
+	}
+}
+
+func (m Model) cancelCmd(id int, req rest.CancelRequest) tea.Cmd {
+	t, ctx := m.t, m.ctx
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+		defer cancel()
+		return canceledMsg{id: id, req: req, res: t.CancelOrder(ctx, req)}
+	}
+}
+
+func (m Model) keepaliveCmd() tea.Cmd {
+	b, ctx := m.b, m.ctx
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+		defer cancel()
+		exp, err := b.Keepalive(ctx)
+		return keepaliveMsg{expires: exp, err: err}
+	}
+}
+
+func (m Model) resyncCmd() tea.Cmd {
+	b, ctx := m.b, m.ctx
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+		defer cancel()
+		return resyncMsg{err: b.Resync(ctx)}
+	}
+}

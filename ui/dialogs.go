@@ -1,0 +1,164 @@
+package ui
+
+import (
+	"strings"
+
+	"bhtop/rest"
+)
+
+// confirmation is a pending yes/no question. Only `y` answers yes; every
+// other key answers no. Exactly one of place and cancel is set.
+type confirmation struct {
+	place    *rest.OrderRequest
+	notional string
+	quote    string
+	cancel   *rest.CancelRequest
+	summary  string // the order being canceled, as a person reads it
+}
+
+// dialog draws whatever covers the panes: the confirmation, the order
+// form or the help. ok is false when nothing does.
+func (m Model) dialog() (string, bool) {
+	switch {
+	case m.confirm != nil:
+		return m.confirmView(), true
+	case m.form != nil:
+		return m.formView(), true
+	case m.showHelp:
+		h := m.help
+		h.ShowAll = true
+		body := m.st.Title.Render("Keys") + "\n\n" + h.View(m.keys) + "\n\n" +
+			m.st.Muted.Render("? or esc closes this help")
+		return m.st.Box.Render(body), true
+	}
+	return "", false
+}
+
+// confirmView is the yes/no box. It uses the theme's loudest style so it
+// cannot be mistaken for the form behind it.
+func (m Model) confirmView() string {
+	c := m.confirm
+	var lines []string
+	switch {
+	case c.place != nil:
+		r := c.place
+		lines = append(lines, "SEND THIS ORDER?", "")
+		lines = append(lines, orderSummary(r))
+		if c.notional != "" {
+			lines = append(lines, "notional "+c.notional+" "+c.quote)
+		}
+	case c.cancel != nil:
+		lines = append(lines, "CANCEL THIS ORDER?", "", c.summary)
+	}
+	lines = append(lines, "", "y = yes, send    any other key = no")
+	return m.st.Confirm.Render(strings.Join(lines, "\n"))
+}
+
+// orderSummary is one line saying what an order request does.
+func orderSummary(r *rest.OrderRequest) string {
+	s := r.Side + " " + r.Quantity + " " + r.Symbol + " " + r.Type
+	if r.TimeInForce != "" {
+		s += " " + r.TimeInForce
+	}
+	if r.Price != "" {
+		s += " @ " + r.Price
+	}
+	return s
+}
+
+// formView draws the order form with each field's inline message.
+func (m Model) formView() string {
+	f := m.form
+	st := &m.st
+	var b strings.Builder
+	b.WriteString(st.Title.Render("New spot order"))
+	b.WriteString("\n\n")
+	if f.loading {
+		b.WriteString("loading symbols from brokerInfo…\n")
+		return st.Box.Render(b.String())
+	}
+	if f.loadErr != "" {
+		b.WriteString(st.Bad.Render("! " + f.loadErr))
+		b.WriteString("\n\nesc closes")
+		return st.Box.Render(b.String())
+	}
+	sym := f.symbol()
+	row := func(field int, label, value string, choice bool) {
+		if !f.uses(field) {
+			return
+		}
+		marker := "  "
+		if f.field == field {
+			marker = "▶ "
+		}
+		v := value
+		if choice {
+			v = "◀ " + value + " ▶"
+		} else {
+			v = "[" + fit(value+cursorIf(f.field == field), 18) + "]"
+		}
+		if f.field == field {
+			v = st.Focus.Render(v)
+		} else {
+			v = st.Field.Render(v)
+		}
+		b.WriteString(marker + st.Label.Render(fit(label, 10)) + v)
+		if e := f.errs[field]; e != "" {
+			b.WriteString("  " + st.Bad.Render("! "+e))
+		}
+		b.WriteString("\n")
+	}
+	symText := sym.Symbol
+	if f.search != "" {
+		symText += " (" + f.search + ")"
+	}
+	row(fieldSymbol, "Symbol", symText, true)
+	row(fieldSide, "Side", formSides[f.side], true)
+	row(fieldType, "Type", formTypes[f.typ], true)
+	row(fieldTIF, "TIF", formTIFs[f.tif], true)
+	row(fieldQty, "Quantity", f.qty, false)
+	row(fieldPrice, "Price", f.price, false)
+	b.WriteString("\n")
+	b.WriteString(st.Muted.Render(filterLine(sym)))
+	b.WriteString("\n")
+	if m.snap != nil && sym.Symbol != "" {
+		free := "free " + freeOf(m.snap, sym.BaseAsset).String() + " " + sym.BaseAsset +
+			", " + freeOf(m.snap, sym.QuoteAsset).String() + " " + sym.QuoteAsset
+		b.WriteString(st.Muted.Render(free))
+		b.WriteString("\n")
+	}
+	for _, g := range f.general {
+		b.WriteString(st.Bad.Render("! " + g))
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+	b.WriteString(st.Muted.Render("enter review · tab/↑↓ field · ←/→ change · esc close"))
+	return st.Box.Render(b.String())
+}
+
+func cursorIf(on bool) string {
+	if on {
+		return "_"
+	}
+	return ""
+}
+
+// filterLine lists a symbol's filters for the form.
+func filterLine(s rest.Symbol) string {
+	var parts []string
+	add := func(label, v string) {
+		if _, ok := filterDec(v); ok {
+			parts = append(parts, label+" "+v)
+		}
+	}
+	add("tick", s.TickSize)
+	add("step", s.StepSize)
+	add("min qty", s.MinQty)
+	add("max qty", s.MaxQty)
+	add("min price", s.MinPrice)
+	add("min notional", s.MinNotional)
+	if len(parts) == 0 {
+		return "no filters"
+	}
+	return strings.Join(parts, " · ")
+}

@@ -1,0 +1,179 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"bhtop/stream"
+)
+
+// headerLine is the top line: who and what we are connected to, the
+// connection's state and the listenKey and socket ages (DESIGN.md, "What
+// the header and status line always show").
+func (m Model) headerLine() string {
+	s := &m.status
+	var parts []string
+	parts = append(parts, m.pt.header.wrap(" bhtop "))
+	if s.Simulated {
+		parts = append(parts, m.pt.badge.wrap(" SIMULATED "))
+	} else if s.Host != "" {
+		parts = append(parts, s.Host)
+	}
+	if s.ReadOnly || m.t == nil {
+		parts = append(parts, m.pt.badge.wrap(" READ-ONLY "))
+	}
+	parts = append(parts, m.connState())
+	parts = append(parts, "key "+m.since(s.KeyCreated)+" ka in "+m.until(s.NextKeepalive))
+	conn := "conn " + m.since(s.ConnectedAt)
+	if s.ConnMaxAge > 0 {
+		conn += "/" + compactAge(s.ConnMaxAge)
+	}
+	parts = append(parts, conn)
+	if m.privacy {
+		parts = append(parts, m.pt.badge.wrap(" PRIVATE "))
+	}
+	return fitStyled(strings.Join(parts, " "), m.lay.w)
+}
+
+// connState says the connection state and why, styled by severity.
+func (m Model) connState() string {
+	s := &m.status
+	switch s.State {
+	case stream.StateLive:
+		return m.pt.good.wrap("● live")
+	case stream.StateConnecting, "":
+		return m.pt.warn.wrap("○ connecting")
+	case stream.StateResyncing:
+		return m.pt.warn.wrap("↻ resyncing")
+	case stream.StateReconnecting:
+		t := "↻ reconnecting"
+		if !s.RetryAt.IsZero() {
+			t += " in " + m.until(s.RetryAt)
+		}
+		if s.Reason != "" {
+			t += " (" + s.Reason + ")"
+		}
+		return m.pt.warn.wrap(t)
+	case stream.StateClosed:
+		t := "✕ closed"
+		if s.Reason != "" {
+			t += " (" + s.Reason + ")"
+		}
+		return m.pt.bad.wrap(t)
+	}
+	return string(s.State)
+}
+
+// statusLine is the bottom line: throughput, lag, clock offset, request
+// weight, errors and how fresh the data is. Narrow screens get the short
+// labels.
+func (m Model) statusLine() string {
+	long := m.statusText(false)
+	if textWidth(long) <= m.lay.w {
+		return m.pt.status.wrap(fit(long, m.lay.w))
+	}
+	return m.pt.status.wrap(fit(m.statusText(true), m.lay.w))
+}
+
+func (m Model) statusText(short bool) string {
+	s := &m.status
+	label := func(long, brief string) string {
+		if short {
+			return brief
+		}
+		return long
+	}
+	var b strings.Builder
+	b.WriteString(" ")
+	b.WriteString(strconv.FormatFloat(s.EventsPerSec, 'f', 1, 64)) // a display rate, not money
+	b.WriteString(label(" ev/s  lag ", "ev/s lag "))
+	if m.snap.LastEventTime > 0 {
+		b.WriteString(shortDur(m.now.Sub(time.UnixMilli(m.snap.LastEventTime))))
+	} else {
+		b.WriteString("—")
+	}
+	b.WriteString(label("  offset ", " off "))
+	b.WriteString(signedDur(s.ClockOffset))
+	b.WriteString(label("  weight ", " wt "))
+	b.WriteString(strconv.Itoa(s.WeightUsed))
+	if s.WeightLimit > 0 {
+		b.WriteString("/" + strconv.Itoa(s.WeightLimit))
+	}
+	if !s.BannedUntil.IsZero() && s.BannedUntil.After(m.now) {
+		b.WriteString(" BANNED " + m.until(s.BannedUntil))
+	}
+	b.WriteString(label("  errors ", " err "))
+	b.WriteString(strconv.Itoa(s.Errors))
+	b.WriteString(label("  silent ", " silent "))
+	b.WriteString(m.since(s.LastFrame))
+	b.WriteString(label("  snapshot ", " snap "))
+	switch {
+	case s.LastSnapshot.IsZero():
+		b.WriteString("—")
+	case short:
+		b.WriteString(m.since(s.LastSnapshot) + " ago")
+	default:
+		b.WriteString(s.LastSnapshot.Format("15:04:05"))
+		b.WriteString(" (" + m.since(s.LastSnapshot) + " ago)")
+	}
+	if s.LastError != "" {
+		b.WriteString(label("  last error: ", " "))
+		b.WriteString(s.LastError)
+	}
+	return b.String()
+}
+
+// messageLine shows the last outcome, the filter prompt or the short help.
+func (m Model) messageLine() string {
+	if m.msg != "" {
+		p := m.pt.accent
+		switch m.msgKind {
+		case msgGood:
+			p = m.pt.good
+		case msgWarn:
+			p = m.pt.warn
+		case msgBad:
+			p = m.pt.bad
+		}
+		return p.wrap(fit(" "+m.msg, m.lay.w))
+	}
+	if m.filtering {
+		return fit(" filter: type to narrow · enter keep · esc clear", m.lay.w)
+	}
+	return fitStyled(" "+m.help.ShortHelpView(m.keys.ShortHelp()), m.lay.w)
+}
+
+// since is the compact age of t, or "—" before it happened.
+func (m Model) since(t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return twoUnitAge(m.now.Sub(t))
+}
+
+// until is the compact time left to t, or "—" when unknown.
+func (m Model) until(t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return twoUnitAge(t.Sub(m.now))
+}
+
+// shortDur shows small durations in ms and larger ones in s/m/h.
+func shortDur(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	if d < 10*time.Second {
+		return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
+	}
+	return twoUnitAge(d)
+}
+
+func signedDur(d time.Duration) string {
+	if d < 0 {
+		return "-" + shortDur(-d)
+	}
+	return "+" + shortDur(d)
+}

@@ -1,0 +1,422 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"bhtop/rest"
+	"bhtop/themes"
+)
+
+// onKey routes a key press to whatever has the keyboard: the
+// confirmation, the form, the help, the filter prompt, or the panes.
+func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if msg.String() == "ctrl+c" {
+		return m.quit()
+	}
+	switch {
+	case m.confirm != nil:
+		return m.onConfirmKey(msg)
+	case m.form != nil:
+		return m.onFormKey(msg)
+	case m.showHelp:
+		switch {
+		case key.Matches(msg, m.keys.Quit):
+			return m.quit()
+		case key.Matches(msg, m.keys.Help, m.keys.Esc):
+			m.showHelp = false
+		}
+		return m, nil
+	case m.filtering:
+		return m.onFilterKey(msg), nil
+	}
+	return m.onPaneKey(msg)
+}
+
+func (m Model) quit() (tea.Model, tea.Cmd) {
+	m.cancel()
+	return m, tea.Quit
+}
+
+// onConfirmKey: `y` sends exactly one request; anything else backs out
+// and says nothing was sent. The confirmation is gone before the request
+// leaves, so a second `y` finds nothing to confirm.
+func (m Model) onConfirmKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	c := m.confirm
+	m.confirm = nil
+	if msg.String() != "y" || m.t == nil || m.busy {
+		if c.place != nil {
+			m.setMsg(msgWarn, "not sent")
+		} else {
+			m.setMsg(msgWarn, "not canceled")
+		}
+		return m, nil
+	}
+	m.reqID++
+	m.busy = true
+	if c.place != nil {
+		m.form = nil
+		m.metrics.count("orders_sent")
+		m.setMsg(msgInfo, "sending "+orderSummary(c.place)+" …")
+		return m, m.placeCmd(m.reqID, *c.place)
+	}
+	m.metrics.count("cancels_sent")
+	m.setMsg(msgInfo, "canceling "+c.summary+" …")
+	return m, m.cancelCmd(m.reqID, *c.cancel)
+}
+
+// onFormKey edits the order form; enter validates and goes to review.
+func (m Model) onFormKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	f := *m.form // copy: the model is a value
+	m.form = &f
+	switch msg.String() {
+	case "esc":
+		m.form = nil
+		m.setMsg(msgWarn, "order form closed, nothing sent")
+		return m, nil
+	case "tab", "down":
+		f.step(1)
+	case "shift+tab", "up":
+		f.step(-1)
+	case "left":
+		f.cycle(-1)
+	case "right", "space":
+		f.cycle(1)
+	case "backspace":
+		f.backspace()
+	case "enter":
+		if f.loading || f.loadErr != "" {
+			return m, nil
+		}
+		notional, ok := f.validate(m.snap)
+		if !ok {
+			return m, nil
+		}
+		req := f.request()
+		m.confirm = &confirmation{place: &req, notional: notional, quote: f.symbol().QuoteAsset}
+		return m, nil
+	default:
+		if msg.Text != "" {
+			f.typeText(msg.Text)
+		}
+	}
+	return m, nil
+}
+
+// onFilterKey edits the focused pane's filter as it is typed.
+func (m Model) onFilterKey(msg tea.KeyPressMsg) Model {
+	p := &m.panes[m.focus]
+	switch msg.String() {
+	case "esc":
+		p.filter = ""
+		m.filtering = false
+	case "enter":
+		m.filtering = false
+	case "backspace":
+		if p.filter != "" {
+			_, size := lastRune(p.filter)
+			p.filter = p.filter[:len(p.filter)-size]
+		}
+	default:
+		if msg.Text != "" {
+			p.filter += msg.Text
+		}
+	}
+	m.rebuild()
+	return m
+}
+
+func lastRune(s string) (rune, int) {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] < 0x80 || s[i] >= 0xC0 {
+			return rune(s[i]), len(s) - i
+		}
+	}
+	return 0, 1
+}
+
+// onPaneKey handles the keys of the panes themselves.
+func (m Model) onPaneKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := &m.keys
+	p := &m.panes[m.focus]
+	page := max(1, m.lay.bodyRows(m.focus)-1)
+	m.msg = ""
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case key.Matches(msg, k.Help):
+		m.showHelp = true
+	case key.Matches(msg, k.NextPane):
+		m.focus = (m.focus + 1) % numPanes
+	case key.Matches(msg, k.PrevPane):
+		m.focus = (m.focus + numPanes - 1) % numPanes
+	case key.Matches(msg, k.Pane1):
+		m.focus = paneBalances
+	case key.Matches(msg, k.Pane2):
+		m.focus = paneOrders
+	case key.Matches(msg, k.Pane3):
+		m.focus = panePositions
+	case key.Matches(msg, k.Pane4):
+		m.focus = paneEvents
+	case key.Matches(msg, k.Up):
+		p.move(-1)
+	case key.Matches(msg, k.Down):
+		p.move(1)
+	case key.Matches(msg, k.PageUp):
+		p.move(-page)
+	case key.Matches(msg, k.PageDown):
+		p.move(page)
+	case key.Matches(msg, k.Top):
+		p.move(-len(p.rows))
+	case key.Matches(msg, k.Bottom):
+		p.move(len(p.rows))
+	case key.Matches(msg, k.Filter):
+		m.filtering = true
+	case key.Matches(msg, k.Esc):
+		p.filter = ""
+	case key.Matches(msg, k.Sort):
+		p.nextSort()
+	case key.Matches(msg, k.Reverse):
+		p.desc = !p.desc
+	case key.Matches(msg, k.History):
+		m.history = !m.history
+		m.focus = paneOrders
+		m.panes[paneOrders].cursor, m.panes[paneOrders].offset = 0, 0
+	case key.Matches(msg, k.Zero):
+		m.showZero = !m.showZero
+	case key.Matches(msg, k.Privacy):
+		m.privacy = !m.privacy
+	case key.Matches(msg, k.Theme):
+		m.theme = (m.theme + 1) % len(themes.Names())
+		m.applyTheme()
+		if m.noColor {
+			m.setMsg(msgInfo, "NO_COLOR is set: theme "+themes.Names()[m.theme]+" applies without colour")
+		} else {
+			m.setMsg(msgInfo, "theme "+themes.Names()[m.theme])
+		}
+	case key.Matches(msg, k.Keepalive):
+		m.setMsg(msgInfo, "keepalive…")
+		return m, m.keepaliveCmd()
+	case key.Matches(msg, k.Resync):
+		m.setMsg(msgInfo, "resyncing…")
+		return m, m.resyncCmd()
+	case key.Matches(msg, k.New):
+		return m.openForm()
+	case key.Matches(msg, k.Cancel):
+		return m.askCancel(), nil
+	}
+	m.rebuild()
+	return m, nil
+}
+
+// openForm opens the order form, loading the symbols the first time.
+func (m Model) openForm() (tea.Model, tea.Cmd) {
+	if m.t == nil {
+		return m, nil
+	}
+	if m.busy {
+		m.setMsg(msgWarn, "an order request is still in flight")
+		return m, nil
+	}
+	f := &orderForm{}
+	if it, ok := m.panes[m.focus].selected(); ok && it.ord != nil {
+		f.search = it.ord.Symbol // preselect the selected order's symbol
+	}
+	m.form = f
+	if m.symbols == nil {
+		f.loading = true
+		m.reqID++
+		return m, m.symbolsCmd(m.reqID)
+	}
+	f.setSymbols(m.symbols)
+	return m, nil
+}
+
+// setSymbols fills the form's symbol list, keeping a preselected one.
+func (f *orderForm) setSymbols(syms []rest.Symbol) {
+	f.loading = false
+	f.symbols = syms
+	want := f.search
+	f.search = ""
+	for i, s := range syms {
+		if s.Symbol == want {
+			f.sym = i
+		}
+	}
+}
+
+// askCancel asks to cancel the selected open order.
+func (m Model) askCancel() Model {
+	if m.t == nil {
+		return m
+	}
+	it, ok := m.panes[paneOrders].selected()
+	switch {
+	case m.focus != paneOrders || m.history || !ok:
+		m.setMsg(msgWarn, "select an open order in Open Orders to cancel it")
+		return m
+	case it.ord == nil:
+		m.setMsg(msgWarn, "that order has no order id yet")
+		return m
+	case it.ord.Market != "" && it.ord.Market != "spot":
+		m.setMsg(msgWarn, "only spot orders can be canceled here")
+		return m
+	case m.busy:
+		m.setMsg(msgWarn, "a request is still in flight")
+		return m
+	}
+	o := it.ord
+	req := rest.CancelRequest{Symbol: o.Symbol, OrderID: o.OrderID}
+	summary := "order " + o.OrderID + ": " + o.Side + " " + o.Quantity + " " + o.Symbol + " " + o.Type
+	if o.Price != "" {
+		summary += " @ " + o.Price
+	}
+	m.confirm = &confirmation{cancel: &req, summary: summary}
+	return m
+}
+
+// onClick focuses the pane under the pointer and selects the row there.
+func (m Model) onClick(mouse tea.Mouse) Model {
+	if m.form != nil || m.confirm != nil || m.showHelp || mouse.Button != tea.MouseLeft {
+		return m
+	}
+	id, ok := m.lay.paneAt(mouse.X, mouse.Y)
+	if !ok {
+		return m
+	}
+	if id >= 0 {
+		m.focus = id
+		if m.lay.tabs && mouse.Y == 1 {
+			return m
+		}
+	}
+	r := m.lay.panes[m.focus]
+	row := mouse.Y - r.y - 2
+	p := &m.panes[m.focus]
+	if row >= 0 && p.offset+row < len(p.rows) {
+		p.cursor = p.offset + row
+		p.follow = false
+	}
+	return m
+}
+
+// onWheel scrolls the pane under the pointer.
+func (m Model) onWheel(mouse tea.Mouse) Model {
+	if m.form != nil || m.confirm != nil || m.showHelp {
+		return m
+	}
+	id, ok := m.lay.paneAt(mouse.X, mouse.Y)
+	if !ok || id < 0 {
+		id = m.focus
+	}
+	p := &m.panes[id]
+	switch mouse.Button {
+	case tea.MouseWheelUp:
+		p.move(-3)
+	case tea.MouseWheelDown:
+		p.move(3)
+	}
+	p.scrollTo(m.lay.bodyRows(id))
+	return m
+}
+
+// onSymbols fills the form with brokerInfo's symbols.
+func (m Model) onSymbols(msg symbolsMsg) Model {
+	if msg.id != m.reqID || m.form == nil {
+		return m
+	}
+	f := *m.form
+	m.form = &f
+	if msg.err != nil {
+		f.loading = false
+		f.loadErr = "could not load symbols: " + msg.err.Error()
+		return m
+	}
+	m.symbols = msg.symbols
+	f.setSymbols(msg.symbols)
+	return m
+}
+
+// onPlaced shows the outcome of an order.
+func (m Model) onPlaced(msg placedMsg) Model {
+	if msg.id != m.reqID {
+		return m
+	}
+	m.busy = false
+	r := msg.res
+	switch r.Outcome {
+	case rest.OutcomeAccepted:
+		m.metrics.count("orders_accepted")
+		m.setMsg(msgGood, "order accepted: "+orderSummary(&msg.req)+" (id "+r.OrderID+")")
+	case rest.OutcomeRejected:
+		m.metrics.count("orders_rejected")
+		m.setMsg(msgBad, "order rejected: "+reason(r))
+	default:
+		m.metrics.count("orders_unknown")
+		m.setMsg(msgWarn, "order outcome UNKNOWN ("+reason(r)+"): shown as UNKNOWN until reconciled by client id "+r.ClientOrderID)
+	}
+	return m
+}
+
+// onCanceled shows the outcome of a cancel.
+func (m Model) onCanceled(msg canceledMsg) Model {
+	if msg.id != m.reqID {
+		return m
+	}
+	m.busy = false
+	r := msg.res
+	switch r.Outcome {
+	case rest.OutcomeAccepted:
+		m.setMsg(msgGood, "cancel accepted: order "+msg.req.OrderID)
+	case rest.OutcomeRejected:
+		m.setMsg(msgBad, "cancel rejected: "+reason(r))
+	default:
+		m.setMsg(msgWarn, "cancel outcome UNKNOWN ("+reason(r)+")")
+	}
+	return m
+}
+
+// reason says why a request failed, from the service's answer.
+func reason(r rest.OrderResult) string {
+	var parts []string
+	if r.Code != 0 {
+		parts = append(parts, "code "+itoaInt(r.Code))
+	}
+	if r.Msg != "" {
+		parts = append(parts, r.Msg)
+	}
+	if r.HTTPStatus != 0 {
+		parts = append(parts, "HTTP "+itoaInt(r.HTTPStatus))
+	}
+	if len(parts) == 0 {
+		return "no answer"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func itoaInt(n int) string {
+	if n < 0 {
+		return "-" + itoa(uint64(-n))
+	}
+	return itoa(uint64(n))
+}
+
+func (m Model) onKeepalive(msg keepaliveMsg) Model {
+	if msg.err != nil {
+		m.setMsg(msgBad, "keepalive failed: "+msg.err.Error())
+		return m
+	}
+	m.setMsg(msgGood, "keepalive sent; listenKey now expires "+msg.expires.Format("15:04:05"))
+	return m
+}
+
+func (m Model) onResync(msg resyncMsg) Model {
+	if msg.err != nil {
+		m.setMsg(msgBad, "resync failed: "+msg.err.Error())
+		return m
+	}
+	m.setMsg(msgGood, "resynced from REST snapshots")
+	return m
+}

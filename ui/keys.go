@@ -1,0 +1,78 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap is the dashboard's keyboard (DESIGN.md, "Keyboard"). Help is
+// generated from it, so a disabled binding (n and x in read-only mode)
+// neither matches nor appears in the help.
+type KeyMap struct {
+	NextPane, PrevPane key.Binding
+	Pane1, Pane2       key.Binding
+	Pane3, Pane4       key.Binding
+	Up, Down           key.Binding
+	PageUp, PageDown   key.Binding
+	Top, Bottom        key.Binding
+	Filter, Esc        key.Binding
+	Sort, Reverse      key.Binding
+	New, Cancel        key.Binding
+	Keepalive, Resync  key.Binding
+	History, Theme     key.Binding
+	Zero, Privacy      key.Binding
+	Help, Quit         key.Binding
+}
+
+// DefaultKeyMap returns the contract keys with every binding enabled.
+func DefaultKeyMap() KeyMap {
+	b := func(keys []string, help, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return KeyMap{
+		NextPane:  b([]string{"tab"}, "tab", "next pane"),
+		PrevPane:  b([]string{"shift+tab"}, "shift+tab", "previous pane"),
+		Pane1:     b([]string{"1"}, "1", "balances"),
+		Pane2:     b([]string{"2"}, "2", "open orders"),
+		Pane3:     b([]string{"3"}, "3", "positions"),
+		Pane4:     b([]string{"4"}, "4", "events"),
+		Up:        b([]string{"up", "k"}, "↑/k", "up"),
+		Down:      b([]string{"down", "j"}, "↓/j", "down"),
+		PageUp:    b([]string{"pgup"}, "pgup", "page up"),
+		PageDown:  b([]string{"pgdown"}, "pgdn", "page down"),
+		Top:       b([]string{"g", "home"}, "g", "top"),
+		Bottom:    b([]string{"G", "end"}, "G", "bottom"),
+		Filter:    b([]string{"/"}, "/", "filter"),
+		Esc:       b([]string{"esc"}, "esc", "clear / close"),
+		Sort:      b([]string{"s"}, "s", "sort column"),
+		Reverse:   b([]string{"S"}, "S", "reverse sort"),
+		New:       b([]string{"n"}, "n", "new order"),
+		Cancel:    b([]string{"x"}, "x", "cancel order"),
+		Keepalive: b([]string{"K"}, "K", "keepalive"),
+		Resync:    b([]string{"r"}, "r", "resync"),
+		History:   b([]string{"h"}, "h", "closed orders"),
+		Theme:     b([]string{"t"}, "t", "next theme"),
+		Zero:      b([]string{"z"}, "z", "zero balances"),
+		Privacy:   b([]string{"p"}, "p", "privacy"),
+		Help:      b([]string{"?"}, "?", "help"),
+		Quit:      b([]string{"q", "ctrl+c"}, "q", "quit"),
+	}
+}
+
+// SetReadOnly disables (or enables) the order keys n and x.
+func (k *KeyMap) SetReadOnly(readOnly bool) {
+	k.New.SetEnabled(!readOnly)
+	k.Cancel.SetEnabled(!readOnly)
+}
+
+// ShortHelp is the one-line help under the panes.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Help, k.NextPane, k.New, k.Cancel, k.Filter, k.Sort, k.History, k.Quit}
+}
+
+// FullHelp is the help screen on `?`, in columns.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.NextPane, k.PrevPane, k.Pane1, k.Pane2, k.Pane3, k.Pane4},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Filter, k.Esc, k.Sort, k.Reverse, k.History, k.Zero},
+		{k.New, k.Cancel, k.Keepalive, k.Resync, k.Theme, k.Privacy, k.Help, k.Quit},
+	}
+}

@@ -1,0 +1,206 @@
+package ui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+)
+
+// rect is a screen area in cells.
+type rect struct{ x, y, w, h int }
+
+func (r rect) contains(x, y int) bool { return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h }
+
+// layout is where everything goes for the current terminal size. It
+// changes only on tea.WindowSizeMsg.
+type layout struct {
+	w, h  int
+	tabs  bool           // one pane at a time behind a tab bar
+	tiny  bool           // too small to draw anything useful
+	body  rect           // between the header and the message line
+	panes [numPanes]rect // in tabs mode all are the body below the tab bar
+	tabX  [numPanes][2]int
+}
+
+// Below these sizes the panes share the screen as tabs.
+const (
+	gridMinWidth  = 120
+	gridMinHeight = 30
+)
+
+func newLayout(w, h int) layout {
+	l := layout{w: w, h: h}
+	if w < 20 || h < 8 {
+		l.tiny = true
+		return l
+	}
+	l.body = rect{0, 1, w, h - 3}
+	if w < gridMinWidth || h < gridMinHeight {
+		l.tabs = true
+		r := rect{0, 2, w, h - 4}
+		for i := range l.panes {
+			l.panes[i] = r
+		}
+		x := 0
+		for i, t := range paneTitles {
+			label := tabLabel(paneID(i), t)
+			l.tabX[i] = [2]int{x, x + textWidth(label)}
+			x += textWidth(label) + 1
+		}
+		return l
+	}
+	bh := l.body.h
+	ordersH := bh * 45 / 100
+	midH := bh * 30 / 100
+	eventsH := bh - ordersH - midH
+	balW := w * 2 / 5
+	l.panes[paneOrders] = rect{0, 1, w, ordersH}
+	l.panes[paneBalances] = rect{0, 1 + ordersH, balW, midH}
+	l.panes[panePositions] = rect{balW + 1, 1 + ordersH, w - balW - 1, midH}
+	l.panes[paneEvents] = rect{0, 1 + ordersH + midH, w, eventsH}
+	return l
+}
+
+func tabLabel(id paneID, title string) string {
+	return " " + string(rune('1'+int(id))) + " " + title + " "
+}
+
+// bodyRows is how many data rows pane id shows (its height less the
+// title and column header).
+func (l layout) bodyRows(id paneID) int { return max(0, l.panes[id].h-2) }
+
+// onResize lays the screen out again.
+func (m Model) onResize(msg tea.WindowSizeMsg) Model {
+	m.width, m.height = msg.Width, msg.Height
+	m.lay = newLayout(msg.Width, msg.Height)
+	m.help.SetWidth(msg.Width)
+	for i := range m.panes {
+		m.panes[i].scrollTo(m.lay.bodyRows(paneID(i)))
+	}
+	return m
+}
+
+// screen composes the whole screen: exactly height lines of exactly width
+// cells, so a resize never leaves debris.
+func (m Model) screen() string {
+	l := m.lay
+	if l.w == 0 {
+		return ""
+	}
+	if l.tiny {
+		return lipgloss.Place(l.w, l.h, lipgloss.Center, lipgloss.Center, fit("terminal too small", l.w))
+	}
+	lines := make([]string, 0, l.h)
+	lines = append(lines, m.headerLine())
+	lines = append(lines, m.bodyLines()...)
+	lines = append(lines, m.messageLine(), m.statusLine())
+	return strings.Join(lines, "\n")
+}
+
+// bodyLines draws the panes, or the dialog that covers them.
+func (m Model) bodyLines() []string {
+	l := m.lay
+	if box, ok := m.dialog(); ok {
+		placed := lipgloss.Place(l.w, l.body.h, lipgloss.Center, lipgloss.Center, box)
+		out := strings.Split(placed, "\n")
+		for i := range out {
+			out[i] = fitStyled(out[i], l.w)
+		}
+		for len(out) < l.body.h {
+			out = append(out, strings.Repeat(" ", l.w))
+		}
+		return out[:l.body.h]
+	}
+	if l.tabs {
+		lines := []string{m.tabBar()}
+		r := l.panes[m.focus]
+		return append(lines, m.paneView(m.focus, r.w, r.h)...)
+	}
+	lines := make([]string, 0, l.body.h)
+	o := l.panes[paneOrders]
+	lines = append(lines, m.paneView(paneOrders, o.w, o.h)...)
+	b, p := l.panes[paneBalances], l.panes[panePositions]
+	bl, pl := m.paneView(paneBalances, b.w, b.h), m.paneView(panePositions, p.w, p.h)
+	sep := m.pt.muted.wrap("│")
+	for i := range bl {
+		lines = append(lines, bl[i]+sep+pl[i])
+	}
+	e := l.panes[paneEvents]
+	return append(lines, m.paneView(paneEvents, e.w, e.h)...)
+}
+
+// paneView draws one pane with its context.
+func (m Model) paneView(id paneID, w, h int) []string {
+	title := paneTitles[id]
+	empty := "(none)"
+	switch id {
+	case paneOrders:
+		empty = "(no open orders)"
+		if m.history {
+			title, empty = historyTitle, "(no closed orders)"
+		}
+	case paneBalances:
+		empty = "(no balances; z shows zero balances)"
+	case panePositions:
+		empty = "(no positions)"
+	case paneEvents:
+		empty = "(nothing yet)"
+	}
+	if m.snap.Version == 0 && id != paneEvents {
+		empty = "waiting for the first snapshot…"
+	}
+	if m.panes[id].filter != "" && len(m.panes[id].rows) == 0 {
+		empty = "(no rows match the filter)"
+	}
+	c := viewCtx{
+		now: m.now, p: &m.pt, noColor: m.noColor, privacy: m.privacy,
+		focused: id == m.focus, stale: m.stale() && id != paneEvents,
+		filtering: m.filtering && id == m.focus, title: title, empty: empty,
+	}
+	return m.panes[id].view(c, w, h)
+}
+
+// tabBar is the line of pane tabs in tabs mode.
+func (m Model) tabBar() string {
+	var b strings.Builder
+	for i, t := range paneTitles {
+		if paneID(i) == paneOrders && m.history {
+			t = historyTitle
+		}
+		label := tabLabel(paneID(i), t)
+		if paneID(i) == m.focus {
+			if m.noColor {
+				label = "[" + label[1:len(label)-1] + "]"
+			}
+			b.WriteString(m.pt.tabActive.wrap(label))
+		} else {
+			b.WriteString(m.pt.tab.wrap(label))
+		}
+		b.WriteByte(' ')
+	}
+	return fitStyled(b.String(), m.lay.w)
+}
+
+// paneAt is the pane under the cell (x, y), if any.
+func (l layout) paneAt(x, y int) (paneID, bool) {
+	if l.tabs {
+		if y == 1 {
+			for i, r := range l.tabX {
+				if x >= r[0] && x < r[1] {
+					return paneID(i), true
+				}
+			}
+			return 0, false
+		}
+	}
+	for i, r := range l.panes {
+		if r.contains(x, y) {
+			if l.tabs {
+				return -1, true // the focused pane
+			}
+			return paneID(i), true
+		}
+	}
+	return 0, false
+}

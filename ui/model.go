@@ -1,0 +1,283 @@
+// Package ui is the dashboard: a Bubble Tea model that draws the account's
+// state snapshots and sends the keyboard's requests to a Backend and a
+// Trader.
+package ui
+
+import (
+	"context"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+
+	"bhtop/rest"
+	"bhtop/state"
+	"bhtop/stream"
+	"bhtop/themes"
+)
+
+// Model is the dashboard. It is a tea.Model with value receivers; create
+// it with New.
+type Model struct {
+	b Backend
+	t Trader // nil: read-only
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	notice <-chan struct{}
+
+	nowFn   func() time.Time
+	now     time.Time
+	frame   time.Duration
+	metrics *Metrics
+
+	keys     KeyMap
+	help     help.Model
+	theme    int // index into themes.Names()
+	noColor  bool
+	isDark   bool
+	st       themes.Styles
+	pt       paints
+	privacy  bool
+	showZero bool
+	history  bool
+
+	snap    *state.Snapshot
+	status  stream.Status
+	notes   []stream.Note
+	noteSeq uint64
+
+	width, height int
+	lay           layout
+	panes         [numPanes]pane
+	focus         paneID
+
+	showHelp  bool
+	filtering bool
+	form      *orderForm
+	confirm   *confirmation
+	symbols   []rest.Symbol
+	reqID     int // id of the newest request whose reply is awaited
+	busy      bool
+	msg       string
+	msgKind   msgKind
+}
+
+// msgKind colours the message line.
+type msgKind int
+
+const (
+	msgInfo msgKind = iota
+	msgGood
+	msgWarn
+	msgBad
+)
+
+// maxNotes bounds the events pane's history.
+const maxNotes = 1000
+
+// Option configures New.
+type Option func(*Model)
+
+// WithTheme starts with the named theme ("dark", "light",
+// "high-contrast"); an unknown name keeps dark.
+func WithTheme(name string) Option {
+	return func(m *Model) {
+		for i, n := range themes.Names() {
+			if n == name {
+				m.theme = i
+			}
+		}
+	}
+}
+
+// WithNoColor draws without any colour (NO_COLOR); markers, bold and
+// reverse video carry the meaning instead.
+func WithNoColor(on bool) Option { return func(m *Model) { m.noColor = on } }
+
+// WithNow sets the clock (tests use a fixed one so the screen is stable).
+func WithNow(now func() time.Time) Option { return func(m *Model) { m.nowFn = now } }
+
+// WithFrameInterval sets the shortest time between two renders caused by
+// state changes (default 33 ms); events in between are coalesced.
+func WithFrameInterval(d time.Duration) Option { return func(m *Model) { m.frame = d } }
+
+// WithPrivacy starts with amounts hidden.
+func WithPrivacy(on bool) Option { return func(m *Model) { m.privacy = on } }
+
+// WithContext bounds the dashboard's requests and its Hub listener; when
+// ctx ends the listener stops (an SSH session's context, say).
+func WithContext(ctx context.Context) Option { return func(m *Model) { m.ctx = ctx } }
+
+// WithMetrics records counters and latencies into mt.
+func WithMetrics(mt *Metrics) Option { return func(m *Model) { m.metrics = mt } }
+
+// New returns the dashboard on b. A nil t means read-only: the order keys
+// n and x do not exist (not in the help, pressing them does nothing).
+func New(b Backend, t Trader, opts ...Option) Model {
+	m := Model{
+		b:      b,
+		t:      t,
+		ctx:    context.Background(),
+		nowFn:  time.Now,
+		frame:  33 * time.Millisecond,
+		keys:   DefaultKeyMap(),
+		help:   help.New(),
+		isDark: true,
+		panes:  newPanes(),
+		focus:  paneOrders,
+	}
+	for _, o := range opts {
+		o(&m)
+	}
+	m.ctx, m.cancel = context.WithCancel(m.ctx)
+	m.keys.SetReadOnly(t == nil)
+	m.applyTheme()
+	notice, unsub := b.Hub().Subscribe()
+	m.notice = notice
+	go func(done <-chan struct{}) { <-done; unsub() }(m.ctx.Done())
+	m.now = m.nowFn()
+	m.refresh()
+	return m
+}
+
+// ReadOnly reports whether the dashboard can send orders.
+func (m Model) ReadOnly() bool { return m.t == nil }
+
+// Init starts the Hub listener and the clock, and asks for the terminal's
+// background colour.
+func (m Model) Init() tea.Cmd {
+	return tea.Batch(listen(m.notice, m.ctx.Done(), time.Time{}), tick(), tea.RequestBackgroundColor)
+}
+
+// Update handles one message.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		return m.onResize(msg), nil
+	case tea.BackgroundColorMsg:
+		m.isDark = msg.IsDark()
+		m.applyTheme()
+		return m, nil
+	case hubMsg:
+		return m.onHub(msg)
+	case tickMsg:
+		m.now = m.nowFn()
+		m.refresh()
+		return m, tick()
+	case tea.KeyPressMsg:
+		m.metrics.count("keys")
+		return m.onKey(msg)
+	case tea.MouseClickMsg:
+		return m.onClick(msg.Mouse()), nil
+	case tea.MouseWheelMsg:
+		return m.onWheel(msg.Mouse()), nil
+	case symbolsMsg:
+		return m.onSymbols(msg), nil
+	case placedMsg:
+		return m.onPlaced(msg), nil
+	case canceledMsg:
+		return m.onCanceled(msg), nil
+	case keepaliveMsg:
+		return m.onKeepalive(msg), nil
+	case resyncMsg:
+		return m.onResync(msg), nil
+	}
+	return m, nil
+}
+
+// onHub takes the newest snapshot and re-arms the listener.
+func (m Model) onHub(msg hubMsg) (tea.Model, tea.Cmd) {
+	m.now = m.nowFn()
+	m.refresh()
+	if m.metrics != nil {
+		m.metrics.record(msg.at, m.status.LastFrame, time.Now())
+	}
+	return m, listen(m.notice, m.ctx.Done(), time.Now().Add(m.frame))
+}
+
+// refresh reads the snapshot, status and notes and rebuilds the rows that
+// depend on something that changed.
+func (m *Model) refresh() {
+	m.snap = m.b.Hub().Latest()
+	m.status = m.b.Status()
+	if notes, seq := m.b.Notes(m.noteSeq); seq != m.noteSeq {
+		m.notes = append(m.notes, notes...)
+		if len(m.notes) > maxNotes {
+			m.notes = append([]stream.Note(nil), m.notes[len(m.notes)-maxNotes:]...)
+		}
+		m.noteSeq = seq
+	}
+	m.rebuild()
+}
+
+// rebuild refreshes every pane's rows (each reuses its cache when nothing
+// it depends on changed).
+func (m *Model) rebuild() {
+	s := m.snap
+	v := s.Version
+	zero := 0
+	if m.showZero {
+		zero = 1
+	}
+	hist := 0
+	if m.history {
+		hist = 1
+	}
+	p := &m.panes
+	if k := p[paneBalances].key; !p[paneBalances].builtOK || k.version != v || k.mode != zero || p[paneBalances].dirty() {
+		p[paneBalances].setRows(balanceItems(s, m.showZero), v, zero, 0)
+	}
+	if k := p[paneOrders].key; !p[paneOrders].builtOK || k.version != v || k.mode != hist || p[paneOrders].dirty() {
+		items, pinned := orderItems(s, m.history)
+		p[paneOrders].setRows(items, v, hist, pinned)
+	}
+	if k := p[panePositions].key; !p[panePositions].builtOK || k.version != v || p[panePositions].dirty() {
+		p[panePositions].setRows(positionItems(s), v, 0, 0)
+	}
+	if k := p[paneEvents].key; !p[paneEvents].builtOK || k.version != m.noteSeq || p[paneEvents].dirty() {
+		p[paneEvents].setRows(noteItems(m.notes), m.noteSeq, 0, 0)
+	}
+	for i := range p {
+		p[i].scrollTo(m.lay.bodyRows(paneID(i)))
+	}
+}
+
+// applyTheme rebuilds the styles for the theme, background and NO_COLOR.
+func (m *Model) applyTheme() {
+	if m.noColor {
+		m.st = themes.NoColorStyles()
+	} else {
+		pal, _ := themes.ByName(themes.Names()[m.theme])
+		m.st = themes.NewStyles(pal, m.isDark)
+	}
+	m.pt = newPaints(&m.st)
+	m.help.Styles = help.Styles{
+		Ellipsis: m.st.HelpSep, ShortKey: m.st.HelpKey, ShortDesc: m.st.HelpDesc, ShortSeparator: m.st.HelpSep,
+		FullKey: m.st.HelpKey, FullDesc: m.st.HelpDesc, FullSeparator: m.st.HelpSep,
+	}
+}
+
+// setMsg sets the message line.
+func (m *Model) setMsg(kind msgKind, text string) { m.msg, m.msgKind = text, kind }
+
+// stale reports whether the panes may lag the account: the stream is not
+// live (or a resync is running) and there is something on screen.
+func (m *Model) stale() bool {
+	switch m.status.State {
+	case stream.StateLive:
+		return false
+	case "":
+		return false
+	}
+	return m.snap.Version > 0
+}
+
+// View draws the screen. It is pure and draws only what is visible.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.screen())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "bhtop"
+	return v
+}

@@ -1,0 +1,195 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Numbers are shown exactly as the service sent them (decimal literals) and
+// aligned on the decimal point by padding their integer and fraction parts;
+// nothing here goes through float64.
+
+// decParts returns the widths of s's integer part (sign included) and
+// fraction part (without the point).
+func decParts(s string) (intW, fracW int) {
+	i := strings.IndexByte(s, '.')
+	if i < 0 {
+		return len(s), 0
+	}
+	return i, len(s) - i - 1
+}
+
+// decWidth is the width of a column whose widest parts are intW and fracW.
+func decWidth(intW, fracW int) int {
+	if fracW > 0 {
+		return intW + 1 + fracW
+	}
+	return intW
+}
+
+// padDec writes s aligned on its point in a column of intW.fracW.
+func padDec(b *strings.Builder, s string, intW, fracW int) {
+	iw, fw := decParts(s)
+	writeSpaces(b, intW-iw)
+	b.WriteString(s)
+	if fracW > 0 {
+		if fw == 0 {
+			writeSpaces(b, 1+fracW) // no point: keep the column's point position free
+		} else {
+			writeSpaces(b, fracW-fw)
+		}
+	}
+}
+
+const spaces = "                                                                                                                                "
+
+func writeSpaces(b *strings.Builder, n int) {
+	for n > 0 {
+		k := min(n, len(spaces))
+		b.WriteString(spaces[:k])
+		n -= k
+	}
+}
+
+// compareDec orders two decimal literals by value without parsing them
+// into numbers. Empty strings sort first; literals that are not plain
+// decimals fall back to text order.
+func compareDec(a, b string) int {
+	if a == b {
+		return 0
+	}
+	if a == "" {
+		return -1
+	}
+	if b == "" {
+		return 1
+	}
+	na, nb := strings.HasPrefix(a, "-"), strings.HasPrefix(b, "-")
+	if na != nb {
+		if isZeroLit(a) && isZeroLit(b) {
+			return 0
+		}
+		if na {
+			return -1
+		}
+		return 1
+	}
+	c := compareAbs(strings.TrimPrefix(a, "-"), strings.TrimPrefix(b, "-"))
+	if na {
+		return -c
+	}
+	return c
+}
+
+func isZeroLit(s string) bool {
+	return strings.Trim(s, "-0.") == ""
+}
+
+func compareAbs(a, b string) int {
+	ai, af, _ := strings.Cut(a, ".")
+	bi, bf, _ := strings.Cut(b, ".")
+	ai = strings.TrimLeft(ai, "0")
+	bi = strings.TrimLeft(bi, "0")
+	if len(ai) != len(bi) {
+		if len(ai) < len(bi) {
+			return -1
+		}
+		return 1
+	}
+	if c := strings.Compare(ai, bi); c != 0 {
+		return c
+	}
+	for i := 0; i < max(len(af), len(bf)); i++ {
+		ca, cb := byte('0'), byte('0')
+		if i < len(af) {
+			ca = af[i]
+		}
+		if i < len(bf) {
+			cb = bf[i]
+		}
+		if ca != cb {
+			if ca < cb {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+var hundred = decimal.NewFromInt(100)
+
+// fillPct is executed/quantity as a percentage with one decimal, "" when
+// either is missing or the quantity is zero.
+func fillPct(executed, quantity string) string {
+	if executed == "" || quantity == "" {
+		return ""
+	}
+	q, err := decimal.NewFromString(quantity)
+	if err != nil || q.IsZero() {
+		return ""
+	}
+	z, err := decimal.NewFromString(executed)
+	if err != nil {
+		return ""
+	}
+	return z.Mul(hundred).DivRound(q, 1).StringFixed(1)
+}
+
+// isZeroAmount reports whether a balance literal is zero (or empty).
+func isZeroAmount(s string) bool { return s == "" || isZeroLit(s) }
+
+// addDec adds two decimal literals exactly; on a malformed input it
+// returns the first one.
+func addDec(a, b string) string {
+	x, err := decimal.NewFromString(a)
+	if err != nil {
+		return a
+	}
+	y, err := decimal.NewFromString(b)
+	if err != nil {
+		return a
+	}
+	return x.Add(y).String()
+}
+
+// compactAge formats a duration in its largest unit: 45s, 12m, 3h, 5d.
+func compactAge(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	switch {
+	case d < time.Minute:
+		return strconv.Itoa(int(d/time.Second)) + "s"
+	case d < time.Hour:
+		return strconv.Itoa(int(d/time.Minute)) + "m"
+	case d < 48*time.Hour:
+		return strconv.Itoa(int(d/time.Hour)) + "h"
+	}
+	return strconv.Itoa(int(d/(24*time.Hour))) + "d"
+}
+
+// twoUnitAge formats a duration as 1h02m, 3m05s or 42s.
+func twoUnitAge(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	h, m, s := int(d/time.Hour), int(d/time.Minute)%60, int(d/time.Second)%60
+	switch {
+	case h > 0:
+		return strconv.Itoa(h) + "h" + pad2(m) + "m"
+	case m > 0:
+		return strconv.Itoa(m) + "m" + pad2(s) + "s"
+	}
+	return strconv.Itoa(s) + "s"
+}
+
+func pad2(n int) string {
+	if n < 10 {
+		return "0" + strconv.Itoa(n)
+	}
+	return strconv.Itoa(n)
+}

@@ -1,0 +1,94 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"bhtop/themes"
+)
+
+// paint is a style reduced to the escape sequences around its text, so a
+// row can be coloured by string concatenation instead of a lipgloss
+// Render per cell: rendering stays cheap enough for every frame.
+type paint struct{ open, close string }
+
+func mkPaint(st lipgloss.Style) paint {
+	r := st.Render("X")
+	i := strings.IndexByte(r, 'X')
+	if i < 0 {
+		return paint{}
+	}
+	return paint{r[:i], r[i+1:]}
+}
+
+func (p paint) wrap(s string) string {
+	if p.open == "" {
+		return s
+	}
+	return p.open + s + p.close
+}
+
+// paints are the theme's styles as paints, rebuilt with the styles.
+type paints struct {
+	selected, buy, sell, pending, unknown paint
+	muted, good, warn, bad, accent        paint
+	colHeader, title, titleFocused, stale paint
+	tab, tabActive, header, status        paint
+	badge                                 paint
+}
+
+func newPaints(st *themes.Styles) paints {
+	return paints{
+		selected: mkPaint(st.Selected), buy: mkPaint(st.Buy), sell: mkPaint(st.Sell),
+		pending: mkPaint(st.Pending), unknown: mkPaint(st.Unknown),
+		muted: mkPaint(st.Muted), good: mkPaint(st.Good), warn: mkPaint(st.Warn),
+		bad: mkPaint(st.Bad), accent: mkPaint(st.Accent),
+		colHeader: mkPaint(st.ColHeader), title: mkPaint(st.Title), titleFocused: mkPaint(st.TitleFocused),
+		stale: mkPaint(st.Stale), tab: mkPaint(st.Tab), tabActive: mkPaint(st.TabActive),
+		header: mkPaint(st.Header), status: mkPaint(st.Status), badge: mkPaint(st.Badge),
+	}
+}
+
+// textWidth is the display width of plain text (fast for ASCII).
+func textWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
+}
+
+// fit pads or truncates plain text to exactly w cells.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	tw := textWidth(s)
+	if tw > w {
+		s = ansi.Truncate(s, w, "…")
+		tw = textWidth(s)
+	}
+	if tw < w {
+		return s + strings.Repeat(" ", w-tw)
+	}
+	return s
+}
+
+// fitStyled pads or truncates styled text to exactly w cells.
+func fitStyled(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	tw := ansi.StringWidth(s)
+	if tw > w {
+		s = ansi.Truncate(s, w, "…")
+		tw = ansi.StringWidth(s)
+	}
+	if tw < w {
+		return s + strings.Repeat(" ", w-tw)
+	}
+	return s
+}

@@ -1,0 +1,76 @@
+package ui
+
+import (
+	"bhtop/state"
+	"bhtop/stream"
+)
+
+// The row sources: each turns the snapshot into a pane's rows. They run
+// only when the snapshot version or the pane's mode changed.
+
+func balanceItems(s *state.Snapshot, showZero bool) []item {
+	out := make([]item, 0, len(s.Balances))
+	for i := range s.Balances {
+		b := &s.Balances[i]
+		if !showZero && isZeroAmount(b.Free) && isZeroAmount(b.Locked) {
+			continue
+		}
+		total := b.Free
+		if !isZeroAmount(b.Locked) {
+			total = addDec(b.Free, b.Locked)
+		}
+		out = append(out, item{bal: b, total: total})
+	}
+	return out
+}
+
+// orderItems lists the pending orders not yet matched by a report (they
+// stay pinned on top), then the open orders, or in history mode the
+// closed ones. It returns the rows and how many are pending.
+func orderItems(s *state.Snapshot, history bool) ([]item, int) {
+	var out []item
+	pinned := 0
+	if !history && len(s.Pending) > 0 {
+		seen := make(map[string]bool, len(s.Pending))
+		for i := range s.Pending {
+			seen[s.Pending[i].ClientOrderID] = false
+		}
+		for i := range s.Orders {
+			if _, ok := seen[s.Orders[i].ClientOrderID]; ok {
+				seen[s.Orders[i].ClientOrderID] = true
+			}
+		}
+		for i := range s.Pending {
+			if !seen[s.Pending[i].ClientOrderID] {
+				out = append(out, item{pend: &s.Pending[i]})
+			}
+		}
+		pinned = len(out)
+	}
+	if out == nil {
+		out = make([]item, 0, len(s.Orders))
+	}
+	for i := range s.Orders {
+		o := &s.Orders[i]
+		if o.Open() != history {
+			out = append(out, item{ord: o})
+		}
+	}
+	return out, pinned
+}
+
+func positionItems(s *state.Snapshot) []item {
+	out := make([]item, len(s.Positions))
+	for i := range s.Positions {
+		out[i] = item{pos: &s.Positions[i]}
+	}
+	return out
+}
+
+func noteItems(notes []stream.Note) []item {
+	out := make([]item, len(notes))
+	for i := range notes {
+		out[i] = item{note: &notes[i]}
+	}
+	return out
+}

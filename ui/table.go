@@ -1,0 +1,286 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"bhtop/state"
+	"bhtop/stream"
+)
+
+// align says how a column's cells line up.
+type align int
+
+const (
+	alignLeft  align = iota
+	alignRight       // right-aligned text
+	alignDec         // numbers aligned on the decimal point
+)
+
+// item is one row of a pane: exactly one of its pointers is set. Pointers
+// point into an immutable Snapshot (or the notes slice), so building rows
+// copies nothing.
+type item struct {
+	bal   *state.Balance
+	total string // free + locked, for balances
+	ord   *state.Order
+	pend  *state.Pending
+	pos   *state.Position
+	note  *stream.Note
+}
+
+// id identifies an item across snapshots, so the cursor stays on it.
+func (it *item) id() string {
+	switch {
+	case it.bal != nil:
+		return it.bal.Asset
+	case it.ord != nil:
+		return it.ord.Market + "/" + it.ord.OrderID
+	case it.pend != nil:
+		return "pending/" + it.pend.ClientOrderID
+	case it.pos != nil:
+		return it.pos.AccountID + "/" + it.pos.Symbol + "/" + it.pos.Side
+	case it.note != nil:
+		return string(rune(0)) + itoa(it.note.Seq)
+	}
+	return ""
+}
+
+// column describes one column of a pane.
+type column struct {
+	title string
+	align align
+	prio  int  // narrow screens drop the highest prio first; 0 always shows
+	max   int  // cap on a text column's width (0: none)
+	fixed int  // fixed width, for cells that change with time
+	flex  bool // takes the width left over
+	money bool // hidden in privacy mode
+	text  func(it *item, now time.Time) string
+	cmp   func(a, b *item) int // nil: not a sort column
+	paint func(it *item, p *paints) paint
+}
+
+// colWidth is a column's width over the pane's current rows.
+type colWidth struct{ w, intW, fracW int }
+
+// cacheKey is what a pane's rows depend on: when it has not changed, the
+// filtered and sorted rows are reused as they are.
+type cacheKey struct {
+	version uint64
+	mode    int
+	sortIdx int
+	desc    bool
+	filter  string
+}
+
+// pane is one table of the dashboard. It is a value: Update-side methods
+// with pointer receivers rebuild its rows; its view is pure.
+type pane struct {
+	id      paneID
+	cols    []column
+	sorts   []int // indexes of sortable columns
+	sortIdx int   // index into sorts; -1 is the natural order
+	desc    bool
+	filter  string
+	cursor  int
+	offset  int
+	follow  bool // stick to the newest row (events)
+	pinned  int  // rows at the top kept out of sorting (pending orders)
+	// rowPaint colours a whole row (positions by side, pending orders).
+	rowPaint func(it *item, p *paints) paint
+	rows     []item
+	widths   []colWidth
+	key      cacheKey
+	builtOK  bool
+}
+
+func newPane(id paneID, cols []column) pane {
+	p := pane{id: id, cols: cols, sortIdx: -1}
+	for i, c := range cols {
+		if c.cmp != nil {
+			p.sorts = append(p.sorts, i)
+		}
+	}
+	return p
+}
+
+// setRows filters, sorts and measures src unless nothing it depends on
+// changed since the last call. pinned leading rows stay on top unsorted.
+func (p *pane) setRows(src []item, version uint64, mode, pinned int) {
+	k := cacheKey{version: version, mode: mode, sortIdx: p.sortIdx, desc: p.desc, filter: p.filter}
+	if p.builtOK && k == p.key {
+		return
+	}
+	var selected string
+	if p.cursor >= 0 && p.cursor < len(p.rows) {
+		selected = p.rows[p.cursor].id()
+	}
+	prevLen := len(p.rows)
+	p.key, p.builtOK = k, true
+
+	rows := make([]item, 0, len(src))
+	needle := strings.ToLower(p.filter)
+	p.pinned = 0
+	for i := range src {
+		if needle != "" && !p.matches(&src[i], needle) {
+			continue
+		}
+		if i < pinned {
+			p.pinned++
+		}
+		rows = append(rows, src[i])
+	}
+	if p.sortIdx >= 0 && p.sortIdx < len(p.sorts) {
+		cmp := p.cols[p.sorts[p.sortIdx]].cmp
+		body := rows[p.pinned:]
+		if p.desc {
+			slices.SortStableFunc(body, func(a, b item) int { return -cmp(&a, &b) })
+		} else {
+			slices.SortStableFunc(body, func(a, b item) int { return cmp(&a, &b) })
+		}
+	}
+	p.rows = rows
+	p.measure()
+
+	switch {
+	case p.follow && (p.cursor >= prevLen-1):
+		p.cursor = len(rows) - 1
+	case selected != "":
+		if p.cursor >= len(rows) || rows[p.cursor].id() != selected {
+			for i := range rows {
+				if rows[i].id() == selected {
+					p.cursor = i
+					break
+				}
+			}
+		}
+	}
+	p.clamp()
+}
+
+func (p *pane) matches(it *item, needle string) bool {
+	for i := range p.cols {
+		if p.cols[i].fixed > 0 {
+			continue
+		}
+		if strings.Contains(strings.ToLower(p.cols[i].text(it, time.Time{})), needle) {
+			return true
+		}
+	}
+	return false
+}
+
+// measure computes every column's width over all current rows.
+func (p *pane) measure() {
+	if cap(p.widths) < len(p.cols) {
+		p.widths = make([]colWidth, len(p.cols))
+	}
+	p.widths = p.widths[:len(p.cols)]
+	for ci := range p.cols {
+		c := &p.cols[ci]
+		cw := colWidth{w: textWidth(c.title)}
+		switch {
+		case c.fixed > 0:
+			cw.w = max(cw.w, c.fixed)
+		case c.flex:
+		case c.align == alignDec:
+			for ri := range p.rows {
+				iw, fw := decParts(c.text(&p.rows[ri], time.Time{}))
+				cw.intW, cw.fracW = max(cw.intW, iw), max(cw.fracW, fw)
+			}
+			cw.w = max(cw.w, decWidth(cw.intW, cw.fracW))
+			if cw.intW+cw.fracW == 0 {
+				cw.intW = 1
+			}
+		default:
+			for ri := range p.rows {
+				cw.w = max(cw.w, len(c.text(&p.rows[ri], time.Time{})))
+			}
+		}
+		if c.money {
+			cw.w = max(cw.w, 3)
+		}
+		if c.max > 0 {
+			cw.w = min(cw.w, c.max)
+		}
+		p.widths[ci] = cw
+	}
+}
+
+// clamp keeps the cursor on a row (or at -1 when there are none).
+func (p *pane) clamp() {
+	if len(p.rows) == 0 {
+		p.cursor, p.offset = 0, 0
+		return
+	}
+	p.cursor = max(0, min(p.cursor, len(p.rows)-1))
+}
+
+// move moves the cursor by d rows.
+func (p *pane) move(d int) {
+	p.cursor += d
+	p.clamp()
+	p.follow = p.id == paneEvents && p.cursor >= len(p.rows)-1
+}
+
+// scrollTo keeps the cursor visible in a window of h rows.
+func (p *pane) scrollTo(h int) {
+	if h <= 0 {
+		return
+	}
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	if p.cursor >= p.offset+h {
+		p.offset = p.cursor - h + 1
+	}
+	p.offset = max(0, min(p.offset, len(p.rows)-h))
+}
+
+// nextSort steps to the next sort column (after the last: natural order).
+func (p *pane) nextSort() {
+	if len(p.sorts) == 0 {
+		return
+	}
+	p.sortIdx++
+	if p.sortIdx >= len(p.sorts) {
+		p.sortIdx = -1
+	}
+}
+
+// sortName names the current sort for the title.
+func (p *pane) sortName() string {
+	if p.sortIdx < 0 || p.sortIdx >= len(p.sorts) {
+		return ""
+	}
+	return p.cols[p.sorts[p.sortIdx]].title
+}
+
+// selected returns the row under the cursor.
+func (p *pane) selected() (item, bool) {
+	if p.cursor < 0 || p.cursor >= len(p.rows) {
+		return item{}, false
+	}
+	return p.rows[p.cursor], true
+}
+
+func itoa(n uint64) string {
+	var b [20]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			break
+		}
+	}
+	return string(b[i:])
+}
+
+// dirty reports whether the sort or filter changed since the rows were
+// built.
+func (p *pane) dirty() bool {
+	return p.key.sortIdx != p.sortIdx || p.key.desc != p.desc || p.key.filter != p.filter
+}
