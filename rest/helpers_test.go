@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"bhtop/rest"
+	"bhtop/signer"
 	"bhtop/sim"
 )
 
@@ -89,3 +90,5 @@ func restingBuy() rest.OrderRequest {
 	return rest.OrderRequest{Symbol: "BTCUSDT", Side: "BUY", Type: "LIMIT", TimeInForce: "GTC",
 		Quantity: "0.001", Price: "30000.00"}
 }
+
+func s0() signer.Secret { return signer.NewSecret("any") }

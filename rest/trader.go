@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"strings"
 )
 
@@ -72,11 +71,7 @@ func (c *Client) orderCall(ctx context.Context, r route, p *params, res OrderRes
 		res.Msg = r.method + " " + r.path + ": " + err.Error()
 		if NotSent(err) {
 			res.Outcome = OutcomeRejected
-			res.Msg = "not sent: " + err.Error()
-			var ae *APIError
-			if errors.As(err, &ae) {
-				res.HTTPStatus, res.Code = ae.HTTPStatus, ae.Code
-			}
+			res.Msg = "not sent: " + err.Error() // httpStatus stays 0: this request got no reply
 			return res
 		}
 		res.Outcome = OutcomeUnknown
