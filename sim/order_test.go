@@ -91,7 +91,7 @@ func checkStream(t *testing.T, s *Server, tr truth) {
 		}
 		var rec struct {
 			Status, ExecutedQty, AvgPrice string
-			CummulativeQuoteQty          string
+			CummulativeQuoteQty           string
 		}
 		r := signed(t, s, "GET", path, param+id)
 		wantOK(t, r)
