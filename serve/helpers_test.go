@@ -48,7 +48,7 @@ func newFixture(t *testing.T, edit func(*Config)) *fixture {
 		AuthorizedKeys: f.keysFile,
 		HostKey:        filepath.Join(dir, "host", "ssh_host_ed25519"),
 		Grace:          500 * time.Millisecond,
-		NewModel: func(v Viewer) tea.Model {
+		NewModel: func(_ context.Context, v Viewer) tea.Model {
 			select {
 			case f.viewers <- v:
 			default:

@@ -51,9 +51,10 @@ type Config struct {
 	// that does not read is cut after Grace.
 	Grace time.Duration
 
-	// NewModel builds each session's dashboard. It gets no way to trade:
-	// serve never holds an order-placing client. Required.
-	NewModel func(Viewer) tea.Model
+	// NewModel builds each session's dashboard; ctx ends when the session
+	// does. It gets no way to trade: serve never holds an order-placing
+	// client. Required.
+	NewModel func(ctx context.Context, v Viewer) tea.Model
 
 	// Logger receives one line per session start and end and per refused
 	// key. Nil discards.

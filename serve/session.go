@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -67,15 +68,17 @@ func (s *Server) handle(sess ssh.Session) {
 	conn, _ := sess.Context().Value(ssh.ContextKeyConn).(*gossh.ServerConn)
 	v := &session{id: s.lastID.Add(1), ssh: sess, conn: conn, srv: s, done: make(chan struct{})}
 	viewer := newViewer(v.id, sess, pty)
+	ctx, cancel := context.WithCancel(sess.Context())
+	defer cancel() // ends the model's listeners once the program is gone
 	v.out.w = sess
 	in := newActivityReader(sess)
-	v.prog = tea.NewProgram(s.cfg.NewModel(viewer),
+	v.prog = tea.NewProgram(s.cfg.NewModel(ctx, viewer),
 		tea.WithInput(in),
 		tea.WithOutput(&v.out),
 		tea.WithEnvironment(viewer.Environ),
 		tea.WithColorProfile(viewer.Profile),
 		tea.WithWindowSize(viewer.Width, viewer.Height),
-		tea.WithContext(sess.Context()),
+		tea.WithContext(ctx),
 		tea.WithoutSignalHandler(),
 		tea.WithFPS(s.cfg.FPS),
 	)
