@@ -13,12 +13,14 @@ type RateLimit struct {
 	Limit    int
 }
 
-// DefaultRateLimits are API-FACTS.md's example values, used until
-// BrokerInfo tells the real ones.
-var DefaultRateLimits = []RateLimit{
-	{"REQUEST_WEIGHT", "MINUTE", 1500},
-	{"ORDER", "SECOND", 20},
-	{"ORDER", "DAY", 350000},
+// DefaultRateLimits are API-FACTS.md's example values, which the
+// governor holds to until BrokerInfo (or SetRateLimits) tells the real ones.
+func DefaultRateLimits() []RateLimit {
+	return []RateLimit{
+		{"REQUEST_WEIGHT", "MINUTE", 1500},
+		{"ORDER", "SECOND", 20},
+		{"ORDER", "DAY", 350000},
+	}
 }
 
 func intervalOf(s string) time.Duration {
@@ -104,7 +106,7 @@ type governor struct {
 
 func newGovernor() *governor {
 	g := &governor{}
-	g.setLimits(DefaultRateLimits)
+	g.setLimits(DefaultRateLimits())
 	return g
 }
 

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -82,9 +83,9 @@ func (c *Client) send(ctx context.Context, r route, p *params) (reply, error) {
 
 	reqCtx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	wrote := false
+	var wrote atomic.Bool // set by the transport's writer goroutine
 	reqCtx = httptrace.WithClientTrace(reqCtx, &httptrace.ClientTrace{
-		WroteHeaders: func() { wrote = true },
+		WroteHeaders: func() { wrote.Store(true) },
 	})
 	u := c.base + r.path
 	var body *strings.Reader
@@ -113,8 +114,9 @@ func (c *Client) send(ctx context.Context, r route, p *params) (reply, error) {
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		err = scrubURL(err)
-		c.log.Warn("rest request failed", "method", r.method, "path", r.path, "sent", wrote, "err", err)
-		if !wrote {
+		sent := wrote.Load()
+		c.log.Warn("rest request failed", "method", r.method, "path", r.path, "sent", sent, "err", err)
+		if !sent {
 			return reply{}, &notSentError{err}
 		}
 		return reply{}, err

@@ -179,3 +179,17 @@ func TestAPIErrorMatching(t *testing.T) {
 		t.Errorf("BackoffError does not unwrap to ErrBanned and *APIError: %v", be)
 	}
 }
+
+// BenchmarkSignOrderParams is building and signing the parameters of one
+// order, the client's own share of an order's latency.
+func BenchmarkSignOrderParams(b *testing.B) {
+	sec := signer.NewSecret("lH3ELTNiFxCQTmi9pPcWWikhsjO04Yoqw3euoHUuOLC3GYBW64ZqzQsiOEHXQS76")
+	req := OrderRequest{Symbol: "ETHBTC", Side: "BUY", Type: "LIMIT", TimeInForce: "GTC", Quantity: "1", Price: "0.1",
+		NewClientOrderID: "bh0123456789abcdef0123"}
+	b.ReportAllocs()
+	for b.Loop() {
+		p := req.params()
+		p.addInt("recvWindow", 5000).addInt("timestamp", 1538323200000)
+		_ = signer.Sign(sec, p.encode())
+	}
+}

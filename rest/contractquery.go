@@ -1,0 +1,22 @@
+package rest
+
+import "context"
+
+// routeContractQuery is GET /openapi/contract/v1/getOrder (an extension;
+// the simulator serves it). Added for the stream's resync: a contract
+// order open locally but absent from the contract open orders is queried
+// here for its final state.
+var routeContractQuery = route{"GET", "/openapi/contract/v1/getOrder", secUserData, 1, false}
+
+// ContractQueryOrder fetches one contract order by OrderID or by client
+// order id (sent as clientOrderId). An order the service does not know
+// fails with an error matching ErrNoSuchOrder.
+func (c *Client) ContractQueryOrder(ctx context.Context, q OrderQuery) (OrderRecord, error) {
+	p := &params{}
+	p.add("orderId", q.OrderID).add("clientOrderId", q.OrigClientOrderID)
+	var w wireOrder
+	if err := c.call(ctx, routeContractQuery, p, &w); err != nil {
+		return OrderRecord{}, err
+	}
+	return w.record(), nil
+}
