@@ -1,3 +1,170 @@
 package cli
 
-func runSim(args []string, stdio IO) int { return notBuilt("sim", stdio) }
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"bhtop/signer"
+	"bhtop/sim"
+)
+
+func runSim(args []string, stdio IO) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return runSimContext(ctx, args, stdio)
+}
+
+// keyFlags collects repeated --key APIKEY:SECRET[:PERMS] values.
+type keyFlags struct {
+	keys    []sim.Key
+	secrets []string // the secret text of each key, for the connection line
+}
+
+func (k *keyFlags) String() string { return fmt.Sprintf("%d keys", len(k.keys)) }
+
+func (k *keyFlags) Set(v string) error {
+	parts := strings.SplitN(v, ":", 3)
+	if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
+		return errors.New("want APIKEY:SECRET[:PERMS]")
+	}
+	key := sim.Key{APIKey: parts[0], Secret: signer.NewSecret(parts[1])}
+	if len(parts) == 3 && parts[2] != "" {
+		for _, p := range strings.Split(parts[2], ",") {
+			switch p = strings.ToUpper(strings.TrimSpace(p)); p {
+			case "TRADE", "USER_DATA", "USER_STREAM", "MARKET_DATA":
+				key.Perms = append(key.Perms, p)
+			default:
+				return fmt.Errorf("unknown permission %q (want TRADE, USER_DATA, USER_STREAM, MARKET_DATA)", p)
+			}
+		}
+	}
+	k.keys = append(k.keys, key)
+	k.secrets = append(k.secrets, parts[1])
+	return nil
+}
+
+// parseRateLimits reads "weight=1500,orders=20,daily=350000" (any subset).
+func parseRateLimits(v string) (sim.RateLimits, error) {
+	var rl sim.RateLimits
+	if v == "" {
+		return rl, nil
+	}
+	for _, kv := range strings.Split(v, ",") {
+		k, val, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		n, err := strconv.Atoi(val)
+		if !ok || err != nil || n <= 0 {
+			return rl, fmt.Errorf("rate limit %q: want NAME=POSITIVE_INTEGER", kv)
+		}
+		switch k {
+		case "weight":
+			rl.WeightPerMinute = n
+		case "orders":
+			rl.OrdersPerSecond = n
+		case "daily":
+			rl.OrdersPerDay = n
+		default:
+			return rl, fmt.Errorf("rate limit %q: want weight, orders or daily", k)
+		}
+	}
+	return rl, nil
+}
+
+// runSimContext runs the simulator until ctx ends (SIGINT/SIGTERM).
+func runSimContext(ctx context.Context, args []string, stdio IO) int {
+	fs := flag.NewFlagSet("bhtop sim", flag.ContinueOnError)
+	fs.SetOutput(stdio.Err)
+	var (
+		opts     sim.Options
+		keys     keyFlags
+		logPath  string
+		limits   string
+		errStat  int
+		interval time.Duration
+	)
+	fs.StringVar(&opts.Addr, "addr", "127.0.0.1:0", "listen address (port 0 picks a free port, printed on the first line)")
+	fs.Int64Var(&opts.Seed, "seed", 1, "seed of the synthetic market and the activity")
+	fs.Float64Var(&opts.Activity, "activity", 2, "background order events per second on the demo account (0 = none)")
+	fs.Var(&keys, "key", "accept API key APIKEY:SECRET[:PERMS] (repeatable; PERMS a comma list of TRADE,USER_DATA,USER_STREAM,MARKET_DATA, default all).\n"+
+		"This puts a secret on the command line: acceptable only because it is the simulator's own test key.\n"+
+		"Without --key the public demo pair of the API docs is used. The first key is the one printed.")
+	fs.StringVar(&logPath, "log-requests", "", "append one JSON line per request to FILE (never a secret)")
+	fs.DurationVar(&opts.ListenKeyTTL, "listen-key-ttl", 60*time.Minute, "listenKey validity after creation or keepalive")
+	fs.DurationVar(&opts.ConnMaxAge, "conn-max-age", 24*time.Hour, "user-stream connections are cut at this age")
+	fs.DurationVar(&opts.PingInterval, "ping-interval", 30*time.Second, "JSON {\"ping\":N} interval on user-stream connections")
+	fs.DurationVar(&opts.Skew, "skew", 0, "server clock offset from this machine's clock (e.g. 3s, -3s)")
+	fs.StringVar(&limits, "rate-limits", "", "rate limits, e.g. weight=1500,orders=20,daily=350000 (per minute, second, day)")
+	fs.Float64Var(&opts.BanScale, "ban-scale", 1, "multiplies the 2 min..3 day ban lengths (e.g. 0.001 for tests)")
+	fs.DurationVar(&interval, "market-interval", 500*time.Millisecond, "step of the synthetic market (price walk and fills)")
+	fs.DurationVar(&opts.Faults.ReorderWindow, "reorder-window", 0, "fault: deliver user-stream events out of order within this window")
+	fs.Float64Var(&opts.Faults.DuplicateRate, "duplicate-rate", 0, "fault: fraction (0..1) of events delivered twice")
+	fs.DurationVar(&opts.Faults.DropEvery, "drop-every", 0, "fault: drop every user-stream connection after this long")
+	fs.BoolVar(&opts.Faults.ArrayFrames, "array-frames", false, "fault: wrap events in JSON arrays")
+	fs.BoolVar(&opts.Faults.OptionalFields, "optional-fields", false, "include SPEC.md's optional event fields")
+	fs.Float64Var(&opts.Faults.OrderErrorRate, "order-error-rate", 0, "fault: fraction (0..1) of order requests answered with a 5XX")
+	fs.IntVar(&errStat, "order-error-status", 504, "fault: HTTP status of those answers (500..599)")
+	fs.BoolVar(&opts.Faults.OrderErrorTakesEffect, "order-error-takes-effect", false, "fault: the order request takes effect despite the 5XX")
+	pos, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitOK
+	}
+	if err != nil {
+		return ExitUsage
+	}
+	if len(pos) > 0 {
+		fmt.Fprintf(stdio.Err, "bhtop sim: unexpected argument %q\n", pos[0])
+		return ExitUsage
+	}
+	if opts.RateLimits, err = parseRateLimits(limits); err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop sim: --rate-limits: %v\n", err)
+		return ExitUsage
+	}
+	if errStat < 500 || errStat > 599 {
+		fmt.Fprintf(stdio.Err, "bhtop sim: --order-error-status %d: want 500..599\n", errStat)
+		return ExitUsage
+	}
+	opts.Faults.OrderErrorStatus = errStat
+	opts.MarketInterval = interval
+	if interval <= 0 {
+		opts.MarketInterval = -1
+	}
+	opts.Keys = keys.keys
+	secret := sim.DemoSecret
+	if len(keys.secrets) > 0 {
+		secret = keys.secrets[0]
+	}
+	if logPath != "" {
+		f, err := os.OpenFile(logPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err != nil {
+			fmt.Fprintf(stdio.Err, "bhtop sim: open request log: %v\n", err)
+			return ExitFail
+		}
+		defer f.Close()
+		opts.RequestLog = f
+	}
+	s := sim.New(opts)
+	if err := s.Start(); err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err)
+		return ExitFail
+	}
+	line, _ := json.Marshal(struct {
+		BaseURL   string `json:"baseUrl"`
+		WSURL     string `json:"wsUrl"`
+		APIKey    string `json:"apiKey"`
+		SecretKey string `json:"secretKey"`
+	}{s.URL(), s.WSURL(), s.APIKey(), secret})
+	fmt.Fprintf(stdio.Out, "%s\n", line)
+	<-ctx.Done()
+	if err := s.Close(); err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err)
+	}
+	return ExitOK
+}

@@ -67,50 +67,53 @@ func (s *Server) activityStep(n float64) int {
 }
 
 func (s *Server) activityAction(now int64) {
-	st := &s.act
-	if len(st.open) > 2*activityMaxOpen {
-		kept := st.open[:0]
-		for _, o := range st.open {
-			if o.isOpen() {
-				kept = append(kept, o)
-			}
-		}
-		clear(st.open[len(kept):])
-		st.open = kept
-	}
 	r := s.rnd.IntN(100)
 	switch {
 	case r < 6:
 		s.activityContract(now)
-	case r < 45 || len(st.open) == 0:
+	case r < 45 && s.openActivity() < activityMaxOpen:
 		s.activityPlace(now)
-	case r < 65:
-		o := st.open[s.rnd.IntN(len(st.open))]
-		if o.isOpen() {
-			s.cancel(o, now)
-		}
 	default:
-		o := st.open[s.rnd.IntN(len(st.open))]
-		if !o.isOpen() {
-			return
-		}
-		rem := o.qty.Sub(o.executed)
-		q := rem
-		if s.rnd.IntN(2) == 0 {
-			if half := rem.Div(decimal.NewFromInt(2)).Div(o.sym.step).Floor().Mul(o.sym.step); half.IsPositive() {
-				q = half
+		o := s.pickActivity()
+		switch {
+		case o == nil:
+			s.activityPlace(now)
+		case r < 65:
+			s.cancel(o, now)
+		default:
+			rem := o.qty.Sub(o.executed)
+			q := rem
+			if s.rnd.IntN(2) == 0 {
+				if half := rem.Div(decimal.NewFromInt(2)).Div(o.sym.step).Floor().Mul(o.sym.step); half.IsPositive() {
+					q = half
+				}
 			}
+			s.fill(o, q, o.price, true, now)
 		}
-		s.fill(o, q, o.price, true, now)
 	}
+}
+
+// pickActivity returns a random open activity order (nil if none),
+// dropping closed ones from the list as it meets them.
+func (s *Server) pickActivity() *order {
+	st := &s.act
+	for len(st.open) > 0 {
+		i := s.rnd.IntN(len(st.open))
+		o := st.open[i]
+		if o.isOpen() {
+			return o
+		}
+		last := len(st.open) - 1
+		st.open[i] = st.open[last]
+		st.open[last] = nil
+		st.open = st.open[:last]
+	}
+	return nil
 }
 
 // activityPlace places a small resting spot order a few ticks away from
 // the market, on the other side if the first lacks balance.
 func (s *Server) activityPlace(now int64) {
-	if n := s.openActivity(); n >= activityMaxOpen {
-		return
-	}
 	var spot []*symbol
 	for _, sym := range s.symbolList {
 		if !sym.contract {
@@ -140,15 +143,9 @@ func (s *Server) activityPlace(now int64) {
 	}
 }
 
-func (s *Server) openActivity() int {
-	n := 0
-	for _, o := range s.act.open {
-		if o.isOpen() {
-			n++
-		}
-	}
-	return n
-}
+// openActivity is the number of activity orders not known to be closed
+// (an upper bound of the open ones).
+func (s *Server) openActivity() int { return len(s.act.open) }
 
 // minQty is the smallest quantity of sym that passes LOT_SIZE and
 // MIN_NOTIONAL at its current price.

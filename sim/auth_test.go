@@ -49,7 +49,7 @@ func TestWorkedExamples(t *testing.T) {
 func TestAuthErrors(t *testing.T) {
 	tradeOnly := Key{APIKey: "trade-only", Secret: signer.NewSecret("s1"), Perms: []string{"TRADE"}}
 	noTrade := Key{APIKey: "no_trade", Secret: signer.NewSecret("s2"), Perms: []string{"USER_DATA", "USER_STREAM"}}
-	s := start(t, Options{Keys: []Key{{APIKey: DemoAPIKey, Secret: signer.NewSecret(demoSecret)}, tradeOnly, noTrade}})
+	s := start(t, Options{Keys: []Key{{APIKey: DemoAPIKey, Secret: signer.NewSecret(DemoSecret)}, tradeOnly, noTrade}})
 	signedBy := func(k Key, q string) string {
 		q += "&timestamp=" + strconv.FormatInt(s.Now().UnixMilli(), 10)
 		return q + "&signature=" + signer.Sign(k.Secret, q)

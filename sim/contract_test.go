@@ -142,7 +142,7 @@ func TestRequestLog(t *testing.T) {
 	if l[2]["body"] != "symbol=ETHBTC" || l[2]["method"] != "POST" {
 		t.Errorf("third line = %v", l[2])
 	}
-	if strings.Contains(log.String(), demoSecret) {
+	if strings.Contains(log.String(), DemoSecret) {
 		t.Errorf("the log holds the secret")
 	}
 }

@@ -17,10 +17,11 @@ import (
 )
 
 // The demo key pair: the one of the official docs' worked examples
-// (API-FACTS.md), so their curl and openssl recipes work as written.
+// (API-FACTS.md), so their curl and openssl recipes work as written. It is
+// public and grants access to nothing but a simulator.
 const (
 	DemoAPIKey = "tAQfOrPIZAhym0qHISRt8EFvxPemdBm5j5WMlkm3Ke9aFp0EGWC2CGM8GHV4kCYW"
-	demoSecret = "lH3ELTNiFxCQTmi9pPcWWikhsjO04Yoqw3euoHUuOLC3GYBW64ZqzQsiOEHXQS76"
+	DemoSecret = "lH3ELTNiFxCQTmi9pPcWWikhsjO04Yoqw3euoHUuOLC3GYBW64ZqzQsiOEHXQS76"
 )
 
 // Server is the simulator: an HTTP server (REST and the user-stream
@@ -98,7 +99,7 @@ func New(opts Options) *Server {
 		opts.Faults.OrderErrorStatus = http.StatusGatewayTimeout
 	}
 	if len(opts.Keys) == 0 {
-		opts.Keys = []Key{{APIKey: DemoAPIKey, Secret: signer.NewSecret(demoSecret)}}
+		opts.Keys = []Key{{APIKey: DemoAPIKey, Secret: signer.NewSecret(DemoSecret)}}
 	}
 	s := &Server{
 		opts:       opts,

@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"bhtop/signer"
+)
+
+// bhtop sim prints its connection line first, answers a signed request
+// for a --key it was given, logs requests, and exits 0 when stopped.
+func TestSimCommand(t *testing.T) {
+	logPath := filepath.Join(t.TempDir(), "requests.jsonl")
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	var stderr strings.Builder
+	done := make(chan int, 1)
+	go func() {
+		done <- runSimContext(ctx, []string{"--key", "k1:s3cr3t:USER_DATA,USER_STREAM", "--activity", "0",
+			"--log-requests", logPath, "--skew", "3s"}, IO{Out: pw, Err: &stderr})
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("first line: %v (stderr %s)", err, stderr.String())
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	var conn struct{ BaseURL, WSURL, APIKey, SecretKey string }
+	if err := json.Unmarshal([]byte(line), &conn); err != nil {
+		t.Fatalf("first line %q: %v", line, err)
+	}
+	if conn.APIKey != "k1" || conn.SecretKey != "s3cr3t" || !strings.HasPrefix(conn.BaseURL, "http://127.0.0.1:") || !strings.HasPrefix(conn.WSURL, "ws://127.0.0.1:") {
+		t.Fatalf("connection line = %q", line)
+	}
+
+	q := "timestamp=" + strconv.FormatInt(time.Now().Add(3*time.Second).UnixMilli(), 10)
+	q += "&signature=" + signer.Sign(signer.NewSecret("s3cr3t"), q)
+	req, _ := http.NewRequest("GET", conn.BaseURL+"/openapi/v1/account?"+q, nil)
+	req.Header.Set("X-BH-APIKEY", "k1")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(body), `"balances"`) {
+		t.Errorf("signed GET account = %d %s, want 200 with balances", res.StatusCode, body)
+	}
+
+	cancel()
+	select {
+	case code := <-done:
+		if code != ExitOK {
+			t.Errorf("exit code = %d, want 0 (stderr %s)", code, stderr.String())
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("bhtop sim did not stop")
+	}
+	log, err := os.ReadFile(logPath)
+	if err != nil || !strings.Contains(string(log), `"path":"/openapi/v1/account"`) || strings.Contains(string(log), "s3cr3t") {
+		t.Errorf("request log = %q, %v; want the account request and no secret", log, err)
+	}
+}
+
+func TestSimCommandBadFlags(t *testing.T) {
+	tests := [][]string{
+		{"--key", "nosecret"},
+		{"--key", "k:s:FLY"},
+		{"--rate-limits", "weight=x"},
+		{"--rate-limits", "speed=3"},
+		{"--order-error-status", "404"},
+		{"extra"},
+	}
+	for _, args := range tests {
+		var out, errOut strings.Builder
+		if code := runSimContext(context.Background(), args, IO{Out: &out, Err: &errOut}); code != ExitUsage {
+			t.Errorf("bhtop sim %q = exit %d, want %d", args, code, ExitUsage)
+		}
+		if out.Len() != 0 {
+			t.Errorf("bhtop sim %q printed %q to stdout", args, out.String())
+		}
+	}
+}
+
+func TestParseRateLimits(t *testing.T) {
+	rl, err := parseRateLimits("weight=1500,orders=20,daily=350000")
+	if err != nil || rl.WeightPerMinute != 1500 || rl.OrdersPerSecond != 20 || rl.OrdersPerDay != 350000 {
+		t.Errorf("parseRateLimits = %+v, %v", rl, err)
+	}
+}

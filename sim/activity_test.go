@@ -1,0 +1,114 @@
+package sim
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// After a burst of background activity and market steps, the stream
+// agrees with the exchange, and every locked amount is accounted for by
+// open orders and position margins.
+func TestActivityConsistent(t *testing.T) {
+	s := New(Options{Seed: 7, MarketInterval: -1})
+	events, stop := s.feed.subscribe("1", 1<<20)
+	defer stop()
+	s.mu.Lock()
+	n := 0
+	for i := range 20 {
+		n += s.activityStep(500)
+		if i%4 == 0 {
+			s.marketStep()
+		}
+	}
+	s.mu.Unlock()
+	if n < 9500 {
+		t.Errorf("20 steps of 500 published %d events, want about 10000", n)
+	}
+	tr := drain(t, events)
+	truth := s.AccountTruth(s.APIKey())
+	for asset, got := range tr.balances {
+		if want := truth[asset]; !decEq(got[0], want[0]) || !decEq(got[1], want[1]) {
+			t.Errorf("stream balance %s = %v, truth %v", asset, got, want)
+		}
+	}
+	a := s.demo
+	kinds := map[string]int{}
+	for id, ev := range tr.orders {
+		kinds[str(ev["X"])]++
+		oid, _ := strconv.ParseUint(id, 10, 64)
+		o := a.orders[oid]
+		if o == nil {
+			continue // pruned
+		}
+		if o.status != str(ev["X"]) || !decEq(o.executed.String(), str(ev["z"])) {
+			t.Errorf("order %s: stream %s z=%s, truth %s %s", id, ev["X"], ev["z"], o.status, o.executed)
+		}
+	}
+	for _, k := range []string{"NEW", "PARTIALLY_FILLED", "FILLED", "CANCELED"} {
+		if kinds[k] == 0 {
+			t.Errorf("no order ended the burst %s (%v)", k, kinds)
+		}
+	}
+	if len(tr.positions) == 0 {
+		t.Errorf("no position events")
+	}
+	locked := map[string]decimal.Decimal{}
+	for _, o := range s.openOrders(a) {
+		locked[o.lockAsset] = locked[o.lockAsset].Add(o.locked)
+	}
+	for _, p := range a.positions {
+		locked[p.sym.marginAsset] = locked[p.sym.marginAsset].Add(p.margin)
+	}
+	for asset, b := range a.balances {
+		if !b.locked.Equal(locked[asset]) {
+			t.Errorf("%s locked %s, orders and margins hold %s", asset, b.locked, locked[asset])
+		}
+		if b.free.IsNegative() {
+			t.Errorf("%s free %s is negative", asset, b.free)
+		}
+	}
+}
+
+// With Activity set, a started simulator trades by itself.
+func TestActivityRuns(t *testing.T) {
+	s := start(t, Options{Activity: 400, MarketInterval: 20 * time.Millisecond})
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		s.mu.Lock()
+		n := s.published
+		s.mu.Unlock()
+		if n >= 40 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Errorf("no background activity published")
+}
+
+// BenchmarkActivity measures background activity throughput with one
+// subscriber draining the feed: go test -bench Activity -run ^$ ./sim/
+func BenchmarkActivity(b *testing.B) {
+	s := New(Options{Seed: 1, MarketInterval: -1})
+	events, stop := s.feed.subscribe("1", 1<<16)
+	defer stop()
+	done := make(chan struct{})
+	go func() {
+		for range events {
+		}
+		close(done)
+	}()
+	b.ResetTimer()
+	start := time.Now()
+	total := 0
+	for range b.N {
+		s.mu.Lock()
+		total += s.activityStep(1000) // one 50 ms tick at 20,000 events/s
+		s.mu.Unlock()
+	}
+	b.ReportMetric(float64(total)/time.Since(start).Seconds(), "events/s")
+	stop()
+	<-done
+}
