@@ -2,6 +2,8 @@ package stream
 
 import (
 	"fmt"
+	"strings"
+	"time"
 
 	"bhtop/state"
 )
@@ -14,8 +16,10 @@ type orderKey struct{ market, id string }
 
 type orderMark struct{ status, executed string }
 
-// maxChangeNotes bounds the notes made from one snapshot.
-const maxChangeNotes = 20
+// maxChangeNotes bounds the order notes made per second, so that a busy
+// account does not push connection and error notes out of the log; the
+// rest are summarized in one line.
+const maxChangeNotes = 10
 
 // notePublished runs on the writer goroutine after each publish.
 func (s *Session) notePublished(snap *state.Snapshot) {
@@ -43,16 +47,24 @@ func (s *Session) notePublished(snap *state.Snapshot) {
 	if !primed {
 		return
 	}
-	for i, l := range lines {
-		if i == maxChangeNotes {
-			s.notes.Add(s.cfg.Now(), NoteInfo, fmt.Sprintf("… and %d more order updates", len(lines)-i))
-			break
+	now := s.cfg.Now()
+	if now.Sub(s.noteWindow) >= time.Second {
+		if s.noteSkipped > 0 {
+			s.notes.Add(now, NoteInfo, fmt.Sprintf("… and %d more order updates", s.noteSkipped))
 		}
+		s.noteWindow, s.noteBudget, s.noteSkipped = now, maxChangeNotes, 0
+	}
+	for _, l := range lines {
+		if s.noteBudget <= 0 {
+			s.noteSkipped++
+			continue
+		}
+		s.noteBudget--
 		kind := NoteOrder
-		if len(l) > 4 && l[:4] == "fill" {
+		if strings.HasPrefix(l, "fill") {
 			kind = NoteFill
 		}
-		s.notes.Add(s.cfg.Now(), kind, l)
+		s.notes.Add(now, kind, l)
 	}
 }
 

@@ -31,6 +31,7 @@ type Config struct {
 
 	Keepalive time.Duration // PUT every this; default 30m
 	Rotate    time.Duration // replace a connection older than this; default 23h30m
+	MaxAge    time.Duration // the service's connection limit, for display; default 24h
 	KeyTTL    time.Duration // a key's assumed validity after POST/PUT; default 60m
 
 	BackoffBase time.Duration // first reconnect delay is below this; default 500ms
@@ -73,6 +74,7 @@ func (c *Config) setDefaults() {
 	def(&c.Keepalive, 30*time.Minute)
 	def(&c.Rotate, 23*time.Hour+30*time.Minute)
 	def(&c.KeyTTL, 60*time.Minute)
+	def(&c.MaxAge, 24*time.Hour)
 	def(&c.BackoffBase, 500*time.Millisecond)
 	def(&c.BackoffCap, 30*time.Second)
 	def(&c.ReadTimeout, 90*time.Second)

@@ -103,7 +103,9 @@ func (s *Session) readLoop(c *conn) {
 		if err != nil {
 			var ce *websocket.CloseError
 			switch {
-			case errors.As(err, &ce):
+			case errors.As(err, &ce) && ce.Code != websocket.CloseAbnormalClosure:
+				// (1006 is gorilla's name for a connection lost without a
+				// close frame; it is not one the service sent.)
 				c.serverClosed = !c.byUs.Load()
 				c.endReason = fmt.Sprintf("closed by the service (%d %s)", ce.Code, ce.Text)
 			case c.byUs.Load():

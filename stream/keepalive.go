@@ -34,6 +34,7 @@ func (s *Session) newKey(ctx context.Context) (string, error) {
 	s.key = key
 	s.created[key] = true
 	s.status.KeyCreated = now
+	s.status.KeysCreated++
 	s.status.KeyExpires = now.Add(s.cfg.KeyTTL)
 	s.status.LastKeepalive = time.Time{}
 	s.status.NextKeepalive = now.Add(s.cfg.Keepalive)

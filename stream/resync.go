@@ -101,7 +101,11 @@ func (s *Session) queryMissing(ctx context.Context, missing []state.OrderKey) {
 		if q.OrderID == "" {
 			q.OrigClientOrderID = k.ClientOrderID
 		}
-		rec, err := s.rest.QueryOrder(ctx, q)
+		query := s.rest.QueryOrder
+		if k.Market == state.MarketContract {
+			query = s.rest.ContractQueryOrder
+		}
+		rec, err := query(ctx, q)
 		if err != nil {
 			if !errors.Is(err, rest.ErrNoSuchOrder) {
 				s.noteError(fmt.Sprintf("query order %s: %v", k.OrderID, err))

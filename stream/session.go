@@ -59,6 +59,11 @@ type Session struct {
 	created map[string]bool // keys created and not yet deleted
 	prev    map[orderKey]orderMark
 	primed  bool // prev holds a baseline
+
+	// order-note rate limit (writer goroutine only)
+	noteWindow  time.Time
+	noteBudget  int
+	noteSkipped int
 }
 
 // New returns a session for cfg. It does no I/O until Start.
@@ -96,6 +101,8 @@ func New(cfg Config) (*Session, error) {
 		Simulated: cfg.Simulated,
 		Host:      cfg.Host,
 		ReadOnly:  cfg.Trader == nil,
+
+		ConnMaxAge: cfg.MaxAge,
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	return s, nil

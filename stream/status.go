@@ -33,6 +33,8 @@ type Status struct {
 
 	ConnectedAt time.Time     // current WebSocket's open time
 	ConnMaxAge  time.Duration // 24h on the real service
+	Connects    int           // connections opened since start (1 = never reconnected)
+	KeysCreated int           // listenKeys created since start
 
 	LastFrame    time.Time // newest frame received
 	LastSnapshot time.Time // newest REST resync applied

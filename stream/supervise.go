@@ -116,6 +116,7 @@ func (s *Session) connect(ctx context.Context, newKey bool) (*conn, error) {
 	s.setStatus(func(st *Status) {
 		st.State, st.Reason = StateResyncing, ""
 		st.ConnectedAt = c.opened
+		st.Connects++
 	})
 	if err := s.resync(ctx, true); err != nil {
 		// The socket is open and frames flow; the snapshot failed. Stay

@@ -1,0 +1,211 @@
+package stream
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"bhtop/rest"
+	"bhtop/sim"
+	"bhtop/state"
+)
+
+const userStream = "/openapi/v1/userDataStream"
+
+func TestKeepaliveCadence(t *testing.T) {
+	f := newFixture(t, sim.Options{}, Config{Keepalive: 250 * time.Millisecond}, false)
+	time.Sleep(1100 * time.Millisecond)
+	got := f.log.count("PUT", userStream)
+	if got < 3 || got > 5 {
+		t.Errorf("PUTs in 1.1s with keepalive 250ms = %d, want 3..5", got)
+	}
+	st := f.s.Status()
+	if st.LastKeepalive.IsZero() || st.NextKeepalive.Sub(st.LastKeepalive) != 250*time.Millisecond {
+		t.Errorf("Status keepalive times = last %v next %v, want 250ms apart", st.LastKeepalive, st.NextKeepalive)
+	}
+	if err := f.s.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.log.count("DELETE", userStream); got != 1 {
+		t.Errorf("DELETEs after Close = %d, want 1", got)
+	}
+}
+
+func TestRecoversFromKeyExpiry(t *testing.T) {
+	// The key lapses after 600ms (no keepalive in time): the service closes
+	// the socket; the session must POST a new key and carry on.
+	f := newFixture(t, sim.Options{ListenKeyTTL: 600 * time.Millisecond},
+		Config{Keepalive: time.Hour, KeyTTL: 600 * time.Millisecond}, true)
+	if !eventually(3*time.Second, func() bool { return f.log.count("POST", userStream) >= 3 }) {
+		t.Fatalf("POSTs of listenKey = %d, want >= 3 (a new key after each expiry)", f.log.count("POST", userStream))
+	}
+	if !eventually(2*time.Second, func() bool { return f.s.Status().State == StateLive }) {
+		t.Fatalf("state = %s, want live", f.s.Status().State)
+	}
+	// Events still flow on the new key: place an order and see its report.
+	res := f.s.PlaceOrder(context.Background(), rest.OrderRequest{Symbol: "ETHBTC", Side: "BUY",
+		Type: "LIMIT", TimeInForce: "GTC", Quantity: "0.01", Price: "0.01"})
+	if res.Outcome != rest.OutcomeAccepted {
+		t.Fatalf("PlaceOrder = %+v, want accepted", res)
+	}
+	if !eventually(2*time.Second, func() bool { return hasOrder(f.s.Hub().Latest(), res.OrderID) }) {
+		t.Errorf("order %s never reached the state after the key was replaced", res.OrderID)
+	}
+}
+
+func TestRotationLosesNoEvent(t *testing.T) {
+	// Rotate every 300ms while orders are placed every 30ms: every order's
+	// report must arrive on some socket (the journal sees them all), so no
+	// event fell between two connections.
+	rec := &frames{}
+	f := newFixture(t, sim.Options{}, Config{Rotate: 300 * time.Millisecond, Journal: rec}, true)
+	var ids []string
+	for i := 0; i < 40; i++ {
+		res := f.s.PlaceOrder(context.Background(), rest.OrderRequest{Symbol: "ETHBTC", Side: "BUY",
+			Type: "LIMIT", TimeInForce: "GTC", Quantity: "0.01", Price: "0.01"})
+		if res.Outcome != rest.OutcomeAccepted {
+			t.Fatalf("PlaceOrder = %+v, want accepted", res)
+		}
+		ids = append(ids, res.ClientOrderID)
+		time.Sleep(30 * time.Millisecond)
+	}
+	rotations := 0
+	notes, _ := f.s.Notes(0)
+	for _, n := range notes {
+		if strings.Contains(n.Text, "rotation") {
+			rotations++
+		}
+	}
+	if rotations < 2 {
+		t.Fatalf("rotations = %d, want >= 2", rotations)
+	}
+	time.Sleep(200 * time.Millisecond)
+	for _, id := range ids {
+		if !rec.contains(`"c":"` + id + `"`) {
+			t.Errorf("report of order %s never arrived on the stream", id)
+		}
+	}
+	if n := f.log.count("POST", userStream); n != 1 {
+		t.Errorf("listenKeys created = %d, want 1 (rotation reuses the key)", n)
+	}
+}
+
+func TestReconnectsQuicklyAfterDrop(t *testing.T) {
+	// Connections are dropped (no close frame) every 400ms: the session
+	// reconnects on the same key, the first retry within 1s.
+	f := newFixture(t, sim.Options{Faults: sim.Faults{DropEvery: 400 * time.Millisecond}}, Config{}, false)
+	if !eventually(3*time.Second, func() bool { return f.s.Status().Connects >= 4 }) {
+		t.Fatalf("connections live in 3s with a drop every 400ms = %d, want >= 4", f.s.Status().Connects)
+	}
+	if n := f.log.count("POST", userStream); n != 1 {
+		t.Errorf("listenKeys created = %d, want 1 (a drop without close frame retries the same key)", n)
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	base, capD := 500*time.Millisecond, 30*time.Second
+	for _, tc := range []struct {
+		name   string
+		n      int
+		r      float64
+		lo, hi time.Duration
+	}{
+		{"first retry, low jitter", 0, 0, 250 * time.Millisecond, 250 * time.Millisecond},
+		{"first retry, high jitter", 0, 0.999, 0, time.Second},
+		{"third retry", 2, 0.5, time.Second, 2 * time.Second},
+		{"capped", 30, 0.999, 15 * time.Second, capD},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := backoff(tc.n, base, capD, func() float64 { return tc.r })
+			if got < tc.lo || got > tc.hi {
+				t.Errorf("backoff(%d, r=%v) = %v, want in [%v, %v]", tc.n, tc.r, got, tc.lo, tc.hi)
+			}
+		})
+	}
+}
+
+func TestUnknownOrderSettles(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		takeEffect bool
+		wantOrder  bool
+	}{
+		{"504 but placed", true, true},
+		{"504 and not placed", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, sim.Options{Faults: sim.Faults{OrderErrorRate: 1, OrderErrorTakesEffect: tc.takeEffect}},
+				Config{QueryDelay: 100 * time.Millisecond}, true)
+			res := f.s.PlaceOrder(context.Background(), rest.OrderRequest{Symbol: "ETHBTC", Side: "BUY",
+				Type: "LIMIT", TimeInForce: "GTC", Quantity: "0.01", Price: "0.01"})
+			if res.Outcome != rest.OutcomeUnknown {
+				t.Fatalf("PlaceOrder outcome = %s, want unknown", res.Outcome)
+			}
+			cid := res.ClientOrderID
+			if !eventually(3*time.Second, func() bool {
+				snap := f.s.Hub().Latest()
+				p := pendingOf(snap, cid)
+				if tc.wantOrder {
+					return p == nil && hasClientOrder(snap, cid)
+				}
+				return p != nil && p.Status == state.PendingNotPlaced
+			}) {
+				t.Errorf("pending %s = %+v, want settled (order placed: %v)", cid, pendingOf(f.s.Hub().Latest(), cid), tc.wantOrder)
+			}
+		})
+	}
+}
+
+func TestReadOnlyCannotTrade(t *testing.T) {
+	f := newFixture(t, sim.Options{}, Config{}, false)
+	if f.s.Trader() != nil {
+		t.Fatal("Trader() of a read-only session is not nil")
+	}
+	res := f.s.PlaceOrder(context.Background(), rest.OrderRequest{Symbol: "ETHBTC", Side: "BUY",
+		Type: "LIMIT", TimeInForce: "GTC", Quantity: "0.01", Price: "0.01"})
+	if res.Outcome != rest.OutcomeRejected {
+		t.Errorf("read-only PlaceOrder = %s, want rejected", res.Outcome)
+	}
+	if n := f.log.count("POST", "/openapi/v1/order"); n != 0 {
+		t.Errorf("order requests sent by a read-only session = %d, want 0", n)
+	}
+}
+
+func hasOrder(s *state.Snapshot, id string) bool {
+	for _, o := range s.Orders {
+		if o.OrderID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func hasClientOrder(s *state.Snapshot, cid string) bool {
+	for _, o := range s.Orders {
+		if o.ClientOrderID == cid {
+			return true
+		}
+	}
+	return false
+}
+
+func pendingOf(s *state.Snapshot, cid string) *state.Pending {
+	for i := range s.Pending {
+		if s.Pending[i].ClientOrderID == cid {
+			return &s.Pending[i]
+		}
+	}
+	return nil
+}
+
+func countNotes(s *Session, text string) int {
+	notes, _ := s.Notes(0)
+	n := 0
+	for _, x := range notes {
+		if strings.Contains(x.Text, text) {
+			n++
+		}
+	}
+	return n
+}
