@@ -211,7 +211,7 @@ func checkURL(s setting, schemes ...string) (string, error) {
 		return "", fmt.Errorf("%s: %q must be %s://host[:port]", s.src, s.val, strings.Join(schemes, "|"))
 	}
 	if u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-		return "", fmt.Errorf("%s: %q must have no path, query or user: endpoints start at /openapi/...", s.src, s.val)
+		return "", fmt.Errorf("%s: %q must have no path, query or user (endpoints start at /openapi/)", s.src, s.val)
 	}
 	return u.Scheme + "://" + u.Host, nil
 }

@@ -3,7 +3,6 @@ package rest_test
 import (
 	"context"
 	"errors"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -273,9 +272,4 @@ func TestSkewAbsorbed(t *testing.T) {
 			})
 		}
 	}
-}
-
-func queryOf(e entry) url.Values {
-	v, _ := url.ParseQuery(e.Query)
-	return v
 }
