@@ -20,6 +20,7 @@ type symbol struct {
 	price              decimal.Decimal // last market price, a multiple of tick
 	swing              int             // largest price move per market step, in ticks
 	open               []*order        // resting orders, in placement order (closed ones compacted away)
+	compacted          int             // len(open) after the last compaction
 }
 
 type symbolSpec struct {
@@ -115,10 +116,9 @@ func (s *Server) fillCrossed(sym *symbol, now int64, liquidity decimal.Decimal) 
 			kept = append(kept, o)
 		}
 	}
-	for i := len(kept); i < len(sym.open); i++ {
-		sym.open[i] = nil
-	}
+	clear(sym.open[len(kept):])
 	sym.open = kept
+	sym.compacted = len(kept)
 }
 
 // crossTo sets a symbol's price and fills what it crosses, with at most

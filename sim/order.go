@@ -94,7 +94,24 @@ func (s *Server) addOrder(o *order) {
 	a := o.acct
 	a.orders[o.id] = o
 	a.byClient[o.clientID] = o
-	o.sym.open = append(o.sym.open, o)
+	sym := o.sym
+	if len(sym.open) >= 64 && len(sym.open) >= 2*sym.compacted {
+		sym.compact()
+	}
+	sym.open = append(sym.open, o)
+}
+
+// compact drops closed orders from the symbol's resting list.
+func (sym *symbol) compact() {
+	kept := sym.open[:0]
+	for _, o := range sym.open {
+		if o.isOpen() {
+			kept = append(kept, o)
+		}
+	}
+	clear(sym.open[len(kept):])
+	sym.open = kept
+	sym.compacted = len(kept)
 }
 
 // closed records that o left the open state, pruning the oldest closed

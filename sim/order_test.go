@@ -230,3 +230,27 @@ func TestOrderValidation(t *testing.T) {
 		})
 	}
 }
+
+// The synthetic market walks and, in time, fills a resting order near it.
+func TestMarketFillsRestingOrders(t *testing.T) {
+	s := start(t, Options{Seed: 3})
+	s.mu.Lock()
+	price := s.symbols["LTCUSDT"].price.Sub(decimal.RequireFromString("0.05"))
+	s.mu.Unlock()
+	r := signed(t, s, "POST", "/openapi/v1/order", "symbol=LTCUSDT&side=BUY&type=LIMIT&quantity=2&price="+price.String())
+	wantOK(t, r)
+	var placed struct{ OrderID json.Number }
+	r.decode(t, &placed)
+	seen := map[string]bool{}
+	for range 2000 {
+		s.locked(s.marketStep)
+		st := orderRec(t, s, "orderId="+placed.OrderID.String())["status"].(string)
+		seen[st] = true
+		if st == "FILLED" {
+			break
+		}
+	}
+	if !seen["FILLED"] {
+		t.Errorf("statuses seen while the market walked: %v, want FILLED in the end", seen)
+	}
+}

@@ -195,8 +195,14 @@ func (s *Server) findOrder(c *call, idParam, clientParam string, contract bool) 
 	return o, nil
 }
 
+// handleQueryOrder answers GET /openapi/v1/order. It also finds contract
+// orders (extension: a client reconciling an order of either market by id
+// gets its final state rather than -2013).
 func (s *Server) handleQueryOrder(c *call) (any, *apiError) {
 	o, e := s.findOrder(c, "orderId", "origClientOrderId", false)
+	if e != nil && e.code == codeNoSuchOrder {
+		o, e = s.findOrder(c, "orderId", "origClientOrderId", true)
+	}
 	if e != nil {
 		return nil, e
 	}
