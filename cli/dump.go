@@ -1,3 +1,212 @@
 package cli
 
-func runDump(args []string, stdio IO) int { return notBuilt("dump", stdio) }
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"bhtop/config"
+	"bhtop/journal"
+	"bhtop/rest"
+	"bhtop/sim"
+	"bhtop/state"
+	"bhtop/stream"
+)
+
+// dumpSimActivity is the background activity of the simulator `bhtop
+// dump` starts without credentials: a few events per second, as in the
+// dashboard's demo.
+const dumpSimActivity = 5
+
+// orderList collects the repeatable --order 'k=v&k=v' flag.
+type orderList []rest.OrderRequest
+
+func (l *orderList) String() string { return fmt.Sprintf("%d orders", len(*l)) }
+
+// Set parses one order: symbol, side, type, timeInForce (or tif),
+// quantity, price, newClientOrderId (or clientOrderId); type defaults to
+// LIMIT and a LIMIT order's timeInForce to GTC.
+func (l *orderList) Set(v string) error {
+	q, err := url.ParseQuery(v)
+	if err != nil {
+		return fmt.Errorf("parse order %q: %w", v, err)
+	}
+	r := rest.OrderRequest{Type: "LIMIT"}
+	for k, vs := range q {
+		val := vs[len(vs)-1]
+		switch strings.ToLower(k) {
+		case "symbol":
+			r.Symbol = strings.ToUpper(val)
+		case "side":
+			r.Side = strings.ToUpper(val)
+		case "type":
+			r.Type = strings.ToUpper(val)
+		case "timeinforce", "tif":
+			r.TimeInForce = strings.ToUpper(val)
+		case "quantity":
+			r.Quantity = val
+		case "price":
+			r.Price = val
+		case "newclientorderid", "clientorderid":
+			r.NewClientOrderID = val
+		default:
+			return fmt.Errorf("order %q: unknown key %q (want symbol, side, type, timeInForce, quantity, price, newClientOrderId)", v, k)
+		}
+	}
+	if r.Symbol == "" || r.Side == "" || r.Quantity == "" {
+		return fmt.Errorf("order %q: symbol, side and quantity are required", v)
+	}
+	if r.Type == "LIMIT" && r.TimeInForce == "" {
+		r.TimeInForce = "GTC"
+	}
+	*l = append(*l, r)
+	return nil
+}
+
+// runDump is `bhtop dump`: connect, resync, stream and fold for --for (or
+// until SIGINT/SIGTERM), place the --order orders once live, then close
+// the listenKey and print the state dump. Without credentials it runs on
+// an in-process simulator.
+func runDump(args []string, stdio IO) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return runDumpContext(ctx, args, stdio)
+}
+
+func runDumpContext(ctx context.Context, args []string, stdio IO) int {
+	fs := flag.NewFlagSet("bhtop dump", flag.ContinueOnError)
+	fs.SetOutput(stdio.Err)
+	connFlags := config.AddFlags(fs)
+	var (
+		forD   time.Duration
+		orders orderList
+		indent bool
+	)
+	fs.DurationVar(&forD, "for", 0, "stream this long (from start), then print the dump; 0 = until SIGINT/SIGTERM")
+	fs.Var(&orders, "order", "place this spot order once live: 'symbol=ETHBTC&side=BUY&type=LIMIT&quantity=1&price=0.05' (repeatable)")
+	fs.BoolVar(&indent, "indent", false, "indent the JSON")
+	pos, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitOK
+	}
+	if err != nil {
+		return ExitUsage
+	}
+	fail := func(code int, format string, a ...any) int {
+		fmt.Fprintf(stdio.Err, "bhtop dump: "+format+"\n", a...)
+		return code
+	}
+	if len(pos) > 0 {
+		return fail(ExitUsage, "unexpected argument %q", pos[0])
+	}
+	if forD < 0 {
+		return fail(ExitUsage, "--for %s: want a positive duration", forD)
+	}
+	conn, err := connFlags.Resolve(stdio.Getenv)
+	if err != nil {
+		return fail(ExitUsage, "%v", err)
+	}
+	if conn.ReadOnly && len(orders) > 0 {
+		return fail(ExitUsage, "--order is refused in read-only mode")
+	}
+	if forD > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, forD)
+		defer cancel()
+	}
+
+	simulated := false
+	if !conn.HasCredentials() {
+		if conn.BaseURL != "" {
+			return fail(ExitUsage, "needs credentials for %s: set BHTOP_API_KEY and BHTOP_SECRET_KEY (or --secret-file)", conn.BaseURL)
+		}
+		srv := sim.New(sim.Options{Activity: dumpSimActivity})
+		if err := srv.Start(); err != nil {
+			return fail(ExitFail, "%v", err)
+		}
+		defer srv.Close()
+		conn.BaseURL, conn.WSURL, conn.APIKey, conn.Secret = srv.URL(), srv.WSURL(), srv.APIKey(), srv.Secret()
+		simulated = true
+	}
+	logger, closeLog, err := openOrderLog(conn.Log)
+	if err != nil {
+		return fail(ExitFail, "%v", err)
+	}
+	defer closeLog()
+
+	cfg, closeRecord, err := dumpConfig(conn, logger, simulated)
+	if err != nil {
+		return fail(ExitFail, "%v", err)
+	}
+	defer closeRecord()
+	if err := cfg.REST.SyncTime(ctx); err != nil && ctx.Err() == nil {
+		logger.Warn("clock sync failed", "err", err)
+	}
+	sess, err := stream.New(cfg)
+	if err != nil {
+		return fail(ExitFail, "%v", err)
+	}
+	sess.Start()
+	live := sess.WaitLive(ctx) == nil
+	if live {
+		for _, o := range orders {
+			res := sess.PlaceOrder(ctx, o)
+			logger.Info("order placed", "outcome", res.Outcome, "clientOrderId", res.ClientOrderID, "msg", res.Msg)
+		}
+		<-ctx.Done()
+	}
+	closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := sess.Close(closeCtx); err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop dump: %v\n", err)
+	}
+	if !live {
+		st := sess.Status()
+		return fail(ExitFail, "the user stream never went live: %s %s", st.Reason, st.LastError)
+	}
+	ind := ""
+	if indent {
+		ind = "  "
+	}
+	if err := state.WriteDump(stdio.Out, sess.Hub().Latest(), ind); err != nil {
+		return fail(ExitFail, "%v", err)
+	}
+	return ExitOK
+}
+
+// dumpConfig builds the session configuration from the connection
+// settings; the returned func closes the --record journal.
+func dumpConfig(conn config.Conn, logger *slog.Logger, simulated bool) (stream.Config, func(), error) {
+	client := rest.New(conn.BaseURL, append(conn.RESTOptions(), rest.WithLogger(logger))...)
+	cfg := stream.Config{
+		REST: client, WSURL: conn.WSURL, Keepalive: conn.Keepalive, Rotate: conn.Rotate,
+		Logger: logger, Simulated: simulated,
+	}
+	if cfg.WSURL == "" {
+		cfg.WSURL = config.WSFromBase(conn.BaseURL)
+	}
+	if u, err := url.Parse(conn.BaseURL); err == nil && !simulated {
+		cfg.Host = u.Host
+	}
+	if !conn.ReadOnly {
+		cfg.Trader = rest.NewTrader(client)
+	}
+	closeRecord := func() {}
+	if conn.Record != "" {
+		f, err := os.OpenFile(conn.Record, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err != nil {
+			return cfg, nil, fmt.Errorf("open the --record journal: %w", err)
+		}
+		cfg.Journal = journal.NewWriter(f, nil)
+		closeRecord = func() { f.Close() }
+	}
+	return cfg, closeRecord, nil
+}

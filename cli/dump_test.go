@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"bhtop/signer"
+	"bhtop/sim"
+	"bhtop/state"
+)
+
+// lockedLog is a goroutine-safe request log.
+type lockedLog struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedLog) has(method, path, query string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, line := range bytes.Split(l.b.Bytes(), []byte("\n")) {
+		var r struct{ Method, Path, Query string }
+		if json.Unmarshal(line, &r) == nil && r.Method == method && r.Path == path && strings.Contains(r.Query, query) {
+			return true
+		}
+	}
+	return false
+}
+
+func decodeDump(t *testing.T, out string) state.Snapshot {
+	t.Helper()
+	var snap state.Snapshot
+	if err := json.Unmarshal([]byte(out), &snap); err != nil {
+		t.Fatalf("dump output is not the state JSON: %v\n%s", err, out)
+	}
+	return snap
+}
+
+// TestDumpSettlesUnknownOrder: every order request is answered 504, with
+// or without taking effect. The --order goes UNKNOWN and is settled by the
+// end of --for 3s: into orders (by its report or a query by client order
+// id), or as NOT_PLACED after the query (about 2s later) says -2013. The
+// listenKey is DELETEd on exit.
+func TestDumpSettlesUnknownOrder(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		takeEffect bool
+	}{
+		{"504, order placed", true},
+		{"504, order not placed", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			log := &lockedLog{}
+			s := sim.New(sim.Options{MarketInterval: -1, Activity: 20, RequestLog: log,
+				Faults: sim.Faults{OrderErrorRate: 1, OrderErrorTakesEffect: tc.takeEffect},
+				Keys:   []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}})
+			if err := s.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			const cid = "dumptest1"
+			logFile := filepath.Join(t.TempDir(), "dump.log")
+			code, out, errOut := runCLI(orderEnv(t, s, map[string]string{"BHTOP_LOG": logFile}), "dump", "--for", "3s",
+				"--order", "symbol=ETHBTC&side=BUY&type=LIMIT&quantity=0.01&price=0.01&newClientOrderId="+cid)
+			if code != ExitOK {
+				t.Fatalf("dump exit = %d, want 0; stderr: %s", code, errOut)
+			}
+			snap := decodeDump(t, out)
+			if logged, _ := os.ReadFile(logFile); !bytes.Contains(logged, []byte("outcome unknown")) {
+				t.Errorf("the order never went UNKNOWN; log:\n%s", logged)
+			}
+			inOrders := false
+			for _, o := range snap.Orders {
+				inOrders = inOrders || (o.ClientOrderID == cid && o.Status == "NEW")
+			}
+			if tc.takeEffect {
+				if len(snap.Pending) != 0 || !inOrders {
+					t.Errorf("pending = %+v, in orders = %v; want settled into orders", snap.Pending, inOrders)
+				}
+			} else {
+				if len(snap.Pending) != 1 || snap.Pending[0].Status != state.PendingNotPlaced || inOrders {
+					t.Errorf("pending = %+v, in orders = %v; want one NOT_PLACED", snap.Pending, inOrders)
+				}
+				if !log.has("GET", "/openapi/v1/order", "origClientOrderId="+cid) {
+					t.Error("the UNKNOWN order was never queried by origClientOrderId")
+				}
+			}
+			if !log.has("DELETE", "/openapi/v1/userDataStream", "") {
+				t.Error("the listenKey was not DELETEd on exit")
+			}
+			if snap.Account == nil || len(snap.Balances) == 0 {
+				t.Errorf("dump has no account (%v) or balances (%d)", snap.Account, len(snap.Balances))
+			}
+		})
+	}
+}
+
+// TestDumpWithoutCredentials runs on the in-process simulator.
+func TestDumpWithoutCredentials(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": dir}
+	code, out, errOut := runCLI(func(k string) string { return env[k] }, "dump", "--for", "1s")
+	if code != ExitOK {
+		t.Fatalf("dump exit = %d, want 0; stderr: %s", code, errOut)
+	}
+	snap := decodeDump(t, out)
+	if snap.Account == nil || len(snap.Balances) == 0 {
+		t.Errorf("dump on the simulator has no account (%v) or balances (%d)", snap.Account, len(snap.Balances))
+	}
+}
+
+func TestDumpBadFlags(t *testing.T) {
+	dir := t.TempDir()
+	env := func(k string) string { return map[string]string{"HOME": dir, "XDG_CONFIG_HOME": dir}[k] }
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"bad order key", []string{"dump", "--order", "symbol=X&side=BUY&quantity=1&colour=red"}},
+		{"order missing quantity", []string{"dump", "--order", "symbol=X&side=BUY"}},
+		{"positional", []string{"dump", "extra"}},
+		{"order in read-only", []string{"dump", "--read-only", "--order", "symbol=X&side=BUY&quantity=1&price=1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if code, _, _ := runCLI(env, tc.args...); code != ExitUsage {
+				t.Errorf("Run(%q) = %d, want %d", tc.args, code, ExitUsage)
+			}
+		})
+	}
+}
