@@ -36,6 +36,9 @@ type Client struct {
 	offset   time.Duration // server clock minus local clock
 	syncedAt time.Time     // local time of the last successful sync; zero: never
 	syncing  bool
+	// syncFailed is when an automatic measurement last failed (zero:
+	// none since the last success).
+	syncFailed time.Time
 }
 
 // Option configures a Client.

@@ -2,8 +2,9 @@ package rest
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 	"time"
 )
 
@@ -11,36 +12,34 @@ import (
 // the shortest round trip gives the offset.
 const syncSamples = 3
 
+// retryFailedSync is how long a timestamped call waits after a failed
+// automatic measurement before trying again.
+const retryFailedSync = 30 * time.Second
+
 // SyncTime measures the offset of the server's clock to the local one with
 // GET /openapi/v1/time, compensating half the round trip, and uses it for
-// every later timestamp. Timestamped calls also re-measure it by
-// themselves when it is older than the resync interval (default 5m).
+// every later timestamp. A service without /time (404: it is an
+// extension) is measured with brokerInfo's serverTime instead. Timestamped
+// calls also re-measure by themselves when the offset is older than the
+// resync interval (default 5m).
 func (c *Client) SyncTime(ctx context.Context) error {
+	r := routeTime
 	best := time.Duration(-1)
 	var offset time.Duration
-	var firstErr error
-	for range syncSamples {
-		var t struct {
-			ServerTime json.Number `json:"serverTime"`
-		}
+	for i := 0; i < syncSamples; i++ {
 		t0 := c.clock()
-		rep, err := c.send(ctx, routeTime, &params{})
+		ms, err := c.serverTimeOnce(ctx, r)
 		t1 := c.clock()
-		if err == nil && (rep.status < 200 || rep.status > 299) {
-			err = c.replyError(rep)
-		}
-		if err == nil {
-			err = decode(rep.body, &t)
-		}
-		var ms int64
-		if err == nil {
-			ms, err = t.ServerTime.Int64()
+		var ae *APIError
+		if err != nil && r == routeTime && best < 0 && errors.As(err, &ae) && ae.HTTPStatus == http.StatusNotFound {
+			r, i = routeBrokerInfo, i-1 // measure with brokerInfo instead
+			continue
 		}
 		if err != nil {
-			if firstErr == nil {
-				firstErr = err
+			if best < 0 {
+				return fmt.Errorf("measuring the clock offset (%s %s): %w", r.method, r.path, err)
 			}
-			continue
+			break
 		}
 		rtt := t1.Sub(t0)
 		if best < 0 || rtt < best {
@@ -48,15 +47,34 @@ func (c *Client) SyncTime(ctx context.Context) error {
 			offset = time.UnixMilli(ms).Sub(t0.Add(rtt / 2))
 		}
 	}
-	if best < 0 {
-		return fmt.Errorf("measuring the clock offset (GET %s): %w", routeTime.path, firstErr)
-	}
 	c.mu.Lock()
 	c.offset = offset
 	c.syncedAt = c.clock()
+	c.syncFailed = time.Time{}
 	c.mu.Unlock()
 	c.log.Debug("clock offset measured", "offset", offset, "rtt", best)
 	return nil
+}
+
+// serverTimeOnce asks r (/time or brokerInfo) for serverTime, in ms.
+func (c *Client) serverTimeOnce(ctx context.Context, r route) (int64, error) {
+	rep, err := c.send(ctx, r, &params{})
+	if err != nil {
+		return 0, err
+	}
+	if rep.status < 200 || rep.status > 299 {
+		return 0, c.replyError(rep)
+	}
+	var t struct {
+		ServerTime flexInt `json:"serverTime"`
+	}
+	if err := decode(rep.body, &t); err != nil {
+		return 0, fmt.Errorf("decoding serverTime: %w", err)
+	}
+	if t.ServerTime <= 0 {
+		return 0, errors.New("the reply has no serverTime")
+	}
+	return int64(t.ServerTime), nil
 }
 
 // Offset is the measured server clock minus the local clock (0 before the
@@ -83,7 +101,9 @@ func (c *Client) Synced() time.Time {
 // request then goes out with the old offset.
 func (c *Client) maybeResync(ctx context.Context) {
 	c.mu.Lock()
-	due := !c.syncing && (c.syncedAt.IsZero() || c.clock().Sub(c.syncedAt) >= c.resyncEach)
+	now := c.clock()
+	due := !c.syncing && (c.syncedAt.IsZero() || now.Sub(c.syncedAt) >= c.resyncEach) &&
+		(c.syncFailed.IsZero() || now.Sub(c.syncFailed) >= retryFailedSync || now.Before(c.syncFailed))
 	if due {
 		c.syncing = true
 	}
@@ -98,6 +118,9 @@ func (c *Client) maybeResync(ctx context.Context) {
 	}()
 	if err := c.SyncTime(ctx); err != nil {
 		c.log.Warn("clock offset not re-measured", "err", err)
+		c.mu.Lock()
+		c.syncFailed = c.clock()
+		c.mu.Unlock()
 	}
 }
 

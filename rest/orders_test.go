@@ -1,15 +1,19 @@
 package rest_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
 	"bhtop/rest"
+	"bhtop/signer"
 	"bhtop/sim"
 )
 
@@ -107,5 +111,39 @@ func TestRefusedConnectionIsRejected(t *testing.T) {
 	res := rest.NewTrader(c).PlaceOrder(context.Background(), restingBuy())
 	if res.Outcome != rest.OutcomeRejected || res.HTTPStatus != 0 || res.ClientOrderID == "" {
 		t.Errorf("PlaceOrder to a closed port = %+v, want rejected (not sent)", res)
+	}
+}
+
+// TestNothingSecretInLogsOrErrors: the debug log and the errors of failed
+// requests (whose URLs carry signatures) never show a signature or secret.
+func TestNothingSecretInLogsOrErrors(t *testing.T) {
+	s, _ := startSim(t, sim.Options{})
+	var buf bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	ctx := context.Background()
+	c := client(s, rest.WithLogger(logger))
+	if _, err := c.Account(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rest.NewTrader(c).PlaceOrder(ctx, restingBuy())
+	bad := rest.New(s.URL(), rest.WithAPIKey(s.APIKey()), rest.WithSecret(signer.NewSecret("wrong-secret")), rest.WithLogger(logger))
+	_, err1 := bad.Account(ctx)
+
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := ln.Addr().String()
+	ln.Close()
+	gone := rest.New("http://"+addr, rest.WithAPIKey("k"), rest.WithSecret(signer.NewSecret("wrong-secret")), rest.WithLogger(logger))
+	_, err2 := gone.OpenOrders(ctx, "BTCUSDT", 5)
+	if err1 == nil || err2 == nil {
+		t.Fatalf("errors = %v, %v; want both", err1, err2)
+	}
+	all := buf.String() + err1.Error() + err2.Error()
+	for _, bad := range []string{"signature=", "wrong-secret", "lH3ELTNiFxCQTmi9pPcWWikhsjO04Yoqw3euoHUuOLC3GYBW64ZqzQsiOEHXQS76"} {
+		if strings.Contains(all, bad) {
+			t.Errorf("logs or errors contain %q:\n%s", bad, all)
+		}
+	}
+	if !strings.Contains(buf.String(), "/openapi/v1/account") {
+		t.Errorf("debug log lacks the request lines:\n%s", buf.String())
 	}
 }

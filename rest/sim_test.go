@@ -3,6 +3,8 @@ package rest_test
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -271,5 +273,31 @@ func TestSkewAbsorbed(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestSyncWithoutTimeEndpoint: /time is an extension. Behind a front that
+// answers 404 for it (the sim's handler serves everything else), the
+// offset is measured with brokerInfo's serverTime and skew is absorbed.
+func TestSyncWithoutTimeEndpoint(t *testing.T) {
+	s, _ := startSim(t, sim.Options{Skew: -3 * time.Second})
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/openapi/v1/time" {
+			http.Error(w, `{"code":-1000,"msg":"not found"}`, http.StatusNotFound)
+			return
+		}
+		s.ServeHTTP(w, r)
+	}))
+	defer front.Close()
+	c := rest.New(front.URL, rest.WithAPIKey(s.APIKey()), rest.WithSecret(s.Secret()))
+	ctx := context.Background()
+	if err := c.SyncTime(ctx); err != nil {
+		t.Fatalf("SyncTime without /time: %v", err)
+	}
+	if off := c.Offset(); off > -2500*time.Millisecond || off < -3500*time.Millisecond {
+		t.Errorf("Offset() = %v, want -3s ± 500ms", off)
+	}
+	if res := rest.NewTrader(c).PlaceOrder(ctx, restingBuy()); res.Outcome != rest.OutcomeAccepted {
+		t.Errorf("PlaceOrder = %+v, want accepted", res)
 	}
 }
