@@ -44,7 +44,7 @@ func TestContractPositions(t *testing.T) {
 		t.Fatalf("positions after add = %v", p)
 	}
 	// a resting close reserves the position; canceling gives it back
-	o = order("symbol=ETH-PERP&side=SELL_CLOSE&price=4000&quantity=1&clientOrderId=c3")
+	order("symbol=ETH-PERP&side=SELL_CLOSE&price=4000&quantity=1&clientOrderId=c3")
 	if p = positions(); p[0]["available"] != "3" {
 		t.Errorf("available with a resting close = %v, want 3", p[0]["available"])
 	}

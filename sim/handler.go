@@ -172,10 +172,8 @@ func (s *Server) authenticate(r *http.Request, rt route, p params, body string) 
 			return nil, badParam(codeInvalidSignature, "Signature for this request is not valid.")
 		}
 	}
-	if rt.sec != secNone {
-		if _, ok := p["timestamp"]; !ok {
-			return nil, errMandatory("timestamp")
-		}
+	if _, ok := p["timestamp"]; !ok {
+		return nil, errMandatory("timestamp")
 	}
 	return ki, nil
 }
