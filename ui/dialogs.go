@@ -3,6 +3,9 @@ package ui
 import (
 	"strings"
 
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
 	"bhtop/rest"
 )
 
@@ -27,9 +30,10 @@ func (m Model) dialog() (string, bool) {
 	case m.showHelp:
 		h := m.help
 		h.ShowAll = true
+		h.SetWidth(m.lay.w - m.st.Box.GetHorizontalFrameSize() - 2)
 		body := m.st.Title.Render("Keys") + "\n\n" + h.View(m.keys) + "\n\n" +
 			m.st.Muted.Render("? or esc closes this help")
-		return m.st.Box.Render(body), true
+		return m.boxed(m.st.Box, body), true
 	}
 	return "", false
 }
@@ -51,7 +55,7 @@ func (m Model) confirmView() string {
 		lines = append(lines, "CANCEL THIS ORDER?", "", c.summary)
 	}
 	lines = append(lines, "", "y = yes, send    any other key = no")
-	return m.st.Confirm.Render(strings.Join(lines, "\n"))
+	return m.boxed(m.st.Confirm, strings.Join(lines, "\n"))
 }
 
 // orderSummary is one line saying what an order request does.
@@ -75,12 +79,12 @@ func (m Model) formView() string {
 	b.WriteString("\n\n")
 	if f.loading {
 		b.WriteString("loading symbols from brokerInfo…\n")
-		return st.Box.Render(b.String())
+		return m.boxed(st.Box, b.String())
 	}
 	if f.loadErr != "" {
 		b.WriteString(st.Bad.Render("! " + f.loadErr))
 		b.WriteString("\n\nesc closes")
-		return st.Box.Render(b.String())
+		return m.boxed(st.Box, b.String())
 	}
 	sym := f.symbol()
 	row := func(field int, label, value string, choice bool) {
@@ -133,7 +137,23 @@ func (m Model) formView() string {
 	}
 	b.WriteString("\n")
 	b.WriteString(st.Muted.Render("enter review · tab/↑↓ field · ←/→ change · esc close"))
-	return st.Box.Render(b.String())
+	return m.boxed(st.Box, b.String())
+}
+
+// boxed draws content in a box no wider than the screen, truncating
+// content lines that would not fit (never the box's own border).
+func (m Model) boxed(box lipgloss.Style, content string) string {
+	inner := m.lay.w - box.GetHorizontalFrameSize()
+	if inner < 1 {
+		return ""
+	}
+	lines := strings.Split(content, "\n")
+	for i, l := range lines {
+		if ansi.StringWidth(l) > inner {
+			lines[i] = ansi.Truncate(l, inner, "…")
+		}
+	}
+	return box.Render(strings.Join(lines, "\n"))
 }
 
 func cursorIf(on bool) string {

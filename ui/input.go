@@ -142,7 +142,8 @@ func (m Model) onPaneKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := &m.keys
 	p := &m.panes[m.focus]
 	page := max(1, m.lay.bodyRows(m.focus)-1)
-	m.msg = ""
+	prev := m.msg
+	m.msg = "" // a key that does something replaces the last message
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
@@ -206,6 +207,9 @@ func (m Model) onPaneKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.openForm()
 	case key.Matches(msg, k.Cancel):
 		return m.askCancel(), nil
+	default:
+		m.msg = prev // a key that does nothing leaves the screen alone
+		return m, nil
 	}
 	m.rebuild()
 	return m, nil

@@ -29,7 +29,7 @@ func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		NextPane:  b([]string{"tab"}, "tab", "next pane"),
 		PrevPane:  b([]string{"shift+tab"}, "shift+tab", "previous pane"),
-		Pane1:     b([]string{"1"}, "1", "balances"),
+		Pane1:     b([]string{"1"}, "1–4", "focus pane"),
 		Pane2:     b([]string{"2"}, "2", "open orders"),
 		Pane3:     b([]string{"3"}, "3", "positions"),
 		Pane4:     b([]string{"4"}, "4", "events"),
@@ -67,12 +67,12 @@ func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Help, k.NextPane, k.New, k.Cancel, k.Filter, k.Sort, k.History, k.Quit}
 }
 
-// FullHelp is the help screen on `?`, in columns.
+// FullHelp is the help screen on `?`, in columns narrow enough for 80
+// columns. Keys 2–4 are listed with 1 ("1–4").
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.NextPane, k.PrevPane, k.Pane1, k.Pane2, k.Pane3, k.Pane4},
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Filter, k.Esc, k.Sort, k.Reverse, k.History, k.Zero},
-		{k.New, k.Cancel, k.Keepalive, k.Resync, k.Theme, k.Privacy, k.Help, k.Quit},
+		{k.NextPane, k.PrevPane, k.Pane1, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Filter, k.Esc, k.Sort, k.Reverse, k.History, k.Zero, k.Theme, k.Privacy},
+		{k.New, k.Cancel, k.Keepalive, k.Resync, k.Help, k.Quit},
 	}
 }

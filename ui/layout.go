@@ -74,7 +74,7 @@ func (l layout) bodyRows(id paneID) int { return max(0, l.panes[id].h-2) }
 func (m Model) onResize(msg tea.WindowSizeMsg) Model {
 	m.width, m.height = msg.Width, msg.Height
 	m.lay = newLayout(msg.Width, msg.Height)
-	m.help.SetWidth(msg.Width)
+	m.help.SetWidth(max(0, msg.Width-2))
 	for i := range m.panes {
 		m.panes[i].scrollTo(m.lay.bodyRows(paneID(i)))
 	}

@@ -1,0 +1,152 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+)
+
+// Golden screens: every pane, the order form and its review, at 80×24
+// (tabs) and 160×48 (grid), in each theme and with NO_COLOR. "plain" is
+// the screen without escape codes (the layout, readable in a diff); the
+// theme files keep the escape codes, so they show that the themes differ
+// and that NO_COLOR has no colour codes at all.
+
+// key is a key press as Bubble Tea delivers it.
+func keyMsg(s string) tea.KeyPressMsg {
+	switch s {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	}
+	r := []rune(s)[0]
+	return tea.KeyPressMsg{Code: r, Text: s}
+}
+
+// press feeds keys to m, running the replies of the requests they start
+// (symbols, orders) synchronously. Words in keys are separated by spaces;
+// "type:XYZ" types text.
+func press(t testing.TB, m Model, keys string) Model {
+	t.Helper()
+	for _, k := range strings.Fields(keys) {
+		var msgs []tea.Msg
+		if s, ok := strings.CutPrefix(k, "type:"); ok {
+			for _, r := range s {
+				msgs = append(msgs, keyMsg(string(r)))
+			}
+		} else {
+			msgs = append(msgs, keyMsg(k))
+		}
+		for _, msg := range msgs {
+			next, cmd := m.Update(msg)
+			m = next.(Model)
+			m = runReply(m, cmd)
+		}
+	}
+	return m
+}
+
+// runReply runs a request command and feeds its reply back.
+func runReply(m Model, cmd tea.Cmd) Model {
+	if cmd == nil {
+		return m
+	}
+	switch reply := cmd().(type) {
+	case symbolsMsg, placedMsg, canceledMsg, keepaliveMsg, resyncMsg:
+		next, _ := m.Update(reply)
+		return next.(Model)
+	}
+	return m
+}
+
+func sized(m Model, w, h int) Model {
+	next, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return next.(Model)
+}
+
+var goldenViews = []struct {
+	name string
+	keys string
+}{
+	{"balances", "1"},
+	{"balances-zero", "1 z"},
+	{"orders", "2"},
+	{"orders-sorted", "2 s s S"},
+	{"history", "h"},
+	{"positions", "3"},
+	{"events", "4"},
+	{"filter", "2 / type:eth"},
+	{"privacy", "2 p"},
+	{"form", "n"},
+	{"form-invalid", "n down down down down type:0.00005 down type:60000.001 enter"},
+	{"review", "n down down down down type:0.01 down type:60000 enter"},
+	{"cancel", "2 down down down x"},
+	{"help", "?"},
+}
+
+var goldenThemes = []struct {
+	name string
+	opts []Option
+}{
+	{"dark", []Option{WithTheme("dark")}},
+	{"light", []Option{WithTheme("light")}},
+	{"high-contrast", []Option{WithTheme("high-contrast")}},
+	{"no-color", []Option{WithNoColor(true)}},
+}
+
+func TestScreens(t *testing.T) {
+	for _, v := range goldenViews {
+		for _, sz := range [][2]int{{80, 24}, {160, 48}} {
+			for _, th := range goldenThemes {
+				t.Run(fmt.Sprintf("%s/%dx%d/%s", v.name, sz[0], sz[1], th.name), func(t *testing.T) {
+					opts := append([]Option{WithNow(fixedNow)}, th.opts...)
+					m := sized(New(newTestBackend(testSnapshot()), &testTrader{}, opts...), sz[0], sz[1])
+					m = press(t, m, v.keys)
+					out := m.View().Content
+					checkScreen(t, out, sz[0], sz[1])
+					if th.name == "no-color" && strings.Contains(out, "38;") {
+						t.Errorf("NO_COLOR screen has a colour code")
+					}
+					golden.RequireEqual(t, []byte(out))
+				})
+			}
+			t.Run(fmt.Sprintf("%s/%dx%d/plain", v.name, sz[0], sz[1]), func(t *testing.T) {
+				m := sized(New(newTestBackend(testSnapshot()), &testTrader{}, WithNow(fixedNow)), sz[0], sz[1])
+				m = press(t, m, v.keys)
+				golden.RequireEqual(t, []byte(ansi.Strip(m.View().Content)))
+			})
+		}
+	}
+}
+
+// checkScreen asserts the screen is exactly w×h cells: what makes resizes
+// clean.
+func checkScreen(t testing.TB, s string, w, h int) {
+	t.Helper()
+	lines := strings.Split(s, "\n")
+	if len(lines) != h {
+		t.Fatalf("screen has %d lines, want %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if got := ansi.StringWidth(l); got != w {
+			t.Fatalf("line %d is %d cells wide, want %d: %q", i, got, w, ansi.Strip(l))
+		}
+	}
+}
