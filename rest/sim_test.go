@@ -301,3 +301,33 @@ func TestSyncWithoutTimeEndpoint(t *testing.T) {
 		t.Errorf("PlaceOrder = %+v, want accepted", res)
 	}
 }
+
+// TestContractOrders: contract ids exceed 2^53 and stay exact through
+// placement, listing, query and cancel; sides stay raw (BUY_OPEN).
+func TestContractOrders(t *testing.T) {
+	s, _ := startSim(t, sim.Options{})
+	c := client(s)
+	tr := rest.NewTrader(c)
+	ctx := context.Background()
+	res := tr.PlaceContractOrder(ctx, rest.ContractOrderRequest{Symbol: "BTC-PERP-REV", Side: "BUY_OPEN",
+		Quantity: "10", Price: "50000", Leverage: "20"})
+	if res.Outcome != rest.OutcomeAccepted || len(res.OrderID) < 18 {
+		t.Fatalf("PlaceContractOrder = %+v, want accepted with an id beyond 2^53", res)
+	}
+	open, err := c.ContractOpenOrders(ctx, 0)
+	if err != nil || !hasOrder(open, res.OrderID) {
+		t.Fatalf("ContractOpenOrders = %+v, %v; want order %s", open, err, res.OrderID)
+	}
+	for _, o := range open {
+		if o.OrderID == res.OrderID && (o.Side != "BUY_OPEN" || o.Leverage == "" || o.CumulativeQuoteQty != "") {
+			t.Errorf("contract record = %+v, want side BUY_OPEN, leverage, no cummulativeQuoteQty", o)
+		}
+	}
+	got, err := c.ContractQueryOrder(ctx, rest.OrderQuery{OrigClientOrderID: res.ClientOrderID})
+	if err != nil || got.OrderID != res.OrderID {
+		t.Errorf("ContractQueryOrder = %+v, %v; want %s", got, err, res.OrderID)
+	}
+	if cres := tr.CancelContractOrder(ctx, rest.ContractCancelRequest{OrderID: res.OrderID}); cres.Outcome != rest.OutcomeAccepted || cres.OrderID != res.OrderID {
+		t.Errorf("CancelContractOrder = %+v, want accepted for %s", cres, res.OrderID)
+	}
+}
