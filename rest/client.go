@@ -17,6 +17,12 @@ import (
 // Client calls the exchange's REST endpoints. It is safe for concurrent
 // use. Read-only calls are methods of Client; order-changing calls exist
 // only on Trader, so read-only wiring has no way to send an order.
+//
+// Waiting: every request first passes the rate governor. When the route's
+// weight (or an order) does not fit the limits, or a 429's Retry-After
+// has not passed, the call waits if its context allows and otherwise
+// fails at once with a *BackoffError matching ErrRateLimited, having sent
+// nothing. During a 418 ban every call fails at once with ErrBanned.
 type Client struct {
 	base       string
 	apiKey     string
@@ -59,8 +65,10 @@ func WithRecvWindow(d time.Duration) Option {
 	}
 }
 
-// WithHTTPClient sets the HTTP client (default: a plain http.Client; the
-// per-request timeout comes from WithTimeout, not from it).
+// WithHTTPClient sets the HTTP client (default: an http.Client that never
+// follows redirects, so a signed request never goes to another URL and a
+// POST never turns into a GET). The per-request timeout comes from
+// WithTimeout, not from it.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *Client) {
 		if hc != nil {
@@ -116,7 +124,7 @@ func New(baseURL string, opts ...Option) *Client {
 		base:       strings.TrimRight(baseURL, "/"),
 		recvWindow: 5 * time.Second,
 		timeout:    10 * time.Second,
-		hc:         &http.Client{},
+		hc:         &http.Client{CheckRedirect: noRedirects},
 		clock:      time.Now,
 		sleep:      sleepCtx,
 		log:        slog.New(slog.DiscardHandler),
@@ -146,6 +154,9 @@ func (c *Client) RetryAfter() time.Time { r, _ := c.gov.gates(); return r }
 // SetRateLimits sets the limits the governor enforces (BrokerInfo does
 // this from the service's rateLimits).
 func (c *Client) SetRateLimits(l []RateLimit) { c.gov.setLimits(l) }
+
+// noRedirects makes the HTTP client return a 3XX reply as it is.
+func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
