@@ -33,6 +33,9 @@ func TestContractPositions(t *testing.T) {
 	if o["status"] != "FILLED" || o["side"] != "BUY_OPEN" {
 		t.Fatalf("open = %v", o)
 	}
+	if id, ok := o["orderId"].(json.Number); !ok || id.String() != "469961015902208001" {
+		t.Errorf("contract orderId = %#v, want the JSON number 469961015902208001 (beyond 2^53)", o["orderId"])
+	}
 	p := positions()
 	if len(p) != 1 || p[0]["side"] != "LONG" || p[0]["position"] != "2" || !decEq(p[0]["margin"].(string), "602.3") || !decEq(p[0]["avgPrice"].(string), "3011.5") {
 		t.Fatalf("positions after open = %v", p)

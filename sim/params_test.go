@@ -148,3 +148,39 @@ func TestListenKeyLifecycle(t *testing.T) {
 	wantErr(t, "missing key", userStream("PUT", ""), http.StatusBadRequest, codeMandatoryParam)
 	wantErr(t, "no API key", raw(t, s, "POST", "/openapi/v1/userDataStream", "timestamp=1", "", ""), http.StatusUnauthorized, codeUnauthorized)
 }
+
+func TestBrokerInfo(t *testing.T) {
+	s := start(t, Options{RateLimits: RateLimits{WeightPerMinute: 600}})
+	r := raw(t, s, "GET", "/openapi/v1/brokerInfo", "", "", "")
+	wantOK(t, r)
+	var info struct {
+		RateLimits []struct {
+			RateLimitType, Interval string
+			Limit                   int
+		}
+		Symbols []struct {
+			Symbol  string
+			Filters []map[string]string
+		}
+	}
+	r.decode(t, &info)
+	got := map[string]int{}
+	for _, l := range info.RateLimits {
+		got[l.RateLimitType+"/"+l.Interval] = l.Limit
+	}
+	want := map[string]int{"REQUEST_WEIGHT/MINUTE": 600, "ORDER/SECOND": 20, "ORDER/DAY": 350000}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("rateLimits %s = %d, want %d", k, got[k], v)
+		}
+	}
+	for _, sym := range info.Symbols {
+		if sym.Symbol == "BTCUSDT" {
+			if f := sym.Filters[0]; f["filterType"] != "PRICE_FILTER" || f["tickSize"] != "0.01" {
+				t.Errorf("BTCUSDT PRICE_FILTER = %v", f)
+			}
+			return
+		}
+	}
+	t.Errorf("brokerInfo lists no BTCUSDT: %s", r.body)
+}
