@@ -178,14 +178,15 @@ func (d *Decoder) whole(frame []byte, reason string) []Event {
 // letters the decoder records; every other key is skipped.
 const usedKeys = "eEscSofqpXizwmOZCvTWDBAPar"
 
-var usedKey = func() (t [128]bool) {
+var usedKey = func() (t [256]bool) {
 	for i := 0; i < len(usedKeys); i++ {
 		t[usedKeys[i]] = true
 	}
 	return t
 }()
 
-// object scans the object at s.i and appends its Event.
+// object scans the object at s.i and appends its Event. One-letter keys
+// and string values, nearly all of a payload, take a fast path on locals.
 func (d *Decoder) object(s *scanner, depth int) {
 	b := s.b
 	start := s.i
@@ -193,55 +194,101 @@ func (d *Decoder) object(s *scanner, depth int) {
 		d.slots[usedKeys[i]] = span{}
 	}
 	d.ping = span{}
-	s.i++
-	s.ws()
-	if s.i < len(b) && b[s.i] == '}' {
-		s.i++
-	} else {
-		var kbuf [16]byte
-		for !s.bad {
-			s.ws()
-			if s.i >= len(b) || b[s.i] != '"' {
+	i := skipWS(b, start+1)
+	if i < len(b) && b[i] == '}' {
+		s.i = i + 1
+		d.build(b, b[start:s.i])
+		return
+	}
+	var kbuf [16]byte
+	for {
+		i = skipWS(b, i)
+		if i >= len(b) || b[i] != '"' {
+			s.bad = true
+			return
+		}
+		var key []byte
+		if i+2 < len(b) && b[i+2] == '"' && strPlain[b[i+1]] {
+			key = b[i+1 : i+2]
+			i += 3
+		} else {
+			end, esc, ok := scanStr(b, i+1)
+			if !ok {
 				s.bad = true
 				return
 			}
-			k := s.str()
-			s.ws()
-			if s.bad || s.i >= len(b) || b[s.i] != ':' {
+			key = b[i+1 : end]
+			if esc && len(key) <= 6*4 {
+				key = unescape(kbuf[:0], key)
+			}
+			i = end + 1
+		}
+		i = skipWS(b, i)
+		if i >= len(b) || b[i] != ':' {
+			s.bad = true
+			return
+		}
+		i = skipWS(b, i+1)
+		if i >= len(b) {
+			s.bad = true
+			return
+		}
+		var v span
+		if b[i] == '"' {
+			end, esc, ok := scanStr(b, i+1)
+			if !ok {
 				s.bad = true
 				return
 			}
-			s.i++
-			s.ws()
-			raw := s.i
-			v := s.value(depth)
+			v = span{start: int32(i + 1), end: int32(end), raw: int32(i), kind: vString, esc: esc}
+			i = end + 1
+		} else {
+			s.i = i
+			v = s.value(depth)
 			if s.bad {
 				return
 			}
-			v.raw = int32(raw)
-			key := b[k.start:k.end]
-			if k.esc && len(key) <= 6*4 {
-				key = unescape(kbuf[:0], key)
-			}
-			if len(key) == 1 && key[0] < 128 && usedKey[key[0]] {
-				d.slots[key[0]] = v
-			} else if string(key) == "ping" {
-				d.ping = v
-			}
-			if !s.next('}') {
-				break
-			}
+			v.raw = int32(i)
+			i = s.i
 		}
-		if s.bad {
+		if len(key) == 1 && usedKey[key[0]] {
+			d.slots[key[0]] = v
+		} else if string(key) == "ping" {
+			d.ping = v
+		}
+		i = skipWS(b, i)
+		if i >= len(b) {
+			s.bad = true
 			return
 		}
+		if b[i] == ',' {
+			i++
+			continue
+		}
+		if b[i] != '}' {
+			s.bad = true
+			return
+		}
+		s.i = i + 1
+		d.build(b, b[start:s.i])
+		return
 	}
-	d.events = append(d.events, d.build(b, b[start:s.i]))
 }
 
-// build interprets the recorded slots of one object.
-func (d *Decoder) build(b, raw []byte) Event {
-	ev := Event{Raw: raw}
+func skipWS(b []byte, i int) int {
+	for i < len(b) && b[i] <= ' ' && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// build interprets the recorded slots of one object and appends its Event.
+func (d *Decoder) build(b, raw []byte) {
+	d.events = append(d.events, Event{Raw: raw})
+	d.fill(b, &d.events[len(d.events)-1])
+}
+
+func (d *Decoder) fill(b []byte, ev *Event) {
 	e := d.slots['e']
 	switch e.kind {
 	case vNone:
@@ -251,42 +298,43 @@ func (d *Decoder) build(b, raw []byte) Event {
 			if d.ping.kind == vString {
 				ev.Ping = b[d.ping.raw : d.ping.end+1]
 			}
-			return ev
+			return
 		}
-		return bad(ev, ReasonNoType)
+		bad(ev, ReasonNoType)
+		return
 	case vString:
 	default:
-		return bad(ev, ReasonBadType)
+		bad(ev, ReasonBadType)
+		return
 	}
 	typ := d.str(b, e)
 	switch string(typ) {
 	case TypeExecution:
 		ev.Kind = KindExecution
 		if c := d.exec(b, &ev.Exec, false); c != 0 {
-			return bad(ev, badField[c])
+			bad(ev, badField[c])
 		}
 	case TypeContractExecution:
 		ev.Kind = KindContractExecution
 		if c := d.exec(b, &ev.Exec, true); c != 0 {
-			return bad(ev, badField[c])
+			bad(ev, badField[c])
 		}
 	case TypeAccount:
 		ev.Kind = KindAccount
 		if reason := d.account(b, &ev.Account); reason != "" {
-			return bad(ev, reason)
+			bad(ev, reason)
 		}
 	case TypePosition:
 		ev.Kind = KindPosition
 		if c := d.position(b, &ev.Position); c != 0 {
-			return bad(ev, badField[c])
+			bad(ev, badField[c])
 		}
 	default:
 		ev.Kind = KindUnknown
 		ev.Type = typ
 	}
-	return ev
 }
 
-func bad(ev Event, reason string) Event {
-	return Event{Kind: KindMalformed, Reason: reason, Raw: ev.Raw}
+func bad(ev *Event, reason string) {
+	*ev = Event{Kind: KindMalformed, Reason: reason, Raw: ev.Raw}
 }

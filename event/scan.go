@@ -95,45 +95,58 @@ func (s *scanner) lit(w string) {
 
 // str scans a string starting at the opening quote.
 func (s *scanner) str() span {
-	s.i++ // opening quote
-	start := s.i
-	esc := false
-	for s.i < len(s.b) {
-		c := s.b[s.i]
-		switch {
-		case c == '"':
-			sp := span{start: int32(start), end: int32(s.i), kind: vString, esc: esc}
-			s.i++
-			return sp
-		case c == '\\':
+	start := s.i + 1
+	end, esc, ok := scanStr(s.b, start)
+	if !ok {
+		s.bad = true
+		return span{}
+	}
+	s.i = end + 1
+	return span{start: int32(start), end: int32(end), raw: int32(start - 1), kind: vString, esc: esc}
+}
+
+// strPlain marks the bytes a string can hold as they are: not a quote, a
+// backslash or a control character.
+var strPlain = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// scanStr scans string content from i and returns the index of the closing
+// quote, whether a backslash occurs, and false on a syntax error.
+func scanStr(b []byte, i int) (end int, esc, ok bool) {
+	for {
+		for i < len(b) && strPlain[b[i]] {
+			i++
+		}
+		if i >= len(b) {
+			return i, esc, false
+		}
+		switch b[i] {
+		case '"':
+			return i, esc, true
+		case '\\':
 			esc = true
-			s.i++
-			if s.i >= len(s.b) {
-				s.bad = true
-				return span{}
+			if i+1 >= len(b) {
+				return i, esc, false
 			}
-			switch s.b[s.i] {
+			switch b[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				s.i++
+				i += 2
 			case 'u':
-				if len(s.b)-s.i < 5 || !isHex(s.b[s.i+1]) || !isHex(s.b[s.i+2]) || !isHex(s.b[s.i+3]) || !isHex(s.b[s.i+4]) {
-					s.bad = true
-					return span{}
+				if len(b)-i < 6 || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) || !isHex(b[i+5]) {
+					return i, esc, false
 				}
-				s.i += 5
+				i += 6
 			default:
-				s.bad = true
-				return span{}
+				return i, esc, false
 			}
-		case c < 0x20:
-			s.bad = true
-			return span{}
 		default:
-			s.i++
+			return i, esc, false // a control character
 		}
 	}
-	s.bad = true
-	return span{}
 }
 
 func isHex(c byte) bool {

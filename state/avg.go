@@ -78,5 +78,9 @@ func formatDecimal(neg bool, digits string, exp int64) string {
 		}
 		return sign + "0." + string(zeros) + digits
 	}
-	return sign + digits + "E" + strconv.FormatInt(exp, 10)
+	mant := digits[:1]
+	if n > 1 {
+		mant += "." + digits[1:]
+	}
+	return sign + mant + "E" + strconv.FormatInt(exp+n-1, 10)
 }

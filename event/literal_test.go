@@ -1,0 +1,65 @@
+package event
+
+import (
+	stdjson "encoding/json"
+	"testing"
+)
+
+func stdValid(b []byte) bool { return stdjson.Valid(b) }
+
+func TestCompareDecimal(t *testing.T) {
+	cases := []struct {
+		a, b string
+		want int
+	}{
+		{"1", "1.000", 0},
+		{"0.000", "-0", 0},
+		{"0e5", "0", 0},
+		{"1e2", "100", 0},
+		{"1E+2", "99.9999", 1},
+		{"-1", "0", -1},
+		{"-1", "-2", 1},
+		{"0.5", "0.50000001", -1},
+		{"123456789012345678901234567890", "123456789012345678901234567891", -1},
+		{"12e-1", "1.2", 0},
+		{"0.0001", "1e-4", 0},
+		{"10", "9", 1},
+		{"1e99999999999999999999", "1e40", 1},
+	}
+	for _, c := range cases {
+		if got := CompareDecimal([]byte(c.a), []byte(c.b)); got != c.want {
+			t.Errorf("CompareDecimal(%s, %s) = %d, want %d", c.a, c.b, got, c.want)
+		}
+		if got := CompareDecimal([]byte(c.b), []byte(c.a)); got != -c.want {
+			t.Errorf("CompareDecimal(%s, %s) = %d, want %d", c.b, c.a, got, -c.want)
+		}
+	}
+	for _, z := range []string{"0", "0.000", "-0", "0e9", "-0.0E-3", "000"} {
+		if !IsZeroDecimal([]byte(z)) {
+			t.Errorf("IsZeroDecimal(%s) = false, want true", z)
+		}
+	}
+	for _, z := range []string{"0.0001", "1", "x", ""} {
+		if IsZeroDecimal([]byte(z)) {
+			t.Errorf("IsZeroDecimal(%s) = true, want false", z)
+		}
+	}
+}
+
+func TestCompareIDs(t *testing.T) {
+	cases := []struct {
+		a, b string
+		want int
+	}{
+		{"9", "10", -1},
+		{"469961015902208000", "9007199254740993", 1},
+		{"007", "7", -1},
+		{"7", "7", 0},
+		{"123456789012345678901234567890", "123456789012345678901234567889", 1},
+	}
+	for _, c := range cases {
+		if got := CompareIDs(c.a, c.b); got != c.want {
+			t.Errorf("CompareIDs(%s, %s) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}

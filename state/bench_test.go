@@ -1,0 +1,278 @@
+package state
+
+import (
+	"encoding/json"
+	"runtime"
+	"strconv"
+	"sync"
+	"testing"
+
+	"bhtop/event"
+	"bhtop/gen"
+)
+
+// benchEvents is the size of the mixed corpus the ingest benchmarks fold.
+const benchEvents = 200_000
+
+var corpus = sync.OnceValue(func() [][]byte {
+	var out [][]byte
+	for _, f := range gen.Frames(gen.Options{Events: benchEvents, Seed: 1}) {
+		out = append(out, f.Data)
+	}
+	return out
+})
+
+// reportPerEvent turns per-op figures (one op = the whole corpus) into
+// per-event ones.
+func reportPerEvent(b *testing.B, events int, mallocs uint64) {
+	perOp := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	b.ReportMetric(perOp/float64(events), "ns/event")
+	b.ReportMetric(float64(events)*1e9/perOp, "events/s")
+	b.ReportMetric(float64(mallocs)/float64(b.N)/float64(events), "allocs/event")
+}
+
+func mallocs() uint64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.Mallocs
+}
+
+// BenchmarkIngest decodes and folds a mixed gen corpus (the four event
+// types, order lifecycles, out-of-order and duplicate delivery, arrays and
+// pings) into a fresh Store per op.
+func BenchmarkIngest(b *testing.B) {
+	frames := corpus()
+	b.ReportAllocs()
+	b.ResetTimer()
+	m0 := mallocs()
+	for i := 0; i < b.N; i++ {
+		s := NewStore()
+		for _, f := range frames {
+			s.ApplyFrame(f, nil)
+		}
+	}
+	reportPerEvent(b, benchEvents, mallocs()-m0)
+}
+
+// BenchmarkIngestBaselineEncodingJSON folds the same corpus, decoding each
+// frame with encoding/json into structs (which, unlike event, matches keys
+// case-insensitively and so is not even correct).
+func BenchmarkIngestBaselineEncodingJSON(b *testing.B) {
+	frames := corpus()
+	b.ReportAllocs()
+	b.ResetTimer()
+	m0 := mallocs()
+	for i := 0; i < b.N; i++ {
+		s := NewStore()
+		for _, f := range frames {
+			baselineApply(s, f)
+		}
+	}
+	reportPerEvent(b, benchEvents, mallocs()-m0)
+}
+
+type baseProbe struct {
+	E    *string         `json:"e"`
+	Ping json.RawMessage `json:"ping"`
+}
+
+type baseExec struct {
+	E  json.Number     `json:"E"`
+	S  string          `json:"s"`
+	C  json.RawMessage `json:"c"`
+	D  string          `json:"S"`
+	O  string          `json:"o"`
+	F  string          `json:"f"`
+	Q  string          `json:"q"`
+	P  string          `json:"p"`
+	X  string          `json:"X"`
+	I  json.Number     `json:"i"`
+	Z  string          `json:"z"`
+	W  bool            `json:"w"`
+	M  bool            `json:"m"`
+	T  json.Number     `json:"O"`
+	Q2 string          `json:"Z"`
+	Cl bool            `json:"C"`
+	V  string          `json:"v"`
+}
+
+type baseAccount struct {
+	E json.Number `json:"E"`
+	T bool        `json:"T"`
+	W bool        `json:"W"`
+	D bool        `json:"D"`
+	B []struct {
+		A string `json:"a"`
+		F string `json:"f"`
+		L string `json:"l"`
+	} `json:"B"`
+}
+
+type basePosition struct {
+	A string `json:"A"`
+	S string `json:"s"`
+	D string `json:"S"`
+	P string `json:"p"`
+	T string `json:"P"`
+	V string `json:"a"`
+	F string `json:"f"`
+	M string `json:"m"`
+	R string `json:"r"`
+}
+
+func baselineApply(s *Store, f []byte) {
+	var elems []json.RawMessage
+	if len(f) > 0 && f[0] == '[' {
+		if json.Unmarshal(f, &elems) != nil {
+			s.stats.Malformed++
+			return
+		}
+	} else {
+		elems = []json.RawMessage{f}
+	}
+	for _, el := range elems {
+		var p baseProbe
+		if json.Unmarshal(el, &p) != nil || p.E == nil {
+			if p.Ping == nil {
+				s.stats.Malformed++
+			}
+			continue
+		}
+		s.stats.Events++
+		ok := false
+		switch *p.E {
+		case event.TypeExecution, event.TypeContractExecution:
+			var x baseExec
+			if json.Unmarshal(el, &x) != nil {
+				s.stats.Malformed++
+				continue
+			}
+			e, _ := strconv.ParseInt(x.E.String(), 10, 64)
+			o, _ := strconv.ParseInt(x.T.String(), 10, 64)
+			c := string(x.C)
+			if len(c) > 0 && c[0] == '"' {
+				c, _ = strconv.Unquote(c)
+			}
+			v := event.ExecView{EventTime: e, Created: o, Symbol: []byte(x.S), ClientOrderID: []byte(c), Side: []byte(x.D),
+				Type: []byte(x.O), TimeInForce: []byte(x.F), Quantity: []byte(x.Q), Price: []byte(x.P), Status: []byte(x.X),
+				OrderID: []byte(x.I.String()), CumQty: []byte(x.Z), CumQuote: []byte(x.Q2), Working: x.W, Maker: x.M,
+				Close: x.Cl, Leverage: []byte(x.V)}
+			m := uint8(mSpot)
+			if *p.E == event.TypeContractExecution {
+				m = mContract
+			}
+			ok = s.applyOrder(m, &v, false)
+		case event.TypeAccount:
+			var a baseAccount
+			if json.Unmarshal(el, &a) != nil {
+				s.stats.Malformed++
+				continue
+			}
+			e, _ := strconv.ParseInt(a.E.String(), 10, 64)
+			v := event.AccountView{EventTime: e, CanTrade: a.T, CanWithdraw: a.W, CanDeposit: a.D}
+			for _, bal := range a.B {
+				v.Balances = append(v.Balances, event.BalanceView{Asset: []byte(bal.A), Free: []byte(bal.F), Locked: []byte(bal.L)})
+			}
+			ok = s.applyAccount(&v)
+		case event.TypePosition:
+			var q basePosition
+			if json.Unmarshal(el, &q) != nil {
+				s.stats.Malformed++
+				continue
+			}
+			s.applyPosition(&event.PositionView{AccountID: []byte(q.A), Symbol: []byte(q.S), Side: []byte(q.D),
+				AvgPrice: []byte(q.P), Total: []byte(q.T), Available: []byte(q.V), LiquidationPrice: []byte(q.F),
+				Margin: []byte(q.M), RealizedPnl: []byte(q.R)})
+			ok = true
+		}
+		if ok {
+			s.stats.Applied++
+		} else {
+			s.stats.Stale++
+		}
+	}
+}
+
+// knownOrders returns a store holding n open orders (a quarter contract)
+// and, per order, rounds update frames (partial fills with growing E, z
+// and Z) that all apply.
+func knownOrders(n, rounds int) (*Store, [][]byte) {
+	s := NewStore()
+	reports := make([]event.ExecutionReport, n)
+	var buf []byte
+	for i := range reports {
+		r := &reports[i]
+		*r = event.ExecutionReport{EventTime: 1_000, Symbol: "ETHBTC", ClientOrderID: strconv.Itoa(1000 + i), Side: "BUY",
+			Type: "LIMIT", TimeInForce: "GTC", Quantity: "1000000", Price: "0.1026441", Status: "NEW",
+			OrderID: strconv.Itoa(4293153 + i), LastQty: "0", CumQty: "0", LastPrice: "0", Commission: "0",
+			Working: true, Created: 1_000, CumQuote: "0"}
+		if i%4 == 0 {
+			r.Contract, r.Symbol, r.OrderID, r.Leverage, r.CommissionAsset = true, "BTC-PERP-REV", strconv.Itoa(469961015902208000+i), "10", "USDT"
+		}
+		buf = event.AppendExecution(buf[:0], r, event.EncodeOptions{})
+		s.ApplyFrame(buf, nil)
+	}
+	var frames [][]byte
+	for k := 1; k <= rounds; k++ {
+		for i := range reports {
+			r := &reports[i]
+			r.EventTime += 7
+			r.Status = "PARTIALLY_FILLED"
+			r.LastQty = "1.5"
+			r.CumQty = strconv.Itoa(k) + ".5"
+			r.CumQuote = strconv.Itoa(k) + ".15396615"
+			frames = append(frames, event.AppendExecution(nil, r, event.EncodeOptions{Optional: k%5 == 0}))
+		}
+	}
+	return s, frames
+}
+
+// BenchmarkIngestKnownOrders folds updates of orders the store already
+// holds (10,000 open): one op is one frame; the goal is 0 allocs/op.
+func BenchmarkIngestKnownOrders(b *testing.B) {
+	const n, rounds = 10_000, 20
+	s, frames := knownOrders(n, rounds)
+	b.ReportAllocs()
+	b.ResetTimer()
+	k := 0
+	for i := 0; i < b.N; i++ {
+		if k == len(frames) {
+			b.StopTimer()
+			s, _ = knownOrders(n, 0)
+			k = 0
+			b.StartTimer()
+		}
+		s.ApplyFrame(frames[k], nil)
+		k++
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/event")
+	b.ReportMetric(float64(b.N)*1e9/float64(b.Elapsed().Nanoseconds()), "events/s")
+	if s.Stats().Stale != 0 {
+		b.Fatalf("stale = %d, want 0", s.Stats().Stale)
+	}
+}
+
+// BenchmarkSnapshot takes a snapshot after 100 order updates, with 10,000
+// open and 10,000 closed orders held.
+func BenchmarkSnapshot(b *testing.B) {
+	s, frames := knownOrders(10_000, 50)
+	for i := 0; i < 10_000; i++ { // 10,000 closed orders
+		r := event.ExecutionReport{EventTime: 2_000, Symbol: "LTCBTC", ClientOrderID: "x", Side: "SELL", Type: "LIMIT",
+			TimeInForce: "GTC", Quantity: "1", Price: "2", Status: "FILLED", OrderID: strconv.Itoa(9_000_000 + i),
+			CumQty: "1", CumQuote: "2", Created: 2_000}
+		s.ApplyFrame(event.AppendExecution(nil, &r, event.EncodeOptions{}), nil)
+	}
+	s.Snapshot()
+	b.ReportAllocs()
+	b.ResetTimer()
+	k := 0
+	for i := 0; i < b.N; i++ {
+		for j := 0; j < 100 && k < len(frames); j++ {
+			s.ApplyFrame(frames[k], nil)
+			k++
+		}
+		if snap := s.Snapshot(); len(snap.Orders) != 20_000 {
+			b.Fatalf("orders = %d, want 20000", len(snap.Orders))
+		}
+	}
+}
