@@ -209,3 +209,29 @@ func countNotes(s *Session, text string) int {
 	}
 	return n
 }
+
+func TestResyncOnDemand(t *testing.T) {
+	f := newFixture(t, sim.Options{}, Config{}, false)
+	before := f.s.Status().LastSnapshot
+	time.Sleep(10 * time.Millisecond)
+	if err := f.s.Resync(context.Background()); err != nil {
+		t.Fatalf("Resync() = %v, want nil", err)
+	}
+	if got := f.log.count("GET", "/openapi/v1/account"); got != 2 {
+		t.Errorf("account snapshots = %d, want 2 (connect + Resync)", got)
+	}
+	if !f.s.Status().LastSnapshot.After(before) {
+		t.Errorf("LastSnapshot = %v, want after %v", f.s.Status().LastSnapshot, before)
+	}
+}
+
+func TestSilentSocketReplaced(t *testing.T) {
+	// No events at all for QuietMax: the socket is replaced (new one first).
+	f := newFixture(t, sim.Options{}, Config{QuietMax: 400 * time.Millisecond}, false)
+	if !eventually(2*time.Second, func() bool { return f.s.Status().Connects >= 3 }) {
+		t.Fatalf("connections after 2s of silence with QuietMax 400ms = %d, want >= 3", f.s.Status().Connects)
+	}
+	if n := f.log.count("POST", userStream); n != 1 {
+		t.Errorf("listenKeys created = %d, want 1", n)
+	}
+}

@@ -15,6 +15,10 @@ import (
 func (s *Session) supervise(ctx context.Context) {
 	var cur *conn
 	attempt := 0
+	resyncFails := 0
+	var retryResync <-chan time.Time // a failed resync is tried again
+	var replaceAfter time.Time       // a failed replacement backs off
+	replaceFails := 0
 	newKey := false // the next connect must use a new listenKey
 	check := time.NewTicker(s.checkEvery())
 	defer check.Stop()
@@ -25,7 +29,7 @@ func (s *Session) supervise(ctx context.Context) {
 	}()
 	for ctx.Err() == nil {
 		if cur == nil {
-			c, err := s.connect(ctx, newKey)
+			c, synced, err := s.connect(ctx, newKey)
 			if err != nil {
 				if ctx.Err() != nil {
 					return
@@ -40,6 +44,11 @@ func (s *Session) supervise(ctx context.Context) {
 				continue
 			}
 			cur, attempt, newKey = c, 0, false
+			retryResync, resyncFails = nil, 0
+			if !synced {
+				retryResync = time.After(backoff(resyncFails, time.Second, s.cfg.BackoffCap, jitter))
+				resyncFails++
+			}
 			continue
 		}
 		select {
@@ -71,10 +80,30 @@ func (s *Session) supervise(ctx context.Context) {
 			cur, newKey = nil, true
 		case reply := <-s.resyncReq:
 			reply <- s.resync(ctx, false)
+		case <-retryResync:
+			retryResync = nil
+			if err := s.resync(ctx, false); err != nil {
+				s.noteError(fmt.Sprintf("resync failed: %v (will retry)", err))
+				retryResync = time.After(backoff(resyncFails, time.Second, s.cfg.BackoffCap, jitter))
+				resyncFails++
+			} else {
+				resyncFails = 0
+			}
 		case <-check.C:
+			if time.Now().Before(replaceAfter) {
+				continue
+			}
 			if why := s.replaceReason(cur); why != "" {
-				if c := s.replace(ctx, cur, why); c != nil {
-					cur = c
+				c, synced := s.replace(ctx, cur, why)
+				if c == nil {
+					replaceAfter = time.Now().Add(backoff(replaceFails, s.cfg.BackoffBase, s.cfg.BackoffCap, jitter))
+					replaceFails++
+				} else {
+					cur, replaceFails = c, 0
+					if !synced && retryResync == nil {
+						retryResync = time.After(backoff(resyncFails, time.Second, s.cfg.BackoffCap, jitter))
+						resyncFails++
+					}
 				}
 			}
 		}
@@ -82,35 +111,36 @@ func (s *Session) supervise(ctx context.Context) {
 }
 
 // connect gets a key (a new one when asked or when the handshake is
-// refused), opens the socket, and resyncs from REST.
-func (s *Session) connect(ctx context.Context, newKey bool) (*conn, error) {
+// refused), opens the socket, and resyncs from REST. synced is false when
+// the socket is open but the REST snapshots failed (events flow; the
+// caller retries the resync).
+func (s *Session) connect(ctx context.Context, newKey bool) (c *conn, synced bool, err error) {
 	s.setStatus(func(st *Status) { st.State, st.RetryAt = StateConnecting, time.Time{} })
 	var key string
-	var err error
 	if newKey {
 		key, err = s.newKey(ctx)
 	} else {
 		key, err = s.currentKey(ctx)
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	c, err := s.dial(ctx, key)
+	c, err = s.dial(ctx, key)
 	if refusedKey(err) {
 		// The key is dead: POST a new one and connect at once.
 		s.note(NoteConnect, fmt.Sprintf("listenKey refused (%v); creating a new one", err))
 		s.retireKey(ctx, key, false)
 		if key, err = s.newKey(ctx); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		c, err = s.dial(ctx, key)
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if !s.do(func(w *writer) { w.beginHold() }) {
 		c.ws.Close()
-		return nil, errors.New("session closing")
+		return nil, false, errors.New("session closing")
 	}
 	s.startConn(c)
 	s.setStatus(func(st *Status) {
@@ -118,31 +148,33 @@ func (s *Session) connect(ctx context.Context, newKey bool) (*conn, error) {
 		st.ConnectedAt = c.opened
 		st.Connects++
 	})
+	synced = true
 	if err := s.resync(ctx, true); err != nil {
 		// The socket is open and frames flow; the snapshot failed. Stay
-		// connected on events and tell the person.
-		s.noteError(fmt.Sprintf("resync after connect failed: %v", err))
+		// connected on events, tell the person, and retry the resync.
+		s.noteError(fmt.Sprintf("resync after connect failed: %v (will retry)", err))
+		synced = false
 	}
 	s.setStatus(func(st *Status) { st.State = StateLive })
 	s.note(NoteConnect, "stream live")
 	s.markLive()
-	return c, nil
+	return c, synced, nil
 }
 
 // replace opens a new connection on the current key while old still
 // runs, and closes old only once the new one is resynced (rotation: no
 // event can fall in a gap; duplicates from the overlap are absorbed by
 // the ordering rules). It returns nil when the new connection failed.
-func (s *Session) replace(ctx context.Context, old *conn, why string) *conn {
+func (s *Session) replace(ctx context.Context, old *conn, why string) (*conn, bool) {
 	s.note(NoteConnect, "replacing the connection: "+why)
-	c, err := s.connect(ctx, false)
+	c, synced, err := s.connect(ctx, false)
 	if err != nil {
 		s.noteError(fmt.Sprintf("replace connection: %v", err))
 		s.setStatus(func(st *Status) { st.State = StateLive; st.ConnectedAt = old.opened })
-		return nil
+		return nil, false
 	}
 	old.close("rotated")
-	return c
+	return c, synced
 }
 
 // replaceReason says why the current connection should be replaced now
