@@ -12,6 +12,8 @@ import (
 	"bhtop/signer"
 	"bhtop/sim"
 	"bhtop/state"
+	"bhtop/stream"
+	"bhtop/ui"
 )
 
 // lockedLog is a goroutine-safe request log.
@@ -139,3 +141,9 @@ func TestDumpBadFlags(t *testing.T) {
 		})
 	}
 }
+
+// The session is the dashboard's backend, and a read-write one its trader.
+var (
+	_ ui.Backend = (*stream.Session)(nil)
+	_ ui.Trader  = (*stream.Session)(nil)
+)
