@@ -62,7 +62,6 @@ var hints = map[int]string{
 	-1125: "listenKey expired or closed: create a new one",
 	-1003: "too many requests: slow down and honour Retry-After",
 	-1015: "too many orders: slow down",
-	-2013: "no such order",
 }
 
 // Is makes errors.Is(err, ErrKeyRejected) and friends work on an
