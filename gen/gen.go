@@ -31,26 +31,47 @@ type Frame struct {
 
 // Frames generates the frames of o in delivery order.
 func Frames(o Options) []Frame {
+	var out []Frame
+	Each(o, func(f Frame) { out = append(out, f) })
+	return out
+}
+
+// batch is how many objects are generated before they are delivered;
+// reordering and duplicates stay within a batch, so memory stays bounded.
+const batch = 8192
+
+// Each generates the frames of o in delivery order and calls fn for each
+// (each f.Data is freshly allocated and may be kept).
+func Each(o Options, fn func(Frame)) {
 	g := newGenerator(o)
 	for g.count < o.Events {
 		g.step()
+		if len(g.objs) >= batch || g.count >= o.Events {
+			for _, f := range g.deliver() {
+				fn(f)
+			}
+			g.objs = g.objs[:0]
+		}
 	}
-	return g.deliver()
 }
 
 // Write writes the journal of o to w: one {"recv","frame"} line per frame.
 func Write(w io.Writer, o Options) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	var line []byte
-	for _, f := range Frames(o) {
+	var err error
+	Each(o, func(f Frame) {
 		line = append(line[:0], `{"recv":`...)
 		line = strconv.AppendInt(line, f.Recv, 10)
 		line = append(line, `,"frame":`...)
 		line = append(line, f.Data...)
 		line = append(line, "}\n"...)
-		if _, err := bw.Write(line); err != nil {
-			return fmt.Errorf("write journal: %w", err)
+		if _, werr := bw.Write(line); werr != nil && err == nil {
+			err = fmt.Errorf("write journal: %w", werr)
 		}
+	})
+	if err != nil {
+		return err
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write journal: %w", err)
@@ -89,6 +110,7 @@ type generator struct {
 	clientN  int64
 	balances map[string]int64
 	lastPos  map[string]int64
+	recv     int64
 }
 
 var (
@@ -311,7 +333,7 @@ func (g *generator) deliver() []Frame {
 	}
 	slices.SortStableFunc(objs, func(a, b obj) int { return a.key - b.key })
 	var frames []Frame
-	var recv int64
+	recv := g.recv
 	for i := 0; i < len(objs); {
 		n := 1
 		if !g.o.InOrder && g.r.IntN(20) == 0 {
@@ -340,5 +362,6 @@ func (g *generator) deliver() []Frame {
 			frames = append(frames, Frame{Recv: recv, Data: []byte(`{"ping":` + strconv.FormatInt(recv, 10) + `}`)})
 		}
 	}
+	g.recv = recv
 	return frames
 }
