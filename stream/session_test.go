@@ -199,17 +199,6 @@ func pendingOf(s *state.Snapshot, cid string) *state.Pending {
 	return nil
 }
 
-func countNotes(s *Session, text string) int {
-	notes, _ := s.Notes(0)
-	n := 0
-	for _, x := range notes {
-		if strings.Contains(x.Text, text) {
-			n++
-		}
-	}
-	return n
-}
-
 func TestResyncOnDemand(t *testing.T) {
 	f := newFixture(t, sim.Options{}, Config{}, false)
 	before := f.s.Status().LastSnapshot

@@ -33,7 +33,6 @@ type writer struct {
 	overflow  bool   // held exceeded MaxHeld: frames were lost, reconnect
 	dirty     bool   // changed since the last publish
 	lastPub   time.Time
-	version   uint64
 	journalOK bool
 
 	rateAt     time.Time
