@@ -152,8 +152,8 @@ func (s *screen) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.n += int64(len(p))
-	if s.buf.Len() > 1<<20 { // keep the tail only
-		tail := append([]byte(nil), s.buf.Bytes()[s.buf.Len()-1<<19:]...)
+	if s.buf.Len() > 128<<10 { // keep the tail only
+		tail := append([]byte(nil), s.buf.Bytes()[s.buf.Len()-64<<10:]...)
 		s.buf.Reset()
 		s.buf.Write(tail)
 	}

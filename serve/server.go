@@ -27,8 +27,8 @@ const (
 	DefaultGrace       = 2 * time.Second
 )
 
-// Config configures a Server. HostKey and AuthorizedKeys are required;
-// zero values elsewhere take the defaults above.
+// Config configures a Server. HostKey, AuthorizedKeys and Upstream (or
+// NewModel) are required; zero values elsewhere take the defaults above.
 type Config struct {
 	// AuthorizedKeys is the OpenSSH authorized_keys file listing the keys
 	// that may watch. It is read again whenever it changes.
@@ -51,9 +51,20 @@ type Config struct {
 	// that does not read is cut after Grace.
 	Grace time.Duration
 
-	// NewModel builds each session's dashboard; ctx ends when the session
-	// does. It gets no way to trade: serve never holds an order-placing
-	// client. Required.
+	// Upstream is the shared account connection (a stream.Session) every
+	// viewer's dashboard reads. Serve wraps it with Shared, so that viewers
+	// cannot multiply its requests, and never closes it.
+	Upstream Upstream
+	// Theme is the dashboard theme every session starts with.
+	Theme string
+	// ShareEvery is how often viewers together may make the upstream send
+	// a keepalive, resync or symbols request; default DefaultShareEvery.
+	ShareEvery time.Duration
+
+	// NewModel builds each session's model; ctx ends when the session
+	// does. Nil means the read-only dashboard over Upstream (tests and
+	// embedders may set their own). It gets no way to trade: serve never
+	// holds an order-placing client.
 	NewModel func(ctx context.Context, v Viewer) tea.Model
 
 	// Logger receives one line per session start and end and per refused
@@ -83,9 +94,6 @@ type Server struct {
 // New loads (or creates) the host key and reads the authorized keys file,
 // so that configuration mistakes are reported before anyone connects.
 func New(cfg Config) (*Server, error) {
-	if cfg.NewModel == nil {
-		return nil, errors.New("serve: Config.NewModel is required")
-	}
 	if cfg.MaxSessions <= 0 {
 		cfg.MaxSessions = DefaultMaxSessions
 	}
@@ -97,6 +105,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Grace <= 0 {
 		cfg.Grace = DefaultGrace
+	}
+	if cfg.NewModel == nil {
+		if cfg.Upstream == nil {
+			return nil, errors.New("serve: Config.Upstream is required")
+		}
+		cfg.NewModel = readOnlyDashboard(Shared(cfg.Upstream, cfg.ShareEvery, nil), cfg.Theme, cfg.FPS)
 	}
 	logger := cfg.Logger
 	if logger == nil {

@@ -153,11 +153,24 @@ func newViewer(id uint64, sess ssh.Session, pty ssh.Pty) Viewer {
 		RemoteAddr:  sess.RemoteAddr().String(),
 		Fingerprint: fingerprint(sess.PublicKey()),
 		Term:        pty.Term,
-		Width:       pty.Window.Width,
-		Height:      pty.Window.Height,
+		Width:       clamp(pty.Window.Width, MaxWidth),
+		Height:      clamp(pty.Window.Height, MaxHeight),
 		Environ:     env,
 		Profile:     colorprofile.Env(env),
 	}
+}
+
+// The largest window a session is drawn for. The renderer keeps cells for
+// the whole window, so without a cap one viewer announcing a huge pty
+// could make the server allocate gigabytes.
+const (
+	MaxWidth  = 512
+	MaxHeight = 256
+)
+
+// clamp limits a window dimension to 1..max.
+func clamp(n, limit int) int {
+	return min(max(n, 1), limit)
 }
 
 // forwardResizes turns window-change requests into WindowSizeMsg until
@@ -179,7 +192,7 @@ func forwardResizes(done <-chan struct{}, winch <-chan ssh.Window, send func(tea
 		case <-done:
 			return
 		case w := <-latest:
-			send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+			send(tea.WindowSizeMsg{Width: clamp(w.Width, MaxWidth), Height: clamp(w.Height, MaxHeight)})
 		}
 	}
 }

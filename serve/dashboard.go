@@ -1,0 +1,25 @@
+package serve
+
+import (
+	"context"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"bhtop/ui"
+)
+
+// readOnlyDashboard returns the NewModel used when Config.NewModel is nil:
+// the dashboard over the shared upstream with a nil Trader, which is
+// read-only mode (n and x do not exist). serve has no Trader to give.
+func readOnlyDashboard(up Upstream, theme string, fps int) func(context.Context, Viewer) tea.Model {
+	frame := time.Second / time.Duration(fps)
+	return func(ctx context.Context, v Viewer) tea.Model {
+		return ui.New(up, nil,
+			ui.WithTheme(theme),
+			ui.WithNoColor(v.NoColor()),
+			ui.WithContext(ctx),
+			ui.WithFrameInterval(frame),
+		)
+	}
+}
