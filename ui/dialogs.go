@@ -21,7 +21,7 @@ type confirmation struct {
 
 // dialog draws whatever covers the panes: the confirmation, the order
 // form or the help. ok is false when nothing does.
-func (m Model) dialog() (string, bool) {
+func (m *Model) dialog() (string, bool) {
 	switch {
 	case m.confirm != nil:
 		return m.confirmView(), true
@@ -40,7 +40,7 @@ func (m Model) dialog() (string, bool) {
 
 // confirmView is the yes/no box. It uses the theme's loudest style so it
 // cannot be mistaken for the form behind it.
-func (m Model) confirmView() string {
+func (m *Model) confirmView() string {
 	c := m.confirm
 	var lines []string
 	switch {
@@ -71,7 +71,7 @@ func orderSummary(r *rest.OrderRequest) string {
 }
 
 // formView draws the order form with each field's inline message.
-func (m Model) formView() string {
+func (m *Model) formView() string {
 	f := m.form
 	st := &m.st
 	var b strings.Builder
@@ -142,7 +142,7 @@ func (m Model) formView() string {
 
 // boxed draws content in a box no wider than the screen, truncating
 // content lines that would not fit (never the box's own border).
-func (m Model) boxed(box lipgloss.Style, content string) string {
+func (m *Model) boxed(box lipgloss.Style, content string) string {
 	inner := m.lay.w - box.GetHorizontalFrameSize()
 	if inner < 1 {
 		return ""

@@ -11,7 +11,7 @@ import (
 // headerLine is the top line: who and what we are connected to, the
 // connection's state and the listenKey and socket ages (DESIGN.md, "What
 // the header and status line always show").
-func (m Model) headerLine() string {
+func (m *Model) headerLine() string {
 	s := &m.status
 	var parts []string
 	parts = append(parts, m.pt.header.wrap(" bhtop "))
@@ -37,7 +37,7 @@ func (m Model) headerLine() string {
 }
 
 // connState says the connection state and why, styled by severity.
-func (m Model) connState() string {
+func (m *Model) connState() string {
 	s := &m.status
 	switch s.State {
 	case stream.StateLive:
@@ -68,7 +68,7 @@ func (m Model) connState() string {
 // statusLine is the bottom line: throughput, lag, clock offset, request
 // weight, errors and how fresh the data is. Narrow screens get the short
 // labels.
-func (m Model) statusLine() string {
+func (m *Model) statusLine() string {
 	long := m.statusText(false)
 	if textWidth(long) <= m.lay.w {
 		return m.pt.status.wrap(fit(long, m.lay.w))
@@ -76,7 +76,7 @@ func (m Model) statusLine() string {
 	return m.pt.status.wrap(fit(m.statusText(true), m.lay.w))
 }
 
-func (m Model) statusText(short bool) string {
+func (m *Model) statusText(short bool) string {
 	s := &m.status
 	label := func(long, brief string) string {
 		if short {
@@ -125,7 +125,7 @@ func (m Model) statusText(short bool) string {
 }
 
 // messageLine shows the last outcome, the filter prompt or the short help.
-func (m Model) messageLine() string {
+func (m *Model) messageLine() string {
 	if m.msg != "" {
 		p := m.pt.accent
 		switch m.msgKind {
@@ -141,11 +141,11 @@ func (m Model) messageLine() string {
 	if m.filtering {
 		return fit(" filter: type to narrow · enter keep · esc clear", m.lay.w)
 	}
-	return fitStyled(" "+m.help.ShortHelpView(m.keys.ShortHelp()), m.lay.w)
+	return m.shortHelp
 }
 
 // since is the compact age of t, or "—" before it happened.
-func (m Model) since(t time.Time) string {
+func (m *Model) since(t time.Time) string {
 	if t.IsZero() {
 		return "—"
 	}
@@ -153,7 +153,7 @@ func (m Model) since(t time.Time) string {
 }
 
 // until is the compact time left to t, or "—" when unknown.
-func (m Model) until(t time.Time) string {
+func (m *Model) until(t time.Time) string {
 	if t.IsZero() {
 		return "—"
 	}

@@ -75,6 +75,7 @@ func (m Model) onResize(msg tea.WindowSizeMsg) Model {
 	m.width, m.height = msg.Width, msg.Height
 	m.lay = newLayout(msg.Width, msg.Height)
 	m.help.SetWidth(max(0, msg.Width-2))
+	m.drawShortHelp()
 	for i := range m.panes {
 		m.panes[i].scrollTo(m.lay.bodyRows(paneID(i)))
 	}
@@ -83,7 +84,7 @@ func (m Model) onResize(msg tea.WindowSizeMsg) Model {
 
 // screen composes the whole screen: exactly height lines of exactly width
 // cells, so a resize never leaves debris.
-func (m Model) screen() string {
+func (m *Model) screen() string {
 	l := m.lay
 	if l.w == 0 {
 		return ""
@@ -99,7 +100,7 @@ func (m Model) screen() string {
 }
 
 // bodyLines draws the panes, or the dialog that covers them.
-func (m Model) bodyLines() []string {
+func (m *Model) bodyLines() []string {
 	l := m.lay
 	if box, ok := m.dialog(); ok {
 		placed := lipgloss.Place(l.w, l.body.h, lipgloss.Center, lipgloss.Center, box)
@@ -131,7 +132,7 @@ func (m Model) bodyLines() []string {
 }
 
 // paneView draws one pane with its context.
-func (m Model) paneView(id paneID, w, h int) []string {
+func (m *Model) paneView(id paneID, w, h int) []string {
 	title := paneTitles[id]
 	empty := "(none)"
 	switch id {
@@ -162,7 +163,7 @@ func (m Model) paneView(id paneID, w, h int) []string {
 }
 
 // tabBar is the line of pane tabs in tabs mode.
-func (m Model) tabBar() string {
+func (m *Model) tabBar() string {
 	var b strings.Builder
 	for i, t := range paneTitles {
 		if paneID(i) == paneOrders && m.history {

@@ -61,6 +61,7 @@ type Model struct {
 	busy      bool
 	msg       string
 	msgKind   msgKind
+	shortHelp string // the message line's help, drawn on resize and theme change
 }
 
 // msgKind colours the message line.
@@ -256,6 +257,12 @@ func (m *Model) applyTheme() {
 		Ellipsis: m.st.HelpSep, ShortKey: m.st.HelpKey, ShortDesc: m.st.HelpDesc, ShortSeparator: m.st.HelpSep,
 		FullKey: m.st.HelpKey, FullDesc: m.st.HelpDesc, FullSeparator: m.st.HelpSep,
 	}
+	m.drawShortHelp()
+}
+
+// drawShortHelp renders the one-line help for the current width and theme.
+func (m *Model) drawShortHelp() {
+	m.shortHelp = fitStyled(" "+m.help.ShortHelpView(m.keys.ShortHelp()), m.lay.w)
 }
 
 // setMsg sets the message line.
@@ -275,7 +282,7 @@ func (m *Model) stale() bool {
 
 // View draws the screen. It is pure and draws only what is visible.
 func (m Model) View() tea.View {
-	v := tea.NewView(m.screen())
+	v := tea.NewView((&m).screen())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "bhtop"

@@ -92,3 +92,13 @@ func fitStyled(s string, w int) string {
 	}
 	return s
 }
+
+// writeFit writes plain text padded or truncated to exactly w cells.
+func writeFit(b *strings.Builder, s string, w int) {
+	if tw := textWidth(s); tw <= w {
+		b.WriteString(s)
+		writeSpaces(b, w-tw)
+		return
+	}
+	b.WriteString(fit(s, w))
+}

@@ -132,13 +132,7 @@ func (p *pane) setRows(src []item, version uint64, mode, pinned int) {
 		rows = append(rows, src[i])
 	}
 	if p.sortIdx >= 0 && p.sortIdx < len(p.sorts) {
-		cmp := p.cols[p.sorts[p.sortIdx]].cmp
-		body := rows[p.pinned:]
-		if p.desc {
-			slices.SortStableFunc(body, func(a, b item) int { return -cmp(&a, &b) })
-		} else {
-			slices.SortStableFunc(body, func(a, b item) int { return cmp(&a, &b) })
-		}
+		sortRows(rows[p.pinned:], p.cols[p.sorts[p.sortIdx]].cmp, p.desc)
 	}
 	p.rows = rows
 	p.measure()
@@ -283,4 +277,28 @@ func itoa(n uint64) string {
 // built.
 func (p *pane) dirty() bool {
 	return p.key.sortIdx != p.sortIdx || p.key.desc != p.desc || p.key.filter != p.filter
+}
+
+// sortRows sorts rows stably by cmp (reversed when desc). It sorts
+// indexes, so the comparisons take pointers into rows and allocate nothing.
+func sortRows(rows []item, cmp func(a, b *item) int, desc bool) {
+	idx := make([]int32, len(rows))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortFunc(idx, func(i, j int32) int {
+		c := cmp(&rows[i], &rows[j])
+		if desc {
+			c = -c
+		}
+		if c == 0 {
+			return int(i - j) // ties keep their order: stable
+		}
+		return c
+	})
+	sorted := make([]item, len(rows))
+	for i, k := range idx {
+		sorted[i] = rows[k]
+	}
+	copy(rows, sorted)
 }

@@ -142,33 +142,31 @@ func (p *pane) rowLine(c viewCtx, it *item, sel bool, cols []int, flexW, w int) 
 		if col.money && c.privacy && s != "" {
 			s = hidden
 		}
-		var cell strings.Builder
+		var cp paint
+		if !sel && col.paint != nil && rowPaint.open == "" {
+			cp = col.paint(it, c.p)
+		}
+		b.WriteString(cp.open)
 		switch {
 		case col.money && c.privacy && s == hidden:
-			writeSpaces(&cell, cw-3)
-			cell.WriteString(s)
+			writeSpaces(&b, cw-3)
+			b.WriteString(s)
 		case col.align == alignDec && textWidth(s) <= cw:
 			wd := p.widths[ci]
-			padDec(&cell, s, wd.intW, wd.fracW)
-			writeSpaces(&cell, cw-decWidth(wd.intW, wd.fracW))
+			padDec(&b, s, wd.intW, wd.fracW)
+			writeSpaces(&b, cw-decWidth(wd.intW, wd.fracW))
 		case col.align == alignRight || col.align == alignDec:
 			tw := textWidth(s)
 			if tw > cw {
 				s = fit(s, cw)
 				tw = cw
 			}
-			writeSpaces(&cell, cw-tw)
-			cell.WriteString(s)
+			writeSpaces(&b, cw-tw)
+			b.WriteString(s)
 		default:
-			cell.WriteString(fit(s, cw))
+			writeFit(&b, s, cw)
 		}
-		cs := cell.String()
-		if !sel && col.paint != nil {
-			if cp := col.paint(it, c.p); cp.open != "" && rowPaint.open == "" {
-				cs = cp.wrap(cs)
-			}
-		}
-		b.WriteString(cs)
+		b.WriteString(cp.close)
 		b.WriteByte(' ')
 		width += cw + 1
 	}
