@@ -101,9 +101,7 @@ func (s *Session) CancelOrder(ctx context.Context, req rest.CancelRequest) rest.
 // query, only if it is still pending by then (an accepted order whose
 // report is late).
 func (s *Session) schedule(cid string, delay time.Duration, insist bool) {
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
+	s.goTracked(func() {
 		for attempt := 0; ; attempt++ {
 			if !sleepCtx(s.ctx.Done(), delay) {
 				return
@@ -117,7 +115,7 @@ func (s *Session) schedule(cid string, delay time.Duration, insist bool) {
 			}
 			delay = backoff(attempt+1, s.cfg.QueryDelay, s.cfg.BackoffCap, jitter)
 		}
-	}()
+	})
 }
 
 // settle queries cid once; true when the service answered either way.

@@ -54,6 +54,7 @@ type Session struct {
 	eventsOnly atomic.Bool // an extension endpoint failed: the note was shown
 
 	mu      sync.Mutex
+	closing bool // Close has begun: no new goroutines join wg
 	status  Status
 	key     string          // the current listenKey
 	created map[string]bool // keys created and not yet deleted
@@ -137,6 +138,9 @@ func (s *Session) Close(ctx context.Context) error {
 	var err error
 	s.closeOnce.Do(func() {
 		s.startOnce.Do(func() { close(s.writerDone) }) // never started
+		s.mu.Lock()
+		s.closing = true
+		s.mu.Unlock()
 		s.cancel()
 		s.wg.Wait()
 		select {
@@ -217,6 +221,17 @@ func (s *Session) noteError(text string) {
 	s.notes.Add(s.cfg.Now(), NoteError, text)
 	s.cfg.Logger.Warn(text)
 	s.setStatus(func(st *Status) { st.Errors++; st.LastError = text })
+}
+
+// goTracked runs f on a goroutine counted in wg, unless Close has begun.
+func (s *Session) goTracked(f func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return
+	}
+	s.wg.Add(1)
+	go func() { defer s.wg.Done(); f() }()
 }
 
 func (s *Session) markLive() { s.liveOnce.Do(func() { close(s.live) }) }
