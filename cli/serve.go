@@ -1,3 +1,197 @@
 package cli
 
-func runServe(args []string, stdio IO) int { return notBuilt("serve", stdio) }
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"bhtop/config"
+	"bhtop/journal"
+	"bhtop/rest"
+	"bhtop/serve"
+	"bhtop/sim"
+	"bhtop/stream"
+)
+
+// serveFlags are bhtop serve's own flags (the connection flags come from
+// config.AddFlags).
+type serveFlags struct {
+	listen, authorizedKeys, hostKey string
+	maxSessions, fps                int
+	idleTimeout, shutdownWait       time.Duration
+	simActivity                     float64
+}
+
+// runServe is `bhtop serve`: the read-only dashboard over SSH for every
+// key in the authorized keys file, all sessions sharing one upstream.
+func runServe(args []string, stdio IO) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stdio.Err)
+	var sf serveFlags
+	fs.StringVar(&sf.listen, "listen", serve.DefaultAddr, "SSH listen `ADDR`")
+	fs.StringVar(&sf.authorizedKeys, "authorized-keys", "", "OpenSSH authorized_keys `FILE` of the viewers (default ~/.ssh/authorized_keys; re-read when it changes)")
+	fs.StringVar(&sf.hostKey, "host-key", "", "host key `FILE`, created (ed25519, mode 0600) if missing (default $XDG_CONFIG_HOME/bhtop/ssh_host_ed25519)")
+	fs.IntVar(&sf.maxSessions, "max-sessions", serve.DefaultMaxSessions, "most viewers at once")
+	fs.DurationVar(&sf.idleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "close a session after this long without input (0: never)")
+	fs.IntVar(&sf.fps, "fps", serve.DefaultFPS, "most frames per second sent to each viewer")
+	fs.DurationVar(&sf.shutdownWait, "shutdown-wait", 5*time.Second, "on SIGINT/SIGTERM, how long sessions get to close")
+	fs.Float64Var(&sf.simActivity, "sim-activity", 5, "background events per second of the built-in simulator (without credentials)")
+	conn := config.AddFlags(fs)
+	pos, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitOK
+	}
+	if err != nil {
+		return ExitUsage
+	}
+	if len(pos) > 0 {
+		fmt.Fprintf(stdio.Err, "bhtop serve: unexpected argument %q\n", pos[0])
+		return ExitUsage
+	}
+	c, err := conn.Resolve(stdio.Getenv)
+	if err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
+		return ExitUsage
+	}
+	if err := sf.defaults(stdio.Getenv); err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
+		return ExitUsage
+	}
+	logger := slog.New(slog.NewTextHandler(stdio.Err, nil))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := serveUntilDone(ctx, sf, c, logger); err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
+		return ExitFail
+	}
+	return ExitOK
+}
+
+// defaults fills the file paths not given.
+func (sf *serveFlags) defaults(getenv func(string) string) error {
+	home := getenv("HOME")
+	if sf.authorizedKeys == "" {
+		if home == "" {
+			return errors.New("--authorized-keys is needed ($HOME is not set)")
+		}
+		sf.authorizedKeys = filepath.Join(home, ".ssh", "authorized_keys")
+	}
+	if sf.hostKey == "" {
+		dir := getenv("XDG_CONFIG_HOME")
+		if dir == "" {
+			if home == "" {
+				return errors.New("--host-key is needed ($XDG_CONFIG_HOME and $HOME are not set)")
+			}
+			dir = filepath.Join(home, ".config")
+		}
+		sf.hostKey = filepath.Join(dir, "bhtop", "ssh_host_ed25519")
+	}
+	if sf.idleTimeout == 0 {
+		sf.idleTimeout = -1 // serve.Config: negative is never
+	}
+	return nil
+}
+
+// serveUntilDone opens the upstream, serves SSH until ctx ends, then
+// closes the sessions and after them the upstream (DELETE listenKey).
+func serveUntilDone(ctx context.Context, sf serveFlags, c config.Conn, logger *slog.Logger) error {
+	up, closeUp, err := openServeUpstream(c, sf.simActivity, logger)
+	if err != nil {
+		return err
+	}
+	defer closeUp()
+	srv, err := serve.New(serve.Config{
+		AuthorizedKeys: sf.authorizedKeys,
+		HostKey:        sf.hostKey,
+		MaxSessions:    sf.maxSessions,
+		IdleTimeout:    sf.idleTimeout,
+		FPS:            sf.fps,
+		Upstream:       up,
+		Theme:          c.Theme,
+		Logger:         logger,
+	})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", sf.listen)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down", "sessions", srv.Sessions())
+	sctx, cancel := context.WithTimeout(context.Background(), sf.shutdownWait)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		logger.Warn("shutdown", "err", err)
+	}
+	<-served
+	return nil
+}
+
+// openServeUpstream starts the one stream session every viewer reads:
+// on the configured service, or without credentials on the built-in
+// simulator. It is always read-only: no Trader is ever made here.
+func openServeUpstream(c config.Conn, simActivity float64, logger *slog.Logger) (*stream.Session, func(), error) {
+	var closers []func()
+	closeAll := func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+	cfg := stream.Config{Keepalive: c.Keepalive, Rotate: c.Rotate, Logger: logger}
+	if c.HasCredentials() {
+		cfg.REST = rest.New(c.BaseURL, c.RESTOptions()...)
+		cfg.WSURL = c.WSURL
+		if u, err := url.Parse(c.BaseURL); err == nil {
+			cfg.Host = u.Host
+		}
+	} else {
+		s := sim.New(sim.Options{Activity: simActivity})
+		if err := s.Start(); err != nil {
+			return nil, nil, fmt.Errorf("start the simulator: %w", err)
+		}
+		closers = append(closers, func() { _ = s.Close() })
+		logger.Info("no credentials: serving the built-in simulator", "url", s.URL())
+		cfg.REST = rest.New(s.URL(), rest.WithAPIKey(s.APIKey()), rest.WithSecret(s.Secret()), rest.WithRecvWindow(c.RecvWindow))
+		cfg.WSURL = s.WSURL()
+		cfg.Simulated = true
+	}
+	if c.Record != "" {
+		f, err := os.OpenFile(c.Record, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		if err != nil {
+			closeAll()
+			return nil, nil, fmt.Errorf("open the journal: %w", err)
+		}
+		closers = append(closers, func() { _ = f.Close() })
+		cfg.Journal = journal.NewWriter(f, time.Now)
+	}
+	sess, err := stream.New(cfg)
+	if err != nil {
+		closeAll()
+		return nil, nil, fmt.Errorf("start the user stream: %w", err)
+	}
+	sess.Start()
+	closers = append(closers, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := sess.Close(ctx); err != nil {
+			logger.Warn("close the user stream", "err", err)
+		}
+	})
+	return sess, closeAll, nil
+}
