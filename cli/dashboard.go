@@ -1,3 +1,153 @@
 package cli
 
-func runDashboard(args []string, stdio IO) int { return notBuilt("(dashboard)", stdio) }
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"slices"
+	"syscall"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"bhtop/config"
+	"bhtop/sim"
+	"bhtop/state"
+	"bhtop/stream"
+	"bhtop/themes"
+	"bhtop/ui"
+)
+
+// dashboardSimActivity is the background activity (events per second) of
+// the simulator the dashboard starts when no credentials are configured.
+const dashboardSimActivity = 5
+
+// runDashboard is `bhtop` with no subcommand: the dashboard on the
+// configured account, or on an in-process simulator without credentials.
+func runDashboard(args []string, stdio IO) int {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	return runDashboardContext(ctx, args, stdio)
+}
+
+// runDashboardContext runs the dashboard until `q`, ctrl+c or ctx ends,
+// then closes the listenKey and writes --metrics.
+func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts ...tea.ProgramOption) int {
+	fs := flag.NewFlagSet("bhtop", flag.ContinueOnError)
+	fs.SetOutput(stdio.Err)
+	connFlags := config.AddFlags(fs)
+	metricsFile := fs.String("metrics", "", "on exit, write counters and latency percentiles as JSON to this file")
+	pos, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitOK
+	}
+	if err != nil {
+		return ExitUsage
+	}
+	fail := func(code int, format string, a ...any) int {
+		fmt.Fprintf(stdio.Err, "bhtop: "+format+"\n", a...)
+		return code
+	}
+	if len(pos) > 0 {
+		return fail(ExitUsage, "unknown command %q (see bhtop help)", pos[0])
+	}
+	conn, err := connFlags.Resolve(stdio.Getenv)
+	if err != nil {
+		return fail(ExitUsage, "%v", err)
+	}
+	if conn.Theme != "" && !slices.Contains(themes.Names(), conn.Theme) {
+		return fail(ExitUsage, "--theme %q: want one of %v", conn.Theme, themes.Names())
+	}
+
+	simulated := false
+	if !conn.HasCredentials() {
+		if conn.BaseURL != "" {
+			return fail(ExitUsage, "needs credentials for %s: set BHTOP_API_KEY and BHTOP_SECRET_KEY (or --secret-file)", conn.BaseURL)
+		}
+		srv := sim.New(sim.Options{Activity: dashboardSimActivity})
+		if err := srv.Start(); err != nil {
+			return fail(ExitFail, "start the simulator: %v", err)
+		}
+		defer srv.Close()
+		conn.BaseURL, conn.WSURL, conn.APIKey, conn.Secret = srv.URL(), srv.WSURL(), srv.APIKey(), srv.Secret()
+		simulated = true
+	}
+	logger, closeLog, err := openOrderLog(conn.Log)
+	if err != nil {
+		return fail(ExitFail, "%v", err)
+	}
+	defer closeLog()
+
+	cfg, closeRecord, err := dumpConfig(conn, logger, simulated)
+	if err != nil {
+		return fail(ExitFail, "%v", err)
+	}
+	defer closeRecord()
+	if err := cfg.REST.SyncTime(ctx); err != nil && ctx.Err() == nil {
+		logger.Warn("clock sync failed", "err", err)
+	}
+	sess, err := stream.New(cfg)
+	if err != nil {
+		return fail(ExitFail, "%v", err)
+	}
+	sess.Start()
+	logger.Info("dashboard started", "simulated", simulated, "readOnly", conn.ReadOnly)
+
+	// Read-only is a capability: without a Trader the dashboard has no
+	// way to send an order, and dumpConfig built no rest.Trader either.
+	var trader ui.Trader
+	if !conn.ReadOnly {
+		trader = sess
+	}
+	var metrics *ui.Metrics
+	if *metricsFile != "" {
+		metrics = ui.NewMetrics()
+	}
+	model := ui.New(sess, trader,
+		ui.WithTheme(conn.Theme),
+		ui.WithNoColor(stdio.Getenv("NO_COLOR") != ""),
+		ui.WithContext(ctx),
+		ui.WithMetrics(metrics),
+	)
+	opts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(stdio.In), tea.WithOutput(stdio.Out)}, progOpts...)
+	_, runErr := tea.NewProgram(model, opts...).Run()
+
+	closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := sess.Close(closeCtx); err != nil {
+		logger.Warn("closing the session", "err", err)
+		fmt.Fprintf(stdio.Err, "bhtop: closing the user stream: %v\n", err)
+	}
+	if metrics != nil {
+		if err := writeMetrics(*metricsFile, metrics, sess.Hub().Latest()); err != nil {
+			fmt.Fprintf(stdio.Err, "bhtop: %v\n", err)
+		}
+	}
+	if runErr != nil && !errors.Is(runErr, tea.ErrProgramKilled) && ctx.Err() == nil {
+		logger.Error("dashboard failed", "err", runErr)
+		return fail(ExitFail, "dashboard: %v", runErr)
+	}
+	logger.Info("dashboard closed")
+	return ExitOK
+}
+
+// writeMetrics writes the --metrics JSON: the dashboard's counters and
+// latencies, and the fold's counters.
+func writeMetrics(path string, m *ui.Metrics, s *state.Snapshot) error {
+	out := struct {
+		ui.MetricsReport
+		State state.Stats `json:"state"`
+	}{m.Report(), s.Stats}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode the metrics: %w", err)
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("write the metrics: %w", err)
+	}
+	return nil
+}

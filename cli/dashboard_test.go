@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"bhtop/signer"
+	"bhtop/sim"
+)
+
+// runDashboardTest runs the dashboard against s at 160×48, types keys
+// once the screen shows Balances with rows, and returns the exit code and
+// everything drawn.
+func runDashboardTest(t *testing.T, s *sim.Server, keys string, args ...string) (int, string, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	in, typer := io.Pipe()
+	out, errOut := &lockedLog{}, &bytes.Buffer{}
+	go func() {
+		for ctx.Err() == nil {
+			out.mu.Lock()
+			screen := ansi.Strip(out.b.String())
+			out.mu.Unlock()
+			if bytes.Contains([]byte(screen), []byte("● live")) && bytes.Contains([]byte(screen), []byte("USDT")) {
+				break
+			}
+			time.Sleep(20 * time.Millisecond) // polls the screen, not a timed wait
+		}
+		for _, k := range keys {
+			typer.Write([]byte(string(k)))
+			time.Sleep(50 * time.Millisecond) // let each key be drawn
+		}
+	}()
+	code := runDashboardContext(ctx, args, IO{In: in, Out: out, Err: errOut, Getenv: orderEnv(t, s, nil)},
+		tea.WithWindowSize(160, 48))
+	typer.Close()
+	if ctx.Err() != nil {
+		t.Fatalf("the dashboard did not quit on q")
+	}
+	return code, ansi.Strip(out.b.String()), errOut.String()
+}
+
+func dashboardSim(t *testing.T) (*sim.Server, *lockedLog) {
+	t.Helper()
+	log := &lockedLog{}
+	s := sim.New(sim.Options{MarketInterval: -1, Activity: 5, RequestLog: log,
+		Keys: []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}})
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, log
+}
+
+// TestDashboardRunsAndCloses: the dashboard draws the account from the
+// simulator, goes live, quits on q, DELETEs its listenKey and writes --metrics.
+func TestDashboardRunsAndCloses(t *testing.T) {
+	s, log := dashboardSim(t)
+	metrics := filepath.Join(t.TempDir(), "metrics.json")
+	code, screen, errOut := runDashboardTest(t, s, "q", "--metrics", metrics)
+	if code != ExitOK {
+		t.Fatalf("dashboard exit = %d, want 0; stderr: %s", code, errOut)
+	}
+	for _, want := range []string{"Open Orders", "Positions", "Events", "live"} {
+		if !bytes.Contains([]byte(screen), []byte(want)) {
+			t.Errorf("the screen never showed %q", want)
+		}
+	}
+	if !log.has("DELETE", "/openapi/v1/userDataStream", "") {
+		t.Error("the listenKey was not DELETEd on q")
+	}
+	b, err := os.ReadFile(metrics)
+	if err != nil {
+		t.Fatalf("no --metrics file: %v", err)
+	}
+	var m struct {
+		Counters map[string]int64 `json:"counters"`
+		State    struct{ Events int64 }
+	}
+	if err := json.Unmarshal(b, &m); err != nil || m.Counters["keys"] == 0 {
+		t.Errorf("metrics = %s (err %v), want the keys counted", b, err)
+	}
+}
+
+// TestDashboardReadOnlySendsNothing: with --read-only, n and x do nothing
+// and no order request reaches the service.
+func TestDashboardReadOnlySendsNothing(t *testing.T) {
+	s, log := dashboardSim(t)
+	code, screen, errOut := runDashboardTest(t, s, "n2xyq", "--read-only")
+	if code != ExitOK {
+		t.Fatalf("dashboard exit = %d, want 0; stderr: %s", code, errOut)
+	}
+	if log.has("POST", "/openapi/v1/order", "") || log.has("DELETE", "/openapi/v1/order", "") {
+		t.Error("read-only dashboard sent an order request")
+	}
+	if bytes.Contains([]byte(screen), []byte("New spot order")) || !bytes.Contains([]byte(screen), []byte("READ-ONLY")) {
+		t.Errorf("read-only screen: form shown or no READ-ONLY badge")
+	}
+}
+
+func TestDashboardBadFlags(t *testing.T) {
+	dir := t.TempDir()
+	env := func(k string) string { return map[string]string{"HOME": dir, "XDG_CONFIG_HOME": dir}[k] }
+	for _, args := range [][]string{{"--theme", "purple"}, {"--no-such-flag"}} {
+		if code, _, _ := runCLI(env, args...); code != ExitUsage {
+			t.Errorf("Run(%q) = %d, want %d", args, code, ExitUsage)
+		}
+	}
+}
