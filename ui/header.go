@@ -172,6 +172,9 @@ func shortDur(d time.Duration) string {
 }
 
 func signedDur(d time.Duration) string {
+	if d > -time.Millisecond && d < time.Millisecond {
+		return "±0ms"
+	}
 	if d < 0 {
 		return "-" + shortDur(-d)
 	}
