@@ -1,0 +1,48 @@
+package ui
+
+import tea "charm.land/bubbletea/v2"
+
+// onClick focuses the pane under the pointer and selects the row there.
+func (m Model) onClick(mouse tea.Mouse) Model {
+	if m.form != nil || m.confirm != nil || m.showHelp || mouse.Button != tea.MouseLeft {
+		return m
+	}
+	id, ok := m.lay.paneAt(mouse.X, mouse.Y)
+	if !ok {
+		return m
+	}
+	if id >= 0 {
+		m.focus = id
+		if m.lay.tabs && mouse.Y == 1 {
+			return m
+		}
+	}
+	r := m.lay.panes[m.focus]
+	row := mouse.Y - r.y - 2
+	p := &m.panes[m.focus]
+	if row >= 0 && p.offset+row < len(p.rows) {
+		p.cursor = p.offset + row
+		p.follow = false
+	}
+	return m
+}
+
+// onWheel scrolls the pane under the pointer.
+func (m Model) onWheel(mouse tea.Mouse) Model {
+	if m.form != nil || m.confirm != nil || m.showHelp {
+		return m
+	}
+	id, ok := m.lay.paneAt(mouse.X, mouse.Y)
+	if !ok || id < 0 {
+		id = m.focus
+	}
+	p := &m.panes[id]
+	switch mouse.Button {
+	case tea.MouseWheelUp:
+		p.move(-3)
+	case tea.MouseWheelDown:
+		p.move(3)
+	}
+	p.scrollTo(m.lay.bodyRows(id))
+	return m
+}

@@ -1,0 +1,122 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestCompareDec(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want int
+	}{
+		{"1", "1", 0},
+		{"1.0", "1", 0},
+		{"0.1", "0.10000", 0},
+		{"9.5", "10", -1},
+		{"10", "9.99999999", 1},
+		{"0.00000001", "0", 1},
+		{"-1", "0.5", -1},
+		{"-2", "-1", -1},
+		{"-0", "0", 0},
+		{"", "0", -1},
+		{"007", "7", 0},
+		{"123456789012345678901234567890", "123456789012345678901234567891", -1},
+	} {
+		t.Run(tc.a+"_vs_"+tc.b, func(t *testing.T) {
+			if got := compareDec(tc.a, tc.b); got != tc.want {
+				t.Errorf("compareDec(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+			}
+			if got := compareDec(tc.b, tc.a); got != -tc.want {
+				t.Errorf("compareDec(%q, %q) = %d, want %d", tc.b, tc.a, got, -tc.want)
+			}
+		})
+	}
+}
+
+// TestPadDecAligns: every value of a column puts its point (or where its
+// point would be) at the same offset.
+func TestPadDecAligns(t *testing.T) {
+	vals := []string{"10250.75", "0.5", "12", "1.23456789", "-35.25"}
+	intW, fracW := 0, 0
+	for _, v := range vals {
+		i, f := decParts(v)
+		intW, fracW = max(intW, i), max(fracW, f)
+	}
+	for _, v := range vals {
+		var b strings.Builder
+		padDec(&b, v, intW, fracW)
+		got := b.String()
+		if len(got) != decWidth(intW, fracW) {
+			t.Errorf("padDec(%q) = %q, %d wide, want %d", v, got, len(got), decWidth(intW, fracW))
+		}
+		if p := strings.IndexByte(got, '.'); p >= 0 && p != intW {
+			t.Errorf("padDec(%q) = %q, point at %d, want %d", v, got, p, intW)
+		}
+		if strings.TrimSpace(got) != v {
+			t.Errorf("padDec(%q) = %q changed the number", v, got)
+		}
+	}
+}
+
+func TestFillPct(t *testing.T) {
+	for _, tc := range []struct{ z, q, want string }{
+		{"0.004", "0.01", "40.0"},
+		{"1", "3", "33.3"},
+		{"2", "3", "66.7"},
+		{"3", "3", "100.0"},
+		{"0", "5", "0.0"},
+		{"1", "0", ""},
+		{"", "1", ""},
+	} {
+		if got := fillPct(tc.z, tc.q); got != tc.want {
+			t.Errorf("fillPct(%q, %q) = %q, want %q", tc.z, tc.q, got, tc.want)
+		}
+	}
+}
+
+func TestAges(t *testing.T) {
+	for _, tc := range []struct {
+		d            time.Duration
+		compact, two string
+	}{
+		{0, "0s", "0s"},
+		{45 * time.Second, "45s", "45s"},
+		{3*time.Minute + 5*time.Second, "3m", "3m05s"},
+		{62 * time.Minute, "1h", "1h02m"},
+		{50 * time.Hour, "2d", "50h00m"},
+		{-time.Second, "0s", "0s"},
+	} {
+		if got := compactAge(tc.d); got != tc.compact {
+			t.Errorf("compactAge(%s) = %q, want %q", tc.d, got, tc.compact)
+		}
+		if got := twoUnitAge(tc.d); got != tc.two {
+			t.Errorf("twoUnitAge(%s) = %q, want %q", tc.d, got, tc.two)
+		}
+	}
+}
+
+// TestSortByPriceIsNumeric: s on the price column orders by value, not
+// text, and S reverses.
+func TestSortByPriceIsNumeric(t *testing.T) {
+	m := sized(New(newTestBackend(testSnapshot()), &testTrader{}, WithNow(fixedNow)), 160, 48)
+	m = press(t, m, "2 s s s s s") // Mkt, Symbol, Side, Type, Price
+	p := m.panes[paneOrders]
+	if p.sortName() != "Price" {
+		t.Fatalf("sort column = %q, want Price", p.sortName())
+	}
+	var got []string
+	for _, it := range p.rows[p.pinned:] {
+		got = append(got, it.ord.Price)
+	}
+	want := "0.0345 2500.25 60000 61000.5"
+	if strings.Join(got, " ") != want {
+		t.Errorf("prices sorted = %v, want %s", got, want)
+	}
+	m = press(t, m, "S")
+	p = m.panes[paneOrders]
+	if first := p.rows[p.pinned].ord.Price; first != "61000.5" {
+		t.Errorf("reversed: first price %s, want 61000.5", first)
+	}
+}
