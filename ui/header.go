@@ -127,6 +127,10 @@ func (m *Model) statusText(short bool) string {
 // messageLine shows the last outcome, the filter prompt or the short help.
 func (m *Model) messageLine() string {
 	if m.msg != "" {
+		text := m.msg
+		if m.privacy {
+			text = maskNumbers(text)
+		}
 		p := m.pt.accent
 		switch m.msgKind {
 		case msgGood:
@@ -136,7 +140,7 @@ func (m *Model) messageLine() string {
 		case msgBad:
 			p = m.pt.bad
 		}
-		return p.wrap(fit(" "+m.msg, m.lay.w))
+		return p.wrap(fit(" "+text, m.lay.w))
 	}
 	if m.filtering {
 		return fit(" filter: type to narrow · enter keep · esc clear", m.lay.w)

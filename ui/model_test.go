@@ -344,7 +344,7 @@ func TestMouse(t *testing.T) {
 func TestPrivacyHidesAmounts(t *testing.T) {
 	m := sized(New(newTestBackend(testSnapshot()), &testTrader{}, WithNow(fixedNow), WithPrivacy(true)), 160, 48)
 	out := ansi.Strip(m.View().Content)
-	for _, amount := range []string{"1.23456789", "10250.75", "17940.15", "-35.25", "0.004"} {
+	for _, amount := range []string{"1.23456789", "10250.75", "17940.15", "-35.25", "0.004", "0.5 ETHBTC"} {
 		if strings.Contains(out, amount) {
 			t.Errorf("privacy screen shows %s", amount)
 		}

@@ -223,7 +223,7 @@ func eventColumns() []column {
 			}
 			return p.muted
 		}},
-		{title: "Event", flex: true, text: func(it *item, _ time.Time) string { return it.note.Text }},
+		{title: "Event", flex: true, mask: true, text: func(it *item, _ time.Time) string { return it.note.Text }},
 	}
 }
 

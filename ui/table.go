@@ -56,6 +56,7 @@ type column struct {
 	fixed int  // fixed width, for cells that change with time
 	flex  bool // takes the width left over
 	money bool // hidden in privacy mode
+	mask  bool // free text whose numbers privacy mode hides
 	text  func(it *item, now time.Time) string
 	cmp   func(a, b *item) int // nil: not a sort column
 	paint func(it *item, p *paints) paint

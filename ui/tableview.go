@@ -139,8 +139,13 @@ func (p *pane) rowLine(c viewCtx, it *item, sel bool, cols []int, flexW, w int) 
 		col := &p.cols[ci]
 		cw := p.colW(ci, flexW)
 		s := col.text(it, c.now)
-		if col.money && c.privacy && s != "" {
-			s = hidden
+		if c.privacy {
+			switch {
+			case col.money && s != "":
+				s = hidden
+			case col.mask:
+				s = maskNumbers(s)
+			}
 		}
 		var cp paint
 		if !sel && col.paint != nil && rowPaint.open == "" {
@@ -229,4 +234,25 @@ func (p *pane) titleLine(c viewCtx, w int) string {
 		tw = textWidth(title)
 	}
 	return pt.wrap(title) + c.p.stale.wrap(fit(mark, w-tw))
+}
+
+// maskNumbers replaces every number in free text with the privacy mark,
+// so events like "fill BUY 0.5 ETHBTC @ 0.0345" keep their words only.
+func maskNumbers(s string) string {
+	var b strings.Builder
+	inNum := false
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		digit := ch >= '0' && ch <= '9'
+		if digit || (inNum && ch == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9') {
+			if !inNum {
+				b.WriteString(hidden)
+				inNum = true
+			}
+			continue
+		}
+		inNum = false
+		b.WriteByte(ch)
+	}
+	return b.String()
 }
