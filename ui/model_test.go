@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -268,8 +269,18 @@ func TestResize(t *testing.T) {
 		t.Errorf("81×23 is not in tabs mode")
 	}
 	checkScreen(t, m.View().Content, 81, 23)
-	for _, sz := range [][2]int{{10, 5}, {20, 8}, {40, 12}, {119, 29}, {120, 30}, {250, 80}} {
-		checkScreen(t, sized(m, sz[0], sz[1]).View().Content, sz[0], sz[1])
+	withForm := press(t, m, "n down down down down type:0.01 down type:60000")
+	withReview := press(t, withForm, "enter")
+	withHelp := press(t, m, "?")
+	if withForm.form == nil || withReview.confirm == nil || !withHelp.showHelp {
+		t.Fatalf("form %v, review %v, help %v: want all open", withForm.form != nil, withReview.confirm != nil, withHelp.showHelp)
+	}
+	for _, sz := range [][2]int{{10, 5}, {20, 8}, {40, 12}, {60, 15}, {119, 29}, {120, 30}, {250, 80}} {
+		for name, mm := range map[string]Model{"panes": m, "form": withForm, "review": withReview, "help": withHelp} {
+			t.Run(fmt.Sprintf("%s/%dx%d", name, sz[0], sz[1]), func(t *testing.T) {
+				checkScreen(t, sized(mm, sz[0], sz[1]).View().Content, sz[0], sz[1])
+			})
+		}
 	}
 }
 
