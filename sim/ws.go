@@ -11,7 +11,7 @@ import (
 )
 
 // The user data stream endpoint, /openapi/ws/<listenKey>. One connection
-// is served by two goroutines: wsReader reads (client pongs, WebSocket
+// is served by two goroutines: readLoop reads (client pongs, WebSocket
 // pings, the close handshake) and wsConn.run writes everything (events,
 // JSON pings, close frames). The fault switches that reshape delivery live
 // in ws_faults.go.
