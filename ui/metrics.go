@@ -69,8 +69,11 @@ type Percentiles struct {
 	Max   float64 `json:"max"`
 }
 
-// Report summarises what was recorded.
+// Report summarises what was recorded (nothing for a nil *Metrics).
 func (mt *Metrics) Report() MetricsReport {
+	if mt == nil {
+		return MetricsReport{Counters: map[string]int64{}}
+	}
 	mt.mu.Lock()
 	defer mt.mu.Unlock()
 	r := MetricsReport{Counters: map[string]int64{}}
