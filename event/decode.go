@@ -19,7 +19,8 @@ const MaxFrame = 1 << 20
 
 // Event is one decoded element of a frame. Byte slices point into the
 // frame or into the Decoder's buffers: they are valid until the next
-// Decode call and must be copied to be kept.
+// Decode call and must be copied to be kept. Only the view that Kind
+// names is meaningful; the others hold leftovers.
 type Event struct {
 	Kind   Kind
 	Reason string // why it is malformed (KindMalformed)
@@ -90,7 +91,7 @@ type Decoder struct {
 	events  []Event
 	bals    []BalanceView
 	scratch []byte
-	slots   [128]span
+	slots   [len(usedKeys) + 1]span // by slotOf; slot 0 takes every other key
 	ping    span
 }
 
@@ -178,21 +179,23 @@ func (d *Decoder) whole(frame []byte, reason string) []Event {
 // letters the decoder records; every other key is skipped.
 const usedKeys = "eEscSofqpXizwmOZCvTWDBAPar"
 
-var usedKey = func() (t [256]bool) {
+// slotOf maps a one-letter key to its slot in Decoder.slots (0: unused).
+var slotOf = func() (t [256]uint8) {
 	for i := 0; i < len(usedKeys); i++ {
-		t[usedKeys[i]] = true
+		t[usedKeys[i]] = uint8(i + 1)
 	}
 	return t
 }()
+
+// slot returns the value recorded for the one-letter key k.
+func (d *Decoder) slot(k byte) span { return d.slots[slotOf[k]] }
 
 // object scans the object at s.i and appends its Event. One-letter keys
 // and string values, nearly all of a payload, take a fast path on locals.
 func (d *Decoder) object(s *scanner, depth int) {
 	b := s.b
 	start := s.i
-	for i := 0; i < len(usedKeys); i++ {
-		d.slots[usedKeys[i]] = span{}
-	}
+	d.slots = [len(usedKeys) + 1]span{}
 	d.ping = span{}
 	i := skipWS(b, start+1)
 	if i < len(b) && b[i] == '}' {
@@ -233,28 +236,73 @@ func (d *Decoder) object(s *scanner, depth int) {
 			s.bad = true
 			return
 		}
-		var v span
-		if b[i] == '"' {
+		// Write the value's span straight into its slot, field by field:
+		// building it in a local and copying it whole stalls on store
+		// forwarding, which showed as the decoder's hottest line.
+		sl := &d.slots[0] // keys the decoder does not use
+		if len(key) == 1 {
+			sl = &d.slots[slotOf[key[0]]]
+		} else if string(key) == "ping" {
+			sl = &d.ping
+		}
+		sl.raw, sl.esc = int32(i), false
+		switch c := b[i]; {
+		case c == '"':
+			j := i + 1
+			for j < len(b) && strPlain[b[j]] {
+				j++
+			}
+			if j < len(b) && b[j] == '"' { // no escapes: the common case, inline
+				sl.start, sl.end, sl.kind = int32(i+1), int32(j), vString
+				i = j + 1
+				break
+			}
 			end, esc, ok := scanStr(b, i+1)
 			if !ok {
 				s.bad = true
 				return
 			}
-			v = span{start: int32(i + 1), end: int32(end), raw: int32(i), kind: vString, esc: esc}
+			sl.start, sl.end, sl.kind, sl.esc = int32(i+1), int32(end), vString, esc
 			i = end + 1
-		} else {
+		case c == 't' && i+4 <= len(b) && string(b[i:i+4]) == "true":
+			sl.start, sl.end, sl.kind = int32(i), int32(i+4), vTrue
+			i += 4
+		case c == 'f' && i+5 <= len(b) && string(b[i:i+5]) == "false":
+			sl.start, sl.end, sl.kind = int32(i), int32(i+5), vFalse
+			i += 5
+		case c >= '1' && c <= '9':
+			j := i + 1
+			for j < len(b) && isDigit(b[j]) {
+				j++
+			}
+			if j < len(b) && b[j] != '.' && b[j] != 'e' && b[j] != 'E' { // an integer, inline
+				sl.start, sl.end, sl.kind = int32(i), int32(j), vNumber
+				i = j
+				break
+			}
+			end, ok := scanNumber(b, i)
+			if !ok {
+				s.bad = true
+				return
+			}
+			sl.start, sl.end, sl.kind = int32(i), int32(end), vNumber
+			i = end
+		case c == '-' || c == '0':
+			end, ok := scanNumber(b, i)
+			if !ok {
+				s.bad = true
+				return
+			}
+			sl.start, sl.end, sl.kind = int32(i), int32(end), vNumber
+			i = end
+		default:
 			s.i = i
-			v = s.value(depth)
+			v := s.value(depth)
 			if s.bad {
 				return
 			}
-			v.raw = int32(i)
+			sl.start, sl.end, sl.kind = v.start, v.end, v.kind
 			i = s.i
-		}
-		if len(key) == 1 && usedKey[key[0]] {
-			d.slots[key[0]] = v
-		} else if string(key) == "ping" {
-			d.ping = v
 		}
 		i = skipWS(b, i)
 		if i >= len(b) {
@@ -284,12 +332,21 @@ func skipWS(b []byte, i int) int {
 
 // build interprets the recorded slots of one object and appends its Event.
 func (d *Decoder) build(b, raw []byte) {
-	d.events = append(d.events, Event{Raw: raw})
-	d.fill(b, &d.events[len(d.events)-1])
+	n := len(d.events)
+	if n < cap(d.events) {
+		// Reuse the element without zeroing it all: fill sets every field
+		// of the view its Kind names, and the other views are unspecified.
+		d.events = d.events[:n+1]
+		ev := &d.events[n]
+		ev.Reason, ev.Raw, ev.Ping, ev.Type = "", raw, nil, nil
+	} else {
+		d.events = append(d.events, Event{Raw: raw})
+	}
+	d.fill(b, &d.events[n])
 }
 
 func (d *Decoder) fill(b []byte, ev *Event) {
-	e := d.slots['e']
+	e := d.slot('e')
 	switch e.kind {
 	case vNone:
 		if d.ping.kind != vNone {

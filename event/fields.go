@@ -16,7 +16,7 @@ func (d *Decoder) str(b []byte, v span) []byte {
 }
 
 func (d *Decoder) strField(b []byte, k byte, dst *[]byte) bool {
-	v := d.slots[k]
+	v := d.slot(k)
 	if v.kind != vString {
 		return false
 	}
@@ -27,7 +27,7 @@ func (d *Decoder) strField(b []byte, k byte, dst *[]byte) bool {
 // timeField reads an int64 written as a JSON integer or a string of an
 // optional '-' and digits.
 func (d *Decoder) timeField(b []byte, k byte, dst *int64) bool {
-	v := d.slots[k]
+	v := d.slot(k)
 	var text []byte
 	switch v.kind {
 	case vNumber:
@@ -44,7 +44,7 @@ func (d *Decoder) timeField(b []byte, k byte, dst *int64) bool {
 
 // idField reads an order id: ASCII digits as a JSON number or a string.
 func (d *Decoder) idField(b []byte, k byte, dst *[]byte) bool {
-	v := d.slots[k]
+	v := d.slot(k)
 	switch v.kind {
 	case vNumber:
 		*dst = b[v.start:v.end]
@@ -58,7 +58,7 @@ func (d *Decoder) idField(b []byte, k byte, dst *[]byte) bool {
 
 // literalField reads a string or an integer literal, kept as written.
 func (d *Decoder) literalField(b []byte, k byte, dst *[]byte) bool {
-	v := d.slots[k]
+	v := d.slot(k)
 	switch v.kind {
 	case vNumber:
 		*dst = b[v.start:v.end]
@@ -72,7 +72,7 @@ func (d *Decoder) literalField(b []byte, k byte, dst *[]byte) bool {
 
 // decField reads a decimal written as a string or a JSON number.
 func (d *Decoder) decField(b []byte, k byte, dst *[]byte) bool {
-	v := d.slots[k]
+	v := d.slot(k)
 	switch v.kind {
 	case vNumber:
 		*dst = b[v.start:v.end]
@@ -85,7 +85,7 @@ func (d *Decoder) decField(b []byte, k byte, dst *[]byte) bool {
 }
 
 func (d *Decoder) boolField(k byte, dst *bool) bool {
-	switch d.slots[k].kind {
+	switch d.slot(k).kind {
 	case vTrue:
 		*dst = true
 	case vFalse:
@@ -130,13 +130,15 @@ func (d *Decoder) exec(b []byte, x *ExecView, contract bool) byte {
 	case !d.decField(b, 'Z', &x.CumQuote):
 		return 'Z'
 	}
-	if contract {
-		switch {
-		case !d.boolField('C', &x.Close):
-			return 'C'
-		case !d.decField(b, 'v', &x.Leverage):
-			return 'v'
-		}
+	if !contract {
+		x.Close, x.Leverage = false, nil
+		return 0
+	}
+	switch {
+	case !d.boolField('C', &x.Close):
+		return 'C'
+	case !d.decField(b, 'v', &x.Leverage):
+		return 'v'
 	}
 	return 0
 }
@@ -183,7 +185,7 @@ func (d *Decoder) account(b []byte, a *AccountView) string {
 	case !d.boolField('D', &a.CanDeposit):
 		return badField['D']
 	}
-	arr := d.slots['B']
+	arr := d.slot('B')
 	if arr.kind != vArray {
 		return badField['B']
 	}

@@ -155,6 +155,13 @@ func isHex(c byte) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
+// scanNumber scans a JSON number at i and returns its end.
+func scanNumber(b []byte, i int) (int, bool) {
+	s := scanner{b: b, i: i}
+	s.number()
+	return s.i, !s.bad
+}
+
 // number scans a JSON number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 func (s *scanner) number() {
 	b := s.b

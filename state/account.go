@@ -17,10 +17,38 @@ type balance struct {
 	e            int64
 }
 
-// position is one contract position row.
+// position is one contract position row: the key texts, and the six
+// decimals back to back in one buffer reused in place.
 type position struct {
-	Position
+	accountID, symbol, side string
+	lits                    []byte
+	ends                    [6]int32
 }
+
+func (p *position) setLits(vals ...[]byte) {
+	p.lits = p.lits[:0]
+	for k, v := range vals {
+		p.lits = append(p.lits, v...)
+		p.ends[k] = int32(len(p.lits))
+	}
+}
+
+func (p *position) lit(k int) string {
+	start := int32(0)
+	if k > 0 {
+		start = p.ends[k-1]
+	}
+	return string(p.lits[start:p.ends[k]])
+}
+
+// row materializes the read-model row.
+func (p *position) row() Position {
+	return Position{AccountID: p.accountID, Symbol: p.symbol, Side: p.side, AvgPrice: p.lit(0), Total: p.lit(1),
+		Available: p.lit(2), LiquidationPrice: p.lit(3), Margin: p.lit(4), RealizedPnl: p.lit(5)}
+}
+
+// zero reports whether the position total is zero by value.
+func (p *position) zero() bool { return event.IsZeroDecimal(p.lits[p.ends[0]:p.ends[1]]) }
 
 // applyAccount folds an account update: the flags and each balance apply
 // when E is at least their last applied E. It reports whether anything
@@ -67,14 +95,14 @@ func (s *Store) applyBalance(e int64, asset, free, locked []byte) bool {
 func (s *Store) applyPosition(p *event.PositionView) {
 	var row *position
 	for _, q := range s.positions {
-		if q.AccountID == string(p.AccountID) && q.Symbol == string(p.Symbol) && q.Side == string(p.Side) {
+		if q.accountID == string(p.AccountID) && q.symbol == string(p.Symbol) && q.side == string(p.Side) {
 			row = q
 			break
 		}
 	}
 	if row == nil {
 		for _, q := range s.positions {
-			if q.AccountID == "" && q.Symbol == string(p.Symbol) && q.Side == string(p.Side) {
+			if q.accountID == "" && q.symbol == string(p.Symbol) && q.side == string(p.Side) {
 				row = q
 				break
 			}
@@ -84,15 +112,10 @@ func (s *Store) applyPosition(p *event.PositionView) {
 		row = &position{}
 		s.positions = append(s.positions, row)
 	}
-	setStr(&row.AccountID, p.AccountID)
-	setStr(&row.Symbol, p.Symbol)
-	setStr(&row.Side, p.Side)
-	setStr(&row.AvgPrice, p.AvgPrice)
-	setStr(&row.Total, p.Total)
-	setStr(&row.Available, p.Available)
-	setStr(&row.LiquidationPrice, p.LiquidationPrice)
-	setStr(&row.Margin, p.Margin)
-	setStr(&row.RealizedPnl, p.RealizedPnl)
+	s.setText(&row.accountID, p.AccountID)
+	s.setText(&row.symbol, p.Symbol)
+	s.setText(&row.side, p.Side)
+	row.setLits(p.AvgPrice, p.Total, p.Available, p.LiquidationPrice, p.Margin, p.RealizedPnl)
 	s.posDirty = true
 }
 
@@ -105,18 +128,17 @@ func (s *Store) replacePositions(ps []Position) {
 	for _, p := range ps {
 		var row *position
 		for _, q := range s.positions {
-			if !used[q] && q.Symbol == p.Symbol && q.Side == p.Side {
+			if !used[q] && q.symbol == p.Symbol && q.side == p.Side {
 				row = q
 				break
 			}
 		}
 		if row == nil {
-			row = &position{}
+			row = &position{symbol: p.Symbol, side: p.Side}
 		}
 		used[row] = true
-		acc := row.AccountID
-		row.Position = p
-		row.AccountID = acc
+		row.setLits([]byte(p.AvgPrice), []byte(p.Total), []byte(p.Available), []byte(p.LiquidationPrice),
+			[]byte(p.Margin), []byte(p.RealizedPnl))
 		next = append(next, row)
 	}
 	s.positions = next

@@ -31,23 +31,50 @@ type tombEntry struct {
 	seq uint64
 }
 
-// order is one order as last applied. The cumulative quantities change
-// with every fill, so they live in buffers reused in place; the other
-// fields are replaced only when their text changes. row caches the
-// materialized read-model row; nil when the order changed since.
+// order is one order as last applied. Its decimal literals and client id
+// change with fills, so they live back to back in one buffer reused in
+// place (lits, split by ends); the short repeated texts are interned.
+// row caches the materialized read-model row; nil when the order changed.
 type order struct {
 	mkt                            uint8
-	id                             string
-	symbol, client, side, typ, tif string
-	price, qty, status, leverage   string
-	z, cumQuote                    []byte
-	working, maker, close          bool
-	created, updated               int64
 	rank                           uint8
-	open                           bool
-	inClosed, removed              bool
+	open, inClosed, removed        bool
+	working, maker, close          bool
+	id                             string
+	symbol, side, typ, tif, status string
+	leverage                       string
+	lits                           []byte
+	ends                           [nLits]int32
+	created, updated               int64
 	prevClosed, nextClosed         *order
 	row                            *Order
+}
+
+// The literals kept in order.lits, in this order.
+const (
+	litPrice = iota
+	litQty
+	litClient
+	litZ
+	litCumQuote
+	nLits
+)
+
+// lit returns literal k of o.
+func (o *order) lit(k int) []byte {
+	start := int32(0)
+	if k > 0 {
+		start = o.ends[k-1]
+	}
+	return o.lits[start:o.ends[k]]
+}
+
+func (o *order) setLits(vals ...[]byte) {
+	o.lits = o.lits[:0]
+	for k, v := range vals {
+		o.lits = append(o.lits, v...)
+		o.ends[k] = int32(len(o.lits))
+	}
 }
 
 // rank orders statuses: NEW < PARTIALLY_FILLED < everything else.
@@ -61,24 +88,6 @@ func rank(status []byte) uint8 {
 	return 2
 }
 
-// internStatus returns the status text, without allocating for the
-// statuses of SPEC.md.
-func internStatus(b []byte) string {
-	switch string(b) {
-	case "NEW":
-		return "NEW"
-	case "PARTIALLY_FILLED":
-		return "PARTIALLY_FILLED"
-	case "FILLED":
-		return "FILLED"
-	case "CANCELED":
-		return "CANCELED"
-	case "REJECTED":
-		return "REJECTED"
-	}
-	return string(b)
-}
-
 // newer reports whether update x goes after the order's current state:
 // a greater E, or an equal E and a greater (status rank, z).
 func (o *order) newer(x *event.ExecView, r uint8) bool {
@@ -88,7 +97,7 @@ func (o *order) newer(x *event.ExecView, r uint8) bool {
 	case r != o.rank:
 		return r > o.rank
 	}
-	return event.CompareDecimal(x.CumQty, o.z) > 0
+	return event.CompareDecimal(x.CumQty, o.lit(litZ)) > 0
 }
 
 // applyOrder folds one order update into market m and reports whether the
@@ -107,25 +116,19 @@ func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
 				delete(mk.tomb, string(x.OrderID))
 			}
 		}
-		o = &order{mkt: m, id: string(x.OrderID)}
+		o = s.newOrder(m, x.OrderID)
 		mk.orders[o.id] = o
 		s.added = append(s.added, o)
 		keepMaker = false
 	} else if !o.newer(x, r) {
 		return false
 	}
-	setStr(&o.symbol, x.Symbol)
-	setStr(&o.client, x.ClientOrderID)
-	setStr(&o.side, x.Side)
-	setStr(&o.typ, x.Type)
-	setStr(&o.tif, x.TimeInForce)
-	setStr(&o.price, x.Price)
-	setStr(&o.qty, x.Quantity)
-	if o.status != string(x.Status) {
-		o.status = internStatus(x.Status)
-	}
-	o.z = append(o.z[:0], x.CumQty...)
-	o.cumQuote = append(o.cumQuote[:0], x.CumQuote...)
+	s.setText(&o.symbol, x.Symbol)
+	s.setText(&o.side, x.Side)
+	s.setText(&o.typ, x.Type)
+	s.setText(&o.tif, x.TimeInForce)
+	s.setText(&o.status, x.Status)
+	o.setLits(x.Price, x.Quantity, x.ClientOrderID, x.CumQty, x.CumQuote)
 	o.working = x.Working
 	if !keepMaker {
 		o.maker = x.Maker
@@ -134,7 +137,7 @@ func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
 	o.updated = x.EventTime
 	o.rank = r
 	if m == mContract {
-		setStr(&o.leverage, x.Leverage)
+		s.setText(&o.leverage, x.Leverage)
 		o.close = x.Close
 	}
 	o.row = nil
@@ -200,6 +203,49 @@ func (s *Store) evict() {
 		s.removed++
 		s.ordersDirty = true
 		s.addTomb(mk, o.id, o.updated)
+	}
+	if s.removed >= 1024 {
+		s.compactOrders()
+	}
+}
+
+// newOrder returns an empty order, reusing a dropped one (and its
+// buffer) when there is one.
+func (s *Store) newOrder(m uint8, id []byte) *order {
+	if n := len(s.free); n > 0 {
+		o := s.free[n-1]
+		s.free = s.free[:n-1]
+		*o = order{mkt: m, id: string(id), lits: o.lits[:0]}
+		return o
+	}
+	return &order{mkt: m, id: string(id)}
+}
+
+// compactOrders drops removed orders from the sort lists (so that a
+// store never snapshotted does not keep them) and recycles them.
+func (s *Store) compactOrders() {
+	keep := func(list []*order) []*order {
+		out := list[:0]
+		for _, o := range list {
+			if o.removed {
+				s.recycle(o)
+			} else {
+				out = append(out, o)
+			}
+		}
+		clear(list[len(out):])
+		return out
+	}
+	s.sorted = keep(s.sorted)
+	s.added = keep(s.added)
+	s.removed = 0
+}
+
+// recycle keeps a dropped order, no longer referenced anywhere, for reuse.
+func (s *Store) recycle(o *order) {
+	if len(s.free) < 4096 {
+		o.row = nil
+		s.free = append(s.free, o)
 	}
 }
 

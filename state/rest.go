@@ -87,7 +87,7 @@ func (s *Store) mergeOpen(m uint8, recs []OrderSnap, missing []OrderKey) []Order
 	}
 	slices.SortFunc(absent, func(a, b *order) int { return event.CompareIDs(a.id, b.id) })
 	for _, o := range absent {
-		missing = append(missing, OrderKey{Market: marketNames[m], OrderID: o.id, ClientOrderID: o.client})
+		missing = append(missing, OrderKey{Market: marketNames[m], OrderID: o.id, ClientOrderID: string(o.lit(litClient))})
 	}
 	for i := range recs {
 		s.applyRecord(m, &recs[i])
@@ -167,7 +167,7 @@ func mulDecimal(a, b string) string {
 func (s *Store) AddPending(p Pending) {
 	for _, mk := range s.markets {
 		for _, o := range mk.orders {
-			if o.client == p.ClientOrderID {
+			if string(o.lit(litClient)) == p.ClientOrderID {
 				return
 			}
 		}

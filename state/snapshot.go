@@ -64,8 +64,8 @@ func (s *Store) balanceRows() []Balance {
 func (s *Store) positionRows() []Position {
 	rows := make([]Position, 0, len(s.positions))
 	for _, p := range s.positions {
-		if !event.IsZeroDecimal([]byte(p.Total)) {
-			rows = append(rows, p.Position)
+		if !p.zero() {
+			rows = append(rows, p.row())
 		}
 	}
 	slices.SortFunc(rows, func(a, b Position) int {
@@ -97,6 +97,8 @@ func (s *Store) orderRows() []Order {
 			}
 			if !o.removed {
 				merged = append(merged, o)
+			} else {
+				s.recycle(o)
 			}
 		}
 		s.sorted, s.removed = merged, 0
@@ -116,9 +118,9 @@ func (s *Store) orderRows() []Order {
 // materialize builds the read-model row of o.
 func (o *order) materialize() *Order {
 	r := &Order{
-		Market: marketNames[o.mkt], Symbol: o.symbol, OrderID: o.id, ClientOrderID: o.client,
-		Side: o.side, Type: o.typ, TimeInForce: o.tif, Price: o.price, Quantity: o.qty,
-		ExecutedQty: string(o.z), CumulativeQuoteQty: string(o.cumQuote), Status: o.status,
+		Market: marketNames[o.mkt], Symbol: o.symbol, OrderID: o.id, ClientOrderID: string(o.lit(litClient)),
+		Side: o.side, Type: o.typ, TimeInForce: o.tif, Price: string(o.lit(litPrice)), Quantity: string(o.lit(litQty)),
+		ExecutedQty: string(o.lit(litZ)), CumulativeQuoteQty: string(o.lit(litCumQuote)), Status: o.status,
 		Working: o.working, Maker: o.maker, Created: o.created, Updated: o.updated,
 	}
 	r.AvgPrice = AvgPrice(r.CumulativeQuoteQty, r.ExecutedQty)

@@ -24,6 +24,7 @@ type Store struct {
 	// sort bookkeeping for Snapshot
 	sorted, added []*order
 	removed       int
+	free          []*order // dropped orders to reuse
 	ordersDirty   bool
 
 	acct     *acctState
@@ -34,13 +35,13 @@ type Store struct {
 	positions []*position
 	posDirty  bool
 
-	pending     []Pending
-	pendDirty   bool
-	stats       Stats
-	lastEvent   int64
-	version     uint64
-	prev        *Snapshot
-	scratchKeys []OrderKey
+	pending   []Pending
+	pendDirty bool
+	stats     Stats
+	lastEvent int64
+	version   uint64
+	prev      *Snapshot
+	interned  map[string]string
 }
 
 // Option changes a Store made by NewStore.
@@ -77,7 +78,7 @@ func WithReport(fn func(kind event.Kind, reason string, raw []byte)) Option {
 
 // NewStore returns an empty store.
 func NewStore(opts ...Option) *Store {
-	s := &Store{retention: DefaultRetention, tombCap: MinTombstones, balances: map[string]*balance{}}
+	s := &Store{retention: DefaultRetention, tombCap: MinTombstones, balances: map[string]*balance{}, interned: map[string]string{}}
 	for i := range s.markets {
 		s.markets[i] = market{orders: map[string]*order{}, tomb: map[string]tomb{}}
 	}
@@ -152,4 +153,25 @@ func setStr(dst *string, b []byte) {
 	if *dst != string(b) {
 		*dst = string(b)
 	}
+}
+
+// maxInterned bounds the table of interned texts.
+const maxInterned = 4096
+
+// setText is setStr for short texts that repeat across orders (symbols,
+// sides, types, statuses, leverage): they are interned, so a new order
+// does not allocate them again.
+func (s *Store) setText(dst *string, b []byte) {
+	if *dst == string(b) {
+		return
+	}
+	if v, ok := s.interned[string(b)]; ok {
+		*dst = v
+		return
+	}
+	v := string(b)
+	if len(s.interned) < maxInterned && len(v) <= 64 {
+		s.interned[v] = v
+	}
+	*dst = v
 }
