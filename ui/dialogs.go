@@ -50,6 +50,8 @@ func (m *Model) confirmView() string {
 		lines = append(lines, orderSummary(r))
 		if c.notional != "" {
 			lines = append(lines, "notional "+c.notional+" "+c.quote)
+		} else {
+			lines = append(lines, "notional: at the market price (not known here)")
 		}
 	case c.cancel != nil:
 		lines = append(lines, "CANCEL THIS ORDER?", "", c.summary)

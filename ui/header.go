@@ -2,6 +2,8 @@ package ui
 
 import (
 	"strconv"
+
+	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"time"
 
@@ -12,6 +14,14 @@ import (
 // connection's state and the listenKey and socket ages (DESIGN.md, "What
 // the header and status line always show").
 func (m *Model) headerLine() string {
+	long := m.headerText(false)
+	if textWidth(ansiStrip(long)) <= m.lay.w {
+		return fitStyled(long, m.lay.w)
+	}
+	return fitStyled(m.headerText(true), m.lay.w)
+}
+
+func (m *Model) headerText(short bool) string {
 	s := &m.status
 	var parts []string
 	parts = append(parts, m.pt.header.wrap(" bhtop "))
@@ -24,8 +34,15 @@ func (m *Model) headerLine() string {
 		parts = append(parts, m.pt.badge.wrap(" READ-ONLY "))
 	}
 	parts = append(parts, m.connState())
-	parts = append(parts, "key "+m.since(s.KeyCreated)+" ka in "+m.until(s.NextKeepalive))
+	if short {
+		parts = append(parts, "key "+m.since(s.KeyCreated)+" ka in "+m.until(s.NextKeepalive))
+	} else {
+		parts = append(parts, " listenKey age "+m.since(s.KeyCreated)+", keepalive in "+m.until(s.NextKeepalive)+" ")
+	}
 	conn := "conn " + m.since(s.ConnectedAt)
+	if !short {
+		conn = "connection " + m.since(s.ConnectedAt)
+	}
 	if s.ConnMaxAge > 0 {
 		conn += "/" + compactAge(s.ConnMaxAge)
 	}
@@ -33,7 +50,7 @@ func (m *Model) headerLine() string {
 	if m.privacy {
 		parts = append(parts, m.pt.badge.wrap(" PRIVATE "))
 	}
-	return fitStyled(strings.Join(parts, " "), m.lay.w)
+	return strings.Join(parts, " ")
 }
 
 // connState says the connection state and why, styled by severity.
@@ -184,3 +201,5 @@ func signedDur(d time.Duration) string {
 	}
 	return "+" + shortDur(d)
 }
+
+func ansiStrip(s string) string { return ansi.Strip(s) }

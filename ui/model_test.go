@@ -324,7 +324,7 @@ func TestStaleMarkerAndStatus(t *testing.T) {
 		t.Errorf("keepalives %d, resyncs %d; want 1, 1", b.keepalives, b.resyncs)
 	}
 	out := ansi.Strip(m.View().Content)
-	for _, want := range []string{"SIMULATED", "key 12m00s", "ka in 18m00s", "conn 1h02m/24h", "4.2 ev/s", "lag 150ms",
+	for _, want := range []string{"SIMULATED", "listenKey age 12m00s", "keepalive in 18m00s", "connection 1h02m/24h", "4.2 ev/s", "lag 150ms",
 		"offset +3ms", "weight 12/1500", "errors 0", "silent 2s", "snapshot 09:28:40"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("screen lacks %q:\n%s", want, out)
