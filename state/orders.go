@@ -46,6 +46,7 @@ type order struct {
 	lits                           []byte
 	ends                           [nLits]int32
 	created, updated               int64
+	idx                            int // position in Store.sorted at the last Snapshot
 	prevClosed, nextClosed         *order
 	row                            *Order
 }
@@ -140,7 +141,10 @@ func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
 		s.setText(&o.leverage, x.Leverage)
 		o.close = x.Close
 	}
-	o.row = nil
+	if o.row != nil {
+		o.row = nil
+		s.changed = append(s.changed, o)
+	}
 	s.ordersDirty = true
 
 	wasOpen := o.open

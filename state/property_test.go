@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"bhtop/event"
+	"bhtop/gen"
 )
 
 // propertyEvents returns event objects, in E order, whose final state does
@@ -113,7 +114,13 @@ func TestAnyDeliveryOrder(t *testing.T) {
 		objs := propertyEvents(r, 60)
 		want := finalState(fold(NewStore(), objs...))
 		for k := 0; k < 10; k++ {
-			s := fold(NewStore(), deliver(r, objs)...)
+			s := NewStore()
+			for i, f := range deliver(r, objs) {
+				s.ApplyFrame(f, nil)
+				if k%2 == 1 && i%7 == 0 {
+					s.Snapshot() // snapshots in between reuse rows: same result
+				}
+			}
 			st := s.Stats()
 			if st.Events != st.Applied+st.Stale {
 				t.Fatalf("seed %d: stats %+v", seed, st)
@@ -122,5 +129,28 @@ func TestAnyDeliveryOrder(t *testing.T) {
 				t.Fatalf("seed %d permutation %d: state differs from in-order delivery\n got %+v\nwant %+v", seed, k, got, want)
 			}
 		}
+	}
+}
+
+// TestSnapshotReuseMatchesRebuild: snapshots taken along the way (which
+// reuse rows and recycle dropped orders) end in the same state as one
+// snapshot at the end, with a small retention so orders are dropped.
+func TestSnapshotReuseMatchesRebuild(t *testing.T) {
+	frames := gen.Frames(gen.Options{Events: 20000, Seed: 9, OpenOrders: 50})
+	a, b := NewStore(WithRetention(30)), NewStore(WithRetention(30))
+	for i, f := range frames {
+		a.ApplyFrame(f.Data, nil)
+		b.ApplyFrame(f.Data, nil)
+		if i%13 == 0 {
+			a.Snapshot()
+		}
+	}
+	sa, sb := *a.Snapshot(), *b.Snapshot()
+	sa.Version, sb.Version = 0, 0
+	if !reflect.DeepEqual(sa, sb) {
+		t.Errorf("state with snapshots along the way differs from one snapshot at the end")
+	}
+	if len(sa.Orders) > 30+50+5 {
+		t.Errorf("orders = %d, want retention to bound them", len(sa.Orders))
 	}
 }

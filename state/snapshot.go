@@ -31,7 +31,7 @@ func (s *Store) Snapshot() *Snapshot {
 		s.balDirty = false
 	}
 	if s.ordersDirty {
-		snap.Orders = s.orderRows()
+		snap.Orders = s.orderRows(prev.Orders)
 		s.ordersDirty = false
 	}
 	if s.posDirty {
@@ -82,8 +82,23 @@ func compareOrders(a, b *order) int {
 }
 
 // orderRows keeps s.sorted in dump order (merging orders added since the
-// last call, dropping removed ones) and copies every order's row.
-func (s *Store) orderRows() []Order {
+// last call, dropping removed ones) and returns the rows. When no order
+// was added or removed, it copies prev's rows in one move and rebuilds
+// only the changed ones.
+func (s *Store) orderRows(prev []Order) []Order {
+	if len(s.added) == 0 && s.removed == 0 && len(prev) == len(s.sorted) {
+		rows := make([]Order, len(prev))
+		copy(rows, prev)
+		for _, o := range s.changed {
+			if o.row == nil && !o.removed {
+				o.row = o.materialize()
+				rows[o.idx] = *o.row
+			}
+		}
+		clear(s.changed)
+		s.changed = s.changed[:0]
+		return rows
+	}
 	if len(s.added) > 0 || s.removed > 0 {
 		slices.SortFunc(s.added, compareOrders)
 		merged := make([]*order, 0, len(s.sorted)+len(s.added)-s.removed)
@@ -105,11 +120,14 @@ func (s *Store) orderRows() []Order {
 		clear(s.added)
 		s.added = s.added[:0]
 	}
+	clear(s.changed)
+	s.changed = s.changed[:0]
 	rows := make([]Order, len(s.sorted))
 	for i, o := range s.sorted {
 		if o.row == nil {
 			o.row = o.materialize()
 		}
+		o.idx = i
 		rows[i] = *o.row
 	}
 	return rows

@@ -25,6 +25,7 @@ type Store struct {
 	sorted, added []*order
 	removed       int
 	free          []*order // dropped orders to reuse
+	changed       []*order // orders whose row was dropped since the last Snapshot
 	ordersDirty   bool
 
 	acct     *acctState
