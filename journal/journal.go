@@ -44,7 +44,7 @@ func (jw *Writer) Write(frame []byte) error {
 	b = strconv.AppendInt(b, jw.now().UnixMilli(), 10)
 	if event.Valid(frame) {
 		b = append(b, `,"frame":`...)
-		if bytes.IndexAny(frame, "\r\n") >= 0 {
+		if bytes.ContainsAny(frame, "\r\n") {
 			var c bytes.Buffer
 			if err := json.Compact(&c, frame); err != nil {
 				return fmt.Errorf("journal: compact frame: %w", err)

@@ -148,14 +148,6 @@ func (s *Store) apply(ev *event.Event, onPing func([]byte)) {
 // Stats returns the counters so far.
 func (s *Store) Stats() Stats { return s.stats }
 
-// setStr replaces *dst with b unless they are equal (then nothing is
-// allocated).
-func setStr(dst *string, b []byte) {
-	if *dst != string(b) {
-		*dst = string(b)
-	}
-}
-
 // maxInterned bounds the table of interned texts.
 const maxInterned = 4096
 
