@@ -145,6 +145,11 @@ func (s *Store) apply(ev *event.Event, onPing func([]byte)) {
 	}
 }
 
+// CountMalformed counts a frame that never reached ApplyFrame as
+// malformed (a binary WebSocket frame, a bad journal record).
+// ApplyFrame(nil, nil) does the same: an empty frame is malformed.
+func (s *Store) CountMalformed() { s.stats.Malformed++ }
+
 // Stats returns the counters so far.
 func (s *Store) Stats() Stats { return s.stats }
 
