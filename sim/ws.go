@@ -121,6 +121,9 @@ func (c *wsConn) run() {
 		pingEvery = 30 * time.Second
 	}
 	check := clampDur(min(maxAge, pingEvery)/10, wsMinCheck, wsMaxCheck)
+	if d := opts.Faults.DropEvery; d > 0 {
+		check = min(check, clampDur(d/10, wsMinCheck, wsMaxCheck))
+	}
 	if w := opts.Faults.ReorderWindow; w > 0 {
 		check = min(check, clampDur(w/4, 5*time.Millisecond, wsMaxCheck))
 	}

@@ -95,11 +95,21 @@ func TestReconnectsQuicklyAfterDrop(t *testing.T) {
 	// Connections are dropped (no close frame) every 400ms: the session
 	// reconnects on the same key, the first retry within 1s.
 	f := newFixture(t, sim.Options{Faults: sim.Faults{DropEvery: 400 * time.Millisecond}}, Config{}, false)
-	if !eventually(3*time.Second, func() bool { return f.s.Status().Connects >= 4 }) {
-		t.Fatalf("connections live in 3s with a drop every 400ms = %d, want >= 4", f.s.Status().Connects)
+	if !eventually(4*time.Second, func() bool { return f.s.Status().Connects >= 4 }) {
+		t.Fatalf("connections live in 4s with a drop every 400ms = %d, want >= 4", f.s.Status().Connects)
 	}
 	if n := f.log.count("POST", userStream); n != 1 {
 		t.Errorf("listenKeys created = %d, want 1 (a drop without close frame retries the same key)", n)
+	}
+	notes, _ := f.s.Notes(0)
+	for _, n := range notes {
+		_, after, ok := strings.Cut(n.Text, "; reconnecting in ")
+		if !ok {
+			continue
+		}
+		if d, err := time.ParseDuration(after); err != nil || d >= time.Second {
+			t.Errorf("first retry after a drop: %q, want within 1s", n.Text)
+		}
 	}
 }
 
