@@ -234,3 +234,29 @@ func TestSilentSocketReplaced(t *testing.T) {
 		t.Errorf("listenKeys created = %d, want 1", n)
 	}
 }
+
+func TestRecoversFromKeyClosedElsewhere(t *testing.T) {
+	// Someone DELETEs our key: the service closes the socket with a close
+	// frame, and a PUT would say -1125. The session moves to a new key.
+	f := newFixture(t, sim.Options{}, Config{Keepalive: 200 * time.Millisecond}, false)
+	f.s.mu.Lock()
+	key := f.s.key
+	f.s.mu.Unlock()
+	if err := f.rest.CloseListenKey(context.Background(), key); err != nil {
+		t.Fatal(err)
+	}
+	if !eventually(3*time.Second, func() bool {
+		st := f.s.Status()
+		return st.KeysCreated >= 2 && st.Connects >= 2 && st.State == StateLive
+	}) {
+		st := f.s.Status()
+		t.Fatalf("after the key was closed: keys %d, connections %d, state %s; want a new key, a new connection, live",
+			st.KeysCreated, st.Connects, st.State)
+	}
+	f.s.mu.Lock()
+	now := f.s.key
+	f.s.mu.Unlock()
+	if now == key || now == "" {
+		t.Errorf("current key = %q, want a new one", now)
+	}
+}
