@@ -134,12 +134,26 @@ func New(cfg Config) (*Server, error) {
 		PublicKeyHandler: s.allowKey,
 		// No PasswordHandler and no KeyboardInteractiveHandler: those
 		// methods are not offered at all. No forwarding callbacks: denied.
+		ConnCallback: limitSendBuffer,
 		ConnectionFailedCallback: func(c net.Conn, err error) {
 			logger.Debug("ssh handshake failed", "remote", c.RemoteAddr().String(), "err", err)
 		},
 	}
 	s.ssh.AddHostKey(hostKey)
 	return s, nil
+}
+
+// sendBuffer is the kernel send buffer of each viewer's connection. The
+// default autotuning lets it grow to megabytes, which a viewer that stops
+// reading would pin; a dashboard needs tens of kB per second, which this
+// carries even at a few hundred ms of round trip.
+const sendBuffer = 128 << 10
+
+func limitSendBuffer(_ ssh.Context, c net.Conn) net.Conn {
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetWriteBuffer(sendBuffer)
+	}
+	return c
 }
 
 // HostKey returns the server's public host key (for known_hosts and logs).
