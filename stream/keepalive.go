@@ -145,7 +145,8 @@ func (s *Session) keepalive(ctx context.Context, key string) (time.Time, error) 
 // with backoff, often enough to land before the key could lapse.
 func (s *Session) keepaliveLoop(ctx context.Context) {
 	failures := 0
-	dead := "" // a key found invalid: wait for the next one
+	dead := ""              // a key found invalid: wait for the next one
+	var gateUntil time.Time // the REST client refuses to send until then (429/418)
 	for {
 		s.mu.Lock()
 		key, next, expires := s.key, s.status.NextKeepalive, s.status.KeyExpires
@@ -157,8 +158,9 @@ func (s *Session) keepaliveLoop(ctx context.Context) {
 			if failures > 0 {
 				d = backoff(failures-1, time.Second, s.cfg.BackoffCap, jitter)
 				if left := expires.Sub(s.cfg.Now()) / 3; left > 0 && left < d {
-					d = left
+					d = left // try again before the key could lapse
 				}
+				d = max(d, 500*time.Millisecond, time.Until(gateUntil))
 			}
 			t = time.NewTimer(max(d, 0))
 			wait = t.C
@@ -186,6 +188,10 @@ func (s *Session) keepaliveLoop(ctx context.Context) {
 				continue
 			}
 			failures++
+			var be *rest.BackoffError
+			if errors.As(err, &be) {
+				gateUntil = be.Until
+			}
 			continue
 		}
 		failures = 0
