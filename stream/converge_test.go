@@ -125,3 +125,44 @@ func TestJSONPingAnsweredExactly(t *testing.T) {
 		t.Errorf("malformed after one binary frame = %d, want 1", m)
 	}
 }
+
+// TestDeadConnectionDetected: a peer that keeps the socket open but never
+// sends nor answers pings is declared dead after ReadTimeout.
+func TestDeadConnectionDetected(t *testing.T) {
+	release := make(chan struct{})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ws, err := (&websocket.Upgrader{}).Upgrade(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer ws.Close()
+		<-release // never reads, so never answers a ping
+	}))
+	defer ts.Close()
+	defer close(release)
+
+	s, err := New(Config{REST: rest.New("http://127.0.0.1:1"), WSURL: "ws" + ts.URL[len("http"):],
+		ReadTimeout: 300 * time.Millisecond, PingEvery: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.startOnce.Do(func() { go s.runWriter(s.stopWriter) })
+	defer s.Close(context.Background())
+	c, err := s.dial(context.Background(), "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	s.startConn(c)
+	select {
+	case <-c.done:
+		if el := time.Since(began); el < 250*time.Millisecond {
+			t.Errorf("declared dead after %v, want about ReadTimeout (300ms)", el)
+		}
+		if c.serverClosed {
+			t.Error("a dead connection was taken for a close frame")
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("a silent peer was not declared dead within 3s (ReadTimeout 300ms)")
+	}
+}
