@@ -289,6 +289,9 @@ func (g *generator) positionOf(symbol string) {
 }
 
 func (g *generator) add(b []byte) {
+	if g.count >= g.o.Events {
+		return // a step may emit two objects: never more than asked
+	}
 	g.objs = append(g.objs, obj{e: g.now, data: b})
 	g.count++
 	if !g.o.InOrder && g.count < g.o.Events && g.r.IntN(50) == 0 {

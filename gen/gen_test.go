@@ -27,7 +27,7 @@ func TestDeterministic(t *testing.T) {
 // TestMix: the corpus holds exactly N event objects of all four types,
 // all valid, contract ids beyond 2^53, arrays, heartbeats and repeats.
 func TestMix(t *testing.T) {
-	const n = 20000
+	const n = 20001
 	var d event.Decoder
 	kinds := map[event.Kind]int{}
 	arrays, big := 0, 0
