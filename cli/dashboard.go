@@ -26,6 +26,11 @@ import (
 // the simulator the dashboard starts when no credentials are configured.
 const dashboardSimActivity = 5
 
+// dashboardFPS caps the terminal renderer's frame rate. State changes are
+// coalesced at the same pace (ui's default frame interval, 33 ms), and a
+// lower rate keeps an idle dashboard's wakeups down.
+const dashboardFPS = 30
+
 // runDashboard is `bhtop` with no subcommand: the dashboard on the
 // configured account, or on an in-process simulator without credentials.
 func runDashboard(args []string, stdio IO) int {
@@ -113,7 +118,8 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		ui.WithContext(ctx),
 		ui.WithMetrics(metrics),
 	)
-	opts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(stdio.In), tea.WithOutput(stdio.Out)}, progOpts...)
+	opts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(stdio.In), tea.WithOutput(stdio.Out),
+		tea.WithFPS(dashboardFPS)}, progOpts...)
 	_, runErr := tea.NewProgram(model, opts...).Run()
 
 	closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
