@@ -1,6 +1,5 @@
-// Package ui is the dashboard: a Bubble Tea model that draws the account's
-// state snapshots and sends the keyboard's requests to a Backend and a
-// Trader.
+// Package ui is bhtop's dashboard, a Bubble Tea model over a Backend (and,
+// unless read-only, a Trader).
 package ui
 
 import (
