@@ -9,8 +9,9 @@ import (
 )
 
 // Notes for what the stream did to orders (fills, cancels, rejects, new
-// orders), found by comparing each published snapshot with the previous
-// one. The first snapshot is a baseline and makes no notes.
+// orders), found by comparing a published snapshot with the one compared
+// before (at most every noteEvery, so the cost of the pass over the orders
+// stays bounded). The first snapshot is a baseline and makes no notes.
 
 type orderKey struct{ market, id string }
 
@@ -21,7 +22,7 @@ type orderMark struct{ status, executed string }
 // rest are summarized in one line.
 const maxChangeNotes = 10
 
-// notePublished runs on the writer goroutine after each publish.
+// notePublished runs on the writer goroutine (see writer.noteChanges).
 func (s *Session) notePublished(snap *state.Snapshot) {
 	next := make(map[orderKey]orderMark, len(snap.Orders))
 	var lines []string

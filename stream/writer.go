@@ -14,6 +14,9 @@ import (
 // It publishes snapshots to the Hub, which never blocks: a stalled UI
 // cannot stall the writer, and so cannot stall the socket readers.
 
+// noteEvery is how often published snapshots are compared for order notes.
+const noteEvery = 100 * time.Millisecond
+
 // item is one message to the writer: a frame from a connection, or fn.
 type item struct {
 	frame  []byte
@@ -33,6 +36,8 @@ type writer struct {
 	overflow  bool   // held exceeded MaxHeld: frames were lost, reconnect
 	dirty     bool   // changed since the last publish
 	lastPub   time.Time
+	unnoted   *state.Snapshot // published, not yet compared for notes
+	lastNoted time.Time
 	journalOK bool
 
 	rateAt     time.Time
@@ -75,11 +80,15 @@ func (s *Session) runWriter(stop <-chan struct{}) {
 		select {
 		case it := <-s.in:
 			w.handle(it)
-			if len(s.in) == 0 || time.Since(w.lastPub) >= s.cfg.PublishEvery {
+			// Publish at once when idle (but not more than ten times per
+			// PublishEvery), and at least every PublishEvery while busy.
+			since := time.Since(w.lastPub)
+			if since >= s.cfg.PublishEvery || (len(s.in) == 0 && since >= s.cfg.PublishEvery/10) {
 				w.publish()
 			}
 		case <-tick.C:
 			w.publish()
+			w.noteChanges(false)
 			w.measureRate()
 		case <-stop:
 			for {
@@ -93,6 +102,7 @@ func (s *Session) runWriter(stop <-chan struct{}) {
 			}
 			w.dirty = true
 			w.publish()
+			w.noteChanges(true)
 			return
 		}
 	}
@@ -177,7 +187,18 @@ func (w *writer) publish() {
 	w.lastPub = time.Now()
 	snap := w.store.Snapshot()
 	w.s.hub.Publish(snap)
-	w.s.notePublished(snap)
+	w.unnoted = snap
+	w.noteChanges(false)
+}
+
+// noteChanges turns order changes into notes, at most every noteEvery
+// (the comparison costs one pass over the orders) unless now.
+func (w *writer) noteChanges(now bool) {
+	if w.unnoted == nil || (!now && time.Since(w.lastNoted) < noteEvery) {
+		return
+	}
+	w.s.notePublished(w.unnoted)
+	w.unnoted, w.lastNoted = nil, time.Now()
 }
 
 // measureRate updates the events-per-second figure about once a second.
