@@ -260,3 +260,15 @@ func TestRecoversFromKeyClosedElsewhere(t *testing.T) {
 		t.Errorf("current key = %q, want a new one", now)
 	}
 }
+
+func TestServiceCutAtMaxAge(t *testing.T) {
+	// The service cuts the connection at its max age with a close frame:
+	// a new key is POSTed, and the old one (still valid) is DELETEd.
+	f := newFixture(t, sim.Options{ConnMaxAge: 400 * time.Millisecond}, Config{}, false)
+	if !eventually(3*time.Second, func() bool {
+		return f.s.Status().Connects >= 3 && f.log.count("DELETE", userStream) >= 2
+	}) {
+		t.Fatalf("after two cuts: connections %d, keys created %d, DELETEs %d; want >= 3, >= 3, >= 2",
+			f.s.Status().Connects, f.log.count("POST", userStream), f.log.count("DELETE", userStream))
+	}
+}
