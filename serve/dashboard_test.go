@@ -87,7 +87,7 @@ func newLive(t testing.TB, activity float64) *live {
 }
 
 // liveServer serves the real read-only dashboard over l.
-func liveServer(t *testing.T, l *live) *fixture {
+func liveServer(t testing.TB, l *live) *fixture {
 	return newFixture(t, func(c *Config) {
 		c.NewModel = nil
 		c.Upstream = l.sess

@@ -38,7 +38,7 @@ type fixture struct {
 
 // newFixture starts a server whose sessions run the stand-in model over
 // f.hub, after edit adjusts the config.
-func newFixture(t *testing.T, edit func(*Config)) *fixture {
+func newFixture(t testing.TB, edit func(*Config)) *fixture {
 	t.Helper()
 	dir := t.TempDir()
 	f := &fixture{dir: dir, keysFile: filepath.Join(dir, "authorized_keys"), client: newClientKey(t),
@@ -87,7 +87,7 @@ func newFixture(t *testing.T, edit func(*Config)) *fixture {
 }
 
 // testWriter sends log lines to t.Log (until the test ends).
-type testWriter struct{ t *testing.T }
+type testWriter struct{ t testing.TB }
 
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimSpace(string(p)))

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -209,5 +210,34 @@ func TestShutdownEndsSessions(t *testing.T) {
 	}
 	if _, err := dial(f.addr, gossh.PublicKeys(f.client)); err == nil {
 		t.Error("dial after Shutdown succeeded, want refused")
+	}
+}
+
+func TestHugeWindowIsCapped(t *testing.T) {
+	f := newFixture(t, nil)
+	c := mustDial(t, f.addr, f.client)
+	v := openViewer(t, c, 100000, 50000, nil)
+	got := <-f.viewers
+	if got.Width != MaxWidth || got.Height != MaxHeight {
+		t.Errorf("Viewer size for a 100000x50000 pty = %dx%d, want %dx%d", got.Width, got.Height, MaxWidth, MaxHeight)
+	}
+	v.screen.waitFor(t, fmt.Sprintf("size %dx%d", MaxWidth, MaxHeight), 5*time.Second)
+	if err := v.sess.WindowChange(1<<20, 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.sess.WindowChange(20, 60); err != nil {
+		t.Fatal(err)
+	}
+	v.screen.waitFor(t, "size 60x20", 5*time.Second)
+}
+
+func TestClamp(t *testing.T) {
+	tests := []struct{ n, limit, want int }{
+		{-5, 10, 1}, {0, 10, 1}, {1, 10, 1}, {9, 10, 9}, {10, 10, 10}, {1 << 30, 10, 10},
+	}
+	for _, tt := range tests {
+		if got := clamp(tt.n, tt.limit); got != tt.want {
+			t.Errorf("clamp(%d, %d) = %d, want %d", tt.n, tt.limit, got, tt.want)
+		}
 	}
 }

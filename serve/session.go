@@ -164,8 +164,8 @@ func newViewer(id uint64, sess ssh.Session, pty ssh.Pty) Viewer {
 // the whole window, so without a cap one viewer announcing a huge pty
 // could make the server allocate gigabytes.
 const (
-	MaxWidth  = 512
-	MaxHeight = 256
+	MaxWidth  = 300
+	MaxHeight = 100
 )
 
 // clamp limits a window dimension to 1..max.
