@@ -106,9 +106,3 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		args = rest[1:]
 	}
 }
-
-// notBuilt is the answer of a subcommand that does not exist yet.
-func notBuilt(name string, stdio IO) int {
-	fmt.Fprintf(stdio.Err, "bhtop %s: not built yet\n", name)
-	return ExitUsage
-}

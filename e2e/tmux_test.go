@@ -1,0 +1,261 @@
+// Package e2e drives the real bhtop binary in tmux against a real
+// `bhtop sim` process, as a person at a terminal would.
+package e2e
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+var binary string // built once by TestMain
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "bhtop-e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "bhtop")
+	build := exec.Command("go", "build", "-o", binary, "bhtop")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building bhtop:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// simProc is a running `bhtop sim` with its connection line.
+type simProc struct {
+	BaseURL   string `json:"baseUrl"`
+	WSURL     string `json:"wsUrl"`
+	APIKey    string `json:"apiKey"`
+	SecretKey string `json:"secretKey"`
+	log       string
+	cmd       *exec.Cmd
+}
+
+func startSim(t *testing.T, args ...string) *simProc {
+	t.Helper()
+	s := &simProc{log: filepath.Join(t.TempDir(), "requests.jsonl")}
+	s.cmd = exec.Command(binary, append([]string{"sim", "--addr", "127.0.0.1:0", "--log-requests", s.log}, args...)...)
+	out, err := s.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.cmd.Stderr = os.Stderr
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = s.cmd.Process.Signal(os.Interrupt)
+		_ = s.cmd.Wait()
+	})
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the sim's connection line: %v", err)
+	}
+	if err := json.Unmarshal([]byte(line), s); err != nil {
+		t.Fatalf("connection line %q: %v", line, err)
+	}
+	return s
+}
+
+// requests returns "METHOD path" for each request the sim logged.
+func (s *simProc) requests(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile(s.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var r struct{ Method, Path string }
+		if line == "" || json.Unmarshal([]byte(line), &r) != nil {
+			continue
+		}
+		out = append(out, r.Method+" "+r.Path)
+	}
+	return out
+}
+
+// term is one tmux session running a command.
+type term struct {
+	t    *testing.T
+	name string
+}
+
+func startTerm(t *testing.T, w, h int, env []string, args ...string) *term {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("tmux is needed for the end-to-end test (.ci/run installs it)")
+	}
+	tm := &term{t: t, name: fmt.Sprintf("bhtop-e2e-%d", time.Now().UnixNano())}
+	cmdline := "env " + strings.Join(env, " ") + " " + binary + " " + strings.Join(args, " ")
+	c := exec.Command("tmux", "new-session", "-d", "-s", tm.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmdline)
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("tmux new-session: %v: %s", err, out)
+	}
+	// Keep the pane after the program exits, so its exit can be seen.
+	_ = exec.Command("tmux", "set-option", "-t", tm.name, "remain-on-exit", "on").Run()
+	t.Cleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", tm.name).Run() })
+	return tm
+}
+
+func (tm *term) keys(keys ...string) {
+	tm.t.Helper()
+	args := append([]string{"send-keys", "-t", tm.name}, keys...)
+	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
+		tm.t.Fatalf("tmux send-keys %q: %v: %s", keys, err, out)
+	}
+}
+
+// text types literal text.
+func (tm *term) text(s string) { tm.keys("-l", s) }
+
+func (tm *term) screen() string {
+	out, err := exec.Command("tmux", "capture-pane", "-p", "-t", tm.name).Output()
+	if err != nil {
+		return ""
+	}
+	return string(out)
+}
+
+// waitFor polls the screen until cond holds or 20 s pass.
+func (tm *term) waitFor(what string, cond func(screen string) bool) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		s := tm.screen()
+		if cond(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func (tm *term) waitText(sub string) string {
+	tm.t.Helper()
+	return tm.waitFor(fmt.Sprintf("%q", sub), func(s string) bool { return strings.Contains(s, sub) })
+}
+
+// dead reports whether the program in the pane has exited.
+func (tm *term) dead() bool {
+	out, _ := exec.Command("tmux", "display-message", "-p", "-t", tm.name, "#{pane_dead}").Output()
+	return strings.TrimSpace(string(out)) == "1"
+}
+
+func credentials(s *simProc) []string {
+	return []string{"BHTOP_BASE_URL=" + s.BaseURL, "BHTOP_API_KEY=" + s.APIKey, "BHTOP_SECRET_KEY=" + s.SecretKey,
+		"XDG_CONFIG_HOME=/nonexistent", "TERM=xterm-256color"}
+}
+
+var acceptedID = regexp.MustCompile(`order accepted: .*\(id (\d+)\)`)
+
+// TestPlaceAndCancelWithKeyboard: the panes appear with balances, an order
+// placed with the keyboard appears in Open Orders, x cancels it, q exits
+// and the listenKey is closed with DELETE.
+func TestPlaceAndCancelWithKeyboard(t *testing.T) {
+	s := startSim(t, "--activity", "1")
+	tm := startTerm(t, 160, 48, credentials(s))
+	tm.waitText("Balances")
+	tm.waitText("USDT")
+	tm.waitText("● live")
+
+	tm.keys("n")
+	tm.waitText("New spot order")
+	tm.text("XRPUSDT") // the symbol field searches as it is typed
+	tm.keys("Tab", "Tab", "Tab", "Tab")
+	tm.text("100")
+	tm.keys("Tab")
+	tm.text("0.1")
+	tm.keys("Enter")
+	tm.waitText("SEND THIS ORDER?")
+	tm.keys("y")
+	screen := tm.waitFor("the order to be accepted", func(s string) bool { return acceptedID.MatchString(s) })
+	id := acceptedID.FindStringSubmatch(screen)[1]
+
+	// Find it in Open Orders with the filter.
+	tm.keys("2", "/")
+	tm.text(id)
+	tm.keys("Enter")
+	tm.waitFor("order "+id+" in Open Orders", func(s string) bool {
+		for _, line := range strings.Split(s, "\n") {
+			if strings.Contains(line, id) && strings.Contains(line, "XRPUSDT") && strings.Contains(line, "NEW") {
+				return true
+			}
+		}
+		return false
+	})
+
+	tm.keys("x")
+	tm.waitText("CANCEL")
+	tm.keys("y")
+	tm.waitFor("order "+id+" to leave Open Orders", func(s string) bool {
+		for _, line := range strings.Split(s, "\n") {
+			if strings.Contains(line, id) && strings.Contains(line, "XRPUSDT") && strings.Contains(line, "NEW") {
+				return false
+			}
+		}
+		return true
+	})
+
+	tm.keys("q")
+	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
+	reqs := s.requests(t)
+	count := func(what string) int {
+		n := 0
+		for _, r := range reqs {
+			if r == what {
+				n++
+			}
+		}
+		return n
+	}
+	if got := count("POST /openapi/v1/order"); got != 1 {
+		t.Errorf("POST /openapi/v1/order sent %d times, want 1", got)
+	}
+	if got := count("DELETE /openapi/v1/order"); got != 1 {
+		t.Errorf("DELETE /openapi/v1/order sent %d times, want 1", got)
+	}
+	if got := count("DELETE /openapi/v1/userDataStream"); got < 1 {
+		t.Errorf("the listenKey was not closed on q; requests: %v", reqs)
+	}
+}
+
+// TestReadOnlySendsNothing: with --read-only, n and x are not in the help
+// and pressing them (and y after them) sends no order request.
+func TestReadOnlySendsNothing(t *testing.T) {
+	s := startSim(t, "--activity", "5")
+	tm := startTerm(t, 120, 40, credentials(s), "--read-only")
+	tm.waitText("Balances")
+	tm.waitText("● live")
+	tm.keys("?")
+	help := tm.waitText("quit")
+	if strings.Contains(help, "new order") || strings.Contains(help, "cancel order") {
+		t.Errorf("read-only help offers order keys:\n%s", help)
+	}
+	tm.keys("Escape")
+	tm.keys("2", "n", "y", "x", "y", "Enter", "y")
+	time.Sleep(500 * time.Millisecond) // give a wrongly sent request time to reach the log
+	tm.keys("q")
+	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
+	for _, r := range s.requests(t) {
+		if strings.HasSuffix(r, "/order") || strings.Contains(r, "/order?") {
+			t.Errorf("read-only dashboard sent %s", r)
+		}
+	}
+}
