@@ -111,7 +111,7 @@ func (c *wsConn) run() {
 	c.readerDone = make(chan struct{})
 	go c.readLoop(c.readerDone)
 
-	opts := c.s.opts
+	opts := &c.s.opts // read field by field: SetActivity may write Activity meanwhile
 	maxAge := opts.ConnMaxAge
 	if maxAge <= 0 {
 		maxAge = 24 * time.Hour
