@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"bhtop/rest"
+	"bhtop/signer"
 	"bhtop/sim"
 	"bhtop/stream"
 )
@@ -60,8 +61,16 @@ type live struct {
 
 func newLive(t testing.TB, activity float64) *live {
 	t.Helper()
+	return newLiveWith(t, sim.Options{Seed: 1, Activity: activity})
+}
+
+// newLiveWith starts the simulator with opts (its request log is set
+// here) and a session on its first key.
+func newLiveWith(t testing.TB, opts sim.Options) *live {
+	t.Helper()
 	l := &live{log: &requestLog{}}
-	l.sim = sim.New(sim.Options{Seed: 1, Activity: activity, RequestLog: l.log})
+	opts.RequestLog = l.log
+	l.sim = sim.New(opts)
 	if err := l.sim.Start(); err != nil {
 		t.Fatalf("start simulator: %v", err)
 	}
@@ -101,6 +110,20 @@ func TestDashboardOverSSH(t *testing.T) {
 	v := openViewer(t, c, 140, 40, nil)
 	for _, pane := range []string{"Balances", "Open Orders", "Positions", "Events", "SIMULATED"} {
 		v.screen.waitFor(t, pane, 10*time.Second)
+	}
+}
+
+func TestKeyWithoutTradePermission(t *testing.T) {
+	l := newLiveWith(t, sim.Options{Seed: 1, Activity: 20, Keys: []sim.Key{{
+		APIKey: "desk-view", Secret: signer.NewSecret("desk-view-secret"), Perms: []string{"USER_DATA", "USER_STREAM"},
+	}}})
+	f := liveServer(t, l)
+	v := openViewer(t, mustDial(t, f.addr, f.client), 140, 40, nil)
+	for _, want := range []string{"READ-ONLY", "Balances", "live"} {
+		v.screen.waitFor(t, want, 10*time.Second)
+	}
+	if n := len(l.sess.Hub().Latest().Balances); n == 0 {
+		t.Error("no balances with a USER_DATA + USER_STREAM key, want the account's")
 	}
 }
 

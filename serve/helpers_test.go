@@ -142,10 +142,9 @@ func mustDial(t testing.TB, addr string, key gossh.Signer) *gossh.Client {
 
 // screen collects a session's output; text returns it with ANSI stripped.
 type screen struct {
-	mu    sync.Mutex
-	buf   bytes.Buffer
-	n     int64
-	ended chan struct{}
+	mu  sync.Mutex
+	buf bytes.Buffer
+	n   int64
 }
 
 func (s *screen) Write(p []byte) (int, error) {
