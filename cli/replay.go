@@ -80,11 +80,10 @@ func openInput(name string, stdio IO) (io.Reader, func(), error) {
 	return f, func() { f.Close() }, nil
 }
 
-// applyRecord folds one journal record; a bad record is one malformed frame
-// (fed as an empty frame, which the store counts as such).
+// applyRecord folds one journal record; a bad record is one malformed frame.
 func applyRecord(store *state.Store, rec journal.Record) {
 	if rec.Bad {
-		store.ApplyFrame(nil, nil)
+		store.CountMalformed()
 		return
 	}
 	store.ApplyFrame(rec.Frame, nil)
