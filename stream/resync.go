@@ -65,7 +65,7 @@ func (s *Session) takeSnapshots(ctx context.Context) (state.RESTSnapshot, error)
 	if len(open) < s.cfg.OpenOrdersLimit {
 		snap.HaveSpotOrders = true
 	} else {
-		s.noteError(fmt.Sprintf("open orders: the service listed %d (the limit); orders beyond it follow events only", len(open)))
+		s.note(NoteInfo, fmt.Sprintf("open orders: the service listed %d (the limit); orders beyond it follow events only", len(open)))
 	}
 	for _, r := range open {
 		snap.SpotOpenOrders = append(snap.SpotOpenOrders, orderSnap(state.MarketSpot, r))
