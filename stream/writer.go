@@ -133,9 +133,7 @@ func (w *writer) handle(it item) {
 func (w *writer) apply(it item) {
 	w.dirty = true
 	if it.binary {
-		// Ignored and counted as malformed: an empty frame is malformed
-		// by the decoding rules, so the store counts it as such.
-		w.store.ApplyFrame(nil, nil)
+		w.store.CountMalformed() // ignored, counted (DESIGN.md)
 		return
 	}
 	c := it.conn
