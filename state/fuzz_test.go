@@ -14,8 +14,11 @@ func FuzzApplyFrame(f *testing.F) {
 	f.Add([]byte(string(acct(3, true, "BTC", "-0", "1e-9")) + "\n[]\n{\"ping\":1}"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		s := NewStore(WithRetention(2))
-		for _, line := range bytes.Split(in, []byte("\n")) {
+		for i, line := range bytes.Split(in, []byte("\n")) {
 			s.ApplyFrame(line, func([]byte) {})
+			if i%2 == 1 {
+				s.Snapshot() // exercises row reuse between snapshots
+			}
 			if st := s.Stats(); st.Events != st.Applied+st.Stale {
 				t.Fatalf("stats %+v after %q", st, line)
 			}
