@@ -53,6 +53,19 @@ type ExecView struct {
 	Maker         bool   // m
 	Close         bool   // C (contract only)
 	Leverage      []byte // v (contract only)
+
+	// Fields the state does not use, as written (strings unescaped,
+	// other values as their JSON text; nil when absent). Never validated.
+	LastQty         []byte // l: last executed quantity
+	LastPrice       []byte // L: last executed price
+	Commission      []byte // n
+	CommissionAsset []byte // N (JSON null when none: "null")
+	ExecType        []byte // x (optional, spot): current execution type
+	RejectReason    []byte // r (optional, spot)
+	TradeTime       []byte // T (optional, spot): transaction time
+	TradeID         []byte // t (optional, spot)
+	StopPrice       []byte // P (optional, spot)
+	IcebergQty      []byte // F (optional, spot)
 }
 
 // AccountView is an account update.
@@ -62,6 +75,13 @@ type AccountView struct {
 	CanWithdraw bool  // W
 	CanDeposit  bool  // D
 	Balances    []BalanceView
+
+	// Optional fields, as written (nil when absent). Never validated.
+	MakerCommission  []byte // m, bips
+	TakerCommission  []byte // t, bips
+	BuyerCommission  []byte // b, bips
+	SellerCommission []byte // s, bips
+	UpdateTime       []byte // u, ms
 }
 
 // BalanceView is one element of B.
@@ -177,7 +197,7 @@ func (d *Decoder) whole(frame []byte, reason string) []Event {
 }
 
 // letters the decoder records; every other key is skipped.
-const usedKeys = "eEscSofqpXizwmOZCvTWDBAPar"
+const usedKeys = "eEscSofqpXizwmOZCvTWDBAParlLnNxtFbu"
 
 // slotOf maps a one-letter key to its slot in Decoder.slots (0: unused).
 var slotOf = func() (t [256]uint8) {

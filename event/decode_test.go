@@ -276,3 +276,30 @@ func TestFields(t *testing.T) {
 		t.Error("unescape surrogate pair")
 	}
 }
+
+// TestDecodeUnusedFields: fields the state does not use come back as
+// written, the optional ones included.
+func TestDecodeUnusedFields(t *testing.T) {
+	x := decodeOne(t, specSpot).Exec
+	got := strings.Join([]string{string(x.LastQty), string(x.LastPrice), string(x.Commission), string(x.CommissionAsset)}, " ")
+	if got != "0.50000000 0.10264410 0 null" || x.ExecType != nil || x.TradeTime != nil {
+		t.Errorf("spot l L n N = %q x=%q T=%q", got, x.ExecType, x.TradeTime)
+	}
+	r := ExecutionReport{EventTime: 7, Symbol: "ETHBTC", ClientOrderID: "1", Side: "BUY", Type: "LIMIT", TimeInForce: "GTC",
+		Quantity: "1", Price: "1", Status: "CANCELED", OrderID: "3", LastQty: "0", CumQty: "0", LastPrice: "0",
+		Commission: "0", CommissionAsset: "BNB", Created: 1, CumQuote: "0"}
+	x = decodeOne(t, string(AppendExecution(nil, &r, EncodeOptions{Optional: true}))).Exec
+	got = strings.Join([]string{string(x.ExecType), string(x.RejectReason), string(x.TradeTime), string(x.TradeID),
+		string(x.StopPrice), string(x.IcebergQty), string(x.CommissionAsset)}, " ")
+	if got != "CANCELED NONE 7 -1 0 0 BNB" {
+		t.Errorf("spot optional x r T t P F N = %q", got)
+	}
+	c := decodeOne(t, specContract).Exec
+	if string(c.CommissionAsset) != "BTC" || string(c.Commission) != "0.00000122" || c.TradeTime != nil {
+		t.Errorf("contract n N = %q %q", c.Commission, c.CommissionAsset)
+	}
+	a := decodeOne(t, specAccount).Account
+	if string(a.MakerCommission) != "0" || string(a.UpdateTime) != "1499405658849" || a.TakerCommission == nil {
+		t.Errorf("account optional m t u = %q %q %q", a.MakerCommission, a.TakerCommission, a.UpdateTime)
+	}
+}

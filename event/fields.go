@@ -130,10 +130,16 @@ func (d *Decoder) exec(b []byte, x *ExecView, contract bool) byte {
 	case !d.decField(b, 'Z', &x.CumQuote):
 		return 'Z'
 	}
+	x.LastQty, x.LastPrice = d.rawField(b, 'l'), d.rawField(b, 'L')
+	x.Commission, x.CommissionAsset = d.rawField(b, 'n'), d.rawField(b, 'N')
 	if !contract {
+		x.ExecType, x.RejectReason = d.rawField(b, 'x'), d.rawField(b, 'r')
+		x.TradeTime, x.TradeID = d.rawField(b, 'T'), d.rawField(b, 't')
+		x.StopPrice, x.IcebergQty = d.rawField(b, 'P'), d.rawField(b, 'F')
 		x.Close, x.Leverage = false, nil
 		return 0
 	}
+	x.ExecType, x.RejectReason, x.TradeTime, x.TradeID, x.StopPrice, x.IcebergQty = nil, nil, nil, nil, nil, nil
 	switch {
 	case !d.boolField('C', &x.Close):
 		return 'C'
@@ -185,6 +191,9 @@ func (d *Decoder) account(b []byte, a *AccountView) string {
 	case !d.boolField('D', &a.CanDeposit):
 		return badField['D']
 	}
+	a.MakerCommission, a.TakerCommission = d.rawField(b, 'm'), d.rawField(b, 't')
+	a.BuyerCommission, a.SellerCommission = d.rawField(b, 'b'), d.rawField(b, 's')
+	a.UpdateTime = d.rawField(b, 'u')
 	arr := d.slot('B')
 	if arr.kind != vArray {
 		return badField['B']
@@ -264,4 +273,17 @@ func (d *Decoder) decText(b []byte, v span) []byte {
 		return b[v.start:v.end]
 	}
 	return d.str(b, v)
+}
+
+// rawField returns an unvalidated field as written: a string's unescaped
+// text, another value's JSON text, nil when absent.
+func (d *Decoder) rawField(b []byte, k byte) []byte {
+	v := d.slot(k)
+	switch v.kind {
+	case vNone:
+		return nil
+	case vString:
+		return d.str(b, v)
+	}
+	return b[v.start:v.end]
 }
