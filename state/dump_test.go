@@ -3,10 +3,12 @@ package state
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"reflect"
 	"testing"
 
+	"bhtop/event"
 	"bhtop/journal"
 )
 
@@ -93,5 +95,29 @@ func TestSnapshotsAreImmutable(t *testing.T) {
 	}
 	if c.LastEventTime != 11 || c.Stats.Events != 5 {
 		t.Errorf("LastEventTime = %d stats %+v", c.LastEventTime, c.Stats)
+	}
+}
+
+// TestReportAndPing: malformed elements and unknown types reach the
+// report hook with their reason; heartbeats reach onPing with N exactly;
+// neither counts as an event.
+func TestReportAndPing(t *testing.T) {
+	var reports []string
+	s := NewStore(WithReport(func(k event.Kind, reason string, raw []byte) {
+		reports = append(reports, reason+": "+string(raw))
+	}))
+	var pings []string
+	s.ApplyFrame([]byte(`[{"ping":"1.50"},{"e":"listStatus"},7,{"ping": 12 }]`), func(n []byte) { pings = append(pings, string(n)) })
+	s.ApplyFrame(nil, nil)
+	s.CountMalformed()
+	want := []string{"unknown event type: {\"e\":\"listStatus\"}", "neither an object nor an array of objects: 7", "empty frame: "}
+	if fmt.Sprint(reports) != fmt.Sprint(want) {
+		t.Errorf("reports = %q, want %q", reports, want)
+	}
+	if fmt.Sprint(pings) != `["1.50" 12]` {
+		t.Errorf("pings = %q", pings)
+	}
+	if st := s.Stats(); st != (Stats{Malformed: 3, UnknownType: 1}) {
+		t.Errorf("stats = %+v", st)
 	}
 }
