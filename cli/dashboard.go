@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"slices"
 	"syscall"
 	"time"
@@ -46,6 +47,8 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	fs.SetOutput(stdio.Err)
 	connFlags := config.AddFlags(fs)
 	metricsFile := fs.String("metrics", "", "on exit, write counters and latency percentiles as JSON to this file")
+	cpuProfile := fs.String("cpuprofile", "", "") // hidden: write a pprof CPU profile of the whole run
+	hideFlags(fs, "cpuprofile")
 	pos, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return ExitOK
@@ -66,6 +69,14 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	}
 	if conn.Theme != "" && !slices.Contains(themes.Names(), conn.Theme) {
 		return fail(ExitUsage, "--theme %q: want one of %v", conn.Theme, themes.Names())
+	}
+
+	if *cpuProfile != "" {
+		stopProfile, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return fail(ExitFail, "%v", err)
+		}
+		defer stopProfile()
 	}
 
 	simulated := false
@@ -156,4 +167,35 @@ func writeMetrics(path string, m *ui.Metrics, s *state.Snapshot) error {
 		return fmt.Errorf("write the metrics: %w", err)
 	}
 	return nil
+}
+
+// startCPUProfile writes a pprof CPU profile to path until the returned
+// function is called (the hidden --cpuprofile flag, for finding what the
+// dashboard spends its time on).
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("create the --cpuprofile file: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("start the CPU profile: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// hideFlags leaves the named flags out of -h's list.
+func hideFlags(fs *flag.FlagSet, names ...string) {
+	fs.Usage = func() {
+		out := fs.Output()
+		fmt.Fprintf(out, "Usage of %s:\n", fs.Name())
+		shown := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+		shown.SetOutput(out)
+		fs.VisitAll(func(f *flag.Flag) {
+			if !slices.Contains(names, f.Name) {
+				shown.Var(f.Value, f.Name, f.Usage)
+			}
+		})
+		shown.PrintDefaults()
+	}
 }
