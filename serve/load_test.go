@@ -103,7 +103,11 @@ func TestStalledViewerDelaysNobody(t *testing.T) {
 		activity = 200 // the race detector makes 2,000/s more than two cores can fold and draw
 	}
 	l := newLive(t, activity)
-	f := liveServer(t, l)
+	f := newFixture(t, func(c *Config) {
+		c.NewModel = nil
+		c.Upstream = l.sess
+		c.sendBuffer = 4 << 10 // the stalled viewer blocks within a few frames
+	})
 
 	// The stalled viewer: the biggest screen, and a client that stops
 	// reading the network once the dashboard is up.
@@ -229,4 +233,39 @@ func decEqual(a, b string) bool {
 	x, err1 := decimal.NewFromString(a)
 	y, err2 := decimal.NewFromString(b)
 	return err1 == nil && err2 == nil && x.Equal(y)
+}
+
+func TestStalledConnectionIsCut(t *testing.T) {
+	f := newFixture(t, func(c *Config) { c.Stall = time.Second; c.sendBuffer = 4 << 10 })
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	go func() { // a busy account: something to draw every 20 ms
+		for v := uint64(1); ctx.Err() == nil; v++ {
+			f.hub.Publish(&state.Snapshot{Version: v})
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	healthy := openViewer(t, mustDial(t, f.addr, f.client), 80, 24, nil)
+	sc, gate := dialStalling(t, f.addr, f.client)
+	stalled := openViewer(t, sc, MaxWidth, MaxHeight, map[string]string{"FILL": "1"})
+	stalled.screen.waitFor(t, "Balances", 5*time.Second)
+	gate.stalled.Store(true)
+
+	deadline := time.Now().Add(20 * time.Second)
+	for f.srv.Sessions() > 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("Sessions() = %d %s after one viewer stalled, want 1", f.srv.Sessions(), 20*time.Second)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	before := healthy.screen.bytes()
+	time.Sleep(1500 * time.Millisecond) // longer than Stall
+	select {
+	case err := <-healthy.done:
+		t.Fatalf("the healthy viewer was closed too (%v)", err)
+	default:
+	}
+	if healthy.screen.bytes() == before {
+		t.Error("the healthy viewer stopped receiving frames")
+	}
 }

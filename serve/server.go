@@ -3,6 +3,7 @@
 package serve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -25,6 +26,7 @@ const (
 	DefaultIdleTimeout = 30 * time.Minute
 	DefaultFPS         = 12
 	DefaultGrace       = 2 * time.Second
+	DefaultStall       = 2 * time.Minute
 )
 
 // Config configures a Server. HostKey, AuthorizedKeys and Upstream (or
@@ -46,6 +48,12 @@ type Config struct {
 	// FPS caps frames per second sent to each viewer, so a busy stream
 	// does not flood a slow link: changes between frames are coalesced.
 	FPS int
+	// Stall closes a connection on which nothing could be read or written
+	// for this long: a handshake that never finishes, a dead peer, or a
+	// viewer whose client stopped reading (its writes block). The
+	// dashboard redraws its clock every second, so a healthy viewer is
+	// never quiet that long. Negative means never.
+	Stall time.Duration
 	// Grace is how long a session being closed (idle, shutdown) may take to
 	// restore the viewer's terminal before its connection is cut. A viewer
 	// that does not read is cut after Grace.
@@ -70,6 +78,10 @@ type Config struct {
 	// Logger receives one line per session start and end and per refused
 	// key. Nil discards.
 	Logger *slog.Logger
+
+	// sendBuffer overrides the kernel send buffer per connection (tests
+	// shrink it so that a stalled viewer blocks sooner); 0 is sendBuffer.
+	sendBuffer int
 }
 
 // ErrServerClosed is what Serve returns after Shutdown or Close.
@@ -106,6 +118,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Grace <= 0 {
 		cfg.Grace = DefaultGrace
 	}
+	if cfg.Stall == 0 {
+		cfg.Stall = DefaultStall
+	}
 	if cfg.NewModel == nil {
 		if cfg.Upstream == nil {
 			return nil, errors.New("serve: Config.Upstream is required")
@@ -134,7 +149,10 @@ func New(cfg Config) (*Server, error) {
 		PublicKeyHandler: s.allowKey,
 		// No PasswordHandler and no KeyboardInteractiveHandler: those
 		// methods are not offered at all. No forwarding callbacks: denied.
-		ConnCallback: limitSendBuffer,
+		ConnCallback: limitSendBuffer(cmp.Or(cfg.sendBuffer, sendBuffer)),
+		// Each read or write pushes the deadline of both forward; a write
+		// blocked on a full send buffer makes no progress and times out.
+		IdleTimeout: max(cfg.Stall, 0),
 		ConnectionFailedCallback: func(c net.Conn, err error) {
 			logger.Debug("ssh handshake failed", "remote", c.RemoteAddr().String(), "err", err)
 		},
@@ -143,17 +161,19 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// sendBuffer is the kernel send buffer of each viewer's connection. The
+// sendBuffer is the default kernel send buffer of each viewer's connection. The
 // default autotuning lets it grow to megabytes, which a viewer that stops
 // reading would pin; a dashboard needs tens of kB per second, which this
 // carries even at a few hundred ms of round trip.
 const sendBuffer = 128 << 10
 
-func limitSendBuffer(_ ssh.Context, c net.Conn) net.Conn {
-	if tc, ok := c.(*net.TCPConn); ok {
-		_ = tc.SetWriteBuffer(sendBuffer)
+func limitSendBuffer(size int) ssh.ConnCallback {
+	return func(_ ssh.Context, c net.Conn) net.Conn {
+		if tc, ok := c.(*net.TCPConn); ok {
+			_ = tc.SetWriteBuffer(size)
+		}
+		return c
 	}
-	return c
 }
 
 // HostKey returns the server's public host key (for known_hosts and logs).
