@@ -61,8 +61,7 @@ type session struct {
 func (s *Server) handle(sess ssh.Session) {
 	pty, winch, hasPty := sess.Pty()
 	if !hasPty {
-		fmt.Fprintln(sess.Stderr(), "bhtop serve: the dashboard needs a terminal; connect with ssh -t (or without a command).")
-		_ = sess.Exit(1)
+		s.refuse(sess, "the dashboard needs a terminal; connect with ssh -t (or without a command).")
 		return
 	}
 	conn, _ := sess.Context().Value(ssh.ContextKeyConn).(*gossh.ServerConn)
@@ -70,9 +69,41 @@ func (s *Server) handle(sess ssh.Session) {
 	viewer := newViewer(v.id, sess, pty)
 	ctx, cancel := context.WithCancel(sess.Context())
 	defer cancel() // ends the model's listeners once the program is gone
-	v.out.w = sess
 	in := newActivityReader(sess)
-	v.prog = tea.NewProgram(s.cfg.NewModel(ctx, viewer),
+	v.prog = s.newProgram(ctx, v, viewer, in)
+	if msg, ok := s.admit(v); !ok {
+		s.refuse(sess, msg)
+		return
+	}
+	defer s.release(v)
+
+	log := s.log.With("session", viewer.ID, "user", viewer.User, "remote", viewer.RemoteAddr, "key", viewer.Fingerprint)
+	log.Info("viewer connected", "term", viewer.Term, "size", fmt.Sprintf("%dx%d", viewer.Width, viewer.Height), "profile", viewer.Profile.String())
+	start := time.Now()
+	go forwardResizes(v.done, winch, v.prog.Send)
+	if s.cfg.IdleTimeout > 0 {
+		go watchIdle(v.done, s.cfg.IdleTimeout, in.activity, func() {
+			v.stop(fmt.Sprintf("closed after %s without input", s.cfg.IdleTimeout))
+		})
+	}
+	reason := v.run()
+	log.Info("viewer disconnected", "reason", reason, "duration", time.Since(start).Round(time.Millisecond).String(), "bytes_sent", v.out.n.Load())
+	_ = sess.Exit(0)
+}
+
+// refuse tells the client why it gets no dashboard, logs it, and ends the
+// session with exit status 1.
+func (s *Server) refuse(sess ssh.Session, msg string) {
+	s.log.Info("session refused", "why", msg, "user", sess.User(), "remote", sess.RemoteAddr().String(), "key", fingerprint(sess.PublicKey()))
+	fmt.Fprint(sess.Stderr(), "bhtop serve: "+msg+"\r\n")
+	_ = sess.Exit(1)
+}
+
+// newProgram makes the viewer's Bubble Tea program: the session is its
+// terminal, with the client's environment, colour profile and window.
+func (s *Server) newProgram(ctx context.Context, v *session, viewer Viewer, in io.Reader) *tea.Program {
+	v.out.w = v.ssh
+	return tea.NewProgram(s.cfg.NewModel(ctx, viewer),
 		tea.WithInput(in),
 		tea.WithOutput(&v.out),
 		tea.WithEnvironment(viewer.Environ),
@@ -82,37 +113,22 @@ func (s *Server) handle(sess ssh.Session) {
 		tea.WithoutSignalHandler(),
 		tea.WithFPS(s.cfg.FPS),
 	)
-	if msg, ok := s.admit(v); !ok {
-		fmt.Fprint(sess, msg+"\r\n")
-		_ = sess.Exit(1)
-		return
-	}
-	defer s.release(v)
+}
 
-	log := s.log.With("session", viewer.ID, "user", viewer.User, "remote", viewer.RemoteAddr, "key", viewer.Fingerprint)
-	log.Info("viewer connected", "term", viewer.Term, "size", fmt.Sprintf("%dx%d", viewer.Width, viewer.Height), "profile", viewer.Profile.String())
-	start := time.Now()
-
-	go forwardResizes(v.done, winch, v.prog.Send)
-	if s.cfg.IdleTimeout > 0 {
-		go watchIdle(v.done, s.cfg.IdleTimeout, in.activity, func() {
-			v.stop(fmt.Sprintf("closed after %s without input", s.cfg.IdleTimeout))
-		})
-	}
-
+// run runs the program until the viewer quits, the connection ends or the
+// server stops it, and returns which.
+func (v *session) run() string {
 	_, err := v.prog.Run()
 	v.prog.Kill()
 	close(v.done)
-
-	reason := "viewer quit"
 	if r := v.reason.Load(); r != nil {
-		reason = *r
-		fmt.Fprint(sess, "bhtop serve: "+reason+"\r\n")
-	} else if err != nil {
-		reason = "connection ended"
+		fmt.Fprint(v.ssh, "bhtop serve: "+*r+"\r\n")
+		return *r
 	}
-	log.Info("viewer disconnected", "reason", reason, "duration", time.Since(start).Round(time.Millisecond).String(), "bytes_sent", v.out.n.Load())
-	_ = sess.Exit(0)
+	if err != nil {
+		return "connection ended"
+	}
+	return "viewer quit"
 }
 
 // stop ends the session from the server's side: the program is asked to
