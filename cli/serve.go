@@ -126,6 +126,7 @@ func serveUntilDone(ctx context.Context, sf serveFlags, c config.Conn, logger *s
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
+	up.Start() // only now that the setup is known good: no listenKey for nothing
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {
@@ -143,9 +144,10 @@ func serveUntilDone(ctx context.Context, sf serveFlags, c config.Conn, logger *s
 	return nil
 }
 
-// openServeUpstream starts the one stream session every viewer reads:
-// on the configured service, or without credentials on the built-in
-// simulator. It is always read-only: no Trader is ever made here.
+// openServeUpstream makes (without starting it) the one stream session
+// every viewer reads: on the configured service, or without credentials on
+// the built-in simulator. It is always read-only: no Trader is ever made
+// here.
 func openServeUpstream(c config.Conn, simActivity float64, logger *slog.Logger) (*stream.Session, func(), error) {
 	var closers []func()
 	closeAll := func() {
@@ -185,7 +187,6 @@ func openServeUpstream(c config.Conn, simActivity float64, logger *slog.Logger) 
 		closeAll()
 		return nil, nil, fmt.Errorf("start the user stream: %w", err)
 	}
-	sess.Start()
 	closers = append(closers, func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestServeFlagDefaults(t *testing.T) {
+	tests := []struct {
+		name           string
+		env            map[string]string
+		wantKeys, want string
+		wantErr        string
+	}{
+		{"home only", map[string]string{"HOME": "/home/desk"},
+			"/home/desk/.ssh/authorized_keys", "/home/desk/.config/bhtop/ssh_host_ed25519", ""},
+		{"xdg config", map[string]string{"HOME": "/home/desk", "XDG_CONFIG_HOME": "/cfg"},
+			"/home/desk/.ssh/authorized_keys", "/cfg/bhtop/ssh_host_ed25519", ""},
+		{"no home", nil, "", "", "--authorized-keys is needed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var sf serveFlags
+			err := sf.defaults(func(k string) string { return tt.env[k] })
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("defaults(%v) error = %v, want %q", tt.env, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || sf.authorizedKeys != tt.wantKeys || sf.hostKey != tt.want {
+				t.Errorf("defaults(%v) = %q, %q, %v; want %q, %q", tt.env, sf.authorizedKeys, sf.hostKey, err, tt.wantKeys, tt.want)
+			}
+		})
+	}
+}
+
+func TestServeRefusesBadSetup(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantErr  string
+	}{
+		{"positional argument", []string{"extra"}, ExitUsage, "unexpected argument"},
+		{"unknown flag", []string{"--nope"}, ExitUsage, "flag provided but not defined"},
+		{"missing authorized keys", []string{"--listen", "127.0.0.1:0", "--authorized-keys", dir + "/none", "--host-key", dir + "/hk"},
+			ExitFail, "authorized keys"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			env := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": dir}
+			code := Run(append([]string{"serve"}, tt.args...), IO{Out: &out, Err: &errb, Getenv: func(k string) string { return env[k] }})
+			if code != tt.wantCode || !strings.Contains(errb.String(), tt.wantErr) {
+				t.Errorf("bhtop serve %q = %d, stderr %q; want %d and %q", tt.args, code, errb.String(), tt.wantCode, tt.wantErr)
+			}
+		})
+	}
+}
