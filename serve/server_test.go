@@ -241,3 +241,30 @@ func TestClamp(t *testing.T) {
 		}
 	}
 }
+
+func TestNoForwardingNoSubsystems(t *testing.T) {
+	f := newFixture(t, nil)
+	c := mustDial(t, f.addr, f.client)
+	t.Run("local port forwarding", func(t *testing.T) {
+		if conn, err := c.Dial("tcp", f.addr); err == nil {
+			conn.Close()
+			t.Error("direct-tcpip to the server's own port was accepted, want refused")
+		}
+	})
+	t.Run("remote port forwarding", func(t *testing.T) {
+		if ln, err := c.Listen("tcp", "127.0.0.1:0"); err == nil {
+			ln.Close()
+			t.Error("tcpip-forward was accepted, want refused")
+		}
+	})
+	t.Run("sftp subsystem", func(t *testing.T) {
+		sess, err := c.NewSession()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sess.Close()
+		if err := sess.RequestSubsystem("sftp"); err == nil {
+			t.Error("the sftp subsystem was accepted, want refused")
+		}
+	})
+}
