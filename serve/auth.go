@@ -33,8 +33,8 @@ func newAuthorizedKeys(path string) (*authorizedKeys, error) {
 }
 
 // allowed reports whether key is listed in the file as it is now. When the
-// file has become unreadable or unparsable the previous list stays in force
-// (logged by the caller through the error).
+// file cannot be read or parsed no key is allowed (fail closed: deleting
+// the file revokes everyone); the error says why, for the log.
 func (a *authorizedKeys) allowed(key gossh.PublicKey) (bool, error) {
 	err := a.refresh()
 	a.mu.Lock()
@@ -50,27 +50,39 @@ func (a *authorizedKeys) count() int {
 	return len(a.keys)
 }
 
-// refresh re-reads the file if it changed since the last read.
+// refresh re-reads the file if it changed since the last read. On an
+// error the list is emptied, and the next call reads the file again.
 func (a *authorizedKeys) refresh() error {
 	info, err := os.Stat(a.path)
-	if err != nil {
-		return fmt.Errorf("read authorized keys: %w", err)
-	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.info != nil && sameVersion(a.info, info) {
+	if err == nil && a.info != nil && sameVersion(a.info, info) {
 		return nil
 	}
-	data, err := os.ReadFile(a.path)
+	keys, err := readAuthorizedKeys(a.path, err)
 	if err != nil {
-		return fmt.Errorf("read authorized keys: %w", err)
-	}
-	keys, err := parseAuthorizedKeys(data)
-	if err != nil {
-		return fmt.Errorf("parse authorized keys %s: %w", a.path, err)
+		a.info, a.keys = nil, nil
+		return err
 	}
 	a.info, a.keys = info, keys
 	return nil
+}
+
+// readAuthorizedKeys reads and parses the file, unless statErr already
+// says it cannot be read.
+func readAuthorizedKeys(path string, statErr error) (map[string]struct{}, error) {
+	if statErr != nil {
+		return nil, fmt.Errorf("read authorized keys: %w", statErr)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read authorized keys: %w", err)
+	}
+	keys, err := parseAuthorizedKeys(data)
+	if err != nil {
+		return nil, fmt.Errorf("parse authorized keys %s: %w", path, err)
+	}
+	return keys, nil
 }
 
 // sameVersion reports whether two stats of the file show the same content

@@ -3,6 +3,7 @@ package serve
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -94,6 +95,26 @@ func TestAuthorizedKeysReread(t *testing.T) {
 	if c, err := dial(f.addr, gossh.PublicKeys(f.client)); err == nil {
 		c.Close()
 		t.Fatal("first key still accepted after it was removed")
+	}
+
+	for _, broken := range []struct {
+		name  string
+		spoil func()
+	}{
+		{"deleted", func() { os.Remove(f.keysFile) }},
+		{"unparsable", func() { os.WriteFile(f.keysFile, []byte("ssh-ed25519 ???\n"), 0o600) }},
+	} {
+		writeAuthorizedKeys(t, f.keysFile, second)
+		if c, err := dial(f.addr, gossh.PublicKeys(second)); err != nil {
+			t.Fatalf("listed key before the file was %s: %v", broken.name, err)
+		} else {
+			c.Close()
+		}
+		broken.spoil()
+		if c, err := dial(f.addr, gossh.PublicKeys(second)); err == nil {
+			c.Close()
+			t.Errorf("key accepted after the file was %s, want refused (fail closed)", broken.name)
+		}
 	}
 }
 
