@@ -36,6 +36,7 @@ type writer struct {
 	overflow  bool   // held exceeded MaxHeld: frames were lost, reconnect
 	dirty     bool   // changed since the last publish
 	lastPub   time.Time
+	snapCost  time.Duration   // how long the last Snapshot took
 	unnoted   *state.Snapshot // published, not yet compared for notes
 	lastNoted time.Time
 	journalOK bool
@@ -80,10 +81,11 @@ func (s *Session) runWriter(stop <-chan struct{}) {
 		select {
 		case it := <-s.in:
 			w.handle(it)
-			// Publish at once when idle (but not more than ten times per
-			// PublishEvery), and at least every PublishEvery while busy.
+			// Publish at once when the inbox is empty (but not more often
+			// than publishGap allows), and at least every PublishEvery
+			// while busy.
 			since := time.Since(w.lastPub)
-			if since >= s.cfg.PublishEvery || (len(s.in) == 0 && since >= s.cfg.PublishEvery/10) {
+			if since >= s.cfg.PublishEvery || (len(s.in) == 0 && since >= w.publishGap()) {
 				w.publish()
 			}
 		case <-tick.C:
@@ -184,9 +186,26 @@ func (w *writer) publish() {
 	w.dirty = false
 	w.lastPub = time.Now()
 	snap := w.store.Snapshot()
+	w.snapCost = time.Since(w.lastPub)
 	w.s.hub.Publish(snap)
 	w.unnoted = snap
 	w.noteChanges(false)
+}
+
+// snapShare is the inverse of the largest share of the writer's time that
+// eager publishing may spend taking snapshots.
+const snapShare = 20
+
+// publishGap is the shortest time between two publishes while frames keep
+// arriving: PublishEvery/10, or snapShare times what the last snapshot
+// cost when that is longer, and PublishEvery at most. A snapshot copies
+// every order row, so its cost grows with the retained orders (a few ms
+// for 10,000): publishing whenever the inbox is momentarily empty, which
+// at 20,000 events/s is most of the time, would spend the writer's time,
+// and the garbage collector's, on snapshots nobody can see (the dashboard
+// draws 30 frames a second) and let the socket fall behind.
+func (w *writer) publishGap() time.Duration {
+	return min(w.s.cfg.PublishEvery, max(w.s.cfg.PublishEvery/10, snapShare*w.snapCost))
 }
 
 // noteChanges turns order changes into notes, at most every noteEvery
