@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"bhtop/event"
 	"bhtop/state"
 )
 
@@ -13,8 +14,6 @@ import (
 // before (at most every noteEvery, so the cost of the pass over the orders
 // stays bounded). The first snapshot is a baseline and makes no notes.
 
-type orderKey struct{ market, id string }
-
 type orderMark struct{ status, executed string }
 
 // maxChangeNotes bounds the order notes made per second, so that a busy
@@ -22,27 +21,33 @@ type orderMark struct{ status, executed string }
 // rest are summarized in one line.
 const maxChangeNotes = 10
 
-// notePublished runs on the writer goroutine (see writer.noteChanges).
+// notePublished runs on the writer goroutine (see writer.noteChanges). It
+// walks the new snapshot's orders and the previous one's side by side:
+// both are sorted by market, then order id (the dump's order), so the
+// comparison allocates nothing however many orders are retained.
 func (s *Session) notePublished(snap *state.Snapshot) {
-	next := make(map[orderKey]orderMark, len(snap.Orders))
 	var lines []string
-	for i := range snap.Orders {
-		o := &snap.Orders[i]
-		k := orderKey{o.Market, o.OrderID}
-		m := orderMark{o.Status, o.ExecutedQty}
-		next[k] = m
-		if !s.primed {
-			continue
-		}
-		before, seen := s.prev[k]
-		if seen && before == m {
-			continue
-		}
-		if line := describe(o, before, seen); line != "" {
-			lines = append(lines, line)
+	if s.primed {
+		prev, j := s.prevOrders, 0
+		for i := range snap.Orders {
+			o := &snap.Orders[i]
+			for j < len(prev) && compareOrderKeys(&prev[j], o) < 0 {
+				j++ // an order no longer retained
+			}
+			var before orderMark
+			seen := j < len(prev) && compareOrderKeys(&prev[j], o) == 0
+			if seen {
+				before = orderMark{prev[j].Status, prev[j].ExecutedQty}
+				if before == (orderMark{o.Status, o.ExecutedQty}) {
+					continue
+				}
+			}
+			if line := describe(o, before, seen); line != "" {
+				lines = append(lines, line)
+			}
 		}
 	}
-	s.prev = next
+	s.prevOrders = snap.Orders
 	primed := s.primed
 	s.primed = s.primed || len(snap.Orders) > 0 || snap.Account != nil
 	if !primed {
@@ -67,6 +72,15 @@ func (s *Session) notePublished(snap *state.Snapshot) {
 		}
 		s.notes.Add(now, kind, l)
 	}
+}
+
+// compareOrderKeys orders a before b as the dump does: by market
+// (contract before spot), then by order id as a number.
+func compareOrderKeys(a, b *state.Order) int {
+	if a.Market != b.Market {
+		return strings.Compare(a.Market, b.Market) // "contract" < "spot"
+	}
+	return event.CompareIDs(a.OrderID, b.OrderID)
 }
 
 func describe(o *state.Order, before orderMark, seen bool) string {

@@ -58,8 +58,9 @@ type Session struct {
 	status  Status
 	key     string          // the current listenKey
 	created map[string]bool // keys created and not yet deleted
-	prev    map[orderKey]orderMark
-	primed  bool // prev holds a baseline
+	primed  bool            // prevOrders holds a baseline
+	// prevOrders: the orders of the snapshot compared last (writer only)
+	prevOrders []state.Order
 
 	// order-note rate limit (writer goroutine only)
 	noteWindow  time.Time
