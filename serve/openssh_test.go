@@ -54,10 +54,11 @@ func TestStockOpenSSHClient(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// A tmux server of our own (its own socket), killed at the end.
-	socket := fmt.Sprintf("bhtop-serve-test-%d", os.Getpid())
+	// A tmux server of our own (its socket in the test's directory),
+	// killed at the end.
+	socket := filepath.Join(dir, "tmux.sock")
 	tmux := func(args ...string) (string, error) {
-		out, err := exec.Command("tmux", append([]string{"-L", socket}, args...)...).CombinedOutput()
+		out, err := exec.Command("tmux", append([]string{"-S", socket}, args...)...).CombinedOutput()
 		return string(out), err
 	}
 	t.Cleanup(func() { _, _ = tmux("kill-server") })
