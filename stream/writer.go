@@ -89,7 +89,9 @@ func (s *Session) runWriter(stop <-chan struct{}) {
 				w.publish()
 			}
 		case <-tick.C:
-			w.publish()
+			if time.Since(w.lastPub) >= w.publishGap() {
+				w.publish() // else the next frame or tick will
+			}
 			w.noteChanges(false)
 			w.measureRate()
 		case <-stop:
