@@ -1,0 +1,131 @@
+package ui
+
+import (
+	"context"
+	"io"
+	"syscall"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"bhtop/rest"
+	"bhtop/sim"
+	"bhtop/state"
+	"bhtop/stream"
+)
+
+// BenchmarkLiveIngest is the dashboard's ingest path end to end: the
+// in-process simulator at 20,000 events/s (its --activity), a real
+// stream.Session over loopback folding into a store that already retains
+// 10,000 closed orders, and a reader on the Hub:
+//
+//   - reader=none: nobody subscribed (what `bhtop dump` does),
+//   - reader=snapshots: takes every notice's snapshot and walks its orders,
+//   - reader=ui: the real Model under a tea.Program drawing 200x60 at 30
+//     fps into io.Discard.
+//
+// One op is one event applied. It reports the events per second the
+// session folded (the simulator offers 20,000: ingest keeps up when this
+// stays at that rate), the reconnects (a client that falls behind is cut
+// off by the simulator with 1013, so any reconnect means ingest stalled),
+// the snapshots published per second, and the whole process's CPU time
+// per event (simulator included). Run it for several seconds, e.g.
+//
+//	go test ./ui/ -run '^$' -bench LiveIngest -benchtime 200000x
+func BenchmarkLiveIngest(b *testing.B) {
+	for _, reader := range []string{"none", "snapshots", "ui"} {
+		b.Run("reader="+reader, func(b *testing.B) { benchLiveIngest(b, reader) })
+	}
+}
+
+func benchLiveIngest(b *testing.B, reader string) {
+	srv := sim.New(sim.Options{Activity: 20000, MarketInterval: -1})
+	if err := srv.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	c := rest.New(srv.URL(), rest.WithAPIKey(srv.APIKey()), rest.WithSecret(srv.Secret()))
+	sess, err := stream.New(stream.Config{REST: c, WSURL: srv.WSURL(), Simulated: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sess.Start()
+	defer sess.Close(context.Background())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	wctx, wcancel := context.WithTimeout(ctx, 10*time.Second)
+	defer wcancel()
+	if err := sess.WaitLive(wctx); err != nil {
+		b.Fatal(err)
+	}
+	// Warm up until the store retains its 10,000 closed orders.
+	hub := sess.Hub()
+	for len(hub.Latest().Orders) < state.DefaultRetention {
+		if wctx.Err() != nil {
+			b.Fatalf("only %d orders after warm-up", len(hub.Latest().Orders))
+		}
+		time.Sleep(50 * time.Millisecond) // polls the state, not a timed assertion
+	}
+
+	done := make(chan struct{})
+	switch reader {
+	case "snapshots":
+		notice, unsub := hub.Subscribe()
+		defer unsub()
+		go func() {
+			defer close(done)
+			for {
+				select {
+				case <-notice:
+				case <-ctx.Done():
+					return
+				}
+				open := 0
+				for _, o := range hub.Latest().Orders {
+					if o.Open() {
+						open++
+					}
+				}
+				_ = open
+			}
+		}()
+	case "ui":
+		m := New(sess, nil, WithContext(ctx))
+		p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(nil), tea.WithOutput(io.Discard),
+			tea.WithWindowSize(200, 60), tea.WithFPS(30))
+		go func() { defer close(done); _, _ = p.Run() }()
+	default:
+		close(done)
+	}
+
+	published := func() uint64 { return hub.Latest().Version }
+	events := func() int64 { return hub.Latest().Stats.Events }
+	connects0, ev0, ver0, cpu0 := sess.Status().Connects, events(), published(), cpuTime()
+	b.ResetTimer()
+	start := time.Now()
+	for events()-ev0 < int64(b.N) {
+		time.Sleep(20 * time.Millisecond) // polls the count, not a timed assertion
+		if time.Since(start) > 10*time.Minute {
+			b.Fatalf("only %d of %d events in 10 minutes", events()-ev0, b.N)
+		}
+	}
+	el := time.Since(start)
+	b.StopTimer()
+	n := events() - ev0
+	b.ReportMetric(float64(n)/el.Seconds(), "events/s")
+	b.ReportMetric(float64(published()-ver0)/el.Seconds(), "snapshots/s")
+	b.ReportMetric(float64(sess.Status().Connects-connects0), "reconnects")
+	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(n), "cpu-ns/event")
+	cancel()
+	<-done
+}
+
+// cpuTime is the CPU time (user + system) the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
