@@ -14,14 +14,6 @@ import (
 	"bhtop/stream"
 )
 
-// playDashboard shows the replayed state: the dashboard wires it to the UI
-// (it returns when the user quits, and its return value is the exit code).
-// The pacing loop keeps publishing into hub while it runs.
-var playDashboard = func(hub *state.Hub, notes *stream.NoteLog, stdio IO) int {
-	fmt.Fprintln(stdio.Err, "replay without --dump needs the dashboard (not built yet)")
-	return ExitUsage
-}
-
 // runReplay folds a journal: headless with --dump, else paced into the
 // dashboard at --speed.
 func runReplay(args []string, stdio IO) int {
@@ -61,7 +53,7 @@ func runReplay(args []string, stdio IO) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- pace(ctx, in, store, hub, notes, *speed, time.Now, sleepCtx) }()
-	code := playDashboard(hub, notes, stdio)
+	code := playDashboard(ctx, rest[0], hub, notes, stdio)
 	cancel()
 	if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stdio.Err, "bhtop replay: %v\n", err)
@@ -88,6 +80,10 @@ func applyRecord(store *state.Store, rec journal.Record) {
 	}
 	store.ApplyFrame(rec.Frame, nil)
 }
+
+// maxReplayGap is the longest pause replay makes, whatever the journal's
+// gap between two frames (after --speed).
+const maxReplayGap = 2 * time.Second
 
 // publishEvery bounds how often the pacing loop publishes snapshots.
 const publishEvery = 50 * time.Millisecond
@@ -123,7 +119,13 @@ func pace(ctx context.Context, in io.Reader, store *state.Store, hub *state.Hub,
 			}
 			due := start.Add(time.Duration(float64(time.Duration(rec.Recv-first)*time.Millisecond) / speed))
 			t := now()
-			if wait := due.Sub(t); wait > 0 {
+			wait := due.Sub(t)
+			if wait > maxReplayGap {
+				// A long quiet stretch in the journal is skipped over.
+				start = start.Add(-(wait - maxReplayGap))
+				wait = maxReplayGap
+			}
+			if wait > 0 {
 				if dirty && (wait >= publishEvery || t.Sub(lastPub) >= publishEvery) {
 					publish(t)
 				}

@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"bhtop/rest"
+	"bhtop/state"
+	"bhtop/stream"
+	"bhtop/ui"
+)
+
+// errReplay answers the stream actions a journal cannot do.
+var errReplay = errors.New("replaying a journal: there is no live stream")
+
+// replayBackend is the dashboard's Backend for `bhtop replay`: the state
+// the pacing loop publishes, its notes, and no stream behind them.
+type replayBackend struct {
+	hub    *state.Hub
+	notes  *stream.NoteLog
+	status stream.Status
+}
+
+func (b *replayBackend) Hub() *state.Hub                                { return b.hub }
+func (b *replayBackend) Status() stream.Status                          { return b.status }
+func (b *replayBackend) Notes(after uint64) ([]stream.Note, uint64)     { return b.notes.Since(after) }
+func (b *replayBackend) Keepalive(context.Context) (time.Time, error)   { return time.Time{}, errReplay }
+func (b *replayBackend) Resync(context.Context) error                   { return errReplay }
+func (b *replayBackend) Symbols(context.Context) ([]rest.Symbol, error) { return nil, errReplay }
+
+// playDashboard shows the replayed state read-only (a journal has no
+// account to trade on) until the user quits; it returns the exit code.
+func playDashboard(ctx context.Context, file string, hub *state.Hub, notes *stream.NoteLog, stdio IO, progOpts ...tea.ProgramOption) int {
+	b := &replayBackend{hub: hub, notes: notes, status: stream.Status{
+		State:    stream.ConnState("replay"),
+		Host:     "journal " + file,
+		ReadOnly: true,
+	}}
+	model := ui.New(b, nil, ui.WithNoColor(stdio.Getenv("NO_COLOR") != ""), ui.WithContext(ctx))
+	opts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(stdio.In), tea.WithOutput(stdio.Out),
+		tea.WithFPS(dashboardFPS)}, progOpts...)
+	_, err := tea.NewProgram(model, opts...).Run()
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && ctx.Err() == nil {
+		fmt.Fprintf(stdio.Err, "bhtop replay: %v\n", err)
+		return ExitFail
+	}
+	return ExitOK
+}

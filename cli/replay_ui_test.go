@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"bhtop/state"
+	"bhtop/stream"
+)
+
+// slowReader hands out its text only after a delay, so the dashboard has
+// drawn before the key arrives.
+type slowReader struct {
+	delay time.Duration
+	r     io.Reader
+}
+
+func (s *slowReader) Read(p []byte) (int, error) {
+	if s.delay > 0 {
+		time.Sleep(s.delay)
+		s.delay = 0
+	}
+	return s.r.Read(p)
+}
+
+// TestReplayIntoDashboard: a journal paced into the read-only dashboard
+// shows its orders, and q quits with exit 0.
+func TestReplayIntoDashboard(t *testing.T) {
+	f, err := os.Open("../state/testdata/spec.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	store, hub, notes := state.NewStore(), &state.Hub{}, &stream.NoteLog{}
+	if err := pace(context.Background(), f, store, hub, notes, 1e6, time.Now, sleepCtx); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var out, errOut bytes.Buffer
+	stdio := IO{In: &slowReader{delay: time.Second, r: strings.NewReader("q")}, Out: &out, Err: &errOut,
+		Getenv: func(string) string { return "" }}
+	code := playDashboard(ctx, "spec.jsonl", hub, notes, stdio, tea.WithWindowSize(120, 30))
+	if code != ExitOK || ctx.Err() != nil {
+		t.Fatalf("playDashboard = %d (ctx %v), want 0 before the timeout; stderr: %s", code, ctx.Err(), errOut.String())
+	}
+	for _, want := range []string{"Open Orders", "READ-ONLY", "ETHBTC"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("replay screen lacks %q", want)
+		}
+	}
+}
