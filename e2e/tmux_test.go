@@ -17,6 +17,14 @@ import (
 
 var binary string // built once by TestMain
 
+// tmuxSocket keeps the test's sessions on a tmux server of their own, so
+// neither the test nor anyone else's tmux can disturb the other.
+var tmuxSocket = fmt.Sprintf("bhtop-e2e-%d", os.Getpid())
+
+func tmuxCmd(args ...string) *exec.Cmd {
+	return exec.Command("tmux", append([]string{"-L", tmuxSocket}, args...)...)
+}
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "bhtop-e2e")
 	if err != nil {
@@ -31,6 +39,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
+	_ = tmuxCmd("kill-server").Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -102,20 +111,20 @@ func startTerm(t *testing.T, w, h int, env []string, args ...string) *term {
 	}
 	tm := &term{t: t, name: fmt.Sprintf("bhtop-e2e-%d", time.Now().UnixNano())}
 	cmdline := "env " + strings.Join(env, " ") + " " + binary + " " + strings.Join(args, " ")
-	c := exec.Command("tmux", "new-session", "-d", "-s", tm.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmdline)
+	c := tmuxCmd("new-session", "-d", "-s", tm.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmdline)
 	if out, err := c.CombinedOutput(); err != nil {
 		t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
 	// Keep the pane after the program exits, so its exit can be seen.
-	_ = exec.Command("tmux", "set-option", "-t", tm.name, "remain-on-exit", "on").Run()
-	t.Cleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", tm.name).Run() })
+	_ = tmuxCmd("set-option", "-t", tm.name, "remain-on-exit", "on").Run()
+	t.Cleanup(func() { _ = tmuxCmd("kill-session", "-t", tm.name).Run() })
 	return tm
 }
 
 func (tm *term) keys(keys ...string) {
 	tm.t.Helper()
 	args := append([]string{"send-keys", "-t", tm.name}, keys...)
-	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
+	if out, err := tmuxCmd(args...).CombinedOutput(); err != nil {
 		tm.t.Fatalf("tmux send-keys %q: %v: %s", keys, err, out)
 	}
 }
@@ -124,7 +133,7 @@ func (tm *term) keys(keys ...string) {
 func (tm *term) text(s string) { tm.keys("-l", s) }
 
 func (tm *term) screen() string {
-	out, err := exec.Command("tmux", "capture-pane", "-p", "-t", tm.name).Output()
+	out, err := tmuxCmd("capture-pane", "-p", "-t", tm.name).Output()
 	if err != nil {
 		return ""
 	}
@@ -154,7 +163,7 @@ func (tm *term) waitText(sub string) string {
 
 // dead reports whether the program in the pane has exited.
 func (tm *term) dead() bool {
-	out, _ := exec.Command("tmux", "display-message", "-p", "-t", tm.name, "#{pane_dead}").Output()
+	out, _ := tmuxCmd("display-message", "-p", "-t", tm.name, "#{pane_dead}").Output()
 	return strings.TrimSpace(string(out)) == "1"
 }
 
