@@ -17,14 +17,30 @@ import (
 // Secret holds a secret key. Its zero value is an empty secret. It never
 // prints: every fmt verb, %v and %#v included, and JSON encoding show
 // "[redacted]", so a Secret that slips into a log line or an error leaks
-// nothing.
-type Secret struct{ key []byte }
+// nothing. The key sits behind a func: fmt prints a Secret held in an
+// unexported struct field by reflection, without calling Format, and a
+// func prints there as an address, never as the key's bytes.
+type Secret struct{ key func() []byte }
 
 // NewSecret wraps the secret key text.
-func NewSecret(s string) Secret { return Secret{key: []byte(s)} }
+func NewSecret(s string) Secret {
+	if s == "" {
+		return Secret{}
+	}
+	b := []byte(s)
+	return Secret{key: func() []byte { return b }}
+}
 
 // Empty reports whether no secret was given.
-func (s Secret) Empty() bool { return len(s.key) == 0 }
+func (s Secret) Empty() bool { return s.key == nil }
+
+// bytes is the key (nil for an empty secret).
+func (s Secret) bytes() []byte {
+	if s.key == nil {
+		return nil
+	}
+	return s.key()
+}
 
 // String returns "[redacted]", never the key.
 func (s Secret) String() string { return "[redacted]" }
@@ -45,7 +61,7 @@ func Text(rawQuery, rawBody string) string { return rawQuery + rawBody }
 
 // Sign returns the lowercase hex HMAC-SHA256 of text keyed with the secret.
 func Sign(s Secret, text string) string {
-	mac := hmac.New(sha256.New, s.key)
+	mac := hmac.New(sha256.New, s.bytes())
 	mac.Write([]byte(text))
 	return hex.EncodeToString(mac.Sum(nil))
 }
@@ -63,7 +79,7 @@ func Verify(s Secret, text, sig string) bool {
 	if err != nil {
 		return false
 	}
-	mac := hmac.New(sha256.New, s.key)
+	mac := hmac.New(sha256.New, s.bytes())
 	mac.Write([]byte(text))
 	return hmac.Equal(mac.Sum(nil), got)
 }
