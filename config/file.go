@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 
@@ -73,7 +74,7 @@ func loadFile(path string, explicit bool) (fileSettings, error) {
 	}
 	md, err := toml.Decode(string(b), &fsets)
 	if err != nil {
-		return fsets, fmt.Errorf("config file %s: %w", path, err)
+		return fsets, tomlError(path, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		keys := make([]string, len(und))
@@ -83,6 +84,26 @@ func loadFile(path string, explicit bool) (fileSettings, error) {
 		return fsets, fmt.Errorf("config file %s: unknown setting(s) %s", path, strings.Join(keys, ", "))
 	}
 	return fsets, nil
+}
+
+// quotedRE matches the quoted excerpts of a TOML parser message.
+var quotedRE = regexp.MustCompile(`"(?:[^"\\]|\\.)*"|'[^']*'`)
+
+// tomlError reports a config file that does not decode, with its line and
+// key but none of its values: the parser quotes the text it choked on,
+// which may be the secret key (an unquoted secret_key, for one). Errors
+// that are not a ParseError (a value of the wrong type) name types only.
+func tomlError(path string, err error) error {
+	var pe toml.ParseError
+	if !errors.As(err, &pe) {
+		return fmt.Errorf("config file %s: %w", path, err)
+	}
+	where := fmt.Sprintf("line %d", pe.Position.Line)
+	if pe.LastKey != "" {
+		where += fmt.Sprintf(" (key %s)", pe.LastKey)
+	}
+	msg := quotedRE.ReplaceAllString(pe.Message, "<value not shown>")
+	return fmt.Errorf("config file %s: %s: %s; values are TOML strings in double quotes, e.g. secret_key = \"...\"", path, where, msg)
 }
 
 // readSecretFile reads a secret key file (mode 0600 or stricter), trimming
