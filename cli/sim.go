@@ -27,14 +27,25 @@ func runSim(args []string, stdio IO) int {
 type keyFlags struct {
 	keys    []sim.Key
 	secrets []string // the secret text of each key, for the connection line
+	err     error    // the first bad value's fault, reported after parsing
 }
 
 func (k *keyFlags) String() string { return fmt.Sprintf("%d keys", len(k.keys)) }
 
+// Set parses one --key. A bad value is not refused here: the flag package
+// would quote it, secret and all, in its message. Its fault is kept in
+// err, which names the API key but not the secret.
 func (k *keyFlags) Set(v string) error {
+	if err := k.set(v); err != nil && k.err == nil {
+		k.err = err
+	}
+	return nil
+}
+
+func (k *keyFlags) set(v string) error {
 	parts := strings.SplitN(v, ":", 3)
 	if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
-		return errors.New("want APIKEY:SECRET[:PERMS]")
+		return errors.New("want APIKEY:SECRET[:PERMS] (the value is not shown: it holds a secret)")
 	}
 	key := sim.Key{APIKey: parts[0], Secret: signer.NewSecret(parts[1])}
 	if len(parts) == 3 && parts[2] != "" {
@@ -43,7 +54,7 @@ func (k *keyFlags) Set(v string) error {
 			case "TRADE", "USER_DATA", "USER_STREAM", "MARKET_DATA":
 				key.Perms = append(key.Perms, p)
 			default:
-				return fmt.Errorf("unknown permission %q (want TRADE, USER_DATA, USER_STREAM, MARKET_DATA)", p)
+				return fmt.Errorf("key %q: unknown permission %q (want TRADE, USER_DATA, USER_STREAM, MARKET_DATA)", parts[0], p)
 			}
 		}
 	}
@@ -121,6 +132,10 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 	}
 	if len(pos) > 0 {
 		fmt.Fprintf(stdio.Err, "bhtop sim: unexpected argument %q\n", pos[0])
+		return ExitUsage
+	}
+	if keys.err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop sim: --key: %v\n", keys.err)
 		return ExitUsage
 	}
 	if opts.RateLimits, err = parseRateLimits(limits); err != nil {

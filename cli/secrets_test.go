@@ -1,0 +1,208 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+
+	"bhtop/config"
+)
+
+// leakSecret is the distinctive secret of TestNoCommandLeaksTheSecret.
+const leakSecret = "LEAKCANARY-s3cr3t-5e1f7a"
+
+// leaks lists the forms of a secret a careless print could take: the
+// text, a part of it, its bytes as fmt prints a []byte, and its hex.
+func leaks(secret string) []string {
+	return []string{secret, secret[:10], strings.Trim(fmt.Sprint([]byte(secret[:8])), "[]"),
+		hex.EncodeToString([]byte(secret[:8]))}
+}
+
+// checkNoLeak fails when text holds the secret in any of its forms.
+func checkNoLeak(t *testing.T, where, text string) {
+	t.Helper()
+	checkNoLeakOf(t, leakSecret, where, text)
+}
+
+func checkNoLeakOf(t *testing.T, secret, where, text string) {
+	t.Helper()
+	for _, l := range leaks(secret) {
+		if strings.Contains(text, l) {
+			t.Errorf("%s holds the secret (as %q):\n%s", where, l, text)
+		}
+	}
+}
+
+// TestNoCommandLeaksTheSecret runs the commands that hold a secret with a
+// distinctive one, every log and journal switched on, and greps all they
+// wrote. The only allowed place is bhtop sim's first line.
+func TestNoCommandLeaksTheSecret(t *testing.T) {
+	dir := t.TempDir()
+	secretFile := filepath.Join(dir, "secret")
+	if err := os.WriteFile(secretFile, []byte(leakSecret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	reqLog := filepath.Join(dir, "requests.jsonl")
+
+	// bhtop sim with the key pair; its stderr and request log are checked.
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	simErr := &lockedLog{}
+	done := make(chan int, 1)
+	go func() {
+		done <- runSimContext(ctx, []string{"--key", "leakKey:" + leakSecret, "--activity", "20",
+			"--market-interval", "50ms", "--log-requests", reqLog}, IO{Out: pw, Err: simErr})
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("bhtop sim's first line: %v", err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	var conn struct{ BaseURL, SecretKey string }
+	if err := json.Unmarshal([]byte(line), &conn); err != nil || conn.SecretKey != leakSecret {
+		t.Fatalf("first line %q: %v", line, err)
+	}
+	defer func() {
+		cancel()
+		<-done
+		checkNoLeak(t, "bhtop sim's stderr", simErr.b.String())
+		b, _ := os.ReadFile(reqLog)
+		checkNoLeak(t, "bhtop sim's --log-requests", string(b))
+	}()
+
+	envWith := func(extra map[string]string) func(string) string {
+		env := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": dir, "BHTOP_BASE_URL": conn.BaseURL,
+			"BHTOP_API_KEY": "leakKey", "BHTOP_SECRET_KEY": leakSecret}
+		for k, v := range extra {
+			env[k] = v
+		}
+		return func(k string) string { return env[k] }
+	}
+	fromFile := map[string]string{"BHTOP_SECRET_KEY": "", "BHTOP_SECRET_FILE": secretFile}
+	orderLog := filepath.Join(dir, "order.log")
+	newOrder := []string{"order", "new", "--symbol", "ETHBTC", "--side", "BUY", "--quantity", "0.01", "--price", "0.01", "--log", orderLog}
+	runs := []struct {
+		name string
+		env  map[string]string
+		args []string
+	}{
+		{"order new", nil, newOrder},
+		{"order new, secret file", fromFile, newOrder},
+		{"order new, --secret-file", map[string]string{"BHTOP_SECRET_KEY": ""}, append(newOrder, "--secret-file", secretFile)},
+		{"order new, bad order", nil, append(newOrder[:len(newOrder):len(newOrder)], "--type", "LIMIT_MAKER", "--price", "99999")},
+		{"order cancel, unknown order", nil, []string{"order", "cancel", "--symbol", "ETHBTC", "--order-id", "1", "--log", orderLog}},
+		{"order new, unreachable", map[string]string{"BHTOP_BASE_URL": "http://127.0.0.1:1"}, newOrder},
+		{"order new, wrong key", map[string]string{"BHTOP_API_KEY": "otherKey"}, newOrder},
+		{"order new, bad recv window", map[string]string{"BHTOP_RECV_WINDOW": "x"}, newOrder},
+		{"dump", nil, []string{"dump", "--for", "2s", "--record", filepath.Join(dir, "dump.jsonl"), "--log", filepath.Join(dir, "dump.log"),
+			"--order", "symbol=ETHBTC&side=BUY&quantity=0.01&price=0.01"}},
+		{"dump, unreachable", map[string]string{"BHTOP_BASE_URL": "http://127.0.0.1:1"}, []string{"dump", "--for", "1s", "--log", filepath.Join(dir, "dump.log")}},
+	}
+	for _, r := range runs {
+		t.Run(r.name, func(t *testing.T) {
+			code, out, errOut := runCLI(envWith(r.env), r.args...)
+			t.Logf("exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
+			checkNoLeak(t, "stdout", out)
+			checkNoLeak(t, "stderr", errOut)
+		})
+	}
+
+	t.Run("sim, bad --key", func(t *testing.T) {
+		for _, k := range []string{"leakKey:" + leakSecret + ":BOGUS", ":" + leakSecret} {
+			var out, errOut strings.Builder
+			code := runSimContext(context.Background(), []string{"--key", k}, IO{Out: &out, Err: &errOut})
+			if code != ExitUsage {
+				t.Errorf("bhtop sim --key %q = %d, want %d", k, code, ExitUsage)
+			}
+			checkNoLeak(t, "stdout", out.String())
+			checkNoLeak(t, "stderr", errOut.String())
+		}
+	})
+
+	t.Run("unquoted secret in the config file", func(t *testing.T) {
+		cfgDir := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(cfgDir, "bhtop"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(cfgDir, "bhtop", "config.toml"), []byte("secret_key = "+leakSecret+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		env := envWith(map[string]string{"BHTOP_SECRET_KEY": "", "XDG_CONFIG_HOME": cfgDir})
+		for _, args := range [][]string{newOrder, {"dump", "--for", "1s"}} {
+			code, out, errOut := runCLI(env, args...)
+			if code != ExitUsage {
+				t.Errorf("bhtop %q = %d, want %d", args, code, ExitUsage)
+			}
+			checkNoLeak(t, "stdout", out)
+			checkNoLeak(t, "stderr", errOut)
+		}
+	})
+
+	t.Run("serve", func(t *testing.T) {
+		pub, _, err := ed25519.GenerateKey(rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sshPub, _ := ssh.NewPublicKey(pub)
+		authKeys := filepath.Join(dir, "authorized_keys")
+		if err := os.WriteFile(authKeys, ssh.MarshalAuthorizedKey(sshPub), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+		cf := config.AddFlags(fs)
+		if err := fs.Parse([]string{"--record", filepath.Join(dir, "serve.jsonl")}); err != nil {
+			t.Fatal(err)
+		}
+		c, err := cf.Resolve(envWith(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		logged := &lockedLog{}
+		logger := slog.New(slog.NewTextHandler(logged, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		sf := serveFlags{listen: "127.0.0.1:0", authorizedKeys: authKeys, hostKey: filepath.Join(dir, "host_key"),
+			maxSessions: 2, fps: 10, idleTimeout: -1, shutdownWait: time.Second}
+		sctx, scancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer scancel()
+		if err := serveUntilDone(sctx, sf, c, logger); err != nil {
+			t.Fatalf("serve: %v", err)
+		}
+		checkNoLeak(t, "serve's log", logged.b.String())
+	})
+
+	t.Run("dashboard", func(t *testing.T) {
+		s, _ := dashboardSim(t)
+		code, screen, errOut := runDashboardTest(t, s, "q", "--log", filepath.Join(dir, "dash.log"), "--record", filepath.Join(dir, "dash.jsonl"))
+		t.Logf("exit %d, %d bytes drawn, stderr: %s", code, len(screen), errOut)
+		// dashboardSim's key pair is orderKey/orderSecret.
+		checkNoLeakOf(t, orderSecret, "the dashboard's screen", screen)
+		checkNoLeakOf(t, orderSecret, "the dashboard's stderr", errOut)
+		for _, f := range []string{"dash.log", "dash.jsonl"} {
+			b, _ := os.ReadFile(filepath.Join(dir, f))
+			checkNoLeakOf(t, orderSecret, f, string(b))
+		}
+	})
+
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	for _, f := range files {
+		if f == secretFile || f == reqLog {
+			continue
+		}
+		b, _ := os.ReadFile(f)
+		checkNoLeak(t, f, string(b))
+	}
+}
