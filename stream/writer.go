@@ -75,8 +75,12 @@ func (s *Session) do(fn func(w *writer)) bool {
 func (s *Session) runWriter(stop <-chan struct{}) {
 	defer close(s.writerDone)
 	w := &writer{s: s, store: s.store, journalOK: true, rateAt: s.cfg.Now()}
+	// The tick publishes what frames left unpublished, compares orders for
+	// notes and measures the event rate. With nothing pending it slows to
+	// idleTick, so an idle dashboard is not woken 20 times a second.
 	tick := time.NewTicker(s.cfg.PublishEvery)
 	defer tick.Stop()
+	fast := true
 	for {
 		select {
 		case it := <-s.in:
@@ -88,12 +92,20 @@ func (s *Session) runWriter(stop <-chan struct{}) {
 			if since >= s.cfg.PublishEvery || (len(s.in) == 0 && since >= w.publishGap()) {
 				w.publish()
 			}
+			if !fast && w.pending() {
+				tick.Reset(s.cfg.PublishEvery)
+				fast = true
+			}
 		case <-tick.C:
 			if time.Since(w.lastPub) >= w.publishGap() {
 				w.publish() // else the next frame or tick will
 			}
 			w.noteChanges(false)
 			w.measureRate()
+			if fast && !w.pending() {
+				tick.Reset(idleTick)
+				fast = false
+			}
 		case <-stop:
 			for {
 				select {
@@ -193,6 +205,14 @@ func (w *writer) publish() {
 	w.unnoted = snap
 	w.noteChanges(false)
 }
+
+// idleTick is the writer's tick while nothing waits to be published or
+// compared: often enough for the events-per-second figure to fall to 0.
+const idleTick = time.Second
+
+// pending reports whether a change waits to be published or compared for
+// order notes (the tick must then run at PublishEvery).
+func (w *writer) pending() bool { return w.dirty || w.unnoted != nil }
 
 // snapShare is the inverse of the largest share of the writer's time that
 // eager publishing may spend taking snapshots.
