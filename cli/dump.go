@@ -163,14 +163,21 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 		}
 		<-ctx.Done()
 	}
+	// The status before Close says why the stream never went live; after
+	// it, only "session closed".
+	st := sess.Status()
 	closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := sess.Close(closeCtx); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop dump: %v\n", err)
 	}
 	if !live {
-		st := sess.Status()
-		return fail(ExitFail, "the user stream never went live: %s %s", st.Reason, st.LastError)
+		return fail(ExitFail, "the user stream never went live: %s", notLiveReason(st))
+	}
+	if st.LastSnapshot.IsZero() {
+		// Live on the listenKey alone (USER_STREAM needs no signature),
+		// but no signed snapshot: the state lacks balances and orders.
+		return fail(ExitFail, "no REST snapshot was ever taken, so the state would be incomplete: %s", notLiveReason(st))
 	}
 	ind := ""
 	if indent {
@@ -209,4 +216,16 @@ func dumpConfig(conn config.Conn, logger *slog.Logger, simulated bool) (stream.C
 		closeRecord = func() { f.Close() }
 	}
 	return cfg, closeRecord, nil
+}
+
+// notLiveReason is why a stream that never went live did not: the newest
+// error, else the state's reason.
+func notLiveReason(st stream.Status) string {
+	switch {
+	case st.LastError != "":
+		return st.LastError
+	case st.Reason != "":
+		return string(st.State) + ": " + st.Reason
+	}
+	return string(st.State)
 }
