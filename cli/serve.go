@@ -66,7 +66,20 @@ func runServe(args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
 		return ExitUsage
 	}
+	if !c.HasCredentials() && c.BaseURL != "" {
+		fmt.Fprintf(stdio.Err, "bhtop serve: needs credentials for %s: set BHTOP_API_KEY and BHTOP_SECRET_KEY (or --secret-file); without a base URL it serves the built-in simulator\n", c.BaseURL)
+		return ExitUsage
+	}
 	logger := slog.New(slog.NewTextHandler(stdio.Err, nil))
+	if c.Log != "" {
+		l, closeLog, err := openOrderLog(c.Log)
+		if err != nil {
+			fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
+			return ExitUsage
+		}
+		defer closeLog()
+		logger = l
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := serveUntilDone(ctx, sf, c, logger); err != nil {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 )
@@ -58,5 +59,27 @@ func TestServeRefusesBadSetup(t *testing.T) {
 				t.Errorf("bhtop serve %q = %d, stderr %q; want %d and %q", tt.args, code, errb.String(), tt.wantCode, tt.wantErr)
 			}
 		})
+	}
+}
+
+// TestServeConnectionSettings: a base URL without credentials is refused
+// (it used to serve the built-in simulator instead, silently), and --log
+// sends the log to its file.
+func TestServeConnectionSettings(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": dir}
+	getenv := func(k string) string { return env[k] }
+	badKeys := []string{"--listen", "127.0.0.1:0", "--authorized-keys", dir + "/none", "--host-key", dir + "/hk"}
+
+	code, _, errOut := runCLI(getenv, append([]string{"serve", "--base-url", "http://127.0.0.1:1"}, badKeys...)...)
+	if code != ExitUsage || !strings.Contains(errOut, "needs credentials for http://127.0.0.1:1") {
+		t.Errorf("serve --base-url without credentials = %d, %q; want %d and a refusal", code, errOut, ExitUsage)
+	}
+
+	logFile := dir + "/serve.log"
+	code, _, errOut = runCLI(getenv, append([]string{"serve", "--log", logFile}, badKeys...)...)
+	logged, _ := os.ReadFile(logFile)
+	if code != ExitFail || !strings.Contains(string(logged), "built-in simulator") || strings.Contains(errOut, "built-in simulator") {
+		t.Errorf("serve --log: exit %d, log file %q, stderr %q; want the log in the file only", code, logged, errOut)
 	}
 }
