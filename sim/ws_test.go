@@ -190,3 +190,38 @@ func TestStreamDeliversEvents(t *testing.T) {
 		})
 	}
 }
+
+// TestStalledClientIsCutOff: a client that stops reading may fall
+// wsFeedBuffer events behind (a few seconds at 20,000 events/s), gets every
+// one of them, and is then cut off with 1013: the backlog is bounded.
+func TestStalledClientIsCutOff(t *testing.T) {
+	s := start(t, Options{})
+	key := newListenKey(t, s)
+	ws := dialStream(t, s, key) // subscribed before the handshake completed
+	account, ok := s.listenKeyAccount(key)
+	if !ok {
+		t.Fatal("listenKey not found")
+	}
+	obj := []byte(`{"e":"outboundAccountInfo","E":1,"pad":"` + strings.Repeat("x", 250) + `"}`)
+	const offered = 4 * wsFeedBuffer
+	for range offered { // far faster than the connection can write
+		s.feed.publish(account, obj)
+	}
+	got := 0
+	_ = ws.SetReadDeadline(time.Now().Add(20 * time.Second))
+	var err error
+	for {
+		var msg []byte
+		if _, msg, err = ws.ReadMessage(); err != nil {
+			break
+		}
+		got += bytes.Count(msg, []byte(`"e":"outboundAccountInfo"`))
+	}
+	var ce *websocket.CloseError
+	if !errors.As(err, &ce) || ce.Code != websocket.CloseTryAgainLater {
+		t.Errorf("stalled client ended with %v, want close 1013", err)
+	}
+	if got < wsFeedBuffer || got >= offered {
+		t.Errorf("events delivered before the cut = %d, want >= %d (the buffer) and < %d (all offered)", got, wsFeedBuffer, offered)
+	}
+}
