@@ -102,7 +102,7 @@ func (c *Client) send(ctx context.Context, r route, p *params) (reply, error) {
 		req, err = http.NewRequestWithContext(reqCtx, r.method, u, nil)
 	}
 	if err != nil {
-		return reply{}, &notSentError{fmt.Errorf("building the request: %w", err)}
+		return reply{}, &notSentError{fmt.Errorf("building the request: %w", scrubURL(err))}
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
