@@ -87,6 +87,10 @@ func (e *APIError) Hint() string {
 		return h
 	}
 	switch {
+	case e.HTTPStatus >= 300 && e.HTTPStatus <= 399:
+		return "the service redirects: use the address it redirects to as the base URL (--base-url / BHTOP_BASE_URL)"
+	case e.HTTPStatus == 404 && e.Code == 0:
+		return "no such endpoint: check that the base URL (--base-url / BHTOP_BASE_URL) is the exchange's REST API"
 	case e.HTTPStatus == 418:
 		return "banned for ignoring rate limits: wait for the ban to end"
 	case e.HTTPStatus == 429:

@@ -194,6 +194,13 @@ func apiError(rep reply) *APIError {
 		e.Code, e.Msg = code, p.Msg
 		return e
 	}
+	if rep.status >= 300 && rep.status <= 399 {
+		// Not the body: it may quote the redirect target with our signed
+		// query. The target without its query is what a person needs.
+		to, _, _ := strings.Cut(rep.header.Get("Location"), "?")
+		e.Msg = "redirected to " + summary([]byte(to))
+		return e
+	}
 	e.Msg = summary(rep.body)
 	if e.Msg == "" {
 		e.Msg = http.StatusText(rep.status)
