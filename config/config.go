@@ -161,6 +161,9 @@ func (f *Flags) Resolve(getenv func(string) string) (Conn, error) {
 	if c.APIKey == "" && !c.Secret.Empty() {
 		return c, errors.New("a secret key is set but no API key: set BHTOP_API_KEY")
 	}
+	if c.HasCredentials() && c.BaseURL == "" {
+		return c, errors.New("credentials are set but no base URL: set --base-url or BHTOP_BASE_URL (without credentials bhtop runs on its built-in simulator)")
+	}
 	return c, nil
 }
 

@@ -148,7 +148,7 @@ func TestSecretFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Chmod(open, 0o644)
-	c, err := resolve(t, []string{"--secret-file", good}, env{"BHTOP_API_KEY": "k", "BHTOP_SECRET_KEY": "other"}, "", 0)
+	c, err := resolve(t, []string{"--secret-file", good}, env{"BHTOP_API_KEY": "k", "BHTOP_SECRET_KEY": "other", "BHTOP_BASE_URL": "http://127.0.0.1:1"}, "", 0)
 	if err != nil || !c.HasCredentials() {
 		t.Fatalf("Resolve(--secret-file good) = %v, %v", c, err)
 	}

@@ -35,3 +35,17 @@ func TestBadConfigFileHidesValues(t *testing.T) {
 		})
 	}
 }
+
+// TestCredentialsNeedABaseURL: a key pair without a base URL is refused at
+// once with what to set (the commands failed later with "stream:
+// Config.WSURL is required" or "unsupported protocol scheme").
+func TestCredentialsNeedABaseURL(t *testing.T) {
+	_, err := resolve(t, nil, env{"BHTOP_API_KEY": "k", "BHTOP_SECRET_KEY": "s"}, "", 0)
+	if err == nil || !strings.Contains(err.Error(), "BHTOP_BASE_URL") {
+		t.Errorf("Resolve(key pair, no base URL) error = %v, want one naming BHTOP_BASE_URL", err)
+	}
+	c, err := resolve(t, nil, env{"BHTOP_API_KEY": "k", "BHTOP_SECRET_KEY": "s", "BHTOP_BASE_URL": "http://127.0.0.1:1"}, "", 0)
+	if err != nil || c.WSURL != "ws://127.0.0.1:1" {
+		t.Errorf("Resolve(key pair, base URL) = %+v, %v; want ws://127.0.0.1:1 and no error", c, err)
+	}
+}
