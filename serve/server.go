@@ -41,6 +41,9 @@ type Config struct {
 
 	// MaxSessions caps concurrent viewers; one more is told so and closed.
 	MaxSessions int
+	// MaxConnections caps open connections, authenticated or not; one
+	// more is closed at once. Zero means twice MaxSessions, at least 64.
+	MaxConnections int
 	// IdleTimeout closes a session that has sent no input for this long
 	// (output does not count: a watched dashboard is always busy).
 	// Negative means never.
@@ -109,6 +112,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxSessions <= 0 {
 		cfg.MaxSessions = DefaultMaxSessions
 	}
+	if cfg.MaxConnections <= 0 {
+		cfg.MaxConnections = defaultMaxConnections(cfg.MaxSessions)
+	}
 	if cfg.IdleTimeout == 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
 	}
@@ -169,7 +175,11 @@ const sendBuffer = 128 << 10
 
 func limitSendBuffer(size int) ssh.ConnCallback {
 	return func(_ ssh.Context, c net.Conn) net.Conn {
-		if tc, ok := c.(*net.TCPConn); ok {
+		nc := c
+		if u, ok := c.(interface{ NetConn() net.Conn }); ok {
+			nc = u.NetConn()
+		}
+		if tc, ok := nc.(*net.TCPConn); ok {
 			_ = tc.SetWriteBuffer(size)
 		}
 		return c
@@ -184,7 +194,7 @@ func (s *Server) HostKey() gossh.PublicKey { return s.hostKey.PublicKey() }
 func (s *Server) Serve(l net.Listener) error {
 	s.log.Info("serving the read-only dashboard over ssh", "listen", l.Addr().String(),
 		"host_key", fingerprint(s.hostKey.PublicKey()), "authorized_keys", s.auth.count())
-	err := s.ssh.Serve(l)
+	err := s.ssh.Serve(&limitListener{Listener: l, max: int64(s.cfg.MaxConnections), log: s.log})
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return ErrServerClosed
 	}
