@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 
@@ -20,6 +21,7 @@ import (
 	"bhtop/serve"
 	"bhtop/sim"
 	"bhtop/stream"
+	"bhtop/themes"
 )
 
 // serveFlags are bhtop serve's own flags (the connection flags come from
@@ -64,6 +66,10 @@ func runServe(args []string, stdio IO) int {
 	}
 	if err := sf.defaults(stdio.Getenv); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
+		return ExitUsage
+	}
+	if c.Theme != "" && !slices.Contains(themes.Names(), c.Theme) {
+		fmt.Fprintf(stdio.Err, "bhtop serve: --theme %q: want one of %v\n", c.Theme, themes.Names())
 		return ExitUsage
 	}
 	if !c.HasCredentials() && c.BaseURL != "" {

@@ -47,6 +47,7 @@ func TestServeRefusesBadSetup(t *testing.T) {
 	}{
 		{"positional argument", []string{"extra"}, ExitUsage, "unexpected argument"},
 		{"unknown flag", []string{"--nope"}, ExitUsage, "flag provided but not defined"},
+		{"unknown theme", []string{"--theme", "purple", "--authorized-keys", dir + "/none", "--host-key", dir + "/hk"}, ExitUsage, "--theme \"purple\": want one of"},
 		{"missing authorized keys", []string{"--listen", "127.0.0.1:0", "--authorized-keys", dir + "/none", "--host-key", dir + "/hk"},
 			ExitFail, "authorized keys"},
 	}
