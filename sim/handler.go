@@ -70,7 +70,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
 	var body string
 	if strings.HasPrefix(r.URL.Path, "/openapi/ws/") {
+		// An accepted connection is logged as it opens (it may last
+		// hours); a refused handshake when it has been answered.
+		rec.onHijack = func() { s.logRequest(r, "", rec) }
 		s.serveUserStream(rec, r)
+		if rec.hijacked {
+			return
+		}
 	} else {
 		b, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 		if err != nil {
@@ -252,6 +258,7 @@ type recorder struct {
 	status   int
 	code     *int
 	hijacked bool
+	onHijack func() // called once the connection is taken over
 }
 
 func (r *recorder) WriteHeader(status int) {
@@ -264,8 +271,15 @@ func (r *recorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	if !ok {
 		return nil, nil, errors.New("hijack: response writer cannot hijack")
 	}
+	c, rw, err := h.Hijack()
+	if err != nil {
+		return nil, nil, err
+	}
 	r.hijacked, r.status = true, http.StatusSwitchingProtocols
-	return h.Hijack()
+	if r.onHijack != nil {
+		r.onHijack()
+	}
+	return c, rw, nil
 }
 
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
