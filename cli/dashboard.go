@@ -11,14 +11,11 @@ import (
 	"runtime/pprof"
 	"slices"
 	"syscall"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"bhtop/config"
-	"bhtop/sim"
 	"bhtop/state"
-	"bhtop/stream"
 	"bhtop/themes"
 	"bhtop/ui"
 )
@@ -79,42 +76,25 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		defer stopProfile()
 	}
 
-	simulated := false
-	if !conn.HasCredentials() {
-		if conn.BaseURL != "" {
-			return fail(ExitUsage, "needs credentials for %s: set BHTOP_API_KEY and BHTOP_SECRET_KEY (or --secret-file)", conn.BaseURL)
-		}
-		srv := sim.New(sim.Options{Activity: dashboardSimActivity})
-		if err := srv.Start(); err != nil {
-			return fail(ExitFail, "start the simulator: %v", err)
-		}
-		defer srv.Close()
-		conn.BaseURL, conn.WSURL, conn.APIKey, conn.Secret = srv.URL(), srv.WSURL(), srv.APIKey(), srv.Secret()
-		simulated = true
-	}
 	logger, closeLog, err := openOrderLog(conn.Log)
 	if err != nil {
 		return fail(ExitFail, "%v", err)
 	}
 	defer closeLog()
-
-	cfg, closeRecord, err := dumpConfig(conn, logger, simulated)
+	up, err := openUpstream(ctx, conn, upstreamOptions{simActivity: dashboardSimActivity, trade: !conn.ReadOnly, logger: logger})
+	if errors.Is(err, errNeedsCredentials) {
+		return fail(ExitUsage, "%v", err)
+	}
 	if err != nil {
 		return fail(ExitFail, "%v", err)
 	}
-	defer closeRecord()
-	if err := cfg.REST.SyncTime(ctx); err != nil && ctx.Err() == nil {
-		logger.Warn("clock sync failed", "err", err)
-	}
-	sess, err := stream.New(cfg)
-	if err != nil {
-		return fail(ExitFail, "%v", err)
-	}
+	defer up.Close() // idempotent: the normal path closes it below
+	sess, simulated := up.sess, up.simulated
 	sess.Start()
 	logger.Info("dashboard started", "simulated", simulated, "readOnly", conn.ReadOnly)
 
 	// Read-only is a capability: without a Trader the dashboard has no
-	// way to send an order, and dumpConfig built no rest.Trader either.
+	// way to send an order, and openUpstream built no rest.Trader either.
 	var trader ui.Trader
 	if !conn.ReadOnly {
 		trader = sess
@@ -133,9 +113,7 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		tea.WithFPS(dashboardFPS)}, progOpts...)
 	_, runErr := tea.NewProgram(model, opts...).Run()
 
-	closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := sess.Close(closeCtx); err != nil {
+	if err := up.Close(); err != nil {
 		logger.Warn("closing the session", "err", err)
 		fmt.Fprintf(stdio.Err, "bhtop: closing the user stream: %v\n", err)
 	}

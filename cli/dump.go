@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"log/slog"
 	"net/url"
 	"os"
 	"os/signal"
@@ -14,9 +13,7 @@ import (
 	"time"
 
 	"bhtop/config"
-	"bhtop/journal"
 	"bhtop/rest"
-	"bhtop/sim"
 	"bhtop/state"
 	"bhtop/stream"
 )
@@ -123,37 +120,19 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 		defer cancel()
 	}
 
-	simulated := false
-	if !conn.HasCredentials() {
-		if conn.BaseURL != "" {
-			return fail(ExitUsage, "needs credentials for %s: set BHTOP_API_KEY and BHTOP_SECRET_KEY (or --secret-file)", conn.BaseURL)
-		}
-		srv := sim.New(sim.Options{Activity: dumpSimActivity})
-		if err := srv.Start(); err != nil {
-			return fail(ExitFail, "%v", err)
-		}
-		defer srv.Close()
-		conn.BaseURL, conn.WSURL, conn.APIKey, conn.Secret = srv.URL(), srv.WSURL(), srv.APIKey(), srv.Secret()
-		simulated = true
-	}
 	logger, closeLog, err := openOrderLog(conn.Log)
 	if err != nil {
 		return fail(ExitFail, "%v", err)
 	}
 	defer closeLog()
-
-	cfg, closeRecord, err := dumpConfig(conn, logger, simulated)
+	up, err := openUpstream(ctx, conn, upstreamOptions{simActivity: dumpSimActivity, trade: !conn.ReadOnly, logger: logger})
+	if errors.Is(err, errNeedsCredentials) {
+		return fail(ExitUsage, "%v", err)
+	}
 	if err != nil {
 		return fail(ExitFail, "%v", err)
 	}
-	defer closeRecord()
-	if err := cfg.REST.SyncTime(ctx); err != nil && ctx.Err() == nil {
-		logger.Warn("clock sync failed", "err", err)
-	}
-	sess, err := stream.New(cfg)
-	if err != nil {
-		return fail(ExitFail, "%v", err)
-	}
+	sess := up.sess
 	sess.Start()
 	live := sess.WaitLive(ctx) == nil
 	if live {
@@ -166,9 +145,7 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	// The status before Close says why the stream never went live; after
 	// it, only "session closed".
 	st := sess.Status()
-	closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := sess.Close(closeCtx); err != nil {
+	if err := up.Close(); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop dump: %v\n", err)
 	}
 	if !live {
@@ -187,35 +164,6 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 		return fail(ExitFail, "%v", err)
 	}
 	return ExitOK
-}
-
-// dumpConfig builds the session configuration from the connection
-// settings; the returned func closes the --record journal.
-func dumpConfig(conn config.Conn, logger *slog.Logger, simulated bool) (stream.Config, func(), error) {
-	client := rest.New(conn.BaseURL, append(conn.RESTOptions(), rest.WithLogger(logger))...)
-	cfg := stream.Config{
-		REST: client, WSURL: conn.WSURL, Keepalive: conn.Keepalive, Rotate: conn.Rotate,
-		Logger: logger, Simulated: simulated,
-	}
-	if cfg.WSURL == "" {
-		cfg.WSURL = config.WSFromBase(conn.BaseURL)
-	}
-	if u, err := url.Parse(conn.BaseURL); err == nil && !simulated {
-		cfg.Host = u.Host
-	}
-	if !conn.ReadOnly {
-		cfg.Trader = rest.NewTrader(client)
-	}
-	closeRecord := func() {}
-	if conn.Record != "" {
-		f, err := os.OpenFile(conn.Record, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
-		if err != nil {
-			return cfg, nil, fmt.Errorf("open the --record journal: %w", err)
-		}
-		cfg.Journal = journal.NewWriter(f, nil)
-		closeRecord = func() { f.Close() }
-	}
-	return cfg, closeRecord, nil
 }
 
 // notLiveReason is why a stream that never went live did not: the newest

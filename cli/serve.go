@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -16,11 +15,7 @@ import (
 	"time"
 
 	"bhtop/config"
-	"bhtop/journal"
-	"bhtop/rest"
 	"bhtop/serve"
-	"bhtop/sim"
-	"bhtop/stream"
 	"bhtop/themes"
 )
 
@@ -123,18 +118,23 @@ func (sf *serveFlags) defaults(getenv func(string) string) error {
 // serveUntilDone opens the upstream, serves SSH until ctx ends, then
 // closes the sessions and after them the upstream (DELETE listenKey).
 func serveUntilDone(ctx context.Context, sf serveFlags, c config.Conn, logger *slog.Logger) error {
-	up, closeUp, err := openServeUpstream(c, sf.simActivity, logger)
+	// Serve is read-only: no rest.Trader is made (trade is false).
+	up, err := openUpstream(ctx, c, upstreamOptions{simActivity: sf.simActivity, logger: logger})
 	if err != nil {
 		return err
 	}
-	defer closeUp()
+	defer func() {
+		if err := up.Close(); err != nil {
+			logger.Warn("close the user stream", "err", err)
+		}
+	}()
 	srv, err := serve.New(serve.Config{
 		AuthorizedKeys: sf.authorizedKeys,
 		HostKey:        sf.hostKey,
 		MaxSessions:    sf.maxSessions,
 		IdleTimeout:    sf.idleTimeout,
 		FPS:            sf.fps,
-		Upstream:       up,
+		Upstream:       up.sess,
 		Theme:          c.Theme,
 		Logger:         logger,
 	})
@@ -145,7 +145,7 @@ func serveUntilDone(ctx context.Context, sf serveFlags, c config.Conn, logger *s
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	up.Start() // only now that the setup is known good: no listenKey for nothing
+	up.sess.Start() // only now that the setup is known good: no listenKey for nothing
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {
@@ -161,57 +161,4 @@ func serveUntilDone(ctx context.Context, sf serveFlags, c config.Conn, logger *s
 	}
 	<-served
 	return nil
-}
-
-// openServeUpstream makes (without starting it) the one stream session
-// every viewer reads: on the configured service, or without credentials on
-// the built-in simulator. It is always read-only: no Trader is ever made
-// here.
-func openServeUpstream(c config.Conn, simActivity float64, logger *slog.Logger) (*stream.Session, func(), error) {
-	var closers []func()
-	closeAll := func() {
-		for i := len(closers) - 1; i >= 0; i-- {
-			closers[i]()
-		}
-	}
-	cfg := stream.Config{Keepalive: c.Keepalive, Rotate: c.Rotate, Logger: logger}
-	if c.HasCredentials() {
-		cfg.REST = rest.New(c.BaseURL, c.RESTOptions()...)
-		cfg.WSURL = c.WSURL
-		if u, err := url.Parse(c.BaseURL); err == nil {
-			cfg.Host = u.Host
-		}
-	} else {
-		s := sim.New(sim.Options{Activity: simActivity})
-		if err := s.Start(); err != nil {
-			return nil, nil, fmt.Errorf("start the simulator: %w", err)
-		}
-		closers = append(closers, func() { _ = s.Close() })
-		logger.Info("no credentials: serving the built-in simulator", "url", s.URL())
-		cfg.REST = rest.New(s.URL(), rest.WithAPIKey(s.APIKey()), rest.WithSecret(s.Secret()), rest.WithRecvWindow(c.RecvWindow))
-		cfg.WSURL = s.WSURL()
-		cfg.Simulated = true
-	}
-	if c.Record != "" {
-		f, err := os.OpenFile(c.Record, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-		if err != nil {
-			closeAll()
-			return nil, nil, fmt.Errorf("open the journal: %w", err)
-		}
-		closers = append(closers, func() { _ = f.Close() })
-		cfg.Journal = journal.NewWriter(f, time.Now)
-	}
-	sess, err := stream.New(cfg)
-	if err != nil {
-		closeAll()
-		return nil, nil, fmt.Errorf("start the user stream: %w", err)
-	}
-	closers = append(closers, func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := sess.Close(ctx); err != nil {
-			logger.Warn("close the user stream", "err", err)
-		}
-	})
-	return sess, closeAll, nil
 }

@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"time"
+
+	"bhtop/config"
+	"bhtop/journal"
+	"bhtop/rest"
+	"bhtop/sim"
+	"bhtop/stream"
+)
+
+// errNeedsCredentials is a usage error: a base URL was given without the
+// key pair to use it.
+var errNeedsCredentials = errors.New("needs credentials: set BHTOP_API_KEY and BHTOP_SECRET_KEY (or --secret-file)")
+
+// upstream is the one user-stream session a command reads (dashboard,
+// dump, serve): on the configured account, or, without credentials, on a
+// simulator started in-process. Close ends it in the right order.
+type upstream struct {
+	sess      *stream.Session
+	simulated bool
+	closers   []func() // in opening order; Close runs them backwards
+}
+
+// upstreamOptions say how to open an upstream.
+type upstreamOptions struct {
+	simActivity float64 // events/s of the in-process simulator
+	// trade builds a rest.Trader for the session. Read-only wiring leaves
+	// it false, and then no code path can place or cancel an order.
+	trade  bool
+	logger *slog.Logger
+}
+
+// openUpstream builds the session; the caller Starts it. It fails with an error
+// wrapping errNeedsCredentials when a base URL comes without credentials.
+func openUpstream(ctx context.Context, conn config.Conn, o upstreamOptions) (*upstream, error) {
+	u := &upstream{}
+	if !conn.HasCredentials() {
+		if conn.BaseURL != "" {
+			return nil, fmt.Errorf("%s %w", conn.BaseURL, errNeedsCredentials)
+		}
+		srv := sim.New(sim.Options{Activity: o.simActivity})
+		if err := srv.Start(); err != nil {
+			return nil, fmt.Errorf("start the simulator: %w", err)
+		}
+		u.closers = append(u.closers, func() { _ = srv.Close() })
+		conn.BaseURL, conn.WSURL, conn.APIKey, conn.Secret = srv.URL(), srv.WSURL(), srv.APIKey(), srv.Secret()
+		u.simulated = true
+		o.logger.Info("no credentials: using the built-in simulator", "url", srv.URL())
+	}
+	cfg, closeRecord, err := sessionConfig(conn, o.logger, u.simulated, o.trade)
+	if err != nil {
+		u.Close()
+		return nil, err
+	}
+	u.closers = append(u.closers, closeRecord)
+	if err := cfg.REST.SyncTime(ctx); err != nil && ctx.Err() == nil {
+		o.logger.Warn("clock sync failed", "err", err)
+	}
+	sess, err := stream.New(cfg)
+	if err != nil {
+		u.Close()
+		return nil, fmt.Errorf("start the user stream: %w", err)
+	}
+	u.sess = sess
+	return u, nil
+}
+
+// Close closes the session (DELETE of its listenKeys), then the journal,
+// then the simulator. It returns the session's closing error.
+func (u *upstream) Close() error {
+	var err error
+	if u.sess != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		err = u.sess.Close(ctx)
+		cancel()
+		u.sess = nil
+	}
+	for i := len(u.closers) - 1; i >= 0; i-- {
+		u.closers[i]()
+	}
+	u.closers = nil
+	return err
+}
+
+// sessionConfig builds the session configuration from the connection
+// settings; the returned func closes the --record journal. A rest.Trader
+// is made only when trade is set.
+func sessionConfig(conn config.Conn, logger *slog.Logger, simulated, trade bool) (stream.Config, func(), error) {
+	client := rest.New(conn.BaseURL, append(conn.RESTOptions(), rest.WithLogger(logger))...)
+	cfg := stream.Config{
+		REST: client, WSURL: conn.WSURL, Keepalive: conn.Keepalive, Rotate: conn.Rotate,
+		Logger: logger, Simulated: simulated,
+	}
+	if cfg.WSURL == "" {
+		cfg.WSURL = config.WSFromBase(conn.BaseURL)
+	}
+	if u, err := url.Parse(conn.BaseURL); err == nil && !simulated {
+		cfg.Host = u.Host
+	}
+	if trade {
+		cfg.Trader = rest.NewTrader(client)
+	}
+	closeRecord := func() {}
+	if conn.Record != "" {
+		f, err := os.OpenFile(conn.Record, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err != nil {
+			return cfg, nil, fmt.Errorf("open the --record journal: %w", err)
+		}
+		cfg.Journal = journal.NewWriter(f, nil)
+		closeRecord = func() { f.Close() }
+	}
+	return cfg, closeRecord, nil
+}
