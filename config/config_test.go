@@ -179,3 +179,13 @@ func TestDefaultPath(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingSecretFileHidesPath: a secret given where the path of its
+// file belongs is not echoed back.
+func TestMissingSecretFileHidesPath(t *testing.T) {
+	const secret = "NotAPathButASecret123"
+	_, err := resolve(t, []string{"--secret-file", secret}, env{"BHTOP_API_KEY": "k", "BHTOP_BASE_URL": "http://127.0.0.1:1"}, "", 0)
+	if err == nil || strings.Contains(err.Error(), secret) {
+		t.Fatalf("Resolve(--secret-file <secret>) = %v, want an error without the value", err)
+	}
+}

@@ -110,6 +110,11 @@ func tomlError(path string, err error) error {
 // surrounding whitespace.
 func readSecretFile(path, src string) (signer.Secret, error) {
 	b, err := readPrivate(path, "secret file")
+	if errors.Is(err, fs.ErrNotExist) {
+		// The path is not echoed: a secret typed where its file's path
+		// belongs would be shown.
+		return signer.Secret{}, fmt.Errorf("%s: no such file (it takes the path of a file holding the secret, not the secret itself)", src)
+	}
 	if err != nil {
 		return signer.Secret{}, fmt.Errorf("%s: %w", src, err)
 	}
