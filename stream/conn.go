@@ -54,7 +54,7 @@ func (s *Session) dial(ctx context.Context, key string) (*conn, error) {
 		if resp != nil && resp.StatusCode >= 400 && resp.StatusCode < 500 {
 			body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
 			resp.Body.Close()
-			return nil, &errRefused{status: resp.StatusCode, body: strings.TrimSpace(string(body))}
+			return nil, &errRefused{status: resp.StatusCode, body: sanitize(string(body), serviceTextMax)}
 		}
 		if resp != nil && resp.Body != nil {
 			resp.Body.Close()
@@ -107,7 +107,7 @@ func (s *Session) readLoop(c *conn) {
 				// (1006 is gorilla's name for a connection lost without a
 				// close frame; it is not one the service sent.)
 				c.serverClosed = !c.byUs.Load()
-				c.endReason = fmt.Sprintf("closed by the service (%d %s)", ce.Code, ce.Text)
+				c.endReason = fmt.Sprintf("closed by the service (%d %s)", ce.Code, sanitize(ce.Text, serviceTextMax))
 			case c.byUs.Load():
 				c.endReason = "closed by us"
 			default:
@@ -212,10 +212,6 @@ func refusedKey(err error) bool {
 	return errors.As(err, &r) && r.status != http.StatusTooManyRequests
 }
 
-func shortErr(err error) string {
-	s := err.Error()
-	if len(s) > 160 {
-		s = s[:160] + "…"
-	}
-	return s
-}
+// shortErr is err as one short printable line (a network error can quote
+// what the peer sent).
+func shortErr(err error) string { return sanitize(err.Error(), 160) }

@@ -38,8 +38,11 @@ type NoteLog struct {
 	notes []Note // ring, oldest first after trimming
 }
 
-// Add appends a note and returns its sequence number (from 1).
+// Add appends a note and returns its sequence number (from 1). The text is
+// made safe to print first (no control characters, one line, capped):
+// notes quote what the service sent.
 func (l *NoteLog) Add(now time.Time, kind NoteKind, text string) uint64 {
+	text = sanitize(text, lineMax)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	capacity := l.Cap

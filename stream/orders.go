@@ -59,10 +59,11 @@ func (s *Session) PlaceOrder(ctx context.Context, req rest.OrderRequest) rest.Or
 		s.schedule(cid, s.cfg.QueryDelay*3, false)
 	case rest.OutcomeRejected:
 		// The service says it never existed: NOT_PLACED, with its message.
-		s.do(func(w *writer) { w.store.SetPendingStatus(cid, state.PendingNotPlaced, res.Msg) })
-		s.noteError(fmt.Sprintf("rejected: %s: %s", what, res.Msg))
+		msg := sanitize(res.Msg, serviceTextMax)
+		s.do(func(w *writer) { w.store.SetPendingStatus(cid, state.PendingNotPlaced, msg) })
+		s.noteError(fmt.Sprintf("rejected: %s: %s", what, msg))
 	default:
-		reason := res.Msg
+		reason := sanitize(res.Msg, serviceTextMax)
 		if res.HTTPStatus != 0 {
 			reason = fmt.Sprintf("HTTP %d", res.HTTPStatus)
 		}

@@ -206,19 +206,25 @@ func (s *Session) Resync(ctx context.Context) error {
 	}
 }
 
+// setStatus changes the status under the lock. Reason and LastError often
+// quote the service, so they are made safe to print here.
 func (s *Session) setStatus(f func(st *Status)) {
 	s.mu.Lock()
 	f(&s.status)
+	s.status.Reason = sanitize(s.status.Reason, lineMax)
+	s.status.LastError = sanitize(s.status.LastError, lineMax)
 	s.mu.Unlock()
 }
 
 func (s *Session) note(kind NoteKind, text string) {
+	text = sanitize(text, lineMax)
 	s.notes.Add(s.cfg.Now(), kind, text)
 	s.cfg.Logger.Info(text, "kind", string(kind))
 }
 
 // noteError records an error: a note, the error count and the status.
 func (s *Session) noteError(text string) {
+	text = sanitize(text, lineMax)
 	s.notes.Add(s.cfg.Now(), NoteError, text)
 	s.cfg.Logger.Warn(text)
 	s.setStatus(func(st *Status) { st.Errors++; st.LastError = text })

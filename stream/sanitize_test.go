@@ -1,0 +1,129 @@
+package stream
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"bhtop/rest"
+	"bhtop/sim"
+)
+
+func TestSanitize(t *testing.T) {
+	tests := []struct {
+		name, in string
+		max      int
+		want     string
+	}{
+		{"clean", "handshake refused", 200, "handshake refused"},
+		{"escape", "a\x1b[2Jb", 200, "a[2Jb"},
+		{"c1 csi", "x\u009b31my", 200, "x31my"},
+		{"bell and nul", "a\x07\x00b", 200, "ab"},
+		{"del", "a\x7fb", 200, "ab"},
+		{"newlines collapse", " line1\r\n\n\tline2  ", 200, "line1 line2"},
+		{"bidi override", "abc\u202edef", 200, "abcdef"},
+		{"invalid utf8", "a\xffb", 200, "a\ufffdb"},
+		{"cap", strings.Repeat("é", 300), 200, strings.Repeat("é", 200) + "…"},
+		{"cap at space", "abc def", 4, "abc…"},
+		{"unicode kept", "Größe ● ok", 200, "Größe ● ok"},
+		{"only controls", "\x1b\x1b", 200, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sanitize(tt.in, tt.max); got != tt.want {
+				t.Errorf("sanitize(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
+			}
+		})
+	}
+}
+
+// printable reports whether s holds no control character (C0, DEL, C1).
+func printable(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestServiceTextIsSanitized: a hostile WebSocket endpoint answers the
+// handshake with a body carrying terminal escapes, or accepts and closes
+// with an escape in the close reason; neither reaches the status or the
+// notes as is.
+func TestServiceTextIsSanitized(t *testing.T) {
+	const evil = "\x1b[2J\x1b]0;pwned\x07"
+	tests := []struct {
+		name    string
+		handler http.HandlerFunc
+		want    string // what the (cleaned) text must still say
+	}{
+		{"handshake body", func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write([]byte("bad key " + evil + strings.Repeat("x", 400)))
+		}, "handshake refused: HTTP 400 bad key [2J]0;pwned"},
+		{"close reason", func(w http.ResponseWriter, r *http.Request) {
+			up := websocket.Upgrader{}
+			ws, err := up.Upgrade(w, r, nil)
+			if err != nil {
+				return
+			}
+			defer ws.Close()
+			_ = ws.WriteControl(websocket.CloseMessage,
+				websocket.FormatCloseMessage(4000, "bye"+evil+"\u009b31m"), time.Now().Add(time.Second))
+			time.Sleep(200 * time.Millisecond)
+		}, "closed by the service (4000 bye[2J]0;pwned31m)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := sim.New(sim.Options{MarketInterval: -1})
+			if err := srv.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Close()
+			hostile := httptest.NewServer(tt.handler)
+			defer hostile.Close()
+			c := rest.New(srv.URL(), rest.WithAPIKey(srv.APIKey()), rest.WithSecret(srv.Secret()))
+			s, err := New(Config{REST: c, WSURL: "ws" + strings.TrimPrefix(hostile.URL, "http"),
+				BackoffBase: 20 * time.Millisecond, BackoffCap: 50 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Start()
+			defer s.Close(context.Background())
+			seen := func() bool {
+				notes, _ := s.Notes(0)
+				for _, n := range notes {
+					if strings.Contains(n.Text, tt.want) {
+						return true
+					}
+				}
+				return false
+			}
+			if !eventually(3*time.Second, seen) {
+				notes, _ := s.Notes(0)
+				t.Fatalf("no note contains %q; first notes: %+v", tt.want, notes[:min(len(notes), 6)])
+			}
+			st := s.Status()
+			for what, text := range map[string]string{"Reason": st.Reason, "LastError": st.LastError} {
+				if !printable(text) || len([]rune(text)) > lineMax+1 {
+					t.Errorf("Status.%s = %q, want printable and at most %d runes", what, text, lineMax)
+				}
+			}
+			if !strings.Contains(st.Reason+st.LastError, tt.want) {
+				t.Errorf("Status Reason %q / LastError %q, want one to contain %q", st.Reason, st.LastError, tt.want)
+			}
+			notes, _ := s.Notes(0)
+			for _, n := range notes {
+				if !printable(n.Text) || len([]rune(n.Text)) > lineMax+1 {
+					t.Errorf("note %q: want printable and at most %d runes", n.Text, lineMax)
+				}
+			}
+		})
+	}
+}
