@@ -36,6 +36,9 @@ type Config struct {
 
 	BackoffBase time.Duration // first reconnect delay is below this; default 500ms
 	BackoffCap  time.Duration // reconnect delay cap; default 30s
+	// AuthRetry: a snapshot refused for the credentials (-1022, -2015,
+	// -2014, -1002) is tried again this often; default 30s.
+	AuthRetry time.Duration
 
 	// ReadTimeout: a connection with nothing read (frame, pong) for this
 	// long is dead and replaced. Default 90s. PingEvery is the WebSocket
@@ -77,6 +80,7 @@ func (c *Config) setDefaults() {
 	def(&c.MaxAge, 24*time.Hour)
 	def(&c.BackoffBase, 500*time.Millisecond)
 	def(&c.BackoffCap, 30*time.Second)
+	def(&c.AuthRetry, 30*time.Second)
 	def(&c.ReadTimeout, 90*time.Second)
 	def(&c.PingEvery, c.ReadTimeout/3)
 	def(&c.QuietActive, 2*time.Minute)

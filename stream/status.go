@@ -19,8 +19,11 @@ const (
 // "not yet".
 type Status struct {
 	State   ConnState
-	Reason  string    // why it is reconnecting or closed; "" when live
-	RetryAt time.Time // next reconnect attempt while reconnecting
+	Reason  string    // why it is reconnecting, closed, or resyncing without a snapshot; "" when live
+	RetryAt time.Time // next reconnect attempt while reconnecting; next snapshot attempt while resyncing
+	// NeedsAction: the failure in Reason will not fix itself (the
+	// credentials or the key's permissions are wrong); show it prominently.
+	NeedsAction bool
 
 	Simulated bool   // the in-process simulator is the exchange
 	Host      string // base URL host when not simulated

@@ -17,6 +17,7 @@ func (s *Session) supervise(ctx context.Context) {
 	attempt := 0
 	resyncFails := 0
 	var retryResync <-chan time.Time // a failed resync is tried again
+	unsynced := false                // cur has no snapshot applied: not live
 	var replaceAfter time.Time       // a failed replacement backs off
 	replaceFails := 0
 	newKey := false // the next connect must use a new listenKey
@@ -29,7 +30,7 @@ func (s *Session) supervise(ctx context.Context) {
 	}()
 	for ctx.Err() == nil {
 		if cur == nil {
-			c, synced, err := s.connect(ctx, newKey)
+			c, rerr, err := s.connect(ctx, newKey)
 			if err != nil {
 				if ctx.Err() != nil {
 					return
@@ -44,9 +45,9 @@ func (s *Session) supervise(ctx context.Context) {
 				continue
 			}
 			cur, attempt, newKey = c, 0, false
-			retryResync, resyncFails = nil, 0
-			if !synced {
-				retryResync = time.After(backoff(resyncFails, time.Second, s.cfg.BackoffCap, jitter))
+			retryResync, resyncFails, unsynced = nil, 0, rerr != nil
+			if unsynced {
+				retryResync = s.resyncFailed(rerr, resyncFails)
 				resyncFails++
 			}
 			continue
@@ -79,30 +80,45 @@ func (s *Session) supervise(ctx context.Context) {
 			cur.close("listenKey invalid")
 			cur, newKey = nil, true
 		case reply := <-s.resyncReq:
-			reply <- s.resync(ctx, false)
+			err := s.resync(ctx, false)
+			if err == nil && unsynced {
+				retryResync, resyncFails, unsynced = nil, 0, false
+				s.goLive()
+			}
+			reply <- err
 		case <-retryResync:
 			retryResync = nil
 			if err := s.resync(ctx, false); err != nil {
-				s.noteError(fmt.Sprintf("resync failed: %v (will retry)", err))
-				retryResync = time.After(backoff(resyncFails, time.Second, s.cfg.BackoffCap, jitter))
+				if ctx.Err() != nil {
+					return
+				}
+				retryResync = s.resyncFailed(err, resyncFails)
 				resyncFails++
 			} else {
-				resyncFails = 0
+				resyncFails, unsynced = 0, false
+				s.goLive()
 			}
 		case <-check.C:
 			if time.Now().Before(replaceAfter) {
 				continue
 			}
 			if why := s.replaceReason(cur); why != "" {
-				c, synced := s.replace(ctx, cur, why)
+				c, rerr := s.replace(ctx, cur, why)
 				if c == nil {
 					replaceAfter = time.Now().Add(backoff(replaceFails, s.cfg.BackoffBase, s.cfg.BackoffCap, jitter))
 					replaceFails++
 				} else {
 					cur, replaceFails = c, 0
-					if !synced && retryResync == nil {
-						retryResync = time.After(backoff(resyncFails, time.Second, s.cfg.BackoffCap, jitter))
-						resyncFails++
+					switch {
+					case rerr != nil:
+						// The new connection has no snapshot of its own.
+						unsynced = true
+						if retryResync == nil {
+							retryResync = s.resyncFailed(rerr, resyncFails)
+							resyncFails++
+						}
+					case unsynced:
+						retryResync, resyncFails, unsynced = nil, 0, false
 					}
 				}
 			}
@@ -111,10 +127,11 @@ func (s *Session) supervise(ctx context.Context) {
 }
 
 // connect gets a key (a new one when asked or when the handshake is
-// refused), opens the socket, and resyncs from REST. synced is false when
-// the socket is open but the REST snapshots failed (events flow; the
-// caller retries the resync).
-func (s *Session) connect(ctx context.Context, newKey bool) (c *conn, synced bool, err error) {
+// refused), opens the socket, and resyncs from REST. It goes live only
+// when the snapshot was applied: resyncErr is the snapshot's failure when
+// the socket is open but the REST snapshots failed (events flow, the
+// session is not live; the caller records it and retries the resync).
+func (s *Session) connect(ctx context.Context, newKey bool) (c *conn, resyncErr error, err error) {
 	s.setStatus(func(st *Status) { st.State, st.RetryAt = StateConnecting, time.Time{} })
 	var key string
 	if newKey {
@@ -123,7 +140,7 @@ func (s *Session) connect(ctx context.Context, newKey bool) (c *conn, synced boo
 		key, err = s.currentKey(ctx)
 	}
 	if err != nil {
-		return nil, false, err
+		return nil, nil, err
 	}
 	c, err = s.dial(ctx, key)
 	if refusedKey(err) {
@@ -131,16 +148,16 @@ func (s *Session) connect(ctx context.Context, newKey bool) (c *conn, synced boo
 		s.note(NoteConnect, fmt.Sprintf("listenKey refused (%v); creating a new one", err))
 		s.retireKey(ctx, key, false)
 		if key, err = s.newKey(ctx); err != nil {
-			return nil, false, err
+			return nil, nil, err
 		}
 		c, err = s.dial(ctx, key)
 	}
 	if err != nil {
-		return nil, false, err
+		return nil, nil, err
 	}
 	if !s.do(func(w *writer) { w.beginHold() }) {
 		c.ws.Close()
-		return nil, false, errors.New("session closing")
+		return nil, nil, errors.New("session closing")
 	}
 	s.startConn(c)
 	s.setStatus(func(st *Status) {
@@ -148,33 +165,35 @@ func (s *Session) connect(ctx context.Context, newKey bool) (c *conn, synced boo
 		st.ConnectedAt = c.opened
 		st.Connects++
 	})
-	synced = true
 	if err := s.resync(ctx, true); err != nil {
 		// The socket is open and frames flow; the snapshot failed. Stay
-		// connected on events, tell the person, and retry the resync.
-		s.noteError(fmt.Sprintf("resync after connect failed: %v (will retry)", err))
-		synced = false
+		// connected on events but do not claim live data: the caller
+		// says why and retries the resync.
+		return c, err, nil
 	}
-	s.setStatus(func(st *Status) { st.State = StateLive })
-	s.note(NoteConnect, "stream live")
-	s.markLive()
-	return c, synced, nil
+	s.goLive()
+	return c, nil, nil
 }
 
 // replace opens a new connection on the current key while old still
 // runs, and closes old only once the new one is resynced (rotation: no
 // event can fall in a gap; duplicates from the overlap are absorbed by
-// the ordering rules). It returns nil when the new connection failed.
-func (s *Session) replace(ctx context.Context, old *conn, why string) (*conn, bool) {
+// the ordering rules). It returns nil when the new connection failed (the
+// old one's status is put back), and the new one's snapshot failure.
+func (s *Session) replace(ctx context.Context, old *conn, why string) (*conn, error) {
 	s.note(NoteConnect, "replacing the connection: "+why)
-	c, synced, err := s.connect(ctx, false)
+	prev := s.Status()
+	c, rerr, err := s.connect(ctx, false)
 	if err != nil {
 		s.noteError(fmt.Sprintf("replace connection: %v", err))
-		s.setStatus(func(st *Status) { st.State = StateLive; st.ConnectedAt = old.opened })
-		return nil, false
+		s.setStatus(func(st *Status) {
+			st.State, st.Reason, st.RetryAt, st.NeedsAction = prev.State, prev.Reason, prev.RetryAt, prev.NeedsAction
+			st.ConnectedAt = old.opened
+		})
+		return nil, nil
 	}
 	old.close("rotated")
-	return c, synced
+	return c, rerr
 }
 
 // replaceReason says why the current connection should be replaced now
@@ -211,7 +230,7 @@ func (s *Session) expectActivity() bool {
 }
 
 func (s *Session) checkEvery() time.Duration {
-	d := min(s.cfg.Rotate, s.cfg.QuietActive) / 20
+	d := min(s.cfg.Rotate, s.cfg.QuietActive, s.cfg.QuietMax) / 20
 	return max(10*time.Millisecond, min(d, time.Second))
 }
 

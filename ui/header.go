@@ -62,7 +62,18 @@ func (m *Model) connState() string {
 	case stream.StateConnecting, "":
 		return m.pt.warn.wrap("○ connecting")
 	case stream.StateResyncing:
-		return m.pt.warn.wrap("↻ resyncing")
+		t := "↻ resyncing"
+		if s.Reason != "" {
+			// Open but without a snapshot: say why, and when it retries.
+			if !s.RetryAt.IsZero() {
+				t += " in " + m.until(s.RetryAt)
+			}
+			t += " (" + s.Reason + ")"
+		}
+		if s.NeedsAction {
+			return m.pt.bad.wrap(t)
+		}
+		return m.pt.warn.wrap(t)
 	case stream.StateReconnecting:
 		t := "↻ reconnecting"
 		if !s.RetryAt.IsZero() {
