@@ -19,11 +19,16 @@ type OrderRequest struct {
 	NewClientOrderID string
 }
 
-// CancelRequest cancels one spot order by OrderID or ClientOrderID.
+// CancelRequest cancels one order by OrderID or ClientOrderID: a spot
+// order (DELETE /openapi/v1/order), or with Contract set a contract order
+// (DELETE /openapi/contract/v1/order/cancel, whose OrderType is LIMIT by
+// default or STOP).
 type CancelRequest struct {
 	Symbol        string // optional
 	OrderID       string
 	ClientOrderID string
+	Contract      bool
+	OrderType     string // contract orders only
 }
 
 // Outcome is what became of an order-changing request.

@@ -84,7 +84,15 @@ func (s *Session) CancelOrder(ctx context.Context, req rest.CancelRequest) rest.
 	if id == "" {
 		id = req.ClientOrderID
 	}
-	res := s.trader.CancelOrder(ctx, req)
+	var res rest.OrderResult
+	if req.Contract {
+		res = s.trader.CancelContractOrder(ctx, rest.ContractCancelRequest{
+			OrderID: req.OrderID, ClientOrderID: req.ClientOrderID, OrderType: req.OrderType,
+		})
+		res.Symbol = req.Symbol
+	} else {
+		res = s.trader.CancelOrder(ctx, req)
+	}
 	switch res.Outcome {
 	case rest.OutcomeAccepted:
 		s.note(NoteOrder, "cancel accepted: order "+id)

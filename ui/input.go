@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"bhtop/rest"
+	"bhtop/state"
 	"bhtop/themes"
 )
 
@@ -262,15 +265,18 @@ func (m Model) askCancel() Model {
 	case it.ord == nil:
 		m.setMsg(msgWarn, "that order has no order id yet")
 		return m
-	case it.ord.Market != "" && it.ord.Market != "spot":
-		m.setMsg(msgWarn, "only spot orders can be canceled here")
-		return m
 	case m.busy:
 		m.setMsg(msgWarn, "a request is still in flight")
 		return m
 	}
 	o := it.ord
 	req := rest.CancelRequest{Symbol: o.Symbol, OrderID: o.OrderID}
+	if o.Market == state.MarketContract {
+		req.Contract, req.OrderType = true, "LIMIT"
+		if strings.Contains(o.Type, "STOP") {
+			req.OrderType = "STOP"
+		}
+	}
 	summary := "order " + o.OrderID + ": " + o.Side + " " + o.Quantity + " " + o.Symbol + " " + o.Type
 	if o.Price != "" {
 		summary += " @ " + o.Price

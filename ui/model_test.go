@@ -364,3 +364,20 @@ func TestPrivacyHidesAmounts(t *testing.T) {
 		t.Errorf("privacy screen should keep prices and show %s", hidden)
 	}
 }
+
+func TestCancelContractOrder(t *testing.T) {
+	b, tr := newTestBackend(testSnapshot()), &testTrader{}
+	tm := startProgram(t, b, tr, 80, 24)
+	sendKeys(tm, "2", "down", "down", "x")
+	waitText(t, tm, "CANCEL THIS ORDER?", "order 77")
+	sendKeys(tm, "y")
+	waitText(t, tm, "cancel accepted")
+	finish(t, tm)
+	if _, canceled := tr.calls(); canceled != 1 {
+		t.Fatalf("CancelOrder calls = %d, want 1", canceled)
+	}
+	want := rest.CancelRequest{Symbol: "BTC-PERP", OrderID: "77", Contract: true, OrderType: "LIMIT"}
+	if got := tr.cancels[0]; got != want {
+		t.Errorf("CancelOrder(%+v), want %+v", got, want)
+	}
+}
