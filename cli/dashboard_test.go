@@ -111,7 +111,7 @@ func TestDashboardReadOnlySendsNothing(t *testing.T) {
 func TestDashboardBadFlags(t *testing.T) {
 	dir := t.TempDir()
 	env := func(k string) string { return map[string]string{"HOME": dir, "XDG_CONFIG_HOME": dir}[k] }
-	for _, args := range [][]string{{"--theme", "purple"}, {"--no-such-flag"}} {
+	for _, args := range [][]string{{"--theme", "purple"}, {"--no-such-flag"}, {"--fps", "0"}, {"--fps", "500"}} {
 		if code, _, _ := runCLI(env, args...); code != ExitUsage {
 			t.Errorf("Run(%q) = %d, want %d", args, code, ExitUsage)
 		}
