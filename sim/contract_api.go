@@ -35,28 +35,15 @@ func (s *Server) parseContractOrder(c *call) (*order, *apiError) {
 		}
 		return nil, badParam(codeInvalidOrderType, "Invalid orderType.")
 	}
-	if pt, ok := c.p.str("priceType"); ok {
-		switch pt {
-		case "INPUT", "OPPONENT", "QUEUE", "OVER", "MARKET":
-			o.priceType = pt
-		default:
-			return nil, badParam(codeInvalidOrderType, "Invalid priceType.")
-		}
-	}
-	if tif, ok := c.p.str("timeInForce"); ok {
-		switch tif {
-		case "GTC", "FOK", "IOC", "LIMIT_MAKER":
-			o.tif = tif
-		default:
-			return nil, badParam(codeInvalidTIF, "Invalid timeInForce.")
-		}
-	}
-	qty, ok, e := c.p.decimal("quantity")
-	if e != nil {
+	if o.priceType, e = c.p.oneOf("priceType", "INPUT", codeInvalidOrderType, "Invalid priceType.", "INPUT", "OPPONENT", "QUEUE", "OVER", "MARKET"); e != nil {
 		return nil, e
 	}
-	if !ok {
-		return nil, errMandatory("quantity")
+	if o.tif, e = c.p.oneOf("timeInForce", "GTC", codeInvalidTIF, "Invalid timeInForce.", "GTC", "FOK", "IOC", "LIMIT_MAKER"); e != nil {
+		return nil, e
+	}
+	qty, e := c.p.requiredDecimal("quantity")
+	if e != nil {
+		return nil, e
 	}
 	o.qty = qty
 	price, ok, e := c.p.decimal("price")

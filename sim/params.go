@@ -4,6 +4,7 @@ import (
 	"mime"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -116,4 +117,29 @@ func (p params) decimal(name string) (d decimal.Decimal, ok bool, e *apiError) {
 		return decimal.Zero, true, badParam(codeIllegalChars, "Illegal characters found in parameter '%s'.", name)
 	}
 	return d, true, nil
+}
+
+// oneOf reads an optional parameter that must be one of allowed; def
+// when it is absent, and a code error with msg when it is none of them.
+func (p params) oneOf(name, def string, code int, msg string, allowed ...string) (string, *apiError) {
+	v, ok := p.str(name)
+	if !ok {
+		return def, nil
+	}
+	if !slices.Contains(allowed, v) {
+		return "", badParam(code, "%s", msg)
+	}
+	return v, nil
+}
+
+// requiredDecimal parses a mandatory positive decimal parameter.
+func (p params) requiredDecimal(name string) (decimal.Decimal, *apiError) {
+	d, ok, e := p.decimal(name)
+	if e != nil {
+		return decimal.Zero, e
+	}
+	if !ok {
+		return decimal.Zero, errMandatory(name)
+	}
+	return d, nil
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -29,26 +30,15 @@ func (s *Server) parseSpotOrder(c *call) (*order, *apiError) {
 	if o.typ, e = c.p.required("type"); e != nil {
 		return nil, e
 	}
-	switch o.typ {
-	case "LIMIT", "MARKET", "LIMIT_MAKER":
-	default:
+	if !slices.Contains([]string{"LIMIT", "MARKET", "LIMIT_MAKER"}, o.typ) {
 		return nil, badParam(codeInvalidOrderType, "Invalid orderType.")
 	}
-	o.tif = "GTC"
-	if tif, ok := c.p.str("timeInForce"); ok {
-		switch tif {
-		case "GTC", "IOC", "FOK":
-			o.tif = tif
-		default:
-			return nil, badParam(codeInvalidTIF, "Invalid timeInForce.")
-		}
-	}
-	qty, ok, e := c.p.decimal("quantity")
-	if e != nil {
+	if o.tif, e = c.p.oneOf("timeInForce", "GTC", codeInvalidTIF, "Invalid timeInForce.", "GTC", "IOC", "FOK"); e != nil {
 		return nil, e
 	}
-	if !ok {
-		return nil, errMandatory("quantity")
+	qty, e := c.p.requiredDecimal("quantity")
+	if e != nil {
+		return nil, e
 	}
 	o.qty = qty
 	price, ok, e := c.p.decimal("price")
