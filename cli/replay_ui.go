@@ -36,11 +36,18 @@ func (b *replayBackend) Symbols(context.Context) ([]rest.Symbol, error) { return
 // account to trade on) until the user quits; it returns the exit code.
 func playDashboard(ctx context.Context, file string, hub *state.Hub, notes *stream.NoteLog, stdio IO, progOpts ...tea.ProgramOption) int {
 	b := &replayBackend{hub: hub, notes: notes, status: stream.Status{
-		State:    stream.ConnState("replay"),
+		State:    stream.StateReplay,
 		Host:     "journal " + file,
 		ReadOnly: true,
 	}}
-	model := ui.New(b, nil, ui.WithNoColor(stdio.Getenv("NO_COLOR") != ""), ui.WithContext(ctx))
+	// Ages are counted on the journal's clock: from the newest event's E.
+	journalNow := func() time.Time {
+		if t := hub.Latest().LastEventTime; t > 0 {
+			return time.UnixMilli(t)
+		}
+		return time.Now()
+	}
+	model := ui.New(b, nil, ui.WithNoColor(stdio.Getenv("NO_COLOR") != ""), ui.WithContext(ctx), ui.WithNow(journalNow))
 	opts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(stdio.In), tea.WithOutput(stdio.Out),
 		tea.WithFPS(dashboardFPS)}, progOpts...)
 	_, err := tea.NewProgram(model, opts...).Run()

@@ -51,7 +51,7 @@ func TestReplayIntoDashboard(t *testing.T) {
 	if code != ExitOK || ctx.Err() != nil {
 		t.Fatalf("playDashboard = %d (ctx %v), want 0 before the timeout; stderr: %s", code, ctx.Err(), errOut.String())
 	}
-	for _, want := range []string{"Open Orders", "READ-ONLY", "ETHBTC"} {
+	for _, want := range []string{"Open Orders", "READ-ONLY", "ETHBTC", "replay", "applied"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("replay screen lacks %q", want)
 		}

@@ -12,6 +12,9 @@ const (
 	StateResyncing    ConnState = "resyncing"
 	StateReconnecting ConnState = "reconnecting"
 	StateClosed       ConnState = "closed"
+	// StateReplay: a journal is being played (`bhtop replay`); there is
+	// no stream, listenKey or REST behind the state.
+	StateReplay ConnState = "replay"
 )
 
 // Status is everything the header and status line show about the stream

@@ -1,11 +1,12 @@
 package ui
 
 import (
+	"fmt"
 	"strconv"
-
-	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"bhtop/stream"
 )
@@ -34,6 +35,9 @@ func (m *Model) headerText(short bool) string {
 		parts = append(parts, m.pt.badge.wrap(" READ-ONLY "))
 	}
 	parts = append(parts, m.connState())
+	if s.State == stream.StateReplay {
+		return strings.Join(parts, " ") // no listenKey, no socket
+	}
 	if short {
 		parts = append(parts, "key "+m.since(s.KeyCreated)+" ka in "+m.until(s.NextKeepalive))
 	} else {
@@ -59,6 +63,8 @@ func (m *Model) connState() string {
 	switch s.State {
 	case stream.StateLive:
 		return m.pt.good.wrap("● live")
+	case stream.StateReplay:
+		return m.pt.good.wrap("▶ replay")
 	case stream.StateConnecting, "":
 		return m.pt.warn.wrap("○ connecting")
 	case stream.StateResyncing:
@@ -106,6 +112,9 @@ func (m *Model) statusLine() string {
 
 func (m *Model) statusText(short bool) string {
 	s := &m.status
+	if s.State == stream.StateReplay {
+		return m.replayStatusText()
+	}
 	label := func(long, brief string) string {
 		if short {
 			return brief
@@ -214,3 +223,15 @@ func signedDur(d time.Duration) string {
 }
 
 func ansiStrip(s string) string { return ansi.Strip(s) }
+
+// replayStatusText is the status line of a journal being replayed: what
+// the fold has counted, and the time of the newest event (its E).
+func (m *Model) replayStatusText() string {
+	st := m.snap.Stats
+	text := fmt.Sprintf(" events %d  applied %d  stale %d  malformed %d  unknown type %d",
+		st.Events, st.Applied, st.Stale, st.Malformed, st.UnknownType)
+	if m.snap.LastEventTime > 0 {
+		text += "  newest event " + time.UnixMilli(m.snap.LastEventTime).UTC().Format("2006-01-02 15:04:05 UTC")
+	}
+	return text
+}

@@ -271,9 +271,7 @@ func (m *Model) setMsg(kind msgKind, text string) { m.msg, m.msgKind = text, kin
 // live (or a resync is running) and there is something on screen.
 func (m *Model) stale() bool {
 	switch m.status.State {
-	case stream.StateLive:
-		return false
-	case "":
+	case stream.StateLive, stream.StateReplay, "":
 		return false
 	}
 	return m.snap.Version > 0
