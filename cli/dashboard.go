@@ -90,11 +90,8 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	}
 	defer closeLog()
 	up, err := openUpstream(ctx, conn, upstreamOptions{simActivity: dashboardSimActivity, trade: !conn.ReadOnly, logger: logger})
-	if errors.Is(err, errNeedsCredentials) {
-		return fail(ExitUsage, "%v", err)
-	}
 	if err != nil {
-		return fail(ExitFail, "%v", err)
+		return fail(upstreamExitCode(err), "%v", err)
 	}
 	defer up.Close() // idempotent: the normal path closes it below
 	sess, simulated := up.sess, up.simulated

@@ -126,11 +126,8 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	}
 	defer closeLog()
 	up, err := openUpstream(ctx, conn, upstreamOptions{simActivity: dumpSimActivity, trade: !conn.ReadOnly, logger: logger})
-	if errors.Is(err, errNeedsCredentials) {
-		return fail(ExitUsage, "%v", err)
-	}
 	if err != nil {
-		return fail(ExitFail, "%v", err)
+		return fail(upstreamExitCode(err), "%v", err)
 	}
 	sess := up.sess
 	sess.Start()

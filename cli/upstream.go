@@ -20,6 +20,15 @@ import (
 // key pair to use it.
 var errNeedsCredentials = errors.New("needs credentials: set BHTOP_API_KEY and BHTOP_SECRET_KEY (or --secret-file)")
 
+// upstreamExitCode is the exit code of a command whose upstream could not
+// be opened: a usage error when credentials are missing, else a failure.
+func upstreamExitCode(err error) int {
+	if errors.Is(err, errNeedsCredentials) {
+		return ExitUsage
+	}
+	return ExitFail
+}
+
 // upstream is the one user-stream session a command reads (dashboard,
 // dump, serve): on the configured account, or, without credentials, on a
 // simulator started in-process. Close ends it in the right order.
