@@ -7,21 +7,13 @@ import (
 	"time"
 
 	"bhtop/rest"
-	"bhtop/state"
-	"bhtop/stream"
+	"bhtop/ui"
 )
 
 // Upstream is the one live account connection that every viewer reads:
-// ui.Backend's method set, which stream.Session implements. Serve never
+// the dashboard's Backend, which stream.Session implements. Serve never
 // holds anything that can place or cancel an order.
-type Upstream interface {
-	Hub() *state.Hub
-	Status() stream.Status
-	Notes(after uint64) ([]stream.Note, uint64)
-	Keepalive(ctx context.Context) (time.Time, error)
-	Resync(ctx context.Context) error
-	Symbols(ctx context.Context) ([]rest.Symbol, error)
-}
+type Upstream = ui.Backend
 
 // DefaultShareEvery is how often the viewers together may make the
 // upstream send a request (keepalive, resync, symbols).
