@@ -9,13 +9,9 @@ import (
 
 // parseContractOrder validates POST /openapi/contract/v1/order.
 func (s *Server) parseContractOrder(c *call) (*order, *apiError) {
-	name, e := c.p.required("symbol")
+	sym, e := s.symbol(c.p, true)
 	if e != nil {
 		return nil, e
-	}
-	sym := s.symbols[name]
-	if sym == nil || !sym.contract {
-		return nil, badParam(codeBadSymbol, "Invalid symbol.")
 	}
 	o := &order{acct: c.key.account, sym: sym, typ: "LIMIT", priceType: "INPUT", tif: "GTC"}
 	side, e := c.p.required("side")

@@ -143,3 +143,17 @@ func (p params) requiredDecimal(name string) (decimal.Decimal, *apiError) {
 	}
 	return d, nil
 }
+
+// symbol reads the mandatory symbol parameter: a spot symbol, or with
+// contract set a contract symbol; anything else is -1121.
+func (s *Server) symbol(p params, contract bool) (*symbol, *apiError) {
+	name, e := p.required("symbol")
+	if e != nil {
+		return nil, e
+	}
+	sym := s.symbols[name]
+	if sym == nil || sym.contract != contract {
+		return nil, badParam(codeBadSymbol, "Invalid symbol.")
+	}
+	return sym, nil
+}

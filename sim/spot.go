@@ -12,13 +12,9 @@ import (
 // parseSpotOrder validates a new spot order's parameters against the
 // symbol's filters, in the order the service reports problems.
 func (s *Server) parseSpotOrder(c *call) (*order, *apiError) {
-	name, e := c.p.required("symbol")
+	sym, e := s.symbol(c.p, false)
 	if e != nil {
 		return nil, e
-	}
-	sym := s.symbols[name]
-	if sym == nil || sym.contract {
-		return nil, badParam(codeBadSymbol, "Invalid symbol.")
 	}
 	o := &order{acct: c.key.account, sym: sym}
 	if o.side, e = c.p.required("side"); e != nil {
