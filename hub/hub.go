@@ -1,0 +1,60 @@
+// Package hub hands a single writer's latest immutable snapshot to any
+// number of readers, with coalesced change notices.
+package hub
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// Hub hands the writer's latest *T to any number of readers. The writer
+// calls Publish; readers call Latest and wait on the channel from
+// Subscribe. A reader holds at most one pending notice (latest wins), so a
+// slow or stalled reader never slows the writer and nothing queues. The
+// zero value is ready to use. Published values must not be modified.
+type Hub[T any] struct {
+	latest atomic.Pointer[T]
+
+	mu   sync.Mutex
+	subs map[chan struct{}]struct{}
+}
+
+// Publish makes s the latest snapshot and notifies every subscriber. It
+// never blocks.
+func (h *Hub[T]) Publish(s *T) {
+	h.latest.Store(s)
+	h.mu.Lock()
+	for c := range h.subs {
+		select {
+		case c <- struct{}{}:
+		default: // a notice is already waiting; it will read the latest
+		}
+	}
+	h.mu.Unlock()
+}
+
+// Latest returns the newest published snapshot, or a zero T before the
+// first Publish. Never nil.
+func (h *Hub[T]) Latest() *T {
+	if s := h.latest.Load(); s != nil {
+		return s
+	}
+	return new(T)
+}
+
+// Subscribe returns a channel that receives a notice after each Publish
+// (coalesced: one pending notice at most) and a function that unsubscribes.
+func (h *Hub[T]) Subscribe() (<-chan struct{}, func()) {
+	c := make(chan struct{}, 1)
+	h.mu.Lock()
+	if h.subs == nil {
+		h.subs = make(map[chan struct{}]struct{})
+	}
+	h.subs[c] = struct{}{}
+	h.mu.Unlock()
+	return c, func() {
+		h.mu.Lock()
+		delete(h.subs, c)
+		h.mu.Unlock()
+	}
+}
