@@ -21,6 +21,8 @@ type Model struct {
 	b Backend
 	t Trader // nil: read-only
 
+	market marketSource // zero: no market data
+
 	ctx    context.Context
 	cancel context.CancelFunc
 	notice <-chan struct{}
