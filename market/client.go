@@ -45,6 +45,7 @@ type Config struct {
 	IndexEvery   time.Duration // contract/index poll; default 10s
 	RecheckEvery time.Duration // how often a changed state may change the symbols; default 1s
 	KlineLimit   int           // 1m bars fetched per symbol; default 240
+	StateWait    time.Duration // at start, how long to wait for the account's first state; default 3s
 
 	Logger *slog.Logger
 	Now    func() time.Time
@@ -65,6 +66,7 @@ func (c *Config) setDefaults() {
 	def(&c.PublishEvery, 100*time.Millisecond)
 	def(&c.IndexEvery, 10*time.Second)
 	def(&c.RecheckEvery, time.Second)
+	def(&c.StateWait, 3*time.Second)
 	if c.KlineLimit <= 0 {
 		c.KlineLimit = 240
 	}
@@ -173,6 +175,7 @@ func (e *errDegraded) Error() string { return e.reason }
 
 // run connects, follows and reconnects until ctx ends.
 func (c *Client) run(ctx context.Context) {
+	c.waitState(ctx)
 	attempt := 0
 	for ctx.Err() == nil {
 		up, err := c.session(ctx)
@@ -201,6 +204,25 @@ func (c *Client) run(ctx context.Context) {
 			t.Stop()
 			return
 		case <-t.C:
+		}
+	}
+}
+
+// waitState waits up to StateWait for the account's first state, so the
+// first snapshot and subscription already cover its symbols (later
+// changes resubscribe anyway).
+func (c *Client) waitState(ctx context.Context) {
+	notices, unsub := c.cfg.State.Subscribe()
+	defer unsub()
+	t := time.NewTimer(c.cfg.StateWait)
+	defer t.Stop()
+	for c.cfg.State.Latest().Version == 0 {
+		select {
+		case <-notices:
+		case <-t.C:
+			return
+		case <-ctx.Done():
+			return
 		}
 	}
 }
