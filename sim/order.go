@@ -53,7 +53,7 @@ type order struct {
 	created   int64
 	updated   int64
 	lastMaker bool
-	activity  bool // placed by the background activity
+	activity  bool            // placed by the background activity
 	eo        *engine.Order   // the order on the book while it rests
 	trigger   decimal.Decimal // STOP orders: the last price that triggers them
 	stop      bool            // a STOP order (triggered or not)
