@@ -92,7 +92,13 @@ var routeTable = (*Server)(nil).routes()
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
 	var body string
-	if strings.HasPrefix(r.URL.Path, "/openapi/ws/") {
+	if r.URL.Path == "/openapi/quote/ws/v1" {
+		rec.onHijack = func() { s.logRequest(r, "", rec) }
+		s.serveQuoteStream(rec, r)
+		if rec.hijacked {
+			return
+		}
+	} else if strings.HasPrefix(r.URL.Path, "/openapi/ws/") {
 		// An accepted connection is logged as it opens (it may last
 		// hours); a refused handshake when it has been answered.
 		rec.onHijack = func() { s.logRequest(r, "", rec) }

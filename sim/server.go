@@ -15,6 +15,7 @@ import (
 
 	"bhtop/signer"
 	"bhtop/sim/engine"
+	"bhtop/sim/quotews"
 )
 
 // The demo key pair: the one of the official docs' worked examples
@@ -50,6 +51,8 @@ type Server struct {
 	nextClient uint64
 	act        activityState
 	published  uint64 // events published so far
+
+	quotes *quotews.Server // the quote socket
 
 	ln   net.Listener
 	srv  *http.Server
@@ -133,6 +136,7 @@ func New(opts Options) *Server {
 		s.keys[k.APIKey] = ki
 	}
 	s.ctx, s.stop = context.WithCancel(context.Background())
+	s.quotes = s.newQuotes()
 	return s
 }
 
@@ -177,6 +181,7 @@ func (s *Server) Close() error {
 		err = s.srv.Close()
 	}
 	s.wg.Wait()
+	s.quotes.Wait()
 	if err != nil {
 		return fmt.Errorf("close simulator: %w", err)
 	}
