@@ -42,6 +42,7 @@ type Server struct {
 	rnd        *rand.Rand
 	accounts   map[string]*account
 	demo       *account
+	extra      []AccountKey   // accounts 2..N and their keys
 	eng        *engine.Engine // books, tapes and klines of every symbol
 	symbols    map[string]*symbol
 	symbolList []*symbol // in brokerInfo order
@@ -125,6 +126,7 @@ func New(opts Options) *Server {
 	}
 	s.initMarkets()
 	s.demo = s.newDemoAccount("1")
+	s.addAccounts()
 	for _, k := range opts.Keys {
 		ki := &keyInfo{Key: k, account: s.demo}
 		if len(k.Perms) > 0 {
