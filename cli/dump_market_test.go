@@ -150,3 +150,40 @@ func TestDumpWithoutQuoteEndpoints(t *testing.T) {
 		t.Errorf("--no-market sent quote requests:\n%s", log2.b.String())
 	}
 }
+
+// TestDumpWithMarketData: against the simulator's market, the dump holds
+// quotes of the touched symbols and the watch list, and a valuation in
+// --value-in.
+func TestDumpWithMarketData(t *testing.T) {
+	s, _ := dumpSim(t, sim.Options{MarketActivity: 20})
+	d := dumpObject(t, s, "--for", "3s", "--watch", "ltcbtc", "--value-in", "USDT")
+	var mkt map[string]struct {
+		Last, Bid, Ask, Mark, Index *string
+		Updated                     int64
+	}
+	if err := json.Unmarshal(d["market"], &mkt); err != nil {
+		t.Fatal(err)
+	}
+	for _, sym := range []string{"BTCUSDT", "LTCBTC"} {
+		q, ok := mkt[sym]
+		if !ok || q.Last == nil || q.Bid == nil || q.Ask == nil || q.Updated == 0 || q.Mark != nil {
+			t.Errorf("market %s = %+v (present %v), want last, bid, ask, updated; mark null (spot); market: %s; balances %s", sym, q, ok, d["market"], d["balances"])
+		}
+	}
+	var v struct {
+		Asset, Equity string
+		Unpriced      []string
+		Assets        []struct {
+			Asset, Total string
+			Price, Value *string
+		}
+	}
+	if err := json.Unmarshal(d["valuation"], &v); err != nil || v.Asset != "USDT" || v.Equity == "" || v.Unpriced == nil {
+		t.Fatalf("valuation = %s (%v)", d["valuation"], err)
+	}
+	for _, a := range v.Assets {
+		if a.Asset == "USDT" && (a.Price == nil || *a.Price != "1" || a.Value == nil) {
+			t.Errorf("USDT asset = %+v, want price 1", a)
+		}
+	}
+}

@@ -208,7 +208,7 @@ func (c *Client) run(ctx context.Context) {
 	}
 }
 
-// waitState waits up to StateWait for the account's first state, so the
+// waitState waits up to StateWait for the account's state, so the
 // first snapshot and subscription already cover its symbols (later
 // changes resubscribe anyway).
 func (c *Client) waitState(ctx context.Context) {
@@ -216,7 +216,7 @@ func (c *Client) waitState(ctx context.Context) {
 	defer unsub()
 	t := time.NewTimer(c.cfg.StateWait)
 	defer t.Stop()
-	for c.cfg.State.Latest().Version == 0 {
+	for !hasAccount(c.cfg.State.Latest()) {
 		select {
 		case <-notices:
 		case <-t.C:
@@ -225,6 +225,12 @@ func (c *Client) waitState(ctx context.Context) {
 			return
 		}
 	}
+}
+
+// hasAccount reports whether a state holds the account (a REST snapshot
+// or an account event arrived), not just the stream's first status.
+func hasAccount(s *state.Snapshot) bool {
+	return s.Account != nil || len(s.Balances) > 0 || len(s.Positions) > 0
 }
 
 func errText(err error) string {
@@ -297,7 +303,7 @@ func (c *Client) loop(ctx context.Context, sock *socket) error {
 	defer recheck.Stop()
 	notices, unsub := c.cfg.State.Subscribe()
 	defer unsub()
-	stateChanged := false
+	stateChanged := true // the state may have changed before Subscribe
 	c.fetchIndex(ctx)
 
 	var p Push

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"bhtop/rest"
@@ -86,7 +87,7 @@ func (c *Client) fetchSnapshot(ctx context.Context, ins map[string]Instrument, s
 			return nil, err
 		}
 		for _, ct := range cts {
-			if ins[ct.Symbol].Contract {
+			if slices.Contains(contracts, ct.Symbol) {
 				applies = append(applies, func(s *Store) { s.applyContractTicker(ct) })
 			}
 		}

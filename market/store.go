@@ -270,18 +270,15 @@ func (s *Store) applyBook(symbol string, b Book) {
 	s.touch(q, b.Time)
 }
 
-// SetIndex sets the index price of every contract whose index symbol is
-// in index (contract/index's answer, keyed by index symbol).
+// SetIndex sets the index price of every followed contract whose index
+// symbol is in index (contract/index's answer, keyed by index symbol).
 func (s *Store) SetIndex(index map[string]string) {
 	for sym, ins := range s.instruments {
 		if !ins.Contract {
 			continue
 		}
-		if v, ok := index[ins.Index]; ok {
-			if q, known := s.quotes[sym]; known && q.Index == v {
-				continue
-			}
-			q := s.quote(sym)
+		q, followed := s.quotes[sym]
+		if v, ok := index[ins.Index]; ok && followed && q.Index != v {
 			q.Index = v
 			s.touch(q, 0)
 		}
