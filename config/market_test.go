@@ -3,37 +3,9 @@ package config
 import (
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// resolveMarket parses args on a flag set with the market flags and
-// resolves them against e and a config file ("" = none).
-func resolveMarketArgs(t *testing.T, args []string, e env, file string) (Conn, error) {
-	t.Helper()
-	dir := t.TempDir()
-	if e == nil {
-		e = env{}
-	}
-	e["XDG_CONFIG_HOME"] = dir
-	if file != "" {
-		p := filepath.Join(dir, "bhtop", "config.toml")
-		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(file), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	fs := flag.NewFlagSet("t", flag.ContinueOnError)
-	f := AddFlags(fs).AddMarketFlags()
-	if err := fs.Parse(args); err != nil {
-		t.Fatal(err)
-	}
-	return f.Resolve(e.get)
-}
 
 func TestMarketSettings(t *testing.T) {
 	file := "value_in = \"btc\"\nwatch = [\"ethbtc\", \"LTCBTC\"]\n"
@@ -59,7 +31,7 @@ func TestMarketSettings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := resolveMarketArgs(t, tt.args, tt.env, tt.file)
+			c, err := resolve(t, tt.args, tt.env, tt.file, 0o600)
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("Resolve = %v, want an error naming %s", err, tt.err)

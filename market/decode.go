@@ -159,36 +159,46 @@ func DecodeFrame(b []byte, p *Push) error {
 	return nil
 }
 
-// realtime reads {"t","s","c","h","l","o","v","qv"}.
-func (d *decoder) realtime(p *Push, v []byte) bool {
-	var t Ticker
-	var sym string
+// bar is what realtimes and kline elements share: {"t","s","c","h","l",
+// "o","v"} and, for realtimes, "qv". ok needs a close price.
+type bar struct {
+	t                    int64
+	s, c, h, l, o, v, qv string
+}
+
+func (d *decoder) bar(v []byte) (b bar, ok bool) {
 	good := true
-	ok := event.Fields(v, func(k, val []byte) {
+	ok = event.Fields(v, func(k, val []byte) {
 		switch string(k) {
 		case "t":
-			t.Time, good = timeOf(val, good)
+			b.t, good = timeOf(val, good)
 		case "s":
-			sym = d.str(val)
+			b.s = d.str(val)
 		case "c":
-			t.Close, good = d.dec(val, good)
+			b.c, good = d.dec(val, good)
 		case "h":
-			t.High, good = d.dec(val, good)
+			b.h, good = d.dec(val, good)
 		case "l":
-			t.Low, good = d.dec(val, good)
+			b.l, good = d.dec(val, good)
 		case "o":
-			t.Open, good = d.dec(val, good)
+			b.o, good = d.dec(val, good)
 		case "v":
-			t.Volume, good = d.dec(val, good)
+			b.v, good = d.dec(val, good)
 		case "qv":
-			t.QuoteVol, good = d.dec(val, good)
+			b.qv, good = d.dec(val, good)
 		}
 	})
-	if !ok || !good || t.Close == "" {
+	return b, ok && good && b.c != ""
+}
+
+// realtime reads a 24 h ticker element.
+func (d *decoder) realtime(p *Push, v []byte) bool {
+	b, ok := d.bar(v)
+	if !ok {
 		return false
 	}
-	p.Tickers = append(p.Tickers, t)
-	p.Symbols = append(p.Symbols, sym)
+	p.Tickers = append(p.Tickers, Ticker{Time: b.t, Close: b.c, High: b.h, Low: b.l, Open: b.o, Volume: b.v, QuoteVol: b.qv})
+	p.Symbols = append(p.Symbols, b.s)
 	return true
 }
 
@@ -219,34 +229,14 @@ func (d *decoder) trade(p *Push, v []byte) bool {
 	return true
 }
 
-// kline reads {"t","s","c","h","l","o","v"}: the current bar.
+// kline reads the current bar; t is its open time.
 func (d *decoder) kline(p *Push, v []byte) bool {
-	var c Candle
-	var sym string
-	good := true
-	ok := event.Fields(v, func(k, val []byte) {
-		switch string(k) {
-		case "t":
-			c.OpenTime, good = timeOf(val, good)
-		case "s":
-			sym = d.str(val)
-		case "c":
-			c.Close, good = d.dec(val, good)
-		case "h":
-			c.High, good = d.dec(val, good)
-		case "l":
-			c.Low, good = d.dec(val, good)
-		case "o":
-			c.Open, good = d.dec(val, good)
-		case "v":
-			c.Volume, good = d.dec(val, good)
-		}
-	})
-	if !ok || !good || c.Close == "" || c.OpenTime == 0 {
+	b, ok := d.bar(v)
+	if !ok || b.t == 0 {
 		return false
 	}
-	p.Candles = append(p.Candles, c)
-	p.Symbols = append(p.Symbols, sym)
+	p.Candles = append(p.Candles, Candle{OpenTime: b.t, Open: b.o, High: b.h, Low: b.l, Close: b.c, Volume: b.v})
+	p.Symbols = append(p.Symbols, b.s)
 	return true
 }
 
