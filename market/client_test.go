@@ -106,6 +106,12 @@ func TestClientFollowsTheAccountsSymbols(t *testing.T) {
 		t.Errorf("BTCUSDT book has %d bids and %d asks", len(b.Bids), len(b.Asks))
 	}
 
+	// A chart asks for 5m bars: fetched, then kept by the socket.
+	c.LoadCandles("BTCUSDT", "5m")
+	waitFor(t, c.Hub(), "BTCUSDT 5m bars", func(m *market.Snapshot) bool {
+		return len(m.Candles[market.CandleKey("BTCUSDT", "5m")]) > 0
+	})
+
 	// An open order on XRPUSDT adds it; a snapshot without ETH-PERP's
 	// position drops it.
 	next := account(2, state.Order{Symbol: "XRPUSDT", Status: "NEW"})
