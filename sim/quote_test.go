@@ -87,6 +87,31 @@ func TestQuoteShapes(t *testing.T) {
 	wantErr(t, "bad interval", get(t, s, "/openapi/quote/v1/klines", "symbol=BTCUSDT&interval=3m"), http.StatusBadRequest, codeBadInterval)
 }
 
+// brokerInfo lists the spot symbols and, under contracts, the contract
+// fields valuation needs.
+func TestBrokerInfoContracts(t *testing.T) {
+	s := start(t, Options{})
+	var info struct {
+		Symbols   []map[string]any
+		Contracts []map[string]any
+	}
+	get(t, s, "/openapi/v1/brokerInfo", "").decode(t, &info)
+	if len(info.Symbols) != 7 || len(info.Contracts) != 2 {
+		t.Fatalf("%d symbols, %d contracts", len(info.Symbols), len(info.Contracts))
+	}
+	for _, c := range info.Contracts {
+		for _, k := range []string{"symbol", "baseAsset", "quoteAsset", "filters", "inverse", "index", "contractMultiplier", "marginToken", "riskLimits"} {
+			if _, ok := c[k]; !ok {
+				t.Errorf("contract %v lacks %q", c["symbol"], k)
+			}
+		}
+	}
+	rev := info.Contracts[0]
+	if rev["symbol"] != "BTC-PERP-REV" || rev["inverse"] != true || rev["index"] != "BTCUSDT" || rev["marginToken"] != "BTC" || rev["contractMultiplier"] != "1" {
+		t.Errorf("BTC-PERP-REV = %v", rev)
+	}
+}
+
 // The depth is the book: levels sorted, the limit honoured (at most 100),
 // and the best levels equal to bookTicker.
 func TestQuoteDepthLimits(t *testing.T) {
