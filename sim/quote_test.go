@@ -64,6 +64,12 @@ func TestQuoteShapes(t *testing.T) {
 			}
 		})
 	}
+	// 26 hours of history stay near the start price (0.05 % steps, pulled back)
+	var tick map[string]any
+	get(t, s, "/openapi/quote/v1/ticker/24hr", "symbol=BTCUSDT").decode(t, &tick)
+	if h, l := dec(str(tick["highPrice"])), dec(str(tick["lowPrice"])); h.GreaterThan(dec("70000")) || l.LessThan(dec("52000")) {
+		t.Errorf("24 h range %s..%s strays far from 61234.56", l, h)
+	}
 	var idx struct{ Index, Edp map[string]string }
 	get(t, s, "/openapi/quote/v1/contract/index", "symbol=BTCUSDT").decode(t, &idx)
 	if len(idx.Index) != 1 || idx.Index["BTCUSDT"] == "" || idx.Edp["BTCUSDT"] == "" {
