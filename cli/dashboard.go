@@ -123,9 +123,10 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		logger.Warn("closing the session", "err", err)
 		fmt.Fprintf(stdio.Err, "bhtop: closing the user stream: %v\n", err)
 	}
+	var lost []error // files that could not be written: the run fails
 	if metrics != nil {
 		if err := writeMetrics(*metricsFile, metrics, sess.Hub().Latest()); err != nil {
-			fmt.Fprintf(stdio.Err, "bhtop: %v\n", err)
+			lost = append(lost, err)
 		}
 	}
 	if runErr != nil && !errors.Is(runErr, tea.ErrProgramKilled) && ctx.Err() == nil {
@@ -133,6 +134,10 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		return fail(ExitFail, "dashboard: %v", runErr)
 	}
 	logger.Info("dashboard closed")
+	lost = append(lost, up.RecordErr(), closeLog())
+	if err := errors.Join(lost...); err != nil {
+		return fail(ExitFail, "%v", err)
+	}
 	return ExitOK
 }
 

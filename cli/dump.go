@@ -160,6 +160,11 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	if err := state.WriteDump(stdio.Out, sess.Hub().Latest(), ind); err != nil {
 		return fail(ExitFail, "%v", err)
 	}
+	// The state is printed (it is whole), but a journal or log that lost
+	// lines is a failure.
+	if err := errors.Join(up.RecordErr(), closeLog()); err != nil {
+		return fail(ExitFail, "%v", err)
+	}
 	return ExitOK
 }
 

@@ -6,9 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
-	"os"
 	"regexp"
 	"strings"
 	"time"
@@ -151,6 +149,11 @@ func runOrder(args []string, stdio IO) int {
 	}
 	b, _ := json.Marshal(res)
 	fmt.Fprintf(stdio.Out, "%s\n", b)
+	if err := closeLog(); err != nil {
+		// Said, but the exit code stays the order's: a script must never
+		// take an accepted order for a failed one and send it again.
+		fmt.Fprintf(stdio.Err, "bhtop order: %v\n", err)
+	}
 	switch res.Outcome {
 	case rest.OutcomeAccepted:
 		return ExitOK
@@ -162,14 +165,15 @@ func runOrder(args []string, stdio IO) int {
 }
 
 // openOrderLog opens the --log file for appending (nil path: discard).
-func openOrderLog(path string) (*slog.Logger, func(), error) {
+// The returned close reports the first write error: a log that could not
+// be written is a failure, not a silence.
+func openOrderLog(path string) (*slog.Logger, func() error, error) {
 	if path == "" {
-		return slog.New(slog.DiscardHandler), func() {}, nil
+		return slog.New(slog.DiscardHandler), func() error { return nil }, nil
 	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	f, err := openSink("--log", path, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("opening the log: %w", err)
 	}
-	var w io.Writer = f
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug})), func() { f.Close() }, nil
+	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug})), f.Close, nil
 }

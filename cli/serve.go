@@ -72,18 +72,19 @@ func runServe(args []string, stdio IO) int {
 		return ExitUsage
 	}
 	logger := slog.New(slog.NewTextHandler(stdio.Err, nil))
+	closeLog := func() error { return nil }
 	if c.Log != "" {
-		l, closeLog, err := openOrderLog(c.Log)
+		l, cl, err := openOrderLog(c.Log)
 		if err != nil {
 			fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
 			return ExitUsage
 		}
-		defer closeLog()
-		logger = l
+		defer cl()
+		logger, closeLog = l, cl
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serveUntilDone(ctx, sf, c, logger); err != nil {
+	if err := errors.Join(serveUntilDone(ctx, sf, c, logger), closeLog()); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
 		return ExitFail
 	}
@@ -160,5 +161,8 @@ func serveUntilDone(ctx context.Context, sf serveFlags, c config.Conn, logger *s
 		logger.Warn("shutdown", "err", err)
 	}
 	<-served
-	return nil
+	if err := up.Close(); err != nil {
+		logger.Warn("close the user stream", "err", err)
+	}
+	return up.RecordErr()
 }

@@ -156,14 +156,17 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 	if len(keys.secrets) > 0 {
 		secret = keys.secrets[0]
 	}
+	var reqLog *sink
 	if logPath != "" {
-		f, err := os.OpenFile(logPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		// A request log that cannot be written is said at once (the
+		// simulator serves on) and fails the run at exit.
+		reqLog, err = openSink("--log-requests", logPath, func(err error) { fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err) })
 		if err != nil {
-			fmt.Fprintf(stdio.Err, "bhtop sim: open request log: %v\n", err)
+			fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err)
 			return ExitFail
 		}
-		defer f.Close()
-		opts.RequestLog = f
+		defer reqLog.Close()
+		opts.RequestLog = reqLog
 	}
 	s := sim.New(opts)
 	if err := s.Start(); err != nil {
@@ -180,6 +183,9 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 	<-ctx.Done()
 	if err := s.Close(); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err)
+	}
+	if reqLog.Close() != nil {
+		return ExitFail // said when it happened
 	}
 	return ExitOK
 }

@@ -17,12 +17,23 @@ import (
 )
 
 // Writer appends journal records, one line per frame. It is safe for
-// concurrent use. It never writes keys or secrets: only frames.
+// concurrent use. It never writes keys or secrets: only frames. The first
+// write error (a full disk, a closed pipe) sticks: every later Write
+// returns it without writing, and Err reports it, so that a command can
+// fail at exit instead of ending with a silently cut journal.
 type Writer struct {
 	mu  sync.Mutex
 	w   io.Writer
 	now func() time.Time
 	buf []byte
+	err error
+}
+
+// Err is the first write error, nil while every record was written.
+func (jw *Writer) Err() error {
+	jw.mu.Lock()
+	defer jw.mu.Unlock()
+	return jw.err
 }
 
 // NewWriter returns a Writer on w stamping records with now (time.Now
@@ -40,6 +51,9 @@ func NewWriter(w io.Writer, now func() time.Time) *Writer {
 func (jw *Writer) Write(frame []byte) error {
 	jw.mu.Lock()
 	defer jw.mu.Unlock()
+	if jw.err != nil {
+		return jw.err
+	}
 	b := append(jw.buf[:0], `{"recv":`...)
 	b = strconv.AppendInt(b, jw.now().UnixMilli(), 10)
 	if event.Valid(frame) {
@@ -60,7 +74,8 @@ func (jw *Writer) Write(frame []byte) error {
 	b = append(b, "}\n"...)
 	jw.buf = b
 	if _, err := jw.w.Write(b); err != nil {
-		return fmt.Errorf("journal: write record: %w", err)
+		jw.err = fmt.Errorf("journal: write record: %w", err)
+		return jw.err
 	}
 	return nil
 }
