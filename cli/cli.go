@@ -3,6 +3,8 @@
 package cli
 
 import (
+	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -88,8 +90,29 @@ func usage(w io.Writer) {
 
 // parseInterspersed parses flags that may stand before or after the
 // positional arguments (DESIGN.md: `replay FILE --dump` and `replay --dump
-// FILE` both work) and returns the positional ones. "--" ends flags.
+// FILE` both work) and returns the positional ones. "--" ends flags. A bad
+// flag is reported in one line on fs's output ("bhtop gen: invalid value
+// ..."), not followed by the whole flag list, which -h still prints.
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	out := fs.Output()
+	var msg bytes.Buffer
+	fs.SetOutput(&msg)
+	defer fs.SetOutput(out)
+	pos, err := parseArgs(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		_, _ = out.Write(msg.Bytes())
+	case err != nil:
+		name := fs.Name()
+		if !strings.HasPrefix(name, "bhtop") {
+			name = "bhtop " + name
+		}
+		fmt.Fprintf(out, "%s: %v (%s -h lists the flags)\n", name, err, name)
+	}
+	return pos, err
+}
+
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {

@@ -62,8 +62,8 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		fmt.Fprintf(stdio.Err, "bhtop: "+format+"\n", a...)
 		return code
 	}
-	if *fps < 1 || *fps > 120 {
-		return fail(ExitUsage, "--fps %d: want 1 to 120", *fps)
+	if err := intIn("--fps", *fps, 1, 120); err != nil {
+		return fail(ExitUsage, "%v", err)
 	}
 	if len(pos) > 0 {
 		return fail(ExitUsage, "unknown command %q (see bhtop help)", pos[0])

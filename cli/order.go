@@ -85,9 +85,10 @@ func runOrder(args []string, stdio IO) int {
 	fs := flag.NewFlagSet("order", flag.ContinueOnError)
 	fs.SetOutput(stdio.Err)
 	fs.Usage = func() {
-		fmt.Fprintln(stdio.Err, "usage: bhtop order new --symbol S --side BUY|SELL [--type LIMIT] [--tif GTC] --quantity Q [--price P]")
-		fmt.Fprintln(stdio.Err, "       bhtop order cancel (--order-id ID | --client-order-id ID) [--symbol S]")
-		fmt.Fprintln(stdio.Err, "Credentials: BHTOP_API_KEY and BHTOP_SECRET_KEY (or --secret-file). Exit: 0 accepted, 1 rejected, 3 unknown, 2 usage.")
+		out := fs.Output()
+		fmt.Fprintln(out, "usage: bhtop order new --symbol S --side BUY|SELL [--type LIMIT] [--tif GTC] --quantity Q [--price P]")
+		fmt.Fprintln(out, "       bhtop order cancel (--order-id ID | --client-order-id ID) [--symbol S]")
+		fmt.Fprintln(out, "Credentials: BHTOP_API_KEY and BHTOP_SECRET_KEY (or --secret-file). Exit: 0 accepted, 1 rejected, 3 unknown, 2 usage.")
 		fs.PrintDefaults()
 	}
 	f := newOrderFlags(fs)
@@ -106,6 +107,9 @@ func runOrder(args []string, stdio IO) int {
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stdio.Err, "bhtop order: "+format+"\n", a...)
 		return ExitUsage
+	}
+	if err := durationIn("--timeout", f.timeout, time.Millisecond, time.Hour); err != nil {
+		return fail("%v", err)
 	}
 	var newReq rest.OrderRequest
 	var cancelReq rest.CancelRequest

@@ -14,6 +14,13 @@ import (
 	"bhtop/stream"
 )
 
+// The --speed range: slower than a thousandth of the recorded pace never
+// ends in practice, faster than a million times is as fast as possible.
+const (
+	minSpeed = 0.001
+	maxSpeed = 1e6
+)
+
 // runReplay folds a journal: headless with --dump, else paced into the
 // dashboard at --speed.
 func runReplay(args []string, stdio IO) int {
@@ -23,10 +30,17 @@ func runReplay(args []string, stdio IO) int {
 	speed := fs.Float64("speed", 1, "playback speed factor (2 = twice as fast)")
 	retention := fs.Int("retention", state.DefaultRetention, "closed orders kept")
 	rest, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitOK
+	}
 	if err != nil {
 		return ExitUsage
 	}
-	if len(rest) != 1 || *speed <= 0 {
+	if err := checkFlags(floatIn("--speed", *speed, minSpeed, maxSpeed), atLeast("--retention", *retention, 0)); err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop replay: %v\n", err)
+		return ExitUsage
+	}
+	if len(rest) != 1 {
 		fmt.Fprintln(stdio.Err, "usage: bhtop replay FILE [--dump] [--speed X]   (FILE - reads stdin)")
 		return ExitUsage
 	}

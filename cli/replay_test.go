@@ -54,7 +54,7 @@ func TestReplayErrors(t *testing.T) {
 	}{
 		{[]string{"replay"}, ExitUsage, "usage"},
 		{[]string{"replay", "a", "b", "--dump"}, ExitUsage, "usage"},
-		{[]string{"replay", "--speed", "0", "x"}, ExitUsage, "usage"},
+		{[]string{"replay", "--speed", "0", "x"}, ExitUsage, "--speed 0: want a number from 0.001"},
 		{[]string{"replay", "/nonexistent/j.jsonl", "--dump"}, ExitFail, "open journal"},
 		{[]string{"replay", "--bogus"}, ExitUsage, "flag provided but not defined"},
 	}

@@ -54,6 +54,10 @@ func runServe(args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Err, "bhtop serve: unexpected argument %q\n", pos[0])
 		return ExitUsage
 	}
+	if err := sf.check(); err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
+		return ExitUsage
+	}
 	c, err := conn.Resolve(stdio.Getenv)
 	if err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
@@ -89,6 +93,17 @@ func runServe(args []string, stdio IO) int {
 		return ExitFail
 	}
 	return ExitOK
+}
+
+// check range-checks the numeric flags.
+func (sf *serveFlags) check() error {
+	return checkFlags(
+		intIn("--max-sessions", sf.maxSessions, 1, 10_000),
+		intIn("--fps", sf.fps, 1, 120),
+		nonNegativeDuration("--idle-timeout", sf.idleTimeout),
+		nonNegativeDuration("--shutdown-wait", sf.shutdownWait),
+		floatIn("--sim-activity", sf.simActivity, 0, maxSimActivity),
+	)
 }
 
 // defaults fills the file paths not given.

@@ -89,6 +89,27 @@ func parseRateLimits(v string) (sim.RateLimits, error) {
 	return rl, nil
 }
 
+// maxSimActivity is the most background events per second asked of a
+// simulator (tens of thousands work).
+const maxSimActivity = 1e6
+
+// checkSimFlags range-checks the simulator's numeric flags.
+func checkSimFlags(o sim.Options, marketInterval time.Duration) error {
+	return checkFlags(
+		floatIn("--activity", o.Activity, 0, maxSimActivity),
+		positiveDuration("--listen-key-ttl", o.ListenKeyTTL),
+		positiveDuration("--conn-max-age", o.ConnMaxAge),
+		positiveDuration("--ping-interval", o.PingInterval),
+		durationIn("--skew", o.Skew, -24*time.Hour, 24*time.Hour),
+		floatIn("--ban-scale", o.BanScale, 1e-9, 1e6),
+		nonNegativeDuration("--market-interval", marketInterval),
+		nonNegativeDuration("--reorder-window", o.Faults.ReorderWindow),
+		ratio("--duplicate-rate", o.Faults.DuplicateRate),
+		nonNegativeDuration("--drop-every", o.Faults.DropEvery),
+		ratio("--order-error-rate", o.Faults.OrderErrorRate),
+	)
+}
+
 // runSimContext runs the simulator until ctx ends (SIGINT/SIGTERM).
 func runSimContext(ctx context.Context, args []string, stdio IO) int {
 	fs := flag.NewFlagSet("bhtop sim", flag.ContinueOnError)
@@ -132,6 +153,10 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 	}
 	if len(pos) > 0 {
 		fmt.Fprintf(stdio.Err, "bhtop sim: unexpected argument %q\n", pos[0])
+		return ExitUsage
+	}
+	if err := checkSimFlags(opts, interval); err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err)
 		return ExitUsage
 	}
 	if keys.err != nil {
