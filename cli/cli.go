@@ -10,7 +10,9 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // IO is where a command reads and writes; tests pass buffers.
@@ -107,9 +109,25 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		if !strings.HasPrefix(name, "bhtop") {
 			name = "bhtop " + name
 		}
-		fmt.Fprintf(out, "%s: %v (%s -h lists the flags)\n", name, err, name)
+		fmt.Fprintf(out, "%s: %s (%s -h lists the flags)\n", name, oneLine(err.Error()), name)
 	}
 	return pos, err
+}
+
+// oneLine escapes the control characters of s (a line break or a
+// terminal escape typed into an argument), so that a message quoting an
+// argument stays one harmless line.
+func oneLine(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
