@@ -75,6 +75,10 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	if conn.Theme != "" && !slices.Contains(themes.Names(), conn.Theme) {
 		return fail(ExitUsage, "--theme %q: want one of %v", conn.Theme, themes.Names())
 	}
+	if err := checkFlags(outputFile("--record", conn.Record), outputFile("--log", conn.Log),
+		outputFile("--metrics", *metricsFile)); err != nil {
+		return fail(ExitUsage, "%v", err)
+	}
 
 	if *cpuProfile != "" {
 		stopProfile, err := startCPUProfile(*cpuProfile)

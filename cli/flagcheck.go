@@ -4,6 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"time"
 )
 
@@ -79,6 +84,51 @@ func positiveDuration(name string, d time.Duration) error {
 func nonNegativeDuration(name string, d time.Duration) error {
 	if d < 0 {
 		return fmt.Errorf("%s %s: want 0 or a positive duration (%w)", name, d, errFlagRange)
+	}
+	return nil
+}
+
+// outputFile checks a file a command will write (a journal, a log, the
+// metrics) before anything starts: it is not a directory and its
+// directory exists. "" (no file) passes.
+func outputFile(name, path string) error {
+	if path == "" {
+		return nil
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("%s %s: is a directory; want a file", name, path)
+	}
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s %s: the directory %s does not exist", name, path, dir)
+	case !st.IsDir():
+		return fmt.Errorf("%s %s: %s is not a directory", name, path, dir)
+	}
+	return nil
+}
+
+// listenAddr checks a HOST:PORT listen address (port 0 picks a free one).
+func listenAddr(name, addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%s %q: want HOST:PORT, e.g. 127.0.0.1:2222", name, addr)
+	}
+	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
+		return fmt.Errorf("%s %q: the port must be a number from 0 to 65535", name, addr)
+	}
+	return nil
+}
+
+// symbolRE is how a symbol is spelled: BTCUSDT, BTC-PERP-REV. Whether it
+// exists is the service's to say.
+var symbolRE = regexp.MustCompile(`^[A-Z0-9][A-Z0-9_-]{0,39}$`)
+
+// symbolName checks a symbol's spelling (upper-cased already).
+func symbolName(name, s string) error {
+	if !symbolRE.MatchString(s) {
+		return fmt.Errorf("%s %q: want a symbol such as BTCUSDT (letters, digits, - and _)", name, s)
 	}
 	return nil
 }

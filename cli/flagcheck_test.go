@@ -91,3 +91,64 @@ func TestHelpStillListsFlags(t *testing.T) {
 		t.Errorf("sim -h = exit %d, stderr %q; want 0 and the flags", code, errOut.String())
 	}
 }
+
+// TestHostileInputsRefused: bad symbols, URLs, addresses and files are
+// refused before anything starts, in one line with exit code 2.
+func TestHostileInputsRefused(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": dir,
+		"BHTOP_API_KEY": "k", "BHTOP_SECRET_KEY": "s", "BHTOP_BASE_URL": "http://127.0.0.1:1"}
+	getenv := func(k string) string { return env[k] }
+	order := []string{"order", "new", "--side", "BUY", "--quantity", "1", "--price", "1"}
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{append(order, "--symbol", "BTC/USDT"), "--symbol"},
+		{append(order, "--symbol", "BTC USDT"), "--symbol"},
+		{append(order, "--symbol", "\x1b[31mBTC"), "--symbol"},
+		{[]string{"order", "cancel", "--order-id", "1", "--symbol", "../x"}, "--symbol"},
+		{[]string{"dump", "--order", "symbol=BTC%20USDT&side=BUY&quantity=1&price=1"}, "symbol"},
+		{[]string{"dump", "--order", "symbol=BTCUSDT&side=UP&quantity=1&price=1"}, "side"},
+		{[]string{"dump", "--order", "symbol=BTCUSDT&side=BUY&quantity=1,5&price=1"}, "quantity"},
+		{[]string{"dump", "--base-url", "http://"}, "--base-url"},
+		{[]string{"dump", "--base-url", "localhost:8080"}, "--base-url"},
+		{[]string{"dump", "--ws-url", "http://x"}, "--ws-url"},
+		{[]string{"dump", "--record", "/nonexistent/x.jsonl"}, "--record"},
+		{[]string{"dump", "--record", dir}, "is a directory"},
+		{[]string{"dump", "--log", "/nonexistent/x.log"}, "--log"},
+		{[]string{"--metrics", "/nonexistent/m.json"}, "--metrics"},
+		{[]string{"sim", "--addr", "nonsense"}, "--addr"},
+		{[]string{"sim", "--addr", "127.0.0.1:99999"}, "--addr"},
+		{[]string{"sim", "--log-requests", "/nonexistent/r.jsonl"}, "--log-requests"},
+		{[]string{"serve", "--listen", "nonsense"}, "--listen"},
+		{[]string{"serve", "--authorized-keys", "/nonexistent"}, "--authorized-keys"},
+		{[]string{"serve", "--authorized-keys", dir}, "is a directory"},
+		{[]string{"replay", "/nonexistent.jsonl", "--dump"}, "open journal"},
+		{[]string{"dump", "--config", dir}, "is a directory"},
+		{[]string{"dump", "--secret-file", dir}, "is a directory"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			done := make(chan struct{})
+			var code int
+			var errOut string
+			go func() {
+				defer close(done)
+				code, _, errOut = runCLI(getenv, tt.args...)
+			}()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the command started instead of refusing its input")
+			}
+			line := strings.TrimRight(errOut, "\n")
+			if code != ExitUsage || strings.Contains(line, "\n") || !strings.Contains(line, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and one line naming %s", code, errOut, ExitUsage, tt.want)
+			}
+			if strings.Contains(line, "\x1b") {
+				t.Errorf("stderr %q holds a raw terminal escape", line)
+			}
+		})
+	}
+}

@@ -49,6 +49,8 @@ func (f *orderFlags) newRequest() (rest.OrderRequest, error) {
 	switch {
 	case r.Symbol == "":
 		return r, errors.New("--symbol is required")
+	case symbolName("--symbol", r.Symbol) != nil:
+		return r, symbolName("--symbol", r.Symbol)
 	case r.Side != "BUY" && r.Side != "SELL":
 		return r, fmt.Errorf("--side %q: want BUY or SELL", f.side)
 	case r.Type != "LIMIT" && r.Type != "MARKET" && r.Type != "LIMIT_MAKER":
@@ -74,6 +76,11 @@ func (f *orderFlags) cancelRequest() (rest.CancelRequest, error) {
 	r := rest.CancelRequest{Symbol: strings.ToUpper(f.symbol), OrderID: f.orderID, ClientOrderID: f.clientOrderID}
 	if r.OrderID == "" && r.ClientOrderID == "" {
 		return r, errors.New("--order-id or --client-order-id is required")
+	}
+	if r.Symbol != "" {
+		if err := symbolName("--symbol", r.Symbol); err != nil {
+			return r, err
+		}
 	}
 	return r, nil
 }

@@ -54,7 +54,7 @@ func runServe(args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Err, "bhtop serve: unexpected argument %q\n", pos[0])
 		return ExitUsage
 	}
-	if err := sf.check(); err != nil {
+	if err := checkFlags(sf.check(), listenAddr("--listen", sf.listen)); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
 		return ExitUsage
 	}
@@ -73,6 +73,10 @@ func runServe(args []string, stdio IO) int {
 	}
 	if !c.HasCredentials() && c.BaseURL != "" {
 		fmt.Fprintf(stdio.Err, "bhtop serve: needs credentials for %s: set BHTOP_API_KEY and BHTOP_SECRET_KEY (or --secret-file); without a base URL it serves the built-in simulator\n", c.BaseURL)
+		return ExitUsage
+	}
+	if err := checkFlags(outputFile("--record", c.Record), outputFile("--log", c.Log), sf.files()); err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
 		return ExitUsage
 	}
 	logger := slog.New(slog.NewTextHandler(stdio.Err, nil))
@@ -104,6 +108,23 @@ func (sf *serveFlags) check() error {
 		nonNegativeDuration("--shutdown-wait", sf.shutdownWait),
 		floatIn("--sim-activity", sf.simActivity, 0, maxSimActivity),
 	)
+}
+
+// files checks, before anything starts, that the authorized keys file
+// exists and is a file, and that the host key's directory exists when the
+// key is to be created.
+func (sf *serveFlags) files() error {
+	st, err := os.Stat(sf.authorizedKeys)
+	switch {
+	case err != nil:
+		return fmt.Errorf("--authorized-keys %s: %w", sf.authorizedKeys, errors.Unwrap(err))
+	case st.IsDir():
+		return fmt.Errorf("--authorized-keys %s: is a directory; want the OpenSSH authorized_keys file", sf.authorizedKeys)
+	}
+	if st, err := os.Stat(sf.hostKey); err == nil && st.IsDir() {
+		return fmt.Errorf("--host-key %s: is a directory; want the key file", sf.hostKey)
+	}
+	return nil
 }
 
 // defaults fills the file paths not given.

@@ -155,7 +155,7 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Err, "bhtop sim: unexpected argument %q\n", pos[0])
 		return ExitUsage
 	}
-	if err := checkSimFlags(opts, interval); err != nil {
+	if err := checkFlags(checkSimFlags(opts, interval), listenAddr("--addr", opts.Addr), outputFile("--log-requests", logPath)); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err)
 		return ExitUsage
 	}
