@@ -57,18 +57,7 @@ func TestBadNumbersRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			done := make(chan struct{})
-			var code int
-			var errOut string
-			go func() {
-				defer close(done)
-				code, _, errOut = runCLI(func(string) string { return "" }, tt.args...)
-			}()
-			select {
-			case <-done:
-			case <-time.After(10 * time.Second):
-				t.Fatal("the command started instead of refusing its flags")
-			}
+			code, errOut := runRefused(t, func(string) string { return "" }, tt.args...)
 			line := strings.TrimRight(errOut, "\n")
 			if code != ExitUsage {
 				t.Errorf("exit %d, want %d (stderr %q)", code, ExitUsage, errOut)
@@ -130,18 +119,7 @@ func TestHostileInputsRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			done := make(chan struct{})
-			var code int
-			var errOut string
-			go func() {
-				defer close(done)
-				code, _, errOut = runCLI(getenv, tt.args...)
-			}()
-			select {
-			case <-done:
-			case <-time.After(10 * time.Second):
-				t.Fatal("the command started instead of refusing its input")
-			}
+			code, errOut := runRefused(t, getenv, tt.args...)
 			line := strings.TrimRight(errOut, "\n")
 			if code != ExitUsage || strings.Contains(line, "\n") || !strings.Contains(line, tt.want) {
 				t.Errorf("exit %d, stderr %q; want exit %d and one line naming %s", code, errOut, ExitUsage, tt.want)
@@ -151,4 +129,21 @@ func TestHostileInputsRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runRefused runs a command line that must be refused before anything
+// starts, failing the test if it is still running after 10 s.
+func runRefused(t *testing.T, getenv func(string) string, args ...string) (code int, errOut string) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		code, _, errOut = runCLI(getenv, args...)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the command started instead of refusing its input")
+	}
+	return code, errOut
 }

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -29,22 +28,11 @@ func activeSim(t *testing.T) *sim.Server {
 	return s
 }
 
-// syncText is a goroutine-safe stderr.
-type syncText struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncText) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncText) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+// String is everything written to l.
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // runSimBriefly runs `bhtop sim` with args, sends it one request, stops
@@ -54,7 +42,7 @@ func runSimBriefly(t *testing.T, args ...string) (int, string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	pr, pw := io.Pipe()
-	stderr := &syncText{}
+	stderr := &lockedLog{}
 	done := make(chan int, 1)
 	go func() {
 		done <- runSimContext(ctx, append([]string{"--activity", "0"}, args...), IO{Out: pw, Err: stderr})

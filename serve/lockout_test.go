@@ -1,12 +1,10 @@
 package serve
 
 import (
-	"bytes"
 	"fmt"
 	"log/slog"
 	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,22 +13,12 @@ import (
 	"bhtop/state"
 )
 
-// syncBuffer is a log sink safe for the server's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+// text is everything written to l (requestLog, from dashboard_test,
+// doubles as a goroutine-safe log sink).
+func (l *requestLog) text() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // slowClient opens a TCP connection from the loopback address from (e.g.
@@ -95,7 +83,7 @@ func TestSlowHandshakesDoNotLockViewersOut(t *testing.T) {
 		{"many addresses", 16},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			logs := &syncBuffer{}
+			logs := &requestLog{}
 			f := newFixture(t, func(c *Config) {
 				c.Logger = slog.New(slog.NewTextHandler(logs, nil))
 				// HandshakeTimeout stays long: the budget, not the deadline, must let the viewer in
@@ -115,8 +103,8 @@ func TestSlowHandshakesDoNotLockViewersOut(t *testing.T) {
 			f.hub.Publish(&state.Snapshot{Version: 4242})
 			watching.screen.waitFor(t, "4242", 5*time.Second)
 
-			if n := strings.Count(logs.String(), "level=WARN"); n > 3 {
-				t.Errorf("%d WARN lines for 64 refused connections, want a rate-limited few:\n%s", n, logs.String())
+			if n := strings.Count(logs.text(), "level=WARN"); n > 3 {
+				t.Errorf("%d WARN lines for 64 refused connections, want a rate-limited few:\n%s", n, logs.text())
 			}
 		})
 	}
