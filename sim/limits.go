@@ -105,12 +105,25 @@ func (l *capListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		if l.open.Add(1) > l.max {
-			l.open.Add(-1)
+		if !l.take() {
 			refuseConn(c, l.max)
 			continue
 		}
 		return &countedConn{Conn: c, l: l}, nil
+	}
+}
+
+// take claims a slot if one is free; the count never exceeds max, even
+// for a moment.
+func (l *capListener) take() bool {
+	for {
+		n := l.open.Load()
+		if n >= l.max {
+			return false
+		}
+		if l.open.CompareAndSwap(n, n+1) {
+			return true
+		}
 	}
 }
 
