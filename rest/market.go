@@ -13,6 +13,7 @@ type BrokerInfo struct {
 	ServerTime int64
 	RateLimits []RateLimit
 	Symbols    []Symbol
+	Contracts  []Symbol // the contracts (an extension; Contract set on each)
 }
 
 // Ping checks that the service answers (GET /openapi/v1/ping).
@@ -48,6 +49,24 @@ type wireSymbol struct {
 	BaseAsset  string       `json:"baseAsset"`
 	QuoteAsset string       `json:"quoteAsset"`
 	Filters    []wireFilter `json:"filters"`
+	Inverse    flexBool     `json:"inverse"`
+	MarginTok  string       `json:"marginToken"`
+}
+
+func (s wireSymbol) symbol(contract bool) Symbol {
+	sym := Symbol{Symbol: s.Symbol, Status: s.Status, BaseAsset: s.BaseAsset, QuoteAsset: s.QuoteAsset,
+		Contract: contract, Inverse: bool(s.Inverse), MarginAsset: s.MarginTok}
+	for _, f := range s.Filters {
+		switch f.FilterType {
+		case "PRICE_FILTER":
+			sym.MinPrice, sym.MaxPrice, sym.TickSize = string(f.MinPrice), string(f.MaxPrice), string(f.TickSize)
+		case "LOT_SIZE":
+			sym.MinQty, sym.MaxQty, sym.StepSize = string(f.MinQty), string(f.MaxQty), string(f.StepSize)
+		case "MIN_NOTIONAL":
+			sym.MinNotional = string(f.MinNotional)
+		}
+	}
+	return sym
 }
 
 // BrokerInfo fetches the symbols, their filters and the rate limits, and
@@ -61,7 +80,8 @@ func (c *Client) BrokerInfo(ctx context.Context) (BrokerInfo, error) {
 			Interval string      `json:"interval"`
 			Limit    json.Number `json:"limit"`
 		} `json:"rateLimits"`
-		Symbols []wireSymbol `json:"symbols"`
+		Symbols   []wireSymbol `json:"symbols"`
+		Contracts []wireSymbol `json:"contracts"`
 	}
 	if err := c.call(ctx, routeBrokerInfo, nil, &w); err != nil {
 		return BrokerInfo{}, err
@@ -76,18 +96,10 @@ func (c *Client) BrokerInfo(ctx context.Context) (BrokerInfo, error) {
 			Type: strings.ToUpper(l.Type), Interval: strings.ToUpper(l.Interval), Limit: int(n)})
 	}
 	for _, s := range w.Symbols {
-		sym := Symbol{Symbol: s.Symbol, Status: s.Status, BaseAsset: s.BaseAsset, QuoteAsset: s.QuoteAsset}
-		for _, f := range s.Filters {
-			switch f.FilterType {
-			case "PRICE_FILTER":
-				sym.MinPrice, sym.MaxPrice, sym.TickSize = string(f.MinPrice), string(f.MaxPrice), string(f.TickSize)
-			case "LOT_SIZE":
-				sym.MinQty, sym.MaxQty, sym.StepSize = string(f.MinQty), string(f.MaxQty), string(f.StepSize)
-			case "MIN_NOTIONAL":
-				sym.MinNotional = string(f.MinNotional)
-			}
-		}
-		bi.Symbols = append(bi.Symbols, sym)
+		bi.Symbols = append(bi.Symbols, s.symbol(false))
+	}
+	for _, s := range w.Contracts {
+		bi.Contracts = append(bi.Contracts, s.symbol(true))
 	}
 	if len(bi.RateLimits) > 0 {
 		c.gov.setLimits(bi.RateLimits)
