@@ -82,7 +82,15 @@ func (c Canceller) CancelAll(ctx context.Context, targets []Target) Summary {
 		bySymbol[t.Symbol] = append(bySymbol[t.Symbol], t)
 	}
 	sort.Strings(symbols)
+	others := c.othersOpen(ctx, bySymbol)
 	for _, sym := range symbols {
+		if others[sym] { // batchCancel would take orders not asked for
+			for _, t := range bySymbol[sym] {
+				c.one(ctx, t, &sum)
+				report()
+			}
+			continue
+		}
 		c.batch(ctx, sym, bySymbol[sym], &sum)
 		report()
 	}
@@ -94,25 +102,60 @@ func (c Canceller) CancelAll(ctx context.Context, targets []Target) Summary {
 			sum.Failed++
 			continue
 		}
-		res := c.Trader.CancelOrder(ctx, rest.CancelRequest{Symbol: t.Symbol, OrderID: t.OrderID, ClientOrderID: t.ClientOrderID})
-		switch {
-		case res.Outcome == rest.OutcomeAccepted:
-			sum.Cancelled++
-		case res.Outcome == rest.OutcomeRejected && closedCodes[res.Code]:
-			sum.AlreadyClosed++
-		case res.Outcome == rest.OutcomeUnknown:
-			sum.Unknown++
-			sum.Errors = append(sum.Errors, fmt.Sprintf("spot %s %s: outcome unknown: %s", t.Symbol, t.OrderID, res.Msg))
-		default:
-			sum.Failed++
-			sum.Errors = append(sum.Errors, fmt.Sprintf("spot %s %s: %s", t.Symbol, t.OrderID, res.Msg))
-		}
+		c.one(ctx, t, &sum)
 		report()
 	}
 	if ctx.Err() != nil {
 		sum.Errors = append(sum.Errors, "stopped: "+ctx.Err().Error())
 	}
 	return sum
+}
+
+// one cancels one order with its own request.
+func (c Canceller) one(ctx context.Context, t Target, sum *Summary) {
+	res := c.Trader.Cancel(ctx, rest.CancelRequest{Symbol: t.Symbol, OrderID: t.OrderID, ClientOrderID: t.ClientOrderID,
+		Contract: t.Market == state.MarketContract})
+	switch {
+	case res.Outcome == rest.OutcomeAccepted:
+		sum.Cancelled++
+	case res.Outcome == rest.OutcomeRejected && closedCodes[res.Code]:
+		sum.AlreadyClosed++
+	case res.Outcome == rest.OutcomeUnknown:
+		sum.Unknown++
+		sum.Errors = append(sum.Errors, fmt.Sprintf("%s %s %s: outcome unknown: %s", t.Market, t.Symbol, t.OrderID, res.Msg))
+	default:
+		sum.Failed++
+		sum.Errors = append(sum.Errors, fmt.Sprintf("%s %s %s: %s", t.Market, t.Symbol, t.OrderID, res.Msg))
+	}
+}
+
+// othersOpen tells the symbols with open contract orders that are not
+// targets (a filtered selection): those are cancelled one by one. When
+// the open orders cannot be listed, every symbol is.
+func (c Canceller) othersOpen(ctx context.Context, bySymbol map[string][]Target) map[string]bool {
+	out := map[string]bool{}
+	if len(bySymbol) == 0 {
+		return out
+	}
+	open, err := c.Trader.Client().ContractOpenOrders(ctx, 1000)
+	if err != nil || len(open) >= 1000 {
+		for sym := range bySymbol {
+			out[sym] = true
+		}
+		return out
+	}
+	want := map[string]bool{}
+	for _, ts := range bySymbol {
+		for _, t := range ts {
+			want[t.OrderID] = true
+		}
+	}
+	for _, r := range open {
+		if !want[r.OrderID] && bySymbol[r.Symbol] != nil {
+			out[r.Symbol] = true
+		}
+	}
+	return out
 }
 
 // batch cancels one symbol's contract orders with one batchCancel, then

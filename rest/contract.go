@@ -101,3 +101,17 @@ func (t *Trader) BatchCancel(ctx context.Context, symbols ...string) OrderResult
 	res := t.c.orderCall(ctx, routeBatchCancel, p, OrderResult{Symbol: list})
 	return res
 }
+
+// Cancel cancels one order of either market: a spot order by DELETE
+// /openapi/v1/order, or with req.Contract a contract order (its symbol is
+// copied into the result). Outcomes as for PlaceOrder.
+func (t *Trader) Cancel(ctx context.Context, req CancelRequest) OrderResult {
+	if !req.Contract {
+		return t.CancelOrder(ctx, req)
+	}
+	res := t.CancelContractOrder(ctx, ContractCancelRequest{OrderID: req.OrderID, ClientOrderID: req.ClientOrderID, OrderType: req.OrderType})
+	if res.Symbol == "" {
+		res.Symbol = req.Symbol
+	}
+	return res
+}
