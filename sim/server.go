@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"bhtop/signer"
+	"bhtop/sim/engine"
 )
 
 // The demo key pair: the one of the official docs' worked examples
@@ -40,6 +41,7 @@ type Server struct {
 	rnd        *rand.Rand
 	accounts   map[string]*account
 	demo       *account
+	eng        *engine.Engine // books, tapes and klines of every symbol
 	symbols    map[string]*symbol
 	symbolList []*symbol // in brokerInfo order
 	listenKeys map[string]*listenKey
@@ -85,6 +87,12 @@ func New(opts Options) *Server {
 	}
 	if opts.MarketInterval == 0 {
 		opts.MarketInterval = 500 * time.Millisecond
+	}
+	if opts.MarketActivity == 0 {
+		opts.MarketActivity = 2
+	}
+	if opts.QuoteIdle <= 0 {
+		opts.QuoteIdle = 5 * time.Minute
 	}
 	if opts.RateLimits.WeightPerMinute <= 0 {
 		opts.RateLimits.WeightPerMinute = 1500
