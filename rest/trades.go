@@ -148,29 +148,33 @@ func (c *Client) ContractMyTrades(ctx context.Context, q TradeQuery) ([]TradeRec
 
 // RecentTrades fetches up to max of the newest executions of one market
 // (contract or spot), paging backwards with toId below the oldest id seen
-// (pages of MaxTradesPage rows) until a page comes back short. Rows are
+// (pages of page rows; <= 0 or above MaxTradesPage: MaxTradesPage) until
+// a page comes back short. Rows are
 // returned as the pages gave them; a trade id may appear twice only if
 // the service's toId is inclusive and ids repeat, which callers dedupe.
-func (c *Client) RecentTrades(ctx context.Context, contract bool, max int) ([]TradeRecord, error) {
+func (c *Client) RecentTrades(ctx context.Context, contract bool, max, page int) ([]TradeRecord, error) {
 	fetch := c.MyTrades
 	if contract {
 		fetch = c.ContractMyTrades
 	}
+	if page <= 0 || page > MaxTradesPage {
+		page = MaxTradesPage
+	}
 	var out []TradeRecord
-	q := TradeQuery{Limit: min(max, MaxTradesPage)}
+	q := TradeQuery{Limit: min(max, page)}
 	for len(out) < max && q.Limit > 0 {
-		page, err := fetch(ctx, q)
+		rows, err := fetch(ctx, q)
 		if err != nil {
 			return out, err
 		}
-		out = append(out, page...)
+		out = append(out, rows...)
 		oldest := ""
-		for _, r := range page {
+		for _, r := range rows {
 			if oldest == "" || compareIDs(r.TradeID, oldest) < 0 {
 				oldest = r.TradeID
 			}
 		}
-		if len(page) < q.Limit || oldest == "" || strings.Trim(oldest, "0") == "" {
+		if len(rows) < q.Limit || oldest == "" || strings.Trim(oldest, "0") == "" {
 			break
 		}
 		next := decrementID(oldest)
@@ -178,7 +182,7 @@ func (c *Client) RecentTrades(ctx context.Context, contract bool, max int) ([]Tr
 			break // the service ignored toId: no progress
 		}
 		q.ToID = next
-		q.Limit = min(max-len(out), MaxTradesPage)
+		q.Limit = min(max-len(out), page)
 	}
 	return out, nil
 }

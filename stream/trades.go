@@ -18,7 +18,7 @@ const tradesOnResync = rest.MaxTradesPage
 // myTrades is an extension: an error is a note, never a failed resync.
 func (s *Session) fetchTrades(ctx context.Context) {
 	for _, contract := range []bool{false, true} {
-		recs, err := s.rest.RecentTrades(ctx, contract, tradesOnResync)
+		recs, err := s.rest.RecentTrades(ctx, contract, tradesOnResync, 0)
 		if len(recs) > 0 {
 			snaps := tradeSnaps(recs)
 			s.do(func(w *writer) { w.store.ApplyTrades(snaps) })
