@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,28 +12,17 @@ import (
 	"bhtop/sim"
 )
 
-// lockedBuf is a goroutine-safe buffer for the simulator's request log.
-type lockedBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuf) String() string {
+// String is everything logged so far.
+func (l *lockedLog) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
 }
 
 // loggedSim is orderSim with a request log and a moving market.
-func loggedSim(t *testing.T) (*sim.Server, *lockedBuf) {
+func loggedSim(t *testing.T) (*sim.Server, *lockedLog) {
 	t.Helper()
-	log := &lockedBuf{}
+	log := &lockedLog{}
 	s := sim.New(sim.Options{MarketInterval: 5 * time.Millisecond, RequestLog: log,
 		Keys: []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}})
 	if err := s.Start(); err != nil {
