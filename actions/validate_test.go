@@ -106,3 +106,23 @@ func TestCloseOrder(t *testing.T) {
 		t.Errorf("FindPosition = %+v, %v", p, err)
 	}
 }
+
+func TestReviewAndFeeTotals(t *testing.T) {
+	open := rest.ContractOrderRequest{Symbol: "ETH-PERP", Side: "BUY_OPEN", Quantity: "2", PriceType: "OPPONENT", Leverage: "4"}
+	rv, p := ReviewContractOrder(ethPerp, open, "3000")
+	if len(p) != 0 || !rv.Known || rv.Notional.String() != "6000" || rv.Margin.String() != "1500" || rv.Asset != "USDT" {
+		t.Errorf("review = %+v, %v; want 6000 notional, 1500 margin in USDT", rv, p.Err())
+	}
+	if rv, _ := ReviewContractOrder(ethPerp, open, ""); rv.Known {
+		t.Errorf("an OPPONENT order without a reference price was valued: %+v", rv)
+	}
+	cl := rest.ContractOrderRequest{Symbol: "ETH-PERP", Side: "SELL_CLOSE", Quantity: "2", Price: "3000"}
+	if rv, p := ReviewContractOrder(ethPerp, cl, ""); len(p) != 0 || !rv.Margin.IsZero() || rv.Notional.String() != "6000" {
+		t.Errorf("close review = %+v, %v", rv, p.Err())
+	}
+	got := FeeTotals([]state.Fill{{Commission: "0.1", CommissionAsset: "USDT"}, {Commission: "0.25", CommissionAsset: "USDT"},
+		{Commission: "0.00001", CommissionAsset: "BTC"}, {Commission: "1"}})
+	if len(got) != 2 || got[0].Asset != "BTC" || got[1].Total.String() != "0.35" {
+		t.Errorf("FeeTotals = %+v", got)
+	}
+}
