@@ -199,8 +199,12 @@ func compareIDs(a, b string) int {
 	return strings.Compare(a, b)
 }
 
-// decrementID is id - 1 for a positive decimal digit string of any length.
+// decrementID is id - 1 for a decimal digit string of any length ("0"
+// for zero).
 func decrementID(id string) string {
+	if strings.Trim(id, "0") == "" {
+		return "0"
+	}
 	b := []byte(id)
 	for i := len(b) - 1; i >= 0; i-- {
 		if b[i] > '0' {

@@ -132,13 +132,18 @@ func fnv(h uint64, b []byte) uint64 {
 	return h
 }
 
-// tradeKey hashes (market, trade id) ignoring leading zeros.
-func tradeKey(m uint8, id []byte) uint64 {
+// trimID drops an id's leading zeros (one trade, however written).
+func trimID(id []byte) []byte {
 	for len(id) > 1 && id[0] == '0' {
 		id = id[1:]
 	}
+	return id
+}
+
+// tradeKey hashes (market, trade id by value).
+func tradeKey(m uint8, id []byte) uint64 {
 	h := fnv(fnvOffset, []byte{'t', m})
-	return nonZero(fnv(h, id))
+	return nonZero(fnv(h, trimID(id)))
 }
 
 // zKey hashes (market, orderId, z by value).
@@ -266,7 +271,7 @@ func (s *Store) foldFill(in *fillIn) {
 // isTrade reports whether slot i holds the trade in names.
 func (b *fillBook) isTrade(i int32, in *fillIn) bool {
 	f := &b.ring[i]
-	return f.seq != 0 && f.mkt == in.mkt && f.tkey != 0 && event.CompareIDs(string(f.lit(flTrade)), string(in.tradeID)) == 0
+	return f.seq != 0 && f.mkt == in.mkt && f.tkey != 0 && string(trimID(f.lit(flTrade))) == string(trimID(in.tradeID))
 }
 
 // isZ reports whether slot i holds the execution of (market, orderId, z).
