@@ -24,6 +24,12 @@ func (s *Server) handleBrokerInfo(c *call) (any, *apiError) {
 		if sym.contract {
 			row["inverse"] = sym.inverse
 			row["marginToken"] = sym.marginAsset
+			row["index"] = sym.index
+			row["contractMultiplier"] = sym.multiplier.String()
+			row["riskLimits"] = []m{
+				{"quantity": "1000000", "initialMargin": "0.01", "maintMargin": "0.005"},
+				{"quantity": "5000000", "initialMargin": "0.02", "maintMargin": "0.01"},
+			}
 			contracts = append(contracts, row)
 			continue
 		}

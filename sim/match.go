@@ -63,4 +63,3 @@ func (s *Server) execute(o *order, now int64) {
 		s.cancel(o, now)
 	}
 }
-

@@ -83,6 +83,11 @@ type Options struct {
 	// QuoteIdle closes a quote socket that sent no ping for this long;
 	// default 5m.
 	QuoteIdle time.Duration
+
+	// Accounts is the number of independent accounts (own balances,
+	// orders, positions and key pair); default 1. The first is reached
+	// with Keys; the others get seeded key pairs (see Server.Accounts).
+	Accounts int
 }
 
 // RateLimits are the limits brokerInfo advertises and the server enforces,

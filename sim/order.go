@@ -53,7 +53,7 @@ type order struct {
 	created   int64
 	updated   int64
 	lastMaker bool
-	activity  bool // placed by the background activity
+	activity  bool            // placed by the background activity
 	eo        *engine.Order   // the order on the book while it rests
 	trigger   decimal.Decimal // STOP orders: the last price that triggers them
 	stop      bool            // a STOP order (triggered or not)
@@ -63,15 +63,6 @@ type order struct {
 }
 
 func (o *order) isOpen() bool { return o.status == statusNew || o.status == statusPartially }
-
-// crossedBy reports whether a market price would fill the order: a buy at
-// or above its price, a sell at or below.
-func (o *order) crossedBy(p decimal.Decimal) bool {
-	if o.side == "BUY" {
-		return p.LessThanOrEqual(o.price)
-	}
-	return p.GreaterThanOrEqual(o.price)
-}
 
 // publishExec publishes the order's current state as an executionReport or
 // contractExecutionReport and stamps its update time.

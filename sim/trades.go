@@ -140,7 +140,7 @@ type contractTrade struct {
 	Pnl          string `json:"pnl"`
 }
 
-func (s *Server) handleContractTrades(c *call) (any, *apiError) {
+func (s *Server) handleContractMyTrades(c *call) (any, *apiError) {
 	rows, e := s.pickTrades(c, true, 20)
 	if e != nil {
 		return nil, e
