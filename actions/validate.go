@@ -152,12 +152,17 @@ func CheckContractOrder(sym rest.Symbol, r rest.ContractOrderRequest, ref string
 const MaxLeverage = 100
 
 // Notional is the value of qty at price in the contract's margin asset:
-// qty × price for a linear contract, qty / price for an inverse one
-// (contracts of one quote unit each), exact to 8 decimals.
+// qty × multiplier × price for a linear contract, qty × multiplier / price
+// for an inverse one (contracts of multiplier quote units each; 8
+// decimals). The multiplier is the contract's contractMultiplier, 1 when
+// brokerInfo gives none.
 func Notional(sym rest.Symbol, qty, price string) (decimal.Decimal, error) {
 	q, err := decimal.NewFromString(qty)
 	if err != nil {
 		return decimal.Decimal{}, errors.New("quantity: not a decimal")
+	}
+	if m, ok := positive(sym.Multiplier); ok {
+		q = q.Mul(m)
 	}
 	p, err := decimal.NewFromString(price)
 	if err != nil || !p.IsPositive() {

@@ -73,6 +73,11 @@ func TestNotionalAndMargin(t *testing.T) {
 	if m, _ := Margin(n, "3"); m.String() != "0.00054440" && m.String() != "0.0005444" {
 		t.Errorf("inverse margin = %s, want rounded up to 8 places", m)
 	}
+	x10 := ethPerp
+	x10.Multiplier = "0.1"
+	if n, _ := Notional(x10, "2", "3000"); n.String() != "600" {
+		t.Errorf("notional with multiplier 0.1 = %s, want 600", n)
+	}
 	if MarginAsset(btcRev) != "BTC" || MarginAsset(rest.Symbol{QuoteAsset: "USDT"}) != "USDT" || MarginAsset(rest.Symbol{Inverse: true, BaseAsset: "ETH"}) != "ETH" {
 		t.Error("MarginAsset")
 	}

@@ -51,11 +51,12 @@ type wireSymbol struct {
 	Filters    []wireFilter `json:"filters"`
 	Inverse    flexBool     `json:"inverse"`
 	MarginTok  string       `json:"marginToken"`
+	Multiplier flexString   `json:"contractMultiplier"`
 }
 
 func (s wireSymbol) symbol(contract bool) Symbol {
 	sym := Symbol{Symbol: s.Symbol, Status: s.Status, BaseAsset: s.BaseAsset, QuoteAsset: s.QuoteAsset,
-		Contract: contract, Inverse: bool(s.Inverse), MarginAsset: s.MarginTok}
+		Contract: contract, Inverse: bool(s.Inverse), MarginAsset: s.MarginTok, Multiplier: string(s.Multiplier)}
 	for _, f := range s.Filters {
 		switch f.FilterType {
 		case "PRICE_FILTER":
