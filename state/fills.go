@@ -108,7 +108,19 @@ type fillBook struct {
 	seq   uint64
 	byKey map[uint64]int32 // trade keys, z keys and match keys (chain heads) → slot
 	dirty bool
-	rows  []*fill // scratch for Snapshot
+
+	// Snapshot bookkeeping (fillrows.go): view is the fills of the last
+	// snapshot's rows, in order; added the fills added since; rebuild
+	// says a fill already shown changed (its row must be rebuilt).
+	view    []fillRef
+	added   []fillRef
+	rebuild bool
+}
+
+// fillRef names the fill in a slot while the slot still holds it.
+type fillRef struct {
+	slot int32
+	seq  uint64
 }
 
 // fillIn is one execution to fold, as byte slices (valid during the call).
@@ -360,7 +372,7 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 	}
 	if changed {
 		f.row = nil
-		b.dirty = true
+		b.dirty, b.rebuild = true, true
 	}
 }
 
@@ -406,5 +418,6 @@ func (s *Store) addFill(in *fillIn, tk, zk uint64) {
 		}
 		b.byKey[f.mkey] = i
 	}
+	b.added = append(b.added, fillRef{i, f.seq})
 	b.dirty = true
 }

@@ -1,10 +1,15 @@
 package state
 
 import (
+	"cmp"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
+
+	"bhtop/event"
 
 	"github.com/shopspring/decimal"
 )
@@ -219,5 +224,42 @@ func reportFills(b *testing.B, cpu time.Duration) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "fills/s")
 	if cpu > 0 {
 		b.ReportMetric(float64(b.N)/cpu.Seconds(), "cpu-fills/s")
+	}
+}
+
+// TestFillRowsIncremental folds fills mostly in time order with some
+// late ones, a small retention and snapshots at random points: every
+// snapshot equals its fills sorted afresh, and no later snapshot changes
+// an earlier one's rows.
+func TestFillRowsIncremental(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	s := NewStore(WithFillRetention(50))
+	type kept struct {
+		snap *Snapshot
+		copy []Fill
+	}
+	var snaps []kept
+	for i := 1; i <= 2000; i++ {
+		e := int64(i)
+		if rnd.IntN(10) == 0 {
+			e -= int64(rnd.IntN(40)) // late
+		}
+		fold(s, execFill(MarketSpot, strconv.Itoa(1+i%7), e, "1", "0.05", strconv.Itoa(i), strconv.Itoa(i)))
+		if rnd.IntN(3) == 0 {
+			snap := s.Snapshot()
+			want := slices.Clone(snap.Fills)
+			slices.SortStableFunc(want, func(a, b Fill) int {
+				return cmp.Or(cmp.Compare(a.Time, b.Time), event.CompareIDs(a.TradeID, b.TradeID))
+			})
+			if !slices.Equal(snap.Fills, want) || len(want) != min(i, 50) {
+				t.Fatalf("after %d fills: %d rows, not in order", i, len(snap.Fills))
+			}
+			snaps = append(snaps, kept{snap, slices.Clone(snap.Fills)})
+		}
+	}
+	for _, k := range snaps {
+		if !slices.Equal(k.snap.Fills, k.copy) {
+			t.Fatal("a later snapshot changed an earlier one's fills")
+		}
 	}
 }

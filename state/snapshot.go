@@ -28,7 +28,7 @@ func (s *Store) Snapshot() *Snapshot {
 	snap.Balances, snap.Orders, snap.Positions, snap.Pending = prev.Balances, prev.Orders, prev.Positions, prev.Pending
 	snap.Fills = prev.Fills
 	if s.fills.dirty {
-		snap.Fills = s.fillRows()
+		snap.Fills = s.fillRows(prev.Fills)
 		s.fills.dirty = false
 	}
 	if s.balDirty {
