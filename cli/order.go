@@ -168,7 +168,11 @@ func runOrder(args []string, stdio IO) int {
 	case rest.OutcomeAccepted:
 		return ExitOK
 	case rest.OutcomeUnknown:
-		fmt.Fprintf(stdio.Err, "bhtop order: outcome unknown; settle it by client order id %s (GET /openapi/v1/order?origClientOrderId=...)\n", res.ClientOrderID)
+		how := "GET /openapi/v1/order?origClientOrderId=..."
+		if f.isContract() || verb == "close" {
+			how = "GET /openapi/contract/v1/getOrder?clientOrderId=..."
+		}
+		fmt.Fprintf(stdio.Err, "bhtop order: outcome unknown; settle it by client order id %s (%s)\n", res.ClientOrderID, how)
 		return ExitUnknown
 	}
 	return ExitFail

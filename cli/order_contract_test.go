@@ -153,3 +153,25 @@ func TestOrderContractFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestOrderContractUnknown: under 504s that take effect, a contract order
+// is unknown (exit 3, how to settle it on stderr) and cancel-all counts
+// its cancels unknown (exit 3), never failed, never retried.
+func TestOrderContractUnknown(t *testing.T) {
+	s := orderSim(t, sim.Faults{OrderErrorRate: 1, OrderErrorTakesEffect: true})
+	env := orderEnv(t, s, nil)
+	code, out, errOut := runCLI(env, "order", "new", "--market", "contract", "--symbol", "ETH-PERP", "--side", "BUY_OPEN",
+		"--quantity", "1", "--price", "1500", "--leverage", "10", "--client-order-id", "ctr42")
+	if r := decodeResult(t, out); code != ExitUnknown || r.Outcome != rest.OutcomeUnknown || r.ClientOrderID != "ctr42" {
+		t.Errorf("contract order under 504 = %d %+v", code, r)
+	}
+	if !strings.Contains(errOut, "ctr42") || !strings.Contains(errOut, "contract/v1/getOrder") {
+		t.Errorf("stderr %q does not say how to settle it", errOut)
+	}
+	runCLI(env, "order", "new", "--symbol", "BTCUSDT", "--side", "BUY", "--quantity", "0.001", "--price", "30000")
+	code, out, _ = runCLI(env, "order", "cancel-all")
+	var sum actions.Summary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil || code != ExitUnknown || sum.Unknown != 2 || sum.Failed != 0 {
+		t.Errorf("cancel-all under 504 = %d %s, want 3 with 2 unknown", code, out)
+	}
+}
