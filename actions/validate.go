@@ -16,7 +16,7 @@ import (
 
 // FieldError is one field of an order that does not pass a check.
 type FieldError struct {
-	Field string // side, orderType, priceType, timeInForce, quantity, price, triggerPrice, leverage, notional
+	Field string // symbol, side, orderType, priceType, timeInForce, quantity, price, triggerPrice, overPrice, leverage, notional
 	Msg   string
 }
 
@@ -124,6 +124,15 @@ func CheckContractOrder(sym rest.Symbol, r rest.ContractOrderRequest, ref string
 			bad("triggerPrice", "want a positive decimal")
 		} else if msg := prices.check(tp); msg != "" {
 			bad("triggerPrice", msg)
+		}
+	}
+	if r.OverPrice != "" {
+		if pt != "OVER" {
+			bad("overPrice", "only priceType OVER takes an over price")
+		} else if op, ok := positive(r.OverPrice); !ok {
+			bad("overPrice", "want a positive decimal")
+		} else if msg := (filter{step: sym.TickSize}).check(op); msg != "" {
+			bad("overPrice", msg)
 		}
 	}
 	switch lev, ok := positive(r.Leverage); {

@@ -41,6 +41,9 @@ func TestCheckContractOrder(t *testing.T) {
 		{"open without leverage", with(func(r *rest.ContractOrderRequest) { r.Leverage = "" }), "", "leverage"},
 		{"leverage too high", with(func(r *rest.ContractOrderRequest) { r.Leverage = "101" }), "", "leverage"},
 		{"close with leverage", with(func(r *rest.ContractOrderRequest) { r.Side = "BUY_CLOSE" }), "", "leverage"},
+		{"over", with(func(r *rest.ContractOrderRequest) { r.PriceType, r.Price, r.OverPrice = "OVER", "", "1.5" }), "3000", ""},
+		{"over price off tick", with(func(r *rest.ContractOrderRequest) { r.PriceType, r.Price, r.OverPrice = "OVER", "", "1.505" }), "3000", "overPrice"},
+		{"over price on input", with(func(r *rest.ContractOrderRequest) { r.OverPrice = "1" }), "", "overPrice"},
 		{"notional too small", with(func(r *rest.ContractOrderRequest) { r.Quantity, r.Price = "0.01", "100" }), "", "notional"},
 		{"notional at ref", with(func(r *rest.ContractOrderRequest) { r.PriceType, r.Price, r.Quantity = "OPPONENT", "", "0.01" }), "100", "notional"},
 	}

@@ -27,6 +27,7 @@ type orderFlags struct {
 	orderID, clientOrderID string
 	leverage, priceType    string
 	orderType, trigger     string
+	overPrice              string
 	timeout                time.Duration
 }
 
@@ -41,6 +42,7 @@ func newOrderFlags(fs *flag.FlagSet) *orderFlags {
 	fs.StringVar(&f.priceType, "price-type", "", "contract: INPUT (default: --price), OPPONENT, QUEUE, OVER or MARKET")
 	fs.StringVar(&f.orderType, "order-type", "", "contract: LIMIT (default) or STOP (with --trigger-price); cancel: the order's type")
 	fs.StringVar(&f.trigger, "trigger-price", "", "contract STOP orders: the trigger price")
+	fs.StringVar(&f.overPrice, "over-price", "", "contract OVER orders: added to the best opposite price (a buy; taken off for a sell)")
 	fs.StringVar(&f.quantity, "quantity", "", "quantity, a decimal (new; close: default the whole available quantity)")
 	fs.StringVar(&f.price, "price", "", "price, a decimal (new; not for MARKET)")
 	fs.StringVar(&f.orderID, "order-id", "", "order id to cancel (cancel)")
@@ -104,7 +106,7 @@ func runOrder(args []string, stdio IO) int {
 	fs.Usage = func() {
 		fmt.Fprintln(stdio.Err, "usage: bhtop order new --symbol S --side BUY|SELL [--type LIMIT] [--tif GTC] --quantity Q [--price P]")
 		fmt.Fprintln(stdio.Err, "       bhtop order new --market contract --symbol S --side BUY_OPEN|SELL_OPEN|BUY_CLOSE|SELL_CLOSE --quantity Q")
-		fmt.Fprintln(stdio.Err, "                 [--price P] [--price-type INPUT|OPPONENT|QUEUE|OVER|MARKET] [--leverage L]")
+		fmt.Fprintln(stdio.Err, "                 [--price P] [--price-type INPUT|OPPONENT|QUEUE|OVER|MARKET [--over-price D]] [--leverage L]")
 		fmt.Fprintln(stdio.Err, "                 [--order-type LIMIT|STOP --trigger-price T] [--tif GTC|FOK|IOC|LIMIT_MAKER]")
 		fmt.Fprintln(stdio.Err, "       bhtop order cancel (--order-id ID | --client-order-id ID) [--symbol S] [--market contract [--order-type STOP]]")
 		fmt.Fprintln(stdio.Err, "       bhtop order close --symbol S --side LONG|SHORT [--quantity Q]")
@@ -188,8 +190,8 @@ func (f *orderFlags) check(verb string) error {
 	var err error
 	switch verb {
 	case "new":
-		if !f.isContract() && f.leverage+f.priceType+f.orderType+f.trigger != "" {
-			return errors.New("--leverage, --price-type, --order-type and --trigger-price are for --market contract")
+		if !f.isContract() && f.leverage+f.priceType+f.orderType+f.trigger+f.overPrice != "" {
+			return errors.New("--leverage, --price-type, --order-type, --trigger-price and --over-price are for --market contract")
 		}
 		if f.isContract() {
 			_, err = f.contractRequest()

@@ -22,7 +22,7 @@ func (f *orderFlags) isContract() bool { return f.market == "contract" }
 func (f *orderFlags) contractRequest() (rest.ContractOrderRequest, error) {
 	r := rest.ContractOrderRequest{
 		Symbol: strings.ToUpper(f.symbol), Side: strings.ToUpper(f.side), OrderType: strings.ToUpper(f.orderType),
-		Quantity: f.quantity, Price: f.price, PriceType: strings.ToUpper(f.priceType), TriggerPrice: f.trigger,
+		Quantity: f.quantity, Price: f.price, PriceType: strings.ToUpper(f.priceType), TriggerPrice: f.trigger, OverPrice: f.overPrice,
 		Leverage: f.leverage, TimeInForce: strings.ToUpper(f.tif), ClientOrderID: f.clientOrderID,
 	}
 	if r.Symbol == "" {
@@ -42,7 +42,7 @@ func (f *orderFlags) contractRequest() (rest.ContractOrderRequest, error) {
 func flagProblems(p actions.Problems) error {
 	flags := map[string]string{"side": "--side", "orderType": "--order-type", "priceType": "--price-type",
 		"timeInForce": "--tif", "quantity": "--quantity", "price": "--price", "triggerPrice": "--trigger-price",
-		"leverage": "--leverage"}
+		"overPrice": "--over-price", "leverage": "--leverage"}
 	parts := make([]string, 0, len(p))
 	for _, e := range p {
 		name := flags[e.Field]
@@ -87,7 +87,7 @@ func (f *orderFlags) closeSide() (string, error) {
 		return "", fmt.Errorf("--side %q: want LONG or SHORT (the position to close)", f.side)
 	case f.quantity != "" && !orderDecimalRE.MatchString(f.quantity):
 		return "", fmt.Errorf("--quantity %q: want a decimal such as 10", f.quantity)
-	case f.price != "" || f.leverage != "" || f.priceType != "" || f.trigger != "":
+	case f.price != "" || f.leverage != "" || f.priceType != "" || f.trigger != "" || f.overPrice != "":
 		return "", errors.New("close takes --symbol, --side and --quantity only (priceType OPPONENT)")
 	}
 	return side, nil

@@ -31,6 +31,7 @@ type ContractOrderRequest struct {
 	Price         string // INPUT (and OVER) orders; ignored by the others
 	PriceType     string // INPUT (default), OPPONENT, QUEUE, OVER, MARKET
 	TriggerPrice  string // STOP orders: the price that triggers them
+	OverPrice     string // OVER orders: added to the best opposite price (a buy; taken off for a sell)
 	Leverage      string // not for *_CLOSE
 	TimeInForce   string // GTC (default), FOK, IOC, LIMIT_MAKER
 	ClientOrderID string
@@ -53,7 +54,7 @@ func (r ContractOrderRequest) params() *params {
 	p := &params{}
 	p.add("symbol", r.Symbol).add("side", strings.ToUpper(r.Side)).add("orderType", strings.ToUpper(r.OrderType))
 	p.add("quantity", r.Quantity).add("price", r.Price).add("priceType", strings.ToUpper(r.PriceType))
-	p.add("triggerPrice", r.TriggerPrice)
+	p.add("triggerPrice", r.TriggerPrice).add("overPrice", r.OverPrice)
 	if !r.IsClose() {
 		p.add("leverage", r.Leverage)
 	}

@@ -26,6 +26,7 @@ func TestContractOrderParameters(t *testing.T) {
 		open("OPPONENT", ""),
 		open("QUEUE", ""),
 		open("MARKET", ""),
+		{Symbol: "ETH-PERP", Side: "BUY_OPEN", Quantity: "1", PriceType: "OVER", OverPrice: "0.5", Leverage: "10"},
 		{Symbol: "ETH-PERP", Side: "SELL_OPEN", OrderType: "LIMIT", Quantity: "0.5", Price: "9000", Leverage: "5", TimeInForce: "LIMIT_MAKER"},
 		{Symbol: "ETH-PERP", Side: "BUY_OPEN", OrderType: "STOP", TriggerPrice: "4000", Quantity: "1", PriceType: "MARKET", Leverage: "10"},
 		{Symbol: "ETH-PERP", Side: "SELL_CLOSE", Quantity: "1", PriceType: "OPPONENT", Leverage: "10", ClientOrderID: "close-1"},
@@ -48,7 +49,7 @@ func TestContractOrderParameters(t *testing.T) {
 	if len(bodies) != len(reqs) {
 		t.Fatalf("%d contract orders logged, want %d (each sent once)", len(bodies), len(reqs))
 	}
-	for _, want := range []string{"orderType=STOP", "triggerPrice=4000", "priceType=QUEUE", "timeInForce=LIMIT_MAKER", "clientOrderId=close-1"} {
+	for _, want := range []string{"orderType=STOP", "triggerPrice=4000", "priceType=QUEUE", "overPrice=0.5", "timeInForce=LIMIT_MAKER", "clientOrderId=close-1"} {
 		if !strings.Contains(strings.Join(bodies, "\n"), want) {
 			t.Errorf("no contract order sent %s", want)
 		}
