@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"bhtop/rest"
-	"bhtop/state"
 )
 
 // PlaceContractOrder sends one new contract order with the same pending
@@ -21,9 +20,7 @@ func (s *Session) PlaceContractOrder(ctx context.Context, req rest.ContractOrder
 		req.ClientOrderID = rest.NewClientOrderID()
 	}
 	cid := req.ClientOrderID
-	p := state.Pending{ClientOrderID: cid, Symbol: req.Symbol, Side: req.Side,
-		Status: state.PendingSent, Since: s.cfg.Now().UnixMilli()}
-	s.do(func(w *writer) { w.store.AddPending(p) })
+	s.pend(cid, req.Symbol, req.Side)
 	price := req.Price
 	if req.PriceType != "" && req.PriceType != "INPUT" {
 		price = req.PriceType

@@ -46,11 +46,16 @@ func (s *Session) PlaceOrder(ctx context.Context, req rest.OrderRequest) rest.Or
 		req.NewClientOrderID = rest.NewClientOrderID()
 	}
 	cid := req.NewClientOrderID
-	p := state.Pending{ClientOrderID: cid, Symbol: req.Symbol, Side: req.Side,
-		Status: state.PendingSent, Since: s.cfg.Now().UnixMilli()}
-	s.do(func(w *writer) { w.store.AddPending(p) })
+	s.pend(cid, req.Symbol, req.Side)
 	what := fmt.Sprintf("%s %s %s %s @ %s", req.Side, req.Quantity, req.Symbol, req.Type, req.Price)
 	return s.track(cid, what, false, func() rest.OrderResult { return s.trader.PlaceOrder(ctx, req) })
+}
+
+// pend lists cid as PENDING: an order about to be sent.
+func (s *Session) pend(cid, symbol, side string) {
+	p := state.Pending{ClientOrderID: cid, Symbol: symbol, Side: side,
+		Status: state.PendingSent, Since: s.cfg.Now().UnixMilli()}
+	s.do(func(w *writer) { w.store.AddPending(p) })
 }
 
 // track sends a new order (listed as pending by the caller) once and
