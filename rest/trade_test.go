@@ -92,7 +92,7 @@ func TestBatchCancel(t *testing.T) {
 // TestRecentTradesPaging pages backwards through both myTrades endpoints
 // in small pages and gets every execution exactly once.
 func TestRecentTradesPaging(t *testing.T) {
-	s, _ := startSim(t, sim.Options{})
+	s, log := startSim(t, sim.Options{})
 	c := client(s)
 	tr := rest.NewTrader(c)
 	ctx := context.Background()
@@ -130,6 +130,18 @@ func TestRecentTradesPaging(t *testing.T) {
 		if few, _ := c.RecentTrades(ctx, contract, 4, 3); len(few) != 4 {
 			t.Errorf("RecentTrades(max 4) = %d rows", len(few))
 		}
+	}
+	n := 0
+	for _, e := range log.entries(t) {
+		if strings.HasSuffix(e.Path, "/myTrades") {
+			n++
+			if e.Method != "GET" || e.Status != 200 || !e.APIKey || !strings.Contains(e.Query, "signature=") {
+				t.Errorf("myTrades request %+v, want a signed GET answered 200", e)
+			}
+		}
+	}
+	if n < 4 {
+		t.Errorf("%d myTrades requests logged", n)
 	}
 }
 

@@ -80,3 +80,20 @@ func TestPlaceContractOrderUnknown(t *testing.T) {
 		}
 	}
 }
+
+// TestReadOnlyPlacesNoContractOrder: a read-only session refuses a
+// contract order and the simulator's request log shows nothing sent.
+func TestReadOnlyPlacesNoContractOrder(t *testing.T) {
+	f := newFixture(t, sim.Options{}, Config{}, false)
+	res := f.s.PlaceContractOrder(context.Background(), rest.ContractOrderRequest{Symbol: "ETH-PERP", Side: "BUY_OPEN",
+		Quantity: "1", Price: "1000", Leverage: "5"})
+	if res.Outcome != rest.OutcomeRejected {
+		t.Errorf("read-only PlaceContractOrder = %+v, want rejected", res)
+	}
+	if n := f.log.count("POST", "/openapi/contract/v1/order"); n != 0 {
+		t.Errorf("%d contract orders sent in read-only mode", n)
+	}
+	if pendingOf(f.s.Hub().Latest(), res.ClientOrderID) != nil {
+		t.Error("a refused order was listed as pending")
+	}
+}
