@@ -31,17 +31,6 @@ func execFill(mkt, id string, e int64, l, price, z, t string) []byte {
 
 func fillsOf(s *Store) []Fill { return s.Snapshot().Fills }
 
-func sumQty(t *testing.T, fills []Fill, orderID string) decimal.Decimal {
-	t.Helper()
-	sum := decimal.Zero
-	for _, f := range fills {
-		if f.OrderID == orderID {
-			sum = sum.Add(decimal.RequireFromString(f.Qty))
-		}
-	}
-	return sum
-}
-
 func TestFillsFromEvents(t *testing.T) {
 	s := fold(NewStore(),
 		execFill(MarketSpot, "7", 10, "0", "0.05", "0", ""),          // l = 0: no fill
