@@ -28,6 +28,9 @@ func (f *orderFlags) contractRequest() (rest.ContractOrderRequest, error) {
 	if r.Symbol == "" {
 		return r, errors.New("--symbol is required")
 	}
+	if err := symbolName("--symbol", r.Symbol); err != nil {
+		return r, err
+	}
 	if f.typ != "LIMIT" {
 		return r, errors.New("--type is for spot orders; contract orders take --order-type LIMIT|STOP and --price-type")
 	}
@@ -83,6 +86,8 @@ func (f *orderFlags) closeSide() (string, error) {
 	switch {
 	case f.symbol == "":
 		return "", errors.New("--symbol is required")
+	case symbolName("--symbol", strings.ToUpper(f.symbol)) != nil:
+		return "", symbolName("--symbol", strings.ToUpper(f.symbol))
 	case side != "LONG" && side != "SHORT":
 		return "", fmt.Errorf("--side %q: want LONG or SHORT (the position to close)", f.side)
 	case f.quantity != "" && !orderDecimalRE.MatchString(f.quantity):

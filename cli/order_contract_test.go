@@ -12,13 +12,6 @@ import (
 	"bhtop/sim"
 )
 
-// String is everything logged so far.
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // loggedSim is orderSim with a request log and a moving market.
 func loggedSim(t *testing.T) (*sim.Server, *lockedLog) {
 	t.Helper()

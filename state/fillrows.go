@@ -82,7 +82,9 @@ func (b *fillBook) row(i int32) *Fill {
 	return f.row
 }
 
-func (b *fillBook) compareRefs(x, y fillRef) int { return compareFills(&b.ring[x.slot], &b.ring[y.slot]) }
+func (b *fillBook) compareRefs(x, y fillRef) int {
+	return compareFills(&b.ring[x.slot], &b.ring[y.slot])
+}
 
 func compareFills(a, b *fill) int {
 	if c := cmp.Compare(a.time, b.time); c != 0 {
