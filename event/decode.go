@@ -62,8 +62,8 @@ type ExecView struct {
 	CommissionAsset []byte // N (JSON null when none: "null")
 	ExecType        []byte // x (optional, spot): current execution type
 	RejectReason    []byte // r (optional, spot)
-	TradeTime       []byte // T (optional, spot): transaction time
-	TradeID         []byte // t (optional, spot)
+	TradeTime       []byte // T (optional): transaction time
+	TradeID         []byte // t (optional): trade id of this execution; -1 or absent when none
 	StopPrice       []byte // P (optional, spot)
 	IcebergQty      []byte // F (optional, spot)
 }

@@ -90,3 +90,18 @@ func (c *Client) ContractOpenOrders(ctx context.Context, limit int) ([]OrderReco
 	}
 	return orderRecords(ws), nil
 }
+
+// routeContractHistory is GET /openapi/contract/v1/historyOrders (an
+// extension): closed contract orders.
+var routeContractHistory = route{"GET", "/openapi/contract/v1/historyOrders", secUserData, 5, false}
+
+// ContractHistoryOrders lists closed contract orders (GET
+// /openapi/contract/v1/historyOrders); symbol "" means all, limit <= 0
+// the service's default (20).
+func (c *Client) ContractHistoryOrders(ctx context.Context, symbol string, limit int) ([]OrderRecord, error) {
+	var ws []wireOrder
+	if err := c.call(ctx, routeContractHistory, listParams(symbol, limit), &ws); err != nil {
+		return nil, err
+	}
+	return orderRecords(ws), nil
+}
