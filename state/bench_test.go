@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/json"
+	"fmt"
 	"runtime"
 	"strconv"
 	"sync"
@@ -277,10 +278,17 @@ func BenchmarkIngestKnownOrders(b *testing.B) {
 	}
 }
 
-// BenchmarkSnapshot takes a snapshot after 100 order updates, with 10,000
-// open and 10,000 closed orders held. cpu-ns/snapshot leaves out the
-// updates.
+// BenchmarkSnapshot takes a snapshot after 1 and after 100 order updates,
+// with 10,000 open and 10,000 closed orders held. cpu-ns/snapshot leaves
+// out the updates: it is the snapshot's fixed cost plus building the
+// changed rows (each an order and its fill).
 func BenchmarkSnapshot(b *testing.B) {
+	for _, changes := range []int{1, 100} {
+		b.Run(fmt.Sprintf("changes=%d", changes), func(b *testing.B) { benchSnapshot(b, changes) })
+	}
+}
+
+func benchSnapshot(b *testing.B, changes int) {
 	s, _ := knownOrders(10_000, 0)
 	for i := 0; i < 10_000; i++ { // 10,000 closed orders
 		r := event.ExecutionReport{EventTime: 2_000, Symbol: "LTCBTC", ClientOrderID: "x", Side: "SELL", Type: "LIMIT",
@@ -299,8 +307,8 @@ func BenchmarkSnapshot(b *testing.B) {
 	c0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		t0 := cpuTime()
-		for j := 0; j < 100; j++ { // 100 of the 7,500 spot orders (4293153 + n, n%4 != 0)
-			k := (i*100 + j) % 7_500
+		for j := 0; j < changes; j++ { // changes of the 7,500 spot orders (4293153 + n, n%4 != 0)
+			k := (i*changes + j) % 7_500
 			r.EventTime = int64(2_000 + i)
 			r.OrderID = strconv.Itoa(4293153 + k/3*4 + k%3 + 1)
 			r.CumQty = strconv.Itoa(i + 1)

@@ -12,7 +12,7 @@ import (
 func benchModel(b *testing.B, open, closed int) Model {
 	s := bigSnapshot(open, 500, 200)
 	for i := range closed {
-		s.Orders = append(s.Orders, state.Order{Market: "spot", Symbol: "OLDUSDT", OrderID: fmt.Sprint(900000 + i),
+		s.Orders = append(s.Orders, &state.Order{Market: "spot", Symbol: "OLDUSDT", OrderID: fmt.Sprint(900000 + i),
 			Side: "SELL", Type: "LIMIT", Price: "1.5", Quantity: "2", ExecutedQty: "2", AvgPrice: ptr("1.5"), Status: "FILLED"})
 	}
 	m := sized(New(newTestBackend(s), &testTrader{}, WithNow(fixedNow)), 200, 60)
