@@ -13,6 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"bhtop/alert"
 	"bhtop/signer"
 )
 
@@ -29,6 +30,11 @@ import (
 //	record      = "/path/journal.jsonl"
 //	theme       = "dark"
 //	log         = "/path/bhtop.log"
+//
+//	[[alerts]]                   # alert rules (package alert), repeatable
+//	kind  = "price_cross"
+//	symbol = "BTCUSDT"
+//	above = 70000
 type fileSettings struct {
 	BaseURL    string `toml:"base_url"`
 	WSURL      string `toml:"ws_url"`
@@ -42,6 +48,9 @@ type fileSettings struct {
 	Record     string `toml:"record"`
 	Theme      string `toml:"theme"`
 	Log        string `toml:"log"`
+
+	Alerts []map[string]any `toml:"alerts"`
+	rules  []alert.Rule     // Alerts, validated by loadFile
 }
 
 // DefaultPath is $XDG_CONFIG_HOME/bhtop/config.toml, or
@@ -82,6 +91,9 @@ func loadFile(path string, explicit bool) (fileSettings, error) {
 			keys[i] = k.String()
 		}
 		return fsets, fmt.Errorf("config file %s: unknown setting(s) %s", path, strings.Join(keys, ", "))
+	}
+	if fsets.rules, err = parseAlerts(path, string(b), fsets.Alerts); err != nil {
+		return fsets, err
 	}
 	return fsets, nil
 }
