@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"os/signal"
@@ -13,6 +15,7 @@ import (
 	"time"
 
 	"bhtop/config"
+	"bhtop/notify"
 	"bhtop/rest"
 	"bhtop/state"
 	"bhtop/stream"
@@ -90,6 +93,7 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	fs.DurationVar(&forD, "for", 0, "stream this long (from start), then print the dump; 0 = until SIGINT/SIGTERM")
 	fs.Var(&orders, "order", "place this spot order once live: 'symbol=ETHBTC&side=BUY&type=LIMIT&quantity=1&price=0.05' (repeatable)")
 	fs.BoolVar(&indent, "indent", false, "indent the JSON")
+	df := addDeskFlags(fs)
 	pos, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return ExitOK
@@ -103,6 +107,9 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	}
 	if len(pos) > 0 {
 		return fail(ExitUsage, "unexpected argument %q", pos[0])
+	}
+	if err := checkDeskFlags(df); err != nil {
+		return fail(ExitUsage, "%v", err)
 	}
 	if forD < 0 {
 		return fail(ExitUsage, "--for %s: want a positive duration", forD)
@@ -125,12 +132,18 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 		return fail(ExitFail, "%v", err)
 	}
 	defer closeLog()
-	up, err := openUpstream(ctx, conn, upstreamOptions{simActivity: dumpSimActivity, trade: !conn.ReadOnly, logger: logger})
+	dk, err := openDesk(context.WithoutCancel(ctx), df, conn, logger, nil)
+	if err != nil {
+		return fail(ExitFail, "%v", err)
+	}
+	defer dk.close()
+	up, err := openUpstream(ctx, conn, upstreamOptions{simActivity: dumpSimActivity, trade: !conn.ReadOnly, logger: logger, metrics: dk.reg})
 	if err != nil {
 		return fail(upstreamExitCode(err), "%v", err)
 	}
 	sess := up.sess
 	sess.Start()
+	dk.follow("", up)
 	live := sess.WaitLive(ctx) == nil
 	if live {
 		for _, o := range orders {
@@ -157,10 +170,30 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	if indent {
 		ind = "  "
 	}
-	if err := state.WriteDump(stdio.Out, sess.Hub().Latest(), ind); err != nil {
-		return fail(ExitFail, "%v", err)
+	dk.close() // the watcher stops; firings so far are final
+	out := dumpOutput{Snapshot: sess.Hub().Latest(), Alerts: dk.alerts()}
+	if err := writeJSON(stdio.Out, out, ind); err != nil {
+		return fail(ExitFail, "write the state dump: %v", err)
 	}
 	return ExitOK
+}
+
+// dumpOutput is bhtop dump's JSON: the state dump of DESIGN.md with the
+// keys `bhtop dump` adds beside it.
+type dumpOutput struct {
+	*state.Snapshot
+	Alerts []notify.Record `json:"alerts"` // every alert fired during the run
+}
+
+// writeJSON writes v as one JSON document (indented when indent is set),
+// without HTML escaping, like state.WriteDump.
+func writeJSON(w io.Writer, v any, indent string) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if indent != "" {
+		enc.SetIndent("", indent)
+	}
+	return enc.Encode(v)
 }
 
 // notLiveReason is why a stream that never went live did not: the newest
