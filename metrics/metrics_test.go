@@ -93,7 +93,7 @@ func TestEquityAndPnL(t *testing.T) {
 	})
 	var mh market.Hub
 	mh.Publish(&market.Snapshot{Version: 1,
-		Quotes: map[string]market.Quote{"BTCUSDT": {Symbol: "BTCUSDT", Last: "30000"}, "BTC-PERP": {Symbol: "BTC-PERP", Mark: "21000"}},
+		Quotes:      map[string]market.Quote{"BTCUSDT": {Symbol: "BTCUSDT", Last: "30000"}, "BTC-PERP": {Symbol: "BTC-PERP", Mark: "21000"}},
 		Instruments: map[string]market.Instrument{"BTC-PERP": {Symbol: "BTC-PERP", Base: "BTC", Quote: "USDT", Contract: true, Multiplier: "0.001"}},
 	})
 	ctx, cancel := context.WithCancel(context.Background())
