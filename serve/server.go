@@ -87,6 +87,10 @@ type Config struct {
 	sendBuffer int
 }
 
+// refusalBurst is how many refused logins are logged per minute; the rest
+// are counted in the next line.
+const refusalBurst = 20
+
 // ErrServerClosed is what Serve returns after Shutdown or Close.
 var ErrServerClosed = ssh.ErrServerClosed
 
@@ -97,7 +101,9 @@ type Server struct {
 	log     *slog.Logger
 	auth    *authorizedKeys
 	hostKey gossh.Signer
-	ssh     *ssh.Server
+	// refusals logs refused logins, at most refusalBurst a minute.
+	refusals *rateLog
+	ssh      *ssh.Server
 
 	mu       sync.Mutex
 	closing  bool
@@ -144,15 +150,17 @@ func New(cfg Config) (*Server, error) {
 	if created {
 		logger.Info("created host key", "file", cfg.HostKey, "fingerprint", fingerprint(hostKey.PublicKey()))
 	}
-	auth, err := newAuthorizedKeys(cfg.AuthorizedKeys)
+	auth, err := newAuthorizedKeys(cfg.AuthorizedKeys, func(msg string) { logger.Warn(msg) })
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, log: logger, auth: auth, hostKey: hostKey, sessions: make(map[*session]struct{})}
+	s := &Server{cfg: cfg, log: logger, auth: auth, hostKey: hostKey, sessions: make(map[*session]struct{}),
+		refusals: newRateLog(logger, refusalBurst, time.Minute)}
 	s.ssh = &ssh.Server{
 		Version:          "bhtop",
 		Handler:          s.handle,
-		PublicKeyHandler: s.allowKey,
+		PublicKeyHandler: s.authorize,
+		PtyCallback:      s.allowPty,
 		// No PasswordHandler and no KeyboardInteractiveHandler: those
 		// methods are not offered at all. No forwarding callbacks: denied.
 		ConnCallback: limitSendBuffer(cmp.Or(cfg.sendBuffer, sendBuffer)),
@@ -250,19 +258,6 @@ func (s *Server) Close() error {
 	s.closing = true
 	s.mu.Unlock()
 	return s.ssh.Close()
-}
-
-// allowKey is the only authentication method: the key must be in the
-// authorized keys file as it is now.
-func (s *Server) allowKey(ctx ssh.Context, key ssh.PublicKey) bool {
-	ok, err := s.auth.allowed(key)
-	if err != nil {
-		s.log.Warn("authorized keys", "err", err)
-	}
-	if !ok {
-		s.log.Info("refused key", "user", ctx.User(), "remote", ctx.RemoteAddr().String(), "key", fingerprint(key))
-	}
-	return ok
 }
 
 // admit registers a new session unless the server is closing or full; the
