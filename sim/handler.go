@@ -320,6 +320,9 @@ func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 // endpointOf is the route template of r for metrics: a known route, the
 // user stream with its listenKey replaced, or "other".
 func endpointOf(r *http.Request) string {
+	if r.URL.Path == "/openapi/quote/ws/v1" {
+		return "GET /openapi/quote/ws/v1"
+	}
 	if strings.HasPrefix(r.URL.Path, "/openapi/ws/") {
 		return "GET /openapi/ws/{listenKey}"
 	}
