@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"bytes"
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
@@ -14,34 +13,23 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
 )
 
-// lockedBuffer is a log sink safe for the server's goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
+// String is everything logged so far (requestLog serves as a log sink
+// safe for the server's goroutines).
+func (l *requestLog) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
 }
 
 // openSSHKey writes an ed25519 private key file for the OpenSSH client
-// and returns it with its public key line.
-func openSSHKey(t *testing.T, dir string) (file, pub string) {
+// and returns it with its signer.
+func openSSHKey(t *testing.T, dir string) (file string, signer gossh.Signer) {
 	t.Helper()
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
@@ -55,11 +43,10 @@ func openSSHKey(t *testing.T, dir string) (file, pub string) {
 	if err := os.WriteFile(file, pem.EncodeToMemory(block), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	signer, err := gossh.NewSignerFromKey(priv)
-	if err != nil {
+	if signer, err = gossh.NewSignerFromKey(priv); err != nil {
 		t.Fatal(err)
 	}
-	return file, strings.TrimSpace(string(gossh.MarshalAuthorizedKey(signer.PublicKey())))
+	return file, signer
 }
 
 // TestOpenSSHKeyOptions runs the stock OpenSSH client against keys whose
@@ -71,10 +58,11 @@ func TestOpenSSHKeyOptions(t *testing.T) {
 	if _, err := exec.LookPath("ssh"); err != nil {
 		t.Skip("ssh not installed")
 	}
-	logs := &lockedBuffer{}
+	logs := &requestLog{}
 	f := newFixture(t, func(c *Config) { c.Logger = slog.New(slog.NewTextHandler(logs, nil)) })
 	dir := t.TempDir()
-	keyFile, pub := openSSHKey(t, dir)
+	keyFile, signer := openSSHKey(t, dir)
+	pub := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(signer.PublicKey())))
 	host, port, _ := net.SplitHostPort(f.addr)
 	setLine := func(options string) {
 		t.Helper()
