@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/shopspring/decimal"
 
 	"bhtop/market"
 	"bhtop/state"
@@ -14,7 +13,6 @@ import (
 // t0 is the fake clock's start; evaluations pass t0.Add(...).
 var t0 = time.UnixMilli(1_700_000_000_000)
 
-func dec(s string) *decimal.Decimal { d := decimal.RequireFromString(s); return &d }
 
 func rule(t *testing.T, n int, fields map[string]any) Rule {
 	t.Helper()
