@@ -5,14 +5,12 @@ import (
 	"testing"
 	"time"
 
-
 	"bhtop/market"
 	"bhtop/state"
 )
 
 // t0 is the fake clock's start; evaluations pass t0.Add(...).
 var t0 = time.UnixMilli(1_700_000_000_000)
-
 
 func rule(t *testing.T, n int, fields map[string]any) Rule {
 	t.Helper()

@@ -71,13 +71,14 @@ func (d *desk) follow(name string, up *upstream) {
 	if name == "" {
 		name = metrics.DefaultAccount
 	}
-	d.reg.AddAccount(d.ctx, metrics.Account{Name: name, State: up.sess.Hub(), Status: up.sess.Status, Market: up.market})
+	mkt := up.MarketHub()
+	d.reg.AddAccount(d.ctx, metrics.Account{Name: name, State: up.sess.Hub(), Status: up.sess.Status, Market: mkt, ValueIn: up.valueIn})
 	if len(d.rules) == 0 {
 		return
 	}
 	w := notify.Watcher{
 		Engine:  alert.NewEngine(d.rules),
-		Sources: []notify.Source{{Name: name, State: up.sess.Hub(), Status: up.sess.Status, Market: up.market}},
+		Sources: []notify.Source{{Name: name, State: up.sess.Hub(), Status: up.sess.Status, Market: mkt, ValueIn: up.valueIn}},
 		Deliver: d.disp.Deliver,
 	}
 	go w.Run(d.ctx)

@@ -2,11 +2,9 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"os/signal"
@@ -15,9 +13,8 @@ import (
 	"time"
 
 	"bhtop/config"
-	"bhtop/notify"
+	"bhtop/market"
 	"bhtop/rest"
-	"bhtop/state"
 	"bhtop/stream"
 )
 
@@ -84,7 +81,7 @@ func runDump(args []string, stdio IO) int {
 func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	fs := flag.NewFlagSet("bhtop dump", flag.ContinueOnError)
 	fs.SetOutput(stdio.Err)
-	connFlags := config.AddFlags(fs)
+	connFlags := config.AddFlags(fs).AddMarketFlags()
 	var (
 		forD   time.Duration
 		orders orderList
@@ -142,7 +139,7 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 		return fail(upstreamExitCode(err), "%v", err)
 	}
 	sess := up.sess
-	sess.Start()
+	up.Start()
 	dk.follow("", up)
 	live := sess.WaitLive(ctx) == nil
 	if live {
@@ -170,30 +167,17 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	if indent {
 		ind = "  "
 	}
-	dk.close() // the watcher stops; firings so far are final
-	out := dumpOutput{Snapshot: sess.Hub().Latest(), Alerts: dk.alerts()}
-	if err := writeJSON(stdio.Out, out, ind); err != nil {
-		return fail(ExitFail, "write the state dump: %v", err)
+	var mkt *market.Snapshot
+	if h := up.MarketHub(); h != nil {
+		mkt = h.Latest()
+	}
+	// The watcher stops: the alerts fired during the run are final.
+	dk.close()
+	alerts := dumpMember{"alerts", dk.alerts()}
+	if err := writeDump(stdio.Out, sess.Hub().Latest(), mkt, conn.ValueIn, ind, alerts); err != nil {
+		return fail(ExitFail, "%v", err)
 	}
 	return ExitOK
-}
-
-// dumpOutput is bhtop dump's JSON: the state dump of DESIGN.md with the
-// keys `bhtop dump` adds beside it.
-type dumpOutput struct {
-	*state.Snapshot
-	Alerts []notify.Record `json:"alerts"` // every alert fired during the run
-}
-
-// writeJSON writes v as one JSON document (indented when indent is set),
-// without HTML escaping, like state.WriteDump.
-func writeJSON(w io.Writer, v any, indent string) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	if indent != "" {
-		enc.SetIndent("", indent)
-	}
-	return enc.Encode(v)
 }
 
 // notLiveReason is why a stream that never went live did not: the newest

@@ -35,6 +35,12 @@ type Conn struct {
 	Record, Theme, Log     string
 	// Alerts are the config file's [[alerts]] rules, validated.
 	Alerts []alert.Rule
+
+	// Market data (AddMarketFlags): the valuation asset (default USDT),
+	// more symbols to follow, and NoMarket: no quote traffic at all.
+	ValueIn  string
+	Watch    []string
+	NoMarket bool
 }
 
 // HasCredentials reports whether both an API key and a secret are set.
@@ -59,6 +65,7 @@ type Flags struct {
 	record     string
 	theme      string
 	log        string
+	market     marketFlags
 }
 
 // AddFlags registers the connection flags on fs. The secret is never a
@@ -159,6 +166,9 @@ func (f *Flags) Resolve(getenv func(string) string) (Conn, error) {
 	c.Theme = pick("theme", f.theme, "BHTOP_THEME", file.Theme, "theme").val
 	c.Log = pick("log", f.log, "BHTOP_LOG", file.Log, "log").val
 	c.Alerts = file.rules
+	if err := f.resolveMarket(&c, set, getenv, file, path); err != nil {
+		return Conn{}, err
+	}
 	if c.APIKey != "" && c.Secret.Empty() {
 		return c, errors.New("BHTOP_API_KEY is set but no secret key: set BHTOP_SECRET_KEY or --secret-file")
 	}

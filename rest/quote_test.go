@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"bhtop/rest"
 	"bhtop/signer"
+	"bhtop/sim"
 )
 
 // docsPayloads are answers shaped as API-FACTS.md 'Market data' shows
@@ -154,5 +156,86 @@ func TestQuote404(t *testing.T) {
 	_, err := rest.New(srv.URL).Ticker24h(context.Background(), "ETHBTC")
 	if !rest.IsNotFound(err) {
 		t.Errorf("Ticker24h on a service without quote endpoints: %v, want IsNotFound", err)
+	}
+}
+
+func TestQuoteEndpointsAgainstSim(t *testing.T) {
+	s, log := startSim(t, sim.Options{})
+	c := client(s)
+	ctx := context.Background()
+
+	d, err := c.Depth(ctx, "BTCUSDT", 5, false)
+	if err != nil || len(d.Bids) == 0 || len(d.Bids) > 5 || len(d.Asks) == 0 {
+		t.Errorf("Depth(BTCUSDT, 5) = %d bids %d asks, %v", len(d.Bids), len(d.Asks), err)
+	}
+	if cd, err := c.Depth(ctx, "BTC-PERP-REV", 0, true); err != nil || len(cd.Bids) == 0 {
+		t.Errorf("contract Depth = %+v, %v", cd, err)
+	}
+	if tr, err := c.Trades(ctx, "BTCUSDT", 10, false); err != nil || len(tr) > 10 {
+		t.Errorf("Trades = %d, %v", len(tr), err)
+	}
+	ks, err := c.Klines(ctx, rest.KlineRequest{Symbol: "ETHBTC", Interval: "5m", Limit: 3})
+	if err != nil || len(ks) == 0 || len(ks) > 3 || ks[0].OpenTime%300000 != 0 {
+		t.Errorf("Klines(5m, 3) = %+v, %v", ks, err)
+	}
+	if ck, err := c.Klines(ctx, rest.KlineRequest{Symbol: "ETH-PERP", Interval: "1m", Contract: true, Limit: 2}); err != nil || len(ck) == 0 {
+		t.Errorf("contract Klines = %+v, %v", ck, err)
+	}
+	tk, err := c.Ticker24h(ctx, "BTCUSDT")
+	if err != nil || tk.Symbol != "BTCUSDT" || tk.Last == "" || tk.BestBid == "" {
+		t.Errorf("Ticker24h = %+v, %v", tk, err)
+	}
+	if all, err := c.Tickers24h(ctx); err != nil || len(all) < 2 {
+		t.Errorf("Tickers24h = %d, %v", len(all), err)
+	}
+	if p, err := c.TickerPrice(ctx, "ETHBTC"); err != nil || p.Price == "" {
+		t.Errorf("TickerPrice = %+v, %v", p, err)
+	}
+	if ps, err := c.TickerPrices(ctx); err != nil || len(ps) < 2 {
+		t.Errorf("TickerPrices = %d, %v", len(ps), err)
+	}
+	if b, err := c.BookTicker(ctx, "BTCUSDT"); err != nil || b.BidPrice == "" || b.AskPrice == "" {
+		t.Errorf("BookTicker = %+v, %v", b, err)
+	}
+	if bs, err := c.BookTickers(ctx); err != nil || len(bs) < 2 {
+		t.Errorf("BookTickers = %d, %v", len(bs), err)
+	}
+	if ci, err := c.ContractIndex(ctx, ""); err != nil || ci.Index["BTCUSDT"] == "" {
+		t.Errorf("ContractIndex = %+v, %v", ci, err)
+	}
+	if cs, err := c.Contracts(ctx); err != nil || len(cs) == 0 || cs[0].LastPrice == "" {
+		t.Errorf("Contracts = %+v, %v", cs, err)
+	}
+	bi, err := c.BrokerInfo(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rev rest.ContractSymbol
+	for _, cs := range bi.Contracts {
+		if cs.Symbol.Symbol == "BTC-PERP-REV" {
+			rev = cs
+		}
+	}
+	if !rev.Inverse || rev.Index != "BTCUSDT" || rev.Multiplier == "" || rev.MarginAsset != "BTC" {
+		t.Errorf("BTC-PERP-REV = %+v", rev)
+	}
+
+	_, err = c.Ticker24h(ctx, "NOPE")
+	var ae *rest.APIError
+	if !errors.As(err, &ae) || ae.Code != -1121 {
+		t.Errorf("Ticker24h(NOPE) = %v, want -1121", err)
+	}
+	for _, e := range log.entries(t) {
+		if strings.HasPrefix(e.Path, "/openapi/quote/") && e.APIKey {
+			t.Errorf("%s sent the API key: quote endpoints are security NONE", e.Path)
+		}
+	}
+}
+
+func TestQuoteEndpointsWithoutMarketData(t *testing.T) {
+	s, _ := startSim(t, sim.Options{NoMarketData: true})
+	_, err := client(s).Depth(context.Background(), "BTCUSDT", 0, false)
+	if !rest.IsNotFound(err) {
+		t.Errorf("Depth on --no-market-data = %v, want a 404", err)
 	}
 }
