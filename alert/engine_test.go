@@ -177,6 +177,8 @@ func TestFillAndRejection(t *testing.T) {
 			w.st.Orders = append(w.st.Orders, order("3", "FILLED", "2"), order("4", "PARTIALLY_FILLED", "0.5"))
 		}, 1, "2 × fill"},
 		{func(w *world) { w.st.Orders = append(w.st.Orders, order("5", "NEW", "0")) }, 0, ""},
+		{func(w *world) { w.st.Orders = w.st.Orders[4:] }, 0, ""}, // older orders left the retention
+		{func(w *world) { w.st.Orders = []state.Order{order("4", "FILLED", "2"), order("5", "NEW", "0")} }, 1, "filled 2 of 2"},
 	})
 	other := []Rule{rule(t, 1, map[string]any{"kind": "fill", "symbol": "BTCUSDT"})}
 	runSteps(t, other, []step{

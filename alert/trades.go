@@ -15,12 +15,17 @@ import (
 type tradeWatch struct {
 	version uint64
 	primed  bool
-	orders  map[string]orderSeen // key market + " " + orderId
-	pending map[string]string    // clientOrderId -> status
+	orders  map[orderKey]orderSeen
+	gen     uint32       // marks the orders seen in the newest snapshot
+	rows    *state.Order // first row of the last snapshot's Orders (shared while unchanged)
+	nrows   int
+	pending map[string]string // clientOrderId -> status
 
 	fills    []state.Order // orders filled further in the last update
 	rejected []string      // what was rejected in the last update
 }
+
+type orderKey struct{ market, id string }
 
 type orderSeen struct {
 	executed string
@@ -34,21 +39,7 @@ func (t *tradeWatch) update(s *state.Snapshot) (fresh bool) {
 		return false
 	}
 	t.fills, t.rejected = t.fills[:0], t.rejected[:0]
-	orders := make(map[string]orderSeen, len(s.Orders))
-	for _, o := range s.Orders {
-		k := o.Market + " " + o.OrderID
-		prev, had := t.orders[k]
-		orders[k] = orderSeen{o.ExecutedQty, o.Status}
-		if !t.primed {
-			continue
-		}
-		if o.ExecutedQty != prev.executed && increased(prev.executed, o.ExecutedQty) {
-			t.fills = append(t.fills, o)
-		}
-		if o.Status == "REJECTED" && (!had || prev.status != "REJECTED") {
-			t.rejected = append(t.rejected, fmt.Sprintf("%s %s %s order %s", o.Symbol, o.Side, o.Type, o.OrderID))
-		}
-	}
+	t.scanOrders(s.Orders)
 	pending := make(map[string]string, len(s.Pending))
 	for _, p := range s.Pending {
 		pending[p.ClientOrderID] = p.Status
@@ -56,8 +47,54 @@ func (t *tradeWatch) update(s *state.Snapshot) (fresh bool) {
 			t.rejected = append(t.rejected, fmt.Sprintf("%s %s order %s not placed (%s)", p.Symbol, p.Side, p.ClientOrderID, p.Reason))
 		}
 	}
-	t.orders, t.pending, t.version, t.primed = orders, pending, s.Version, true
+	t.pending, t.version, t.primed = pending, s.Version, true
 	return true
+}
+
+// scanOrders compares the orders with the previous snapshot's. A snapshot
+// whose orders did not change shares the previous one's rows, and is
+// skipped; otherwise the map is updated in place (no allocation per
+// order) and orders no longer retained are dropped.
+func (t *tradeWatch) scanOrders(orders []state.Order) {
+	var first *state.Order
+	if len(orders) > 0 {
+		first = &orders[0]
+	}
+	if t.primed && first == t.rows && len(orders) == t.nrows {
+		return
+	}
+	t.rows, t.nrows = first, len(orders)
+	if t.orders == nil {
+		t.orders = make(map[orderKey]orderSeen, len(orders))
+	}
+	for i := range orders {
+		o := &orders[i]
+		k := orderKey{o.Market, o.OrderID}
+		prev, had := t.orders[k]
+		if had && prev.executed == o.ExecutedQty && prev.status == o.Status {
+			continue
+		}
+		t.orders[k] = orderSeen{o.ExecutedQty, o.Status}
+		if !t.primed {
+			continue
+		}
+		if o.ExecutedQty != prev.executed && increased(prev.executed, o.ExecutedQty) {
+			t.fills = append(t.fills, *o)
+		}
+		if o.Status == "REJECTED" && (!had || prev.status != "REJECTED") {
+			t.rejected = append(t.rejected, fmt.Sprintf("%s %s %s order %s", o.Symbol, o.Side, o.Type, o.OrderID))
+		}
+	}
+	if len(t.orders) > len(orders) {
+		// Orders left the retention: keep only the current ones (rare:
+		// once the closed-order limit is reached, once per eviction).
+		kept := make(map[orderKey]orderSeen, len(orders))
+		for i := range orders {
+			k := orderKey{orders[i].Market, orders[i].OrderID}
+			kept[k] = t.orders[k]
+		}
+		t.orders = kept
+	}
 }
 
 // increased reports whether the executed quantity grew ("" is zero).

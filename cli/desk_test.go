@@ -28,12 +28,13 @@ func deskEnv(t *testing.T, config string) func(string) string {
 	return func(k string) string { return env[k] }
 }
 
-// TestDumpAlerts: a rule of the config file fires once during the dump,
+// TestDumpAlerts: rules of the config file fire once during the dump,
 // which lists it under "alerts" with time, rule, account and message, and
 // --alert-cmd gets it as JSON on stdin.
 func TestDumpAlerts(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "cmd.json")
-	env := deskEnv(t, "[[alerts]]\nkind = \"balance_below\"\nasset = \"USDT\"\nbelow = \"1e15\"\n\n[[alerts]]\nkind = \"stream_silent\"\nafter = \"1h\"\n")
+	env := deskEnv(t, "[[alerts]]\nkind = \"balance_below\"\nasset = \"USDT\"\nbelow = \"1e15\"\n\n[[alerts]]\nkind = \"stream_silent\"\nafter = \"1h\"\n"+
+		"\n[[alerts]]\nkind = \"price_cross\"\nsymbol = \"BTCUSDT\"\nabove = 1\n")
 	start := time.Now()
 	code, stdout, errOut := runCLI(env, "dump", "--for", "2s", "--alert-cmd", "cat > "+out)
 	if code != ExitOK {
@@ -54,8 +55,14 @@ func TestDumpAlerts(t *testing.T) {
 	if len(d.Balances) == 0 {
 		t.Error("the dump lost its state keys")
 	}
-	if len(d.Alerts) != 1 {
-		t.Fatalf("alerts = %+v, want one balance_below firing", d.Alerts)
+	if len(d.Alerts) != 2 {
+		t.Fatalf("alerts = %+v, want balance_below#1 and price_cross#3 (on the simulator's market)", d.Alerts)
+	}
+	if d.Alerts[0].Rule == "price_cross#3" {
+		d.Alerts[0], d.Alerts[1] = d.Alerts[1], d.Alerts[0]
+	}
+	if p := d.Alerts[1]; p.Rule != "price_cross#3" || !strings.Contains(p.Message, "BTCUSDT price") {
+		t.Errorf("alert %+v", p)
 	}
 	a := d.Alerts[0]
 	if a.Rule != "balance_below#1" || a.Account != "default" || !strings.Contains(a.Message, "USDT balance") ||
