@@ -36,7 +36,7 @@ func TestDumpAlerts(t *testing.T) {
 	env := deskEnv(t, "[[alerts]]\nkind = \"balance_below\"\nasset = \"USDT\"\nbelow = \"1e15\"\n\n[[alerts]]\nkind = \"stream_silent\"\nafter = \"1h\"\n"+
 		"\n[[alerts]]\nkind = \"price_cross\"\nsymbol = \"BTCUSDT\"\nabove = 1\n")
 	start := time.Now()
-	code, stdout, errOut := runCLI(env, "dump", "--for", "2s", "--alert-cmd", "cat > "+out)
+	code, stdout, errOut := runCLI(env, "dump", "--for", "2s", "--alert-cmd", "cat >> "+out)
 	if code != ExitOK {
 		t.Fatalf("dump exit %d; stderr: %s", code, errOut)
 	}
@@ -73,7 +73,7 @@ func TestDumpAlerts(t *testing.T) {
 	if err != nil {
 		t.Fatalf("--alert-cmd did not run: %v", err)
 	}
-	if !strings.Contains(string(b), `"rule":"balance_below#1"`) {
+	if !strings.Contains(string(b), `"rule":"balance_below#1"`) || !strings.Contains(string(b), `"rule":"price_cross#3"`) {
 		t.Errorf("--alert-cmd stdin: %s", b)
 	}
 }
