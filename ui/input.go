@@ -32,6 +32,8 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case m.filtering:
 		return m.onFilterKey(msg), nil
+	case m.chart != nil:
+		return m.onChartKey(msg)
 	}
 	return m.onPaneKey(msg)
 }
@@ -106,6 +108,27 @@ func (m Model) onFormKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// onChartKey handles the chart's keys: intervals, close, help and quit;
+// the order form may be opened over it.
+func (m Model) onChartKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := &m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case key.Matches(msg, k.Esc, k.Chart):
+		m.chart = nil
+	case key.Matches(msg, k.IntervalPrev):
+		return m.stepInterval(-1), nil
+	case key.Matches(msg, k.IntervalNext):
+		return m.stepInterval(1), nil
+	case key.Matches(msg, k.Help):
+		m.showHelp = true
+	case key.Matches(msg, k.New):
+		return m.openForm()
+	}
+	return m, nil
+}
+
 // onFilterKey edits the focused pane's filter as it is typed.
 func (m Model) onFilterKey(msg tea.KeyPressMsg) Model {
 	p := &m.panes[m.focus]
@@ -162,6 +185,10 @@ func (m Model) onPaneKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.focus = panePositions
 	case key.Matches(msg, k.Pane4):
 		m.focus = paneEvents
+	case key.Matches(msg, k.Pane5):
+		m.focus = paneMarket
+	case key.Matches(msg, k.Chart):
+		m = m.openChart()
 	case key.Matches(msg, k.Up):
 		p.move(-1)
 	case key.Matches(msg, k.Down):
@@ -226,8 +253,10 @@ func (m Model) openForm() (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	f := &orderForm{}
-	if it, ok := m.panes[m.focus].selected(); ok && it.ord != nil {
-		f.search = it.ord.Symbol // preselect the selected order's symbol
+	if m.chart != nil {
+		f.search = m.chart.symbol // preselect the charted symbol
+	} else if it, ok := m.panes[m.focus].selected(); ok && it.pend == nil {
+		f.search = m.selectedSymbol() // or the selected row's
 	}
 	m.form = f
 	if m.symbols == nil {

@@ -21,6 +21,8 @@ type layout struct {
 	body  rect           // between the header and the message line
 	panes [numPanes]rect // in tabs mode all are the body below the tab bar
 	tabX  [numPanes][2]int
+	// gridMarket: the grid shows the Market pane beside the events.
+	gridMarket bool
 }
 
 // Below these sizes the panes share the screen as tabs.
@@ -29,7 +31,7 @@ const (
 	gridMinHeight = 30
 )
 
-func newLayout(w, h int) layout {
+func newLayout(w, h int, market bool) layout {
 	l := layout{w: w, h: h}
 	if w < 20 || h < 8 {
 		l.tiny = true
@@ -58,7 +60,17 @@ func newLayout(w, h int) layout {
 	l.panes[paneOrders] = rect{0, 1, w, ordersH}
 	l.panes[paneBalances] = rect{0, 1 + ordersH, balW, midH}
 	l.panes[panePositions] = rect{balW + 1, 1 + ordersH, w - balW - 1, midH}
-	l.panes[paneEvents] = rect{0, 1 + ordersH + midH, w, eventsH}
+	if !market {
+		// No market at all: the events get the bottom row (the Market
+		// pane is still a key away, saying why it is empty).
+		l.panes[paneEvents] = rect{0, 1 + ordersH + midH, w, eventsH}
+		l.gridMarket = false
+		return l
+	}
+	mktW := w * 3 / 5
+	l.gridMarket = true
+	l.panes[paneMarket] = rect{0, 1 + ordersH + midH, mktW, eventsH}
+	l.panes[paneEvents] = rect{mktW + 1, 1 + ordersH + midH, w - mktW - 1, eventsH}
 	return l
 }
 
@@ -73,12 +85,13 @@ func (l layout) bodyRows(id paneID) int { return max(0, l.panes[id].h-2) }
 // onResize lays the screen out again.
 func (m Model) onResize(msg tea.WindowSizeMsg) Model {
 	m.width, m.height = msg.Width, msg.Height
-	m.lay = newLayout(msg.Width, msg.Height)
+	m.lay = newLayout(msg.Width, msg.Height, m.market.hub != nil)
 	m.help.SetWidth(max(0, msg.Width-2))
 	m.drawShortHelp()
 	for i := range m.panes {
 		m.panes[i].scrollTo(m.lay.bodyRows(paneID(i)))
 	}
+	m.renderChart()
 	return m
 }
 
@@ -113,6 +126,9 @@ func (m *Model) bodyLines() []string {
 		}
 		return out[:l.body.h]
 	}
+	if m.chart != nil && len(m.chart.lines) == l.body.h {
+		return m.chart.lines
+	}
 	if l.tabs {
 		lines := []string{m.tabBar()}
 		r := l.panes[m.focus]
@@ -127,8 +143,19 @@ func (m *Model) bodyLines() []string {
 	for i := range bl {
 		lines = append(lines, bl[i]+sep+pl[i])
 	}
-	e := l.panes[paneEvents]
-	return append(lines, m.paneView(paneEvents, e.w, e.h)...)
+	k, e := l.panes[paneMarket], l.panes[paneEvents]
+	if !l.gridMarket {
+		if m.focus == paneMarket {
+			k = e // focused without a market: it takes the events' place
+			return append(lines, m.paneView(paneMarket, k.w, k.h)...)
+		}
+		return append(lines, m.paneView(paneEvents, e.w, e.h)...)
+	}
+	kl, el := m.paneView(paneMarket, k.w, k.h), m.paneView(paneEvents, e.w, e.h)
+	for i := range kl {
+		lines = append(lines, kl[i]+sep+el[i])
+	}
+	return lines
 }
 
 // paneView draws one pane with its context.
@@ -147,15 +174,17 @@ func (m *Model) paneView(id paneID, w, h int) []string {
 		empty = "(no positions)"
 	case paneEvents:
 		empty = "(nothing yet)"
+	case paneMarket:
+		empty = m.marketEmpty()
 	}
-	if m.snap.Version == 0 && id != paneEvents {
+	if m.snap.Version == 0 && id != paneEvents && id != paneMarket {
 		empty = "waiting for the first snapshot…"
 	}
 	if m.panes[id].filter != "" && len(m.panes[id].rows) == 0 {
 		empty = "(no rows match the filter)"
 	}
 	c := viewCtx{
-		now: m.now, p: &m.pt, noColor: m.noColor, privacy: m.privacy,
+		cell: cellCtx{now: m.now, mk: m.mk}, p: &m.pt, noColor: m.noColor, privacy: m.privacy,
 		focused: id == m.focus, stale: m.stale() && id != paneEvents,
 		filtering: m.filtering && id == m.focus, title: title, empty: empty,
 	}

@@ -1,6 +1,13 @@
 package ui
 
-import "bhtop/market"
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"bhtop/market"
+	"bhtop/value"
+)
 
 // marketSource is where the dashboard reads the public market: the quote
 // client's hub (nil when there is no market data at all, as with
@@ -14,5 +21,120 @@ type marketSource struct {
 // against, in asset valueIn (DESIGN.md 'Market context'). Without it the
 // dashboard shows the account alone.
 func WithMarket(h *market.Hub, valueIn string) Option {
-	return func(m *Model) { m.market = marketSource{hub: h, valueIn: valueIn} }
+	return func(m *Model) {
+		if valueIn == "" {
+			valueIn = "USDT"
+		}
+		m.market = marketSource{hub: h, valueIn: valueIn}
+	}
+}
+
+// marketMsg says the market hub published something.
+type marketMsg struct{}
+
+// listenMarket waits for the next market notice, no earlier than
+// notBefore (one render per frame interval, as for the state). Without a
+// market hub it waits for nothing.
+func (m Model) listenMarket(notBefore time.Time) tea.Cmd {
+	if m.mnotice == nil {
+		return nil
+	}
+	inner := listen(m.mnotice, m.ctx.Done(), notBefore)
+	return func() tea.Msg {
+		if inner() == nil {
+			return nil
+		}
+		return marketMsg{}
+	}
+}
+
+// onMarket takes the newest market snapshot and re-arms the listener.
+func (m Model) onMarket() (tea.Model, tea.Cmd) {
+	m.revalue()
+	m.rebuild()
+	return m, m.listenMarket(time.Now().Add(m.frame))
+}
+
+// revalue builds the market view again when the state or the market
+// changed since the last one, and remembers the first equity seen.
+func (m *Model) revalue() {
+	var ms *market.Snapshot
+	if m.market.hub != nil {
+		ms = m.market.hub.Latest()
+	}
+	if m.mk != nil && ms == nil && m.mk.live == false {
+		return // no market at all: the empty view stays
+	}
+	if m.mk != nil && (ms == nil || ms.Version == m.mk.snap.Version) && m.snap.Version == m.mk.state {
+		return
+	}
+	var seq uint64 = 1
+	if m.mk != nil {
+		seq = m.mk.seq + 1
+	}
+	m.mk = newMktView(seq, m.snap, ms, m.market.valueIn, m.market.hub != nil)
+	if m.equity0 == nil && m.mk.val != nil && m.snap.Version > 0 && len(m.snap.Balances) > 0 {
+		e := m.mk.val.Equity
+		m.equity0 = &e
+	}
+}
+
+// marketEmpty is what the Market pane says when it has no rows.
+func (m *Model) marketEmpty() string {
+	switch {
+	case !m.mk.live:
+		return "(no market data: not connected to the quote service)"
+	case m.mk.snap.Version == 0 && m.mk.snap.Health.Reason != "":
+		return "no market data (" + m.mk.snap.Health.Reason + ")"
+	case m.mk.snap.Version == 0:
+		return "waiting for market data…"
+	}
+	return "(no symbols watched)"
+}
+
+// marketHeader is the header's market part: the account's equity in the
+// valuation asset and its change since the dashboard started, or why
+// there is no market data. "" without a market hub.
+func (m *Model) marketHeader(short bool) string {
+	mk := m.mk
+	if !mk.live {
+		return ""
+	}
+	switch h := mk.snap.Health; {
+	case h.Up:
+	case h.Reason != "":
+		return m.pt.warn.wrap("no market data (" + h.Reason + ")")
+	case mk.snap.Version == 0:
+		return m.pt.muted.wrap("market: connecting…")
+	default:
+		return m.pt.warn.wrap("no market data (down)")
+	}
+	if mk.val == nil {
+		return ""
+	}
+	eq := mk.val.Equity.StringFixed(valuePlaces(mk.val.Asset))
+	if m.privacy {
+		eq = hidden
+	}
+	text := "equity " + eq + " " + mk.val.Asset
+	if short {
+		text = "eq " + eq + " " + mk.val.Asset
+	}
+	out := m.pt.accent.wrap(text)
+	if m.equity0 != nil {
+		if d, ok := value.DistancePct(*m.equity0, mk.val.Equity); ok {
+			p := m.pt.muted
+			switch d.Sign() {
+			case 1:
+				p = m.pt.good
+			case -1:
+				p = m.pt.bad
+			}
+			out += " " + p.wrap(pctText(d))
+		}
+	}
+	if n := len(mk.val.Unpriced); n > 0 && !short {
+		out += m.pt.muted.wrap(" (" + itoa(uint64(n)) + " unpriced)")
+	}
+	return out
 }

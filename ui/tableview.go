@@ -4,12 +4,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // viewCtx is what a pane's view needs besides the pane.
 type viewCtx struct {
-	now       time.Time
+	cell      cellCtx
 	p         *paints
 	noColor   bool
 	privacy   bool
@@ -25,7 +24,7 @@ const hidden = "•••"
 
 // visibleCols picks the columns that fit in w cells, dropping the highest
 // priorities first, and the width left for a flex column.
-func (p *pane) visibleCols(w int) (cols []int, flexW int) {
+func (p *pane) visibleCols(w int, market bool) (cols []int, flexW int) {
 	order := make([]int, len(p.cols))
 	for i := range order {
 		order[i] = i
@@ -35,6 +34,9 @@ func (p *pane) visibleCols(w int) (cols []int, flexW int) {
 	flex := -1
 	for _, ci := range order {
 		c := &p.cols[ci]
+		if c.mkt && !market {
+			continue
+		}
 		need := p.widths[ci].w + 1
 		if c.flex {
 			need = max(len(c.title), 8) + 1
@@ -66,7 +68,7 @@ func (p pane) view(c viewCtx, w, h int) []string {
 	if h == 1 {
 		return lines
 	}
-	cols, flexW := p.visibleCols(w)
+	cols, flexW := p.visibleCols(w, c.cell.mk.live)
 	var b strings.Builder
 	b.WriteString("  ")
 	for _, ci := range cols {
@@ -138,7 +140,7 @@ func (p *pane) rowLine(c viewCtx, it *item, sel bool, cols []int, flexW, w int) 
 	for _, ci := range cols {
 		col := &p.cols[ci]
 		cw := p.colW(ci, flexW)
-		s := col.text(it, c.now)
+		s := col.text(it, &c.cell)
 		if c.privacy {
 			switch {
 			case col.money && s != "":
@@ -148,8 +150,11 @@ func (p *pane) rowLine(c viewCtx, it *item, sel bool, cols []int, flexW, w int) 
 			}
 		}
 		var cp paint
-		if !sel && col.paint != nil && rowPaint.open == "" {
+		if !sel && col.paint != nil && (rowPaint.open == "" || col.paintOver) {
 			cp = col.paint(it, c.p)
+			if rowPaint.open != "" && cp.open != "" {
+				cp.close += rowPaint.open // back to the row's colour after the cell
+			}
 		}
 		b.WriteString(cp.open)
 		switch {
