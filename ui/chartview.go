@@ -229,7 +229,7 @@ func (m *Model) intervalBar(cur int) string {
 			b.WriteString(m.pt.muted.wrap(" " + iv + " "))
 		}
 	}
-	b.WriteString(m.pt.muted.wrap("   ←/→ or [ ] interval · c/esc close"))
+	b.WriteString(m.pt.muted.wrap("   ←/→ interval · esc close"))
 	return b.String()
 }
 

@@ -101,11 +101,34 @@ func (m Model) onFormKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.confirm = &confirmation{place: &req, notional: notional, quote: f.symbol().QuoteAsset}
 		return m, nil
 	default:
+		if p := m.quotePrice(&f, msg.Text); p != "" {
+			f.price, f.checked = p, false
+			return m, nil
+		}
 		if msg.Text != "" {
 			f.typeText(msg.Text)
 		}
 	}
 	return m, nil
+}
+
+// quotePrice is the live price a key takes into the price field: b the
+// bid, a the ask, l the last ("" for any other key or field, or when the
+// market does not know that price).
+func (m *Model) quotePrice(f *orderForm, text string) string {
+	if f.field != fieldPrice || !f.uses(fieldPrice) {
+		return ""
+	}
+	q := m.mk.snap.Quotes[f.symbol().Symbol]
+	switch text {
+	case "b":
+		return q.Bid
+	case "a":
+		return q.Ask
+	case "l":
+		return q.Last
+	}
+	return ""
 }
 
 // onChartKey handles the chart's keys: intervals, close, help and quit;

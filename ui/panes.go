@@ -305,10 +305,10 @@ func marketColumns() []column {
 		{title: "Symbol", max: 16, text: plain(symbol), cmp: textCmp(symbol)},
 		{title: "Last", align: alignDec, text: plain(last), cmp: decCmp(last), paint: dir},
 		{title: "24h %", align: alignRight, fixed: 8, text: plain(change), cmp: decCmp(change), paint: dir},
-		{title: "Bid", align: alignDec, prio: 1, text: plain(bid), cmp: decCmp(bid)},
-		{title: "Ask", align: alignDec, prio: 1, text: plain(ask), cmp: decCmp(ask)},
-		{title: "Spread", align: alignDec, prio: 3, text: plain(spread), cmp: decCmp(spread)},
-		{title: "Volume 24h", align: alignDec, prio: 2, text: plain(volume), cmp: decCmp(volume)},
+		{title: "Bid", align: alignDec, prio: 2, withNext: true, text: plain(bid), cmp: decCmp(bid)},
+		{title: "Ask", align: alignDec, prio: 2, text: plain(ask), cmp: decCmp(ask)},
+		{title: "Spread", align: alignDec, prio: 4, text: plain(spread), cmp: decCmp(spread)},
+		{title: "Volume 24h", align: alignDec, prio: 3, text: plain(volume), cmp: decCmp(volume)},
 		{title: "Trend", fixed: sparkWidth, prio: 1, text: plain(spark), paint: dir},
 	}
 }

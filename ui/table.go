@@ -65,9 +65,11 @@ type column struct {
 	flex  bool // takes the width left over
 	money bool // hidden in privacy mode
 	mkt   bool // market data: not shown when there is no market at all
-	mask  bool // free text whose numbers privacy mode hides
-	text  func(it *item, c *cellCtx) string
-	cmp   func(a, b *item) int // nil: not a sort column (unless mcmp is set)
+	// withNext: shown only together with the next column (bid and ask).
+	withNext bool
+	mask     bool // free text whose numbers privacy mode hides
+	text     func(it *item, c *cellCtx) string
+	cmp      func(a, b *item) int // nil: not a sort column (unless mcmp is set)
 	// mcmp sorts a column that depends on the market.
 	mcmp  func(a, b *item, c *cellCtx) int
 	paint func(it *item, p *paints) paint

@@ -51,10 +51,30 @@ func (p *pane) visibleCols(w int, market bool) (cols []int, flexW int) {
 		}
 	}
 	slices.Sort(cols)
+	cols = dropHalfPairs(p.cols, cols)
 	if flex >= 0 {
 		flexW = max(len(p.cols[flex].title), 8) + (w - used)
 	}
 	return cols, flexW
+}
+
+// dropHalfPairs removes a column marked withNext whose next column did
+// not fit, and that next column when it did not (a bid without its ask
+// misleads).
+func dropHalfPairs(all []column, cols []int) []int {
+	out := cols[:0:0]
+	for i, ci := range cols {
+		hasNext := i+1 < len(cols) && cols[i+1] == ci+1
+		hasPrev := i > 0 && cols[i-1] == ci-1
+		switch {
+		case all[ci].withNext && !hasNext:
+			continue
+		case ci > 0 && all[ci-1].withNext && !hasPrev:
+			continue
+		}
+		out = append(out, ci)
+	}
+	return out
 }
 
 // view draws the pane in exactly h lines of exactly w cells: a title, the
