@@ -90,6 +90,7 @@ func (m Model) onResize(msg tea.WindowSizeMsg) Model {
 	m.drawShortHelp()
 	for i := range m.panes {
 		m.panes[i].scrollTo(m.lay.bodyRows(paneID(i)))
+		m.panes[i].prepare(m.lay.panes[i].w, m.lay.bodyRows(paneID(i)), m.mk)
 	}
 	m.renderChart()
 	return m
@@ -105,16 +106,27 @@ func (m *Model) screen() string {
 	if l.tiny {
 		return lipgloss.Place(l.w, l.h, lipgloss.Center, lipgloss.Center, fit("terminal too small", l.w))
 	}
-	lines := make([]string, 0, l.h)
-	lines = append(lines, m.headerLine())
-	lines = append(lines, m.bodyLines()...)
-	lines = append(lines, m.messageLine(), m.statusLine())
-	return strings.Join(lines, "\n")
+	var b strings.Builder
+	b.Grow(2*l.w*l.h + 1024) // cells and their colour codes: one allocation per frame
+	b.WriteString(m.headerLine())
+	b.WriteByte('\n')
+	m.writeBody(&b)
+	b.WriteString(m.messageLine())
+	b.WriteByte('\n')
+	b.WriteString(m.statusLine())
+	return b.String()
 }
 
-// bodyLines draws the panes, or the dialog that covers them.
-func (m *Model) bodyLines() []string {
+// writeBody draws the panes, or the chart or dialog that covers them:
+// body.h lines, each ended by a newline.
+func (m *Model) writeBody(b *strings.Builder) {
 	l := m.lay
+	lines := func(ls []string) {
+		for _, s := range ls {
+			b.WriteString(s)
+			b.WriteByte('\n')
+		}
+	}
 	if box, ok := m.dialog(); ok {
 		placed := lipgloss.Place(l.w, l.body.h, lipgloss.Center, lipgloss.Center, box)
 		out := strings.Split(placed, "\n")
@@ -124,42 +136,51 @@ func (m *Model) bodyLines() []string {
 		for len(out) < l.body.h {
 			out = append(out, strings.Repeat(" ", l.w))
 		}
-		return out[:l.body.h]
+		lines(out[:l.body.h])
+		return
 	}
 	if m.chart != nil && len(m.chart.lines) == l.body.h {
-		return m.chart.lines
+		lines(m.chart.lines)
+		return
+	}
+	one := func(id paneID, r rect) {
+		d := m.paneDrawer(id, r.w, r.h)
+		for i := range r.h {
+			d.line(b, i)
+			b.WriteByte('\n')
+		}
+	}
+	sep := m.pt.muted.wrap("│")
+	two := func(left, right paneID) {
+		lr, rr := l.panes[left], l.panes[right]
+		ld, rd := m.paneDrawer(left, lr.w, lr.h), m.paneDrawer(right, rr.w, rr.h)
+		for i := range lr.h {
+			ld.line(b, i)
+			b.WriteString(sep)
+			rd.line(b, i)
+			b.WriteByte('\n')
+		}
 	}
 	if l.tabs {
-		lines := []string{m.tabBar()}
-		r := l.panes[m.focus]
-		return append(lines, m.paneView(m.focus, r.w, r.h)...)
+		b.WriteString(m.tabBar())
+		b.WriteByte('\n')
+		one(m.focus, l.panes[m.focus])
+		return
 	}
-	lines := make([]string, 0, l.body.h)
-	o := l.panes[paneOrders]
-	lines = append(lines, m.paneView(paneOrders, o.w, o.h)...)
-	b, p := l.panes[paneBalances], l.panes[panePositions]
-	bl, pl := m.paneView(paneBalances, b.w, b.h), m.paneView(panePositions, p.w, p.h)
-	sep := m.pt.muted.wrap("│")
-	for i := range bl {
-		lines = append(lines, bl[i]+sep+pl[i])
+	one(paneOrders, l.panes[paneOrders])
+	two(paneBalances, panePositions)
+	switch {
+	case l.gridMarket:
+		two(paneMarket, paneEvents)
+	case m.focus == paneMarket:
+		one(paneMarket, l.panes[paneEvents]) // focused without a market: it takes the events' place
+	default:
+		one(paneEvents, l.panes[paneEvents])
 	}
-	k, e := l.panes[paneMarket], l.panes[paneEvents]
-	if !l.gridMarket {
-		if m.focus == paneMarket {
-			k = e // focused without a market: it takes the events' place
-			return append(lines, m.paneView(paneMarket, k.w, k.h)...)
-		}
-		return append(lines, m.paneView(paneEvents, e.w, e.h)...)
-	}
-	kl, el := m.paneView(paneMarket, k.w, k.h), m.paneView(paneEvents, e.w, e.h)
-	for i := range kl {
-		lines = append(lines, kl[i]+sep+el[i])
-	}
-	return lines
 }
 
-// paneView draws one pane with its context.
-func (m *Model) paneView(id paneID, w, h int) []string {
+// paneDrawer readies one pane, with its context, to be drawn.
+func (m *Model) paneDrawer(id paneID, w, h int) paneDraw {
 	title := paneTitles[id]
 	empty := "(none)"
 	switch id {
@@ -188,7 +209,7 @@ func (m *Model) paneView(id paneID, w, h int) []string {
 		focused: id == m.focus, stale: m.stale() && id != paneEvents,
 		filtering: m.filtering && id == m.focus, title: title, empty: empty,
 	}
-	return m.panes[id].view(c, w, h)
+	return m.panes[id].drawer(c, w, h)
 }
 
 // tabBar is the line of pane tabs in tabs mode.

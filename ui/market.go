@@ -3,6 +3,8 @@ package ui
 import (
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	tea "charm.land/bubbletea/v2"
 
 	"bhtop/market"
@@ -77,6 +79,27 @@ func (m *Model) revalue() {
 		e := m.mk.val.Equity
 		m.equity0 = &e
 	}
+	m.eq = equityTexts(m.mk.val, m.equity0)
+}
+
+// equityLine is the header's equity, drawn in Update: the equity in the
+// valuation asset and its change since start ("" when unknown).
+type equityLine struct {
+	equity, change string
+	sign, unpriced int
+}
+
+func equityTexts(v *value.Valuation, start *decimal.Decimal) equityLine {
+	if v == nil {
+		return equityLine{}
+	}
+	e := equityLine{equity: v.Equity.StringFixed(valuePlaces(v.Asset)) + " " + v.Asset, unpriced: len(v.Unpriced)}
+	if start != nil {
+		if d, ok := value.DistancePct(*start, v.Equity); ok {
+			e.change, e.sign = pctText(d), d.Sign()
+		}
+	}
+	return e
 }
 
 // marketEmpty is what the Market pane says when it has no rows.
@@ -109,32 +132,31 @@ func (m *Model) marketHeader(short bool) string {
 	default:
 		return m.pt.warn.wrap("no market data (down)")
 	}
-	if mk.val == nil {
+	e := &m.eq
+	if e.equity == "" {
 		return ""
 	}
-	eq := mk.val.Equity.StringFixed(valuePlaces(mk.val.Asset))
+	eq := e.equity
 	if m.privacy {
-		eq = hidden
+		eq = hidden + " " + m.mk.val.Asset
 	}
-	text := "equity " + eq + " " + mk.val.Asset
+	label := "equity "
 	if short {
-		text = "eq " + eq + " " + mk.val.Asset
+		label = "eq "
 	}
-	out := m.pt.accent.wrap(text)
-	if m.equity0 != nil {
-		if d, ok := value.DistancePct(*m.equity0, mk.val.Equity); ok {
-			p := m.pt.muted
-			switch d.Sign() {
-			case 1:
-				p = m.pt.good
-			case -1:
-				p = m.pt.bad
-			}
-			out += " " + p.wrap(pctText(d))
+	out := m.pt.accent.wrap(label + eq)
+	if e.change != "" {
+		p := m.pt.muted
+		switch e.sign {
+		case 1:
+			p = m.pt.good
+		case -1:
+			p = m.pt.bad
 		}
+		out += " " + p.wrap(e.change)
 	}
-	if n := len(mk.val.Unpriced); n > 0 && !short {
-		out += m.pt.muted.wrap(" (" + itoa(uint64(n)) + " unpriced)")
+	if e.unpriced > 0 && !short {
+		out += m.pt.muted.wrap(" (" + itoa(uint64(e.unpriced)) + " unpriced)")
 	}
 	return out
 }

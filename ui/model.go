@@ -27,6 +27,7 @@ type Model struct {
 	mk      *mktView         // never nil after New
 	equity0 *decimal.Decimal // the first equity seen: the header's "change since start"
 	chart   *chartState      // nil: no chart open
+	eq      equityLine       // the header's equity, drawn with the market view
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -260,6 +261,7 @@ func (m *Model) rebuild() {
 	m.renderChart()
 	for i := range p {
 		p[i].scrollTo(m.lay.bodyRows(paneID(i)))
+		p[i].prepare(m.lay.panes[i].w, m.lay.bodyRows(paneID(i)), mk)
 	}
 }
 

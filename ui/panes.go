@@ -156,7 +156,7 @@ func orderColumns() []column {
 		{title: "TIF", prio: 4, max: 4, text: plain(tif)},
 		{title: "Price", align: alignDec, text: plain(price), cmp: decCmp(price)},
 		{mkt: true, title: "Last", align: alignDec, prio: 2, text: last, mcmp: mktDecCmp(last)},
-		{mkt: true, title: "To Fill", align: alignRight, prio: 1, fixed: 8, text: dist},
+		{mkt: true, title: "To Fill", align: alignRight, prio: 1, fixed: 8, memo: true, text: dist},
 		{title: "Qty", align: alignDec, money: true, text: plain(qty), cmp: decCmp(qty)},
 		{title: "Filled", align: alignDec, money: true, prio: 1, text: plain(filled), cmp: decCmp(filled)},
 		{title: "Fill%", align: alignRight, prio: 2, fixed: 6, text: pct},

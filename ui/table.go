@@ -67,9 +67,12 @@ type column struct {
 	mkt   bool // market data: not shown when there is no market at all
 	// withNext: shown only together with the next column (bid and ask).
 	withNext bool
-	mask     bool // free text whose numbers privacy mode hides
-	text     func(it *item, c *cellCtx) string
-	cmp      func(a, b *item) int // nil: not a sort column (unless mcmp is set)
+	// memo: the cell costs arithmetic, so the rows on screen are computed
+	// in Update (pane.memoize) and View reads them.
+	memo bool
+	mask bool // free text whose numbers privacy mode hides
+	text func(it *item, c *cellCtx) string
+	cmp  func(a, b *item) int // nil: not a sort column (unless mcmp is set)
 	// mcmp sorts a column that depends on the market.
 	mcmp  func(a, b *item, c *cellCtx) int
 	paint func(it *item, p *paints) paint
@@ -119,6 +122,9 @@ type pane struct {
 	// rebuilds them.
 	usesMarket bool
 	rows       []item
+	gen        uint64 // grows with every setRows that rebuilt the rows
+	memo       cellMemo
+	vis        visCache
 	widths     []colWidth
 	key        cacheKey
 	builtOK    bool
@@ -174,6 +180,7 @@ func (p *pane) setRows(src []item, version uint64, mode, pinned int, mk *mktView
 		sortRows(rows[p.pinned:], cmp, p.desc)
 	}
 	p.rows = rows
+	p.gen++
 	p.measure(cc)
 
 	switch {
