@@ -115,6 +115,10 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 	fs.StringVar(&limits, "rate-limits", "", "rate limits, e.g. weight=1500,orders=20,daily=350000 (per minute, second, day)")
 	fs.Float64Var(&opts.BanScale, "ban-scale", 1, "multiplies the 2 min..3 day ban lengths (e.g. 0.001 for tests)")
 	fs.DurationVar(&interval, "market-interval", 500*time.Millisecond, "step of the synthetic market (price walk and fills)")
+	fs.Float64Var(&opts.MarketActivity, "market-activity", 2, "simulated other traders' trades per second on each symbol (0 = none)")
+	fs.IntVar(&opts.Accounts, "accounts", 1, "independent accounts (own balances, orders, positions, key pair); all listed under \"accounts\" on the first line")
+	fs.BoolVar(&opts.NoMarketData, "no-market-data", false, "answer 404 on every quote endpoint and refuse the quote socket (to test a client's degraded path)")
+	fs.DurationVar(&opts.QuoteIdle, "quote-idle", 5*time.Minute, "close a quote socket that sent no JSON ping for this long")
 	fs.DurationVar(&opts.Faults.ReorderWindow, "reorder-window", 0, "fault: deliver user-stream events out of order within this window")
 	fs.Float64Var(&opts.Faults.DuplicateRate, "duplicate-rate", 0, "fault: fraction (0..1) of events delivered twice")
 	fs.DurationVar(&opts.Faults.DropEvery, "drop-every", 0, "fault: drop every user-stream connection after this long")
@@ -151,6 +155,9 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 	if interval <= 0 {
 		opts.MarketInterval = -1
 	}
+	if opts.MarketActivity == 0 {
+		opts.MarketActivity = -1 // Options: zero is the default, negative none
+	}
 	opts.Keys = keys.keys
 	secret := sim.DemoSecret
 	if len(keys.secrets) > 0 {
@@ -171,11 +178,12 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 		return ExitFail
 	}
 	line, _ := json.Marshal(struct {
-		BaseURL   string `json:"baseUrl"`
-		WSURL     string `json:"wsUrl"`
-		APIKey    string `json:"apiKey"`
-		SecretKey string `json:"secretKey"`
-	}{s.URL(), s.WSURL(), s.APIKey(), secret})
+		BaseURL   string           `json:"baseUrl"`
+		WSURL     string           `json:"wsUrl"`
+		APIKey    string           `json:"apiKey"`
+		SecretKey string           `json:"secretKey"`
+		Accounts  []sim.AccountKey `json:"accounts"`
+	}{s.URL(), s.WSURL(), s.APIKey(), secret, s.Accounts(secret)})
 	fmt.Fprintf(stdio.Out, "%s\n", line)
 	<-ctx.Done()
 	if err := s.Close(); err != nil {

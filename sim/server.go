@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"bhtop/signer"
+	"bhtop/sim/engine"
+	"bhtop/sim/quotews"
 )
 
 // The demo key pair: the one of the official docs' worked examples
@@ -40,6 +42,8 @@ type Server struct {
 	rnd        *rand.Rand
 	accounts   map[string]*account
 	demo       *account
+	extra      []AccountKey   // accounts 2..N and their keys
+	eng        *engine.Engine // books, tapes and klines of every symbol
 	symbols    map[string]*symbol
 	symbolList []*symbol // in brokerInfo order
 	listenKeys map[string]*listenKey
@@ -48,6 +52,8 @@ type Server struct {
 	nextClient uint64
 	act        activityState
 	published  uint64 // events published so far
+
+	quotes *quotews.Server // the quote socket
 
 	ln   net.Listener
 	srv  *http.Server
@@ -86,6 +92,12 @@ func New(opts Options) *Server {
 	if opts.MarketInterval == 0 {
 		opts.MarketInterval = 500 * time.Millisecond
 	}
+	if opts.MarketActivity == 0 {
+		opts.MarketActivity = 2
+	}
+	if opts.QuoteIdle <= 0 {
+		opts.QuoteIdle = 5 * time.Minute
+	}
 	if opts.RateLimits.WeightPerMinute <= 0 {
 		opts.RateLimits.WeightPerMinute = 1500
 	}
@@ -114,6 +126,7 @@ func New(opts Options) *Server {
 	}
 	s.initMarkets()
 	s.demo = s.newDemoAccount("1")
+	s.addAccounts()
 	for _, k := range opts.Keys {
 		ki := &keyInfo{Key: k, account: s.demo}
 		if len(k.Perms) > 0 {
@@ -125,6 +138,7 @@ func New(opts Options) *Server {
 		s.keys[k.APIKey] = ki
 	}
 	s.ctx, s.stop = context.WithCancel(context.Background())
+	s.quotes = s.newQuotes()
 	return s
 }
 
@@ -169,6 +183,7 @@ func (s *Server) Close() error {
 		err = s.srv.Close()
 	}
 	s.wg.Wait()
+	s.quotes.Wait()
 	if err != nil {
 		return fmt.Errorf("close simulator: %w", err)
 	}

@@ -1,6 +1,7 @@
 package value
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/shopspring/decimal"
@@ -26,6 +27,9 @@ func div(a, b decimal.Decimal) (decimal.Decimal, bool) {
 	if a.IsZero() {
 		return decimal.Zero, true
 	}
+	if q, ok := divSmall(a, b); ok {
+		return q, true
+	}
 	// lead is the exponent of a number's leading digit.
 	lead := func(d decimal.Decimal) int64 { return int64(d.NumDigits()) - 1 + int64(d.Exponent()) }
 	// The quotient's leading digit is at lead(a)-lead(b) or one below;
@@ -35,6 +39,67 @@ func div(a, b decimal.Decimal) (decimal.Decimal, bool) {
 	// q is truncated toward zero, so rounding its own extra digits half
 	// away from zero rounds the exact quotient the same way.
 	return roundSig(q, sigDigits), true
+}
+
+// pow10 are the powers of ten that fit in a uint64.
+var pow10 = func() (p [20]uint64) {
+	p[0] = 1
+	for i := 1; i < len(p); i++ {
+		p[i] = p[i-1] * 10
+	}
+	return p
+}()
+
+// divSmall is div for coefficients of at most 18 digits, in 64-bit and
+// 128-bit integer arithmetic: the quotient truncated to 19 digits, then
+// rounded half away from zero to 18 (as div does). ok is false when the
+// operands do not fit it.
+func divSmall(a, b decimal.Decimal) (decimal.Decimal, bool) {
+	da, db := a.NumDigits(), b.NumDigits()
+	if da > 18 || db > 18 {
+		return decimal.Decimal{}, false
+	}
+	ca, cb := a.CoefficientInt64(), b.CoefficientInt64()
+	neg := (ca < 0) != (cb < 0)
+	ua, ub := uint64(ca), uint64(cb)
+	if ca < 0 {
+		ua = uint64(-ca)
+	}
+	if cb < 0 {
+		ub = uint64(-cb)
+	}
+	k := 18 + db - da // the quotient ua·10^k / ub is in (10^17, 10^19)
+	quo := func(k int) (uint64, bool) {
+		if k < 0 || k >= len(pow10) {
+			return 0, false
+		}
+		hi, lo := bits.Mul64(ua, pow10[k])
+		if hi >= ub {
+			return 0, false
+		}
+		q, _ := bits.Div64(hi, lo, ub)
+		return q, true
+	}
+	q, ok := quo(k)
+	if ok && q < pow10[18] {
+		k++
+		q, ok = quo(k)
+	}
+	if !ok || q < pow10[18] {
+		return decimal.Decimal{}, false
+	}
+	// q has 19 digits, truncated toward zero: rounding its last digit
+	// half up rounds the exact quotient.
+	last := q % 10
+	q /= 10
+	if last >= 5 {
+		q++
+	}
+	v := int64(q)
+	if neg {
+		v = -v
+	}
+	return decimal.New(v, a.Exponent()-b.Exponent()-int32(k)+1), true
 }
 
 // roundSig rounds d to n significant digits, half away from zero.

@@ -235,3 +235,23 @@ func TestOfNoMarket(t *testing.T) {
 		t.Errorf("Of(nil market) = %+v, want nil", v)
 	}
 }
+
+// TestDivSmallAgreesWithBig: the integer fast path and the big-number
+// division give the same quotients.
+func TestDivSmallAgreesWithBig(t *testing.T) {
+	nums := []string{"1", "3", "7", "-2", "0.5", "61234.56", "0.0013752", "999999999999999999", "123456789012345678",
+		"-0.000000001", "100000000000000000", "3.33", "8183.11", "1e-20", "12345e10"}
+	for _, a := range nums {
+		for _, b := range nums {
+			fast, ok := divSmall(d(a), d(b))
+			if !ok {
+				continue
+			}
+			lead := func(x decimal.Decimal) int64 { return int64(x.NumDigits()) - 1 + int64(x.Exponent()) }
+			q, _ := d(a).QuoRem(d(b), int32(sigDigits+1-(lead(d(a))-lead(d(b)))))
+			if slow := roundSig(q, sigDigits); !fast.Equal(slow) {
+				t.Errorf("divSmall(%s, %s) = %s, big division %s", a, b, fast, slow)
+			}
+		}
+	}
+}
