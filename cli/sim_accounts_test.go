@@ -5,13 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net/http"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
-
-	"bhtop/signer"
 )
 
 // bhtop sim --accounts 3 lists three accounts with their own key pairs on
@@ -46,18 +41,8 @@ func TestSimCommandAccounts(t *testing.T) {
 			t.Errorf("account %+v: empty name or repeated key", a)
 		}
 		seen[a.APIKey] = true
-		q := "timestamp=" + strconv.FormatInt(time.Now().UnixMilli(), 10)
-		q += "&signature=" + signer.Sign(signer.NewSecret(a.SecretKey), q)
-		req, _ := http.NewRequest("GET", conn.BaseURL+"/openapi/v1/account?"+q, nil)
-		req.Header.Set("X-BH-APIKEY", a.APIKey)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		if res.StatusCode != 200 || !strings.Contains(string(body), `"balances"`) {
-			t.Errorf("%s: GET account = %d %s", a.Name, res.StatusCode, body)
+		if status, body := getAccount(t, conn.BaseURL, a.APIKey, a.SecretKey, 0); status != 200 || !strings.Contains(body, `"balances"`) {
+			t.Errorf("%s: GET account = %d %s", a.Name, status, body)
 		}
 	}
 	cancel()

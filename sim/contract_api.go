@@ -130,6 +130,7 @@ func (s *Server) placeContract(o *order, now int64) *apiError {
 		sym.stops = append(sym.stops, o)
 	default:
 		s.execute(o, now)
+		s.triggerStops(sym, now) // its trades may have moved the last price
 	}
 	s.flushAccounts(now)
 	return nil

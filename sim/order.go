@@ -64,15 +64,6 @@ type order struct {
 
 func (o *order) isOpen() bool { return o.status == statusNew || o.status == statusPartially }
 
-// crossedBy reports whether a market price would fill the order: a buy at
-// or above its price, a sell at or below.
-func (o *order) crossedBy(p decimal.Decimal) bool {
-	if o.side == "BUY" {
-		return p.LessThanOrEqual(o.price)
-	}
-	return p.GreaterThanOrEqual(o.price)
-}
-
 // publishExec publishes the order's current state as an executionReport or
 // contractExecutionReport and stamps its update time.
 func (s *Server) publishExec(o *order, now int64) {

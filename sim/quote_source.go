@@ -58,7 +58,7 @@ func (q quoteSource) Trades(name string, after uint64, most int) ([]any, uint64)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m := q.sym(name).mkt
-	tr := m.Trades(nil, most)
+	tr := m.TradesAfter(nil, after, most)
 	newest := after
 	if len(tr) > 0 {
 		newest = tr[0].ID
@@ -66,9 +66,6 @@ func (q quoteSource) Trades(name string, after uint64, most int) ([]any, uint64)
 	var out []any
 	for i := len(tr) - 1; i >= 0; i-- {
 		t := tr[i]
-		if t.ID <= after {
-			continue
-		}
 		out = append(out, tradePush{strconv.FormatUint(t.ID, 10), t.Time, m.Price(t.Price).String(), m.Qty(t.Qty).String(), t.BuyerMaker})
 	}
 	return out, newest

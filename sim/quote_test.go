@@ -64,6 +64,12 @@ func TestQuoteShapes(t *testing.T) {
 			}
 		})
 	}
+	// 26 hours of history stay near the start price (0.05 % steps, pulled back)
+	var tick map[string]any
+	get(t, s, "/openapi/quote/v1/ticker/24hr", "symbol=BTCUSDT").decode(t, &tick)
+	if h, l := dec(str(tick["highPrice"])), dec(str(tick["lowPrice"])); h.GreaterThan(dec("70000")) || l.LessThan(dec("52000")) {
+		t.Errorf("24 h range %s..%s strays far from 61234.56", l, h)
+	}
 	var idx struct{ Index, Edp map[string]string }
 	get(t, s, "/openapi/quote/v1/contract/index", "symbol=BTCUSDT").decode(t, &idx)
 	if len(idx.Index) != 1 || idx.Index["BTCUSDT"] == "" || idx.Edp["BTCUSDT"] == "" {
@@ -85,6 +91,31 @@ func TestQuoteShapes(t *testing.T) {
 		wantErr(t, q.path+"?"+q.query, get(t, s, q.path, q.query), http.StatusBadRequest, codeBadSymbol)
 	}
 	wantErr(t, "bad interval", get(t, s, "/openapi/quote/v1/klines", "symbol=BTCUSDT&interval=3m"), http.StatusBadRequest, codeBadInterval)
+}
+
+// brokerInfo lists the spot symbols and, under contracts, the contract
+// fields valuation needs.
+func TestBrokerInfoContracts(t *testing.T) {
+	s := start(t, Options{})
+	var info struct {
+		Symbols   []map[string]any
+		Contracts []map[string]any
+	}
+	get(t, s, "/openapi/v1/brokerInfo", "").decode(t, &info)
+	if len(info.Symbols) != 7 || len(info.Contracts) != 2 {
+		t.Fatalf("%d symbols, %d contracts", len(info.Symbols), len(info.Contracts))
+	}
+	for _, c := range info.Contracts {
+		for _, k := range []string{"symbol", "baseAsset", "quoteAsset", "filters", "inverse", "index", "contractMultiplier", "marginToken", "riskLimits"} {
+			if _, ok := c[k]; !ok {
+				t.Errorf("contract %v lacks %q", c["symbol"], k)
+			}
+		}
+	}
+	rev := info.Contracts[0]
+	if rev["symbol"] != "BTC-PERP-REV" || rev["inverse"] != true || rev["index"] != "BTCUSDT" || rev["marginToken"] != "BTC" || rev["contractMultiplier"] != "1" {
+		t.Errorf("BTC-PERP-REV = %v", rev)
+	}
 }
 
 // The depth is the book: levels sorted, the limit honoured (at most 100),

@@ -1,5 +1,6 @@
-// Package sim is a local exchange that speaks SPEC.md's REST and user
-// data stream as strictly as the real service, for demos and tests.
+// Package sim is a local exchange that speaks SPEC.md's REST, user data
+// stream and quote API as strictly as the real service, for demos and
+// tests.
 package sim
 
 import (

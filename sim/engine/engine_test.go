@@ -117,10 +117,14 @@ func sumPQ() int64 {
 func TestFlowDeterministic(t *testing.T) {
 	run := func() (int64, uint64) {
 		_, m := newMarket()
-		f := NewFlow(m, rand.New(rand.NewPCG(1, 2)), 5, 3)
-		f.Backfill(0, 3600_000, 30_000)
+		f := NewFlow(m, rand.New(rand.NewPCG(1, 2)), 10, 3)
+		const start = 26 * 3600_000
+		f.Backfill(0, start, 30_000)
 		for i := range 200 {
-			f.Step(3600_000+int64(i)*500, 1)
+			f.Step(start+int64(i)*500, 1)
+		}
+		if d := m.Since(0); d.H > 11_000 || d.L < 9_000 {
+			t.Fatalf("the walk strayed: high %d low %d around 10000", d.H, d.L)
 		}
 		bid, _, ok1 := m.Book().Best(Buy)
 		ask, _, ok2 := m.Book().Best(Sell)

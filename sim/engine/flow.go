@@ -46,7 +46,7 @@ func (f *Flow) Backfill(from, now, every int64) {
 	p := f.start
 	for i := n - 1; i >= 0; i-- {
 		prices[i] = p
-		p = max(p-f.walkStep(p), 100)
+		p = max(p+f.walkStep(p), 100) // the walk is symmetric: back in time it is the same walk
 	}
 	for i, p := range prices {
 		f.m.Print(p, f.unit*int64(1+f.rnd.IntN(5)), f.rnd.IntN(2) == 0, from+int64(i)*every)

@@ -169,7 +169,13 @@ func (m *Market) Print(price, qty int64, buyerMaker bool, now int64) Trade {
 }
 
 // Trades appends up to n trades of the tape, newest first.
-func (m *Market) Trades(dst []Trade, n int) []Trade { return m.tape.newest(dst, n) }
+func (m *Market) Trades(dst []Trade, n int) []Trade { return m.tape.newest(dst, n, 0) }
+
+// TradesAfter appends up to n trades of the tape with ids above after,
+// newest first (ids grow with time).
+func (m *Market) TradesAfter(dst []Trade, after uint64, n int) []Trade {
+	return m.tape.newest(dst, n, after)
+}
 
 // Klines returns bars of interval iv (see bars.klines).
 func (m *Market) Klines(iv string, from, to int64, limit int, first bool) []Bar {

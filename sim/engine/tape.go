@@ -34,10 +34,14 @@ func (t *tape) add(tr Trade) {
 	t.total++
 }
 
-// newest appends up to n trades, newest first.
-func (t *tape) newest(dst []Trade, n int) []Trade {
+// newest appends up to n trades with ids above after, newest first.
+func (t *tape) newest(dst []Trade, n int, after uint64) []Trade {
 	for i := 0; i < t.n && i < n; i++ {
-		dst = append(dst, t.ring[(t.next-1-i+2*tapeSize)%tapeSize])
+		tr := t.ring[(t.next-1-i+2*tapeSize)%tapeSize]
+		if tr.ID <= after {
+			break
+		}
+		dst = append(dst, tr)
 	}
 	return dst
 }
