@@ -108,3 +108,38 @@ func TestCrossWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestMarketSortByChange: the 24 h change sorts by its value, signs and
+// percent signs notwithstanding.
+func TestMarketSortByChange(t *testing.T) {
+	m := press(t, marketModel(testMarket(), 120, 40), "5 s s s")
+	p := &m.panes[paneMarket]
+	if got := p.sortName(); got != "24h %" {
+		t.Fatalf("sort column = %q, want 24h %%", got)
+	}
+	var got []string
+	for _, r := range p.rows {
+		got = append(got, r.mrow.symbol)
+	}
+	want := "ETH-PERP ETHBTC BTC-PERP ETHUSDT BTCUSDT"
+	if strings.Join(got, " ") != want {
+		t.Errorf("rows by 24h change = %v, want %s", got, want)
+	}
+}
+
+// TestHistoryHasNoDistance: a closed order has no distance to fill.
+func TestHistoryHasNoDistance(t *testing.T) {
+	m := press(t, marketModel(testMarket(), 160, 48), "h")
+	col := -1
+	for i, c := range m.panes[paneOrders].cols {
+		if c.title == "To Fill" {
+			col = i
+		}
+	}
+	cc := &cellCtx{mk: m.mk}
+	for _, it := range m.panes[paneOrders].rows {
+		if s := m.panes[paneOrders].cols[col].text(&it, cc); s != "" {
+			t.Errorf("closed order %s shows a distance to fill %q", it.ord.OrderID, s)
+		}
+	}
+}

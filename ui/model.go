@@ -274,6 +274,7 @@ func (m *Model) applyTheme() {
 		m.st = themes.NewStyles(pal, m.isDark)
 	}
 	m.pt = newPaints(&m.st)
+	m.renderChart() // its lines carry the paints
 	m.help.Styles = help.Styles{
 		Ellipsis: m.st.HelpSep, ShortKey: m.st.HelpKey, ShortDesc: m.st.HelpDesc, ShortSeparator: m.st.HelpSep,
 		FullKey: m.st.HelpKey, FullDesc: m.st.HelpDesc, FullSeparator: m.st.HelpSep,

@@ -34,9 +34,21 @@ func decCmp(f func(it *item) string) func(a, b *item) int {
 	return func(a, b *item) int { return compareDec(f(a), f(b)) }
 }
 
-// mktDecCmp orders rows by a market column's decimal text.
+// mktDecCmp orders rows by a market column's decimal text (a signed
+// "+1.25" or a percentage "+1.25%" too).
 func mktDecCmp(f func(it *item, c *cellCtx) string) func(a, b *item, c *cellCtx) int {
-	return func(a, b *item, c *cellCtx) int { return compareDec(f(a, c), f(b, c)) }
+	return func(a, b *item, c *cellCtx) int { return compareDec(numText(f(a, c)), numText(f(b, c))) }
+}
+
+// pctCmp orders rows by a signed percentage's text.
+func pctCmp(f func(it *item) string) func(a, b *item) int {
+	return func(a, b *item) int { return compareDec(numText(f(a)), numText(f(b))) }
+}
+
+// numText is a shown number without its plus sign and percent sign.
+func numText(s string) string {
+	s = strings.TrimSuffix(s, "%")
+	return strings.TrimPrefix(s, "+")
 }
 
 func plain(f func(it *item) string) func(it *item, _ *cellCtx) string {
@@ -134,8 +146,8 @@ func orderColumns() []column {
 	}
 	last := func(it *item, c *cellCtx) string { return c.mk.snap.Quotes[symbol(it)].Last }
 	dist := func(it *item, c *cellCtx) string {
-		if it.ord == nil {
-			return ""
+		if it.ord == nil || !it.ord.Open() {
+			return "" // a closed order fills no more
 		}
 		return c.mk.orderDistance(it.ord.Symbol, it.ord.Price)
 	}
@@ -304,7 +316,7 @@ func marketColumns() []column {
 	return []column{
 		{title: "Symbol", max: 16, text: plain(symbol), cmp: textCmp(symbol)},
 		{title: "Last", align: alignDec, text: plain(last), cmp: decCmp(last), paint: dir},
-		{title: "24h %", align: alignRight, fixed: 8, text: plain(change), cmp: decCmp(change), paint: dir},
+		{title: "24h %", align: alignRight, fixed: 8, text: plain(change), cmp: pctCmp(change), paint: dir},
 		{title: "Bid", align: alignDec, prio: 2, withNext: true, text: plain(bid), cmp: decCmp(bid)},
 		{title: "Ask", align: alignDec, prio: 2, text: plain(ask), cmp: decCmp(ask)},
 		{title: "Spread", align: alignDec, prio: 4, text: plain(spread), cmp: decCmp(spread)},
