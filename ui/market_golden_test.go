@@ -14,10 +14,7 @@ import (
 // Golden screens with market data: the market columns of each pane, the
 // Market pane, the chart at two intervals and the order form's quote
 // lines, at 80×24 and 160×48 in each theme (as TestScreens).
-var marketViews = []struct {
-	name string
-	keys string
-}{
+var marketViews = []goldenView{
 	{"balances", "1"},
 	{"orders", "2"},
 	{"positions", "3"},
@@ -36,25 +33,7 @@ func marketModel(ms *market.Snapshot, w, h int, opts ...Option) Model {
 }
 
 func TestMarketScreens(t *testing.T) {
-	for _, v := range marketViews {
-		for _, sz := range [][2]int{{80, 24}, {160, 48}} {
-			for _, th := range goldenThemes {
-				t.Run(fmt.Sprintf("%s/%dx%d/%s", v.name, sz[0], sz[1], th.name), func(t *testing.T) {
-					m := press(t, marketModel(testMarket(), sz[0], sz[1], th.opts...), v.keys)
-					out := m.View().Content
-					checkScreen(t, out, sz[0], sz[1])
-					if th.name == "no-color" && strings.Contains(out, "38;") {
-						t.Errorf("NO_COLOR screen has a colour code")
-					}
-					golden.RequireEqual(t, []byte(out))
-				})
-			}
-			t.Run(fmt.Sprintf("%s/%dx%d/plain", v.name, sz[0], sz[1]), func(t *testing.T) {
-				m := press(t, marketModel(testMarket(), sz[0], sz[1]), v.keys)
-				golden.RequireEqual(t, []byte(ansi.Strip(m.View().Content)))
-			})
-		}
-	}
+	screens(t, marketViews, func(w, h int, opts ...Option) Model { return marketModel(testMarket(), w, h, opts...) })
 }
 
 // TestNoMarketDataHeader: with the quote service down, the header says

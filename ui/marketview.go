@@ -147,24 +147,19 @@ func marketRows(ms *market.Snapshot) []mktRow {
 // its shortest-interval candles, else the prices of its recent trades.
 func trend(ms *market.Snapshot, sym string) []decimal.Decimal {
 	for _, iv := range market.Intervals {
-		cs := ms.Candles[market.CandleKey(sym, iv)]
-		if len(cs) < 2 {
-			continue
+		if cs := ms.Candles[market.CandleKey(sym, iv)]; len(cs) >= 2 {
+			return newestPrices(cs, func(c market.Candle) string { return c.Close })
 		}
-		cs = cs[max(0, len(cs)-sparkWidth):]
-		out := make([]decimal.Decimal, 0, len(cs))
-		for _, c := range cs {
-			if d, ok := dec(c.Close); ok {
-				out = append(out, d)
-			}
-		}
-		return out
 	}
-	ts := ms.Trades[sym]
-	ts = ts[max(0, len(ts)-sparkWidth):]
-	out := make([]decimal.Decimal, 0, len(ts))
-	for _, t := range ts {
-		if d, ok := dec(t.Price); ok {
+	return newestPrices(ms.Trades[sym], func(t market.Trade) string { return t.Price })
+}
+
+// newestPrices parses the price of each of the newest sparkWidth of xs.
+func newestPrices[T any](xs []T, price func(T) string) []decimal.Decimal {
+	xs = xs[max(0, len(xs)-sparkWidth):]
+	out := make([]decimal.Decimal, 0, len(xs))
+	for _, x := range xs {
+		if d, ok := dec(price(x)); ok {
 			out = append(out, d)
 		}
 	}
