@@ -107,7 +107,7 @@ func (m *Model) screen() string {
 		return lipgloss.Place(l.w, l.h, lipgloss.Center, lipgloss.Center, fit("terminal too small", l.w))
 	}
 	var b strings.Builder
-	b.Grow(2*l.w*l.h + 1024) // cells and their colour codes: one allocation per frame
+	b.Grow(l.w*l.h*3/2 + 4096) // cells and their colour codes: one allocation per frame
 	b.WriteString(m.headerLine())
 	b.WriteByte('\n')
 	m.writeBody(&b)

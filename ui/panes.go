@@ -171,7 +171,7 @@ func orderColumns() []column {
 		{mkt: true, title: "To Fill", align: alignRight, prio: 1, fixed: 8, memo: true, text: dist},
 		{title: "Qty", align: alignDec, money: true, text: plain(qty), cmp: decCmp(qty)},
 		{title: "Filled", align: alignDec, money: true, prio: 1, text: plain(filled), cmp: decCmp(filled)},
-		{title: "Fill%", align: alignRight, prio: 2, fixed: 6, text: pct},
+		{title: "Fill%", align: alignRight, prio: 2, fixed: 6, memo: true, text: pct},
 		{title: "Avg Price", align: alignDec, prio: 3, text: plain(avg), cmp: decCmp(avg)},
 		{title: "Status", max: 24, text: plain(status), cmp: textCmp(status)},
 		{title: "W", prio: 5, fixed: 1, text: plain(working)},
