@@ -99,3 +99,22 @@ func BenchmarkNewSnapshot(b *testing.B) {
 		m.rebuild()
 	}
 }
+
+// BenchmarkNewMarket is the work of one coalesced market change: the
+// account valued again (package value) and the rows that show market
+// data rebuilt (10,000 orders measured, 500 balances, 200 positions, the
+// Market pane's 1,000 rows with their sparklines).
+func BenchmarkNewMarket(b *testing.B) {
+	ms := benchMarket()
+	hub := marketHub(ms)
+	m := benchModelWith(b, 10000, 0, WithMarket(hub, "USDT"))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		next := *ms
+		next.Version = m.mk.snap.Version + 1
+		hub.Publish(&next)
+		m.revalue()
+		m.rebuild()
+	}
+}

@@ -74,7 +74,7 @@ func (m *Model) revalue() {
 	if m.mk != nil {
 		seq = m.mk.seq + 1
 	}
-	m.mk = newMktView(seq, m.snap, ms, m.market.valueIn, m.market.hub != nil)
+	m.mk = newMktView(seq, m.snap, ms, m.market.valueIn, m.market.hub != nil, m.mk)
 	if m.equity0 == nil && m.mk.val != nil && m.snap.Version > 0 && len(m.snap.Balances) > 0 {
 		e := m.mk.val.Equity
 		m.equity0 = &e

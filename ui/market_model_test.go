@@ -143,3 +143,35 @@ func TestHistoryHasNoDistance(t *testing.T) {
 		}
 	}
 }
+
+// TestMarketChangeRemeasures: a new market snapshot alone (same account
+// state) re-measures the orders' market columns, so a wider last price
+// shows whole, and moves the distances to fill.
+func TestMarketChangeRemeasures(t *testing.T) {
+	ms := testMarket()
+	hub := marketHub(ms)
+	m := sized(New(newTestBackend(testSnapshot()), &testTrader{}, WithNow(fixedNow), WithMarket(hub, "USDT")), 160, 48)
+	m = press(t, m, "2")
+	before := m.panes[paneOrders].gen
+
+	next := *ms
+	next.Version++
+	next.Quotes = maps.Clone(ms.Quotes)
+	q := next.Quotes["BTCUSDT"]
+	q.Last = "122041.000001"
+	next.Quotes["BTCUSDT"] = q
+	hub.Publish(&next)
+	upd, _ := m.Update(marketMsg{})
+	m = upd.(Model)
+
+	if m.panes[paneOrders].gen == before {
+		t.Fatalf("orders pane not refreshed by the market change")
+	}
+	out := m.View().Content
+	for _, want := range []string{"122041.000001", "-50.02%"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("after the market change the screen has no %q:\n%s", want, out)
+		}
+	}
+	checkScreen(t, out, 160, 48)
+}

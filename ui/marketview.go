@@ -25,7 +25,27 @@ type mktView struct {
 	assets map[string]assetCells
 	pos    []posCells                 // index-aligned with the state's positions
 	last   map[string]decimal.Decimal // last price by symbol, for distances
-	rows   []mktRow                   // the Market pane, sorted by symbol
+	// lastText is the literal each last price was parsed from.
+	lastText map[string]string
+	rows     []mktRow         // the Market pane, sorted by symbol
+	sparks   map[string]spark // each row's sparkline and what it was drawn from
+}
+
+// spark is a drawn sparkline and the series it was drawn from, so an
+// unchanged series is not drawn again (the market store copies a tape or
+// a bar list only when it changes, but a new snapshot holds them all).
+type spark struct {
+	key  sparkKey
+	text string
+}
+
+// sparkKey identifies a trend series: its source, length and its first
+// and newest points.
+type sparkKey struct {
+	source             string // interval, or "trades"
+	n                  int
+	firstTime, newTime int64
+	newPrice           string
 }
 
 // assetCells are a balance's market columns.
@@ -49,8 +69,9 @@ const sparkWidth = 16
 
 var emptyMkt = &market.Snapshot{}
 
-// newMktView values s against ms in asset in.
-func newMktView(seq uint64, s *state.Snapshot, ms *market.Snapshot, in string, live bool) *mktView {
+// newMktView values s against ms in asset in. prev (nil at first) lends
+// what did not change: parsed last prices and drawn sparklines.
+func newMktView(seq uint64, s *state.Snapshot, ms *market.Snapshot, in string, live bool, prev *mktView) *mktView {
 	if ms == nil {
 		ms = emptyMkt
 	}
@@ -59,9 +80,14 @@ func newMktView(seq uint64, s *state.Snapshot, ms *market.Snapshot, in string, l
 		return v
 	}
 	v.last = make(map[string]decimal.Decimal, len(ms.Quotes))
+	v.lastText = make(map[string]string, len(ms.Quotes))
 	for sym, q := range ms.Quotes {
+		if prev != nil && prev.lastText[sym] == q.Last && q.Last != "" {
+			v.last[sym], v.lastText[sym] = prev.last[sym], q.Last
+			continue
+		}
 		if d, err := decimal.NewFromString(q.Last); err == nil && d.IsPositive() {
-			v.last[sym] = d
+			v.last[sym], v.lastText[sym] = d, q.Last
 		}
 	}
 	v.val = value.Of(s, ms, in)
@@ -86,7 +112,11 @@ func newMktView(seq uint64, s *state.Snapshot, ms *market.Snapshot, in string, l
 			v.pos[i] = positionCells(&p)
 		}
 	}
-	v.rows = marketRows(ms)
+	var sparks map[string]spark
+	if prev != nil {
+		sparks = prev.sparks
+	}
+	v.rows, v.sparks = marketRows(ms, sparks)
 	return v
 }
 
@@ -113,13 +143,14 @@ func positionCells(p *value.PositionValue) posCells {
 
 // marketRows lists every symbol the market holds (the watch list and the
 // symbols the account touches).
-func marketRows(ms *market.Snapshot) []mktRow {
+func marketRows(ms *market.Snapshot, prev map[string]spark) ([]mktRow, map[string]spark) {
 	syms := make([]string, 0, len(ms.Quotes))
 	for s := range ms.Quotes {
 		syms = append(syms, s)
 	}
 	slices.Sort(syms)
 	rows := make([]mktRow, len(syms))
+	sparks := make(map[string]spark, len(syms))
 	for i, sym := range syms {
 		q := ms.Quotes[sym]
 		r := mktRow{symbol: sym, last: q.Last, bid: q.Bid, ask: q.Ask, volume: q.Volume24h}
@@ -135,23 +166,35 @@ func marketRows(ms *market.Snapshot) []mktRow {
 				r.spread = ask.Sub(bid).String()
 			}
 		}
-		if series := trend(ms, sym); len(series) > 0 {
-			r.spark = chart.Sparkline(series, sparkWidth, chart.Style{})
+		key, series := trend(ms, sym)
+		if sp, ok := prev[sym]; ok && sp.key == key {
+			r.spark = sp.text
+		} else if s := series(); len(s) > 0 {
+			r.spark = chart.Sparkline(s, sparkWidth, chart.Style{})
 		}
+		sparks[sym] = spark{key: key, text: r.spark}
 		rows[i] = r
 	}
-	return rows
+	return rows, sparks
 }
 
-// trend is a symbol's recent prices for its sparkline: the closes of
-// its shortest-interval candles, else the prices of its recent trades.
-func trend(ms *market.Snapshot, sym string) []decimal.Decimal {
+// trend is where a symbol's sparkline comes from: the closes of its
+// shortest-interval candles, else the prices of its recent trades. It
+// returns the series' key and a function that reads the series.
+func trend(ms *market.Snapshot, sym string) (sparkKey, func() []decimal.Decimal) {
 	for _, iv := range market.Intervals {
 		if cs := ms.Candles[market.CandleKey(sym, iv)]; len(cs) >= 2 {
-			return newestPrices(cs, func(c market.Candle) string { return c.Close })
+			n := len(cs) - 1
+			key := sparkKey{source: iv, n: len(cs), firstTime: cs[0].OpenTime, newTime: cs[n].OpenTime, newPrice: cs[n].Close}
+			return key, func() []decimal.Decimal { return newestPrices(cs, func(c market.Candle) string { return c.Close }) }
 		}
 	}
-	return newestPrices(ms.Trades[sym], func(t market.Trade) string { return t.Price })
+	ts := ms.Trades[sym]
+	key := sparkKey{source: "trades", n: len(ts)}
+	if n := len(ts) - 1; n >= 0 {
+		key.firstTime, key.newTime, key.newPrice = ts[0].Time, ts[n].Time, ts[n].ID+"@"+ts[n].Price
+	}
+	return key, func() []decimal.Decimal { return newestPrices(ts, func(t market.Trade) string { return t.Price }) }
 }
 
 // newestPrices parses the price of each of the newest sparkWidth of xs.

@@ -338,5 +338,7 @@ func newPanes() [numPanes]pane {
 	for _, id := range []paneID{paneBalances, paneOrders, panePositions, paneMarket} {
 		ps[id].usesMarket = true
 	}
+	ps[panePositions].itemsUseMarket = true // the PnL's sign colours the cell
+	ps[paneMarket].itemsUseMarket = true
 	return ps
 }

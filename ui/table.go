@@ -119,15 +119,16 @@ type pane struct {
 	// rowPaint colours a whole row (positions by side, pending orders).
 	rowPaint func(it *item, p *paints) paint
 	// usesMarket: the rows show market data, so a new market view
-	// rebuilds them.
-	usesMarket bool
-	rows       []item
-	gen        uint64 // grows with every setRows that rebuilt the rows
-	memo       cellMemo
-	vis        visCache
-	widths     []colWidth
-	key        cacheKey
-	builtOK    bool
+	// rebuilds them; itemsUseMarket: the items themselves are built from
+	// it (not only their cells).
+	usesMarket, itemsUseMarket bool
+	rows                       []item
+	gen                        uint64 // grows with every setRows that rebuilt the rows
+	memo                       cellMemo
+	vis                        visCache
+	widths                     []colWidth
+	key                        cacheKey
+	builtOK                    bool
 }
 
 func newPane(id paneID, cols []column) pane {
@@ -149,6 +150,10 @@ func (p *pane) setRows(src []item, version uint64, mode, pinned int, mk *mktView
 	}
 	k := cacheKey{version: version, market: mseq, mode: mode, sortIdx: p.sortIdx, desc: p.desc, filter: p.filter}
 	if p.builtOK && k == p.key {
+		return
+	}
+	if p.onlyMarketChanged(k) {
+		p.remeasureMarket(k, mk)
 		return
 	}
 	var selected string
@@ -211,14 +216,35 @@ func (p *pane) matches(it *item, needle string, cc *cellCtx) bool {
 	return false
 }
 
+// onlyMarketChanged reports whether k differs from the rows' key only by
+// the market view, and the rows cannot depend on it: the items are built
+// from the state alone, and neither the sort nor a filter reads market
+// cells.
+func (p *pane) onlyMarketChanged(k cacheKey) bool {
+	old := p.key
+	old.market = k.market
+	if !p.builtOK || p.itemsUseMarket || old != k || k.filter != "" {
+		return false
+	}
+	return k.sortIdx < 0 || k.sortIdx >= len(p.sorts) || p.cols[p.sorts[k.sortIdx]].mcmp == nil
+}
+
 // measure computes every column's width over all current rows.
 func (p *pane) measure(cc *cellCtx) {
 	if cap(p.widths) < len(p.cols) {
 		p.widths = make([]colWidth, len(p.cols))
 	}
 	p.widths = p.widths[:len(p.cols)]
+	p.measureCols(cc, func(*column) bool { return true })
+}
+
+// measureCols computes the widths of the columns which picks.
+func (p *pane) measureCols(cc *cellCtx, which func(c *column) bool) {
 	for ci := range p.cols {
 		c := &p.cols[ci]
+		if !which(c) {
+			continue
+		}
 		cw := colWidth{w: textWidth(c.title)}
 		switch {
 		case c.fixed > 0:
@@ -321,10 +347,27 @@ func itoa(n uint64) string {
 
 // stale reports whether the rows must be rebuilt: never built, or built
 // from another version, market view or mode, or another sort or filter.
+// When only the market view changed and the rows cannot depend on it,
+// it re-measures the market columns itself and reports false.
 func (p *pane) stale(version uint64, mk *mktView, mode int) bool {
 	k := p.key
-	return !p.builtOK || k.version != version || k.mode != mode || p.dirty() ||
-		(p.usesMarket && k.market != mk.seq)
+	if p.builtOK && k.version == version && k.mode == mode && !p.dirty() && (!p.usesMarket || k.market == mk.seq) {
+		return false
+	}
+	k = cacheKey{version: version, market: mk.seq, mode: mode, sortIdx: p.sortIdx, desc: p.desc, filter: p.filter}
+	if p.usesMarket && p.onlyMarketChanged(k) {
+		p.remeasureMarket(k, mk)
+		return false
+	}
+	return true
+}
+
+// remeasureMarket takes a new market view for the same rows in the same
+// order: only the market columns' widths can change.
+func (p *pane) remeasureMarket(k cacheKey, mk *mktView) {
+	p.key = k
+	p.gen++
+	p.measureCols(&cellCtx{mk: mk}, func(c *column) bool { return c.mkt })
 }
 
 // dirty reports whether the sort or filter changed since the rows were
