@@ -175,3 +175,16 @@ func TestMarketChangeRemeasures(t *testing.T) {
 	}
 	checkScreen(t, out, 160, 48)
 }
+
+func TestPriceText(t *testing.T) {
+	for in, want := range map[string]string{
+		"61020.5": "61020.5", "1": "1", "2106.30": "2106.3",
+		"0.000016393442622951": "0.000016393443", "16.393442622950819672": "16.393443",
+		"123456789.123456789123": "123456789",
+	} {
+		d, _ := dec(in)
+		if got := priceText(d); got != want {
+			t.Errorf("priceText(%s) = %s, want %s", in, got, want)
+		}
+	}
+}

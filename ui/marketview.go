@@ -97,7 +97,7 @@ func newMktView(seq uint64, s *state.Snapshot, ms *market.Snapshot, in string, l
 		for _, a := range v.val.Assets {
 			var c assetCells
 			if a.Price != nil {
-				c.price = sigFixed(*a.Price, 8)
+				c.price = priceText(*a.Price)
 			}
 			if a.Value != nil {
 				c.value = a.Value.StringFixed(places)
@@ -257,17 +257,19 @@ func valuePlaces(asset string) int32 {
 	return 8
 }
 
-// sigFixed shows d with about sig significant digits, at least two
-// decimals for prices of 1 and more.
-func sigFixed(d decimal.Decimal, sig int) string {
-	intDigits := len(d.Abs().Truncate(0).String())
+// priceText shows a price as the market gives it, or, when it was
+// computed (an inverse or bridged route) to more digits, rounded to eight
+// significant digits; trailing zeros are dropped ("1", "61020.5").
+func priceText(d decimal.Decimal) string {
+	if d.Exponent() >= -8 {
+		return d.String()
+	}
+	places := 8 - len(d.Abs().Truncate(0).String())
 	if d.Abs().LessThan(decimal.NewFromInt(1)) {
-		intDigits = 0
-		// leading zeros after the point do not count
+		places = 8
 		for x := d.Abs(); x.IsPositive() && x.LessThan(decimal.New(1, -1)); x = x.Shift(1) {
-			intDigits--
+			places++ // leading zeros after the point are not significant
 		}
 	}
-	places := max(2, min(12, sig-intDigits))
-	return d.StringFixed(int32(places))
+	return d.Round(int32(max(0, min(18, places)))).String()
 }
