@@ -118,8 +118,10 @@ type Client struct {
 	once   sync.Once
 
 	// Owned by the loop goroutine.
-	symbols []string
-	results chan func(*Store)
+	symbols   []string
+	extraBars []barSeries // followed beyond the 1m bars, oldest first
+	results   chan func(*Store)
+	barReqs   chan barSeries
 
 	allTickers atomic.Int64 // ms of the last GET ticker/24hr without symbol
 }
@@ -130,7 +132,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, errors.New("market client: REST and WSURL are required")
 	}
 	cfg.setDefaults()
-	c := &Client{cfg: cfg, results: make(chan func(*Store), 64)}
+	c := &Client{cfg: cfg, results: make(chan func(*Store), 64), barReqs: make(chan barSeries, 8)}
 	c.store = NewStore(cfg.Hub, cfg.Now)
 	c.store.SetHealth(false, "connecting")
 	c.store.Publish()
@@ -280,6 +282,11 @@ func (c *Client) session(ctx context.Context) (up bool, err error) {
 	if err := sock.subscribe("sub", c.symbols); err != nil {
 		return false, err
 	}
+	for _, b := range c.extraBars {
+		if err := c.followBars(ctx, sock, b); err != nil {
+			return false, err
+		}
+	}
 	c.store.SetHealth(true, "")
 	c.store.Publish()
 	c.cfg.Logger.Info("market data up", "symbols", len(c.symbols))
@@ -319,6 +326,10 @@ func (c *Client) loop(ctx context.Context, sock *socket) error {
 			}
 		case f := <-c.results:
 			f(c.store)
+		case req := <-c.barReqs:
+			if err := c.addBars(ctx, sock, req); err != nil {
+				return err
+			}
 		case <-publish.C:
 			c.store.Publish()
 		case <-ping.C:

@@ -1,7 +1,12 @@
 package market_test
 
 import (
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -101,6 +106,12 @@ func TestClientFollowsTheAccountsSymbols(t *testing.T) {
 		t.Errorf("BTCUSDT book has %d bids and %d asks", len(b.Bids), len(b.Asks))
 	}
 
+	// A chart asks for 5m bars: fetched, then kept by the socket.
+	c.LoadCandles("BTCUSDT", "5m")
+	waitFor(t, c.Hub(), "BTCUSDT 5m bars", func(m *market.Snapshot) bool {
+		return len(m.Candles[market.CandleKey("BTCUSDT", "5m")]) > 0
+	})
+
 	// An open order on XRPUSDT adds it; a snapshot without ETH-PERP's
 	// position drops it.
 	next := account(2, state.Order{Symbol: "XRPUSDT", Status: "NEW"})
@@ -154,4 +165,37 @@ func TestClientReconnectsAfterAClose(t *testing.T) {
 	waitFor(t, c.Hub(), "a reconnect and up again", func(m *market.Snapshot) bool {
 		return c.Stats().Reconnects >= 1 && m.Health.Up
 	})
+}
+
+// TestClientSocketRefused: quote endpoints answer but the quote socket is
+// refused (a front that 404s its path): health down with the reason.
+func TestClientSocketRefused(t *testing.T) {
+	s := startSim(t, sim.Options{})
+	target, _ := url.Parse(s.URL())
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == market.QuotePath {
+			http.Error(w, "no quote socket here", http.StatusNotFound)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	st := &state.Hub{}
+	st.Publish(account(1))
+	cfg := market.Config{REST: rest.New(front.URL), WSURL: "ws" + strings.TrimPrefix(front.URL, "http"), State: st,
+		SlowRetry: time.Hour}
+	c, err := market.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Start()
+	t.Cleanup(c.Close)
+	m := waitFor(t, c.Hub(), "health down", func(m *market.Snapshot) bool {
+		return !m.Health.Up && strings.HasPrefix(m.Health.Reason, "quote socket refused: HTTP 404")
+	})
+	// The REST snapshot taken before the socket is kept.
+	if m.Quotes["BTCUSDT"].Last == "" {
+		t.Errorf("BTCUSDT quote = %+v, want the REST snapshot's", m.Quotes["BTCUSDT"])
+	}
 }

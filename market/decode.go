@@ -129,7 +129,7 @@ func DecodeFrame(b []byte, p *Push) error {
 		p.Interval, p.Topic = p.Topic[len(TopicKline)+1:], TopicKline
 	}
 	if p.Topic == TopicKline && params != nil {
-		event.Fields(params, func(k, v []byte) {
+		members(params, func(k, v []byte) {
 			if string(k) == "klineType" {
 				p.Interval = d.str(v)
 			}
@@ -168,7 +168,7 @@ type bar struct {
 
 func (d *decoder) bar(v []byte) (b bar, ok bool) {
 	good := true
-	ok = event.Fields(v, func(k, val []byte) {
+	ok = members(v, func(k, val []byte) {
 		switch string(k) {
 		case "t":
 			b.t, good = timeOf(val, good)
@@ -207,7 +207,7 @@ func (d *decoder) realtime(p *Push, v []byte) bool {
 func (d *decoder) trade(p *Push, v []byte) bool {
 	var t Trade
 	good := true
-	ok := event.Fields(v, func(k, val []byte) {
+	ok := members(v, func(k, val []byte) {
 		switch string(k) {
 		case "v":
 			t.ID = d.str(val)
@@ -245,7 +245,7 @@ func (d *decoder) depth(p *Push, v []byte) bool {
 	var bk Book
 	var sym string
 	good := true
-	ok := event.Fields(v, func(k, val []byte) {
+	ok := members(v, func(k, val []byte) {
 		switch string(k) {
 		case "s":
 			sym = d.str(val)

@@ -1,5 +1,10 @@
 package market
 
+import (
+	"bytes"
+	"encoding/json"
+)
+
 // elements calls fn with the raw bytes of each element of the JSON array
 // b, which must already be valid JSON (event.Fields checked the frame it
 // came from). It reports false when b is not an array.
@@ -80,4 +85,43 @@ func skipString(b []byte, i int) int {
 		}
 	}
 	return i
+}
+
+// members calls fn with each key (unescaped) and raw value of the JSON
+// object b, which must already be valid JSON. It reports false when b is
+// not an object. Unlike event.Fields it does not check the syntax again.
+func members(b []byte, fn func(k, v []byte)) bool {
+	i := skipWS(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return true
+	}
+	for i < len(b) && b[i] == '"' {
+		kEnd := skipString(b, i)
+		key := b[i+1 : kEnd-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			var s string
+			if json.Unmarshal(b[i:kEnd], &s) != nil {
+				return false
+			}
+			key = []byte(s)
+		}
+		i = skipWS(b, kEnd)
+		if i >= len(b) || b[i] != ':' {
+			return false
+		}
+		i = skipWS(b, i+1)
+		start := i
+		i = skipValue(b, i)
+		fn(key, b[start:i])
+		i = skipWS(b, i)
+		if i >= len(b) || b[i] != ',' {
+			return i < len(b) && b[i] == '}'
+		}
+		i = skipWS(b, i+1)
+	}
+	return false
 }

@@ -94,6 +94,12 @@ func (c *Client) fetchSnapshot(ctx context.Context, ins map[string]Instrument, s
 	}
 
 	for _, sym := range symbols {
+		if !c.withinBudget(3) {
+			// The socket's first pushes bring the book and the last 60
+			// trades anyway: the account's own requests come first.
+			c.cfg.Logger.Info("quote snapshot: request weight is scarce, leaving books and trades to the socket")
+			break
+		}
 		contract := ins[sym].Contract
 		d, err := c.cfg.REST.Depth(ctx, sym, depthLimit, contract)
 		if skip, err := check(sym+" depth", err); err != nil {
@@ -119,6 +125,14 @@ func (c *Client) fetchSnapshot(ctx context.Context, ins map[string]Instrument, s
 			f(s)
 		}
 	}, nil
+}
+
+// withinBudget reports whether n more weight keeps the quote client
+// within half of the request weight limit, so that market data never
+// crowds out the account's own requests (they share the rate governor).
+func (c *Client) withinBudget(n int) bool {
+	used, limit := c.cfg.REST.Weight()
+	return used+n <= limit/2
 }
 
 // isBadSymbol reports a -1121 (invalid symbol) answer.

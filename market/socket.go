@@ -102,11 +102,19 @@ func (s *socket) subscribe(event string, symbols []string) error {
 		return nil
 	}
 	for _, t := range subTopics {
-		msg := map[string]any{"symbol": strings.Join(symbols, ","), "topic": t, "event": event,
-			"params": map[string]any{"binary": false}}
-		if err := s.write(msg); err != nil {
-			return fmt.Errorf("%s %s on the quote socket: %w", event, t, err)
+		if err := s.topic(event, t, symbols); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// topic sends event ("sub" or "cancel") for symbols on one topic.
+func (s *socket) topic(event, topic string, symbols []string) error {
+	msg := map[string]any{"symbol": strings.Join(symbols, ","), "topic": topic, "event": event,
+		"params": map[string]any{"binary": false}}
+	if err := s.write(msg); err != nil {
+		return fmt.Errorf("%s %s on the quote socket: %w", event, topic, err)
 	}
 	return nil
 }

@@ -2,7 +2,9 @@ package value
 
 import (
 	"fmt"
+	"syscall"
 	"testing"
+	"time"
 
 	"bhtop/market"
 	"bhtop/state"
@@ -45,9 +47,25 @@ func benchAccount() (*state.Snapshot, *market.Snapshot) {
 func BenchmarkOf(b *testing.B) {
 	s, m := benchAccount()
 	b.ReportAllocs()
+	n, cpu0 := 0, cpuTime()
 	for b.Loop() {
 		if v := Of(s, m, "USDT"); v == nil || len(v.Unpriced) != 0 {
 			b.Fatalf("valuation %v", v)
 		}
+		n++
 	}
+	// CPU time per valuation: what other processes on a shared machine
+	// do not inflate (GC workers included).
+	if cpu := cpuTime() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/op")
+	}
+}
+
+// cpuTime is the CPU time (user + system) the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

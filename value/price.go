@@ -115,8 +115,11 @@ func roundSig(d decimal.Decimal, n int) decimal.Decimal {
 // Plain literals of up to 18 digits (the usual case) skip the big-number
 // parser.
 func parse(s string) (decimal.Decimal, bool) {
-	if s == "" {
+	switch s {
+	case "":
 		return decimal.Decimal{}, false
+	case "0":
+		return decimal.Zero, true
 	}
 	if d, ok := parseSmall(s); ok {
 		return d, true

@@ -20,7 +20,7 @@ type AssetValue struct {
 	Total decimal.Decimal  // free + locked
 	Price *decimal.Decimal // of one unit, in the valuation asset
 	Value *decimal.Decimal // Total × Price
-	Share *decimal.Decimal // Value / Equity, 0..1; nil when unpriced or equity is 0
+	Share *decimal.Decimal // Value × (1/Equity, to 18 significant digits), 0..1; nil when unpriced or equity is 0
 }
 
 // PositionValue is one contract position against its mark price. Every
@@ -67,14 +67,17 @@ func Of(s *state.Snapshot, m *market.Snapshot, in string) *Valuation {
 	unpriced := map[string]bool{}
 
 	v.Assets = make([]AssetValue, len(s.Balances))
+	// One block holds every asset's price, value and share (the
+	// pointers of AssetValue point into it).
+	slab := make([]decimal.Decimal, 3*len(s.Balances))
 	for i, b := range s.Balances {
 		av := &v.Assets[i]
 		av.Asset = b.Asset
 		av.Total = sum(b.Free, b.Locked)
 		if p, ok := pr.price(b.Asset); ok {
-			val := av.Total.Mul(p)
-			av.Price, av.Value = &p, &val
-			v.Equity = v.Equity.Add(val)
+			slab[3*i], slab[3*i+1] = p, av.Total.Mul(p)
+			av.Price, av.Value = &slab[3*i], &slab[3*i+1]
+			v.Equity = v.Equity.Add(slab[3*i+1])
 		} else if !av.Total.IsZero() {
 			unpriced[b.Asset] = true
 		}
@@ -94,15 +97,16 @@ func Of(s *state.Snapshot, m *market.Snapshot, in string) *Valuation {
 		}
 	}
 
-	if !v.Equity.IsZero() {
+	// Shares multiply by one reciprocal of the equity: one division for
+	// all assets (shares are for display).
+	if inv, ok := div(one, v.Equity); ok {
 		for i := range v.Assets {
 			av := &v.Assets[i]
 			if av.Value == nil {
 				continue
 			}
-			if sh, ok := div(*av.Value, v.Equity); ok {
-				av.Share = &sh
-			}
+			slab[3*i+2] = av.Value.Mul(inv)
+			av.Share = &slab[3*i+2]
 		}
 	}
 	for a := range unpriced {
@@ -139,7 +143,7 @@ func (r *pricer) price(asset string) (decimal.Decimal, bool) {
 func sum(a, b string) decimal.Decimal {
 	x, _ := parse(a)
 	y, ok := parse(b)
-	if !ok {
+	if !ok || y.IsZero() {
 		return x
 	}
 	return x.Add(y)
