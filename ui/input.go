@@ -101,8 +101,11 @@ func (m Model) onFormKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.confirm = &confirmation{place: &req, notional: notional, quote: f.symbol().QuoteAsset}
 		return m, nil
 	default:
-		if p := m.quotePrice(&f, msg.Text); p != "" {
-			f.price, f.checked = p, false
+		if p, what, ok := m.quotePrice(&f, msg.Text); ok {
+			f.price, f.errs[fieldPrice], f.checked = p, "", false
+			if p == "" {
+				f.errs[fieldPrice] = "no " + what + " known for " + f.symbol().Symbol
+			}
 			return m, nil
 		}
 		if msg.Text != "" {
@@ -113,22 +116,23 @@ func (m Model) onFormKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 }
 
 // quotePrice is the live price a key takes into the price field: b the
-// bid, a the ask, l the last ("" for any other key or field, or when the
-// market does not know that price).
-func (m *Model) quotePrice(f *orderForm, text string) string {
-	if f.field != fieldPrice || !f.uses(fieldPrice) {
-		return ""
+// bid, a the ask, l the last (price "" when the market does not know it;
+// what names it). ok is false for any other key or field, or without a
+// market, where the key is typed as usual.
+func (m *Model) quotePrice(f *orderForm, text string) (price, what string, ok bool) {
+	if f.field != fieldPrice || !f.uses(fieldPrice) || !m.mk.live {
+		return "", "", false
 	}
 	q := m.mk.snap.Quotes[f.symbol().Symbol]
 	switch text {
 	case "b":
-		return q.Bid
+		return q.Bid, "bid", true
 	case "a":
-		return q.Ask
+		return q.Ask, "ask", true
 	case "l":
-		return q.Last
+		return q.Last, "last price", true
 	}
-	return ""
+	return "", "", false
 }
 
 // onChartKey handles the chart's keys: intervals, close, help and quit;

@@ -188,3 +188,19 @@ func TestPriceText(t *testing.T) {
 		}
 	}
 }
+
+// TestFormQuoteKeyWithoutQuote: b on a symbol the market does not quote
+// leaves the price empty and says why; a typed typo's mark goes when a
+// quote price is taken.
+func TestFormQuoteKeyWithoutQuote(t *testing.T) {
+	ms := testMarket()
+	delete(ms.Quotes, "BTCUSDT")
+	m := press(t, marketModel(ms, 120, 40), "n down down down down type:0.01 down b")
+	if m.form.price != "" || !strings.Contains(m.form.errs[fieldPrice], "no bid known for BTCUSDT") {
+		t.Errorf("b without a quote: price %q, error %q", m.form.price, m.form.errs[fieldPrice])
+	}
+	m = press(t, marketModel(testMarket(), 120, 40), "n down down down down type:0.01 down type:1,5 a")
+	if m.form.price != "61020.6" || m.form.errs[fieldPrice] != "" {
+		t.Errorf("a after a typo: price %q, error %q; want the ask and no error", m.form.price, m.form.errs[fieldPrice])
+	}
+}
