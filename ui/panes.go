@@ -45,6 +45,24 @@ func pctCmp(f func(it *item) string) func(a, b *item) int {
 	return func(a, b *item) int { return compareDec(numText(f(a)), numText(f(b))) }
 }
 
+// nearPaint colours a shown percentage whose size is below warnBelow
+// (and, when badBelow > 0, below badBelow) in %: how close an order is to
+// filling, a position to liquidation.
+func nearPaint(badBelow, warnBelow string) func(s string, p *paints) paint {
+	return func(s string, p *paints) paint {
+		abs := strings.TrimPrefix(numText(s), "-")
+		switch {
+		case abs == "":
+			return paint{}
+		case badBelow != "" && compareDec(abs, badBelow) < 0:
+			return p.bad
+		case compareDec(abs, warnBelow) < 0:
+			return p.warn
+		}
+		return paint{}
+	}
+}
+
 // numText is a shown number without its plus sign and percent sign.
 func numText(s string) string {
 	s = strings.TrimSuffix(s, "%")
@@ -168,7 +186,7 @@ func orderColumns() []column {
 		{title: "TIF", prio: 4, max: 4, text: plain(tif)},
 		{title: "Price", align: alignDec, text: plain(price), cmp: decCmp(price)},
 		{mkt: true, title: "Last", align: alignDec, prio: 2, text: last, mcmp: mktDecCmp(last)},
-		{mkt: true, title: "To Fill", align: alignRight, prio: 1, fixed: 8, memo: true, text: dist},
+		{mkt: true, title: "To Fill", align: alignRight, prio: 1, fixed: 8, memo: true, text: dist, textPaint: nearPaint("", "0.5")},
 		{title: "Qty", align: alignDec, money: true, text: plain(qty), cmp: decCmp(qty)},
 		{title: "Filled", align: alignDec, money: true, prio: 1, text: plain(filled), cmp: decCmp(filled)},
 		{title: "Fill%", align: alignRight, prio: 2, fixed: 6, memo: true, text: pct},
@@ -245,7 +263,7 @@ func positionColumns() []column {
 		{mkt: true, title: "uPnL", align: alignDec, money: true, text: upnl, mcmp: mktDecCmp(upnl), paint: upnlPaint, paintOver: true},
 		{mkt: true, title: "uPnL%", align: alignRight, prio: 1, fixed: 8, text: upct, mcmp: mktDecCmp(upct), paint: upnlPaint, paintOver: true},
 		{title: "Liq. Price", align: alignDec, prio: 2, text: plain(liq), cmp: decCmp(liq)},
-		{mkt: true, title: "To Liq", align: alignRight, prio: 1, fixed: 8, text: liqPct, mcmp: mktDecCmp(liqPct)},
+		{mkt: true, title: "To Liq", align: alignRight, prio: 1, fixed: 8, text: liqPct, mcmp: mktDecCmp(liqPct), textPaint: nearPaint("10", "25"), paintOver: true},
 		{title: "Margin", align: alignDec, money: true, prio: 4, text: plain(margin), cmp: decCmp(margin)},
 		{title: "Real. PnL", align: alignDec, money: true, prio: 3, text: plain(pnl), cmp: decCmp(pnl), paint: pnlPaint},
 	}

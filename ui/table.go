@@ -76,6 +76,8 @@ type column struct {
 	// mcmp sorts a column that depends on the market.
 	mcmp  func(a, b *item, c *cellCtx) int
 	paint func(it *item, p *paints) paint
+	// textPaint colours a cell by its text (a distance that is close).
+	textPaint func(s string, p *paints) paint
 	// paintOver: the column's paint shows over the row's paint (a
 	// position's PnL colour over its side colour).
 	paintOver bool

@@ -219,8 +219,13 @@ func (p *pane) writeCells(b *strings.Builder, c viewCtx, ri int, cols []int, fle
 			}
 		}
 		var cp paint
-		if !sel && col.paint != nil && (rowPaint.open == "" || col.paintOver) {
-			cp = col.paint(it, c.p)
+		if !sel && (rowPaint.open == "" || col.paintOver) {
+			switch {
+			case col.paint != nil:
+				cp = col.paint(it, c.p)
+			case col.textPaint != nil:
+				cp = col.textPaint(s, c.p)
+			}
 		}
 		b.WriteString(cp.open)
 		switch {
