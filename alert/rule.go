@@ -93,7 +93,11 @@ func ParseRule(n int, fields map[string]any) (Rule, error) {
 	kindS, ok := kindV.(string)
 	spec, known := fieldsOf[Kind(kindS)]
 	if !ok || !known {
-		return Rule{}, &FieldError{"kind", fmt.Sprintf("%s is not a rule kind (want one of %s)", describe(kindV), strings.Join(Kinds(), ", "))}
+		what := "this string"
+		if !ok {
+			what = describe(kindV)
+		}
+		return Rule{}, &FieldError{"kind", fmt.Sprintf("%s is not a rule kind (want one of %s)", what, strings.Join(Kinds(), ", "))}
 	}
 	r := Rule{Kind: Kind(kindS), ID: fmt.Sprintf("%s#%d", kindS, n)}
 	allowed := append(append([]string{"kind", "account"}, spec.required...), spec.optional...)
@@ -156,7 +160,7 @@ func (r *Rule) set(k string, v any) error {
 			return err
 		}
 		if !d.IsPositive() || d.GreaterThan(decimal.NewFromInt(100)) {
-			return fmt.Errorf("want a percentage above 0 and at most 100, got %s", d)
+			return fmt.Errorf("want a percentage above 0 and at most 100")
 		}
 		r.Percent = d
 	case "after":
@@ -177,7 +181,7 @@ func number(v any) (decimal.Decimal, error) {
 		return decimal.NewFromInt(x), nil
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return decimal.Decimal{}, fmt.Errorf("want a finite number, got %v", x)
+			return decimal.Decimal{}, fmt.Errorf("want a finite number")
 		}
 		// The shortest text that reads back as x: what was written.
 		return decimal.RequireFromString(strconv.FormatFloat(x, 'f', -1, 64)), nil
@@ -191,21 +195,22 @@ func number(v any) (decimal.Decimal, error) {
 	return decimal.Decimal{}, fmt.Errorf("want a number, got %s", describe(v))
 }
 
-// describe names a value's TOML type, and shows it when it is short and
-// plain (rule fields hold no secrets, but a value is never echoed whole).
+// describe names a value's TOML type, never the value: a config file may
+// hold a secret, and an error must not show it wherever it is typed.
 func describe(v any) string {
-	switch x := v.(type) {
+	switch v.(type) {
 	case string:
-		if len(x) <= 32 && !strings.ContainsFunc(x, isControl) {
-			return strconv.Quote(x)
-		}
 		return "a string"
-	case int64, float64, bool:
-		return fmt.Sprintf("%v", x)
+	case int64:
+		return "an integer"
+	case float64:
+		return "a float"
+	case bool:
+		return "a boolean"
 	case nil:
 		return "nothing"
 	}
-	return fmt.Sprintf("a %T", v)
+	return "a table or array"
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }

@@ -63,8 +63,8 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		fmt.Fprintf(stdio.Err, "bhtop: "+format+"\n", a...)
 		return code
 	}
-	if *fps < 1 || *fps > 120 {
-		return fail(ExitUsage, "--fps %d: want 1 to 120", *fps)
+	if err := intIn("--fps", *fps, 1, 120); err != nil {
+		return fail(ExitUsage, "%v", err)
 	}
 	if len(pos) > 0 {
 		return fail(ExitUsage, "unknown command %q (see bhtop help)", pos[0])
@@ -78,6 +78,10 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	}
 	if conn.Theme != "" && !slices.Contains(themes.Names(), conn.Theme) {
 		return fail(ExitUsage, "--theme %q: want one of %v", conn.Theme, themes.Names())
+	}
+	if err := checkFlags(outputFile("--record", conn.Record), outputFile("--log", conn.Log),
+		outputFile("--metrics", *metricsFile)); err != nil {
+		return fail(ExitUsage, "%v", err)
 	}
 
 	if *cpuProfile != "" {
@@ -137,9 +141,10 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		logger.Warn("closing the session", "err", err)
 		fmt.Fprintf(stdio.Err, "bhtop: closing the user stream: %v\n", err)
 	}
+	var lost []error // files that could not be written: the run fails
 	if metrics != nil {
 		if err := writeMetrics(*metricsFile, metrics, sess.Hub().Latest()); err != nil {
-			fmt.Fprintf(stdio.Err, "bhtop: %v\n", err)
+			lost = append(lost, err)
 		}
 	}
 	if runErr != nil && !errors.Is(runErr, tea.ErrProgramKilled) && ctx.Err() == nil {
@@ -147,6 +152,10 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		return fail(ExitFail, "dashboard: %v", runErr)
 	}
 	logger.Info("dashboard closed")
+	lost = append(lost, up.RecordErr(), closeLog())
+	if err := errors.Join(lost...); err != nil {
+		return fail(ExitFail, "%v", err)
+	}
 	return ExitOK
 }
 

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"flag"
-	"fmt"
 	"log/slog"
 	"strings"
 	"time"
@@ -148,8 +147,8 @@ func desktopNotifications(getenv func(string) string) bool {
 
 // checkDeskFlags validates the flags before anything starts.
 func checkDeskFlags(df *deskFlags) error {
-	if df.metricsAddr != "" && !strings.Contains(df.metricsAddr, ":") {
-		return fmt.Errorf("--metrics-addr %q: want HOST:PORT, e.g. 127.0.0.1:9464", df.metricsAddr)
+	if df.metricsAddr != "" {
+		return listenAddr("--metrics-addr", df.metricsAddr)
 	}
 	return nil
 }

@@ -61,10 +61,15 @@ func (l *orderList) Set(v string) error {
 	if r.Symbol == "" || r.Side == "" || r.Quantity == "" {
 		return fmt.Errorf("order %q: symbol, side and quantity are required", v)
 	}
-	if r.Type == "LIMIT" && r.TimeInForce == "" {
-		r.TimeInForce = "GTC"
+	// The checks of `bhtop order new`, so that a typo is refused here and
+	// not sent.
+	of := orderFlags{symbol: r.Symbol, side: r.Side, typ: r.Type, tif: r.TimeInForce,
+		quantity: r.Quantity, price: r.Price, clientOrderID: r.NewClientOrderID}
+	checked, err := of.newRequest()
+	if err != nil {
+		return fmt.Errorf("order %q: %s", v, strings.ReplaceAll(err.Error(), "--", ""))
 	}
-	*l = append(*l, r)
+	*l = append(*l, checked)
 	return nil
 }
 
@@ -113,6 +118,9 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	}
 	conn, err := connFlags.Resolve(stdio.Getenv)
 	if err != nil {
+		return fail(ExitUsage, "%v", err)
+	}
+	if err := checkFlags(outputFile("--record", conn.Record), outputFile("--log", conn.Log)); err != nil {
 		return fail(ExitUsage, "%v", err)
 	}
 	if conn.ReadOnly && len(orders) > 0 {
@@ -175,6 +183,11 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	dk.close()
 	alerts := dumpMember{"alerts", dk.alerts()}
 	if err := writeDump(stdio.Out, sess.Hub().Latest(), mkt, conn.ValueIn, ind, alerts); err != nil {
+		return fail(ExitFail, "%v", err)
+	}
+	// The state is printed (it is whole), but a journal or log that lost
+	// lines is a failure.
+	if err := errors.Join(up.RecordErr(), closeLog()); err != nil {
 		return fail(ExitFail, "%v", err)
 	}
 	return ExitOK

@@ -73,8 +73,9 @@ func TestReplayErrors(t *testing.T) {
 	}{
 		{[]string{"replay"}, ExitUsage, "usage"},
 		{[]string{"replay", "a", "b", "--dump"}, ExitUsage, "usage"},
-		{[]string{"replay", "--speed", "0", "x"}, ExitUsage, "usage"},
-		{[]string{"replay", "/nonexistent/j.jsonl", "--dump"}, ExitFail, "open journal"},
+		{[]string{"replay", "--speed", "0", "x"}, ExitUsage, "--speed 0: want a number from 0.001"},
+		{[]string{"replay", "/nonexistent/j.jsonl", "--dump"}, ExitUsage, "open journal"},
+		{[]string{"replay", "/", "--dump"}, ExitUsage, "is a directory"},
 		{[]string{"replay", "--bogus"}, ExitUsage, "flag provided but not defined"},
 	}
 	for _, c := range cases {
@@ -129,7 +130,7 @@ func TestPace(t *testing.T) {
 	}
 	hub := &state.Hub{}
 	store := state.NewStore()
-	err := pace(context.Background(), strings.NewReader(in), store, hub, &stream.NoteLog{}, 4, func() time.Time { return clock }, sleep)
+	err := pace(context.Background(), strings.NewReader(in), store, hub, &stream.NoteLog{}, &badLines{}, 4, func() time.Time { return clock }, sleep)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +143,7 @@ func TestPace(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := pace(ctx, strings.NewReader(in), state.NewStore(), hub, &stream.NoteLog{}, 1, time.Now, sleepCtx); err == nil {
+	if err := pace(ctx, strings.NewReader(in), state.NewStore(), hub, &stream.NoteLog{}, &badLines{}, 1, time.Now, sleepCtx); err == nil {
 		t.Error("pace ignored a canceled context")
 	}
 }

@@ -55,6 +55,10 @@ func runServe(args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Err, "bhtop serve: unexpected argument %q\n", pos[0])
 		return ExitUsage
 	}
+	if err := checkFlags(sf.check(), listenAddr("--listen", sf.listen)); err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
+		return ExitUsage
+	}
 	c, err := conn.Resolve(stdio.Getenv)
 	if err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
@@ -76,15 +80,20 @@ func runServe(args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Err, "bhtop serve: needs credentials for %s: set BHTOP_API_KEY and BHTOP_SECRET_KEY (or --secret-file); without a base URL it serves the built-in simulator\n", c.BaseURL)
 		return ExitUsage
 	}
+	if err := checkFlags(outputFile("--record", c.Record), outputFile("--log", c.Log), sf.files()); err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
+		return ExitUsage
+	}
 	logger := slog.New(slog.NewTextHandler(stdio.Err, nil))
+	closeLog := func() error { return nil }
 	if c.Log != "" {
-		l, closeLog, err := openOrderLog(c.Log)
+		l, cl, err := openOrderLog(c.Log)
 		if err != nil {
 			fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
 			return ExitUsage
 		}
-		defer closeLog()
-		logger = l
+		defer cl()
+		logger, closeLog = l, cl
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -94,11 +103,39 @@ func runServe(args []string, stdio IO) int {
 		return ExitFail
 	}
 	defer dk.close()
-	if err := serveUntilDone(ctx, sf, c, logger, dk); err != nil {
+	if err := errors.Join(serveUntilDone(ctx, sf, c, logger, dk), closeLog()); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
 		return ExitFail
 	}
 	return ExitOK
+}
+
+// check range-checks the numeric flags.
+func (sf *serveFlags) check() error {
+	return checkFlags(
+		intIn("--max-sessions", sf.maxSessions, 1, 10_000),
+		intIn("--fps", sf.fps, 1, 120),
+		nonNegativeDuration("--idle-timeout", sf.idleTimeout),
+		nonNegativeDuration("--shutdown-wait", sf.shutdownWait),
+		floatIn("--sim-activity", sf.simActivity, 0, maxSimActivity),
+	)
+}
+
+// files checks, before anything starts, that the authorized keys file
+// exists and is a file, and that the host key's directory exists when the
+// key is to be created.
+func (sf *serveFlags) files() error {
+	st, err := os.Stat(sf.authorizedKeys)
+	switch {
+	case err != nil:
+		return fmt.Errorf("--authorized-keys %s: %w", sf.authorizedKeys, errors.Unwrap(err))
+	case st.IsDir():
+		return fmt.Errorf("--authorized-keys %s: is a directory; want the OpenSSH authorized_keys file", sf.authorizedKeys)
+	}
+	if st, err := os.Stat(sf.hostKey); err == nil && st.IsDir() {
+		return fmt.Errorf("--host-key %s: is a directory; want the key file", sf.hostKey)
+	}
+	return nil
 }
 
 // defaults fills the file paths not given.
@@ -178,5 +215,8 @@ func serveUntilDone(ctx context.Context, sf serveFlags, c config.Conn, logger *s
 		logger.Warn("shutdown", "err", err)
 	}
 	<-served
-	return nil
+	if err := up.Close(); err != nil {
+		logger.Warn("close the user stream", "err", err)
+	}
+	return up.RecordErr()
 }

@@ -90,6 +90,27 @@ func parseRateLimits(v string) (sim.RateLimits, error) {
 	return rl, nil
 }
 
+// maxSimActivity is the most background events per second asked of a
+// simulator (tens of thousands work).
+const maxSimActivity = 1e6
+
+// checkSimFlags range-checks the simulator's numeric flags.
+func checkSimFlags(o sim.Options, marketInterval time.Duration) error {
+	return checkFlags(
+		floatIn("--activity", o.Activity, 0, maxSimActivity),
+		positiveDuration("--listen-key-ttl", o.ListenKeyTTL),
+		positiveDuration("--conn-max-age", o.ConnMaxAge),
+		positiveDuration("--ping-interval", o.PingInterval),
+		durationIn("--skew", o.Skew, -24*time.Hour, 24*time.Hour),
+		floatIn("--ban-scale", o.BanScale, 1e-9, 1e6),
+		nonNegativeDuration("--market-interval", marketInterval),
+		nonNegativeDuration("--reorder-window", o.Faults.ReorderWindow),
+		ratio("--duplicate-rate", o.Faults.DuplicateRate),
+		nonNegativeDuration("--drop-every", o.Faults.DropEvery),
+		ratio("--order-error-rate", o.Faults.OrderErrorRate),
+	)
+}
+
 // runSimContext runs the simulator until ctx ends (SIGINT/SIGTERM).
 func runSimContext(ctx context.Context, args []string, stdio IO) int {
 	fs := flag.NewFlagSet("bhtop sim", flag.ContinueOnError)
@@ -140,6 +161,11 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Err, "bhtop sim: unexpected argument %q\n", pos[0])
 		return ExitUsage
 	}
+	if err := checkFlags(checkSimFlags(opts, interval), listenAddr("--addr", opts.Addr), outputFile("--log-requests", logPath),
+		checkDeskFlags(&deskFlags{metricsAddr: *metricsAddr})); err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err)
+		return ExitUsage
+	}
 	if keys.err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop sim: --key: %v\n", keys.err)
 		return ExitUsage
@@ -165,14 +191,17 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 	if len(keys.secrets) > 0 {
 		secret = keys.secrets[0]
 	}
+	var reqLog *sink
 	if logPath != "" {
-		f, err := os.OpenFile(logPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		// A request log that cannot be written is said at once (the
+		// simulator serves on) and fails the run at exit.
+		reqLog, err = openSink("--log-requests", logPath, func(err error) { fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err) })
 		if err != nil {
-			fmt.Fprintf(stdio.Err, "bhtop sim: open request log: %v\n", err)
+			fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err)
 			return ExitFail
 		}
-		defer f.Close()
-		opts.RequestLog = f
+		defer reqLog.Close()
+		opts.RequestLog = reqLog
 	}
 	if *metricsAddr != "" {
 		reg := metrics.New()
@@ -200,6 +229,9 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 	<-ctx.Done()
 	if err := s.Close(); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err)
+	}
+	if reqLog.Close() != nil {
+		return ExitFail // said when it happened
 	}
 	return ExitOK
 }

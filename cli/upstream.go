@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
-	"os"
 	"time"
 
 	"bhtop/config"
@@ -41,7 +40,12 @@ type upstream struct {
 	valueIn   string
 	simulated bool
 	closers   []func() // in opening order; Close runs them backwards
+	record    *sink    // the --record journal; nil without one
 }
+
+// RecordErr is the --record journal's first write error (a full disk),
+// nil when every frame was recorded. Final after Close.
+func (u *upstream) RecordErr() error { return u.record.Err() }
 
 // upstreamOptions say how to open an upstream.
 type upstreamOptions struct {
@@ -70,12 +74,13 @@ func openUpstream(ctx context.Context, conn config.Conn, o upstreamOptions) (*up
 		u.simulated = true
 		o.logger.Info("no credentials: using the built-in simulator", "url", srv.URL())
 	}
-	cfg, closeRecord, err := sessionConfig(conn, o.logger, u.simulated, o.trade, o.metrics)
+	cfg, record, err := sessionConfig(conn, o.logger, u.simulated, o.trade, o.metrics)
 	if err != nil {
 		u.Close()
 		return nil, err
 	}
-	u.closers = append(u.closers, closeRecord)
+	u.record = record
+	u.closers = append(u.closers, func() { _ = record.Close() })
 	if err := cfg.REST.SyncTime(ctx); err != nil && ctx.Err() == nil {
 		o.logger.Warn("clock sync failed", "err", err)
 	}
@@ -145,9 +150,10 @@ func (u *upstream) Close() error {
 }
 
 // sessionConfig builds the session configuration from the connection
-// settings; the returned func closes the --record journal. A rest.Trader
-// is made only when trade is set.
-func sessionConfig(conn config.Conn, logger *slog.Logger, simulated, trade bool, reg *metrics.Registry) (stream.Config, func(), error) {
+// settings, and opens the --record journal (nil without one). A
+// rest.Trader is made only when trade is set; reg, when not nil, counts the
+// client's requests.
+func sessionConfig(conn config.Conn, logger *slog.Logger, simulated, trade bool, reg *metrics.Registry) (stream.Config, *sink, error) {
 	opts := append(conn.RESTOptions(), rest.WithLogger(logger))
 	if hook := reg.RequestHook(); hook != nil {
 		opts = append(opts, rest.WithRequestHook(hook))
@@ -166,14 +172,13 @@ func sessionConfig(conn config.Conn, logger *slog.Logger, simulated, trade bool,
 	if trade {
 		cfg.Trader = rest.NewTrader(client)
 	}
-	closeRecord := func() {}
-	if conn.Record != "" {
-		f, err := os.OpenFile(conn.Record, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
-		if err != nil {
-			return cfg, nil, fmt.Errorf("open the --record journal: %w", err)
-		}
-		cfg.Journal = journal.NewWriter(f, nil)
-		closeRecord = func() { f.Close() }
+	if conn.Record == "" {
+		return cfg, nil, nil
 	}
-	return cfg, closeRecord, nil
+	record, err := openSink("--record", conn.Record, nil)
+	if err != nil {
+		return cfg, nil, fmt.Errorf("open the journal: %w", err)
+	}
+	cfg.Journal = journal.NewWriter(record, nil)
+	return cfg, record, nil
 }

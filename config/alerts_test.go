@@ -107,7 +107,7 @@ func TestBadAlertRules(t *testing.T) {
 		name, file string
 		want       []string
 	}{
-		{"unknown kind", "[[alerts]]\nkind = \"margin_call\"\n", []string{"line 2:", "rule 1", `"margin_call" is not a rule kind`, "price_cross"}},
+		{"unknown kind", "[[alerts]]\nkind = \"margin_call\"\n", []string{"line 2:", "rule 1", `this string is not a rule kind`, "price_cross"}},
 		{"no kind", "[[alerts]]\nsymbol = \"X\"\n", []string{"line 1:", "no kind"}},
 		{"missing field", "[[alerts]]\nkind = \"price_cross\"\nsymbol = \"BTCUSDT\"\n", []string{"line 1:", "exactly one of above or below"}},
 		{"both thresholds", "[[alerts]]\nkind = \"price_cross\"\nsymbol = \"BTCUSDT\"\nabove = 1\nbelow = 2\n", []string{"exactly one of above or below"}},
@@ -119,6 +119,7 @@ func TestBadAlertRules(t *testing.T) {
 		{"short duration", "[[alerts]]\nkind = \"stream_silent\"\nafter = \"10ms\"\n", []string{"line 3:", "at least 1s"}},
 		{"empty account", "[[alerts]]\nkind = \"fill\"\naccount = \"\"\n", []string{"line 3:", "account: want a non-empty string"}},
 		{"inline", "alerts = [{kind = \"nope\"}]\n", []string{"line 1:", "rule 1"}},
+		{"no value shown", "[[alerts]]\nkind = \"equity_below\"\nbelow = \"CANARYxyz\"\n", []string{"line 3:", "below: want a number, got a string"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -127,6 +128,9 @@ func TestBadAlertRules(t *testing.T) {
 				t.Fatal("Resolve accepted the rule")
 			}
 			msg := err.Error()
+			if strings.Contains(msg, "CANARY") || strings.Contains(msg, "margin_call") || strings.Contains(msg, "lots") {
+				t.Errorf("error %q shows a value of the file", msg)
+			}
 			if !strings.Contains(msg, "config.toml") {
 				t.Errorf("error %q does not name the file", msg)
 			}

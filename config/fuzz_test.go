@@ -1,36 +1,35 @@
 package config
 
 import (
+	"strings"
 	"testing"
-
-	"github.com/BurntSushi/toml"
 )
 
-// FuzzAlertRules: any TOML config text either yields valid rules or an
-// error naming the rule; scanning its lines never panics.
-func FuzzAlertRules(f *testing.F) {
-	for _, s := range []string{
-		"[[alerts]]\nkind = \"price_cross\"\nsymbol = \"BTCUSDT\"\nabove = 70000\n",
-		"[[alerts]]\nkind = \"stream_silent\"\nafter = \"1m\"\naccount = \"bot\"\n",
-		"alerts = [{kind = \"fill\"}, {kind = \"nope\"}]\n",
-		"[[alerts]]\nkind = \"liquidation_within\"\npercent = 1e400\n",
-		"[x]\na=1\n[[alerts]]\n",
+// FuzzConfigFile: any config file content decodes or is refused with one
+// line that holds none of its quoted values; it never panics.
+func FuzzConfigFile(f *testing.F) {
+	for _, seed := range []string{
+		"base_url = \"https://api.example.com\"\napi_key = \"k\"\nsecret_key = \"s\"\nrecv_window = 5000\nkeepalive = \"30m\"\nread_only = true\n",
+		"secret_key = CANARYxyz\n",
+		"recv_window = \"CANARYxyz\"\n",
+		"[x]\nsecret_key = \"CANARYxyz\"\n",
+		"read_only = \"CANARYxyz\"",
+		"\x00\xff",
+		"",
 	} {
-		f.Add(s)
+		f.Add([]byte(seed))
 	}
-	f.Fuzz(func(t *testing.T, text string) {
-		var fs fileSettings
-		if _, err := toml.Decode(text, &fs); err != nil {
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, err := parseFile("config.toml", b)
+		if err == nil {
 			return
 		}
-		rules, err := parseAlerts("config.toml", text, fs.Alerts)
-		if err == nil && len(rules) != len(fs.Alerts) {
-			t.Fatalf("%d rules from %d tables", len(rules), len(fs.Alerts))
+		msg := err.Error()
+		if strings.Contains(msg, "\n") {
+			t.Errorf("error has several lines: %q", msg)
 		}
-		for _, r := range rules {
-			if r.ID == "" || r.Kind == "" {
-				t.Fatalf("rule without id or kind: %+v", r)
-			}
+		if strings.Contains(string(b), `"CANARYxyz"`) && !strings.Contains(msg, "unknown setting") && strings.Contains(msg, "CANARYxyz") {
+			t.Errorf("error %q holds a value of the file", msg)
 		}
 	})
 }

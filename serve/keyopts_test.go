@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"bytes"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -200,25 +199,5 @@ func TestKeyLinesWithOptions(t *testing.T) {
 	_, ok, why, _ = a.allowed(newClientKey(t).PublicKey(), "127.0.0.1:22", time.Now())
 	if ok || why != "key not listed" {
 		t.Errorf("unlisted key: %v, %q", ok, why)
-	}
-}
-
-// TestRateLog: at most burst lines per window; the next line written
-// counts the ones left out.
-func TestRateLog(t *testing.T) {
-	var buf bytes.Buffer
-	now := time.Unix(0, 0)
-	r := newRateLog(slog.New(slog.NewTextHandler(&buf, nil)), 3, time.Minute)
-	r.now = func() time.Time { return now }
-	for range 1000 {
-		r.log("refused login", "why", "key not listed")
-	}
-	if n := strings.Count(buf.String(), "refused login"); n != 3 {
-		t.Fatalf("%d lines in the first minute, want 3", n)
-	}
-	now = now.Add(time.Minute)
-	r.log("refused login")
-	if !strings.Contains(buf.String(), `not_logged_before="997 similar lines"`) {
-		t.Errorf("log lacks the count of lines left out:\n%s", buf.String())
 	}
 }

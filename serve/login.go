@@ -1,9 +1,6 @@
 package serve
 
 import (
-	"fmt"
-	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/gliderlabs/ssh"
@@ -14,19 +11,24 @@ import (
 // fingerprint, the grant its authentication found.
 var grantsKey = &struct{ name string }{"bhtop-grants"}
 
-// authorize is the public key check: the key must be in the authorized
-// keys file, on a line whose options allow this client now. Its grant is
-// kept on the connection for the session (pty, accounts). A refusal is
-// logged with the reason (rate-limited) and never explained to the
-// client: it sees only that the key was not accepted.
+// authorize is the only authentication method: the key must be in the
+// authorized keys file as it is now, on a line whose options allow this
+// client now, and an authenticated connection must fit. Its grant is kept
+// on the connection for the session (pty, accounts). A refusal is logged
+// with the reason (rate-limited) and never explained to the client: it
+// sees only that the key was not accepted.
 func (s *Server) authorize(ctx ssh.Context, key ssh.PublicKey) bool {
 	g, ok, why, err := s.auth.allowed(key, ctx.RemoteAddr().String(), time.Now())
 	if err != nil {
-		s.refusals.log("authorized keys unreadable: every login is refused", "err", err)
+		s.refused.warn("authorized keys unreadable: every key is refused", "err", err)
 	}
 	fp := fingerprint(key)
 	if !ok {
-		s.refusals.log("refused login", "why", why, "user", ctx.User(), "remote", ctx.RemoteAddr().String(), "key", fp)
+		s.refused.warn("refused key", "why", why, "user", ctx.User(), "remote", ctx.RemoteAddr().String(), "key", fp)
+		return false
+	}
+	if gc, found := ctx.Value(gateKey{}).(*admittedConn); found && !gc.g.roomForAuthed() {
+		s.refused.warn("login refused: too many connections", "remote", ctx.RemoteAddr().String(), "max", s.cfg.MaxConnections)
 		return false
 	}
 	ctx.Lock()
@@ -66,45 +68,4 @@ func (s *Server) allowPty(ctx ssh.Context, _ ssh.Pty) bool {
 func accountsOf(sess ssh.Session) []string {
 	g, _ := grantOf(sess.Context(), sess.PublicKey())
 	return g.accounts
-}
-
-// rateLog writes at most burst lines per window at Info; the lines beyond
-// are counted and their number logged with the next line written. A flood
-// of refused logins cannot flood the log.
-type rateLog struct {
-	out    *slog.Logger
-	burst  int
-	window time.Duration
-	now    func() time.Time
-
-	mu         sync.Mutex
-	start      time.Time
-	written    int
-	suppressed int
-}
-
-func newRateLog(out *slog.Logger, burst int, window time.Duration) *rateLog {
-	return &rateLog{out: out, burst: burst, window: window, now: time.Now}
-}
-
-// log writes msg with attrs unless this window's burst is spent.
-func (r *rateLog) log(msg string, attrs ...any) {
-	r.mu.Lock()
-	now := r.now()
-	if now.Sub(r.start) >= r.window {
-		r.start, r.written = now, 0
-	}
-	if r.written >= r.burst {
-		r.suppressed++
-		r.mu.Unlock()
-		return
-	}
-	r.written++
-	skipped := r.suppressed
-	r.suppressed = 0
-	r.mu.Unlock()
-	if skipped > 0 {
-		attrs = append(attrs, "not_logged_before", fmt.Sprintf("%d similar lines", skipped))
-	}
-	r.out.Info(msg, attrs...)
 }

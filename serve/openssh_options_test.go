@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -59,7 +60,11 @@ func TestOpenSSHKeyOptions(t *testing.T) {
 		t.Skip("ssh not installed")
 	}
 	logs := &requestLog{}
-	f := newFixture(t, func(c *Config) { c.Logger = slog.New(slog.NewTextHandler(logs, nil)) })
+	var tick atomic.Int64 // the refusal log's clock: a minute per call, so no line is held back
+	f := newFixture(t, func(c *Config) {
+		c.Logger = slog.New(slog.NewTextHandler(logs, nil))
+		c.now = func() time.Time { return time.Unix(tick.Add(60), 0) }
+	})
 	dir := t.TempDir()
 	keyFile, signer := openSSHKey(t, dir)
 	pub := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(signer.PublicKey())))

@@ -107,15 +107,36 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	} else {
-		b, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-		if err != nil {
-			s.writeError(rec, errf(http.StatusBadRequest, codeUnknown, "Could not read the request body."))
+		b, e := s.readBody(rec, r)
+		if e != nil {
+			s.writeError(rec, e)
 		} else {
 			body = string(b)
 			s.serve(rec, r, body)
 		}
 	}
 	s.logRequest(r, body, rec)
+}
+
+// readBody reads a request body of at most Limits.MaxBodyBytes; a larger
+// one is refused with 413 rather than cut (a cut body would fail its
+// signature check with a misleading error).
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiError) {
+	limit := s.opts.Limits.MaxBodyBytes
+	tooLarge := errf(http.StatusRequestEntityTooLarge, codeUnknown,
+		"Request body too large: the limit is %d bytes.", limit)
+	if r.ContentLength > limit {
+		return nil, tooLarge
+	}
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		return nil, tooLarge
+	case err != nil:
+		return nil, errf(http.StatusBadRequest, codeUnknown, "Could not read the request body.")
+	}
+	return b, nil
 }
 
 func (s *Server) serve(w *recorder, r *http.Request, body string) {
@@ -334,8 +355,9 @@ func endpointOf(r *http.Request) string {
 }
 
 // logRequest writes the request-log line of DESIGN.md. The raw query and
-// body are logged as sent (a signature is not a secret); the secret never
-// travels in a request, so it cannot appear here.
+// body are logged as sent (a signature is not a secret), each cut to
+// Limits.LogFieldBytes; the secret never travels in a request, so it
+// cannot appear here.
 func (s *Server) logRequest(r *http.Request, body string, w *recorder) {
 	if s.opts.OnRequest != nil {
 		s.opts.OnRequest(endpointOf(r), w.status)
@@ -343,6 +365,7 @@ func (s *Server) logRequest(r *http.Request, body string, w *recorder) {
 	if s.opts.RequestLog == nil {
 		return
 	}
+	n := s.opts.Limits.LogFieldBytes
 	line := struct {
 		Time   int64  `json:"time"`
 		Method string `json:"method"`
@@ -352,7 +375,8 @@ func (s *Server) logRequest(r *http.Request, body string, w *recorder) {
 		APIKey bool   `json:"apiKey"`
 		Status int    `json:"status"`
 		Code   *int   `json:"code"`
-	}{s.nowMs(), r.Method, r.URL.Path, r.URL.RawQuery, body, r.Header.Get("X-BH-APIKEY") != "", w.status, w.code}
+	}{s.nowMs(), cut(r.Method, 16), cut(r.URL.Path, n), cut(r.URL.RawQuery, n), cut(body, n),
+		r.Header.Get("X-BH-APIKEY") != "", w.status, w.code}
 	b, _ := json.Marshal(line)
 	b = append(b, '\n')
 	s.logMu.Lock()

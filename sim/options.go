@@ -74,6 +74,10 @@ type Options struct {
 
 	Faults Faults
 
+	// Limits bound connections and request sizes; zero fields take the
+	// defaults of Limits.
+	Limits Limits
+
 	// MarketInterval is the step of the synthetic market (price walk and
 	// fills of resting orders); default 500ms, negative disables it
 	// (tests then drive the market by hand).

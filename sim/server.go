@@ -56,11 +56,12 @@ type Server struct {
 
 	quotes *quotews.Server // the quote socket
 
-	ln   net.Listener
-	srv  *http.Server
-	ctx  context.Context // canceled by Close; ends every goroutine
-	stop context.CancelFunc
-	wg   sync.WaitGroup
+	ln    net.Listener
+	conns *capListener // ln with the connection cap
+	srv   *http.Server
+	ctx   context.Context // canceled by Close; ends every goroutine
+	stop  context.CancelFunc
+	wg    sync.WaitGroup
 }
 
 type keyInfo struct {
@@ -111,6 +112,7 @@ func New(opts Options) *Server {
 	if opts.Faults.OrderErrorStatus == 0 {
 		opts.Faults.OrderErrorStatus = http.StatusGatewayTimeout
 	}
+	opts.Limits = opts.Limits.withDefaults()
 	if len(opts.Keys) == 0 {
 		opts.Keys = []Key{{APIKey: DemoAPIKey, Secret: signer.NewSecret(DemoSecret)}}
 	}
@@ -151,11 +153,12 @@ func (s *Server) Start() error {
 		return fmt.Errorf("start simulator: listen on %s: %w", s.opts.Addr, err)
 	}
 	s.ln = ln
-	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	s.conns = &capListener{Listener: ln, max: int64(s.opts.Limits.MaxConns)}
+	s.srv = newHTTPServer(s, s.opts.Limits)
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := s.srv.Serve(s.conns); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			_ = err // the listener failed; Close reports nothing more useful
 		}
 	}()
