@@ -16,7 +16,6 @@ type tradeWatch struct {
 	version uint64
 	primed  bool
 	orders  map[orderKey]orderSeen
-	gen     uint32       // marks the orders seen in the newest snapshot
 	rows    *state.Order // first row of the last snapshot's Orders (shared while unchanged)
 	nrows   int
 	pending map[string]string // clientOrderId -> status
