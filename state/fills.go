@@ -418,6 +418,12 @@ func (s *Store) addFill(in *fillIn, tk, zk uint64) {
 		}
 		b.byKey[f.mkey] = i
 	}
-	b.added = append(b.added, fillRef{i, f.seq})
+	if !b.rebuild {
+		b.added = append(b.added, fillRef{i, f.seq})
+		if len(b.added) > b.limit { // no snapshot for a whole ring: place them all again
+			clear(b.added)
+			b.added, b.rebuild = b.added[:0], true
+		}
+	}
 	b.dirty = true
 }
