@@ -46,7 +46,7 @@ func runDashboard(args []string, stdio IO) int {
 func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts ...tea.ProgramOption) int {
 	fs := flag.NewFlagSet("bhtop", flag.ContinueOnError)
 	fs.SetOutput(stdio.Err)
-	connFlags := config.AddFlags(fs)
+	connFlags := config.AddFlags(fs).AddMarketFlags()
 	fps := fs.Int("fps", dashboardFPS, "most frames per second drawn (1-120); lower saves CPU when idle, higher shows keys sooner")
 	metricsFile := fs.String("metrics", "", "on exit, write counters and latency percentiles as JSON to this file")
 	cpuProfile := fs.String("cpuprofile", "", "") // hidden: write a pprof CPU profile of the whole run
@@ -99,7 +99,7 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	}
 	defer up.Close() // idempotent: the normal path closes it below
 	sess, simulated := up.sess, up.simulated
-	sess.Start()
+	up.Start()
 	logger.Info("dashboard started", "simulated", simulated, "readOnly", conn.ReadOnly)
 
 	// Read-only is a capability: without a Trader the dashboard has no
@@ -112,13 +112,14 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	if *metricsFile != "" {
 		metrics = ui.NewMetrics()
 	}
-	model := ui.New(sess, trader,
+	uiOpts := append([]ui.Option{
 		ui.WithTheme(conn.Theme),
 		ui.WithNoColor(stdio.Getenv("NO_COLOR") != ""),
 		ui.WithContext(ctx),
 		ui.WithMetrics(metrics),
-		ui.WithFrameInterval(time.Second/time.Duration(*fps)),
-	)
+		ui.WithFrameInterval(time.Second / time.Duration(*fps)),
+	}, up.uiOptions()...)
+	model := ui.New(sess, trader, uiOpts...)
 	opts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(stdio.In), tea.WithOutput(stdio.Out),
 		tea.WithFPS(*fps)}, progOpts...)
 	_, runErr := tea.NewProgram(model, opts...).Run()

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"bhtop/config"
+	"bhtop/market"
 	"bhtop/rest"
-	"bhtop/state"
 	"bhtop/stream"
 )
 
@@ -86,7 +86,7 @@ func runDump(args []string, stdio IO) int {
 func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	fs := flag.NewFlagSet("bhtop dump", flag.ContinueOnError)
 	fs.SetOutput(stdio.Err)
-	connFlags := config.AddFlags(fs)
+	connFlags := config.AddFlags(fs).AddMarketFlags()
 	var (
 		forD   time.Duration
 		orders orderList
@@ -138,7 +138,7 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 		return fail(upstreamExitCode(err), "%v", err)
 	}
 	sess := up.sess
-	sess.Start()
+	up.Start()
 	live := sess.WaitLive(ctx) == nil
 	if live {
 		for _, o := range orders {
@@ -165,7 +165,11 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	if indent {
 		ind = "  "
 	}
-	if err := state.WriteDump(stdio.Out, sess.Hub().Latest(), ind); err != nil {
+	var mkt *market.Snapshot
+	if h := up.MarketHub(); h != nil {
+		mkt = h.Latest()
+	}
+	if err := writeDump(stdio.Out, sess.Hub().Latest(), mkt, conn.ValueIn, ind); err != nil {
 		return fail(ExitFail, "%v", err)
 	}
 	// The state is printed (it is whole), but a journal or log that lost

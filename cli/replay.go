@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"bhtop/config"
 	"bhtop/journal"
 	"bhtop/state"
 	"bhtop/stream"
@@ -58,7 +59,8 @@ func runReplay(args []string, stdio IO) int {
 			fmt.Fprintf(stdio.Err, "bhtop replay: %s: %v\n", rest[0], err)
 			return ExitFail
 		}
-		if err := store.Dump(stdio.Out); err != nil {
+		// A journal holds no quote frames: no market data.
+		if err := writeDump(stdio.Out, store.Snapshot(), nil, config.DefaultValueIn, "  "); err != nil {
 			fmt.Fprintf(stdio.Err, "bhtop replay: %v\n", err)
 			return ExitFail
 		}

@@ -42,7 +42,7 @@ func runServe(args []string, stdio IO) int {
 	fs.IntVar(&sf.fps, "fps", serve.DefaultFPS, "most frames per second sent to each viewer")
 	fs.DurationVar(&sf.shutdownWait, "shutdown-wait", 5*time.Second, "on SIGINT/SIGTERM, how long sessions get to close")
 	fs.Float64Var(&sf.simActivity, "sim-activity", 5, "background events per second of the built-in simulator (without credentials)")
-	conn := config.AddFlags(fs)
+	conn := config.AddFlags(fs).AddMarketFlags()
 	pos, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return ExitOK
@@ -172,6 +172,7 @@ func serveUntilDone(ctx context.Context, sf serveFlags, c config.Conn, logger *s
 		IdleTimeout:    sf.idleTimeout,
 		FPS:            sf.fps,
 		Upstream:       up.sess,
+		Options:        up.uiOptions(),
 		Theme:          c.Theme,
 		Logger:         logger,
 	})
@@ -182,7 +183,7 @@ func serveUntilDone(ctx context.Context, sf serveFlags, c config.Conn, logger *s
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	up.sess.Start() // only now that the setup is known good: no listenKey for nothing
+	up.Start() // only now that the setup is known good: no listenKey for nothing
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {

@@ -10,9 +10,11 @@ import (
 
 	"bhtop/config"
 	"bhtop/journal"
+	"bhtop/market"
 	"bhtop/rest"
 	"bhtop/sim"
 	"bhtop/stream"
+	"bhtop/ui"
 )
 
 // errNeedsCredentials is a usage error: a base URL was given without the
@@ -33,6 +35,8 @@ func upstreamExitCode(err error) int {
 // simulator started in-process. Close ends it in the right order.
 type upstream struct {
 	sess      *stream.Session
+	market    *market.Client // nil with --no-market
+	valueIn   string
 	simulated bool
 	closers   []func() // in opening order; Close runs them backwards
 	record    *sink    // the --record journal; nil without one
@@ -84,13 +88,52 @@ func openUpstream(ctx context.Context, conn config.Conn, o upstreamOptions) (*up
 		return nil, fmt.Errorf("start the user stream: %w", err)
 	}
 	u.sess = sess
+	u.valueIn = conn.ValueIn
+	if !conn.NoMarket {
+		mc, err := market.New(market.Config{REST: cfg.REST, WSURL: cfg.WSURL, State: sess.Hub(),
+			ValueIn: conn.ValueIn, Watch: conn.Watch, Logger: o.logger})
+		if err != nil {
+			u.Close()
+			return nil, fmt.Errorf("start the market client: %w", err)
+		}
+		u.market = mc
+	}
 	return u, nil
 }
 
-// Close closes the session (DELETE of its listenKeys), then the journal,
-// then the simulator. It returns the session's closing error.
+// Start starts the user stream, then the market client beside it (which
+// only reads the stream's state: the stream never waits for it).
+func (u *upstream) Start() {
+	u.sess.Start()
+	if u.market != nil {
+		u.market.Start()
+	}
+}
+
+// MarketHub is the market client's hub, nil with --no-market.
+func (u *upstream) MarketHub() *market.Hub {
+	if u.market == nil {
+		return nil
+	}
+	return u.market.Hub()
+}
+
+// uiOptions are the dashboard options the upstream implies: the market
+// hub and the valuation asset, when there is market data.
+func (u *upstream) uiOptions() []ui.Option {
+	if u.market == nil {
+		return nil
+	}
+	return []ui.Option{ui.WithMarket(u.market.Hub(), u.valueIn)}
+}
+
+// Close stops the market client, closes the session (DELETE of its
+// listenKeys), then the journal, then the simulator. It returns the session's closing error.
 func (u *upstream) Close() error {
 	var err error
+	if u.market != nil {
+		u.market.Close()
+	}
 	if u.sess != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		err = u.sess.Close(ctx)

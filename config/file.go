@@ -30,19 +30,23 @@ import (
 //	record      = "/path/journal.jsonl"
 //	theme       = "dark"
 //	log         = "/path/bhtop.log"
+//	value_in    = "USDT"          # the asset the account is valued in
+//	watch       = ["BTCUSDT", "ETHBTC"]
 type fileSettings struct {
-	BaseURL    string `toml:"base_url"`
-	WSURL      string `toml:"ws_url"`
-	APIKey     string `toml:"api_key"`
-	SecretKey  string `toml:"secret_key"`
-	SecretFile string `toml:"secret_file"`
-	RecvWindow int    `toml:"recv_window"`
-	Keepalive  string `toml:"keepalive"`
-	Rotate     string `toml:"rotate"`
-	ReadOnly   *bool  `toml:"read_only"`
-	Record     string `toml:"record"`
-	Theme      string `toml:"theme"`
-	Log        string `toml:"log"`
+	BaseURL    string   `toml:"base_url"`
+	WSURL      string   `toml:"ws_url"`
+	APIKey     string   `toml:"api_key"`
+	SecretKey  string   `toml:"secret_key"`
+	SecretFile string   `toml:"secret_file"`
+	RecvWindow int      `toml:"recv_window"`
+	Keepalive  string   `toml:"keepalive"`
+	Rotate     string   `toml:"rotate"`
+	ReadOnly   *bool    `toml:"read_only"`
+	Record     string   `toml:"record"`
+	Theme      string   `toml:"theme"`
+	Log        string   `toml:"log"`
+	ValueIn    string   `toml:"value_in"`
+	Watch      []string `toml:"watch"`
 }
 
 // DefaultPath is $XDG_CONFIG_HOME/bhtop/config.toml, or

@@ -13,7 +13,8 @@ type BrokerInfo struct {
 	ServerTime int64
 	RateLimits []RateLimit
 	Symbols    []Symbol
-	Contracts  []Symbol // the contracts (an extension; Contract set on each)
+	// Contracts are the contract symbols (brokerInfo `contracts`).
+	Contracts []ContractSymbol
 }
 
 // Ping checks that the service answers (GET /openapi/v1/ping).
@@ -49,14 +50,11 @@ type wireSymbol struct {
 	BaseAsset  string       `json:"baseAsset"`
 	QuoteAsset string       `json:"quoteAsset"`
 	Filters    []wireFilter `json:"filters"`
-	Inverse    flexBool     `json:"inverse"`
-	MarginTok  string       `json:"marginToken"`
-	Multiplier flexString   `json:"contractMultiplier"`
 }
 
-func (s wireSymbol) symbol(contract bool) Symbol {
-	sym := Symbol{Symbol: s.Symbol, Status: s.Status, BaseAsset: s.BaseAsset, QuoteAsset: s.QuoteAsset,
-		Contract: contract, Inverse: bool(s.Inverse), MarginAsset: s.MarginTok, Multiplier: string(s.Multiplier)}
+// symbol reads a brokerInfo symbol with its filters.
+func (s wireSymbol) symbol() Symbol {
+	sym := Symbol{Symbol: s.Symbol, Status: s.Status, BaseAsset: s.BaseAsset, QuoteAsset: s.QuoteAsset}
 	for _, f := range s.Filters {
 		switch f.FilterType {
 		case "PRICE_FILTER":
@@ -81,8 +79,8 @@ func (c *Client) BrokerInfo(ctx context.Context) (BrokerInfo, error) {
 			Interval string      `json:"interval"`
 			Limit    json.Number `json:"limit"`
 		} `json:"rateLimits"`
-		Symbols   []wireSymbol `json:"symbols"`
-		Contracts []wireSymbol `json:"contracts"`
+		Symbols   []wireSymbol    `json:"symbols"`
+		Contracts json.RawMessage `json:"contracts"`
 	}
 	if err := c.call(ctx, routeBrokerInfo, nil, &w); err != nil {
 		return BrokerInfo{}, err
@@ -97,10 +95,11 @@ func (c *Client) BrokerInfo(ctx context.Context) (BrokerInfo, error) {
 			Type: strings.ToUpper(l.Type), Interval: strings.ToUpper(l.Interval), Limit: int(n)})
 	}
 	for _, s := range w.Symbols {
-		bi.Symbols = append(bi.Symbols, s.symbol(false))
+		bi.Symbols = append(bi.Symbols, s.symbol())
 	}
-	for _, s := range w.Contracts {
-		bi.Contracts = append(bi.Contracts, s.symbol(true))
+	var err error
+	if bi.Contracts, err = decodeContracts(w.Contracts); err != nil {
+		return BrokerInfo{}, err
 	}
 	if len(bi.RateLimits) > 0 {
 		c.gov.setLimits(bi.RateLimits)

@@ -17,6 +17,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"bhtop/ui"
 )
 
 // Defaults for the zero fields of Config.
@@ -83,6 +85,10 @@ type Config struct {
 	// ShareEvery is how often viewers together may make the upstream send
 	// a keepalive, resync or symbols request; default DefaultShareEvery.
 	ShareEvery time.Duration
+
+	// Options are more dashboard options every session's model gets
+	// from the default NewModel (ui.WithMarket: the shared market hub).
+	Options []ui.Option
 
 	// NewModel builds each session's model; ctx ends when the session
 	// does. Nil means the read-only dashboard over Upstream (tests and
@@ -158,7 +164,7 @@ func New(cfg Config) (*Server, error) {
 		if cfg.Upstream == nil {
 			return nil, errors.New("serve: Config.Upstream is required")
 		}
-		cfg.NewModel = readOnlyDashboard(Shared(cfg.Upstream, cfg.ShareEvery, nil), cfg.Theme, cfg.FPS)
+		cfg.NewModel = readOnlyDashboard(Shared(cfg.Upstream, cfg.ShareEvery, nil), cfg.Theme, cfg.FPS, cfg.Options...)
 	}
 	logger := cfg.Logger
 	if logger == nil {
