@@ -43,7 +43,7 @@ func TestDumpJSONComposition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := strings.Join(keysOf(t, b), ","), "account,balances,orders,positions,pending,stats,market,valuation"; got != want {
+	if got, want := strings.Join(keysOf(t, b), ","), "account,balances,orders,positions,pending,fills,stats,market,valuation"; got != want {
 		t.Errorf("dump keys = %s, want %s", got, want)
 	}
 	var d struct {
