@@ -209,6 +209,9 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView) {
 	if string(in.asset) == "null" {
 		in.asset = nil
 	}
+	if string(in.fee) == "null" {
+		in.fee = nil
+	}
 	if t, ok := event.ParseTime(x.TradeTime); ok && t > 0 {
 		in.time = t
 	}
