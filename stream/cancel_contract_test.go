@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"bhtop/internal/simtest"
 	"bhtop/rest"
 	"bhtop/sim"
 	"bhtop/state"
@@ -13,6 +14,7 @@ import (
 // TestCancelContractOrder: a resting contract order is canceled through
 // the contract endpoint, and the stream's report closes it here.
 func TestCancelContractOrder(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sim.Options{}, Config{}, true)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -30,20 +32,18 @@ func TestCancelContractOrder(t *testing.T) {
 		}
 		return ""
 	}
-	if !eventually(5*time.Second, func() bool { return status() == "NEW" }) {
-		t.Fatalf("contract order %s status = %q, want NEW", placed.OrderID, status())
-	}
+	simtest.Eventually(t, 5*time.Second, func() bool { return status() == "NEW" },
+		"contract order %s never showed NEW", placed.OrderID)
 	res := f.s.CancelOrder(ctx, rest.CancelRequest{Symbol: "ETH-PERP", OrderID: placed.OrderID, Contract: true, OrderType: "LIMIT"})
 	if res.Outcome != rest.OutcomeAccepted {
 		t.Fatalf("CancelOrder(contract) = %+v, want accepted", res)
 	}
-	if !eventually(5*time.Second, func() bool { return status() == "CANCELED" }) {
-		t.Errorf("contract order %s status = %q after cancel, want CANCELED", placed.OrderID, status())
-	}
-	if n := f.log.count("DELETE", "/openapi/contract/v1/order/cancel"); n != 1 {
+	simtest.Eventually(t, 5*time.Second, func() bool { return status() == "CANCELED" },
+		"contract order %s never showed CANCELED after the cancel", placed.OrderID)
+	if n := f.log.Count("DELETE", "/openapi/contract/v1/order/cancel"); n != 1 {
 		t.Errorf("contract cancels sent = %d, want 1", n)
 	}
-	if n := f.log.count("DELETE", "/openapi/v1/order"); n != 0 {
+	if n := f.log.Count("DELETE", "/openapi/v1/order"); n != 0 {
 		t.Errorf("spot cancels sent = %d, want 0", n)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"bhtop/internal/clock"
 	"bhtop/rest"
 )
 
@@ -29,7 +30,7 @@ func (s *Session) newKey(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("create listenKey: %w", err)
 	}
-	now := s.cfg.Now()
+	now := s.cfg.Clock.Now()
 	s.mu.Lock()
 	s.key = key
 	s.created[key] = true
@@ -112,7 +113,7 @@ func (s *Session) Keepalive(ctx context.Context) (time.Time, error) {
 
 func (s *Session) keepalive(ctx context.Context, key string) (time.Time, error) {
 	err := s.rest.KeepAliveListenKey(ctx, key)
-	now := s.cfg.Now()
+	now := s.cfg.Clock.Now()
 	if err != nil {
 		if errors.Is(err, rest.ErrInvalidListenKey) {
 			s.noteError("keepalive: listenKey no longer valid; moving to a new one")
@@ -151,19 +152,20 @@ func (s *Session) keepaliveLoop(ctx context.Context) {
 		s.mu.Lock()
 		key, next, expires := s.key, s.status.NextKeepalive, s.status.KeyExpires
 		s.mu.Unlock()
-		var t *time.Timer
+		var t clock.Timer
 		var wait <-chan time.Time
 		if key != "" && key != dead {
-			d := next.Sub(s.cfg.Now())
+			now := s.cfg.Clock.Now()
+			d := next.Sub(now)
 			if failures > 0 {
 				d = backoff(failures-1, time.Second, s.cfg.BackoffCap, jitter)
-				if left := expires.Sub(s.cfg.Now()) / 3; left > 0 && left < d {
+				if left := expires.Sub(now) / 3; left > 0 && left < d {
 					d = left // try again before the key could lapse
 				}
-				d = max(d, 500*time.Millisecond, time.Until(gateUntil))
+				d = max(d, 500*time.Millisecond, gateUntil.Sub(now))
 			}
-			t = time.NewTimer(max(d, 0))
-			wait = t.C
+			t = s.cfg.Clock.NewTimer(max(d, 0))
+			wait = t.C()
 		}
 		fired := false
 		select {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"bhtop/internal/clock"
 	"bhtop/rest"
 	"bhtop/state"
 )
@@ -47,7 +48,7 @@ func (s *Session) PlaceOrder(ctx context.Context, req rest.OrderRequest) rest.Or
 	}
 	cid := req.NewClientOrderID
 	p := state.Pending{ClientOrderID: cid, Symbol: req.Symbol, Side: req.Side,
-		Status: state.PendingSent, Since: s.cfg.Now().UnixMilli()}
+		Status: state.PendingSent, Since: s.cfg.Clock.Now().UnixMilli()}
 	s.do(func(w *writer) { w.store.AddPending(p) })
 	what := fmt.Sprintf("%s %s %s %s @ %s", req.Side, req.Quantity, req.Symbol, req.Type, req.Price)
 	s.note(NoteOrder, "sent: "+what+" ("+cid+")")
@@ -112,7 +113,7 @@ func (s *Session) CancelOrder(ctx context.Context, req rest.CancelRequest) rest.
 func (s *Session) schedule(cid string, delay time.Duration, insist bool) {
 	s.goTracked(func() {
 		for attempt := 0; ; attempt++ {
-			if !sleepCtx(s.ctx.Done(), delay) {
+			if !clock.Sleep(s.cfg.Clock, s.ctx.Done(), delay) {
 				return
 			}
 			if !s.stillPending(cid) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"bhtop/internal/clock"
 	"bhtop/rest"
 )
 
@@ -87,14 +88,14 @@ func (f resyncFailure) delay(n int, now time.Time, cfg *Config) time.Duration {
 // It returns the timer for the retry.
 func (s *Session) resyncFailed(err error, n int) <-chan time.Time {
 	f := classifyResync(err)
-	now := s.cfg.Now()
+	now := s.cfg.Clock.Now()
 	d := f.delay(n, now, &s.cfg)
 	reason := "no snapshot: " + f.reason
 	s.setStatus(func(st *Status) {
 		st.State, st.Reason, st.RetryAt, st.NeedsAction = StateResyncing, reason, now.Add(d), f.auth
 	})
 	s.noteError(fmt.Sprintf("REST snapshot failed, data not live: %s (retry in %s)", f.reason, d.Round(time.Millisecond)))
-	return time.After(d)
+	return clock.After(s.cfg.Clock, d)
 }
 
 // goLive marks the current connection live: it is open and a snapshot

@@ -1,7 +1,6 @@
 package stream
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -10,7 +9,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"bhtop/rest"
+	"bhtop/internal/simtest"
 	"bhtop/sim"
 )
 
@@ -81,21 +80,12 @@ func TestServiceTextIsSanitized(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := sim.New(sim.Options{MarketInterval: -1})
-			if err := srv.Start(); err != nil {
-				t.Fatal(err)
-			}
-			defer srv.Close()
+			srv := simtest.Start(t, sim.Options{})
 			hostile := httptest.NewServer(tt.handler)
 			defer hostile.Close()
-			c := rest.New(srv.URL(), rest.WithAPIKey(srv.APIKey()), rest.WithSecret(srv.Secret()))
-			s, err := New(Config{REST: c, WSURL: "ws" + strings.TrimPrefix(hostile.URL, "http"),
+			s, err := New(Config{REST: srv.Client(), WSURL: "ws" + strings.TrimPrefix(hostile.URL, "http"),
 				BackoffBase: 100 * time.Millisecond, BackoffCap: 200 * time.Millisecond})
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.Start()
-			defer s.Close(context.Background())
+			s = simtest.Started(t, s, err)
 			seen := func() bool {
 				notes, _ := s.Notes(0)
 				for _, n := range notes {
@@ -105,14 +95,14 @@ func TestServiceTextIsSanitized(t *testing.T) {
 				}
 				return false
 			}
-			if !eventually(3*time.Second, seen) {
+			if !simtest.Within(3*time.Second, seen) {
 				notes, _ := s.Notes(0)
 				t.Fatalf("no note contains %q; first notes: %+v", tt.want, notes[:min(len(notes), 6)])
 			}
 			// The session keeps reconnecting, and each new attempt clears
 			// the reason for a moment: wait for a status that carries it.
 			var st Status
-			if !eventually(3*time.Second, func() bool {
+			if !simtest.Within(3*time.Second, func() bool {
 				st = s.Status()
 				return strings.Contains(st.Reason+st.LastError, tt.want)
 			}) {

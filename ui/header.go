@@ -66,7 +66,11 @@ func (m *Model) connState() string {
 	case stream.StateReplay:
 		return m.pt.good.wrap("▶ replay")
 	case stream.StateConnecting, "":
-		return m.pt.warn.wrap("○ connecting")
+		t := "○ connecting"
+		if s.Reason != "" {
+			t += " (" + s.Reason + ")" // retrying after a failure: say which
+		}
+		return m.pt.warn.wrap(t)
 	case stream.StateResyncing:
 		t := "↻ resyncing"
 		if s.Reason != "" {

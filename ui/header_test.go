@@ -21,3 +21,18 @@ func TestHeaderShowsWhyNotLive(t *testing.T) {
 	waitText(t, tm, "resyncing in 30s (no snapshot: signature not valid (-1022): check BHTOP_SECRET_KEY)")
 	finish(t, tm)
 }
+
+// TestHeaderShowsWhyConnecting (issue 15 item 5): while the session tries
+// again after the upstream went silent, "connecting" says why, the panes
+// are marked stale and the error count shows.
+func TestHeaderShowsWhyConnecting(t *testing.T) {
+	b := newTestBackend(testSnapshot())
+	tm := startProgram(t, b, &testTrader{}, 160, 48)
+	st := liveStatus()
+	st.State, st.Errors = stream.StateConnecting, 2
+	st.Reason = "no answer from the service for 30s"
+	b.setStatus(st)
+	b.hub.Publish(testSnapshot())
+	waitText(t, tm, "connecting (no answer from the service for 30s)", "may be stale", "errors 2")
+	finish(t, tm)
+}
