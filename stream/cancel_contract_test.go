@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/sim"
 	"bhtop/state"
@@ -32,13 +32,13 @@ func TestCancelContractOrder(t *testing.T) {
 		}
 		return ""
 	}
-	simtest.Eventually(t, 5*time.Second, func() bool { return status() == "NEW" },
+	testkit.Eventually(t, 5*time.Second, func() bool { return status() == "NEW" },
 		"contract order %s never showed NEW", placed.OrderID)
 	res := f.s.CancelOrder(ctx, rest.CancelRequest{Symbol: "ETH-PERP", OrderID: placed.OrderID, Contract: true, OrderType: "LIMIT"})
 	if res.Outcome != rest.OutcomeAccepted {
 		t.Fatalf("CancelOrder(contract) = %+v, want accepted", res)
 	}
-	simtest.Eventually(t, 5*time.Second, func() bool { return status() == "CANCELED" },
+	testkit.Eventually(t, 5*time.Second, func() bool { return status() == "CANCELED" },
 		"contract order %s never showed CANCELED after the cancel", placed.OrderID)
 	if n := f.log.Count("DELETE", "/openapi/contract/v1/order/cancel"); n != 1 {
 		t.Errorf("contract cancels sent = %d, want 1", n)

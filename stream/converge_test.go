@@ -9,7 +9,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/sim"
 )
@@ -39,7 +39,7 @@ func TestConvergesToTruthUnderFaults(t *testing.T) {
 	f.srv.SetActivity(0)
 
 	var diff string
-	ok := simtest.Within(4*time.Second, func() bool {
+	ok := testkit.Within(4*time.Second, func() bool {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		var err error
@@ -73,7 +73,7 @@ func TestStalledReaderDoesNotBlockIngest(t *testing.T) {
 	defer stop()
 	first := f.s.Hub().Latest().Stats.Events
 	// 1000 events at 2000/s: a generous bound, not a timed assertion.
-	if !simtest.Within(5*time.Second, func() bool { return f.s.Hub().Latest().Stats.Events-first >= 1000 }) {
+	if !testkit.Within(5*time.Second, func() bool { return f.s.Hub().Latest().Stats.Events-first >= 1000 }) {
 		t.Errorf("events folded with a stalled subscriber = %d, want >= 1000", f.s.Hub().Latest().Stats.Events-first)
 	}
 	if n := f.s.Status().Connects; n != 1 {

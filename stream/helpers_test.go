@@ -14,6 +14,7 @@ import (
 
 	"bhtop/internal/clock"
 	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/sim"
 	"bhtop/state"
@@ -47,12 +48,12 @@ func (f *frames) contains(s string) bool {
 type fixture struct {
 	t    *testing.T
 	srv  *simtest.Sim
-	log  *simtest.RequestLog
+	log  *testkit.RequestLog
 	rest *rest.Client
 	s    *Session
 	clk  *clock.Fake // the clock of the simulator, the client and the session; nil: real time
 	// inflight counts the client's requests under way (fake clock only)
-	inflight *simtest.Inflight
+	inflight *testkit.Inflight
 }
 
 // advance moves the fake clock by d once no request is under way.
@@ -100,7 +101,7 @@ func startFixture(t *testing.T, opts sim.Options, cfg Config, trader bool, clk *
 	t.Helper()
 	srv := simtest.Start(t, opts)
 	var ro []rest.Option
-	inflight := &simtest.Inflight{}
+	inflight := &testkit.Inflight{}
 	if clk != nil {
 		// One clock on both sides: the offset is measured once, before the
 		// test moves the clock (a jump during a /time round trip would
@@ -114,7 +115,7 @@ func startFixture(t *testing.T, opts sim.Options, cfg Config, trader bool, clk *
 		cfg.Trader = rest.NewTrader(c)
 	}
 	s, err := New(cfg)
-	simtest.Live(t, s, err)
+	testkit.Live(t, s, err)
 	return &fixture{t: t, srv: srv, log: srv.Log, rest: c, s: s, clk: clk, inflight: inflight}
 }
 
@@ -123,7 +124,7 @@ func startFixture(t *testing.T, opts sim.Options, cfg Config, trader bool, clk *
 // then, the session's status and the listenKey requests.
 func (f *fixture) until(step time.Duration, cond func() bool, what string) {
 	f.t.Helper()
-	if !simtest.Within(5*time.Second, func() bool {
+	if !testkit.Within(5*time.Second, func() bool {
 		if cond() {
 			return true
 		}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
 	"bhtop/sim"
 )
 
@@ -44,7 +44,7 @@ func TestExactAt20kEventsWithReader(t *testing.T) {
 	f.srv.SetActivity(0)
 
 	var diff string
-	ok := simtest.Within(5*time.Second, func() bool {
+	ok := testkit.Within(5*time.Second, func() bool {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		var err error

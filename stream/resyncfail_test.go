@@ -16,6 +16,7 @@ import (
 
 	"bhtop/internal/clock"
 	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/signer"
 	"bhtop/sim"
@@ -26,7 +27,7 @@ import (
 func startSession(t *testing.T, c *rest.Client, wsURL string, clk clock.Clock) *Session {
 	t.Helper()
 	s, err := New(Config{REST: c, WSURL: wsURL, Simulated: true, Clock: clk})
-	return simtest.Started(t, s, err)
+	return testkit.Started(t, s, err)
 }
 
 // TestNotLiveWhenCredentialsFail: the socket opens on the API key alone
@@ -55,12 +56,12 @@ func TestNotLiveWhenCredentialsFail(t *testing.T) {
 			c := rest.New(srv.URL(), rest.WithAPIKey(apiKey), rest.WithSecret(tt.secret), rest.WithClock(clk.Now))
 			s := startSession(t, c, srv.WSURL(), clk) // AuthRetry: 30s
 
-			simtest.Eventually(t, 3*time.Second, func() bool { return s.Status().Connects >= 1 && s.Status().Reason != "" },
+			testkit.Eventually(t, 3*time.Second, func() bool { return s.Status().Connects >= 1 && s.Status().Reason != "" },
 				"an open connection with a reason")
 			// The first attempt, then one every 30s of the clock: the fourth
 			// comes 90s later, not sooner.
 			began := clk.Now()
-			if !simtest.Advancing(clk, 5*time.Second, 5*time.Second, func() bool { return srv.Log.Count("GET", "/openapi/v1/account") >= 4 }) {
+			if !testkit.Advancing(clk, 5*time.Second, 5*time.Second, func() bool { return srv.Log.Count("GET", "/openapi/v1/account") >= 4 }) {
 				t.Fatalf("GET account requests = %d in %s, want 4 (retried every 30s)", srv.Log.Count("GET", "/openapi/v1/account"), clk.Now().Sub(began))
 			}
 			if el := clk.Now().Sub(began); el < 90*time.Second {
@@ -164,7 +165,7 @@ func TestGoesLiveOnceSnapshotApplied(t *testing.T) {
 			tt.setup(p)
 			c := rest.New(p.URL, rest.WithAPIKey(srv.APIKey()), rest.WithSecret(srv.Secret()), rest.WithClock(clk.Now))
 			s := startSession(t, c, srv.WSURL(), clk)
-			simtest.Eventually(t, 3*time.Second, func() bool { return s.Status().Reason != "" },
+			testkit.Eventually(t, 3*time.Second, func() bool { return s.Status().Reason != "" },
 				"a reason for the missing snapshot")
 			st := s.Status()
 			if st.State != StateResyncing || st.NeedsAction || !strings.Contains(st.Reason, tt.want) {
@@ -180,7 +181,7 @@ func TestGoesLiveOnceSnapshotApplied(t *testing.T) {
 					return false
 				}
 			}
-			if !simtest.Advancing(clk, 100*time.Millisecond, 5*time.Second, live) {
+			if !testkit.Advancing(clk, 100*time.Millisecond, 5*time.Second, live) {
 				t.Fatalf("not live once the snapshot succeeds; status %+v", s.Status())
 			}
 			st = s.Status()

@@ -10,6 +10,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
 	"bhtop/sim"
 )
 
@@ -85,7 +86,7 @@ func TestServiceTextIsSanitized(t *testing.T) {
 			defer hostile.Close()
 			s, err := New(Config{REST: srv.Client(), WSURL: "ws" + strings.TrimPrefix(hostile.URL, "http"),
 				BackoffBase: 100 * time.Millisecond, BackoffCap: 200 * time.Millisecond})
-			s = simtest.Started(t, s, err)
+			s = testkit.Started(t, s, err)
 			seen := func() bool {
 				notes, _ := s.Notes(0)
 				for _, n := range notes {
@@ -95,14 +96,14 @@ func TestServiceTextIsSanitized(t *testing.T) {
 				}
 				return false
 			}
-			if !simtest.Within(3*time.Second, seen) {
+			if !testkit.Within(3*time.Second, seen) {
 				notes, _ := s.Notes(0)
 				t.Fatalf("no note contains %q; first notes: %+v", tt.want, notes[:min(len(notes), 6)])
 			}
 			// The session keeps reconnecting, and each new attempt clears
 			// the reason for a moment: wait for a status that carries it.
 			var st Status
-			if !simtest.Within(3*time.Second, func() bool {
+			if !testkit.Within(3*time.Second, func() bool {
 				st = s.Status()
 				return strings.Contains(st.Reason+st.LastError, tt.want)
 			}) {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/sim"
 	"bhtop/state"
@@ -22,7 +22,7 @@ func TestKeepaliveCadence(t *testing.T) {
 	f := newFakeFixture(t, sim.Options{}, Config{}, false)
 	for want := 1; want <= 3; want++ {
 		f.advance(30 * time.Minute)
-		simtest.Eventually(t, 5*time.Second, func() bool { return f.log.Count("PUT", userStream) >= want },
+		testkit.Eventually(t, 5*time.Second, func() bool { return f.log.Count("PUT", userStream) >= want },
 			"%d PUTs after %d keepalive periods", want, want)
 	}
 	if got := f.log.Count("PUT", userStream); got != 3 {
@@ -57,7 +57,7 @@ func TestRecoversFromKeyExpiry(t *testing.T) {
 	if res.Outcome != rest.OutcomeAccepted {
 		t.Fatalf("PlaceOrder = %+v, want accepted", res)
 	}
-	simtest.Eventually(t, 2*time.Second, func() bool { return hasOrder(f.s.Hub().Latest(), res.OrderID) },
+	testkit.Eventually(t, 2*time.Second, func() bool { return hasOrder(f.s.Hub().Latest(), res.OrderID) },
 		"order %s never reached the state after the key was replaced", res.OrderID)
 }
 
@@ -79,7 +79,7 @@ func TestRotationLosesNoEvent(t *testing.T) {
 		if res.Outcome != rest.OutcomeAccepted {
 			t.Fatalf("PlaceOrder = %+v, want accepted", res)
 		}
-		simtest.Eventually(t, 2*time.Second, func() bool { return rec.contains(`"c":"` + res.ClientOrderID + `"`) },
+		testkit.Eventually(t, 2*time.Second, func() bool { return rec.contains(`"c":"` + res.ClientOrderID + `"`) },
 			"the report of order %d (%s) on the stream, %d rotations in", i, res.ClientOrderID, rotations(f.s))
 		f.advance(10 * time.Minute)
 		if i%6 == 5 { // a rotation is due: let it happen before more orders go

@@ -12,6 +12,7 @@ import (
 
 	"bhtop/internal/clock"
 	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/sim"
 )
@@ -83,17 +84,17 @@ func TestFrozenUpstreamNoticed(t *testing.T) {
 	t.Parallel()
 	clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
 	srv := simtest.Start(t, sim.Options{Now: clk.Now})
-	relay := simtest.NewProxy(t, strings.TrimPrefix(srv.URL(), "http://"))
+	relay := testkit.NewProxy(t, strings.TrimPrefix(srv.URL(), "http://"))
 	c := rest.New("http://"+relay.Addr(), rest.WithAPIKey(srv.APIKey()), rest.WithSecret(srv.Secret()),
 		rest.WithClock(clk.Now), rest.WithTimeout(150*time.Millisecond))
 	s, err := New(Config{REST: c, WSURL: "ws://" + relay.Addr(), Simulated: true, Clock: clk,
 		Dialer: &websocket.Dialer{HandshakeTimeout: 150 * time.Millisecond}})
-	s = simtest.Live(t, s, err)
+	s = testkit.Live(t, s, err)
 
 	relay.Pause()
 	frozen := clk.Now()
 	notLive := func() bool { return s.Status().State != StateLive }
-	if !simtest.Advancing(clk, time.Second, 5*time.Second, notLive) {
+	if !testkit.Advancing(clk, time.Second, 5*time.Second, notLive) {
 		t.Fatalf("still live %s after the exchange froze", clk.Now().Sub(frozen))
 	}
 	// PingEvery 20s (default) plus PongWait 10s, one step of slack.
@@ -111,7 +112,7 @@ func TestFrozenUpstreamNoticed(t *testing.T) {
 	// Reconnecting into the frozen exchange fails; each failure counts and
 	// the header keeps a reason at every moment, "connecting" included.
 	errs := st.Errors
-	simtest.EventuallyAdvancing(t, clk, 500*time.Millisecond, 5*time.Second, func() bool {
+	testkit.EventuallyAdvancing(t, clk, 500*time.Millisecond, 5*time.Second, func() bool {
 		st = s.Status()
 		if st.Reason == "" {
 			t.Errorf("state %s with no reason while the exchange is frozen", st.State)
@@ -121,7 +122,7 @@ func TestFrozenUpstreamNoticed(t *testing.T) {
 
 	relay.Resume()
 	live := func() bool { return s.Status().State == StateLive }
-	simtest.EventuallyAdvancing(t, clk, 500*time.Millisecond, 5*time.Second, live, "live again once the exchange answers")
+	testkit.EventuallyAdvancing(t, clk, 500*time.Millisecond, 5*time.Second, live, "live again once the exchange answers")
 	if st := s.Status(); st.Reason != "" {
 		t.Errorf("Reason %q once live, want none", st.Reason)
 	}

@@ -1,4 +1,9 @@
-package simtest
+// Package testkit is the test kit every package's tests share, the
+// simulator's own included: polling waits with a deadline (on real time or
+// stepping a fake clock), a thread-safe request log, a session started
+// for a test, a relay that can freeze, and tmux terminals for end-to-end
+// tests. Imported by _test files only.
+package testkit
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package simtest
+package testkit
 
 import (
 	"fmt"
