@@ -13,17 +13,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"bhtop/internal/testkit"
 )
 
 var binary string // built once by TestMain
-
-// tmuxSocket keeps the test's sessions on a tmux server of their own, so
-// neither the test nor anyone else's tmux can disturb the other.
-var tmuxSocket = fmt.Sprintf("bhtop-e2e-%d", os.Getpid())
-
-func tmuxCmd(args ...string) *exec.Cmd {
-	return exec.Command("tmux", append([]string{"-L", tmuxSocket}, args...)...)
-}
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "bhtop-e2e")
@@ -39,7 +33,6 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
-	_ = tmuxCmd("kill-server").Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -98,73 +91,12 @@ func (s *simProc) requests(t *testing.T) []string {
 	return out
 }
 
-// term is one tmux session running a command.
-type term struct {
-	t    *testing.T
-	name string
-}
-
-func startTerm(t *testing.T, w, h int, env []string, args ...string) *term {
+// startTerm runs bhtop with args and env in a w×h terminal of a tmux
+// server of the test's own (the test kit's).
+func startTerm(t *testing.T, w, h int, env []string, args ...string) *testkit.Term {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatal("tmux is needed for the end-to-end test (.ci/run installs it)")
-	}
-	tm := &term{t: t, name: fmt.Sprintf("bhtop-e2e-%d", time.Now().UnixNano())}
 	cmdline := "env " + strings.Join(env, " ") + " " + binary + " " + strings.Join(args, " ")
-	c := tmuxCmd("new-session", "-d", "-s", tm.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmdline)
-	if out, err := c.CombinedOutput(); err != nil {
-		t.Fatalf("tmux new-session: %v: %s", err, out)
-	}
-	// Keep the pane after the program exits, so its exit can be seen.
-	_ = tmuxCmd("set-option", "-t", tm.name, "remain-on-exit", "on").Run()
-	t.Cleanup(func() { _ = tmuxCmd("kill-session", "-t", tm.name).Run() })
-	return tm
-}
-
-func (tm *term) keys(keys ...string) {
-	tm.t.Helper()
-	args := append([]string{"send-keys", "-t", tm.name}, keys...)
-	if out, err := tmuxCmd(args...).CombinedOutput(); err != nil {
-		tm.t.Fatalf("tmux send-keys %q: %v: %s", keys, err, out)
-	}
-}
-
-// text types literal text.
-func (tm *term) text(s string) { tm.keys("-l", s) }
-
-func (tm *term) screen() string {
-	out, err := tmuxCmd("capture-pane", "-p", "-t", tm.name).Output()
-	if err != nil {
-		return ""
-	}
-	return string(out)
-}
-
-// waitFor polls the screen until cond holds or 20 s pass.
-func (tm *term) waitFor(what string, cond func(screen string) bool) string {
-	tm.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		s := tm.screen()
-		if cond(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			tm.t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
-func (tm *term) waitText(sub string) string {
-	tm.t.Helper()
-	return tm.waitFor(fmt.Sprintf("%q", sub), func(s string) bool { return strings.Contains(s, sub) })
-}
-
-// dead reports whether the program in the pane has exited.
-func (tm *term) dead() bool {
-	out, _ := tmuxCmd("display-message", "-p", "-t", tm.name, "#{pane_dead}").Output()
-	return strings.TrimSpace(string(out)) == "1"
+	return testkit.NewTmux(t).Term(t, w, h, cmdline)
 }
 
 func credentials(s *simProc) []string {
@@ -180,28 +112,28 @@ var acceptedID = regexp.MustCompile(`order accepted: .*\(id (\d+)\)`)
 func TestPlaceAndCancelWithKeyboard(t *testing.T) {
 	s := startSim(t, "--activity", "1")
 	tm := startTerm(t, 160, 48, credentials(s))
-	tm.waitText("Balances")
-	tm.waitText("USDT")
-	tm.waitText("● live")
+	tm.WaitText("Balances")
+	tm.WaitText("USDT")
+	tm.WaitText("● live")
 
-	tm.keys("n")
-	tm.waitText("New spot order")
-	tm.text("XRPUSDT") // the symbol field searches as it is typed
-	tm.keys("Tab", "Tab", "Tab", "Tab")
-	tm.text("100")
-	tm.keys("Tab")
-	tm.text("0.1")
-	tm.keys("Enter")
-	tm.waitText("SEND THIS ORDER?")
-	tm.keys("y")
-	screen := tm.waitFor("the order to be accepted", func(s string) bool { return acceptedID.MatchString(s) })
+	tm.Keys("n")
+	tm.WaitText("New spot order")
+	tm.Type("XRPUSDT") // the symbol field searches as it is typed
+	tm.Keys("Tab", "Tab", "Tab", "Tab")
+	tm.Type("100")
+	tm.Keys("Tab")
+	tm.Type("0.1")
+	tm.Keys("Enter")
+	tm.WaitText("SEND THIS ORDER?")
+	tm.Keys("y")
+	screen := tm.WaitFor("the order to be accepted", func(s string) bool { return acceptedID.MatchString(s) })
 	id := acceptedID.FindStringSubmatch(screen)[1]
 
 	// Find it in Open Orders with the filter.
-	tm.keys("2", "/")
-	tm.text(id)
-	tm.keys("Enter")
-	tm.waitFor("order "+id+" in Open Orders", func(s string) bool {
+	tm.Keys("2", "/")
+	tm.Type(id)
+	tm.Keys("Enter")
+	tm.WaitFor("order "+id+" in Open Orders", func(s string) bool {
 		for _, line := range strings.Split(s, "\n") {
 			if strings.Contains(line, id) && strings.Contains(line, "XRPUSDT") && strings.Contains(line, "NEW") {
 				return true
@@ -210,10 +142,13 @@ func TestPlaceAndCancelWithKeyboard(t *testing.T) {
 		return false
 	})
 
-	tm.keys("x")
-	tm.waitText("CANCEL")
-	tm.keys("y")
-	tm.waitFor("order "+id+" to leave Open Orders", func(s string) bool {
+	tm.Keys("x")
+	tm.WaitText("CANCEL")
+	tm.Keys("y")
+	tm.WaitFor("order "+id+" to leave Open Orders", func(s string) bool {
+		if !strings.Contains(s, "cancel accepted") { // (the box may still hide the row)
+			return false
+		}
 		for _, line := range strings.Split(s, "\n") {
 			if strings.Contains(line, id) && strings.Contains(line, "XRPUSDT") && strings.Contains(line, "NEW") {
 				return false
@@ -222,8 +157,8 @@ func TestPlaceAndCancelWithKeyboard(t *testing.T) {
 		return true
 	})
 
-	tm.keys("q")
-	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
+	tm.Keys("q")
+	tm.WaitFor("bhtop to exit", func(string) bool { return tm.Dead() })
 	reqs := s.requests(t)
 	count := func(what string) int {
 		n := 0
@@ -250,18 +185,18 @@ func TestPlaceAndCancelWithKeyboard(t *testing.T) {
 func TestReadOnlySendsNothing(t *testing.T) {
 	s := startSim(t, "--activity", "5")
 	tm := startTerm(t, 120, 40, credentials(s), "--read-only")
-	tm.waitText("Balances")
-	tm.waitText("● live")
-	tm.keys("?")
-	help := tm.waitText("quit")
+	tm.WaitText("Balances")
+	tm.WaitText("● live")
+	tm.Keys("?")
+	help := tm.WaitText("quit")
 	if strings.Contains(help, "new order") || strings.Contains(help, "cancel order") {
 		t.Errorf("read-only help offers order keys:\n%s", help)
 	}
-	tm.keys("Escape")
-	tm.keys("2", "n", "y", "x", "y", "Enter", "y")
+	tm.Keys("Escape")
+	tm.Keys("2", "n", "y", "x", "y", "Enter", "y")
 	time.Sleep(500 * time.Millisecond) // give a wrongly sent request time to reach the log
-	tm.keys("q")
-	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
+	tm.Keys("q")
+	tm.WaitFor("bhtop to exit", func(string) bool { return tm.Dead() })
 	for _, r := range s.requests(t) {
 		if strings.HasSuffix(r, "/order") || strings.Contains(r, "/order?") {
 			t.Errorf("read-only dashboard sent %s", r)

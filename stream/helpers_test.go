@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"bhtop/internal/clock"
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
@@ -159,7 +157,7 @@ func truthDiff(ctx context.Context, c *rest.Client, snap *state.Snapshot) (strin
 	}
 	for _, b := range acct.Balances {
 		h, ok := have[b.Asset]
-		if !ok || !decEq(h.Free, b.Free) || !decEq(h.Locked, b.Locked) {
+		if !ok || !testkit.DecEqual(h.Free, b.Free) || !testkit.DecEqual(h.Locked, b.Locked) {
 			diffs = append(diffs, fmt.Sprintf("balance %s: got %+v, want free %s locked %s", b.Asset, h, b.Free, b.Locked))
 		}
 	}
@@ -189,7 +187,7 @@ func truthDiff(ctx context.Context, c *rest.Client, snap *state.Snapshot) (strin
 		switch {
 		case !ok:
 			diffs = append(diffs, "lost open order "+k)
-		case o.Status != r.Status || !decEq(o.ExecutedQty, r.ExecutedQty):
+		case o.Status != r.Status || !testkit.DecEqual(o.ExecutedQty, r.ExecutedQty):
 			diffs = append(diffs, fmt.Sprintf("order %s: got %s %s, want %s %s", k, o.Status, o.ExecutedQty, r.Status, r.ExecutedQty))
 		}
 	}
@@ -207,11 +205,11 @@ func truthDiff(ctx context.Context, c *rest.Client, snap *state.Snapshot) (strin
 		hp[p.Symbol+"/"+p.Side] = p
 	}
 	for _, p := range pos {
-		if decEq(p.Position, "0") {
+		if testkit.DecEqual(p.Position, "0") {
 			continue
 		}
 		h, ok := hp[p.Symbol+"/"+p.Side]
-		if !ok || !decEq(h.Total, p.Position) || !decEq(h.AvgPrice, p.AvgPrice) {
+		if !ok || !testkit.DecEqual(h.Total, p.Position) || !testkit.DecEqual(h.AvgPrice, p.AvgPrice) {
 			diffs = append(diffs, fmt.Sprintf("position %s/%s: got %+v, want total %s avg %s", p.Symbol, p.Side, h, p.Position, p.AvgPrice))
 		}
 		delete(hp, p.Symbol+"/"+p.Side)
@@ -228,10 +226,4 @@ func truthDiff(ctx context.Context, c *rest.Client, snap *state.Snapshot) (strin
 		out += d + "\n"
 	}
 	return out, nil
-}
-
-func decEq(a, b string) bool {
-	x, err1 := decimal.NewFromString(a)
-	y, err2 := decimal.NewFromString(b)
-	return err1 == nil && err2 == nil && x.Equal(y)
 }

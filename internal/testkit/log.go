@@ -11,11 +11,31 @@ import (
 	"time"
 )
 
-// RequestLog collects the simulator's request log (DESIGN.md JSON lines);
-// safe for the simulator's goroutines and the test's at once.
-type RequestLog struct {
+// Buffer is a bytes buffer safe to write from one goroutine (a server,
+// a program under test) while the test reads it from another.
+type Buffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
+}
+
+// Write appends p.
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String is everything written so far.
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// RequestLog collects the simulator's request log (DESIGN.md JSON lines)
+// while the simulator writes it.
+type RequestLog struct {
+	Buffer
 }
 
 // Entry is one request-log line.
@@ -30,19 +50,8 @@ type Entry struct {
 	Code   *int   `json:"code"`
 }
 
-// Write appends log lines.
-func (l *RequestLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
 // Raw is the log as written.
-func (l *RequestLog) Raw() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
+func (l *RequestLog) Raw() string { return l.String() }
 
 // Entries decodes every line, failing the test on one that is not JSON.
 func (l *RequestLog) Entries(t testing.TB) []Entry {

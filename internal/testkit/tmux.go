@@ -81,7 +81,7 @@ const TermWithin = 20 * time.Second
 func (tm *Term) WaitFor(what string, cond func(screen string) bool) string {
 	tm.t.Helper()
 	var s string
-	if !Within(TermWithin, func() bool { s = tm.Screen(); return cond(s) }) {
+	if !WithinEvery(TermWithin, 50*time.Millisecond, func() bool { s = tm.Screen(); return cond(s) }) {
 		tm.t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
 	}
 	return s

@@ -19,7 +19,11 @@ const Poll = 10 * time.Millisecond
 // Within polls cond until it holds or within passes (real time), and
 // reports whether it held. Use it where the test decides what a timeout
 // means; Eventually fails the test itself.
-func Within(within time.Duration, cond func() bool) bool {
+func Within(within time.Duration, cond func() bool) bool { return WithinEvery(within, Poll, cond) }
+
+// WithinEvery is Within looking every pause (for looks that cost, such
+// as reading a tmux screen).
+func WithinEvery(within, pause time.Duration, cond func() bool) bool {
 	end := time.Now().Add(within)
 	for {
 		if cond() {
@@ -28,7 +32,7 @@ func Within(within time.Duration, cond func() bool) bool {
 		if time.Now().After(end) {
 			return cond()
 		}
-		time.Sleep(Poll)
+		time.Sleep(pause)
 	}
 }
 
