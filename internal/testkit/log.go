@@ -38,16 +38,14 @@ type RequestLog struct {
 	Buffer
 }
 
-// Entry is one request-log line.
+// Entry is one request-log line (its keys are these names in lower
+// camel case: time, method, …, apiKey; decoding matches them).
 type Entry struct {
-	Time   int64  `json:"time"`
-	Method string `json:"method"`
-	Path   string `json:"path"`
-	Query  string `json:"query"`
-	Body   string `json:"body"`
-	APIKey bool   `json:"apiKey"`
-	Status int    `json:"status"`
-	Code   *int   `json:"code"`
+	Time                      int64 // unix ms
+	Method, Path, Query, Body string
+	APIKey                    bool // the API key header was sent
+	Status                    int
+	Code                      *int // the error payload's code, if any
 }
 
 // Raw is the log as written.

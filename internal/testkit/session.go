@@ -21,11 +21,7 @@ const LiveWithin = 10 * time.Second
 // ends, and waits until it is live.
 func Live[S Session](t testing.TB, s S, err error) S {
 	t.Helper()
-	if err != nil {
-		t.Fatalf("new session: %v", err)
-	}
-	s.Start()
-	t.Cleanup(func() { _ = s.Close(context.Background()) })
+	Started(t, s, err)
 	ctx, cancel := context.WithTimeout(context.Background(), LiveWithin)
 	defer cancel()
 	if err := s.WaitLive(ctx); err != nil {
