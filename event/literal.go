@@ -131,37 +131,28 @@ func IsDecimal(b []byte) bool {
 	if i < len(b) && b[i] == '-' {
 		i++
 	}
-	j := i
-	for i < len(b) && isDigit(b[i]) {
-		i++
+	i, ok := digitsAt(b, i)
+	if ok && i < len(b) && b[i] == '.' {
+		i, ok = digitsAt(b, i+1)
 	}
-	if i == j {
-		return false
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		j = i
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-		if i == j {
-			return false
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+	if ok && i < len(b) && (b[i] == 'e' || b[i] == 'E') {
 		i++
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
-		j = i
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-		if i == j {
-			return false
-		}
+		i, ok = digitsAt(b, i)
 	}
-	return i == len(b)
+	return ok && i == len(b)
+}
+
+// digitsAt skips the digits of b from i: the index after them, and false
+// when there is none.
+func digitsAt(b []byte, i int) (int, bool) {
+	j := i
+	for j < len(b) && isDigit(b[j]) {
+		j++
+	}
+	return j, j > i
 }
 
 // expLimit clamps exponents so that arithmetic on them cannot overflow;
