@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"bhtop/stream"
+	"bhtop/upstream"
 )
 
 // TestHeaderShowsWhyNotLive: a session whose socket is open but whose
@@ -14,7 +14,7 @@ func TestHeaderShowsWhyNotLive(t *testing.T) {
 	b := newTestBackend(testSnapshot())
 	tm := startProgram(t, b, &testTrader{}, 160, 48)
 	st := liveStatus()
-	st.State, st.RetryAt, st.NeedsAction = stream.StateResyncing, t0.Add(30*time.Second), true
+	st.State, st.RetryAt, st.NeedsAction = upstream.StateResyncing, t0.Add(30*time.Second), true
 	st.Reason = "no snapshot: signature not valid (-1022): check BHTOP_SECRET_KEY"
 	b.setStatus(st)
 	b.hub.Publish(testSnapshot())
@@ -29,7 +29,7 @@ func TestHeaderShowsWhyConnecting(t *testing.T) {
 	b := newTestBackend(testSnapshot())
 	tm := startProgram(t, b, &testTrader{}, 160, 48)
 	st := liveStatus()
-	st.State, st.Errors = stream.StateConnecting, 2
+	st.State, st.Errors = upstream.StateConnecting, 2
 	st.Reason = "no answer from the service for 30s"
 	b.setStatus(st)
 	b.hub.Publish(testSnapshot())

@@ -2,7 +2,7 @@ package ui
 
 import (
 	"bhtop/state"
-	"bhtop/stream"
+	"bhtop/upstream"
 )
 
 // The row sources: each turns the snapshot into a pane's rows. They run
@@ -67,7 +67,7 @@ func positionItems(s *state.Snapshot) []item {
 	return out
 }
 
-func noteItems(notes []stream.Note) []item {
+func noteItems(notes []upstream.Note) []item {
 	out := make([]item, len(notes))
 	for i := range notes {
 		out[i] = item{note: &notes[i]}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"bhtop/state"
-	"bhtop/stream"
+	"bhtop/upstream"
 )
 
 // align says how a column's cells line up.
@@ -27,7 +27,7 @@ type item struct {
 	ord   *state.Order
 	pend  *state.Pending
 	pos   *state.Position
-	note  *stream.Note
+	note  *upstream.Note
 }
 
 // id identifies an item across snapshots, so the cursor stays on it.
