@@ -132,17 +132,30 @@ func IsDecimal(b []byte) bool {
 		i++
 	}
 	i, ok := digitsAt(b, i)
-	if ok && i < len(b) && b[i] == '.' {
-		i, ok = digitsAt(b, i+1)
+	if ok {
+		i, ok = fracExp(b, i)
 	}
-	if ok && i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+	return ok && i == len(b)
+}
+
+// fracExp skips the optional fraction ('.' digits) and exponent ('e' or
+// 'E', an optional sign, digits) of a number at b[i:]: the index after
+// them, and false when one is begun without a digit.
+func fracExp(b []byte, i int) (int, bool) {
+	if i < len(b) && b[i] == '.' {
+		var ok bool
+		if i, ok = digitsAt(b, i+1); !ok {
+			return i, false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
 		i++
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
-		i, ok = digitsAt(b, i)
+		return digitsAt(b, i)
 	}
-	return ok && i == len(b)
+	return i, true
 }
 
 // digitsAt skips the digits of b from i: the index after them, and false

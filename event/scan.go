@@ -187,28 +187,9 @@ func (s *scanner) number() {
 		s.bad = true
 		return
 	}
-	if s.i < len(b) && b[s.i] == '.' {
-		s.i++
-		if s.i >= len(b) || !isDigit(b[s.i]) {
-			s.bad = true
-			return
-		}
-		for s.i < len(b) && isDigit(b[s.i]) {
-			s.i++
-		}
-	}
-	if s.i < len(b) && (b[s.i] == 'e' || b[s.i] == 'E') {
-		s.i++
-		if s.i < len(b) && (b[s.i] == '+' || b[s.i] == '-') {
-			s.i++
-		}
-		if s.i >= len(b) || !isDigit(b[s.i]) {
-			s.bad = true
-			return
-		}
-		for s.i < len(b) && isDigit(b[s.i]) {
-			s.i++
-		}
+	var ok bool
+	if s.i, ok = fracExp(b, s.i); !ok {
+		s.bad = true
 	}
 }
 

@@ -11,14 +11,13 @@ type Status = upstream.Status
 // ConnState is the connection's state as the header shows it.
 type ConnState = upstream.ConnState
 
-// The connection states.
+// The connection states and the note kinds.
 const (
-	StateConnecting   = upstream.StateConnecting
-	StateLive         = upstream.StateLive
-	StateResyncing    = upstream.StateResyncing
-	StateReconnecting = upstream.StateReconnecting
-	StateClosed       = upstream.StateClosed
-	StateReplay       = upstream.StateReplay
+	StateConnecting, StateLive, StateResyncing  = upstream.StateConnecting, upstream.StateLive, upstream.StateResyncing
+	StateReconnecting, StateClosed, StateReplay = upstream.StateReconnecting, upstream.StateClosed, upstream.StateReplay
+
+	NoteFill, NoteOrder, NoteConnect, NoteKeepalive = upstream.NoteFill, upstream.NoteOrder, upstream.NoteConnect, upstream.NoteKeepalive
+	NoteResync, NoteError, NoteInfo                 = upstream.NoteResync, upstream.NoteError, upstream.NoteInfo
 )
 
 // Note is one line of the events pane; NoteLog keeps them.
@@ -26,17 +25,6 @@ type (
 	Note     = upstream.Note
 	NoteKind = upstream.NoteKind
 	NoteLog  = upstream.NoteLog
-)
-
-// Note kinds.
-const (
-	NoteFill      = upstream.NoteFill
-	NoteOrder     = upstream.NoteOrder
-	NoteConnect   = upstream.NoteConnect
-	NoteKeepalive = upstream.NoteKeepalive
-	NoteResync    = upstream.NoteResync
-	NoteError     = upstream.NoteError
-	NoteInfo      = upstream.NoteInfo
 )
 
 // Service text is capped where it enters (serviceTextMax) and as a whole
