@@ -94,9 +94,7 @@ func heapInUse() uint64 {
 }
 
 func TestStalledViewerDelaysNobody(t *testing.T) {
-	if testing.Short() {
-		t.Skip("load test")
-	}
+	testkit.Long(t, "load test")
 	const viewers = 20
 	activity := 2000.0
 	if raceEnabled {

@@ -20,9 +20,7 @@ import (
 // the activity stops and the stream settles, the folded state equals the
 // simulator's REST truth: no lost order, no phantom, balances equal.
 func TestConvergesToTruthUnderFaults(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs ~3s")
-	}
+	testkit.Long(t, "runs ~3s")
 	t.Parallel() // real time: overlaps the other throughput tests
 	f := newFixture(t, sim.Options{
 		Seed:     7,

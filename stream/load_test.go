@@ -15,9 +15,7 @@ import (
 // activity stops. (Throughput is measured by ui's BenchmarkLiveIngest, not
 // timed here; a reconnect is logged, and the state must be exact anyway.)
 func TestExactAt20kEventsWithReader(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs ~3s")
-	}
+	testkit.Long(t, "runs ~3s")
 	t.Parallel() // real time: overlaps the other throughput tests
 	f := newFixture(t, sim.Options{Seed: 3, Activity: 20000}, Config{}, false)
 	hub := f.s.Hub()

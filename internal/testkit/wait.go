@@ -65,3 +65,12 @@ func EventuallyAdvancing(t testing.TB, c *clock.Fake, step, within time.Duration
 		t.Fatalf("after %s (clock at %s): %s", within, c.Now().Format(time.TimeOnly), fmt.Sprintf(format, args...))
 	}
 }
+
+// Long marks a test that takes seconds (why says what it does): skipped
+// under -short.
+func Long(t testing.TB, why string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("long (-short skips it): " + why)
+	}
+}
