@@ -3,12 +3,16 @@
 package cli
 
 import (
+	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // IO is where a command reads and writes; tests pass buffers.
@@ -88,8 +92,45 @@ func usage(w io.Writer) {
 
 // parseInterspersed parses flags that may stand before or after the
 // positional arguments (DESIGN.md: `replay FILE --dump` and `replay --dump
-// FILE` both work) and returns the positional ones. "--" ends flags.
+// FILE` both work) and returns the positional ones. "--" ends flags. A bad
+// flag is reported in one line on fs's output ("bhtop gen: invalid value
+// ..."), not followed by the whole flag list, which -h still prints.
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	out := fs.Output()
+	var msg bytes.Buffer
+	fs.SetOutput(&msg)
+	defer fs.SetOutput(out)
+	pos, err := parseArgs(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		_, _ = out.Write(msg.Bytes())
+	case err != nil:
+		name := fs.Name()
+		if !strings.HasPrefix(name, "bhtop") {
+			name = "bhtop " + name
+		}
+		fmt.Fprintf(out, "%s: %s (%s -h lists the flags)\n", name, oneLine(err.Error()), name)
+	}
+	return pos, err
+}
+
+// oneLine escapes the control characters of s (a line break or a
+// terminal escape typed into an argument), so that a message quoting an
+// argument stays one harmless line.
+func oneLine(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {

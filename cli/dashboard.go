@@ -46,7 +46,7 @@ func runDashboard(args []string, stdio IO) int {
 func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts ...tea.ProgramOption) int {
 	fs := flag.NewFlagSet("bhtop", flag.ContinueOnError)
 	fs.SetOutput(stdio.Err)
-	connFlags := config.AddFlags(fs)
+	connFlags := config.AddFlags(fs).AddMarketFlags()
 	fps := fs.Int("fps", dashboardFPS, "most frames per second drawn (1-120); lower saves CPU when idle, higher shows keys sooner")
 	metricsFile := fs.String("metrics", "", "on exit, write counters and latency percentiles as JSON to this file")
 	cpuProfile := fs.String("cpuprofile", "", "") // hidden: write a pprof CPU profile of the whole run
@@ -62,8 +62,8 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		fmt.Fprintf(stdio.Err, "bhtop: "+format+"\n", a...)
 		return code
 	}
-	if *fps < 1 || *fps > 120 {
-		return fail(ExitUsage, "--fps %d: want 1 to 120", *fps)
+	if err := intIn("--fps", *fps, 1, 120); err != nil {
+		return fail(ExitUsage, "%v", err)
 	}
 	if len(pos) > 0 {
 		return fail(ExitUsage, "unknown command %q (see bhtop help)", pos[0])
@@ -74,6 +74,10 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	}
 	if conn.Theme != "" && !slices.Contains(themes.Names(), conn.Theme) {
 		return fail(ExitUsage, "--theme %q: want one of %v", conn.Theme, themes.Names())
+	}
+	if err := checkFlags(outputFile("--record", conn.Record), outputFile("--log", conn.Log),
+		outputFile("--metrics", *metricsFile)); err != nil {
+		return fail(ExitUsage, "%v", err)
 	}
 
 	if *cpuProfile != "" {
@@ -95,7 +99,7 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	}
 	defer up.Close() // idempotent: the normal path closes it below
 	sess, simulated := up.sess, up.simulated
-	sess.Start()
+	up.Start()
 	logger.Info("dashboard started", "simulated", simulated, "readOnly", conn.ReadOnly)
 
 	// Read-only is a capability: without a Trader the dashboard has no
@@ -108,13 +112,14 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	if *metricsFile != "" {
 		metrics = ui.NewMetrics()
 	}
-	model := ui.New(sess, trader,
+	uiOpts := append([]ui.Option{
 		ui.WithTheme(conn.Theme),
 		ui.WithNoColor(stdio.Getenv("NO_COLOR") != ""),
 		ui.WithContext(ctx),
 		ui.WithMetrics(metrics),
-		ui.WithFrameInterval(time.Second/time.Duration(*fps)),
-	)
+		ui.WithFrameInterval(time.Second / time.Duration(*fps)),
+	}, up.uiOptions()...)
+	model := ui.New(sess, trader, uiOpts...)
 	opts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(stdio.In), tea.WithOutput(stdio.Out),
 		tea.WithFPS(*fps)}, progOpts...)
 	_, runErr := tea.NewProgram(model, opts...).Run()
@@ -123,9 +128,10 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		logger.Warn("closing the session", "err", err)
 		fmt.Fprintf(stdio.Err, "bhtop: closing the user stream: %v\n", err)
 	}
+	var lost []error // files that could not be written: the run fails
 	if metrics != nil {
 		if err := writeMetrics(*metricsFile, metrics, sess.Hub().Latest()); err != nil {
-			fmt.Fprintf(stdio.Err, "bhtop: %v\n", err)
+			lost = append(lost, err)
 		}
 	}
 	if runErr != nil && !errors.Is(runErr, tea.ErrProgramKilled) && ctx.Err() == nil {
@@ -133,6 +139,10 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		return fail(ExitFail, "dashboard: %v", runErr)
 	}
 	logger.Info("dashboard closed")
+	lost = append(lost, up.RecordErr(), closeLog())
+	if err := errors.Join(lost...); err != nil {
+		return fail(ExitFail, "%v", err)
+	}
 	return ExitOK
 }
 

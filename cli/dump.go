@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"bhtop/config"
+	"bhtop/market"
 	"bhtop/rest"
-	"bhtop/state"
 	"bhtop/stream"
 )
 
@@ -61,10 +61,15 @@ func (l *orderList) Set(v string) error {
 	if r.Symbol == "" || r.Side == "" || r.Quantity == "" {
 		return fmt.Errorf("order %q: symbol, side and quantity are required", v)
 	}
-	if r.Type == "LIMIT" && r.TimeInForce == "" {
-		r.TimeInForce = "GTC"
+	// The checks of `bhtop order new`, so that a typo is refused here and
+	// not sent.
+	of := orderFlags{symbol: r.Symbol, side: r.Side, typ: r.Type, tif: r.TimeInForce,
+		quantity: r.Quantity, price: r.Price, clientOrderID: r.NewClientOrderID}
+	checked, err := of.newRequest()
+	if err != nil {
+		return fmt.Errorf("order %q: %s", v, strings.ReplaceAll(err.Error(), "--", ""))
 	}
-	*l = append(*l, r)
+	*l = append(*l, checked)
 	return nil
 }
 
@@ -81,7 +86,7 @@ func runDump(args []string, stdio IO) int {
 func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	fs := flag.NewFlagSet("bhtop dump", flag.ContinueOnError)
 	fs.SetOutput(stdio.Err)
-	connFlags := config.AddFlags(fs)
+	connFlags := config.AddFlags(fs).AddMarketFlags()
 	var (
 		forD   time.Duration
 		orders orderList
@@ -111,6 +116,9 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	if err != nil {
 		return fail(ExitUsage, "%v", err)
 	}
+	if err := checkFlags(outputFile("--record", conn.Record), outputFile("--log", conn.Log)); err != nil {
+		return fail(ExitUsage, "%v", err)
+	}
 	if conn.ReadOnly && len(orders) > 0 {
 		return fail(ExitUsage, "--order is refused in read-only mode")
 	}
@@ -130,7 +138,7 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 		return fail(upstreamExitCode(err), "%v", err)
 	}
 	sess := up.sess
-	sess.Start()
+	up.Start()
 	live := sess.WaitLive(ctx) == nil
 	if live {
 		for _, o := range orders {
@@ -157,7 +165,16 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	if indent {
 		ind = "  "
 	}
-	if err := state.WriteDump(stdio.Out, sess.Hub().Latest(), ind); err != nil {
+	var mkt *market.Snapshot
+	if h := up.MarketHub(); h != nil {
+		mkt = h.Latest()
+	}
+	if err := writeDump(stdio.Out, sess.Hub().Latest(), mkt, conn.ValueIn, ind); err != nil {
+		return fail(ExitFail, "%v", err)
+	}
+	// The state is printed (it is whole), but a journal or log that lost
+	// lines is a failure.
+	if err := errors.Join(up.RecordErr(), closeLog()); err != nil {
 		return fail(ExitFail, "%v", err)
 	}
 	return ExitOK

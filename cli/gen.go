@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 
@@ -16,10 +17,17 @@ func runGen(args []string, stdio IO) int {
 	open := fs.Int("open", 200, "open orders kept working at once")
 	inOrder := fs.Bool("in-order", false, "deliver every event once, in order, one per frame")
 	rest, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitOK
+	}
 	if err != nil {
 		return ExitUsage
 	}
-	if len(rest) > 0 || *events < 0 {
+	if err := checkFlags(atLeast("--events", *events, 0), intIn("--open", *open, 1, 10_000_000)); err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop gen: %v\n", err)
+		return ExitUsage
+	}
+	if len(rest) > 0 {
 		fmt.Fprintln(stdio.Err, "usage: bhtop gen [--events N] [--seed S] [--open N] [--in-order]")
 		return ExitUsage
 	}

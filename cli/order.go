@@ -6,9 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
-	"os"
 	"regexp"
 	"strings"
 	"time"
@@ -51,6 +49,8 @@ func (f *orderFlags) newRequest() (rest.OrderRequest, error) {
 	switch {
 	case r.Symbol == "":
 		return r, errors.New("--symbol is required")
+	case symbolName("--symbol", r.Symbol) != nil:
+		return r, symbolName("--symbol", r.Symbol)
 	case r.Side != "BUY" && r.Side != "SELL":
 		return r, fmt.Errorf("--side %q: want BUY or SELL", f.side)
 	case r.Type != "LIMIT" && r.Type != "MARKET" && r.Type != "LIMIT_MAKER":
@@ -77,6 +77,11 @@ func (f *orderFlags) cancelRequest() (rest.CancelRequest, error) {
 	if r.OrderID == "" && r.ClientOrderID == "" {
 		return r, errors.New("--order-id or --client-order-id is required")
 	}
+	if r.Symbol != "" {
+		if err := symbolName("--symbol", r.Symbol); err != nil {
+			return r, err
+		}
+	}
 	return r, nil
 }
 
@@ -87,9 +92,10 @@ func runOrder(args []string, stdio IO) int {
 	fs := flag.NewFlagSet("order", flag.ContinueOnError)
 	fs.SetOutput(stdio.Err)
 	fs.Usage = func() {
-		fmt.Fprintln(stdio.Err, "usage: bhtop order new --symbol S --side BUY|SELL [--type LIMIT] [--tif GTC] --quantity Q [--price P]")
-		fmt.Fprintln(stdio.Err, "       bhtop order cancel (--order-id ID | --client-order-id ID) [--symbol S]")
-		fmt.Fprintln(stdio.Err, "Credentials: BHTOP_API_KEY and BHTOP_SECRET_KEY (or --secret-file). Exit: 0 accepted, 1 rejected, 3 unknown, 2 usage.")
+		out := fs.Output()
+		fmt.Fprintln(out, "usage: bhtop order new --symbol S --side BUY|SELL [--type LIMIT] [--tif GTC] --quantity Q [--price P]")
+		fmt.Fprintln(out, "       bhtop order cancel (--order-id ID | --client-order-id ID) [--symbol S]")
+		fmt.Fprintln(out, "Credentials: BHTOP_API_KEY and BHTOP_SECRET_KEY (or --secret-file). Exit: 0 accepted, 1 rejected, 3 unknown, 2 usage.")
 		fs.PrintDefaults()
 	}
 	f := newOrderFlags(fs)
@@ -108,6 +114,9 @@ func runOrder(args []string, stdio IO) int {
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stdio.Err, "bhtop order: "+format+"\n", a...)
 		return ExitUsage
+	}
+	if err := durationIn("--timeout", f.timeout, time.Millisecond, time.Hour); err != nil {
+		return fail("%v", err)
 	}
 	var newReq rest.OrderRequest
 	var cancelReq rest.CancelRequest
@@ -151,6 +160,11 @@ func runOrder(args []string, stdio IO) int {
 	}
 	b, _ := json.Marshal(res)
 	fmt.Fprintf(stdio.Out, "%s\n", b)
+	if err := closeLog(); err != nil {
+		// Said, but the exit code stays the order's: a script must never
+		// take an accepted order for a failed one and send it again.
+		fmt.Fprintf(stdio.Err, "bhtop order: %v\n", err)
+	}
 	switch res.Outcome {
 	case rest.OutcomeAccepted:
 		return ExitOK
@@ -162,14 +176,15 @@ func runOrder(args []string, stdio IO) int {
 }
 
 // openOrderLog opens the --log file for appending (nil path: discard).
-func openOrderLog(path string) (*slog.Logger, func(), error) {
+// The returned close reports the first write error: a log that could not
+// be written is a failure, not a silence.
+func openOrderLog(path string) (*slog.Logger, func() error, error) {
 	if path == "" {
-		return slog.New(slog.DiscardHandler), func() {}, nil
+		return slog.New(slog.DiscardHandler), func() error { return nil }, nil
 	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	f, err := openSink("--log", path, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("opening the log: %w", err)
 	}
-	var w io.Writer = f
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug})), func() { f.Close() }, nil
+	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug})), f.Close, nil
 }

@@ -9,9 +9,17 @@ import (
 	"os"
 	"time"
 
+	"bhtop/config"
 	"bhtop/journal"
 	"bhtop/state"
 	"bhtop/stream"
+)
+
+// The --speed range: slower than a thousandth of the recorded pace never
+// ends in practice, faster than a million times is as fast as possible.
+const (
+	minSpeed = 0.001
+	maxSpeed = 1e6
 )
 
 // runReplay folds a journal: headless with --dump, else paced into the
@@ -23,28 +31,41 @@ func runReplay(args []string, stdio IO) int {
 	speed := fs.Float64("speed", 1, "playback speed factor (2 = twice as fast)")
 	retention := fs.Int("retention", state.DefaultRetention, "closed orders kept")
 	rest, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitOK
+	}
 	if err != nil {
 		return ExitUsage
 	}
-	if len(rest) != 1 || *speed <= 0 {
+	if err := checkFlags(floatIn("--speed", *speed, minSpeed, maxSpeed), atLeast("--retention", *retention, 0)); err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop replay: %v\n", err)
+		return ExitUsage
+	}
+	if len(rest) != 1 {
 		fmt.Fprintln(stdio.Err, "usage: bhtop replay FILE [--dump] [--speed X]   (FILE - reads stdin)")
 		return ExitUsage
 	}
 	in, closeIn, err := openInput(rest[0], stdio)
 	if err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop replay: %v\n", err)
-		return ExitFail
+		return ExitUsage
 	}
 	defer closeIn()
 	store := state.NewStore(state.WithRetention(*retention))
+	bad := &badLines{name: rest[0]}
 	if *dump {
-		if err := journal.Scan(in, func(rec journal.Record) { applyRecord(store, rec) }); err != nil {
+		err := journal.Scan(in, func(rec journal.Record) { bad.note(rec, applyRecord(store, rec)) })
+		if err != nil {
+			fmt.Fprintf(stdio.Err, "bhtop replay: %s: %v\n", rest[0], err)
+			return ExitFail
+		}
+		// A journal holds no quote frames: no market data.
+		if err := writeDump(stdio.Out, store.Snapshot(), nil, config.DefaultValueIn, "  "); err != nil {
 			fmt.Fprintf(stdio.Err, "bhtop replay: %v\n", err)
 			return ExitFail
 		}
-		if err := store.Dump(stdio.Out); err != nil {
-			fmt.Fprintf(stdio.Err, "bhtop replay: %v\n", err)
-			return ExitFail
+		if s := bad.summary(); s != "" {
+			fmt.Fprintf(stdio.Err, "bhtop replay: %s\n", s)
 		}
 		return ExitOK
 	}
@@ -52,7 +73,7 @@ func runReplay(args []string, stdio IO) int {
 	notes := &stream.NoteLog{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- pace(ctx, in, store, hub, notes, *speed, time.Now, sleepCtx) }()
+	go func() { done <- pace(ctx, in, store, hub, notes, bad, *speed, time.Now, sleepCtx) }()
 	code := playDashboard(ctx, rest[0], hub, notes, stdio)
 	cancel()
 	if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
@@ -69,16 +90,33 @@ func openInput(name string, stdio IO) (io.Reader, func(), error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("open journal: %w", err)
 	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, nil, fmt.Errorf("open journal: %s is a directory", name)
+	}
 	return f, func() { f.Close() }, nil
 }
 
-// applyRecord folds one journal record; a bad record is one malformed frame.
-func applyRecord(store *state.Store, rec journal.Record) {
-	if rec.Bad {
+// applyRecord folds one journal record; a bad record is one malformed
+// frame. It returns why the line could not be folded, "" when it was.
+func applyRecord(store *state.Store, rec journal.Record) string {
+	switch {
+	case rec.Long:
 		store.CountMalformed()
-		return
+		return fmt.Sprintf("longer than %d MiB, skipped", journal.MaxLine>>20)
+	case rec.Bad:
+		store.CountMalformed()
+		return "recorded as not JSON"
 	}
+	before := store.Stats().Malformed
 	store.ApplyFrame(rec.Frame, nil)
+	if store.Stats().Malformed == before {
+		return ""
+	}
+	if rec.Cut {
+		return "not a frame: the journal ends in the middle of this line"
+	}
+	return "not a frame"
 }
 
 // maxReplayGap is the longest pause replay makes, whatever the journal's
@@ -91,7 +129,7 @@ const publishEvery = 50 * time.Millisecond
 // pace plays the journal in at its recorded pace divided by speed,
 // publishing a snapshot at most every publishEvery and once at the end.
 func pace(ctx context.Context, in io.Reader, store *state.Store, hub *state.Hub, notes *stream.NoteLog,
-	speed float64, now func() time.Time, sleep func(context.Context, time.Duration) error) error {
+	bad *badLines, speed float64, now func() time.Time, sleep func(context.Context, time.Duration) error) error {
 	jr := journal.NewReader(in)
 	start := now()
 	var first int64
@@ -111,6 +149,7 @@ func pace(ctx context.Context, in io.Reader, store *state.Store, hub *state.Hub,
 			break
 		}
 		if err != nil {
+			notes.Add(now(), stream.NoteError, fmt.Sprintf("read journal: %v", err))
 			return fmt.Errorf("read journal: %w", err)
 		}
 		if rec.Recv != 0 {
@@ -134,13 +173,18 @@ func pace(ctx context.Context, in io.Reader, store *state.Store, hub *state.Hub,
 				}
 			}
 		}
-		applyRecord(store, rec)
+		if why := applyRecord(store, rec); why != "" && bad.note(rec, why) <= maxBadNotes {
+			notes.Add(now(), stream.NoteError, fmt.Sprintf("line %d: %s (counted as malformed)", rec.Line, why))
+		}
 		dirty = true
 		if t := now(); t.Sub(lastPub) >= publishEvery {
 			publish(t)
 		}
 	}
 	publish(now())
+	if s := bad.summary(); s != "" {
+		notes.Add(now(), stream.NoteError, s)
+	}
 	notes.Add(now(), stream.NoteInfo, "replay finished")
 	return nil
 }

@@ -39,7 +39,7 @@ func TestReplayIntoDashboard(t *testing.T) {
 	}
 	defer f.Close()
 	store, hub, notes := state.NewStore(), &state.Hub{}, &stream.NoteLog{}
-	if err := pace(context.Background(), f, store, hub, notes, 1e6, time.Now, sleepCtx); err != nil {
+	if err := pace(context.Background(), f, store, hub, notes, &badLines{}, 1e6, time.Now, sleepCtx); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

@@ -42,7 +42,7 @@ func runServe(args []string, stdio IO) int {
 	fs.IntVar(&sf.fps, "fps", serve.DefaultFPS, "most frames per second sent to each viewer")
 	fs.DurationVar(&sf.shutdownWait, "shutdown-wait", 5*time.Second, "on SIGINT/SIGTERM, how long sessions get to close")
 	fs.Float64Var(&sf.simActivity, "sim-activity", 5, "background events per second of the built-in simulator (without credentials)")
-	conn := config.AddFlags(fs)
+	conn := config.AddFlags(fs).AddMarketFlags()
 	pos, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return ExitOK
@@ -52,6 +52,10 @@ func runServe(args []string, stdio IO) int {
 	}
 	if len(pos) > 0 {
 		fmt.Fprintf(stdio.Err, "bhtop serve: unexpected argument %q\n", pos[0])
+		return ExitUsage
+	}
+	if err := checkFlags(sf.check(), listenAddr("--listen", sf.listen)); err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
 		return ExitUsage
 	}
 	c, err := conn.Resolve(stdio.Getenv)
@@ -71,23 +75,56 @@ func runServe(args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Err, "bhtop serve: needs credentials for %s: set BHTOP_API_KEY and BHTOP_SECRET_KEY (or --secret-file); without a base URL it serves the built-in simulator\n", c.BaseURL)
 		return ExitUsage
 	}
+	if err := checkFlags(outputFile("--record", c.Record), outputFile("--log", c.Log), sf.files()); err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
+		return ExitUsage
+	}
 	logger := slog.New(slog.NewTextHandler(stdio.Err, nil))
+	closeLog := func() error { return nil }
 	if c.Log != "" {
-		l, closeLog, err := openOrderLog(c.Log)
+		l, cl, err := openOrderLog(c.Log)
 		if err != nil {
 			fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
 			return ExitUsage
 		}
-		defer closeLog()
-		logger = l
+		defer cl()
+		logger, closeLog = l, cl
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serveUntilDone(ctx, sf, c, logger); err != nil {
+	if err := errors.Join(serveUntilDone(ctx, sf, c, logger), closeLog()); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
 		return ExitFail
 	}
 	return ExitOK
+}
+
+// check range-checks the numeric flags.
+func (sf *serveFlags) check() error {
+	return checkFlags(
+		intIn("--max-sessions", sf.maxSessions, 1, 10_000),
+		intIn("--fps", sf.fps, 1, 120),
+		nonNegativeDuration("--idle-timeout", sf.idleTimeout),
+		nonNegativeDuration("--shutdown-wait", sf.shutdownWait),
+		floatIn("--sim-activity", sf.simActivity, 0, maxSimActivity),
+	)
+}
+
+// files checks, before anything starts, that the authorized keys file
+// exists and is a file, and that the host key's directory exists when the
+// key is to be created.
+func (sf *serveFlags) files() error {
+	st, err := os.Stat(sf.authorizedKeys)
+	switch {
+	case err != nil:
+		return fmt.Errorf("--authorized-keys %s: %w", sf.authorizedKeys, errors.Unwrap(err))
+	case st.IsDir():
+		return fmt.Errorf("--authorized-keys %s: is a directory; want the OpenSSH authorized_keys file", sf.authorizedKeys)
+	}
+	if st, err := os.Stat(sf.hostKey); err == nil && st.IsDir() {
+		return fmt.Errorf("--host-key %s: is a directory; want the key file", sf.hostKey)
+	}
+	return nil
 }
 
 // defaults fills the file paths not given.
@@ -135,6 +172,7 @@ func serveUntilDone(ctx context.Context, sf serveFlags, c config.Conn, logger *s
 		IdleTimeout:    sf.idleTimeout,
 		FPS:            sf.fps,
 		Upstream:       up.sess,
+		Options:        up.uiOptions(),
 		Theme:          c.Theme,
 		Logger:         logger,
 	})
@@ -145,7 +183,7 @@ func serveUntilDone(ctx context.Context, sf serveFlags, c config.Conn, logger *s
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	up.sess.Start() // only now that the setup is known good: no listenKey for nothing
+	up.Start() // only now that the setup is known good: no listenKey for nothing
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {
@@ -160,5 +198,8 @@ func serveUntilDone(ctx context.Context, sf serveFlags, c config.Conn, logger *s
 		logger.Warn("shutdown", "err", err)
 	}
 	<-served
-	return nil
+	if err := up.Close(); err != nil {
+		logger.Warn("close the user stream", "err", err)
+	}
+	return up.RecordErr()
 }

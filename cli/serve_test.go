@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"net"
 	"os"
 	"strings"
 	"testing"
@@ -49,7 +50,7 @@ func TestServeRefusesBadSetup(t *testing.T) {
 		{"unknown flag", []string{"--nope"}, ExitUsage, "flag provided but not defined"},
 		{"unknown theme", []string{"--theme", "purple", "--authorized-keys", dir + "/none", "--host-key", dir + "/hk"}, ExitUsage, "--theme \"purple\": want one of"},
 		{"missing authorized keys", []string{"--listen", "127.0.0.1:0", "--authorized-keys", dir + "/none", "--host-key", dir + "/hk"},
-			ExitFail, "authorized keys"},
+			ExitUsage, "--authorized-keys " + dir + "/none: no such file"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,8 +78,20 @@ func TestServeConnectionSettings(t *testing.T) {
 		t.Errorf("serve --base-url without credentials = %d, %q; want %d and a refusal", code, errOut, ExitUsage)
 	}
 
+	// A failure after the upstream has started (the listen address is
+	// taken) is logged to the --log file only.
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	keys := dir + "/authorized_keys"
+	if err := os.WriteFile(keys, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	logFile := dir + "/serve.log"
-	code, _, errOut = runCLI(getenv, append([]string{"serve", "--log", logFile}, badKeys...)...)
+	code, _, errOut = runCLI(getenv, "serve", "--log", logFile, "--listen", taken.Addr().String(),
+		"--authorized-keys", keys, "--host-key", dir+"/hk")
 	logged, _ := os.ReadFile(logFile)
 	if code != ExitFail || !strings.Contains(string(logged), "built-in simulator") || strings.Contains(errOut, "built-in simulator") {
 		t.Errorf("serve --log: exit %d, log file %q, stderr %q; want the log in the file only", code, logged, errOut)

@@ -89,6 +89,27 @@ func parseRateLimits(v string) (sim.RateLimits, error) {
 	return rl, nil
 }
 
+// maxSimActivity is the most background events per second asked of a
+// simulator (tens of thousands work).
+const maxSimActivity = 1e6
+
+// checkSimFlags range-checks the simulator's numeric flags.
+func checkSimFlags(o sim.Options, marketInterval time.Duration) error {
+	return checkFlags(
+		floatIn("--activity", o.Activity, 0, maxSimActivity),
+		positiveDuration("--listen-key-ttl", o.ListenKeyTTL),
+		positiveDuration("--conn-max-age", o.ConnMaxAge),
+		positiveDuration("--ping-interval", o.PingInterval),
+		durationIn("--skew", o.Skew, -24*time.Hour, 24*time.Hour),
+		floatIn("--ban-scale", o.BanScale, 1e-9, 1e6),
+		nonNegativeDuration("--market-interval", marketInterval),
+		nonNegativeDuration("--reorder-window", o.Faults.ReorderWindow),
+		ratio("--duplicate-rate", o.Faults.DuplicateRate),
+		nonNegativeDuration("--drop-every", o.Faults.DropEvery),
+		ratio("--order-error-rate", o.Faults.OrderErrorRate),
+	)
+}
+
 // runSimContext runs the simulator until ctx ends (SIGINT/SIGTERM).
 func runSimContext(ctx context.Context, args []string, stdio IO) int {
 	fs := flag.NewFlagSet("bhtop sim", flag.ContinueOnError)
@@ -115,6 +136,10 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 	fs.StringVar(&limits, "rate-limits", "", "rate limits, e.g. weight=1500,orders=20,daily=350000 (per minute, second, day)")
 	fs.Float64Var(&opts.BanScale, "ban-scale", 1, "multiplies the 2 min..3 day ban lengths (e.g. 0.001 for tests)")
 	fs.DurationVar(&interval, "market-interval", 500*time.Millisecond, "step of the synthetic market (price walk and fills)")
+	fs.Float64Var(&opts.MarketActivity, "market-activity", 2, "simulated other traders' trades per second on each symbol (0 = none)")
+	fs.IntVar(&opts.Accounts, "accounts", 1, "independent accounts (own balances, orders, positions, key pair); all listed under \"accounts\" on the first line")
+	fs.BoolVar(&opts.NoMarketData, "no-market-data", false, "answer 404 on every quote endpoint and refuse the quote socket (to test a client's degraded path)")
+	fs.DurationVar(&opts.QuoteIdle, "quote-idle", 5*time.Minute, "close a quote socket that sent no JSON ping for this long")
 	fs.DurationVar(&opts.Faults.ReorderWindow, "reorder-window", 0, "fault: deliver user-stream events out of order within this window")
 	fs.Float64Var(&opts.Faults.DuplicateRate, "duplicate-rate", 0, "fault: fraction (0..1) of events delivered twice")
 	fs.DurationVar(&opts.Faults.DropEvery, "drop-every", 0, "fault: drop every user-stream connection after this long")
@@ -134,6 +159,10 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Err, "bhtop sim: unexpected argument %q\n", pos[0])
 		return ExitUsage
 	}
+	if err := checkFlags(checkSimFlags(opts, interval), listenAddr("--addr", opts.Addr), outputFile("--log-requests", logPath)); err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err)
+		return ExitUsage
+	}
 	if keys.err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop sim: --key: %v\n", keys.err)
 		return ExitUsage
@@ -151,19 +180,25 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 	if interval <= 0 {
 		opts.MarketInterval = -1
 	}
+	if opts.MarketActivity == 0 {
+		opts.MarketActivity = -1 // Options: zero is the default, negative none
+	}
 	opts.Keys = keys.keys
 	secret := sim.DemoSecret
 	if len(keys.secrets) > 0 {
 		secret = keys.secrets[0]
 	}
+	var reqLog *sink
 	if logPath != "" {
-		f, err := os.OpenFile(logPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		// A request log that cannot be written is said at once (the
+		// simulator serves on) and fails the run at exit.
+		reqLog, err = openSink("--log-requests", logPath, func(err error) { fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err) })
 		if err != nil {
-			fmt.Fprintf(stdio.Err, "bhtop sim: open request log: %v\n", err)
+			fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err)
 			return ExitFail
 		}
-		defer f.Close()
-		opts.RequestLog = f
+		defer reqLog.Close()
+		opts.RequestLog = reqLog
 	}
 	s := sim.New(opts)
 	if err := s.Start(); err != nil {
@@ -171,15 +206,19 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 		return ExitFail
 	}
 	line, _ := json.Marshal(struct {
-		BaseURL   string `json:"baseUrl"`
-		WSURL     string `json:"wsUrl"`
-		APIKey    string `json:"apiKey"`
-		SecretKey string `json:"secretKey"`
-	}{s.URL(), s.WSURL(), s.APIKey(), secret})
+		BaseURL   string           `json:"baseUrl"`
+		WSURL     string           `json:"wsUrl"`
+		APIKey    string           `json:"apiKey"`
+		SecretKey string           `json:"secretKey"`
+		Accounts  []sim.AccountKey `json:"accounts"`
+	}{s.URL(), s.WSURL(), s.APIKey(), secret, s.Accounts(secret)})
 	fmt.Fprintf(stdio.Out, "%s\n", line)
 	<-ctx.Done()
 	if err := s.Close(); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err)
+	}
+	if reqLog.Close() != nil {
+		return ExitFail // said when it happened
 	}
 	return ExitOK
 }

@@ -42,18 +42,8 @@ func TestSimCommand(t *testing.T) {
 		t.Fatalf("connection line = %q", line)
 	}
 
-	q := "timestamp=" + strconv.FormatInt(time.Now().Add(3*time.Second).UnixMilli(), 10)
-	q += "&signature=" + signer.Sign(signer.NewSecret("s3cr3t"), q)
-	req, _ := http.NewRequest("GET", conn.BaseURL+"/openapi/v1/account?"+q, nil)
-	req.Header.Set("X-BH-APIKEY", "k1")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != 200 || !strings.Contains(string(body), `"balances"`) {
-		t.Errorf("signed GET account = %d %s, want 200 with balances", res.StatusCode, body)
+	if status, body := getAccount(t, conn.BaseURL, "k1", "s3cr3t", 3*time.Second); status != 200 || !strings.Contains(body, `"balances"`) {
+		t.Errorf("signed GET account = %d %s, want 200 with balances", status, body)
 	}
 
 	cancel()
@@ -96,4 +86,21 @@ func TestParseRateLimits(t *testing.T) {
 	if err != nil || rl.WeightPerMinute != 1500 || rl.OrdersPerSecond != 20 || rl.OrdersPerDay != 350000 {
 		t.Errorf("parseRateLimits = %+v, %v", rl, err)
 	}
+}
+
+// getAccount sends a signed GET /openapi/v1/account with a timestamp
+// skew ahead of this machine's clock, and returns the status and body.
+func getAccount(t *testing.T, base, key, secret string, skew time.Duration) (int, string) {
+	t.Helper()
+	q := "timestamp=" + strconv.FormatInt(time.Now().Add(skew).UnixMilli(), 10)
+	q += "&signature=" + signer.Sign(signer.NewSecret(secret), q)
+	req, _ := http.NewRequest("GET", base+"/openapi/v1/account?"+q, nil)
+	req.Header.Set("X-BH-APIKEY", key)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(body)
 }

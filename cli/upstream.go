@@ -6,14 +6,15 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
-	"os"
 	"time"
 
 	"bhtop/config"
 	"bhtop/journal"
+	"bhtop/market"
 	"bhtop/rest"
 	"bhtop/sim"
 	"bhtop/stream"
+	"bhtop/ui"
 )
 
 // errNeedsCredentials is a usage error: a base URL was given without the
@@ -34,9 +35,16 @@ func upstreamExitCode(err error) int {
 // simulator started in-process. Close ends it in the right order.
 type upstream struct {
 	sess      *stream.Session
+	market    *market.Client // nil with --no-market
+	valueIn   string
 	simulated bool
 	closers   []func() // in opening order; Close runs them backwards
+	record    *sink    // the --record journal; nil without one
 }
+
+// RecordErr is the --record journal's first write error (a full disk),
+// nil when every frame was recorded. Final after Close.
+func (u *upstream) RecordErr() error { return u.record.Err() }
 
 // upstreamOptions say how to open an upstream.
 type upstreamOptions struct {
@@ -64,12 +72,13 @@ func openUpstream(ctx context.Context, conn config.Conn, o upstreamOptions) (*up
 		u.simulated = true
 		o.logger.Info("no credentials: using the built-in simulator", "url", srv.URL())
 	}
-	cfg, closeRecord, err := sessionConfig(conn, o.logger, u.simulated, o.trade)
+	cfg, record, err := sessionConfig(conn, o.logger, u.simulated, o.trade)
 	if err != nil {
 		u.Close()
 		return nil, err
 	}
-	u.closers = append(u.closers, closeRecord)
+	u.record = record
+	u.closers = append(u.closers, func() { _ = record.Close() })
 	if err := cfg.REST.SyncTime(ctx); err != nil && ctx.Err() == nil {
 		o.logger.Warn("clock sync failed", "err", err)
 	}
@@ -79,13 +88,52 @@ func openUpstream(ctx context.Context, conn config.Conn, o upstreamOptions) (*up
 		return nil, fmt.Errorf("start the user stream: %w", err)
 	}
 	u.sess = sess
+	u.valueIn = conn.ValueIn
+	if !conn.NoMarket {
+		mc, err := market.New(market.Config{REST: cfg.REST, WSURL: cfg.WSURL, State: sess.Hub(),
+			ValueIn: conn.ValueIn, Watch: conn.Watch, Logger: o.logger})
+		if err != nil {
+			u.Close()
+			return nil, fmt.Errorf("start the market client: %w", err)
+		}
+		u.market = mc
+	}
 	return u, nil
 }
 
-// Close closes the session (DELETE of its listenKeys), then the journal,
-// then the simulator. It returns the session's closing error.
+// Start starts the user stream, then the market client beside it (which
+// only reads the stream's state: the stream never waits for it).
+func (u *upstream) Start() {
+	u.sess.Start()
+	if u.market != nil {
+		u.market.Start()
+	}
+}
+
+// MarketHub is the market client's hub, nil with --no-market.
+func (u *upstream) MarketHub() *market.Hub {
+	if u.market == nil {
+		return nil
+	}
+	return u.market.Hub()
+}
+
+// uiOptions are the dashboard options the upstream implies: the market
+// hub and the valuation asset, when there is market data.
+func (u *upstream) uiOptions() []ui.Option {
+	if u.market == nil {
+		return nil
+	}
+	return []ui.Option{ui.WithMarket(u.market.Hub(), u.valueIn)}
+}
+
+// Close stops the market client, closes the session (DELETE of its
+// listenKeys), then the journal, then the simulator. It returns the session's closing error.
 func (u *upstream) Close() error {
 	var err error
+	if u.market != nil {
+		u.market.Close()
+	}
 	if u.sess != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		err = u.sess.Close(ctx)
@@ -100,9 +148,9 @@ func (u *upstream) Close() error {
 }
 
 // sessionConfig builds the session configuration from the connection
-// settings; the returned func closes the --record journal. A rest.Trader
-// is made only when trade is set.
-func sessionConfig(conn config.Conn, logger *slog.Logger, simulated, trade bool) (stream.Config, func(), error) {
+// settings, and opens the --record journal (nil without one). A
+// rest.Trader is made only when trade is set.
+func sessionConfig(conn config.Conn, logger *slog.Logger, simulated, trade bool) (stream.Config, *sink, error) {
 	client := rest.New(conn.BaseURL, append(conn.RESTOptions(), rest.WithLogger(logger))...)
 	cfg := stream.Config{
 		REST: client, WSURL: conn.WSURL, Keepalive: conn.Keepalive, Rotate: conn.Rotate,
@@ -117,14 +165,13 @@ func sessionConfig(conn config.Conn, logger *slog.Logger, simulated, trade bool)
 	if trade {
 		cfg.Trader = rest.NewTrader(client)
 	}
-	closeRecord := func() {}
-	if conn.Record != "" {
-		f, err := os.OpenFile(conn.Record, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
-		if err != nil {
-			return cfg, nil, fmt.Errorf("open the --record journal: %w", err)
-		}
-		cfg.Journal = journal.NewWriter(f, nil)
-		closeRecord = func() { f.Close() }
+	if conn.Record == "" {
+		return cfg, nil, nil
 	}
-	return cfg, closeRecord, nil
+	record, err := openSink("--record", conn.Record, nil)
+	if err != nil {
+		return cfg, nil, fmt.Errorf("open the journal: %w", err)
+	}
+	cfg.Journal = journal.NewWriter(record, nil)
+	return cfg, record, nil
 }

@@ -32,6 +32,12 @@ type Conn struct {
 	Keepalive, Rotate      time.Duration
 	ReadOnly               bool
 	Record, Theme, Log     string
+
+	// Market data (AddMarketFlags): the valuation asset (default USDT),
+	// more symbols to follow, and NoMarket: no quote traffic at all.
+	ValueIn  string
+	Watch    []string
+	NoMarket bool
 }
 
 // HasCredentials reports whether both an API key and a secret are set.
@@ -56,6 +62,7 @@ type Flags struct {
 	record     string
 	theme      string
 	log        string
+	market     marketFlags
 }
 
 // AddFlags registers the connection flags on fs. The secret is never a
@@ -155,6 +162,9 @@ func (f *Flags) Resolve(getenv func(string) string) (Conn, error) {
 	c.Record = pick("record", f.record, "BHTOP_RECORD", file.Record, "record").val
 	c.Theme = pick("theme", f.theme, "BHTOP_THEME", file.Theme, "theme").val
 	c.Log = pick("log", f.log, "BHTOP_LOG", file.Log, "log").val
+	if err := f.resolveMarket(&c, set, getenv, file, path); err != nil {
+		return Conn{}, err
+	}
 	if c.APIKey != "" && c.Secret.Empty() {
 		return c, errors.New("BHTOP_API_KEY is set but no secret key: set BHTOP_SECRET_KEY or --secret-file")
 	}

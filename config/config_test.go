@@ -39,7 +39,7 @@ func resolve(t *testing.T, args []string, e env, file string, mode os.FileMode) 
 		}
 	}
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
-	f := AddFlags(fs)
+	f := AddFlags(fs).AddMarketFlags()
 	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"syscall"
 
 	"github.com/BurntSushi/toml"
 
@@ -29,19 +30,23 @@ import (
 //	record      = "/path/journal.jsonl"
 //	theme       = "dark"
 //	log         = "/path/bhtop.log"
+//	value_in    = "USDT"          # the asset the account is valued in
+//	watch       = ["BTCUSDT", "ETHBTC"]
 type fileSettings struct {
-	BaseURL    string `toml:"base_url"`
-	WSURL      string `toml:"ws_url"`
-	APIKey     string `toml:"api_key"`
-	SecretKey  string `toml:"secret_key"`
-	SecretFile string `toml:"secret_file"`
-	RecvWindow int    `toml:"recv_window"`
-	Keepalive  string `toml:"keepalive"`
-	Rotate     string `toml:"rotate"`
-	ReadOnly   *bool  `toml:"read_only"`
-	Record     string `toml:"record"`
-	Theme      string `toml:"theme"`
-	Log        string `toml:"log"`
+	BaseURL    string   `toml:"base_url"`
+	WSURL      string   `toml:"ws_url"`
+	APIKey     string   `toml:"api_key"`
+	SecretKey  string   `toml:"secret_key"`
+	SecretFile string   `toml:"secret_file"`
+	RecvWindow int      `toml:"recv_window"`
+	Keepalive  string   `toml:"keepalive"`
+	Rotate     string   `toml:"rotate"`
+	ReadOnly   *bool    `toml:"read_only"`
+	Record     string   `toml:"record"`
+	Theme      string   `toml:"theme"`
+	Log        string   `toml:"log"`
+	ValueIn    string   `toml:"value_in"`
+	Watch      []string `toml:"watch"`
 }
 
 // DefaultPath is $XDG_CONFIG_HOME/bhtop/config.toml, or
@@ -65,13 +70,20 @@ func loadFile(path string, explicit bool) (fileSettings, error) {
 	if path == "" {
 		return fsets, nil
 	}
-	b, err := readPrivate(path, "config file")
+	b, err := readPrivate(path, "config file", MaxConfigFileBytes)
 	if errors.Is(err, fs.ErrNotExist) && !explicit {
 		return fsets, nil
 	}
 	if err != nil {
 		return fsets, err
 	}
+	return parseFile(path, b)
+}
+
+// parseFile decodes a config file's content; errors name the file, line
+// and key, never a value.
+func parseFile(path string, b []byte) (fileSettings, error) {
+	var fsets fileSettings
 	md, err := toml.Decode(string(b), &fsets)
 	if err != nil {
 		return fsets, tomlError(path, err)
@@ -106,10 +118,20 @@ func tomlError(path string, err error) error {
 	return fmt.Errorf("config file %s: %s: %s; values are TOML strings in double quotes, e.g. secret_key = \"...\"", path, where, msg)
 }
 
-// readSecretFile reads a secret key file (mode 0600 or stricter), trimming
-// surrounding whitespace.
+// Size limits of the files read: larger is refused, never cut.
+const (
+	// MaxSecretFileBytes is the largest secret file read: one line holding
+	// a key of a few dozen characters.
+	MaxSecretFileBytes = 4 << 10
+	// MaxConfigFileBytes is the largest config file read.
+	MaxConfigFileBytes = 1 << 20
+)
+
+// readSecretFile reads a secret key file: a regular file (mode 0600 or
+// stricter) of one line, at most MaxSecretFileBytes. One trailing line
+// break and surrounding blanks are trimmed. Errors never hold the content.
 func readSecretFile(path, src string) (signer.Secret, error) {
-	b, err := readPrivate(path, "secret file")
+	b, err := readPrivate(path, "secret file", MaxSecretFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		// The path is not echoed: a secret typed where its file's path
 		// belongs would be shown.
@@ -118,16 +140,22 @@ func readSecretFile(path, src string) (signer.Secret, error) {
 	if err != nil {
 		return signer.Secret{}, fmt.Errorf("%s: %w", src, err)
 	}
-	s := strings.TrimSpace(string(b))
+	line := strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
+	if strings.ContainsAny(line, "\r\n") {
+		return signer.Secret{}, fmt.Errorf("%s: secret file %s holds more than one line; it must hold the secret key alone", src, path)
+	}
+	s := strings.TrimSpace(line)
 	if s == "" {
 		return signer.Secret{}, fmt.Errorf("%s: secret file %s is empty", src, path)
 	}
 	return signer.NewSecret(s), nil
 }
 
-// readPrivate reads a file that must not be accessible to group or others.
-func readPrivate(path, what string) ([]byte, error) {
-	f, err := os.Open(path)
+// readPrivate reads a regular file of at most limit bytes that must not
+// be accessible to group or others. It never blocks on a FIFO or device:
+// the file is opened non-blocking and refused unless regular.
+func readPrivate(path, what string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", what, path, err)
 	}
@@ -136,16 +164,38 @@ func readPrivate(path, what string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", what, path, err)
 	}
-	if st.IsDir() {
+	switch {
+	case st.IsDir():
 		return nil, fmt.Errorf("%s %s is a directory", what, path)
-	}
-	if runtime.GOOS != "windows" && st.Mode().Perm()&0o077 != 0 {
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%s %s is not a regular file (it is a %s)", what, path, fileKind(st.Mode()))
+	case runtime.GOOS != "windows" && st.Mode().Perm()&0o077 != 0:
 		return nil, fmt.Errorf("%s %s is accessible by group or others (mode %04o); it may hold a secret: run chmod 600 %s",
 			what, path, st.Mode().Perm(), path)
+	case st.Size() > limit:
+		return nil, fmt.Errorf("%s %s is %d bytes; at most %d are read", what, path, st.Size(), limit)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, 1<<20))
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", what, path, err)
 	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s %s is over %d bytes; at most %d are read", what, path, limit, limit)
+	}
 	return b, nil
+}
+
+// fileKind names a file type that is not a regular file.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	}
+	return "special file"
 }

@@ -51,6 +51,7 @@ type ExecutionReport struct {
 	Maker           bool   // m
 	Created         int64  // O
 	CumQuote        string // Z
+	TradeID         string // t: trade id of this fill (digits, may exceed 2^53); "" when no fill
 	Close           bool   // C (contract only)
 	Leverage        string // v (contract only)
 }
@@ -129,7 +130,13 @@ func AppendExecution(dst []byte, r *ExecutionReport, o EncodeOptions) []byte {
 		dst = appendStr(dst, r.Status)
 		dst = append(dst, `,"r":"NONE","T":`...)
 		dst = strconv.AppendInt(dst, r.EventTime, 10)
-		dst = append(dst, `,"t":-1,"I":12345,"M":false`...)
+		dst = append(dst, `,"I":12345,"M":false`...)
+		if r.TradeID == "" {
+			dst = append(dst, `,"t":-1`...)
+		}
+	}
+	if r.TradeID != "" {
+		dst = append(append(dst, `,"t":`...), r.TradeID...)
 	}
 	dst = appendStr(append(dst, `,"X":`...), r.Status)
 	dst = append(append(dst, `,"i":`...), r.OrderID...)
@@ -174,6 +181,9 @@ func appendContractExecution(dst []byte, r *ExecutionReport, o EncodeOptions) []
 	dst = append(dst, `,"O":"`...)
 	dst = strconv.AppendInt(dst, r.Created, 10)
 	dst = appendStr(append(dst, `","Z":`...), r.CumQuote)
+	if r.TradeID != "" {
+		dst = appendStr(append(dst, `,"t":`...), r.TradeID)
+	}
 	if o.Optional {
 		dst = append(dst, `,"M":"0","A":"0"`...)
 	}

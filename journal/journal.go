@@ -17,12 +17,23 @@ import (
 )
 
 // Writer appends journal records, one line per frame. It is safe for
-// concurrent use. It never writes keys or secrets: only frames.
+// concurrent use. It never writes keys or secrets: only frames. The first
+// write error (a full disk, a closed pipe) sticks: every later Write
+// returns it without writing, and Err reports it, so that a command can
+// fail at exit instead of ending with a silently cut journal.
 type Writer struct {
 	mu  sync.Mutex
 	w   io.Writer
 	now func() time.Time
 	buf []byte
+	err error
+}
+
+// Err is the first write error, nil while every record was written.
+func (jw *Writer) Err() error {
+	jw.mu.Lock()
+	defer jw.mu.Unlock()
+	return jw.err
 }
 
 // NewWriter returns a Writer on w stamping records with now (time.Now
@@ -40,6 +51,9 @@ func NewWriter(w io.Writer, now func() time.Time) *Writer {
 func (jw *Writer) Write(frame []byte) error {
 	jw.mu.Lock()
 	defer jw.mu.Unlock()
+	if jw.err != nil {
+		return jw.err
+	}
 	b := append(jw.buf[:0], `{"recv":`...)
 	b = strconv.AppendInt(b, jw.now().UnixMilli(), 10)
 	if event.Valid(frame) {
@@ -60,7 +74,8 @@ func (jw *Writer) Write(frame []byte) error {
 	b = append(b, "}\n"...)
 	jw.buf = b
 	if _, err := jw.w.Write(b); err != nil {
-		return fmt.Errorf("journal: write record: %w", err)
+		jw.err = fmt.Errorf("journal: write record: %w", err)
+		return jw.err
 	}
 	return nil
 }
@@ -69,8 +84,14 @@ func (jw *Writer) Write(frame []byte) error {
 type Record struct {
 	Recv  int64  // local unix ms; 0 for a bare frame
 	Frame []byte // the frame (nil for a bad record); valid until the next Next
-	Bad   bool   // a {"bad": ...} record: counts as one malformed frame
+	Bad   bool   // a {"bad": ...} record or a line over MaxLine: counts as one malformed frame
 	Bare  bool   // the line was a bare frame, not a record
+	Long  bool   // the line was over MaxLine and was skipped (Bad is set)
+	// Line is the record's line number in the journal, from 1.
+	Line int
+	// Cut: the journal ended in this line, without its line break (a
+	// journal whose writer stopped mid-record).
+	Cut bool
 }
 
 // MaxLine is the longest line read; longer lines come back as Bad records.
@@ -78,9 +99,11 @@ const MaxLine = 4 << 20
 
 // Reader reads journal records. Blank lines are skipped.
 type Reader struct {
-	r    *bufio.Reader
-	line []byte
-	long bool
+	r      *bufio.Reader
+	line   []byte
+	long   bool
+	cut    bool // the last line read had no line break
+	lineNo int
 }
 
 // NewReader returns a Reader on r.
@@ -91,15 +114,21 @@ func (jr *Reader) Next() (Record, error) {
 	for {
 		line, err := jr.readLine()
 		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				err = fmt.Errorf("line %d: %w", jr.lineNo+1, err)
+			}
 			return Record{}, err
 		}
+		jr.lineNo++
 		if jr.long {
-			return Record{Bad: true}, nil
+			return Record{Bad: true, Long: true, Line: jr.lineNo, Cut: jr.cut}, nil
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		return Parse(line), nil
+		rec := Parse(line)
+		rec.Line, rec.Cut = jr.lineNo, jr.cut
+		return rec, nil
 	}
 }
 
@@ -116,10 +145,12 @@ func (jr *Reader) readLine() ([]byte, error) {
 		}
 		switch {
 		case err == nil:
+			jr.cut = false
 			return bytes.TrimRight(jr.line, "\r\n"), nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case errors.Is(err, io.EOF) && (len(jr.line) > 0 || jr.long):
+			jr.cut = true
 			return jr.line, nil
 		default:
 			return nil, err

@@ -108,3 +108,32 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("round trip = %q, want %q", got, want)
 	}
 }
+
+// failingWriter fails every write, as a full disk does.
+type failingWriter struct{ n int }
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	w.n++
+	return 0, errors.New("no space left on device")
+}
+
+// TestWriterErrorSticks: after the first failed write nothing more is
+// written, every Write returns the error and Err reports it.
+func TestWriterErrorSticks(t *testing.T) {
+	fw := &failingWriter{}
+	jw := NewWriter(fw, nil)
+	if jw.Err() != nil {
+		t.Fatalf("Err before any write = %v", jw.Err())
+	}
+	for range 3 {
+		if err := jw.Write([]byte(`{"e":"x"}`)); err == nil {
+			t.Fatal("Write on a full disk returned nil")
+		}
+	}
+	if fw.n != 1 {
+		t.Errorf("%d writes attempted, want 1 (the error sticks)", fw.n)
+	}
+	if err := jw.Err(); err == nil || !strings.Contains(err.Error(), "no space left") {
+		t.Errorf("Err = %v, want the write error", err)
+	}
+}

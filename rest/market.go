@@ -13,6 +13,8 @@ type BrokerInfo struct {
 	ServerTime int64
 	RateLimits []RateLimit
 	Symbols    []Symbol
+	// Contracts are the contract symbols (brokerInfo `contracts`).
+	Contracts []ContractSymbol
 }
 
 // Ping checks that the service answers (GET /openapi/v1/ping).
@@ -50,6 +52,22 @@ type wireSymbol struct {
 	Filters    []wireFilter `json:"filters"`
 }
 
+// symbol reads a brokerInfo symbol with its filters.
+func (s wireSymbol) symbol() Symbol {
+	sym := Symbol{Symbol: s.Symbol, Status: s.Status, BaseAsset: s.BaseAsset, QuoteAsset: s.QuoteAsset}
+	for _, f := range s.Filters {
+		switch f.FilterType {
+		case "PRICE_FILTER":
+			sym.MinPrice, sym.MaxPrice, sym.TickSize = string(f.MinPrice), string(f.MaxPrice), string(f.TickSize)
+		case "LOT_SIZE":
+			sym.MinQty, sym.MaxQty, sym.StepSize = string(f.MinQty), string(f.MaxQty), string(f.StepSize)
+		case "MIN_NOTIONAL":
+			sym.MinNotional = string(f.MinNotional)
+		}
+	}
+	return sym
+}
+
 // BrokerInfo fetches the symbols, their filters and the rate limits, and
 // sets the client's governor to those limits.
 func (c *Client) BrokerInfo(ctx context.Context) (BrokerInfo, error) {
@@ -61,7 +79,8 @@ func (c *Client) BrokerInfo(ctx context.Context) (BrokerInfo, error) {
 			Interval string      `json:"interval"`
 			Limit    json.Number `json:"limit"`
 		} `json:"rateLimits"`
-		Symbols []wireSymbol `json:"symbols"`
+		Symbols   []wireSymbol    `json:"symbols"`
+		Contracts json.RawMessage `json:"contracts"`
 	}
 	if err := c.call(ctx, routeBrokerInfo, nil, &w); err != nil {
 		return BrokerInfo{}, err
@@ -76,18 +95,11 @@ func (c *Client) BrokerInfo(ctx context.Context) (BrokerInfo, error) {
 			Type: strings.ToUpper(l.Type), Interval: strings.ToUpper(l.Interval), Limit: int(n)})
 	}
 	for _, s := range w.Symbols {
-		sym := Symbol{Symbol: s.Symbol, Status: s.Status, BaseAsset: s.BaseAsset, QuoteAsset: s.QuoteAsset}
-		for _, f := range s.Filters {
-			switch f.FilterType {
-			case "PRICE_FILTER":
-				sym.MinPrice, sym.MaxPrice, sym.TickSize = string(f.MinPrice), string(f.MaxPrice), string(f.TickSize)
-			case "LOT_SIZE":
-				sym.MinQty, sym.MaxQty, sym.StepSize = string(f.MinQty), string(f.MaxQty), string(f.StepSize)
-			case "MIN_NOTIONAL":
-				sym.MinNotional = string(f.MinNotional)
-			}
-		}
-		bi.Symbols = append(bi.Symbols, sym)
+		bi.Symbols = append(bi.Symbols, s.symbol())
+	}
+	var err error
+	if bi.Contracts, err = decodeContracts(w.Contracts); err != nil {
+		return BrokerInfo{}, err
 	}
 	if len(bi.RateLimits) > 0 {
 		c.gov.setLimits(bi.RateLimits)

@@ -17,6 +17,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"bhtop/ui"
 )
 
 // Defaults for the zero fields of Config.
@@ -41,9 +43,21 @@ type Config struct {
 
 	// MaxSessions caps concurrent viewers; one more is told so and closed.
 	MaxSessions int
-	// MaxConnections caps open connections, authenticated or not; one
-	// more is closed at once. Zero means twice MaxSessions, at least 64.
+	// MaxConnections caps authenticated connections; a login beyond it is
+	// refused. Zero means twice MaxSessions, at least 64. Connections not
+	// yet authenticated are counted apart (MaxHandshakes), so they can
+	// never keep a viewer out.
 	MaxConnections int
+	// HandshakeTimeout closes a connection that has not logged in this long
+	// after it was accepted, however busily it sends. Zero means
+	// DefaultHandshakeTimeout.
+	HandshakeTimeout time.Duration
+	// MaxHandshakes caps connections not yet authenticated; one more
+	// evicts the oldest of them. Zero means DefaultMaxHandshakes.
+	MaxHandshakes int
+	// MaxHandshakesPerHost caps those from one source address; one more
+	// from it is closed at once. Zero means DefaultMaxHandshakesPerHost.
+	MaxHandshakesPerHost int
 	// IdleTimeout closes a session that has sent no input for this long
 	// (output does not count: a watched dashboard is always busy).
 	// Negative means never.
@@ -72,6 +86,10 @@ type Config struct {
 	// a keepalive, resync or symbols request; default DefaultShareEvery.
 	ShareEvery time.Duration
 
+	// Options are more dashboard options every session's model gets
+	// from the default NewModel (ui.WithMarket: the shared market hub).
+	Options []ui.Option
+
 	// NewModel builds each session's model; ctx ends when the session
 	// does. Nil means the read-only dashboard over Upstream (tests and
 	// embedders may set their own). It gets no way to trade: serve never
@@ -82,6 +100,8 @@ type Config struct {
 	// key. Nil discards.
 	Logger *slog.Logger
 
+	// now is the clock of the refusal log's rate limit; nil is time.Now.
+	now func() time.Time
 	// sendBuffer overrides the kernel send buffer per connection (tests
 	// shrink it so that a stalled viewer blocks sooner); 0 is sendBuffer.
 	sendBuffer int
@@ -98,6 +118,7 @@ type Server struct {
 	auth    *authorizedKeys
 	hostKey gossh.Signer
 	ssh     *ssh.Server
+	refused *rateLimitedLog // refused connections and keys
 
 	mu       sync.Mutex
 	closing  bool
@@ -115,6 +136,18 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxConnections <= 0 {
 		cfg.MaxConnections = defaultMaxConnections(cfg.MaxSessions)
 	}
+	if cfg.HandshakeTimeout <= 0 {
+		cfg.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if cfg.MaxHandshakes <= 0 {
+		cfg.MaxHandshakes = DefaultMaxHandshakes
+	}
+	if cfg.MaxHandshakesPerHost <= 0 {
+		cfg.MaxHandshakesPerHost = DefaultMaxHandshakesPerHost
+	}
+	if cfg.now == nil {
+		cfg.now = time.Now
+	}
 	if cfg.IdleTimeout == 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
 	}
@@ -131,7 +164,7 @@ func New(cfg Config) (*Server, error) {
 		if cfg.Upstream == nil {
 			return nil, errors.New("serve: Config.Upstream is required")
 		}
-		cfg.NewModel = readOnlyDashboard(Shared(cfg.Upstream, cfg.ShareEvery, nil), cfg.Theme, cfg.FPS)
+		cfg.NewModel = readOnlyDashboard(Shared(cfg.Upstream, cfg.ShareEvery, nil), cfg.Theme, cfg.FPS, cfg.Options...)
 	}
 	logger := cfg.Logger
 	if logger == nil {
@@ -148,14 +181,16 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, log: logger, auth: auth, hostKey: hostKey, sessions: make(map[*session]struct{})}
+	s := &Server{cfg: cfg, log: logger, auth: auth, hostKey: hostKey, sessions: make(map[*session]struct{}),
+		refused: &rateLimitedLog{log: logger, every: refusalLogEvery, now: cfg.now}}
 	s.ssh = &ssh.Server{
 		Version:          "bhtop",
 		Handler:          s.handle,
 		PublicKeyHandler: s.allowKey,
 		// No PasswordHandler and no KeyboardInteractiveHandler: those
 		// methods are not offered at all. No forwarding callbacks: denied.
-		ConnCallback: limitSendBuffer(cmp.Or(cfg.sendBuffer, sendBuffer)),
+		ConnCallback:         rememberGate(limitSendBuffer(cmp.Or(cfg.sendBuffer, sendBuffer))),
+		ServerConfigCallback: markAuthenticated,
 		// Each read or write pushes the deadline of both forward; a write
 		// blocked on a full send buffer makes no progress and times out.
 		IdleTimeout: max(cfg.Stall, 0),
@@ -194,7 +229,7 @@ func (s *Server) HostKey() gossh.PublicKey { return s.hostKey.PublicKey() }
 func (s *Server) Serve(l net.Listener) error {
 	s.log.Info("serving the read-only dashboard over ssh", "listen", l.Addr().String(),
 		"host_key", fingerprint(s.hostKey.PublicKey()), "authorized_keys", s.auth.count())
-	err := s.ssh.Serve(&limitListener{Listener: l, max: int64(s.cfg.MaxConnections), log: s.log})
+	err := s.ssh.Serve(newGate(l, s.cfg, s.refused))
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return ErrServerClosed
 	}
@@ -260,9 +295,45 @@ func (s *Server) allowKey(ctx ssh.Context, key ssh.PublicKey) bool {
 		s.log.Warn("authorized keys", "err", err)
 	}
 	if !ok {
-		s.log.Info("refused key", "user", ctx.User(), "remote", ctx.RemoteAddr().String(), "key", fingerprint(key))
+		s.refused.warn("refused key", "user", ctx.User(), "remote", ctx.RemoteAddr().String(), "key", fingerprint(key))
+		return false
 	}
-	return ok
+	if gc, found := ctx.Value(gateKey{}).(*admittedConn); found && !gc.g.roomForAuthed() {
+		s.refused.warn("login refused: too many connections", "remote", ctx.RemoteAddr().String(), "max", s.cfg.MaxConnections)
+		return false
+	}
+	return true
+}
+
+// gateKey is the ssh.Context key of the connection's *admittedConn.
+type gateKey struct{}
+
+// rememberGate stores the accepted connection in its context, so that the
+// login can move it out of the unauthenticated budget, then runs next.
+func rememberGate(next ssh.ConnCallback) ssh.ConnCallback {
+	return func(ctx ssh.Context, c net.Conn) net.Conn {
+		if gc, ok := c.(*admittedConn); ok {
+			ctx.SetValue(gateKey{}, gc)
+		}
+		return next(ctx, c)
+	}
+}
+
+// markAuthenticated is the base SSH config of each connection: a
+// successful login (the signature checked, not a mere key query) moves
+// the connection to the authenticated class, stopping its handshake
+// deadline.
+func markAuthenticated(ctx ssh.Context) *gossh.ServerConfig {
+	return &gossh.ServerConfig{
+		AuthLogCallback: func(_ gossh.ConnMetadata, _ string, err error) {
+			if err != nil {
+				return
+			}
+			if gc, ok := ctx.Value(gateKey{}).(*admittedConn); ok {
+				gc.authenticated()
+			}
+		},
+	}
 }
 
 // admit registers a new session unless the server is closing or full; the

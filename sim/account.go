@@ -22,6 +22,7 @@ type account struct {
 	closed     []uint64             // closed order ids, oldest first, for pruning
 	positions  map[string]*position // "symbol/side"
 	lastExecE  int64
+	trades     []accountTrade // fills, oldest first
 }
 
 type balance struct {

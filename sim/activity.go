@@ -83,12 +83,12 @@ func (s *Server) activityAction(now int64) {
 		default:
 			rem := o.qty.Sub(o.executed)
 			q := rem
-			if s.rnd.IntN(2) == 0 {
+			if s.rnd.IntN(3) != 0 {
 				if half := rem.Div(decimal.NewFromInt(2)).Div(o.sym.step).Floor().Mul(o.sym.step); half.IsPositive() {
 					q = half
 				}
 			}
-			s.fill(o, q, o.price, true, now)
+			s.activityFill(o, q, now)
 		}
 	}
 }
@@ -128,9 +128,9 @@ func (s *Server) activityPlace(now int64) {
 		sides[0], sides[1] = sides[1], sides[0]
 	}
 	for _, side := range sides {
-		price := sym.price.Sub(away)
+		price := sym.last().Sub(away)
 		if side == "SELL" {
-			price = sym.price.Add(away)
+			price = sym.last().Add(away)
 		}
 		if !price.IsPositive() {
 			continue
@@ -151,8 +151,8 @@ func (s *Server) openActivity() int { return len(s.act.open) }
 // MIN_NOTIONAL at its current price.
 func minQty(sym *symbol) decimal.Decimal {
 	q := sym.minQty
-	if sym.price.IsPositive() && sym.minNotional.IsPositive() {
-		need := sym.minNotional.Div(sym.price).Div(sym.step).Ceil().Mul(sym.step)
+	if last := sym.last(); last.IsPositive() && sym.minNotional.IsPositive() {
+		need := sym.minNotional.Div(last).Div(sym.step).Ceil().Mul(sym.step)
 		if need.GreaterThan(q) {
 			q = need
 		}
@@ -174,7 +174,7 @@ func (s *Server) activityContract(now int64) {
 		side = "SHORT"
 	}
 	p := s.demo.positions[posKey(sym.name, side)]
-	o := &order{acct: s.demo, sym: sym, typ: "LIMIT", priceType: "MARKET", tif: "IOC", price: sym.price, activity: true}
+	o := &order{acct: s.demo, sym: sym, typ: "LIMIT", priceType: "MARKET", tif: "IOC", activity: true}
 	if p != nil && p.available.IsPositive() && (s.rnd.IntN(2) == 0 || p.total.GreaterThan(sym.minQty.Mul(decimal.NewFromInt(50)))) {
 		o.close = true
 		o.side = "SELL"
@@ -193,5 +193,19 @@ func (s *Server) activityContract(now int64) {
 		o.qty = sym.minQty.Mul(decimal.NewFromInt(int64(1 + s.rnd.IntN(10))))
 		o.leverage = decimal.NewFromInt(int64(5 + 5*s.rnd.IntN(4)))
 	}
+	o.price = bandPrice(sym, o.side)
 	_ = s.placeContract(o, now)
+}
+
+// activityFill fills q of a resting activity order out of turn, as a
+// trade on the tape at the order's price.
+func (s *Server) activityFill(o *order, q decimal.Decimal, now int64) {
+	var id uint64
+	m := o.sym.mkt
+	if o.eo != nil {
+		id = m.Take(o.eo, m.Lots(q), now).ID
+	} else {
+		id = m.Print(m.Ticks(o.price), m.Lots(q), o.side == "BUY", now).ID
+	}
+	s.fill(o, q, o.price, true, now, id, 0)
 }

@@ -69,6 +69,7 @@ func (s *Server) settleContract(o *order, qty, price, rate decimal.Decimal, now 
 	n := notional(sym, qty, price)
 	fee := n.Mul(rate).Truncate(8)
 	o.lastFee, o.feeAsset = fee, sym.marginAsset
+	o.lastPnl = decimal.Zero
 	if !o.close {
 		release := o.locked
 		if rem := o.qty.Sub(o.executed); qty.LessThan(rem) {
@@ -113,6 +114,7 @@ func (s *Server) settleContract(o *order, qty, price, rate decimal.Decimal, now 
 	b.locked = b.locked.Sub(rel)
 	b.free = b.free.Add(rel).Add(pnl).Sub(fee)
 	p.realized = p.realized.Add(pnl)
+	o.lastPnl = pnl
 }
 
 // liquidation is an estimate: where the loss eats the margin less the

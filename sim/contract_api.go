@@ -25,11 +25,18 @@ func (s *Server) parseContractOrder(c *call) (*order, *apiError) {
 	default:
 		return nil, badParam(codeInvalidSide, "Invalid side.")
 	}
-	if t, ok := c.p.str("orderType"); ok && t != "LIMIT" {
-		if t == "STOP" {
-			return nil, badParam(codeInvalidOrderType, "Order type STOP is unavailable.")
+	t, e := c.p.oneOf("orderType", "LIMIT", codeInvalidOrderType, "Invalid orderType.", "LIMIT", "STOP")
+	if e != nil {
+		return nil, e
+	}
+	if t == "STOP" {
+		o.stop, o.typ = true, "STOP"
+		if o.trigger, e = c.p.requiredDecimal("triggerPrice"); e != nil {
+			return nil, e
 		}
-		return nil, badParam(codeInvalidOrderType, "Invalid orderType.")
+		if e := checkFilters(sym, sym.minQty, o.trigger, true); e != nil {
+			return nil, e
+		}
 	}
 	if o.priceType, e = c.p.oneOf("priceType", "INPUT", codeInvalidOrderType, "Invalid priceType.", "INPUT", "OPPONENT", "QUEUE", "OVER", "MARKET"); e != nil {
 		return nil, e
@@ -46,10 +53,16 @@ func (s *Server) parseContractOrder(c *call) (*order, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	if o.priceType != "INPUT" {
-		price = sym.price
-	} else if !ok {
+	if o.priceType == "INPUT" && !ok {
 		return nil, errMandatory("price")
+	}
+	if o.priceType != "INPUT" && !o.stop {
+		if price, e = s.typedPrice(c.p, sym, o.side, o.priceType); e != nil {
+			return nil, e
+		}
+	}
+	if o.stop && o.priceType != "INPUT" {
+		price = o.trigger
 	}
 	o.price = price
 	if !o.close {
@@ -77,13 +90,10 @@ func (s *Server) parseContractOrder(c *call) (*order, *apiError) {
 }
 
 // placeContract reserves margin (open) or position (close), registers the
-// order, and executes it as taker where the market crosses it.
+// order, and executes it against the book (a STOP order waits for its
+// trigger). A LIMIT_MAKER that would take is REJECTED (-2010).
 func (s *Server) placeContract(o *order, now int64) *apiError {
 	a, sym := o.acct, o.sym
-	crosses := o.priceType != "INPUT" || o.crossedBy(sym.price)
-	if o.tif == "LIMIT_MAKER" && crosses {
-		return badParam(codeNewOrderRejected, "Order would immediately match and take.")
-	}
 	side := positionSide(o)
 	if o.close {
 		p := a.positions[posKey(sym.name, side)]
@@ -93,7 +103,11 @@ func (s *Server) placeContract(o *order, now int64) *apiError {
 		o.leverage = p.leverage
 		p.available = p.available.Sub(o.qty)
 	} else {
-		n := notional(sym, o.qty, o.price)
+		price := o.price
+		if o.stop {
+			price = decimal.Max(o.price, o.trigger)
+		}
+		n := notional(sym, o.qty, price)
 		need := n.DivRound(o.leverage, 8).Add(n.Mul(takerRate).Truncate(8))
 		if b := a.balances[sym.marginAsset]; b == nil || b.free.LessThan(need) {
 			return errInsufficient()
@@ -108,10 +122,15 @@ func (s *Server) placeContract(o *order, now int64) *apiError {
 		s.publishPosition(a, sym, side, now)
 	}
 	switch {
-	case crosses:
-		s.fill(o, o.qty, sym.price, false, now)
-	case o.tif == "IOC" || o.tif == "FOK":
-		s.cancel(o, now)
+	case o.tif == "LIMIT_MAKER" && !o.stop && o.wouldTake():
+		s.reject(o, now)
+		s.flushAccounts(now)
+		return badParam(codeNewOrderRejected, "Order would immediately match and take.")
+	case o.stop:
+		sym.stops = append(sym.stops, o)
+	default:
+		s.execute(o, now)
+		s.triggerStops(sym, now) // its trades may have moved the last price
 	}
 	s.flushAccounts(now)
 	return nil
@@ -185,7 +204,7 @@ func (s *Server) handlePositions(c *call) (any, *apiError) {
 	out := make([]positionRecord, 0, len(keys))
 	for _, k := range keys {
 		p := a.positions[k]
-		last := p.sym.price
+		last := p.sym.last() // the mark: the contract's last price
 		value := notional(p.sym, p.total, last)
 		var upnl decimal.Decimal
 		if p.sym.inverse {

@@ -29,6 +29,7 @@ func TestContractPositions(t *testing.T) {
 		return p
 	}
 	// open 2 at 3011.5, leverage 10: margin 602.3, fee 6.023
+	s.quoteBook("ETH-PERP", "3011.4", "3011.5", "100")
 	o := order("symbol=ETH-PERP&side=BUY_OPEN&orderType=LIMIT&priceType=MARKET&quantity=2&leverage=10&clientOrderId=c1")
 	if o["status"] != "FILLED" || o["side"] != "BUY_OPEN" {
 		t.Fatalf("open = %v", o)
@@ -42,6 +43,7 @@ func TestContractPositions(t *testing.T) {
 	}
 	// add 2 at 3111.5: average 3061.5
 	s.crossTo("ETH-PERP", "3111.5", "0")
+	s.quoteBook("ETH-PERP", "3111.4", "3111.5", "100")
 	order("symbol=ETH-PERP&side=BUY_OPEN&priceType=MARKET&quantity=2&leverage=10&clientOrderId=c2")
 	if p = positions(); !decEq(p[0]["avgPrice"].(string), "3061.5") || p[0]["position"] != "4" {
 		t.Fatalf("positions after add = %v", p)
@@ -60,6 +62,7 @@ func TestContractPositions(t *testing.T) {
 	}
 	// close 1 at 3161.5: PnL 100 (1 × (3161.5 - 3061.5))
 	s.crossTo("ETH-PERP", "3161.5", "0")
+	s.quoteBook("ETH-PERP", "3161.5", "3161.6", "100")
 	order("symbol=ETH-PERP&side=SELL_CLOSE&priceType=MARKET&quantity=1&clientOrderId=c5")
 	if p = positions(); p[0]["position"] != "3" || !decEq(p[0]["realizedPnL"].(string), "100") {
 		t.Errorf("after partial close = %v", p)
@@ -91,6 +94,7 @@ func TestContractPositions(t *testing.T) {
 	}
 
 	// inverse contract: 100 contracts of 1 USD at 61230 with leverage 20
+	s.quoteBook("BTC-PERP-REV", "61230", "61230.5", "100000")
 	order("symbol=BTC-PERP-REV&side=SELL_OPEN&priceType=MARKET&quantity=100&leverage=20&clientOrderId=r1")
 	if p = positions(); len(p) != 1 || p[0]["side"] != "SHORT" || !decEq(p[0]["margin"].(string), "0.00008166") {
 		t.Errorf("inverse short = %v", p)
@@ -100,7 +104,9 @@ func TestContractPositions(t *testing.T) {
 		http.StatusBadRequest, codeMandatoryParam)
 	wantErr(t, "open without leverage", signed(t, s, "POST", "/openapi/contract/v1/order", "symbol=ETH-PERP&side=BUY_OPEN&priceType=MARKET&quantity=1&clientOrderId=x"),
 		http.StatusBadRequest, codeMandatoryParam)
-	wantErr(t, "stop order", signed(t, s, "POST", "/openapi/contract/v1/order", "symbol=ETH-PERP&side=BUY_OPEN&orderType=STOP&price=1&quantity=1&leverage=5&clientOrderId=x"),
+	wantErr(t, "stop order without trigger price", signed(t, s, "POST", "/openapi/contract/v1/order", "symbol=ETH-PERP&side=BUY_OPEN&orderType=STOP&price=1&quantity=1&leverage=5&clientOrderId=x"),
+		http.StatusBadRequest, codeMandatoryParam)
+	wantErr(t, "unknown order type", signed(t, s, "POST", "/openapi/contract/v1/order", "symbol=ETH-PERP&side=BUY_OPEN&orderType=TRAILING&price=1&quantity=1&leverage=5&clientOrderId=x"),
 		http.StatusBadRequest, codeInvalidOrderType)
 }
 

@@ -33,6 +33,7 @@ const (
 	codeInvalidTIF       = -1115
 	codeInvalidOrderType = -1116
 	codeInvalidSide      = -1117
+	codeBadInterval      = -1120
 	codeBadSymbol        = -1121
 	codeInvalidListenKey = -1125
 	codeOrderFilled      = -1139

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -29,6 +30,8 @@ type route struct {
 	order    bool // counts toward the ORDERS limits and uses its own recvWindow
 	changing bool // order-changing: subject to the 5XX faults
 	handler  func(s *Server, c *call) (any, *apiError)
+	weigh    func(url.Values) int // the weight when it depends on the parameters
+	quote    bool                 // a quote endpoint: 404 under Options.NoMarketData
 }
 
 // call is one authenticated request being served.
@@ -40,25 +43,45 @@ type call struct {
 
 func (s *Server) routes() map[string]route {
 	return map[string]route{
-		"GET /openapi/v1/ping":                     {0, secNone, false, false, (*Server).handlePing},
-		"GET /openapi/v1/time":                     {0, secNone, false, false, (*Server).handleTime},
-		"GET /openapi/v1/brokerInfo":               {0, secNone, false, false, (*Server).handleBrokerInfo},
-		"POST /openapi/v1/order":                   {1, secTrade, true, true, (*Server).handleNewOrder},
-		"POST /openapi/v1/order/test":              {1, secTrade, false, false, (*Server).handleTestOrder},
-		"GET /openapi/v1/order":                    {1, secUserData, false, false, (*Server).handleQueryOrder},
-		"DELETE /openapi/v1/order":                 {1, secTrade, false, true, (*Server).handleCancelOrder},
-		"GET /openapi/v1/openOrders":               {1, secUserData, false, false, (*Server).handleOpenOrders},
-		"GET /openapi/v1/historyOrders":            {5, secUserData, false, false, (*Server).handleHistoryOrders},
-		"GET /openapi/v1/account":                  {5, secUserData, false, false, (*Server).handleAccount},
-		"POST /openapi/v1/userDataStream":          {1, secUserStream, false, false, (*Server).handleCreateListenKey},
-		"PUT /openapi/v1/userDataStream":           {1, secUserStream, false, false, (*Server).handleKeepalive},
-		"DELETE /openapi/v1/userDataStream":        {1, secUserStream, false, false, (*Server).handleCloseListenKey},
-		"GET /openapi/contract/v1/positions":       {1, secUserData, false, false, (*Server).handlePositions},
-		"GET /openapi/contract/v1/openOrders":      {1, secUserData, false, false, (*Server).handleContractOpenOrders},
-		"GET /openapi/contract/v1/historyOrders":   {5, secUserData, false, false, (*Server).handleContractHistory},
-		"GET /openapi/contract/v1/getOrder":        {1, secUserData, false, false, (*Server).handleContractQuery},
-		"POST /openapi/contract/v1/order":          {1, secTrade, true, true, (*Server).handleContractOrder},
-		"DELETE /openapi/contract/v1/order/cancel": {1, secTrade, false, true, (*Server).handleContractCancel},
+		"GET /openapi/v1/ping":                     {weight: 0, sec: secNone, order: false, changing: false, handler: (*Server).handlePing},
+		"GET /openapi/v1/time":                     {weight: 0, sec: secNone, order: false, changing: false, handler: (*Server).handleTime},
+		"GET /openapi/v1/brokerInfo":               {weight: 0, sec: secNone, order: false, changing: false, handler: (*Server).handleBrokerInfo},
+		"POST /openapi/v1/order":                   {weight: 1, sec: secTrade, order: true, changing: true, handler: (*Server).handleNewOrder},
+		"POST /openapi/v1/order/test":              {weight: 1, sec: secTrade, order: false, changing: false, handler: (*Server).handleTestOrder},
+		"GET /openapi/v1/order":                    {weight: 1, sec: secUserData, order: false, changing: false, handler: (*Server).handleQueryOrder},
+		"DELETE /openapi/v1/order":                 {weight: 1, sec: secTrade, order: false, changing: true, handler: (*Server).handleCancelOrder},
+		"GET /openapi/v1/openOrders":               {weight: 1, sec: secUserData, order: false, changing: false, handler: (*Server).handleOpenOrders},
+		"GET /openapi/v1/historyOrders":            {weight: 5, sec: secUserData, order: false, changing: false, handler: (*Server).handleHistoryOrders},
+		"GET /openapi/v1/account":                  {weight: 5, sec: secUserData, order: false, changing: false, handler: (*Server).handleAccount},
+		"POST /openapi/v1/userDataStream":          {weight: 1, sec: secUserStream, order: false, changing: false, handler: (*Server).handleCreateListenKey},
+		"PUT /openapi/v1/userDataStream":           {weight: 1, sec: secUserStream, order: false, changing: false, handler: (*Server).handleKeepalive},
+		"DELETE /openapi/v1/userDataStream":        {weight: 1, sec: secUserStream, order: false, changing: false, handler: (*Server).handleCloseListenKey},
+		"GET /openapi/contract/v1/positions":       {weight: 1, sec: secUserData, order: false, changing: false, handler: (*Server).handlePositions},
+		"GET /openapi/contract/v1/openOrders":      {weight: 1, sec: secUserData, order: false, changing: false, handler: (*Server).handleContractOpenOrders},
+		"GET /openapi/contract/v1/historyOrders":   {weight: 5, sec: secUserData, order: false, changing: false, handler: (*Server).handleContractHistory},
+		"GET /openapi/contract/v1/getOrder":        {weight: 1, sec: secUserData, order: false, changing: false, handler: (*Server).handleContractQuery},
+		"POST /openapi/contract/v1/order":          {weight: 1, sec: secTrade, order: true, changing: true, handler: (*Server).handleContractOrder},
+		"DELETE /openapi/contract/v1/order/cancel": {weight: 1, sec: secTrade, order: false, changing: true, handler: (*Server).handleContractCancel},
+
+		"GET /openapi/v1/myTrades":                      {weight: 5, sec: secUserData, handler: (*Server).handleMyTrades},
+		"GET /openapi/contract/v1/myTrades":             {weight: 1, sec: secUserData, handler: (*Server).handleContractMyTrades},
+		"DELETE /openapi/contract/v1/order/batchCancel": {weight: 1, sec: secTrade, changing: true, handler: (*Server).handleBatchCancel},
+		"GET /openapi/contract/v1/account":              {weight: 1, sec: secUserData, handler: (*Server).handleContractAccount},
+		"POST /openapi/contract/v1/modifyMargin":        {weight: 1, sec: secTrade, handler: (*Server).handleModifyMargin},
+
+		"GET /openapi/quote/v1/depth":             {weight: 1, sec: secNone, handler: (*Server).handleDepth, weigh: depthWeight, quote: true},
+		"GET /openapi/quote/v1/trades":            {weight: 1, sec: secNone, handler: (*Server).handleTrades, quote: true},
+		"GET /openapi/quote/v1/klines":            {weight: 1, sec: secNone, handler: (*Server).handleKlines, quote: true},
+		"GET /openapi/quote/v1/ticker/24hr":       {weight: 1, sec: secNone, handler: (*Server).handleTicker24, weigh: tickerWeight, quote: true},
+		"GET /openapi/quote/v1/ticker/price":      {weight: 1, sec: secNone, handler: (*Server).handleTickerPrice, quote: true},
+		"GET /openapi/quote/v1/ticker/bookTicker": {weight: 1, sec: secNone, handler: (*Server).handleBookTicker, quote: true},
+		"GET /openapi/v1/pairs":                   {weight: 1, sec: secNone, handler: (*Server).handlePairs, quote: true},
+		"GET /openapi/quote/v1/contract/index":    {weight: 0, sec: secNone, handler: (*Server).handleIndex, quote: true},
+		"GET /openapi/quote/v1/contract/depth":    {weight: 1, sec: secNone, handler: (*Server).handleContractDepth, weigh: depthWeight, quote: true},
+		"GET /openapi/quote/v1/contract/trades":   {weight: 1, sec: secNone, handler: (*Server).handleContractPublicTrades, quote: true},
+		"GET /openapi/quote/v1/contract/klines":   {weight: 1, sec: secNone, handler: (*Server).handleContractKlines, quote: true},
+		"GET /openapi/v1/contracts":               {weight: 1, sec: secNone, handler: (*Server).handleContracts, quote: true},
+		"GET /openapi/contract/v1/fundingRate":    {weight: 0, sec: secNone, handler: (*Server).handleFundingRate, quote: true},
 	}
 }
 
@@ -69,7 +92,13 @@ var routeTable = (*Server)(nil).routes()
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
 	var body string
-	if strings.HasPrefix(r.URL.Path, "/openapi/ws/") {
+	if r.URL.Path == "/openapi/quote/ws/v1" {
+		rec.onHijack = func() { s.logRequest(r, "", rec) }
+		s.serveQuoteStream(rec, r)
+		if rec.hijacked {
+			return
+		}
+	} else if strings.HasPrefix(r.URL.Path, "/openapi/ws/") {
 		// An accepted connection is logged as it opens (it may last
 		// hours); a refused handshake when it has been answered.
 		rec.onHijack = func() { s.logRequest(r, "", rec) }
@@ -78,9 +107,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	} else {
-		b, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-		if err != nil {
-			s.writeError(rec, errf(http.StatusBadRequest, codeUnknown, "Could not read the request body."))
+		b, e := s.readBody(rec, r)
+		if e != nil {
+			s.writeError(rec, e)
 		} else {
 			body = string(b)
 			s.serve(rec, r, body)
@@ -89,9 +118,30 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.logRequest(r, body, rec)
 }
 
+// readBody reads a request body of at most Limits.MaxBodyBytes; a larger
+// one is refused with 413 rather than cut (a cut body would fail its
+// signature check with a misleading error).
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiError) {
+	limit := s.opts.Limits.MaxBodyBytes
+	tooLarge := errf(http.StatusRequestEntityTooLarge, codeUnknown,
+		"Request body too large: the limit is %d bytes.", limit)
+	if r.ContentLength > limit {
+		return nil, tooLarge
+	}
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		return nil, tooLarge
+	case err != nil:
+		return nil, errf(http.StatusBadRequest, codeUnknown, "Could not read the request body.")
+	}
+	return b, nil
+}
+
 func (s *Server) serve(w *recorder, r *http.Request, body string) {
 	rt, ok := routeTable[r.Method+" "+r.URL.Path]
-	if !ok {
+	if !ok || (rt.quote && s.opts.NoMarketData) {
 		s.writeError(w, errf(http.StatusNotFound, codeUnknown, "Unknown path %s %s.", r.Method, r.URL.Path))
 		return
 	}
@@ -100,7 +150,11 @@ func (s *Server) serve(w *recorder, r *http.Request, body string) {
 	if k := r.Header.Get("X-BH-APIKEY"); s.keys[k] != nil {
 		ids = append(ids, "key:"+k)
 	}
-	if e := s.limiter.admit(now, ids, rt.weight, rt.order); e != nil {
+	weight := rt.weight
+	if rt.weigh != nil {
+		weight = rt.weigh(r.URL.Query())
+	}
+	if e := s.limiter.admit(now, ids, weight, rt.order); e != nil {
 		s.writeError(w, e)
 		return
 	}
@@ -285,12 +339,14 @@ func (r *recorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 // logRequest writes the request-log line of DESIGN.md. The raw query and
-// body are logged as sent (a signature is not a secret); the secret never
-// travels in a request, so it cannot appear here.
+// body are logged as sent (a signature is not a secret), each cut to
+// Limits.LogFieldBytes; the secret never travels in a request, so it
+// cannot appear here.
 func (s *Server) logRequest(r *http.Request, body string, w *recorder) {
 	if s.opts.RequestLog == nil {
 		return
 	}
+	n := s.opts.Limits.LogFieldBytes
 	line := struct {
 		Time   int64  `json:"time"`
 		Method string `json:"method"`
@@ -300,7 +356,8 @@ func (s *Server) logRequest(r *http.Request, body string, w *recorder) {
 		APIKey bool   `json:"apiKey"`
 		Status int    `json:"status"`
 		Code   *int   `json:"code"`
-	}{s.nowMs(), r.Method, r.URL.Path, r.URL.RawQuery, body, r.Header.Get("X-BH-APIKEY") != "", w.status, w.code}
+	}{s.nowMs(), cut(r.Method, 16), cut(r.URL.Path, n), cut(r.URL.RawQuery, n), cut(body, n),
+		r.Header.Get("X-BH-APIKEY") != "", w.status, w.code}
 	b, _ := json.Marshal(line)
 	b = append(b, '\n')
 	s.logMu.Lock()

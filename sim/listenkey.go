@@ -44,8 +44,15 @@ func (s *Server) handleCreateListenKey(c *call) (any, *apiError) {
 		b[i] = listenKeyChars[s.rnd.IntN(len(listenKeyChars))]
 	}
 	k := string(b)
-	s.listenKeys[k] = &listenKey{account: c.key.account, expires: c.now.Add(s.opts.ListenKeyTTL)}
 	s.pruneListenKeys(c.now)
+	if len(s.listenKeys) >= s.opts.Limits.MaxListenKeys {
+		s.pruneDeadListenKeys(c.now)
+		if len(s.listenKeys) >= s.opts.Limits.MaxListenKeys {
+			return nil, badParam(codeUnknown, "Too many listen keys: at most %d may be valid at once; close (DELETE) unused ones.",
+				s.opts.Limits.MaxListenKeys)
+		}
+	}
+	s.listenKeys[k] = &listenKey{account: c.key.account, expires: c.now.Add(s.opts.ListenKeyTTL)}
 	return map[string]string{"listenKey": k}, nil
 }
 
@@ -75,6 +82,16 @@ func (s *Server) pruneListenKeys(now time.Time) {
 	}
 	for k, lk := range s.listenKeys {
 		if now.Sub(lk.expires) > 24*time.Hour {
+			delete(s.listenKeys, k)
+		}
+	}
+}
+
+// pruneDeadListenKeys forgets every closed or expired key at once, when
+// the live ones approach Limits.MaxListenKeys.
+func (s *Server) pruneDeadListenKeys(now time.Time) {
+	for k, lk := range s.listenKeys {
+		if lk.closed || !now.Before(lk.expires) {
 			delete(s.listenKeys, k)
 		}
 	}

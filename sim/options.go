@@ -67,10 +67,31 @@ type Options struct {
 
 	Faults Faults
 
+	// Limits bound connections and request sizes; zero fields take the
+	// defaults of Limits.
+	Limits Limits
+
 	// MarketInterval is the step of the synthetic market (price walk and
 	// fills of resting orders); default 500ms, negative disables it
 	// (tests then drive the market by hand).
 	MarketInterval time.Duration
+
+	// MarketActivity is the simulated other traders' taker trades per
+	// second on each symbol; default 2, negative none.
+	MarketActivity float64
+
+	// NoMarketData answers 404 on every quote endpoint and refuses the
+	// quote socket, so clients can test their degraded path.
+	NoMarketData bool
+
+	// QuoteIdle closes a quote socket that sent no ping for this long;
+	// default 5m.
+	QuoteIdle time.Duration
+
+	// Accounts is the number of independent accounts (own balances,
+	// orders, positions and key pair); default 1. The first is reached
+	// with Keys; the others get seeded key pairs (see Server.Accounts).
+	Accounts int
 }
 
 // RateLimits are the limits brokerInfo advertises and the server enforces,

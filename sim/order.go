@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"bhtop/event"
+	"bhtop/sim/engine"
 
 	"github.com/shopspring/decimal"
 )
@@ -15,6 +16,7 @@ const (
 	statusPartially = "PARTIALLY_FILLED"
 	statusFilled    = "FILLED"
 	statusCanceled  = "CANCELED"
+	statusRejected  = "REJECTED"
 )
 
 // Commission rates: taker and maker, charged in the asset received (spot)
@@ -51,19 +53,16 @@ type order struct {
 	created   int64
 	updated   int64
 	lastMaker bool
-	activity  bool // placed by the background activity
+	activity  bool            // placed by the background activity
+	eo        *engine.Order   // the order on the book while it rests
+	trigger   decimal.Decimal // STOP orders: the last price that triggers them
+	stop      bool            // a STOP order (triggered or not)
+	lastTrade uint64          // trade id of the last fill
+	lastMatch uint64          // the other order of the last fill
+	lastPnl   decimal.Decimal // contract: realized PnL of the last fill
 }
 
 func (o *order) isOpen() bool { return o.status == statusNew || o.status == statusPartially }
-
-// crossedBy reports whether a market price would fill the order: a buy at
-// or above its price, a sell at or below.
-func (o *order) crossedBy(p decimal.Decimal) bool {
-	if o.side == "BUY" {
-		return p.LessThanOrEqual(o.price)
-	}
-	return p.GreaterThanOrEqual(o.price)
-}
 
 // publishExec publishes the order's current state as an executionReport or
 // contractExecutionReport and stamps its update time.
@@ -79,6 +78,9 @@ func (s *Server) publishExec(o *order, now int64) {
 		Working: o.isOpen(), Maker: false, Created: o.created, CumQuote: o.cumQuote.String(),
 	}
 	r.Maker = o.lastMaker && o.lastQty.IsPositive()
+	if o.lastQty.IsPositive() {
+		r.TradeID = strconv.FormatUint(o.lastTrade, 10)
+	}
 	if o.sym.contract {
 		r.Close = o.close
 		r.Leverage = o.leverage.String()
@@ -133,9 +135,10 @@ func (s *Server) closed(o *order) {
 	}
 }
 
-// fill executes qty of o at price, settles balances (and the position of a
-// contract order) and publishes the order event.
-func (s *Server) fill(o *order, qty, price decimal.Decimal, maker bool, now int64) {
+// fill executes qty of o at price (trade id tradeID), settles balances
+// (and the position of a contract order), records the account's trade and
+// publishes the order event.
+func (s *Server) fill(o *order, qty, price decimal.Decimal, maker bool, now int64, tradeID, matchID uint64) {
 	rate := takerRate
 	if maker {
 		rate = makerRate
@@ -147,10 +150,12 @@ func (s *Server) fill(o *order, qty, price decimal.Decimal, maker bool, now int6
 	}
 	o.executed = o.executed.Add(qty)
 	o.cumQuote = o.cumQuote.Add(qty.Mul(price))
-	o.lastQty, o.lastPrice, o.lastMaker = qty, price, maker
+	o.lastQty, o.lastPrice, o.lastMaker, o.lastTrade, o.lastMatch = qty, price, maker, tradeID, matchID
 	o.fees = o.fees.Add(o.lastFee)
+	s.recordTrade(o, now)
 	if o.executed.GreaterThanOrEqual(o.qty) {
 		o.status = statusFilled
+		o.eo = nil // the book let go of it as it filled
 		s.releaseLock(o)
 		s.closed(o)
 	} else {
@@ -200,11 +205,22 @@ func (s *Server) releaseLock(o *order) {
 	o.locked = decimal.Zero
 }
 
-// cancel cancels an open order: releases its lock (or reserved position)
-// and publishes CANCELED.
-func (s *Server) cancel(o *order, now int64) {
-	o.status = statusCanceled
+// cancel cancels an open order: takes it off the book, releases its lock
+// (or reserved position) and publishes CANCELED.
+func (s *Server) cancel(o *order, now int64) { s.finish(o, statusCanceled, now) }
+
+// reject closes an order that could not be carried out: REJECTED, with
+// what it reserved released.
+func (s *Server) reject(o *order, now int64) { s.finish(o, statusRejected, now) }
+
+func (s *Server) finish(o *order, status string, now int64) {
+	o.status = status
 	o.lastQty, o.lastPrice, o.lastFee = decimal.Zero, decimal.Zero, decimal.Zero
+	if o.eo != nil {
+		o.sym.mkt.Cancel(o.eo)
+		o.eo = nil
+	}
+	s.dropStop(o)
 	s.releaseLock(o)
 	if o.sym.contract && o.close {
 		if p := o.acct.positions[posKey(o.sym.name, positionSide(o))]; p != nil {

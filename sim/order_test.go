@@ -233,7 +233,7 @@ func TestOrderValidation(t *testing.T) {
 func TestMarketFillsRestingOrders(t *testing.T) {
 	s := start(t, Options{Seed: 3})
 	s.mu.Lock()
-	price := s.symbols["LTCUSDT"].price.Sub(decimal.RequireFromString("0.05"))
+	price := s.symbols["LTCUSDT"].last().Sub(decimal.RequireFromString("0.05"))
 	s.mu.Unlock()
 	r := signed(t, s, "POST", "/openapi/v1/order", "symbol=LTCUSDT&side=BUY&type=LIMIT&quantity=2&price="+price.String())
 	wantOK(t, r)

@@ -1,5 +1,6 @@
-// Package sim is a local exchange that speaks SPEC.md's REST and user
-// data stream as strictly as the real service, for demos and tests.
+// Package sim is a local exchange that speaks SPEC.md's REST, user data
+// stream and quote API as strictly as the real service, for demos and
+// tests.
 package sim
 
 import (
@@ -14,6 +15,8 @@ import (
 	"time"
 
 	"bhtop/signer"
+	"bhtop/sim/engine"
+	"bhtop/sim/quotews"
 )
 
 // The demo key pair: the one of the official docs' worked examples
@@ -40,6 +43,8 @@ type Server struct {
 	rnd        *rand.Rand
 	accounts   map[string]*account
 	demo       *account
+	extra      []AccountKey   // accounts 2..N and their keys
+	eng        *engine.Engine // books, tapes and klines of every symbol
 	symbols    map[string]*symbol
 	symbolList []*symbol // in brokerInfo order
 	listenKeys map[string]*listenKey
@@ -49,11 +54,14 @@ type Server struct {
 	act        activityState
 	published  uint64 // events published so far
 
-	ln   net.Listener
-	srv  *http.Server
-	ctx  context.Context // canceled by Close; ends every goroutine
-	stop context.CancelFunc
-	wg   sync.WaitGroup
+	quotes *quotews.Server // the quote socket
+
+	ln    net.Listener
+	conns *capListener // ln with the connection cap
+	srv   *http.Server
+	ctx   context.Context // canceled by Close; ends every goroutine
+	stop  context.CancelFunc
+	wg    sync.WaitGroup
 }
 
 type keyInfo struct {
@@ -86,6 +94,12 @@ func New(opts Options) *Server {
 	if opts.MarketInterval == 0 {
 		opts.MarketInterval = 500 * time.Millisecond
 	}
+	if opts.MarketActivity == 0 {
+		opts.MarketActivity = 2
+	}
+	if opts.QuoteIdle <= 0 {
+		opts.QuoteIdle = 5 * time.Minute
+	}
 	if opts.RateLimits.WeightPerMinute <= 0 {
 		opts.RateLimits.WeightPerMinute = 1500
 	}
@@ -98,6 +112,7 @@ func New(opts Options) *Server {
 	if opts.Faults.OrderErrorStatus == 0 {
 		opts.Faults.OrderErrorStatus = http.StatusGatewayTimeout
 	}
+	opts.Limits = opts.Limits.withDefaults()
 	if len(opts.Keys) == 0 {
 		opts.Keys = []Key{{APIKey: DemoAPIKey, Secret: signer.NewSecret(DemoSecret)}}
 	}
@@ -114,6 +129,7 @@ func New(opts Options) *Server {
 	}
 	s.initMarkets()
 	s.demo = s.newDemoAccount("1")
+	s.addAccounts()
 	for _, k := range opts.Keys {
 		ki := &keyInfo{Key: k, account: s.demo}
 		if len(k.Perms) > 0 {
@@ -125,6 +141,7 @@ func New(opts Options) *Server {
 		s.keys[k.APIKey] = ki
 	}
 	s.ctx, s.stop = context.WithCancel(context.Background())
+	s.quotes = s.newQuotes()
 	return s
 }
 
@@ -136,11 +153,12 @@ func (s *Server) Start() error {
 		return fmt.Errorf("start simulator: listen on %s: %w", s.opts.Addr, err)
 	}
 	s.ln = ln
-	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	s.conns = &capListener{Listener: ln, max: int64(s.opts.Limits.MaxConns)}
+	s.srv = newHTTPServer(s, s.opts.Limits)
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := s.srv.Serve(s.conns); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			_ = err // the listener failed; Close reports nothing more useful
 		}
 	}()
@@ -169,6 +187,7 @@ func (s *Server) Close() error {
 		err = s.srv.Close()
 	}
 	s.wg.Wait()
+	s.quotes.Wait()
 	if err != nil {
 		return fmt.Errorf("close simulator: %w", err)
 	}

@@ -42,7 +42,7 @@ func (s *Server) parseSpotOrder(c *call) (*order, *apiError) {
 		return nil, e
 	}
 	if o.typ == "MARKET" {
-		price = sym.price
+		price = bandPrice(sym, o.side)
 	} else if !ok {
 		return nil, errMandatory("price")
 	}
@@ -86,13 +86,10 @@ func checkFilters(sym *symbol, qty, price decimal.Decimal, checkPrice bool) *api
 }
 
 // placeSpot locks the funds of a validated order, registers it, publishes
-// NEW, and executes it at once as taker where the market crosses it.
+// NEW, and executes it against the book (see execute). A LIMIT_MAKER that
+// would take is registered and REJECTED, and the request answers -2010.
 func (s *Server) placeSpot(o *order, now int64) *apiError {
 	a, sym := o.acct, o.sym
-	crosses := o.typ == "MARKET" || o.crossedBy(sym.price)
-	if o.typ == "LIMIT_MAKER" && crosses {
-		return badParam(codeNewOrderRejected, "Order would immediately match and take.")
-	}
 	o.lockAsset, o.locked = sym.base, o.qty
 	if o.side == "BUY" {
 		o.lockAsset, o.locked = sym.quote, o.qty.Mul(o.price)
@@ -104,12 +101,12 @@ func (s *Server) placeSpot(o *order, now int64) *apiError {
 	b.free = b.free.Sub(o.locked)
 	b.locked = b.locked.Add(o.locked)
 	s.register(o, now)
-	switch {
-	case crosses:
-		s.fill(o, o.qty, sym.price, false, now)
-	case o.tif == "IOC" || o.tif == "FOK":
-		s.cancel(o, now)
+	if o.typ == "LIMIT_MAKER" && o.wouldTake() {
+		s.reject(o, now)
+		s.flushAccounts(now)
+		return badParam(codeNewOrderRejected, "Order would immediately match and take.")
 	}
+	s.execute(o, now)
 	s.flushAccounts(now)
 	return nil
 }

@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 
@@ -102,9 +104,9 @@ func (f *orderForm) typeText(s string) {
 			}
 		}
 	case fieldQty:
-		f.qty = appendNumber(f.qty, s)
+		f.qty, f.errs[fieldQty] = appendAmount(f.qty, s)
 	case fieldPrice:
-		f.price = appendNumber(f.price, s)
+		f.price, f.errs[fieldPrice] = appendAmount(f.price, s)
 	case fieldSide:
 		switch strings.ToLower(s) {
 		case "b":
@@ -119,36 +121,63 @@ func (f *orderForm) typeText(s string) {
 // backspace deletes the last typed character of the focused field.
 func (f *orderForm) backspace() {
 	trim := func(s string) string {
-		if s == "" {
-			return s
-		}
-		return s[:len(s)-1]
+		_, size := utf8.DecodeLastRuneInString(s)
+		return s[:len(s)-size]
 	}
 	switch f.field {
 	case fieldSymbol:
 		f.search = trim(f.search)
 	case fieldQty:
 		f.qty = trim(f.qty)
+		f.errs[fieldQty] = amountSyntax(f.qty)
 	case fieldPrice:
 		f.price = trim(f.price)
+		f.errs[fieldPrice] = amountSyntax(f.price)
 	}
 	f.checked = false
 }
 
-// appendNumber appends the digits and at most one point of s to v.
-func appendNumber(v, s string) string {
-	for _, r := range s {
+// maxAmountLen is the longest amount the form takes.
+const maxAmountLen = 32
+
+// appendAmount appends typed (or pasted) text to an amount field exactly
+// as typed, never dropping a character: an amount is sent as the text the
+// user sees, so a character the form does not accept marks the field
+// invalid (the returned message) instead of silently changing the number
+// (`1,5` must never become 15). Only text past maxAmountLen is refused,
+// whole, and said so.
+func appendAmount(v, s string) (string, string) {
+	if len(v)+len(s) > maxAmountLen {
+		if e := amountSyntax(v); e != "" {
+			return v, e
+		}
+		return v, "too long: at most " + strconv.Itoa(maxAmountLen) + " characters"
+	}
+	v += s
+	return v, amountSyntax(v)
+}
+
+// amountSyntax says why v is not a plain decimal amount (digits with at
+// most one point), "" when it is or is still empty.
+func amountSyntax(v string) string {
+	points, digits := 0, 0
+	for _, r := range v {
 		switch {
 		case r >= '0' && r <= '9':
-			v += string(r)
-		case r == '.' && !strings.Contains(v, "."):
-			v += "."
-		}
-		if len(v) >= 32 {
-			break
+			digits++
+		case r == '.':
+			points++
+		default:
+			return strconv.QuoteRune(r) + " is not a digit or point"
 		}
 	}
-	return v
+	switch {
+	case points > 1:
+		return "more than one point"
+	case points == 1 && digits == 0:
+		return "not a number: type digits"
+	}
+	return ""
 }
 
 // symbol is the chosen symbol (zero when none are loaded).
@@ -210,6 +239,9 @@ func checkRange(v decimal.Decimal, minS, maxS, stepS, what string) string {
 func parsePositive(s, what string) (decimal.Decimal, string) {
 	if s == "" {
 		return decimal.Decimal{}, what + " is required"
+	}
+	if e := amountSyntax(s); e != "" {
+		return decimal.Decimal{}, what + ": " + e
 	}
 	d, err := decimal.NewFromString(s)
 	if err != nil {

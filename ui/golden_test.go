@@ -96,6 +96,7 @@ var goldenViews = []struct {
 	{"privacy", "2 p"},
 	{"form", "n"},
 	{"form-invalid", "n down down down down type:0.00005 down type:60000.001 enter"},
+	{"form-typo", "n down down down down type:1,5"},
 	{"review", "n down down down down type:0.01 down type:60000 enter"},
 	{"cancel", "2 down down down x"},
 	{"help", "?"},

@@ -5,6 +5,8 @@
 package value
 
 import (
+	"slices"
+
 	"github.com/shopspring/decimal"
 
 	"bhtop/market"
@@ -18,7 +20,7 @@ type AssetValue struct {
 	Total decimal.Decimal  // free + locked
 	Price *decimal.Decimal // of one unit, in the valuation asset
 	Value *decimal.Decimal // Total × Price
-	Share *decimal.Decimal // Value / Equity, 0..1; nil when unpriced or equity is 0
+	Share *decimal.Decimal // Value × (1/Equity, to 18 significant digits), 0..1; nil when unpriced or equity is 0
 }
 
 // PositionValue is one contract position against its mark price. Every
@@ -54,27 +56,152 @@ type Valuation struct {
 // Of values the account s against the market m in asset in. It returns nil
 // when m holds no market data at all (Version 0 or no quotes).
 func Of(s *state.Snapshot, m *market.Snapshot, in string) *Valuation {
-	panic("value.Of: not implemented yet")
+	if m == nil || m.Version == 0 || len(m.Quotes) == 0 {
+		return nil
+	}
+	if s == nil {
+		s = &state.Snapshot{}
+	}
+	v := &Valuation{Asset: in, Equity: decimal.Zero}
+	pr := pricer{m: m, in: in, seen: make(map[string]priced, len(s.Balances)+4)}
+	unpriced := map[string]bool{}
+
+	v.Assets = make([]AssetValue, len(s.Balances))
+	// One block holds every asset's price, value and share (the
+	// pointers of AssetValue point into it).
+	slab := make([]decimal.Decimal, 3*len(s.Balances))
+	for i, b := range s.Balances {
+		av := &v.Assets[i]
+		av.Asset = b.Asset
+		av.Total = sum(b.Free, b.Locked)
+		if p, ok := pr.price(b.Asset); ok {
+			slab[3*i], slab[3*i+1] = p, av.Total.Mul(p)
+			av.Price, av.Value = &slab[3*i], &slab[3*i+1]
+			v.Equity = v.Equity.Add(slab[3*i+1])
+		} else if !av.Total.IsZero() {
+			unpriced[b.Asset] = true
+		}
+	}
+
+	v.Positions = make([]PositionValue, len(s.Positions))
+	for i := range s.Positions {
+		pv := &v.Positions[i]
+		*pv = position(&s.Positions[i], m)
+		if pv.Unrealized == nil {
+			continue
+		}
+		if p, ok := pr.price(pv.PnLAsset); ok {
+			v.Equity = v.Equity.Add(pv.Unrealized.Mul(p))
+		} else if !pv.Unrealized.IsZero() {
+			unpriced[pv.PnLAsset] = true
+		}
+	}
+
+	// Shares multiply by one reciprocal of the equity: one division for
+	// all assets (shares are for display).
+	if inv, ok := div(one, v.Equity); ok {
+		for i := range v.Assets {
+			av := &v.Assets[i]
+			if av.Value == nil {
+				continue
+			}
+			slab[3*i+2] = av.Value.Mul(inv)
+			av.Share = &slab[3*i+2]
+		}
+	}
+	for a := range unpriced {
+		v.Unpriced = append(v.Unpriced, a)
+	}
+	slices.Sort(v.Unpriced)
+	return v
 }
 
-// Price is the price of one unit of asset in asset in, by the routes of
-// DESIGN.md: in itself is 1; else last of asset+in; else 1 / last of
-// in+asset; else through one bridge asset (BTC first, then any) by the same
-// two rules. ok is false when there is no route.
-func Price(m *market.Snapshot, asset, in string) (price decimal.Decimal, ok bool) {
-	panic("value.Price: not implemented yet")
+// priced is a cached price route result.
+type priced struct {
+	p  decimal.Decimal
+	ok bool
 }
 
-// Unrealized is the unrealized PnL of a position with total qty, average
-// price avg, mark price mark and multiplier mult: linear LONG (M−P)·Q·K,
-// SHORT (P−M)·Q·K; inverse LONG Q·K·(1/P−1/M), SHORT Q·K·(1/M−1/P). ok is
-// false when a price is zero or the side is neither LONG nor SHORT.
-func Unrealized(side string, qty, avg, mark, mult decimal.Decimal, inverse bool) (pnl decimal.Decimal, ok bool) {
-	panic("value.Unrealized: not implemented yet")
+// pricer prices assets in one valuation asset, each asset once.
+type pricer struct {
+	m    *market.Snapshot
+	in   string
+	seen map[string]priced
 }
 
-// DistancePct is how far, in % of from, the market must move from from to
-// reach to: (to − from) / from × 100, signed. ok is false when from is 0.
-func DistancePct(from, to decimal.Decimal) (pct decimal.Decimal, ok bool) {
-	panic("value.DistancePct: not implemented yet")
+func (r *pricer) price(asset string) (decimal.Decimal, bool) {
+	if c, found := r.seen[asset]; found {
+		return c.p, c.ok
+	}
+	p, ok := Price(r.m, asset, r.in)
+	r.seen[asset] = priced{p, ok}
+	return p, ok
+}
+
+// sum adds two decimal literals; a malformed or empty one counts as 0
+// (the state only holds literals that decoded as decimals).
+func sum(a, b string) decimal.Decimal {
+	x, _ := parse(a)
+	y, ok := parse(b)
+	if !ok || y.IsZero() {
+		return x
+	}
+	return x.Add(y)
+}
+
+// position values one contract position against its instrument and
+// quote: mark (the quote's Mark, else its last price), index, unrealized
+// PnL and its percentages. Fields stay nil when unknown.
+func position(p *state.Position, m *market.Snapshot) PositionValue {
+	pv := PositionValue{AccountID: p.AccountID, Symbol: p.Symbol, Side: p.Side}
+	q := m.Quotes[p.Symbol]
+	mark, ok := parse(q.Mark)
+	if !ok {
+		mark, ok = parse(q.Last)
+	}
+	if ok && mark.IsPositive() {
+		pv.Mark = &mark
+	}
+	if idx, ok := parse(q.Index); ok {
+		pv.Index = &idx
+	}
+	if pv.Mark == nil {
+		return pv
+	}
+	if liq, ok := parse(p.LiquidationPrice); ok && liq.IsPositive() {
+		if d, ok := DistancePct(mark, liq); ok {
+			pv.LiquidationPct = &d
+		}
+	}
+	ins, known := m.Instruments[p.Symbol]
+	if !known {
+		return pv
+	}
+	qty, ok1 := parse(p.Total)
+	avg, ok2 := parse(p.AvgPrice)
+	mult, ok3 := parse(ins.Multiplier)
+	if !ok3 || mult.IsZero() {
+		mult = one
+	}
+	if !ok1 || !ok2 {
+		return pv
+	}
+	pnl, ok := Unrealized(p.Side, qty, avg, mark, mult, ins.Inverse)
+	if !ok {
+		return pv
+	}
+	pv.Unrealized = &pnl
+	pv.PnLAsset = ins.Quote
+	if ins.Inverse {
+		pv.PnLAsset = ins.MarginAsset
+		if pv.PnLAsset == "" {
+			pv.PnLAsset = ins.Base
+		}
+	}
+	if margin, ok := parse(p.Margin); ok && !margin.IsZero() {
+		if pct, ok := div(pnl.Mul(hundred), margin); ok {
+			pv.UnrealizedPct = &pct
+		}
+	}
+	return pv
 }

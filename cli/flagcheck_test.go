@@ -1,0 +1,149 @@
+package cli
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestBadNumbersRefused: every numeric flag is range-checked, and every
+// bad flag (unknown, not a number, out of range) is refused with exit
+// code 2 and one line naming it: no usage dump, no stack trace, and
+// nothing started.
+func TestBadNumbersRefused(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string // in the one line
+	}{
+		{[]string{"replay", "x.jsonl", "--speed", "NaN"}, "--speed"},
+		{[]string{"replay", "x.jsonl", "--speed", "1e-300"}, "--speed"},
+		{[]string{"replay", "x.jsonl", "--speed", "+Inf"}, "--speed"},
+		{[]string{"replay", "x.jsonl", "--speed", "-1"}, "--speed"},
+		{[]string{"replay", "x.jsonl", "--speed", "fast"}, "-speed"},
+		{[]string{"replay", "x.jsonl", "--retention", "-5"}, "--retention"},
+		{[]string{"replay", "x.jsonl", "--nope"}, "-nope"},
+		{[]string{"gen", "--open", "-1"}, "--open"},
+		{[]string{"gen", "--events", "-1"}, "--events"},
+		{[]string{"gen", "--events", "many"}, "-events"},
+		{[]string{"serve", "--fps", "0"}, "--fps"},
+		{[]string{"serve", "--fps", "1000"}, "--fps"},
+		{[]string{"serve", "--max-sessions", "-1"}, "--max-sessions"},
+		{[]string{"serve", "--max-sessions", "0"}, "--max-sessions"},
+		{[]string{"serve", "--idle-timeout", "-1s"}, "--idle-timeout"},
+		{[]string{"serve", "--shutdown-wait", "-1s"}, "--shutdown-wait"},
+		{[]string{"serve", "--sim-activity", "NaN"}, "--sim-activity"},
+		{[]string{"serve", "--sim-activity", "-1"}, "--sim-activity"},
+		{[]string{"sim", "--order-error-rate", "2"}, "--order-error-rate"},
+		{[]string{"sim", "--order-error-rate", "NaN"}, "--order-error-rate"},
+		{[]string{"sim", "--duplicate-rate", "-0.5"}, "--duplicate-rate"},
+		{[]string{"sim", "--activity", "-1"}, "--activity"},
+		{[]string{"sim", "--activity", "NaN"}, "--activity"},
+		{[]string{"sim", "--ban-scale", "0"}, "--ban-scale"},
+		{[]string{"sim", "--ban-scale", "NaN"}, "--ban-scale"},
+		{[]string{"sim", "--listen-key-ttl", "0s"}, "--listen-key-ttl"},
+		{[]string{"sim", "--conn-max-age", "-1s"}, "--conn-max-age"},
+		{[]string{"sim", "--ping-interval", "0s"}, "--ping-interval"},
+		{[]string{"sim", "--market-interval", "-1s"}, "--market-interval"},
+		{[]string{"sim", "--reorder-window", "-1s"}, "--reorder-window"},
+		{[]string{"sim", "--drop-every", "-1s"}, "--drop-every"},
+		{[]string{"sim", "--seed", "x"}, "-seed"},
+		{[]string{"dump", "--for", "-1s"}, "--for"},
+		{[]string{"dump", "--recv-window", "-1"}, "recv-window"},
+		{[]string{"dump", "--keepalive", "0s"}, "--keepalive"},
+		{[]string{"--fps", "0"}, "--fps"},
+		{[]string{"--fps", "many"}, "-fps"},
+		{[]string{"order", "new", "--symbol", "ETHBTC", "--side", "BUY", "--quantity", "1", "--price", "1", "--timeout", "0s"}, "--timeout"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, errOut := runRefused(t, func(string) string { return "" }, tt.args...)
+			line := strings.TrimRight(errOut, "\n")
+			if code != ExitUsage {
+				t.Errorf("exit %d, want %d (stderr %q)", code, ExitUsage, errOut)
+			}
+			if strings.Contains(line, "\n") || line == "" {
+				t.Errorf("stderr = %q, want exactly one line", errOut)
+			}
+			if !strings.Contains(line, tt.want) || strings.Contains(line, "goroutine") || strings.Contains(line, "Usage") {
+				t.Errorf("stderr = %q, want one clear line naming %s", line, tt.want)
+			}
+		})
+	}
+}
+
+// TestHelpStillListsFlags: -h prints the flags' list and exits 0.
+func TestHelpStillListsFlags(t *testing.T) {
+	var out, errOut strings.Builder
+	code := runSimContext(context.Background(), []string{"-h"}, IO{Out: &out, Err: &errOut})
+	if code != ExitOK || !strings.Contains(errOut.String(), "-order-error-rate") {
+		t.Errorf("sim -h = exit %d, stderr %q; want 0 and the flags", code, errOut.String())
+	}
+}
+
+// TestHostileInputsRefused: bad symbols, URLs, addresses and files are
+// refused before anything starts, in one line with exit code 2.
+func TestHostileInputsRefused(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": dir,
+		"BHTOP_API_KEY": "k", "BHTOP_SECRET_KEY": "s", "BHTOP_BASE_URL": "http://127.0.0.1:1"}
+	getenv := func(k string) string { return env[k] }
+	order := []string{"order", "new", "--side", "BUY", "--quantity", "1", "--price", "1"}
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{append(order, "--symbol", "BTC/USDT"), "--symbol"},
+		{append(order, "--symbol", "BTC USDT"), "--symbol"},
+		{append(order, "--symbol", "\x1b[31mBTC"), "--symbol"},
+		{[]string{"order", "cancel", "--order-id", "1", "--symbol", "../x"}, "--symbol"},
+		{[]string{"dump", "--order", "symbol=BTC%20USDT&side=BUY&quantity=1&price=1"}, "symbol"},
+		{[]string{"dump", "--order", "symbol=BTCUSDT&side=UP&quantity=1&price=1"}, "side"},
+		{[]string{"dump", "--order", "symbol=BTCUSDT&side=BUY&quantity=1,5&price=1"}, "quantity"},
+		{[]string{"dump", "--base-url", "http://"}, "--base-url"},
+		{[]string{"dump", "--base-url", "localhost:8080"}, "--base-url"},
+		{[]string{"dump", "--ws-url", "http://x"}, "--ws-url"},
+		{[]string{"dump", "--record", "/nonexistent/x.jsonl"}, "--record"},
+		{[]string{"dump", "--record", dir}, "is a directory"},
+		{[]string{"dump", "--log", "/nonexistent/x.log"}, "--log"},
+		{[]string{"--metrics", "/nonexistent/m.json"}, "--metrics"},
+		{[]string{"sim", "--addr", "nonsense"}, "--addr"},
+		{[]string{"sim", "--addr", "127.0.0.1:99999"}, "--addr"},
+		{[]string{"sim", "--log-requests", "/nonexistent/r.jsonl"}, "--log-requests"},
+		{[]string{"serve", "--listen", "nonsense"}, "--listen"},
+		{[]string{"serve", "--authorized-keys", "/nonexistent"}, "--authorized-keys"},
+		{[]string{"serve", "--authorized-keys", dir}, "is a directory"},
+		{[]string{"replay", "/nonexistent.jsonl", "--dump"}, "open journal"},
+		{[]string{"dump", "--config", dir}, "is a directory"},
+		{[]string{"dump", "--secret-file", dir}, "is a directory"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, errOut := runRefused(t, getenv, tt.args...)
+			line := strings.TrimRight(errOut, "\n")
+			if code != ExitUsage || strings.Contains(line, "\n") || !strings.Contains(line, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and one line naming %s", code, errOut, ExitUsage, tt.want)
+			}
+			if strings.Contains(line, "\x1b") {
+				t.Errorf("stderr %q holds a raw terminal escape", line)
+			}
+		})
+	}
+}
+
+// runRefused runs a command line that must be refused before anything
+// starts, failing the test if it is still running after 10 s.
+func runRefused(t *testing.T, getenv func(string) string, args ...string) (code int, errOut string) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		code, _, errOut = runCLI(getenv, args...)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the command started instead of refusing its input")
+	}
+	return code, errOut
+}

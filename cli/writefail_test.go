@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"bhtop/signer"
+	"bhtop/sim"
+)
+
+// activeSim is a simulator with the order test key and background
+// activity, so that a stream receives frames to record.
+func activeSim(t *testing.T) *sim.Server {
+	t.Helper()
+	s := sim.New(sim.Options{MarketInterval: -1, Activity: 50,
+		Keys: []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}})
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// runSimBriefly runs `bhtop sim` with args, sends it one request, stops
+// it, and returns its exit code and stderr.
+func runSimBriefly(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	stderr := &lockedLog{}
+	done := make(chan int, 1)
+	go func() {
+		done <- runSimContext(ctx, append([]string{"--activity", "0"}, args...), IO{Out: pw, Err: stderr})
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		return <-done, stderr.String()
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	var conn struct{ BaseURL string }
+	if err := json.Unmarshal([]byte(line), &conn); err != nil {
+		t.Fatalf("first line %q: %v", line, err)
+	}
+	res, err := http.Get(conn.BaseURL + "/openapi/v1/time")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	cancel()
+	select {
+	case code := <-done:
+		return code, stderr.String()
+	case <-time.After(5 * time.Second):
+		t.Fatal("bhtop sim did not stop")
+		return 0, ""
+	}
+}
+
+// devFull is a file every write to fails with ENOSPC, as on a full disk.
+func devFull(t *testing.T) string {
+	t.Helper()
+	f, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("no /dev/full here: %v", err)
+	}
+	f.Close()
+	return "/dev/full"
+}
+
+// TestDumpRecordToFullDisk: `dump --record` onto a full disk used to exit
+// 0 with nothing on stderr. A journal that could not be written is a
+// failure: exit 1 and a line saying which file and why.
+func TestDumpRecordToFullDisk(t *testing.T) {
+	full := devFull(t)
+	s := activeSim(t)
+	code, _, errOut := runCLI(orderEnv(t, s, nil), "dump", "--for", "1500ms", "--record", full)
+	if code != ExitFail {
+		t.Errorf("dump --record /dev/full = exit %d, want %d; stderr %q", code, ExitFail, errOut)
+	}
+	if !strings.Contains(errOut, "--record") || !strings.Contains(errOut, "no space left on device") {
+		t.Errorf("stderr = %q, want it to name --record and the write error", errOut)
+	}
+}
+
+// TestDumpLogToFullDisk: the --log file is a journal of its own; losing
+// it is a failure too.
+func TestDumpLogToFullDisk(t *testing.T) {
+	full := devFull(t)
+	s := activeSim(t)
+	code, _, errOut := runCLI(orderEnv(t, s, nil), "dump", "--for", "1s", "--log", full)
+	if code != ExitFail || !strings.Contains(errOut, "--log") || !strings.Contains(errOut, "no space left on device") {
+		t.Errorf("dump --log /dev/full = exit %d, stderr %q; want exit %d naming --log and the write error", code, errOut, ExitFail)
+	}
+}
+
+// TestSimRequestLogToFullDisk: `sim --log-requests` onto a full disk
+// says so on stderr at the first failed line and exits 1.
+func TestSimRequestLogToFullDisk(t *testing.T) {
+	full := devFull(t)
+	code, errOut := runSimBriefly(t, "--log-requests", full)
+	if code != ExitFail || !strings.Contains(errOut, "--log-requests") || !strings.Contains(errOut, "no space left on device") {
+		t.Errorf("sim --log-requests /dev/full = exit %d, stderr %q; want exit %d naming the file's write error", code, errOut, ExitFail)
+	}
+}
+
+// TestGenToFullDisk: gen's output is a journal too.
+func TestGenToFullDisk(t *testing.T) {
+	full := devFull(t)
+	f, err := os.OpenFile(full, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var e strings.Builder
+	code := Run([]string{"gen", "--events", "10"}, IO{In: strings.NewReader(""), Out: f, Err: &e, Getenv: func(string) string { return "" }})
+	if code != ExitFail || !strings.Contains(e.String(), "no space left on device") {
+		t.Errorf("gen > /dev/full = exit %d, stderr %q; want exit %d and the write error", code, e.String(), ExitFail)
+	}
+}
+
+// TestDashboardRecordToFullDisk: the dashboard with --record on a full
+// disk shows the journal error while it runs and exits 1 saying so.
+func TestDashboardRecordToFullDisk(t *testing.T) {
+	full := devFull(t)
+	s := activeSim(t)
+	code, _, errOut := runDashboardTest(t, s, "q", "--record", full)
+	if code != ExitFail || !strings.Contains(errOut, "--record") || !strings.Contains(errOut, "no space left on device") {
+		t.Errorf("dashboard --record /dev/full = exit %d, stderr %q; want exit %d naming --record and the write error", code, errOut, ExitFail)
+	}
+}

@@ -1,0 +1,451 @@
+package market
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"bhtop/backoff"
+	"bhtop/rest"
+	"bhtop/state"
+)
+
+// Config configures a Client. REST and WSURL are required; zero durations
+// take the defaults noted.
+type Config struct {
+	// REST is the account's REST client: quote calls share its rate
+	// governor (they are security NONE: nothing is signed).
+	REST *rest.Client
+	// WSURL is the WebSocket base, e.g. ws://127.0.0.1:1234 (no path).
+	WSURL string
+	// State is the account's state hub: its balances, open orders and
+	// positions decide which symbols are followed (Touched).
+	State *state.Hub
+	// ValueIn is the valuation asset (default USDT); Watch more symbols to
+	// follow.
+	ValueIn string
+	Watch   []string
+	// Hub receives the snapshots; New makes one when nil.
+	Hub *Hub
+
+	PingEvery    time.Duration // JSON ping cadence; default 30s (the service wants one within 5m, DESIGN.md 60s)
+	ReadTimeout  time.Duration // a socket silent this long is replaced; default 90s
+	BackoffBase  time.Duration // reconnect like the user stream: default 500ms
+	BackoffCap   time.Duration // default 30s
+	SlowRetry    time.Duration // after a 404 or a refused socket; default 1m
+	PublishEvery time.Duration // snapshot coalescing; default 100ms
+	IndexEvery   time.Duration // contract/index poll; default 10s
+	RecheckEvery time.Duration // how often a changed state may change the symbols; default 1s
+	KlineLimit   int           // 1m bars fetched per symbol; default 240
+	StateWait    time.Duration // at start, how long to wait for the account's first state; default 3s
+
+	Logger *slog.Logger
+	Now    func() time.Time
+	Dialer *websocket.Dialer
+}
+
+func (c *Config) setDefaults() {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&c.PingEvery, 30*time.Second)
+	def(&c.ReadTimeout, 90*time.Second)
+	def(&c.BackoffBase, backoff.DefaultBase)
+	def(&c.BackoffCap, backoff.DefaultCap)
+	def(&c.SlowRetry, time.Minute)
+	def(&c.PublishEvery, 100*time.Millisecond)
+	def(&c.IndexEvery, 10*time.Second)
+	def(&c.RecheckEvery, time.Second)
+	def(&c.StateWait, 3*time.Second)
+	if c.KlineLimit <= 0 {
+		c.KlineLimit = 240
+	}
+	if c.ValueIn == "" {
+		c.ValueIn = "USDT"
+	}
+	if c.Hub == nil {
+		c.Hub = &Hub{}
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Dialer == nil {
+		d := *websocket.DefaultDialer
+		d.HandshakeTimeout = 10 * time.Second
+		c.Dialer = &d
+	}
+	if c.State == nil {
+		c.State = &state.Hub{}
+	}
+}
+
+// Stats counts what the client has read.
+type Stats struct {
+	Frames     int64 // text frames read
+	Pushes     int64 // data pushes applied
+	Malformed  int64 // frames that did not decode
+	Skipped    int64 // data elements left out
+	Reconnects int64
+}
+
+// Client follows the market of the symbols an account touches: a REST
+// snapshot of each, then the quote WebSocket (realtimes, trade, depth,
+// kline_1m), reconnecting with the user stream's backoff and resubscribing
+// when the set of symbols changes. It never blocks the user stream: it
+// only reads the state hub. When the quote endpoints answer 404 or the
+// socket is refused, Health says so and it retries slowly.
+type Client struct {
+	cfg   Config
+	store *Store
+
+	frames, pushes, malformed, skipped, reconnects atomic.Int64
+
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	once   sync.Once
+
+	// Owned by the loop goroutine.
+	symbols   []string
+	extraBars []barSeries // followed beyond the 1m bars, oldest first
+	results   chan func(*Store)
+	barReqs   chan barSeries
+
+	allTickers atomic.Int64 // ms of the last GET ticker/24hr without symbol
+}
+
+// New makes a client; Start runs it.
+func New(cfg Config) (*Client, error) {
+	if cfg.REST == nil || cfg.WSURL == "" {
+		return nil, errors.New("market client: REST and WSURL are required")
+	}
+	cfg.setDefaults()
+	c := &Client{cfg: cfg, results: make(chan func(*Store), 64), barReqs: make(chan barSeries, 8)}
+	c.store = NewStore(cfg.Hub, cfg.Now)
+	c.store.SetHealth(false, "connecting")
+	c.store.Publish()
+	return c, nil
+}
+
+// Hub is where the client publishes market snapshots.
+func (c *Client) Hub() *Hub { return c.cfg.Hub }
+
+// Stats is a copy of the counters.
+func (c *Client) Stats() Stats {
+	return Stats{Frames: c.frames.Load(), Pushes: c.pushes.Load(), Malformed: c.malformed.Load(),
+		Skipped: c.skipped.Load(), Reconnects: c.reconnects.Load()}
+}
+
+// Start runs the client in its own goroutine until Close.
+func (c *Client) Start() {
+	ctx, cancel := context.WithCancel(context.Background())
+	c.cancel = cancel
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		c.run(ctx)
+	}()
+}
+
+// Close stops the client and waits for it.
+func (c *Client) Close() {
+	c.once.Do(func() {
+		if c.cancel != nil {
+			c.cancel()
+		}
+		c.wg.Wait()
+	})
+}
+
+// errDegraded marks a service without market data: quote endpoints
+// answering 404 or a refused socket. It is retried slowly.
+type errDegraded struct{ reason string }
+
+func (e *errDegraded) Error() string { return e.reason }
+
+// run connects, follows and reconnects until ctx ends.
+func (c *Client) run(ctx context.Context) {
+	c.waitState(ctx)
+	attempt := 0
+	for ctx.Err() == nil {
+		up, err := c.session(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		if up {
+			attempt = 0
+		}
+		var deg *errDegraded
+		var d time.Duration
+		if errors.As(err, &deg) {
+			c.store.SetHealth(false, deg.reason)
+			d = c.cfg.SlowRetry
+		} else {
+			c.store.SetHealth(false, "reconnecting: "+clean(errText(err)))
+			d = backoff.Delay(attempt, c.cfg.BackoffBase, c.cfg.BackoffCap, backoff.Jitter)
+			attempt++
+		}
+		c.store.Publish()
+		c.reconnects.Add(1)
+		c.cfg.Logger.Info("market data down", "err", errText(err), "retry", d)
+		t := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// waitState waits up to StateWait for the account's state, so the
+// first snapshot and subscription already cover its symbols (later
+// changes resubscribe anyway).
+func (c *Client) waitState(ctx context.Context) {
+	notices, unsub := c.cfg.State.Subscribe()
+	defer unsub()
+	t := time.NewTimer(c.cfg.StateWait)
+	defer t.Stop()
+	for !hasAccount(c.cfg.State.Latest()) {
+		select {
+		case <-notices:
+		case <-t.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// hasAccount reports whether a state holds the account (a REST snapshot
+// or an account event arrived), not just the stream's first status.
+func hasAccount(s *state.Snapshot) bool {
+	return s.Account != nil || len(s.Balances) > 0 || len(s.Positions) > 0
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "closed"
+	}
+	return err.Error()
+}
+
+// clean keeps service-provided text printable and short.
+func clean(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x200e && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 160 {
+		s = s[:160] + "…"
+	}
+	return s
+}
+
+// session is one connected period: instruments, REST snapshot, socket,
+// then the loop. up reports whether the socket was ever subscribed.
+func (c *Client) session(ctx context.Context) (up bool, err error) {
+	if len(c.store.Instruments()) == 0 {
+		bi, err := c.cfg.REST.BrokerInfo(ctx)
+		if err != nil {
+			return false, fmt.Errorf("load instruments: %w", err)
+		}
+		c.store.SetInstruments(InstrumentsOf(bi))
+	}
+	c.symbols = c.touched()
+	apply, err := c.fetchSnapshot(ctx, c.store.Instruments(), c.symbols)
+	if err != nil {
+		return false, err
+	}
+	apply(c.store)
+	c.store.Publish()
+	sock, err := dial(ctx, c.cfg)
+	if err != nil {
+		return false, err
+	}
+	defer sock.close()
+	if err := sock.subscribe("sub", c.symbols); err != nil {
+		return false, err
+	}
+	for _, b := range c.extraBars {
+		if err := c.followBars(ctx, sock, b); err != nil {
+			return false, err
+		}
+	}
+	c.store.SetHealth(true, "")
+	c.store.Publish()
+	c.cfg.Logger.Info("market data up", "symbols", len(c.symbols))
+	return true, c.loop(ctx, sock)
+}
+
+// touched is the symbols to follow now.
+func (c *Client) touched() []string {
+	return Touched(c.cfg.State.Latest(), c.store.Instruments(), c.cfg.ValueIn, c.cfg.Watch)
+}
+
+// loop reads the socket and serves the timers until the socket ends.
+func (c *Client) loop(ctx context.Context, sock *socket) error {
+	ping := time.NewTicker(c.cfg.PingEvery)
+	defer ping.Stop()
+	publish := time.NewTicker(c.cfg.PublishEvery)
+	defer publish.Stop()
+	index := time.NewTicker(c.cfg.IndexEvery)
+	defer index.Stop()
+	recheck := time.NewTicker(c.cfg.RecheckEvery)
+	defer recheck.Stop()
+	notices, unsub := c.cfg.State.Subscribe()
+	defer unsub()
+	stateChanged := true // the state may have changed before Subscribe
+	c.fetchIndex(ctx)
+
+	var p Push
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case err := <-sock.done:
+			return err
+		case frame := <-sock.frames:
+			if err := c.ingest(frame, &p, sock); err != nil {
+				return err
+			}
+		case f := <-c.results:
+			f(c.store)
+		case req := <-c.barReqs:
+			if err := c.addBars(ctx, sock, req); err != nil {
+				return err
+			}
+		case <-publish.C:
+			c.store.Publish()
+		case <-ping.C:
+			if err := sock.ping(c.cfg.Now().UnixMilli()); err != nil {
+				return fmt.Errorf("ping the quote socket: %w", err)
+			}
+		case <-index.C:
+			c.fetchIndex(ctx)
+		case <-notices:
+			stateChanged = true
+		case <-recheck.C:
+			if stateChanged {
+				stateChanged = false
+				if err := c.resubscribe(ctx, sock); err != nil {
+					return err
+				}
+			}
+		}
+	}
+}
+
+// ingest decodes one frame and applies it.
+func (c *Client) ingest(frame []byte, p *Push, sock *socket) error {
+	c.frames.Add(1)
+	if err := DecodeFrame(frame, p); err != nil {
+		c.malformed.Add(1)
+		c.cfg.Logger.Debug("malformed quote frame", "err", err, "len", len(frame))
+		return nil
+	}
+	c.skipped.Add(int64(p.Skipped))
+	switch p.Kind {
+	case FramePush:
+		c.store.ApplyPush(p)
+		c.pushes.Add(1)
+	case FramePing:
+		return sock.pong(p.PingText)
+	case FrameOther:
+		if p.Code != "" && p.Code != "0" {
+			c.cfg.Logger.Warn("quote socket error reply", "code", p.Code, "msg", clean(p.Msg))
+		}
+	}
+	return nil
+}
+
+// resubscribe follows a changed set of symbols: cancel the ones gone,
+// subscribe and snapshot the new ones.
+func (c *Client) resubscribe(ctx context.Context, sock *socket) error {
+	now := c.touched()
+	if slices.Equal(now, c.symbols) {
+		return nil
+	}
+	var gone, added []string
+	for _, s := range c.symbols {
+		if !slices.Contains(now, s) {
+			gone = append(gone, s)
+		}
+	}
+	for _, s := range now {
+		if !slices.Contains(c.symbols, s) {
+			added = append(added, s)
+		}
+	}
+	c.symbols = now
+	if len(gone) > 0 {
+		if err := sock.subscribe("cancel", gone); err != nil {
+			return err
+		}
+		for _, s := range gone {
+			c.store.Remove(s)
+		}
+	}
+	if len(added) > 0 {
+		if err := sock.subscribe("sub", added); err != nil {
+			return err
+		}
+		ins := c.store.Instruments()
+		c.background(ctx, func(ctx context.Context) (func(*Store), error) {
+			return c.fetchSnapshot(ctx, ins, added)
+		})
+	}
+	c.cfg.Logger.Info("market symbols changed", "added", added, "gone", gone)
+	return nil
+}
+
+// background runs fetch in its own goroutine; the function it returns is
+// applied by the loop (the store's single writer).
+func (c *Client) background(ctx context.Context, fetch func(context.Context) (func(*Store), error)) {
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		apply, err := fetch(ctx)
+		if err != nil {
+			c.cfg.Logger.Debug("market REST call failed", "err", err)
+			return
+		}
+		if apply == nil {
+			return
+		}
+		select {
+		case c.results <- apply:
+		case <-ctx.Done():
+		}
+	}()
+}
+
+// fetchIndex polls contract/index when a followed symbol is a contract.
+func (c *Client) fetchIndex(ctx context.Context) {
+	ins := c.store.Instruments()
+	if !slices.ContainsFunc(c.symbols, func(s string) bool { return ins[s].Contract }) {
+		return
+	}
+	c.background(ctx, func(ctx context.Context) (func(*Store), error) {
+		ci, err := c.cfg.REST.ContractIndex(ctx, "")
+		if err != nil {
+			return nil, err
+		}
+		return func(s *Store) { s.SetIndex(ci.Index) }, nil
+	})
+}

@@ -1,0 +1,201 @@
+package market_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"bhtop/market"
+	"bhtop/rest"
+	"bhtop/sim"
+	"bhtop/state"
+)
+
+// startSim runs the simulator on loopback for one test.
+func startSim(t *testing.T, opts sim.Options) *sim.Server {
+	t.Helper()
+	if opts.Seed == 0 {
+		opts.Seed = 7
+	}
+	if opts.MarketActivity == 0 {
+		opts.MarketActivity = 20
+	}
+	s := sim.New(opts)
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// startClient runs a market client of s for the account state in st.
+func startClient(t *testing.T, s *sim.Server, st *state.Hub, tune func(*market.Config)) *market.Client {
+	t.Helper()
+	cfg := market.Config{REST: rest.New(s.URL()), WSURL: s.WSURL(), State: st, ValueIn: "USDT",
+		RecheckEvery: 50 * time.Millisecond, PublishEvery: 20 * time.Millisecond, StateWait: time.Second,
+		SlowRetry: 200 * time.Millisecond, BackoffBase: 50 * time.Millisecond, BackoffCap: 200 * time.Millisecond}
+	if tune != nil {
+		tune(&cfg)
+	}
+	c, err := market.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Start()
+	t.Cleanup(c.Close)
+	return c
+}
+
+// waitFor polls the hub until ok holds or the deadline passes.
+func waitFor(t *testing.T, h *market.Hub, what string, ok func(*market.Snapshot) bool) *market.Snapshot {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		m := h.Latest()
+		if ok(m) {
+			return m
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s; health %+v, %d quotes", what, m.Health, len(m.Quotes))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func account(version uint64, orders ...state.Order) *state.Snapshot {
+	return &state.Snapshot{
+		Version:   version,
+		Balances:  []state.Balance{{Asset: "BTC", Free: "1", Locked: "0"}, {Asset: "USDT", Free: "1000", Locked: "0"}},
+		Orders:    orders,
+		Positions: []state.Position{{Symbol: "ETH-PERP", Side: "LONG", AvgPrice: "3000", Total: "1", Margin: "300"}},
+	}
+}
+
+func TestClientFollowsTheAccountsSymbols(t *testing.T) {
+	s := startSim(t, sim.Options{})
+	st := &state.Hub{}
+	st.Publish(account(1))
+	c := startClient(t, s, st, nil)
+
+	m := waitFor(t, c.Hub(), "BTCUSDT and ETH-PERP quotes, trades and bars", func(m *market.Snapshot) bool {
+		q, p := m.Quotes["BTCUSDT"], m.Quotes["ETH-PERP"]
+		return m.Health.Up && q.Last != "" && q.Bid != "" && q.Ask != "" && len(m.Trades["BTCUSDT"]) > 0 &&
+			len(m.Candles[market.CandleKey("BTCUSDT", "1m")]) > 0 && p.Mark != "" && p.Index != ""
+	})
+	if got := slices.Sorted(func(yield func(string) bool) {
+		for k := range m.Quotes {
+			if !yield(k) {
+				return
+			}
+		}
+	}); !slices.Equal(got, []string{"BTCUSDT", "ETH-PERP"}) {
+		t.Errorf("followed %v, want [BTCUSDT ETH-PERP]", got)
+	}
+	if p := m.Quotes["ETH-PERP"]; p.Mark != p.Last {
+		t.Errorf("ETH-PERP mark %s, last %s: a contract's mark is its last price", p.Mark, p.Last)
+	}
+	if ins := m.Instruments["BTC-PERP-REV"]; !ins.Contract || !ins.Inverse || ins.Index == "" {
+		t.Errorf("BTC-PERP-REV instrument = %+v", ins)
+	}
+	if b := m.Books["BTCUSDT"]; len(b.Bids) == 0 || len(b.Asks) == 0 || len(b.Bids) > market.MaxLevels {
+		t.Errorf("BTCUSDT book has %d bids and %d asks", len(b.Bids), len(b.Asks))
+	}
+
+	// A chart asks for 5m bars: fetched, then kept by the socket.
+	c.LoadCandles("BTCUSDT", "5m")
+	waitFor(t, c.Hub(), "BTCUSDT 5m bars", func(m *market.Snapshot) bool {
+		return len(m.Candles[market.CandleKey("BTCUSDT", "5m")]) > 0
+	})
+
+	// An open order on XRPUSDT adds it; a snapshot without ETH-PERP's
+	// position drops it.
+	next := account(2, state.Order{Symbol: "XRPUSDT", Status: "NEW"})
+	next.Positions = nil
+	st.Publish(next)
+	waitFor(t, c.Hub(), "XRPUSDT followed and ETH-PERP dropped", func(m *market.Snapshot) bool {
+		_, perp := m.Quotes["ETH-PERP"]
+		return m.Quotes["XRPUSDT"].Last != "" && !perp
+	})
+	if st := c.Stats(); st.Pushes == 0 || st.Malformed != 0 {
+		t.Errorf("stats = %+v, want pushes and nothing malformed", st)
+	}
+}
+
+func TestClientWithoutMarketData(t *testing.T) {
+	s := startSim(t, sim.Options{NoMarketData: true})
+	st := &state.Hub{}
+	st.Publish(account(1))
+	c := startClient(t, s, st, nil)
+	m := waitFor(t, c.Hub(), "health down", func(m *market.Snapshot) bool {
+		return !m.Health.Up && m.Health.Reason == "quote endpoints answer 404"
+	})
+	if len(m.Quotes) != 0 {
+		t.Errorf("quotes without market data: %v", m.Quotes)
+	}
+	// It retries slowly, and stays down.
+	waitFor(t, c.Hub(), "a retry", func(*market.Snapshot) bool { return c.Stats().Reconnects >= 2 })
+	if h := c.Hub().Latest().Health; h.Up {
+		t.Errorf("health %+v, want still down", h)
+	}
+}
+
+func TestClientPingsKeepTheSocket(t *testing.T) {
+	s := startSim(t, sim.Options{QuoteIdle: 600 * time.Millisecond})
+	st := &state.Hub{}
+	st.Publish(account(1))
+	c := startClient(t, s, st, func(cfg *market.Config) { cfg.PingEvery = 150 * time.Millisecond })
+	waitFor(t, c.Hub(), "up", func(m *market.Snapshot) bool { return m.Health.Up })
+	time.Sleep(1500 * time.Millisecond) // several idle windows: only pings keep it open
+	if st := c.Stats(); st.Reconnects != 0 {
+		t.Errorf("reconnects = %d, want 0: the JSON pings should keep the socket", st.Reconnects)
+	}
+}
+
+func TestClientReconnectsAfterAClose(t *testing.T) {
+	s := startSim(t, sim.Options{QuoteIdle: 300 * time.Millisecond})
+	st := &state.Hub{}
+	st.Publish(account(1))
+	// Pinging less often than the idle limit: the service closes the socket.
+	c := startClient(t, s, st, func(cfg *market.Config) { cfg.PingEvery = time.Hour })
+	waitFor(t, c.Hub(), "a reconnect and up again", func(m *market.Snapshot) bool {
+		return c.Stats().Reconnects >= 1 && m.Health.Up
+	})
+}
+
+// TestClientSocketRefused: quote endpoints answer but the quote socket is
+// refused (a front that 404s its path): health down with the reason.
+func TestClientSocketRefused(t *testing.T) {
+	s := startSim(t, sim.Options{})
+	target, _ := url.Parse(s.URL())
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == market.QuotePath {
+			http.Error(w, "no quote socket here", http.StatusNotFound)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	st := &state.Hub{}
+	st.Publish(account(1))
+	cfg := market.Config{REST: rest.New(front.URL), WSURL: "ws" + strings.TrimPrefix(front.URL, "http"), State: st,
+		SlowRetry: time.Hour}
+	c, err := market.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Start()
+	t.Cleanup(c.Close)
+	m := waitFor(t, c.Hub(), "health down", func(m *market.Snapshot) bool {
+		return !m.Health.Up && strings.HasPrefix(m.Health.Reason, "quote socket refused: HTTP 404")
+	})
+	// The REST snapshot taken before the socket is kept.
+	if m.Quotes["BTCUSDT"].Last == "" {
+		t.Errorf("BTCUSDT quote = %+v, want the REST snapshot's", m.Quotes["BTCUSDT"])
+	}
+}

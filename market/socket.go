@@ -1,0 +1,134 @@
+package market
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// QuotePath is the quote socket's path on the service's WebSocket host.
+const QuotePath = "/openapi/quote/ws/v1"
+
+// Topics subscribes each symbol to (the dashboard's chart loads other
+// intervals by REST).
+var subTopics = []string{TopicRealtimes, TopicTrade, TopicDepth, TopicKline + "_1m"}
+
+// writeWait bounds each write to the socket.
+const writeWait = 5 * time.Second
+
+// socket is one quote WebSocket. Its reader goroutine hands text frames
+// to the client's loop, which is the only writer.
+type socket struct {
+	ws     *websocket.Conn
+	frames chan []byte
+	done   chan error // one value: why the reader ended
+	quit   chan struct{}
+}
+
+// dial opens the quote socket. A handshake answered with an HTTP status
+// (404 from a service without market data, 403, ...) is errDegraded.
+func dial(ctx context.Context, cfg Config) (*socket, error) {
+	url := strings.TrimRight(cfg.WSURL, "/") + QuotePath
+	ws, resp, err := cfg.Dialer.DialContext(ctx, url, nil)
+	if err != nil {
+		if resp != nil {
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, 256))
+			resp.Body.Close()
+			reason := fmt.Sprintf("quote socket refused: HTTP %d", resp.StatusCode)
+			if b := clean(string(body)); b != "" {
+				reason += " " + b
+			}
+			return nil, &errDegraded{reason: reason}
+		}
+		return nil, fmt.Errorf("connect the quote socket: %w", err)
+	}
+	s := &socket{ws: ws, frames: make(chan []byte, 256), done: make(chan error, 1), quit: make(chan struct{})}
+	go s.read(cfg.ReadTimeout)
+	return s, nil
+}
+
+// read hands text frames over until the socket fails or quit closes.
+func (s *socket) read(timeout time.Duration) {
+	for {
+		_ = s.ws.SetReadDeadline(time.Now().Add(timeout))
+		typ, b, err := s.ws.ReadMessage()
+		if err != nil {
+			var ce *websocket.CloseError
+			if errors.As(err, &ce) {
+				err = fmt.Errorf("quote socket closed by the service: %d %s", ce.Code, clean(ce.Text))
+			} else {
+				err = fmt.Errorf("read the quote socket: %w", err)
+			}
+			s.done <- err
+			return
+		}
+		if typ != websocket.TextMessage {
+			continue
+		}
+		select {
+		case s.frames <- b:
+		case <-s.quit:
+			return
+		}
+	}
+}
+
+// close ends the socket and its reader.
+func (s *socket) close() {
+	close(s.quit)
+	_ = s.ws.WriteControl(websocket.CloseMessage,
+		websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
+	_ = s.ws.Close()
+}
+
+func (s *socket) write(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_ = s.ws.SetWriteDeadline(time.Now().Add(writeWait))
+	return s.ws.WriteMessage(websocket.TextMessage, b)
+}
+
+// subscribe sends event ("sub" or "cancel") for symbols on every topic.
+func (s *socket) subscribe(event string, symbols []string) error {
+	if len(symbols) == 0 {
+		return nil
+	}
+	for _, t := range subTopics {
+		if err := s.topic(event, t, symbols); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// topic sends event ("sub" or "cancel") for symbols on one topic.
+func (s *socket) topic(event, topic string, symbols []string) error {
+	msg := map[string]any{"symbol": strings.Join(symbols, ","), "topic": topic, "event": event,
+		"params": map[string]any{"binary": false}}
+	if err := s.write(msg); err != nil {
+		return fmt.Errorf("%s %s on the quote socket: %w", event, topic, err)
+	}
+	return nil
+}
+
+// ping sends the JSON ping the service wants.
+func (s *socket) ping(ms int64) error {
+	return s.write(map[string]int64{"ping": ms})
+}
+
+// pong answers a JSON ping from the service, echoing its number exactly.
+func (s *socket) pong(n string) error {
+	if n == "" {
+		n = "0"
+	}
+	_ = s.ws.SetWriteDeadline(time.Now().Add(writeWait))
+	return s.ws.WriteMessage(websocket.TextMessage, []byte(`{"pong":`+n+`}`))
+}

@@ -1,0 +1,333 @@
+package market
+
+import (
+	"maps"
+	"slices"
+	"time"
+)
+
+// Store limits: what a snapshot keeps per symbol.
+const (
+	MaxTrades  = 60   // newest trades per symbol
+	MaxLevels  = 20   // book levels per side
+	MaxCandles = 1000 // bars per symbol and interval
+)
+
+// Store holds the market as the quote client last saw it. It has one
+// writer: every method is called from the client's loop goroutine only
+// (tests and benchmarks call them directly). Readers never touch it: they
+// read the immutable Snapshots Publish hands to the Hub.
+type Store struct {
+	hub *Hub
+	now func() time.Time
+
+	version     uint64
+	quotes      map[string]*quoteState
+	books       map[string]Book
+	trades      map[string][]Trade
+	candles     map[string][]Candle
+	instruments map[string]Instrument
+	health      Health
+
+	dirty        bool
+	dirtyTrades  map[string]bool
+	dirtyCandles map[string]bool
+	last         *Snapshot
+}
+
+// quoteState is a Quote with the time of its last price, so a late
+// ticker never overwrites a newer trade's price.
+type quoteState struct {
+	Quote
+	lastAt int64
+}
+
+// NewStore returns an empty store publishing to hub (nil: a new Hub) on
+// the clock now (nil: time.Now).
+func NewStore(hub *Hub, now func() time.Time) *Store {
+	if hub == nil {
+		hub = &Hub{}
+	}
+	if now == nil {
+		now = time.Now
+	}
+	return &Store{
+		hub: hub, now: now,
+		quotes: map[string]*quoteState{}, books: map[string]Book{}, trades: map[string][]Trade{},
+		candles: map[string][]Candle{}, instruments: map[string]Instrument{},
+		dirtyTrades: map[string]bool{}, dirtyCandles: map[string]bool{},
+		last: &Snapshot{},
+	}
+}
+
+// Hub is where the store publishes.
+func (s *Store) Hub() *Hub { return s.hub }
+
+func (s *Store) nowMs() int64 { return s.now().UnixMilli() }
+
+// quote is the working quote of symbol, made on first use.
+func (s *Store) quote(symbol string) *quoteState {
+	q := s.quotes[symbol]
+	if q == nil {
+		q = &quoteState{Quote: Quote{Symbol: symbol}}
+		s.quotes[symbol] = q
+	}
+	return q
+}
+
+// touch marks q changed at time t (ms; 0: now).
+func (s *Store) touch(q *quoteState, t int64) {
+	if t <= 0 {
+		t = s.nowMs()
+	}
+	q.Updated = max(q.Updated, t)
+	s.dirty = true
+}
+
+// setLast sets the last price of symbol from a trade or ticker at time t,
+// unless a newer one is known. A contract's mark is its last price.
+func (s *Store) setLast(symbol, price string, t int64) {
+	if price == "" {
+		return
+	}
+	q := s.quote(symbol)
+	if t > 0 && t < q.lastAt {
+		return
+	}
+	q.Last, q.lastAt = price, max(q.lastAt, t)
+	if s.instruments[symbol].Contract {
+		q.Mark = price
+	}
+	s.touch(q, t)
+}
+
+// SetInstruments replaces what brokerInfo says of the symbols.
+func (s *Store) SetInstruments(ins map[string]Instrument) {
+	s.instruments = ins
+	for sym, q := range s.quotes {
+		if ins[sym].Contract && q.Last != "" {
+			q.Mark = q.Last
+		}
+	}
+	s.dirty = true
+}
+
+// Instruments is what SetInstruments was last given (read-only).
+func (s *Store) Instruments() map[string]Instrument { return s.instruments }
+
+// SetHealth records whether market data flows; Since is set when Up
+// changes.
+func (s *Store) SetHealth(up bool, reason string) {
+	if s.health.Up == up && s.health.Reason == reason {
+		return
+	}
+	if s.health.Up != up || s.health.Since == 0 {
+		s.health.Since = s.nowMs()
+	}
+	s.health.Up, s.health.Reason = up, reason
+	s.dirty = true
+}
+
+// Health is the current health.
+func (s *Store) Health() Health { return s.health }
+
+// Remove forgets a symbol that is no longer watched or touched.
+func (s *Store) Remove(symbol string) {
+	delete(s.quotes, symbol)
+	delete(s.books, symbol)
+	if _, had := s.trades[symbol]; had {
+		delete(s.trades, symbol)
+		s.dirtyTrades[symbol] = true
+	}
+	for k := range s.candles {
+		if len(k) > len(symbol) && k[:len(symbol)+1] == symbol+"@" {
+			delete(s.candles, k)
+			s.dirtyCandles[k] = true
+		}
+	}
+	s.dirty = true
+}
+
+// ApplyPush folds one decoded data push into the store.
+func (s *Store) ApplyPush(p *Push) {
+	if p.Kind != FramePush {
+		return
+	}
+	sym := func(i int) string {
+		if i < len(p.Symbols) && p.Symbols[i] != "" {
+			return p.Symbols[i]
+		}
+		return p.Symbol
+	}
+	switch p.Topic {
+	case TopicRealtimes:
+		for i := range p.Tickers {
+			s.applyTicker(sym(i), &p.Tickers[i])
+		}
+	case TopicTrade:
+		s.applyTrades(p.Symbol, p.Trades, p.First)
+	case TopicKline:
+		for i := range p.Candles {
+			s.applyCandle(CandleKey(sym(i), p.Interval), p.Candles[i])
+		}
+	case TopicDepth:
+		for i := range p.Books {
+			s.applyBook(sym(i), p.Books[i])
+		}
+	}
+}
+
+func (s *Store) applyTicker(symbol string, t *Ticker) {
+	q := s.quote(symbol)
+	q.Open24h, q.High24h, q.Low24h = t.Open, t.High, t.Low
+	q.Volume24h, q.QuoteVolume = t.Volume, t.QuoteVol
+	s.touch(q, t.Time)
+	s.setLast(symbol, t.Close, t.Time)
+}
+
+// applyTrades adds trades to symbol's tape (a first push replaces it),
+// kept in time order, and takes the newest one's price as the last.
+func (s *Store) applyTrades(symbol string, ts []Trade, first bool) {
+	if symbol == "" {
+		return
+	}
+	tape := s.trades[symbol]
+	if first {
+		tape = tape[:0]
+	}
+	for _, t := range ts {
+		i := len(tape)
+		for i > 0 && tape[i-1].Time > t.Time {
+			i--
+		}
+		tape = slices.Insert(tape, i, t)
+	}
+	if len(tape) > 2*MaxTrades {
+		tape = append(tape[:0], tape[len(tape)-MaxTrades:]...)
+	}
+	s.trades[symbol] = tape
+	s.dirtyTrades[symbol] = true
+	s.dirty = true
+	if n := len(tape); n > 0 {
+		s.setLast(symbol, tape[n-1].Price, tape[n-1].Time)
+	}
+}
+
+// applyCandle puts the bar in its place: the current bar replaces the one
+// with its open time, a new one is appended.
+func (s *Store) applyCandle(key string, c Candle) {
+	bars := s.candles[key]
+	n := len(bars)
+	switch {
+	case n > 0 && bars[n-1].OpenTime == c.OpenTime:
+		bars[n-1] = c
+	case n == 0 || bars[n-1].OpenTime < c.OpenTime:
+		bars = append(bars, c)
+	default:
+		i, found := slices.BinarySearchFunc(bars, c.OpenTime, func(b Candle, t int64) int { return cmp64(b.OpenTime, t) })
+		if found {
+			bars[i] = c
+		} else {
+			bars = slices.Insert(bars, i, c)
+		}
+	}
+	if len(bars) > MaxCandles+MaxCandles/2 {
+		bars = append(bars[:0], bars[len(bars)-MaxCandles:]...)
+	}
+	s.candles[key] = bars
+	s.dirtyCandles[key] = true
+	s.dirty = true
+}
+
+func cmp64(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// applyBook replaces symbol's book with its top levels and sets the best
+// bid and ask.
+func (s *Store) applyBook(symbol string, b Book) {
+	if len(b.Bids) > MaxLevels {
+		b.Bids = slices.Clip(b.Bids[:MaxLevels])
+	}
+	if len(b.Asks) > MaxLevels {
+		b.Asks = slices.Clip(b.Asks[:MaxLevels])
+	}
+	s.books[symbol] = b
+	q := s.quote(symbol)
+	q.Bid, q.BidQty, q.Ask, q.AskQty = "", "", "", ""
+	if len(b.Bids) > 0 {
+		q.Bid, q.BidQty = b.Bids[0].Price, b.Bids[0].Qty
+	}
+	if len(b.Asks) > 0 {
+		q.Ask, q.AskQty = b.Asks[0].Price, b.Asks[0].Qty
+	}
+	s.touch(q, b.Time)
+}
+
+// SetIndex sets the index price of every followed contract whose index
+// symbol is in index (contract/index's answer, keyed by index symbol).
+func (s *Store) SetIndex(index map[string]string) {
+	for sym, ins := range s.instruments {
+		if !ins.Contract {
+			continue
+		}
+		q, followed := s.quotes[sym]
+		if v, ok := index[ins.Index]; ok && followed && q.Index != v {
+			q.Index = v
+			s.touch(q, 0)
+		}
+	}
+}
+
+// Version is the version of the last published snapshot.
+func (s *Store) Version() uint64 { return s.version }
+
+// Publish hands a new snapshot to the hub when anything changed since the
+// last one, and returns the latest snapshot. Maps are rebuilt; trade and
+// candle slices are copied only for the symbols that changed, the others
+// shared with the previous snapshot (snapshots are immutable).
+func (s *Store) Publish() *Snapshot {
+	if !s.dirty {
+		return s.last
+	}
+	s.version++
+	prev := s.last
+	snap := &Snapshot{
+		Version:     s.version,
+		Quotes:      make(map[string]Quote, len(s.quotes)),
+		Books:       maps.Clone(s.books),
+		Trades:      make(map[string][]Trade, len(s.trades)),
+		Candles:     make(map[string][]Candle, len(s.candles)),
+		Instruments: s.instruments,
+		Health:      s.health,
+	}
+	for sym, q := range s.quotes {
+		snap.Quotes[sym] = q.Quote
+	}
+	for sym, tape := range s.trades {
+		if !s.dirtyTrades[sym] && prev.Trades[sym] != nil {
+			snap.Trades[sym] = prev.Trades[sym]
+			continue
+		}
+		snap.Trades[sym] = slices.Clone(tape[max(0, len(tape)-MaxTrades):])
+	}
+	for k, bars := range s.candles {
+		if !s.dirtyCandles[k] && prev.Candles[k] != nil {
+			snap.Candles[k] = prev.Candles[k]
+			continue
+		}
+		snap.Candles[k] = slices.Clone(bars[max(0, len(bars)-MaxCandles):])
+	}
+	clear(s.dirtyTrades)
+	clear(s.dirtyCandles)
+	s.dirty = false
+	s.last = snap
+	s.hub.Publish(snap)
+	return snap
+}

@@ -1,0 +1,149 @@
+package market
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"bhtop/rest"
+	"bhtop/state"
+)
+
+func push(t *testing.T, s *Store, frame string) {
+	t.Helper()
+	var p Push
+	if err := DecodeFrame([]byte(frame), &p); err != nil {
+		t.Fatalf("DecodeFrame(%s): %v", frame, err)
+	}
+	s.ApplyPush(&p)
+}
+
+func testStore() *Store {
+	s := NewStore(nil, func() time.Time { return time.UnixMilli(5000) })
+	s.SetInstruments(map[string]Instrument{
+		"BTCUSDT":  {Symbol: "BTCUSDT", Base: "BTC", Quote: "USDT", Multiplier: "1"},
+		"ETH-PERP": {Symbol: "ETH-PERP", Base: "ETH", Quote: "USDT", Contract: true, Multiplier: "1", Index: "ETHUSDT", MarginAsset: "USDT"},
+	})
+	return s
+}
+
+func TestStoreFoldsPushes(t *testing.T) {
+	s := testStore()
+	push(t, s, `{"symbol":"BTCUSDT","topic":"realtimes","data":[{"t":1000,"s":"BTCUSDT","c":"100","h":"110","l":"90","o":"95","v":"7","qv":"700"}]}`)
+	push(t, s, `{"symbol":"BTCUSDT","topic":"depth","data":[{"t":1001,"b":[["99","1"],["98","2"]],"a":[["101","3"]]}]}`)
+	push(t, s, `{"symbol":"BTCUSDT","topic":"trade","data":[{"v":"2","t":1003,"p":"100.5","q":"1"},{"v":"1","t":1002,"p":"100.2","q":"1"}],"f":true}`)
+	// A ticker older than the newest trade leaves the last price alone.
+	push(t, s, `{"symbol":"BTCUSDT","topic":"realtimes","data":[{"t":1002,"s":"BTCUSDT","c":"99.9","h":"110","l":"90","o":"95","v":"8","qv":"800"}]}`)
+	push(t, s, `{"symbol":"BTCUSDT","topic":"kline","params":{"klineType":"1m"},"data":[{"t":60000,"c":"1","h":"1","l":"1","o":"1","v":"1"}]}`)
+	push(t, s, `{"symbol":"BTCUSDT","topic":"kline","params":{"klineType":"1m"},"data":[{"t":60000,"c":"2","h":"2","l":"1","o":"1","v":"3"}]}`)
+	push(t, s, `{"symbol":"BTCUSDT","topic":"kline","params":{"klineType":"1m"},"data":[{"t":120000,"c":"3","h":"3","l":"2","o":"2","v":"1"}]}`)
+	push(t, s, `{"symbol":"ETH-PERP","topic":"trade","data":[{"v":"9","t":1500,"p":"3011.5","q":"1"}]}`)
+	s.SetIndex(map[string]string{"ETHUSDT": "3010.1"})
+	snap := s.Publish()
+
+	q := snap.Quotes["BTCUSDT"]
+	want := Quote{Symbol: "BTCUSDT", Last: "100.5", Bid: "99", BidQty: "1", Ask: "101", AskQty: "3",
+		Open24h: "95", High24h: "110", Low24h: "90", Volume24h: "8", QuoteVolume: "800", Updated: 1003}
+	if q != want {
+		t.Errorf("BTCUSDT quote\n got %+v\nwant %+v", q, want)
+	}
+	if tr := snap.Trades["BTCUSDT"]; len(tr) != 2 || tr[0].ID != "1" || tr[1].ID != "2" {
+		t.Errorf("tape = %+v, want ids 1, 2 (time order)", tr)
+	}
+	bars := snap.Candles[CandleKey("BTCUSDT", "1m")]
+	if len(bars) != 2 || bars[0].Close != "2" || bars[0].Volume != "3" || bars[1].OpenTime != 120000 {
+		t.Errorf("bars = %+v, want the current bar replaced, then a new one", bars)
+	}
+	if p := snap.Quotes["ETH-PERP"]; p.Mark != "3011.5" || p.Last != "3011.5" || p.Index != "3010.1" {
+		t.Errorf("contract quote = %+v, want mark = last 3011.5, index 3010.1", p)
+	}
+	if snap.Version != 1 || s.Publish() != snap {
+		t.Errorf("version %d; a publish with nothing new must return the same snapshot", snap.Version)
+	}
+
+	// Snapshots are immutable: later pushes never show in them.
+	push(t, s, `{"symbol":"BTCUSDT","topic":"trade","data":[{"v":"3","t":1004,"p":"102","q":"1"}]}`)
+	push(t, s, `{"symbol":"BTCUSDT","topic":"kline","params":{"klineType":"1m"},"data":[{"t":120000,"c":"9","h":"9","l":"2","o":"2","v":"1"}]}`)
+	next := s.Publish()
+	if len(snap.Trades["BTCUSDT"]) != 2 || snap.Quotes["BTCUSDT"].Last != "100.5" || snap.Candles[CandleKey("BTCUSDT", "1m")][1].Close != "3" {
+		t.Errorf("an old snapshot changed: %+v", snap.Trades["BTCUSDT"])
+	}
+	if next.Version != 2 || next.Quotes["BTCUSDT"].Last != "102" || len(next.Trades["BTCUSDT"]) != 3 {
+		t.Errorf("next snapshot: version %d, last %s", next.Version, next.Quotes["BTCUSDT"].Last)
+	}
+
+	s.Remove("BTCUSDT")
+	gone := s.Publish()
+	if _, ok := gone.Quotes["BTCUSDT"]; ok || gone.Trades["BTCUSDT"] != nil || gone.Candles[CandleKey("BTCUSDT", "1m")] != nil {
+		t.Errorf("Remove left BTCUSDT behind")
+	}
+}
+
+func TestStoreTapeKeepsTheNewest(t *testing.T) {
+	s := testStore()
+	for i := range 3 * MaxTrades {
+		push(t, s, fmt.Sprintf(`{"symbol":"BTCUSDT","topic":"trade","data":[{"v":"%d","t":%d,"p":"1","q":"1"}]}`, i, i))
+	}
+	tr := s.Publish().Trades["BTCUSDT"]
+	if len(tr) != MaxTrades || tr[MaxTrades-1].ID != fmt.Sprint(3*MaxTrades-1) {
+		t.Errorf("tape has %d trades, newest %s; want %d ending with the newest", len(tr), tr[len(tr)-1].ID, MaxTrades)
+	}
+}
+
+func TestStoreRESTSnapshot(t *testing.T) {
+	s := testStore()
+	s.ApplyTicker24h(rest.Ticker24h{Symbol: "BTCUSDT", Time: 10, Last: "100", BestBid: "99", BestAsk: "101", Open: "90", High: "110", Low: "80", Volume: "5"})
+	if q := s.Publish().Quotes["BTCUSDT"]; q.Bid != "99" || q.Last != "100" {
+		t.Errorf("after ticker: %+v", q)
+	}
+	s.ApplyDepth("BTCUSDT", rest.Depth{Bids: []rest.PriceLevel{{Price: "99.5", Qty: "1"}}, Asks: []rest.PriceLevel{{Price: "100.5", Qty: "2"}}})
+	s.ApplyBookTicker(rest.BookTicker{Symbol: "BTCUSDT", BidPrice: "1", AskPrice: "2"}) // a book is known: ignored
+	s.ApplyTrades("BTCUSDT", []rest.PublicTrade{{Price: "100.1", Qty: "1", Time: 20}, {Price: "100.2", Qty: "1", Time: 19}})
+	s.ApplyKlines("BTCUSDT", "5m", []rest.Kline{{OpenTime: 600000, Close: "2"}, {OpenTime: 300000, Close: "1"}})
+	snap := s.Publish()
+	q := snap.Quotes["BTCUSDT"]
+	if q.Bid != "99.5" || q.Ask != "100.5" || q.Last != "100.1" {
+		t.Errorf("quote = %+v, want the book's best and the newest trade's price", q)
+	}
+	if bars := snap.Candles[CandleKey("BTCUSDT", "5m")]; len(bars) != 2 || bars[0].OpenTime != 300000 {
+		t.Errorf("bars = %+v, want sorted by open time", bars)
+	}
+}
+
+func TestStoreHealth(t *testing.T) {
+	s := testStore()
+	s.SetHealth(false, "quote endpoints answer 404")
+	h := s.Publish().Health
+	if h.Up || h.Reason != "quote endpoints answer 404" || h.Since != 5000 {
+		t.Errorf("Health = %+v", h)
+	}
+}
+
+func TestTouched(t *testing.T) {
+	ins := map[string]Instrument{}
+	for _, s := range []Instrument{
+		{Symbol: "BTCUSDT", Base: "BTC", Quote: "USDT"}, {Symbol: "ETHBTC", Base: "ETH", Quote: "BTC"},
+		{Symbol: "LTCBTC", Base: "LTC", Quote: "BTC"}, {Symbol: "USDTEUR", Base: "USDT", Quote: "EUR"},
+		{Symbol: "BHTETH", Base: "BHT", Quote: "ETH"}, {Symbol: "ETHUSDT", Base: "ETH", Quote: "USDT"},
+		{Symbol: "XRPUSDT", Base: "XRP", Quote: "USDT"},
+		{Symbol: "ETH-PERP", Base: "ETH", Quote: "USDT", Contract: true},
+	} {
+		ins[s.Symbol] = s
+	}
+	st := &state.Snapshot{
+		Balances: []state.Balance{{Asset: "USDT"}, {Asset: "BTC"}, {Asset: "LTC"}, {Asset: "EUR"}, {Asset: "BHT"}, {Asset: "XYZ"}},
+		Orders: []state.Order{
+			{Symbol: "XRPUSDT", Status: "NEW"},
+			{Symbol: "ETHBTC", Status: "FILLED"},
+			{Symbol: "NOPE", Status: "NEW"},
+		},
+		Positions: []state.Position{{Symbol: "ETH-PERP", Side: "LONG"}},
+	}
+	got := Touched(st, ins, "USDT", []string{"ETHUSDT", "UNKNOWN"})
+	// BTC: BTCUSDT; LTC: LTCBTC + BTCUSDT; EUR: USDTEUR; BHT: through
+	// ETH (BHTETH + ETHUSDT); XRPUSDT (open order); ETH-PERP; ETHUSDT.
+	want := []string{"BHTETH", "BTCUSDT", "ETH-PERP", "ETHUSDT", "LTCBTC", "USDTEUR", "XRPUSDT"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Touched = %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,492 @@
+package rest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+)
+
+// The quote endpoints (API-FACTS.md 'Market data'): public (security
+// NONE), paced by the same rate governor as every other call, with the
+// documented weights. Decimals stay exact literals and trade ids exact
+// strings.
+
+// quoteRoute is a public GET route with weight w.
+func quoteRoute(path string, w int) route { return route{"GET", path, secNone, w, false} }
+
+// Quote endpoint paths.
+const (
+	pathDepth         = "/openapi/quote/v1/depth"
+	pathContractDepth = "/openapi/quote/v1/contract/depth"
+	pathTrades        = "/openapi/quote/v1/trades"
+	pathContractTrade = "/openapi/quote/v1/contract/trades"
+	pathKlines        = "/openapi/quote/v1/klines"
+	pathContractKline = "/openapi/quote/v1/contract/klines"
+	pathTicker24h     = "/openapi/quote/v1/ticker/24hr"
+	pathTickerPrice   = "/openapi/quote/v1/ticker/price"
+	pathBookTicker    = "/openapi/quote/v1/ticker/bookTicker"
+	pathContractIndex = "/openapi/quote/v1/contract/index"
+	pathContracts     = "/openapi/v1/contracts"
+)
+
+// AllTickersWeight is the weight of GET ticker/24hr without a symbol.
+const AllTickersWeight = 40
+
+// IsNotFound reports whether err is an HTTP 404 answer: the service has
+// no such endpoint (a service without the quote extension).
+func IsNotFound(err error) bool {
+	var ae *APIError
+	return errors.As(err, &ae) && ae.HTTPStatus == http.StatusNotFound
+}
+
+// PriceLevel is one level of a book: an exact price and quantity.
+type PriceLevel struct {
+	Price, Qty string
+}
+
+// Depth is an order book: bids high to low, asks low to high. Time is 0
+// when the service sent none.
+type Depth struct {
+	Time int64
+	Bids []PriceLevel
+	Asks []PriceLevel
+}
+
+// DepthWeight is the weight of a depth request for limit (API-FACTS.md:
+// 1; 5 for limit 500, 10 for 1000).
+func DepthWeight(limit int) int {
+	switch {
+	case limit >= 1000:
+		return 10
+	case limit >= 500:
+		return 5
+	}
+	return 1
+}
+
+// Depth fetches the book of a spot symbol (GET /openapi/quote/v1/depth),
+// or of a contract with contract set (/openapi/quote/v1/contract/depth);
+// limit <= 0 is the service's default (100).
+func (c *Client) Depth(ctx context.Context, symbol string, limit int, contract bool) (Depth, error) {
+	path := pathDepth
+	if contract {
+		path = pathContractDepth
+	}
+	var w struct {
+		Time flexInt        `json:"time"`
+		Bids [][]flexString `json:"bids"`
+		Asks [][]flexString `json:"asks"`
+	}
+	if err := c.call(ctx, quoteRoute(path, DepthWeight(limit)), listParams(symbol, limit), &w); err != nil {
+		return Depth{}, err
+	}
+	bids, err := levels(w.Bids)
+	if err != nil {
+		return Depth{}, fmt.Errorf("GET %s: bids: %w", path, err)
+	}
+	asks, err := levels(w.Asks)
+	if err != nil {
+		return Depth{}, fmt.Errorf("GET %s: asks: %w", path, err)
+	}
+	return Depth{Time: int64(w.Time), Bids: bids, Asks: asks}, nil
+}
+
+// levels reads [[price, qty], ...].
+func levels(ws [][]flexString) ([]PriceLevel, error) {
+	out := make([]PriceLevel, 0, len(ws))
+	for i, l := range ws {
+		if len(l) < 2 {
+			return nil, fmt.Errorf("level %d has %d fields, want price and quantity", i, len(l))
+		}
+		out = append(out, PriceLevel{Price: string(l[0]), Qty: string(l[1])})
+	}
+	return out, nil
+}
+
+// PublicTrade is one trade of the public tape (GET trades).
+type PublicTrade struct {
+	Price, Qty   string
+	Time         int64
+	IsBuyerMaker bool
+}
+
+// Trades fetches the recent trades of a symbol (GET
+// /openapi/quote/v1/trades, or contract/trades); limit <= 0 is the
+// service's default (60, also the most).
+func (c *Client) Trades(ctx context.Context, symbol string, limit int, contract bool) ([]PublicTrade, error) {
+	path := pathTrades
+	if contract {
+		path = pathContractTrade
+	}
+	var ws []struct {
+		Price        flexString `json:"price"`
+		Qty          flexString `json:"qty"`
+		Time         flexInt    `json:"time"`
+		IsBuyerMaker flexBool   `json:"isBuyerMaker"`
+	}
+	if err := c.call(ctx, quoteRoute(path, 1), listParams(symbol, limit), &ws); err != nil {
+		return nil, err
+	}
+	out := make([]PublicTrade, len(ws))
+	for i, w := range ws {
+		out[i] = PublicTrade{Price: string(w.Price), Qty: string(w.Qty), Time: int64(w.Time), IsBuyerMaker: bool(w.IsBuyerMaker)}
+	}
+	return out, nil
+}
+
+// KlineRequest asks for the bars of one symbol and interval (1m ... 1M).
+// Zero fields are not sent. Spot klines take StartTime/EndTime, contract
+// klines (Contract set) take To.
+type KlineRequest struct {
+	Symbol, Interval   string
+	StartTime, EndTime int64 // ms, spot
+	To                 int64 // ms, contract
+	Limit              int
+	Contract           bool
+}
+
+// Kline is one bar: [openTime, open, high, low, close, volume, closeTime,
+// quoteVolume, trades, takerBuyBase, takerBuyQuote].
+type Kline struct {
+	OpenTime                             int64
+	Open, High, Low, Close, Volume       string
+	CloseTime                            int64
+	QuoteVolume                          string
+	Trades                               int64
+	TakerBuyBaseVolume, TakerBuyQuoteVol string
+}
+
+// Klines fetches bars (GET /openapi/quote/v1/klines, or contract/klines).
+func (c *Client) Klines(ctx context.Context, r KlineRequest) ([]Kline, error) {
+	p := &params{}
+	p.add("symbol", r.Symbol).add("interval", r.Interval)
+	path := pathKlines
+	if r.Contract {
+		path = pathContractKline
+		if r.To > 0 {
+			p.addInt("to", r.To)
+		}
+	} else {
+		if r.StartTime > 0 {
+			p.addInt("startTime", r.StartTime)
+		}
+		if r.EndTime > 0 {
+			p.addInt("endTime", r.EndTime)
+		}
+	}
+	if r.Limit > 0 {
+		p.addInt("limit", int64(r.Limit))
+	}
+	var ws [][]flexString
+	if err := c.call(ctx, quoteRoute(path, 1), p, &ws); err != nil {
+		return nil, err
+	}
+	out := make([]Kline, 0, len(ws))
+	for i, w := range ws {
+		k, err := kline(w)
+		if err != nil {
+			return nil, fmt.Errorf("GET %s: bar %d: %w", path, i, err)
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+// kline reads one bar array; the fields after volume are optional.
+func kline(w []flexString) (Kline, error) {
+	if len(w) < 6 {
+		return Kline{}, fmt.Errorf("%d fields, want at least 6", len(w))
+	}
+	at := func(i int) string {
+		if i < len(w) {
+			return string(w[i])
+		}
+		return ""
+	}
+	num := func(i int) (int64, error) {
+		if at(i) == "" {
+			return 0, nil
+		}
+		return strconv.ParseInt(at(i), 10, 64)
+	}
+	k := Kline{Open: at(1), High: at(2), Low: at(3), Close: at(4), Volume: at(5), QuoteVolume: at(7),
+		TakerBuyBaseVolume: at(9), TakerBuyQuoteVol: at(10)}
+	var err error
+	if k.OpenTime, err = num(0); err != nil {
+		return Kline{}, fmt.Errorf("open time %q: %w", at(0), err)
+	}
+	if k.CloseTime, err = num(6); err != nil {
+		return Kline{}, fmt.Errorf("close time %q: %w", at(6), err)
+	}
+	if k.Trades, err = num(8); err != nil {
+		return Kline{}, fmt.Errorf("trade count %q: %w", at(8), err)
+	}
+	return k, nil
+}
+
+// Ticker24h is the rolling 24 h ticker of one symbol.
+type Ticker24h struct {
+	Time                          int64
+	Symbol                        string
+	BestBid, BestAsk              string
+	Last, Open, High, Low, Volume string
+	QuoteVolume                   string // when the service sends it
+}
+
+type wireTicker24h struct {
+	Time        flexInt    `json:"time"`
+	Symbol      string     `json:"symbol"`
+	BestBid     flexString `json:"bestBidPrice"`
+	BestAsk     flexString `json:"bestAskPrice"`
+	Last        flexString `json:"lastPrice"`
+	Open        flexString `json:"openPrice"`
+	High        flexString `json:"highPrice"`
+	Low         flexString `json:"lowPrice"`
+	Volume      flexString `json:"volume"`
+	QuoteVolume flexString `json:"quoteVolume"`
+}
+
+func (w wireTicker24h) ticker() Ticker24h {
+	return Ticker24h{Time: int64(w.Time), Symbol: w.Symbol, BestBid: string(w.BestBid), BestAsk: string(w.BestAsk),
+		Last: string(w.Last), Open: string(w.Open), High: string(w.High), Low: string(w.Low),
+		Volume: string(w.Volume), QuoteVolume: string(w.QuoteVolume)}
+}
+
+// Ticker24h fetches one symbol's 24 h ticker (GET ticker/24hr, weight 1).
+func (c *Client) Ticker24h(ctx context.Context, symbol string) (Ticker24h, error) {
+	var w wireTicker24h
+	if err := c.call(ctx, quoteRoute(pathTicker24h, 1), listParams(symbol, 0), &w); err != nil {
+		return Ticker24h{}, err
+	}
+	t := w.ticker()
+	if t.Symbol == "" {
+		t.Symbol = symbol
+	}
+	return t, nil
+}
+
+// Tickers24h fetches every symbol's 24 h ticker (GET ticker/24hr without a
+// symbol). It weighs AllTickersWeight (40): call it rarely.
+func (c *Client) Tickers24h(ctx context.Context) ([]Ticker24h, error) {
+	var ws []wireTicker24h
+	if err := c.call(ctx, quoteRoute(pathTicker24h, AllTickersWeight), nil, &ws); err != nil {
+		return nil, err
+	}
+	out := make([]Ticker24h, len(ws))
+	for i, w := range ws {
+		out[i] = w.ticker()
+	}
+	return out, nil
+}
+
+// BookTicker is a symbol's best bid and ask.
+type BookTicker struct {
+	Symbol                             string
+	BidPrice, BidQty, AskPrice, AskQty string
+}
+
+type wireBookTicker struct {
+	Symbol   string     `json:"symbol"`
+	BidPrice flexString `json:"bidPrice"`
+	BidQty   flexString `json:"bidQty"`
+	AskPrice flexString `json:"askPrice"`
+	AskQty   flexString `json:"askQty"`
+}
+
+func (w wireBookTicker) book() BookTicker {
+	return BookTicker{Symbol: w.Symbol, BidPrice: string(w.BidPrice), BidQty: string(w.BidQty),
+		AskPrice: string(w.AskPrice), AskQty: string(w.AskQty)}
+}
+
+// BookTicker fetches one symbol's best bid and ask (GET ticker/bookTicker).
+func (c *Client) BookTicker(ctx context.Context, symbol string) (BookTicker, error) {
+	var w wireBookTicker
+	if err := c.call(ctx, quoteRoute(pathBookTicker, 1), listParams(symbol, 0), &w); err != nil {
+		return BookTicker{}, err
+	}
+	b := w.book()
+	if b.Symbol == "" {
+		b.Symbol = symbol
+	}
+	return b, nil
+}
+
+// BookTickers fetches every symbol's best bid and ask.
+func (c *Client) BookTickers(ctx context.Context) ([]BookTicker, error) {
+	var ws []wireBookTicker
+	if err := c.call(ctx, quoteRoute(pathBookTicker, 1), nil, &ws); err != nil {
+		return nil, err
+	}
+	out := make([]BookTicker, len(ws))
+	for i, w := range ws {
+		out[i] = w.book()
+	}
+	return out, nil
+}
+
+// SymbolPrice is a symbol's last price.
+type SymbolPrice struct {
+	Symbol, Price string
+}
+
+type wirePrice struct {
+	Symbol string     `json:"symbol"`
+	Price  flexString `json:"price"`
+}
+
+// TickerPrice fetches one symbol's last price (GET ticker/price). The
+// docs' answer is {"price"}; an added "symbol" is accepted.
+func (c *Client) TickerPrice(ctx context.Context, symbol string) (SymbolPrice, error) {
+	var w wirePrice
+	if err := c.call(ctx, quoteRoute(pathTickerPrice, 1), listParams(symbol, 0), &w); err != nil {
+		return SymbolPrice{}, err
+	}
+	if w.Symbol == "" {
+		w.Symbol = symbol
+	}
+	return SymbolPrice{Symbol: w.Symbol, Price: string(w.Price)}, nil
+}
+
+// TickerPrices fetches every symbol's last price.
+func (c *Client) TickerPrices(ctx context.Context) ([]SymbolPrice, error) {
+	var ws []wirePrice
+	if err := c.call(ctx, quoteRoute(pathTickerPrice, 1), nil, &ws); err != nil {
+		return nil, err
+	}
+	out := make([]SymbolPrice, len(ws))
+	for i, w := range ws {
+		out[i] = SymbolPrice{Symbol: w.Symbol, Price: string(w.Price)}
+	}
+	return out, nil
+}
+
+// ContractIndex is the reply of GET contract/index: index prices and
+// their 10-minute averages (edp), keyed by index symbol (BTCUSDT).
+type ContractIndex struct {
+	Index map[string]string
+	EDP   map[string]string
+}
+
+// ContractIndex fetches index prices (weight 0); symbol "" means all.
+func (c *Client) ContractIndex(ctx context.Context, symbol string) (ContractIndex, error) {
+	var w struct {
+		Index map[string]flexString `json:"index"`
+		EDP   map[string]flexString `json:"edp"`
+	}
+	if err := c.call(ctx, quoteRoute(pathContractIndex, 0), listParams(symbol, 0), &w); err != nil {
+		return ContractIndex{}, err
+	}
+	ci := ContractIndex{Index: make(map[string]string, len(w.Index)), EDP: make(map[string]string, len(w.EDP))}
+	for k, v := range w.Index {
+		ci.Index[k] = string(v)
+	}
+	for k, v := range w.EDP {
+		ci.EDP[k] = string(v)
+	}
+	return ci, nil
+}
+
+// ContractTicker is one entry of GET /openapi/v1/contracts.
+type ContractTicker struct {
+	Symbol, QuoteToken             string
+	LastPrice, Bid, Ask, High, Low string
+	BaseVolume, OpenInterest       string
+	IndexPrice, Index              string
+	FundingRate, NextFundingRate   string
+	NextFundingRateTs              int64
+}
+
+// Contracts fetches the contracts' tickers (GET /openapi/v1/contracts).
+func (c *Client) Contracts(ctx context.Context) ([]ContractTicker, error) {
+	var ws []struct {
+		Symbol            string     `json:"symbol"`
+		QuoteToken        string     `json:"quoteToken"`
+		LastPrice         flexString `json:"lastPrice"`
+		Bid               flexString `json:"bid"`
+		Ask               flexString `json:"ask"`
+		High              flexString `json:"high"`
+		Low               flexString `json:"low"`
+		BaseVolume        flexString `json:"baseVolume"`
+		OpenInterest      flexString `json:"openInterest"`
+		IndexPrice        flexString `json:"indexPrice"`
+		Index             string     `json:"index"`
+		FundingRate       flexString `json:"fundingRate"`
+		NextFundingRate   flexString `json:"nextFundingRate"`
+		NextFundingRateTs flexInt    `json:"nextFundingRateTs"`
+	}
+	if err := c.call(ctx, quoteRoute(pathContracts, 1), nil, &ws); err != nil {
+		return nil, err
+	}
+	out := make([]ContractTicker, len(ws))
+	for i, w := range ws {
+		out[i] = ContractTicker{Symbol: w.Symbol, QuoteToken: w.QuoteToken, LastPrice: string(w.LastPrice),
+			Bid: string(w.Bid), Ask: string(w.Ask), High: string(w.High), Low: string(w.Low),
+			BaseVolume: string(w.BaseVolume), OpenInterest: string(w.OpenInterest),
+			IndexPrice: string(w.IndexPrice), Index: w.Index, FundingRate: string(w.FundingRate),
+			NextFundingRate: string(w.NextFundingRate), NextFundingRateTs: int64(w.NextFundingRateTs)}
+	}
+	return out, nil
+}
+
+// ContractSymbol is one of brokerInfo's `contracts` entries: the spot
+// symbol fields plus what valuing a position needs. Multiplier is "1"
+// when brokerInfo gives none.
+type ContractSymbol struct {
+	Symbol
+	Inverse     bool
+	Index       string // its index symbol, e.g. BTCUSDT
+	Multiplier  string // contractMultiplier
+	MarginAsset string // marginToken
+	RiskLimits  []RiskLimit
+}
+
+// RiskLimit is one step of a contract's risk limits.
+type RiskLimit struct {
+	Quantity, InitialMargin, MaintMargin string
+}
+
+// wireContract is a brokerInfo `contracts` entry.
+type wireContract struct {
+	wireSymbol
+	Inverse     flexBool   `json:"inverse"`
+	Index       string     `json:"index"`
+	Multiplier  flexString `json:"contractMultiplier"`
+	MarginToken string     `json:"marginToken"`
+	RiskLimits  []struct {
+		Quantity      flexString `json:"quantity"`
+		InitialMargin flexString `json:"initialMargin"`
+		MaintMargin   flexString `json:"maintMargin"`
+	} `json:"riskLimits"`
+}
+
+func (w wireContract) contract() ContractSymbol {
+	cs := ContractSymbol{Symbol: w.symbol(), Inverse: bool(w.Inverse), Index: w.Index,
+		Multiplier: string(w.Multiplier), MarginAsset: w.MarginToken}
+	if cs.Multiplier == "" {
+		cs.Multiplier = "1"
+	}
+	for _, r := range w.RiskLimits {
+		cs.RiskLimits = append(cs.RiskLimits, RiskLimit{Quantity: string(r.Quantity),
+			InitialMargin: string(r.InitialMargin), MaintMargin: string(r.MaintMargin)})
+	}
+	return cs
+}
+
+// decodeContracts reads brokerInfo's `contracts` (absent: none).
+func decodeContracts(raw json.RawMessage) ([]ContractSymbol, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var ws []wireContract
+	if err := decode(raw, &ws); err != nil {
+		return nil, fmt.Errorf("brokerInfo contracts: %w", err)
+	}
+	out := make([]ContractSymbol, len(ws))
+	for i, w := range ws {
+		out[i] = w.contract()
+	}
+	return out, nil
+}

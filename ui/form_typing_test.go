@@ -1,0 +1,82 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFormNeverRewritesNumbers: characters the form does not accept used
+// to be dropped, so `1,5` became 15 and `0.04.1` became 0.041. Now the
+// field keeps exactly what was typed, is marked invalid at once, and the
+// order cannot go to review; nothing the user did not mean is ever sent.
+func TestFormNeverRewritesNumbers(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		keys     []string // keystrokes (or one paste)
+		field    int
+		want     string // the field's text afterwards
+		wantErr  string // the field's mark, "" for valid
+		reviewOK bool
+	}{
+		{"comma typed", []string{"1", ",", "5"}, fieldQty, "1,5", "is not a digit or point", false},
+		{"comma pasted", []string{"1,5"}, fieldQty, "1,5", "is not a digit or point", false},
+		{"second point typed", []string{"0", ".", "0", "4", ".", "1"}, fieldPrice, "0.04.1", "one point", false},
+		{"second point pasted", []string{"0.04.1"}, fieldPrice, "0.04.1", "one point", false},
+		{"exponent", []string{"1e3"}, fieldQty, "1e3", "is not a digit or point", false},
+		{"minus", []string{"-1"}, fieldQty, "-1", "is not a digit or point", false},
+		{"space inside", []string{"1 0"}, fieldQty, "1 0", "is not a digit or point", false},
+		{"plain", []string{"0", ".", "0", "1"}, fieldQty, "0.01", "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &orderForm{symbols: testSymbols(), qty: "0.01", price: "60000"}
+			f.field = tc.field
+			if tc.field == fieldQty {
+				f.qty = ""
+			} else {
+				f.price = ""
+			}
+			for _, k := range tc.keys {
+				f.typeText(k)
+			}
+			got := f.qty
+			if tc.field == fieldPrice {
+				got = f.price
+			}
+			if got != tc.want {
+				t.Errorf("typed %q: field = %q, want %q exactly as typed", tc.keys, got, tc.want)
+			}
+			if e := f.errs[tc.field]; (tc.wantErr == "") != (e == "") || !strings.Contains(e, tc.wantErr) {
+				t.Errorf("typed %q: field mark = %q, want %q", tc.keys, e, tc.wantErr)
+			}
+			if _, ok := f.validate(testSnapshot()); ok != tc.reviewOK {
+				t.Errorf("typed %q: review allowed = %v, want %v (marks %q)", tc.keys, ok, tc.reviewOK, f.errs)
+			}
+		})
+	}
+}
+
+// TestFormBackspaceClearsTheMark: deleting the offending character makes
+// the field valid again.
+func TestFormBackspaceClearsTheMark(t *testing.T) {
+	f := &orderForm{symbols: testSymbols(), field: fieldQty}
+	f.typeText("1,")
+	if f.errs[fieldQty] == "" {
+		t.Fatal("1, is not marked invalid")
+	}
+	f.backspace()
+	f.typeText("5")
+	if f.qty != "15" || f.errs[fieldQty] != "" {
+		t.Errorf("after backspace and 5: %q marked %q, want 15 and valid", f.qty, f.errs[fieldQty])
+	}
+}
+
+// TestFormBackspaceWholeRune: backspace removes a whole character, never
+// half of a multi-byte one.
+func TestFormBackspaceWholeRune(t *testing.T) {
+	f := &orderForm{symbols: testSymbols(), field: fieldQty}
+	f.typeText("1é")
+	f.backspace()
+	if f.qty != "1" || f.errs[fieldQty] != "" {
+		t.Errorf("after 1é and backspace: %q marked %q, want 1 and valid", f.qty, f.errs[fieldQty])
+	}
+}
