@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/sim"
 	"bhtop/state"
@@ -32,18 +31,20 @@ func TestCancelContractOrder(t *testing.T) {
 		}
 		return ""
 	}
-	testkit.Eventually(t, 5*time.Second, func() bool { return status() == "NEW" },
-		"contract order %s never showed NEW", placed.OrderID)
+	if !eventually(5*time.Second, func() bool { return status() == "NEW" }) {
+		t.Fatalf("contract order %s status = %q, want NEW", placed.OrderID, status())
+	}
 	res := f.s.CancelOrder(ctx, rest.CancelRequest{Symbol: "ETH-PERP", OrderID: placed.OrderID, Contract: true, OrderType: "LIMIT"})
 	if res.Outcome != rest.OutcomeAccepted {
 		t.Fatalf("CancelOrder(contract) = %+v, want accepted", res)
 	}
-	testkit.Eventually(t, 5*time.Second, func() bool { return status() == "CANCELED" },
-		"contract order %s never showed CANCELED after the cancel", placed.OrderID)
-	if n := f.log.Count("DELETE", "/openapi/contract/v1/order/cancel"); n != 1 {
+	if !eventually(5*time.Second, func() bool { return status() == "CANCELED" }) {
+		t.Errorf("contract order %s status = %q after cancel, want CANCELED", placed.OrderID, status())
+	}
+	if n := f.log.count("DELETE", "/openapi/contract/v1/order/cancel"); n != 1 {
 		t.Errorf("contract cancels sent = %d, want 1", n)
 	}
-	if n := f.log.Count("DELETE", "/openapi/v1/order"); n != 0 {
+	if n := f.log.count("DELETE", "/openapi/v1/order"); n != 0 {
 		t.Errorf("spot cancels sent = %d, want 0", n)
 	}
 }

@@ -42,11 +42,24 @@ func (f *frames) contains(s string) bool {
 	return false
 }
 
+// syncBuf is the simulator's request log (the test kit's), under the
+// names this package's tests use.
+type syncBuf struct{ testkit.RequestLog }
+
+// count is how many logged requests have this method and path.
+func (b *syncBuf) count(method, path string) int { return b.Count(method, path) }
+
+// eventually polls cond until it holds or d passes (testkit.Within).
+func eventually(d time.Duration, cond func() bool) bool { return testkit.Within(d, cond) }
+
+// decEq reports whether two decimal strings are the same number.
+func decEq(a, b string) bool { return testkit.DecEqual(a, b) }
+
 // fixture is a running simulator and a live session on it.
 type fixture struct {
 	t    *testing.T
 	srv  *simtest.Sim
-	log  *testkit.RequestLog
+	log  *syncBuf
 	rest *rest.Client
 	s    *Session
 	clk  *clock.Fake // the clock of the simulator, the client and the session; nil: real time
@@ -97,6 +110,8 @@ func newFakeFixture(t *testing.T, opts sim.Options, cfg Config, trader bool) *fi
 
 func startFixture(t *testing.T, opts sim.Options, cfg Config, trader bool, clk *clock.Fake) *fixture {
 	t.Helper()
+	log := &syncBuf{}
+	opts.RequestLog = log
 	srv := simtest.Start(t, opts)
 	var ro []rest.Option
 	inflight := &testkit.Inflight{}
@@ -114,7 +129,7 @@ func startFixture(t *testing.T, opts sim.Options, cfg Config, trader bool, clk *
 	}
 	s, err := New(cfg)
 	testkit.Live(t, s, err)
-	return &fixture{t: t, srv: srv, log: srv.Log, rest: c, s: s, clk: clk, inflight: inflight}
+	return &fixture{t: t, srv: srv, log: log, rest: c, s: s, clk: clk, inflight: inflight}
 }
 
 // until moves the fake clock by step per poll until cond holds, failing
@@ -139,7 +154,7 @@ func (f *fixture) describe() string {
 	st := f.s.Status()
 	return fmt.Sprintf("state %s (%q), connections %d, keys created %d, errors %d (%q); listenKey POST %d PUT %d DELETE %d",
 		st.State, st.Reason, st.Connects, st.KeysCreated, st.Errors, st.LastError,
-		f.log.Count("POST", userStream), f.log.Count("PUT", userStream), f.log.Count("DELETE", userStream))
+		f.log.count("POST", userStream), f.log.count("PUT", userStream), f.log.count("DELETE", userStream))
 }
 
 // truthDiff compares the session's latest snapshot with the simulator's
@@ -157,7 +172,7 @@ func truthDiff(ctx context.Context, c *rest.Client, snap *state.Snapshot) (strin
 	}
 	for _, b := range acct.Balances {
 		h, ok := have[b.Asset]
-		if !ok || !testkit.DecEqual(h.Free, b.Free) || !testkit.DecEqual(h.Locked, b.Locked) {
+		if !ok || !decEq(h.Free, b.Free) || !decEq(h.Locked, b.Locked) {
 			diffs = append(diffs, fmt.Sprintf("balance %s: got %+v, want free %s locked %s", b.Asset, h, b.Free, b.Locked))
 		}
 	}
@@ -187,7 +202,7 @@ func truthDiff(ctx context.Context, c *rest.Client, snap *state.Snapshot) (strin
 		switch {
 		case !ok:
 			diffs = append(diffs, "lost open order "+k)
-		case o.Status != r.Status || !testkit.DecEqual(o.ExecutedQty, r.ExecutedQty):
+		case o.Status != r.Status || !decEq(o.ExecutedQty, r.ExecutedQty):
 			diffs = append(diffs, fmt.Sprintf("order %s: got %s %s, want %s %s", k, o.Status, o.ExecutedQty, r.Status, r.ExecutedQty))
 		}
 	}
@@ -205,11 +220,11 @@ func truthDiff(ctx context.Context, c *rest.Client, snap *state.Snapshot) (strin
 		hp[p.Symbol+"/"+p.Side] = p
 	}
 	for _, p := range pos {
-		if testkit.DecEqual(p.Position, "0") {
+		if decEq(p.Position, "0") {
 			continue
 		}
 		h, ok := hp[p.Symbol+"/"+p.Side]
-		if !ok || !testkit.DecEqual(h.Total, p.Position) || !testkit.DecEqual(h.AvgPrice, p.AvgPrice) {
+		if !ok || !decEq(h.Total, p.Position) || !decEq(h.AvgPrice, p.AvgPrice) {
 			diffs = append(diffs, fmt.Sprintf("position %s/%s: got %+v, want total %s avg %s", p.Symbol, p.Side, h, p.Position, p.AvgPrice))
 		}
 		delete(hp, p.Symbol+"/"+p.Side)

@@ -22,10 +22,10 @@ func TestKeepaliveCadence(t *testing.T) {
 	f := newFakeFixture(t, sim.Options{}, Config{}, false)
 	for want := 1; want <= 3; want++ {
 		f.advance(30 * time.Minute)
-		testkit.Eventually(t, 5*time.Second, func() bool { return f.log.Count("PUT", userStream) >= want },
+		testkit.Eventually(t, 5*time.Second, func() bool { return f.log.count("PUT", userStream) >= want },
 			"%d PUTs after %d keepalive periods", want, want)
 	}
-	if got := f.log.Count("PUT", userStream); got != 3 {
+	if got := f.log.count("PUT", userStream); got != 3 {
 		t.Errorf("PUTs in 90m with keepalive 30m = %d, want 3", got)
 	}
 	st := f.s.Status()
@@ -35,7 +35,7 @@ func TestKeepaliveCadence(t *testing.T) {
 	if err := f.s.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.log.Count("DELETE", userStream); got != 1 {
+	if got := f.log.count("DELETE", userStream); got != 1 {
 		t.Errorf("DELETEs after Close = %d, want 1", got)
 	}
 }
@@ -48,7 +48,7 @@ func TestRecoversFromKeyExpiry(t *testing.T) {
 	for want := 2; want <= 3; want++ {
 		f.advance(61 * time.Minute)
 		f.until(100*time.Millisecond, func() bool {
-			return f.log.Count("POST", userStream) >= want && f.s.Status().State == StateLive
+			return f.log.count("POST", userStream) >= want && f.s.Status().State == StateLive
 		}, fmt.Sprintf("%d listenKeys (a new key after each expiry) and live", want))
 	}
 	// Events still flow on the new key: place an order and see its report.
@@ -91,7 +91,7 @@ func TestRotationLosesNoEvent(t *testing.T) {
 	if n := rotations(f.s); n < 6 {
 		t.Errorf("rotations = %d, want >= 6", n)
 	}
-	if n := f.log.Count("POST", userStream); n != 1 {
+	if n := f.log.count("POST", userStream); n != 1 {
 		t.Errorf("listenKeys created = %d, want 1 (rotation reuses the key); %s", n, f.describe())
 	}
 }
@@ -120,7 +120,7 @@ func TestReconnectsQuicklyAfterDrop(t *testing.T) {
 	// counts each drop as an error.
 	f := newFakeFixture(t, sim.Options{Faults: sim.Faults{DropEvery: 10 * time.Minute}}, Config{}, false)
 	f.until(3*time.Minute, func() bool { return f.s.Status().Connects >= 4 }, "4 connections with a drop every 10m")
-	if n := f.log.Count("POST", userStream); n != 1 {
+	if n := f.log.count("POST", userStream); n != 1 {
 		t.Errorf("listenKeys created = %d, want 1 (a drop without close frame retries the same key)", n)
 	}
 	if st := f.s.Status(); st.Errors < 3 || !strings.Contains(st.LastError, "connection lost") {
@@ -202,7 +202,7 @@ func TestReadOnlyCannotTrade(t *testing.T) {
 	if res.Outcome != rest.OutcomeRejected {
 		t.Errorf("read-only PlaceOrder = %s, want rejected", res.Outcome)
 	}
-	if n := f.log.Count("POST", "/openapi/v1/order"); n != 0 {
+	if n := f.log.count("POST", "/openapi/v1/order"); n != 0 {
 		t.Errorf("order requests sent by a read-only session = %d, want 0", n)
 	}
 }
@@ -242,7 +242,7 @@ func TestResyncOnDemand(t *testing.T) {
 	if err := f.s.Resync(context.Background()); err != nil {
 		t.Fatalf("Resync() = %v, want nil", err)
 	}
-	if got := f.log.Count("GET", "/openapi/v1/account"); got != 2 {
+	if got := f.log.count("GET", "/openapi/v1/account"); got != 2 {
 		t.Errorf("account snapshots = %d, want 2 (connect + Resync)", got)
 	}
 	if !f.s.Status().LastSnapshot.After(before) {
@@ -255,7 +255,7 @@ func TestSilentSocketReplaced(t *testing.T) {
 	// No events at all for QuietMax: the socket is replaced (new one first).
 	f := newFakeFixture(t, sim.Options{}, Config{QuietMax: 10 * time.Minute}, false)
 	f.until(time.Minute, func() bool { return f.s.Status().Connects >= 3 }, "3 connections with QuietMax 10m and no event")
-	if n := f.log.Count("POST", userStream); n != 1 {
+	if n := f.log.count("POST", userStream); n != 1 {
 		t.Errorf("listenKeys created = %d, want 1", n)
 	}
 }
@@ -289,6 +289,6 @@ func TestServiceCutAtMaxAge(t *testing.T) {
 	// a new key is POSTed, and the old one (still valid) is DELETEd.
 	f := newFakeFixture(t, sim.Options{ConnMaxAge: 10 * time.Minute}, Config{}, false)
 	f.until(time.Minute, func() bool {
-		return f.s.Status().Connects >= 3 && f.log.Count("DELETE", userStream) >= 2
+		return f.s.Status().Connects >= 3 && f.log.count("DELETE", userStream) >= 2
 	}, "3 connections and 2 DELETEs after two cuts at max age")
 }
