@@ -53,7 +53,7 @@ func (s *Session) notePublished(snap *state.Snapshot) {
 	if !primed {
 		return
 	}
-	now := s.cfg.Clock.Now()
+	now := s.cfg.Now()
 	if now.Sub(s.noteWindow) >= time.Second {
 		if s.noteSkipped > 0 {
 			s.notes.Add(now, NoteInfo, fmt.Sprintf("… and %d more order updates", s.noteSkipped))

@@ -79,6 +79,9 @@ type Config struct {
 	Host      string // base URL host for the header
 }
 
+// Now is the time on c.Clock.
+func (c *Config) Now() time.Time { return c.Clock.Now() }
+
 func (c *Config) setDefaults() {
 	def := func(d *time.Duration, v time.Duration) {
 		if *d <= 0 {

@@ -71,7 +71,7 @@ func (s *Session) dial(ctx context.Context, key string) (*conn, error) {
 		id:     s.connSeq.Add(1),
 		key:    key,
 		ws:     ws,
-		opened: s.cfg.Clock.Now(),
+		opened: s.cfg.Now(),
 		done:   make(chan struct{}),
 	}
 	c.heard.Store(c.opened.UnixNano())
@@ -93,7 +93,7 @@ func (s *Session) readLoop(c *conn) {
 	defer c.ws.Close()
 	c.ws.SetReadLimit(16 << 20)
 	extend := func() {
-		c.heard.Store(s.cfg.Clock.Now().UnixNano())
+		c.heard.Store(s.cfg.Now().UnixNano())
 		_ = c.ws.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout))
 	}
 	c.ws.SetPongHandler(func(string) error { extend(); return nil })
@@ -128,7 +128,7 @@ func (s *Session) readLoop(c *conn) {
 			return
 		}
 		extend()
-		now := s.cfg.Clock.Now()
+		now := s.cfg.Now()
 		s.lastFrame.Store(now.UnixNano())
 		it := item{frame: data, conn: c}
 		switch {

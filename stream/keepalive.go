@@ -30,7 +30,7 @@ func (s *Session) newKey(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("create listenKey: %w", err)
 	}
-	now := s.cfg.Clock.Now()
+	now := s.cfg.Now()
 	s.mu.Lock()
 	s.key = key
 	s.created[key] = true
@@ -113,7 +113,7 @@ func (s *Session) Keepalive(ctx context.Context) (time.Time, error) {
 
 func (s *Session) keepalive(ctx context.Context, key string) (time.Time, error) {
 	err := s.rest.KeepAliveListenKey(ctx, key)
-	now := s.cfg.Clock.Now()
+	now := s.cfg.Now()
 	if err != nil {
 		if errors.Is(err, rest.ErrInvalidListenKey) {
 			s.noteError("keepalive: listenKey no longer valid; moving to a new one")
@@ -155,7 +155,7 @@ func (s *Session) keepaliveLoop(ctx context.Context) {
 		var t clock.Timer
 		var wait <-chan time.Time
 		if key != "" && key != dead {
-			now := s.cfg.Clock.Now()
+			now := s.cfg.Now()
 			d := next.Sub(now)
 			if failures > 0 {
 				d = backoff(failures-1, time.Second, s.cfg.BackoffCap, jitter)

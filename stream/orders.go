@@ -48,7 +48,7 @@ func (s *Session) PlaceOrder(ctx context.Context, req rest.OrderRequest) rest.Or
 	}
 	cid := req.NewClientOrderID
 	p := state.Pending{ClientOrderID: cid, Symbol: req.Symbol, Side: req.Side,
-		Status: state.PendingSent, Since: s.cfg.Clock.Now().UnixMilli()}
+		Status: state.PendingSent, Since: s.cfg.Now().UnixMilli()}
 	s.do(func(w *writer) { w.store.AddPending(p) })
 	what := fmt.Sprintf("%s %s %s %s @ %s", req.Side, req.Quantity, req.Symbol, req.Type, req.Price)
 	s.note(NoteOrder, "sent: "+what+" ("+cid+")")

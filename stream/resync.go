@@ -40,7 +40,7 @@ func (s *Session) resync(ctx context.Context, held bool) error {
 	if err != nil {
 		return err
 	}
-	now := s.cfg.Clock.Now()
+	now := s.cfg.Now()
 	s.setStatus(func(st *Status) { st.LastSnapshot = now })
 	s.note(NoteResync, fmt.Sprintf("resynced from REST: %d open orders, %d balances",
 		len(snap.SpotOpenOrders)+len(snap.ContractOpenOrders), accountBalances(snap)))

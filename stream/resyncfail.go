@@ -88,7 +88,7 @@ func (f resyncFailure) delay(n int, now time.Time, cfg *Config) time.Duration {
 // It returns the timer for the retry.
 func (s *Session) resyncFailed(err error, n int) <-chan time.Time {
 	f := classifyResync(err)
-	now := s.cfg.Clock.Now()
+	now := s.cfg.Now()
 	d := f.delay(n, now, &s.cfg)
 	reason := "no snapshot: " + f.reason
 	s.setStatus(func(st *Status) {

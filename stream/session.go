@@ -218,14 +218,14 @@ func (s *Session) setStatus(f func(st *Status)) {
 
 func (s *Session) note(kind NoteKind, text string) {
 	text = sanitize(text, lineMax)
-	s.notes.Add(s.cfg.Clock.Now(), kind, text)
+	s.notes.Add(s.cfg.Now(), kind, text)
 	s.cfg.Logger.Info(text, "kind", string(kind))
 }
 
 // noteError records an error: a note, the error count and the status.
 func (s *Session) noteError(text string) {
 	text = sanitize(text, lineMax)
-	s.notes.Add(s.cfg.Clock.Now(), NoteError, text)
+	s.notes.Add(s.cfg.Now(), NoteError, text)
 	s.cfg.Logger.Warn(text)
 	s.setStatus(func(st *Status) { st.Errors++; st.LastError = text })
 }

@@ -109,13 +109,13 @@ func (s *Session) supervise(ctx context.Context) {
 				s.goLive()
 			}
 		case <-check.C():
-			if s.cfg.Clock.Now().Before(replaceAfter) {
+			if s.cfg.Now().Before(replaceAfter) {
 				continue
 			}
 			if why := s.replaceReason(cur); why != "" {
 				c, rerr := s.replace(ctx, cur, why)
 				if c == nil {
-					replaceAfter = s.cfg.Clock.Now().Add(backoff(replaceFails, s.cfg.BackoffBase, s.cfg.BackoffCap, jitter))
+					replaceAfter = s.cfg.Now().Add(backoff(replaceFails, s.cfg.BackoffBase, s.cfg.BackoffCap, jitter))
 					replaceFails++
 				} else {
 					cur, replaceFails = c, 0
@@ -209,7 +209,7 @@ func (s *Session) replace(ctx context.Context, old *conn, why string) (*conn, er
 // replaceReason says why the current connection should be replaced now
 // (rotation age, or a silence that is suspicious), or "".
 func (s *Session) replaceReason(c *conn) string {
-	now := s.cfg.Clock.Now()
+	now := s.cfg.Now()
 	if age := now.Sub(c.opened); age >= s.cfg.Rotate {
 		return fmt.Sprintf("rotation at age %s", age.Round(time.Second))
 	}
@@ -245,7 +245,7 @@ func (s *Session) checkEvery() time.Duration {
 }
 
 func (s *Session) reconnecting(reason string, d time.Duration) {
-	at := s.cfg.Clock.Now().Add(d)
+	at := s.cfg.Now().Add(d)
 	s.setStatus(func(st *Status) {
 		st.State, st.Reason, st.RetryAt = StateReconnecting, reason, at
 		st.ConnectedAt = time.Time{}

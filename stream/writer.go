@@ -74,7 +74,7 @@ func (s *Session) do(fn func(w *writer)) bool {
 // handling what is already queued and publishing a last snapshot.
 func (s *Session) runWriter(stop <-chan struct{}) {
 	defer close(s.writerDone)
-	w := &writer{s: s, store: s.store, journalOK: true, rateAt: s.cfg.Clock.Now()}
+	w := &writer{s: s, store: s.store, journalOK: true, rateAt: s.cfg.Now()}
 	// The tick publishes what frames left unpublished, compares orders for
 	// notes and measures the event rate. With nothing pending it slows to
 	// idleTick, so an idle dashboard is not woken 20 times a second.
@@ -242,7 +242,7 @@ func (w *writer) noteChanges(now bool) {
 
 // measureRate updates the events-per-second figure about once a second.
 func (w *writer) measureRate() {
-	now := w.s.cfg.Clock.Now()
+	now := w.s.cfg.Now()
 	el := now.Sub(w.rateAt)
 	if el < time.Second {
 		return
