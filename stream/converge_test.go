@@ -36,14 +36,7 @@ func TestConvergesToTruthUnderFaults(t *testing.T) {
 	time.Sleep(time.Second) // the busy phase: nothing is asserted on time
 	f.srv.SetActivity(0)
 
-	var diff string
-	ok := testkit.Within(4*time.Second, func() bool {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		var err error
-		diff, err = truthDiff(ctx, f.rest, f.s.Hub().Latest())
-		return err == nil && diff == ""
-	})
+	diff, ok := f.settled(4 * time.Second)
 	snap := f.s.Hub().Latest()
 	t.Logf("events %d applied %d stale %d malformed %d; orders %d; reconnects %d",
 		snap.Stats.Events, snap.Stats.Applied, snap.Stats.Stale, snap.Stats.Malformed,

@@ -157,6 +157,21 @@ func (f *fixture) describe() string {
 		f.log.count("POST", userStream), f.log.count("PUT", userStream), f.log.count("DELETE", userStream))
 }
 
+// settled waits up to within for the session's state to equal the
+// simulator's REST truth; it returns the last difference and whether
+// they became equal.
+func (f *fixture) settled(within time.Duration) (string, bool) {
+	var diff string
+	ok := testkit.Within(within, func() bool {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		var err error
+		diff, err = truthDiff(ctx, f.rest, f.s.Hub().Latest())
+		return err == nil && diff == ""
+	})
+	return diff, ok
+}
+
 // truthDiff compares the session's latest snapshot with the simulator's
 // REST truth (account balances by value, spot and contract open orders,
 // contract positions) and returns the differences ("" when equal).

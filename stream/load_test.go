@@ -1,7 +1,6 @@
 package stream
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -41,14 +40,7 @@ func TestExactAt20kEventsWithReader(t *testing.T) {
 	time.Sleep(time.Second) // let the stream run; nothing is asserted on time
 	f.srv.SetActivity(0)
 
-	var diff string
-	ok := testkit.Within(5*time.Second, func() bool {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		var err error
-		diff, err = truthDiff(ctx, f.rest, hub.Latest())
-		return err == nil && diff == ""
-	})
+	diff, ok := f.settled(5 * time.Second)
 	snap := hub.Latest()
 	t.Logf("events %d applied %d stale %d; orders retained %d; snapshots %d; reconnects %d",
 		snap.Stats.Events, snap.Stats.Applied, snap.Stats.Stale, len(snap.Orders), snap.Version, f.s.Status().Connects-1)

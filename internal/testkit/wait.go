@@ -74,3 +74,17 @@ func Long(t testing.TB, why string) {
 		t.Skip("long (-short skips it): " + why)
 	}
 }
+
+// SeedBytes adds each seed to a fuzz target's corpus as []byte.
+func SeedBytes(f *testing.F, seeds ...string) {
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+}
+
+// SeedStrings adds each seed to a fuzz target's corpus as a string.
+func SeedStrings(f *testing.F, seeds ...string) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
+}
