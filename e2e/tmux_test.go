@@ -93,11 +93,34 @@ func (s *simProc) requests(t *testing.T) []string {
 
 // startTerm runs bhtop with args and env in a w×h terminal of a tmux
 // server of the test's own (the test kit's).
-func startTerm(t *testing.T, w, h int, env []string, args ...string) *testkit.Term {
+func startTerm(t *testing.T, w, h int, env []string, args ...string) *term {
 	t.Helper()
 	cmdline := "env " + strings.Join(env, " ") + " " + binary + " " + strings.Join(args, " ")
-	return testkit.NewTmux(t).Term(t, w, h, cmdline)
+	return &term{t: t, Term: testkit.NewTmux(t).Term(t, w, h, cmdline)}
 }
+
+// term is a terminal of the test kit under the names this package's
+// tests use.
+type term struct {
+	t *testing.T
+	*testkit.Term
+}
+
+func (tm *term) keys(keys ...string) { tm.t.Helper(); tm.Keys(keys...) }
+
+// text types literal text.
+func (tm *term) text(s string) { tm.t.Helper(); tm.Type(s) }
+
+// waitFor polls the screen until cond holds (20 s at most).
+func (tm *term) waitFor(what string, cond func(screen string) bool) string {
+	tm.t.Helper()
+	return tm.WaitFor(what, cond)
+}
+
+func (tm *term) waitText(sub string) string { tm.t.Helper(); return tm.WaitText(sub) }
+
+// dead reports whether the program in the pane has exited.
+func (tm *term) dead() bool { return tm.Dead() }
 
 func credentials(s *simProc) []string {
 	return []string{"BHTOP_BASE_URL=" + s.BaseURL, "BHTOP_API_KEY=" + s.APIKey, "BHTOP_SECRET_KEY=" + s.SecretKey,
@@ -112,28 +135,28 @@ var acceptedID = regexp.MustCompile(`order accepted: .*\(id (\d+)\)`)
 func TestPlaceAndCancelWithKeyboard(t *testing.T) {
 	s := startSim(t, "--activity", "1")
 	tm := startTerm(t, 160, 48, credentials(s))
-	tm.WaitText("Balances")
-	tm.WaitText("USDT")
-	tm.WaitText("● live")
+	tm.waitText("Balances")
+	tm.waitText("USDT")
+	tm.waitText("● live")
 
-	tm.Keys("n")
-	tm.WaitText("New spot order")
-	tm.Type("XRPUSDT") // the symbol field searches as it is typed
-	tm.Keys("Tab", "Tab", "Tab", "Tab")
-	tm.Type("100")
-	tm.Keys("Tab")
-	tm.Type("0.1")
-	tm.Keys("Enter")
-	tm.WaitText("SEND THIS ORDER?")
-	tm.Keys("y")
-	screen := tm.WaitFor("the order to be accepted", func(s string) bool { return acceptedID.MatchString(s) })
+	tm.keys("n")
+	tm.waitText("New spot order")
+	tm.text("XRPUSDT") // the symbol field searches as it is typed
+	tm.keys("Tab", "Tab", "Tab", "Tab")
+	tm.text("100")
+	tm.keys("Tab")
+	tm.text("0.1")
+	tm.keys("Enter")
+	tm.waitText("SEND THIS ORDER?")
+	tm.keys("y")
+	screen := tm.waitFor("the order to be accepted", func(s string) bool { return acceptedID.MatchString(s) })
 	id := acceptedID.FindStringSubmatch(screen)[1]
 
 	// Find it in Open Orders with the filter.
-	tm.Keys("2", "/")
-	tm.Type(id)
-	tm.Keys("Enter")
-	tm.WaitFor("order "+id+" in Open Orders", func(s string) bool {
+	tm.keys("2", "/")
+	tm.text(id)
+	tm.keys("Enter")
+	tm.waitFor("order "+id+" in Open Orders", func(s string) bool {
 		for _, line := range strings.Split(s, "\n") {
 			if strings.Contains(line, id) && strings.Contains(line, "XRPUSDT") && strings.Contains(line, "NEW") {
 				return true
@@ -142,10 +165,10 @@ func TestPlaceAndCancelWithKeyboard(t *testing.T) {
 		return false
 	})
 
-	tm.Keys("x")
-	tm.WaitText("CANCEL")
-	tm.Keys("y")
-	tm.WaitFor("order "+id+" to leave Open Orders", func(s string) bool {
+	tm.keys("x")
+	tm.waitText("CANCEL")
+	tm.keys("y")
+	tm.waitFor("order "+id+" to leave Open Orders", func(s string) bool {
 		if !strings.Contains(s, "cancel accepted") { // (the box may still hide the row)
 			return false
 		}
@@ -157,8 +180,8 @@ func TestPlaceAndCancelWithKeyboard(t *testing.T) {
 		return true
 	})
 
-	tm.Keys("q")
-	tm.WaitFor("bhtop to exit", func(string) bool { return tm.Dead() })
+	tm.keys("q")
+	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
 	reqs := s.requests(t)
 	count := func(what string) int {
 		n := 0
@@ -185,18 +208,18 @@ func TestPlaceAndCancelWithKeyboard(t *testing.T) {
 func TestReadOnlySendsNothing(t *testing.T) {
 	s := startSim(t, "--activity", "5")
 	tm := startTerm(t, 120, 40, credentials(s), "--read-only")
-	tm.WaitText("Balances")
-	tm.WaitText("● live")
-	tm.Keys("?")
-	help := tm.WaitText("quit")
+	tm.waitText("Balances")
+	tm.waitText("● live")
+	tm.keys("?")
+	help := tm.waitText("quit")
 	if strings.Contains(help, "new order") || strings.Contains(help, "cancel order") {
 		t.Errorf("read-only help offers order keys:\n%s", help)
 	}
-	tm.Keys("Escape")
-	tm.Keys("2", "n", "y", "x", "y", "Enter", "y")
+	tm.keys("Escape")
+	tm.keys("2", "n", "y", "x", "y", "Enter", "y")
 	time.Sleep(500 * time.Millisecond) // give a wrongly sent request time to reach the log
-	tm.Keys("q")
-	tm.WaitFor("bhtop to exit", func(string) bool { return tm.Dead() })
+	tm.keys("q")
+	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
 	for _, r := range s.requests(t) {
 		if strings.HasSuffix(r, "/order") || strings.Contains(r, "/order?") {
 			t.Errorf("read-only dashboard sent %s", r)

@@ -35,6 +35,9 @@ func (m *Model) headerText(short bool) string {
 		parts = append(parts, m.pt.badge.wrap(" READ-ONLY "))
 	}
 	parts = append(parts, m.connState())
+	if mkt := m.marketHeader(short); mkt != "" {
+		parts = append(parts, mkt)
+	}
 	if s.State == upstream.StateReplay {
 		return strings.Join(parts, " ") // no listenKey, no socket
 	}

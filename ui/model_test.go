@@ -242,6 +242,8 @@ func TestFilterSortScrollTabs(t *testing.T) {
 	sendKeys(tm, "4")
 	waitText(t, tm, "Events (5)")
 	sendKeys(tm, "tab")
+	waitText(t, tm, "Market (0)")
+	sendKeys(tm, "tab")
 	waitText(t, tm, "Balances (19)") // A0000 is zero: hidden
 	m := finish(t, tm)
 	o := m.panes[paneOrders]
