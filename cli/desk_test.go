@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"bhtop/internal/testkit"
 )
 
 // deskEnv is an environment whose config file (mode 0600) holds text.
@@ -115,18 +117,14 @@ func TestDumpMetricsAddr(t *testing.T) {
 		done <- code
 	}()
 	var body string
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(body, `bhtop_stream_up{account="default"} 1`) {
-		if time.Now().After(deadline) {
-			t.Fatalf("/metrics never showed the stream up:\n%s", body)
-		}
-		time.Sleep(50 * time.Millisecond)
+	testkit.Eventually(t, 10*time.Second, func() bool {
 		if resp, err := http.Get("http://" + addr + "/metrics"); err == nil {
 			b, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
 			body = string(b)
 		}
-	}
+		return strings.Contains(body, `bhtop_stream_up{account="default"} 1`)
+	}, "/metrics never showed bhtop_stream_up 1")
 	for _, want := range []string{"bhtop_events_total{", "bhtop_requests_total{endpoint=\"GET /openapi/v1/account\",status=\"200\"}", "go_goroutines"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("/metrics lacks %s", want)

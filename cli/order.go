@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,22 +16,32 @@ import (
 	"bhtop/rest"
 )
 
-// orderFlags are the flags of `bhtop order new|cancel`.
+// orderFlags are the flags of `bhtop order new|cancel|close|cancel-all`.
 type orderFlags struct {
 	conn                   *config.Flags
+	market                 string
 	symbol, side, typ, tif string
 	quantity, price        string
 	orderID, clientOrderID string
+	leverage, priceType    string
+	orderType, trigger     string
+	overPrice              string
 	timeout                time.Duration
 }
 
 func newOrderFlags(fs *flag.FlagSet) *orderFlags {
 	f := &orderFlags{conn: config.AddFlags(fs)}
-	fs.StringVar(&f.symbol, "symbol", "", "symbol, e.g. BTCUSDT (new: required; cancel: optional)")
-	fs.StringVar(&f.side, "side", "", "BUY or SELL (new)")
-	fs.StringVar(&f.typ, "type", "LIMIT", "LIMIT, MARKET or LIMIT_MAKER (new)")
-	fs.StringVar(&f.tif, "tif", "", "time in force: GTC, IOC or FOK (new; default GTC for LIMIT)")
-	fs.StringVar(&f.quantity, "quantity", "", "quantity, a decimal (new)")
+	fs.StringVar(&f.market, "market", "", "spot (default) or contract (new, cancel); cancel-all: both unless given")
+	fs.StringVar(&f.symbol, "symbol", "", "symbol, e.g. BTCUSDT (new, close: required; cancel, cancel-all: optional)")
+	fs.StringVar(&f.side, "side", "", "new: BUY or SELL (spot), BUY_OPEN, SELL_OPEN, BUY_CLOSE or SELL_CLOSE (contract); close: LONG or SHORT")
+	fs.StringVar(&f.typ, "type", "LIMIT", "LIMIT, MARKET or LIMIT_MAKER (new, spot)")
+	fs.StringVar(&f.tif, "tif", "", "time in force: GTC, IOC or FOK, contract also LIMIT_MAKER (new; default GTC for LIMIT)")
+	fs.StringVar(&f.leverage, "leverage", "", "leverage of a contract order that opens (not for *_CLOSE)")
+	fs.StringVar(&f.priceType, "price-type", "", "contract: INPUT (default: --price), OPPONENT, QUEUE, OVER or MARKET")
+	fs.StringVar(&f.orderType, "order-type", "", "contract: LIMIT (default) or STOP (with --trigger-price); cancel: the order's type")
+	fs.StringVar(&f.trigger, "trigger-price", "", "contract STOP orders: the trigger price")
+	fs.StringVar(&f.overPrice, "over-price", "", "contract OVER orders: added to the best opposite price (a buy; taken off for a sell)")
+	fs.StringVar(&f.quantity, "quantity", "", "quantity, a decimal (new; close: default the whole available quantity)")
 	fs.StringVar(&f.price, "price", "", "price, a decimal (new; not for MARKET)")
 	fs.StringVar(&f.orderID, "order-id", "", "order id to cancel (cancel)")
 	fs.StringVar(&f.clientOrderID, "client-order-id", "", "cancel: the order's client order id; new: use this id instead of a generated one")
@@ -73,7 +84,8 @@ func (f *orderFlags) newRequest() (rest.OrderRequest, error) {
 
 // cancelRequest checks the flags of `order cancel` and builds the request.
 func (f *orderFlags) cancelRequest() (rest.CancelRequest, error) {
-	r := rest.CancelRequest{Symbol: strings.ToUpper(f.symbol), OrderID: f.orderID, ClientOrderID: f.clientOrderID}
+	r := rest.CancelRequest{Symbol: strings.ToUpper(f.symbol), OrderID: f.orderID, ClientOrderID: f.clientOrderID,
+		Contract: f.isContract(), OrderType: strings.ToUpper(f.orderType)}
 	if r.OrderID == "" && r.ClientOrderID == "" {
 		return r, errors.New("--order-id or --client-order-id is required")
 	}
@@ -85,16 +97,26 @@ func (f *orderFlags) cancelRequest() (rest.CancelRequest, error) {
 	return r, nil
 }
 
-// runOrder is `bhtop order new|cancel`: one signed order-changing request,
-// its outcome printed as one JSON object (rest.OrderResult), exit code 0
-// accepted, 1 rejected, 3 unknown, 2 for usage errors.
+// orderVerbs are the verbs of `bhtop order`.
+var orderVerbs = []string{"new", "cancel", "close", "cancel-all"}
+
+// runOrder is `bhtop order new|cancel|close|cancel-all`: signed
+// order-changing requests, each sent once. new, cancel and close print
+// one JSON object (rest.OrderResult), exit code 0 accepted, 1 rejected,
+// 3 unknown; cancel-all prints its counts (actions.Summary). 2 is for
+// usage errors; read-only mode refuses every verb.
 func runOrder(args []string, stdio IO) int {
 	fs := flag.NewFlagSet("order", flag.ContinueOnError)
 	fs.SetOutput(stdio.Err)
 	fs.Usage = func() {
 		out := fs.Output()
 		fmt.Fprintln(out, "usage: bhtop order new --symbol S --side BUY|SELL [--type LIMIT] [--tif GTC] --quantity Q [--price P]")
-		fmt.Fprintln(out, "       bhtop order cancel (--order-id ID | --client-order-id ID) [--symbol S]")
+		fmt.Fprintln(out, "       bhtop order new --market contract --symbol S --side BUY_OPEN|SELL_OPEN|BUY_CLOSE|SELL_CLOSE --quantity Q")
+		fmt.Fprintln(out, "                 [--price P] [--price-type INPUT|OPPONENT|QUEUE|OVER|MARKET [--over-price D]] [--leverage L]")
+		fmt.Fprintln(out, "                 [--order-type LIMIT|STOP --trigger-price T] [--tif GTC|FOK|IOC|LIMIT_MAKER]")
+		fmt.Fprintln(out, "       bhtop order cancel (--order-id ID | --client-order-id ID) [--symbol S] [--market contract [--order-type STOP]]")
+		fmt.Fprintln(out, "       bhtop order close --symbol S --side LONG|SHORT [--quantity Q]")
+		fmt.Fprintln(out, "       bhtop order cancel-all [--symbol S] [--market spot|contract]")
 		fmt.Fprintln(out, "Credentials: BHTOP_API_KEY and BHTOP_SECRET_KEY (or --secret-file). Exit: 0 accepted, 1 rejected, 3 unknown, 2 usage.")
 		fs.PrintDefaults()
 	}
@@ -106,8 +128,8 @@ func runOrder(args []string, stdio IO) int {
 	if err != nil {
 		return ExitUsage
 	}
-	if len(pos) != 1 || (pos[0] != "new" && pos[0] != "cancel") {
-		fmt.Fprintln(stdio.Err, "bhtop order: want exactly one of: new, cancel")
+	if len(pos) != 1 || !slices.Contains(orderVerbs, pos[0]) {
+		fmt.Fprintln(stdio.Err, "bhtop order: want exactly one of: new, cancel, close, cancel-all")
 		fs.Usage()
 		return ExitUsage
 	}
@@ -118,14 +140,8 @@ func runOrder(args []string, stdio IO) int {
 	if err := durationIn("--timeout", f.timeout, time.Millisecond, time.Hour); err != nil {
 		return fail("%v", err)
 	}
-	var newReq rest.OrderRequest
-	var cancelReq rest.CancelRequest
-	if pos[0] == "new" {
-		newReq, err = f.newRequest()
-	} else {
-		cancelReq, err = f.cancelRequest()
-	}
-	if err != nil {
+	verb := pos[0]
+	if err := f.check(verb); err != nil {
 		return fail("%v", err)
 	}
 	conn, err := f.conn.Resolve(stdio.Getenv)
@@ -148,15 +164,18 @@ func runOrder(args []string, stdio IO) int {
 	opts := append(conn.RESTOptions(), rest.WithTimeout(f.timeout), rest.WithLogger(logger))
 	client := rest.New(conn.BaseURL, opts...)
 	ctx := context.Background()
+	if verb == "cancel-all" {
+		code := f.cancelAll(ctx, client, stdio)
+		if err := closeLog(); err != nil {
+			fmt.Fprintf(stdio.Err, "bhtop order: %v\n", err) // the counts' exit code stands
+		}
+		return code
+	}
 	var res rest.OrderResult
 	if err := client.SyncTime(ctx); err != nil {
-		res = rest.OrderResult{Outcome: rest.OutcomeRejected, Symbol: newReq.Symbol + cancelReq.Symbol,
-			ClientOrderID: newReq.NewClientOrderID + cancelReq.ClientOrderID, OrderID: cancelReq.OrderID,
-			Msg: "not sent: " + err.Error()}
-	} else if tr := rest.NewTrader(client); pos[0] == "new" {
-		res = tr.PlaceOrder(ctx, newReq)
+		res = f.notSent(err)
 	} else {
-		res = tr.CancelOrder(ctx, cancelReq)
+		res = f.send(ctx, verb, rest.NewTrader(client))
 	}
 	b, _ := json.Marshal(res)
 	fmt.Fprintf(stdio.Out, "%s\n", b)
@@ -169,10 +188,65 @@ func runOrder(args []string, stdio IO) int {
 	case rest.OutcomeAccepted:
 		return ExitOK
 	case rest.OutcomeUnknown:
-		fmt.Fprintf(stdio.Err, "bhtop order: outcome unknown; settle it by client order id %s (GET /openapi/v1/order?origClientOrderId=...)\n", res.ClientOrderID)
+		how := "GET /openapi/v1/order?origClientOrderId=..."
+		if f.isContract() || verb == "close" {
+			how = "GET /openapi/contract/v1/getOrder?clientOrderId=..."
+		}
+		fmt.Fprintf(stdio.Err, "bhtop order: outcome unknown; settle it by client order id %s (%s)\n", res.ClientOrderID, how)
 		return ExitUnknown
 	}
 	return ExitFail
+}
+
+// check checks the flags of verb before anything is resolved or sent.
+func (f *orderFlags) check(verb string) error {
+	switch f.market {
+	case "", "spot", "contract":
+	default:
+		return fmt.Errorf("--market %q: want spot or contract", f.market)
+	}
+	var err error
+	switch verb {
+	case "new":
+		if !f.isContract() && f.leverage+f.priceType+f.orderType+f.trigger+f.overPrice != "" {
+			return errors.New("--leverage, --price-type, --order-type, --trigger-price and --over-price are for --market contract")
+		}
+		if f.isContract() {
+			_, err = f.contractRequest()
+		} else {
+			_, err = f.newRequest()
+		}
+	case "cancel":
+		_, err = f.cancelRequest()
+	case "close":
+		_, err = f.closeSide()
+	case "cancel-all":
+		if f.symbol != "" {
+			err = symbolName("--symbol", strings.ToUpper(f.symbol))
+		}
+	}
+	return err
+}
+
+// notSent is the result of a request that could not be sent.
+func (f *orderFlags) notSent(err error) rest.OrderResult {
+	return rest.OrderResult{Outcome: rest.OutcomeRejected, Symbol: strings.ToUpper(f.symbol),
+		ClientOrderID: f.clientOrderID, OrderID: f.orderID, Msg: "not sent: " + err.Error()}
+}
+
+// send sends the one request of verb (new, cancel or close).
+func (f *orderFlags) send(ctx context.Context, verb string, tr *rest.Trader) rest.OrderResult {
+	switch {
+	case verb == "close":
+		return f.closePosition(ctx, tr)
+	case verb == "cancel":
+		req, _ := f.cancelRequest()
+		return tr.Cancel(ctx, req)
+	case f.isContract():
+		return f.placeContract(ctx, tr)
+	}
+	req, _ := f.newRequest()
+	return tr.PlaceOrder(ctx, req)
 }
 
 // openOrderLog opens the --log file for appending (nil path: discard).

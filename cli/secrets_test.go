@@ -80,7 +80,7 @@ func TestNoCommandLeaksTheSecret(t *testing.T) {
 	defer func() {
 		cancel()
 		<-done
-		checkNoLeak(t, "bhtop sim's stderr", simErr.b.String())
+		checkNoLeak(t, "bhtop sim's stderr", simErr.String())
 		b, _ := os.ReadFile(reqLog)
 		checkNoLeak(t, "bhtop sim's --log-requests", string(b))
 	}()
@@ -181,7 +181,7 @@ func TestNoCommandLeaksTheSecret(t *testing.T) {
 		if err := serveUntilDone(sctx, sf, c, logger, nil); err != nil {
 			t.Fatalf("serve: %v", err)
 		}
-		checkNoLeak(t, "serve's log", logged.b.String())
+		checkNoLeak(t, "serve's log", logged.String())
 	})
 
 	t.Run("dashboard", func(t *testing.T) {

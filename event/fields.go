@@ -132,14 +132,14 @@ func (d *Decoder) exec(b []byte, x *ExecView, contract bool) byte {
 	}
 	x.LastQty, x.LastPrice = d.rawField(b, 'l'), d.rawField(b, 'L')
 	x.Commission, x.CommissionAsset = d.rawField(b, 'n'), d.rawField(b, 'N')
+	x.TradeTime, x.TradeID = d.rawField(b, 'T'), d.rawField(b, 't')
 	if !contract {
 		x.ExecType, x.RejectReason = d.rawField(b, 'x'), d.rawField(b, 'r')
-		x.TradeTime, x.TradeID = d.rawField(b, 'T'), d.rawField(b, 't')
 		x.StopPrice, x.IcebergQty = d.rawField(b, 'P'), d.rawField(b, 'F')
 		x.Close, x.Leverage = false, nil
 		return 0
 	}
-	x.ExecType, x.RejectReason, x.TradeTime, x.TradeID, x.StopPrice, x.IcebergQty = nil, nil, nil, nil, nil, nil
+	x.ExecType, x.RejectReason, x.StopPrice, x.IcebergQty = nil, nil, nil, nil
 	switch {
 	case !d.boolField('C', &x.Close):
 		return 'C'

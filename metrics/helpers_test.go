@@ -8,6 +8,8 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 
+	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/sim"
 	"bhtop/stream"
@@ -21,36 +23,20 @@ type live struct {
 	rest *rest.Client
 }
 
-// newLive starts a simulator with background activity and a session on it
-// whose REST client feeds the registry, and follows it as account name.
+// newLive starts a simulator with background activity and a live session
+// on it whose REST client feeds the registry, and follows it as account
+// name.
 func newLive(t *testing.T, name string, activity float64) *live {
 	t.Helper()
 	reg := New()
-	s := sim.New(sim.Options{Activity: activity, OnRequest: nil})
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	c := rest.New(s.URL(), rest.WithAPIKey(s.APIKey()), rest.WithSecret(s.Secret()), rest.WithRequestHook(reg.RequestHook()))
+	s := simtest.Start(t, sim.Options{Activity: activity})
+	c := s.Client(rest.WithRequestHook(reg.RequestHook()))
 	sess, err := stream.New(stream.Config{REST: c, WSURL: s.WSURL(), Trader: rest.NewTrader(c)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	testkit.Live(t, sess, err)
 	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(func() {
-		cancel()
-		cctx, ccancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer ccancel()
-		_ = sess.Close(cctx)
-	})
-	sess.Start()
-	wctx, wcancel := context.WithTimeout(ctx, 10*time.Second)
-	defer wcancel()
-	if err := sess.WaitLive(wctx); err != nil {
-		t.Fatalf("the session never went live: %v", err)
-	}
+	t.Cleanup(cancel)
 	reg.AddAccount(ctx, Account{Name: name, State: sess.Hub(), Status: sess.Status})
-	return &live{sim: s, sess: sess, reg: reg, rest: c}
+	return &live{sim: s.Server, sess: sess, reg: reg, rest: c}
 }
 
 // sample is one gathered series.
@@ -107,16 +93,10 @@ func find(ss []sample, want map[string]string) *sample {
 	return nil
 }
 
-// waitFor polls cond until it holds or the deadline passes.
+// waitFor polls cond until it holds or 10 s pass.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testkit.Eventually(t, 10*time.Second, cond, "waiting for %s", what)
 }
 
 // labelsHold reports whether any label value of any family contains s.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"bhtop/internal/simtest"
 	"bhtop/market"
 	"bhtop/rest"
 	"bhtop/sim"
@@ -153,11 +154,7 @@ func TestViewersAndHTTP(t *testing.T) {
 // route template, the user stream without its listenKey.
 func TestSimulatorRequests(t *testing.T) {
 	reg := New()
-	s := sim.New(sim.Options{OnRequest: reg.CountRequest})
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := simtest.Start(t, sim.Options{OnRequest: reg.CountRequest})
 	for _, p := range []string{"/openapi/v1/ping", "/openapi/v1/ping", "/no/such/path?secret=x"} {
 		resp, err := http.Get(s.URL() + p)
 		if err != nil {

@@ -1,7 +1,6 @@
 package notify
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -13,38 +12,10 @@ import (
 	"time"
 
 	"bhtop/alert"
+	"bhtop/internal/testkit"
 	"bhtop/state"
 	"bhtop/stream"
 )
-
-// lockedBuffer is a log sink safe for the command goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
 
 var firing = alert.Firing{Time: time.UnixMilli(1700000000123), Rule: "price_cross#2", Kind: alert.KindPriceCross,
 	Account: "default", Message: "BTCUSDT price 101 crossed above 100"}
@@ -80,7 +51,7 @@ func TestCommandGetsJSON(t *testing.T) {
 // firings beyond the concurrency limit are dropped (and logged), never
 // queued or blocking.
 func TestCommandBounded(t *testing.T) {
-	logs := &lockedBuffer{}
+	logs := &testkit.Buffer{}
 	dir := t.TempDir()
 	c := NewCommand("touch "+dir+"/$$; sleep 30", 200*time.Millisecond, 2, slog.New(slog.NewTextHandler(logs, nil)))
 	start := time.Now()
@@ -107,7 +78,7 @@ func TestCommandBounded(t *testing.T) {
 // TestDispatcher: firings reach the log, the UI outlet and the records,
 // cleaned of control characters.
 func TestDispatcher(t *testing.T) {
-	logs := &lockedBuffer{}
+	logs := &testkit.Buffer{}
 	var got []alert.Firing
 	d := NewDispatcher(slog.New(slog.NewTextHandler(logs, nil)), nil, func(f alert.Firing) { got = append(got, f) })
 	f := firing
@@ -178,11 +149,11 @@ func TestWatcher(t *testing.T) {
 	go w.Run(ctx)
 	count := func() int { mu.Lock(); defer mu.Unlock(); return len(fired) }
 	hub.Publish(&state.Snapshot{Version: 1, Balances: []state.Balance{{Asset: "USDT", Free: "5", Locked: "0"}}})
-	waitFor(t, "balance_below", func() bool { return count() == 1 })
+	testkit.Eventually(t, 10*time.Second, func() bool { return count() == 1 }, "balance_below did not fire")
 	mu.Lock()
 	now = now.Add(2 * time.Minute)
 	mu.Unlock()
-	waitFor(t, "stream_silent on the tick", func() bool { return count() == 2 })
+	testkit.Eventually(t, 10*time.Second, func() bool { return count() == 2 }, "stream_silent did not fire on the tick")
 	time.Sleep(100 * time.Millisecond) // several more ticks: nothing new
 	mu.Lock()
 	defer mu.Unlock()

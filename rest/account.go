@@ -57,10 +57,16 @@ type OrderQuery struct {
 // QueryOrder fetches one order (GET /openapi/v1/order). An order the
 // service does not know fails with an error matching ErrNoSuchOrder.
 func (c *Client) QueryOrder(ctx context.Context, q OrderQuery) (OrderRecord, error) {
+	return c.queryOrder(ctx, routeQueryOrder, "origClientOrderId", q)
+}
+
+// queryOrder fetches one order on r, sending the client order id as
+// clientIDParam (spot and contract name it differently).
+func (c *Client) queryOrder(ctx context.Context, r route, clientIDParam string, q OrderQuery) (OrderRecord, error) {
 	p := &params{}
-	p.add("orderId", q.OrderID).add("origClientOrderId", q.OrigClientOrderID)
+	p.add("orderId", q.OrderID).add(clientIDParam, q.OrigClientOrderID)
 	var w wireOrder
-	if err := c.call(ctx, routeQueryOrder, p, &w); err != nil {
+	if err := c.call(ctx, r, p, &w); err != nil {
 		return OrderRecord{}, err
 	}
 	return w.record(), nil
@@ -86,6 +92,21 @@ func (c *Client) ContractPositions(ctx context.Context) ([]PositionRecord, error
 func (c *Client) ContractOpenOrders(ctx context.Context, limit int) ([]OrderRecord, error) {
 	var ws []wireOrder
 	if err := c.call(ctx, routeContractOpen, listParams("", limit), &ws); err != nil {
+		return nil, err
+	}
+	return orderRecords(ws), nil
+}
+
+// routeContractHistory is GET /openapi/contract/v1/historyOrders (an
+// extension): closed contract orders.
+var routeContractHistory = route{"GET", "/openapi/contract/v1/historyOrders", secUserData, 5, false}
+
+// ContractHistoryOrders lists closed contract orders (GET
+// /openapi/contract/v1/historyOrders); symbol "" means all, limit <= 0
+// the service's default (20).
+func (c *Client) ContractHistoryOrders(ctx context.Context, symbol string, limit int) ([]OrderRecord, error) {
+	var ws []wireOrder
+	if err := c.call(ctx, routeContractHistory, listParams(symbol, limit), &ws); err != nil {
 		return nil, err
 	}
 	return orderRecords(ws), nil

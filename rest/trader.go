@@ -85,6 +85,7 @@ func (c *Client) orderCall(ctx context.Context, r route, p *params, res OrderRes
 			OrderID       flexString `json:"orderId"`
 			ClientOrderID flexString `json:"clientOrderId"`
 			Status        string     `json:"status"`
+			Message       string     `json:"message"` // batchCancel's answer
 		}
 		if err := decode(rep.body, &w); err != nil {
 			res.Outcome = OutcomeUnknown
@@ -102,6 +103,9 @@ func (c *Client) orderCall(ctx context.Context, r route, p *params, res OrderRes
 			res.Symbol = w.Symbol
 		}
 		res.Status = w.Status
+		if res.Status == "" {
+			res.Status = w.Message
+		}
 		if res.Status == "" && r == routeNewOrder {
 			res.Status = "NEW"
 		}

@@ -18,15 +18,9 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
-)
 
-// String is everything logged so far (requestLog serves as a log sink
-// safe for the server's goroutines).
-func (l *requestLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+	"bhtop/internal/testkit"
+)
 
 // openSSHKey writes an ed25519 private key file for the OpenSSH client
 // and returns it with its signer.
@@ -59,7 +53,7 @@ func TestOpenSSHKeyOptions(t *testing.T) {
 	if _, err := exec.LookPath("ssh"); err != nil {
 		t.Skip("ssh not installed")
 	}
-	logs := &requestLog{}
+	logs := &testkit.Buffer{}
 	var tick atomic.Int64 // the refusal log's clock: a minute per call, so no line is held back
 	f := newFixture(t, func(c *Config) {
 		c.Logger = slog.New(slog.NewTextHandler(logs, nil))

@@ -70,7 +70,7 @@ func TestDumpEmpty(t *testing.T) {
 	if err := WriteDump(&buf, NewStore().Snapshot(), ""); err != nil {
 		t.Fatal(err)
 	}
-	want := `{"account":null,"balances":[],"orders":[],"positions":[],"pending":[],"stats":{"events":0,"applied":0,"stale":0,"malformed":0,"unknownType":0}}` + "\n"
+	want := `{"account":null,"balances":[],"orders":[],"positions":[],"pending":[],"fills":[],"stats":{"events":0,"applied":0,"stale":0,"malformed":0,"unknownType":0}}` + "\n"
 	if buf.String() != want {
 		t.Errorf("dump = %s, want %s", buf.String(), want)
 	}

@@ -3,6 +3,7 @@ package state
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -25,6 +26,50 @@ func FuzzApplyFrame(f *testing.F) {
 		}
 		var buf bytes.Buffer
 		if err := s.Dump(&buf); err != nil || !json.Valid(buf.Bytes()) {
+			t.Fatalf("dump failed (%v): %s", err, buf.Bytes())
+		}
+	})
+}
+
+// FuzzFills: any mix of order events and myTrades records (lines
+// "R market tradeId orderId qty price") folds without panicking into
+// fills that each have a positive quantity, never two with the same
+// (market, trade id), and a dump that is valid JSON.
+func FuzzFills(f *testing.F) {
+	f.Add([]byte(string(execFill(MarketSpot, "7", 11, "2", "0.05", "2", "101")) + "\nR spot 101 7 2 0.05\n" +
+		string(execFill(MarketContract, "9", 12, "1", "3000", "1", "")) + "\nR contract 555 9 1.0 3000.0"))
+	f.Add([]byte(string(execFill(MarketSpot, "7", 11, "2", "0.05", "2", "-1")) + "\n" + string(execFill(MarketSpot, "7", 11, "2", "0.05", "2.0", "")) +
+		"\nR spot 0 7 2 0.05\nR spot 00101 7 1e0 5e-2"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		s := NewStore(WithFillRetention(3))
+		for i, line := range bytes.Split(in, []byte("\n")) {
+			if r, ok := bytes.CutPrefix(line, []byte("R ")); ok {
+				w := strings.Fields(string(r))
+				for len(w) < 5 {
+					w = append(w, "")
+				}
+				s.ApplyTrades([]TradeSnap{{Market: w[0], TradeID: w[1], OrderID: w[2], Qty: w[3], Price: w[4]}})
+			} else {
+				s.ApplyFrame(line, nil)
+			}
+			if i%2 == 1 {
+				s.Snapshot()
+			}
+		}
+		snap := s.Snapshot()
+		seen := map[string]bool{}
+		for _, fl := range snap.Fills {
+			if !positiveDecimal([]byte(fl.Qty)) {
+				t.Fatalf("fill with quantity %q", fl.Qty)
+			}
+			k := fl.Market + "/" + strings.TrimLeft(fl.TradeID, "0")
+			if fl.TradeID != "" && seen[k] {
+				t.Fatalf("two fills of trade %s: %+v", k, snap.Fills)
+			}
+			seen[k] = true
+		}
+		var buf bytes.Buffer
+		if err := WriteDump(&buf, snap, ""); err != nil || !json.Valid(buf.Bytes()) {
 			t.Fatalf("dump failed (%v): %s", err, buf.Bytes())
 		}
 	})

@@ -19,13 +19,18 @@ func (s *Store) Snapshot() *Snapshot {
 	snap := &Snapshot{Version: s.version, Stats: s.stats, LastEventTime: s.lastEvent}
 	prev := s.prev
 	if prev == nil {
-		prev = &Snapshot{Balances: []Balance{}, Orders: []Order{}, Positions: []Position{}, Pending: []Pending{}}
+		prev = &Snapshot{Balances: []Balance{}, Orders: []Order{}, Positions: []Position{}, Pending: []Pending{}, Fills: []Fill{}}
 	}
 	if s.acct != nil && s.acctRow == nil {
 		s.acctRow = &Account{CanTrade: s.acct.canTrade, CanWithdraw: s.acct.canWithdraw, CanDeposit: s.acct.canDeposit, Updated: s.acct.e}
 	}
 	snap.Account = s.acctRow
 	snap.Balances, snap.Orders, snap.Positions, snap.Pending = prev.Balances, prev.Orders, prev.Positions, prev.Pending
+	snap.Fills = prev.Fills
+	if s.fills.dirty {
+		snap.Fills = s.fillRows(prev.Fills)
+		s.fills.dirty = false
+	}
 	if s.balDirty {
 		snap.Balances = s.balanceRows()
 		s.balDirty = false

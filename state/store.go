@@ -38,6 +38,7 @@ type Store struct {
 
 	pending   []Pending
 	pendDirty bool
+	fills     fillBook
 	stats     Stats
 	lastEvent int64
 	version   uint64
@@ -80,6 +81,7 @@ func WithReport(fn func(kind event.Kind, reason string, raw []byte)) Option {
 // NewStore returns an empty store.
 func NewStore(opts ...Option) *Store {
 	s := &Store{retention: DefaultRetention, tombCap: MinTombstones, balances: map[string]*balance{}, interned: map[string]string{}}
+	s.fills.limit = DefaultFillRetention
 	for i := range s.markets {
 		s.markets[i] = market{orders: map[string]*order{}, tomb: map[string]tomb{}}
 	}
@@ -127,9 +129,11 @@ func (s *Store) apply(ev *event.Event, onPing func([]byte)) {
 	case event.KindExecution:
 		ok, e = s.applyOrder(mSpot, &ev.Exec, false), ev.Exec.EventTime
 		s.settle(ev.Exec.ClientOrderID)
+		s.foldExecFill(mSpot, &ev.Exec)
 	case event.KindContractExecution:
 		ok, e = s.applyOrder(mContract, &ev.Exec, false), ev.Exec.EventTime
 		s.settle(ev.Exec.ClientOrderID)
+		s.foldExecFill(mContract, &ev.Exec)
 	case event.KindAccount:
 		ok, e = s.applyAccount(&ev.Account), ev.Account.EventTime
 	case event.KindPosition:

@@ -15,6 +15,7 @@ type Snapshot struct {
 	Orders    []Order    `json:"orders"`    // open and retained closed; market, then orderId by number
 	Positions []Position `json:"positions"` // symbol, side, accountId; zero totals omitted
 	Pending   []Pending  `json:"pending"`   // orders sent by this process, outcome not yet known
+	Fills     []Fill     `json:"fills"`     // executions: time, then tradeId by number
 	Stats     Stats      `json:"stats"`
 
 	// LastEventTime is the greatest E applied so far (ms), for the lag shown
@@ -121,4 +122,25 @@ type Stats struct {
 // EventTypes names the four event types, in the order of Stats.ByType.
 func EventTypes() [4]string {
 	return [4]string{"outboundAccountInfo", "executionReport", "contractExecutionReport", "outboundContractPositionInfo"}
+}
+
+// Fill is one execution of the account (an order event with l > 0 or a
+// myTrades record). Decimals are exact literals but QuoteQty, which is
+// price × qty computed exactly. TradeID is "" when no trade id is known
+// (then the fill is keyed by orderId and the cumulative quantity after
+// it). RealizedPnl comes from contract myTrades records only.
+type Fill struct {
+	Market          string `json:"market"`
+	Symbol          string `json:"symbol"`
+	OrderID         string `json:"orderId"`
+	TradeID         string `json:"tradeId"`
+	Side            string `json:"side"`
+	Price           string `json:"price"`
+	Qty             string `json:"qty"`
+	QuoteQty        string `json:"quoteQty"`
+	Commission      string `json:"commission"`
+	CommissionAsset string `json:"commissionAsset"`
+	Maker           bool   `json:"maker"`
+	Time            int64  `json:"time"`
+	RealizedPnl     string `json:"realizedPnl,omitempty"`
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"bhtop/internal/clock"
 	"bhtop/rest"
 	"bhtop/state"
 )
@@ -46,17 +47,29 @@ func (s *Session) PlaceOrder(ctx context.Context, req rest.OrderRequest) rest.Or
 		req.NewClientOrderID = rest.NewClientOrderID()
 	}
 	cid := req.NewClientOrderID
-	p := state.Pending{ClientOrderID: cid, Symbol: req.Symbol, Side: req.Side,
+	s.pend(cid, req.Symbol, req.Side)
+	what := fmt.Sprintf("%s %s %s %s @ %s", req.Side, req.Quantity, req.Symbol, req.Type, req.Price)
+	return s.track(cid, what, false, func() rest.OrderResult { return s.trader.PlaceOrder(ctx, req) })
+}
+
+// pend lists cid as PENDING: an order about to be sent.
+func (s *Session) pend(cid, symbol, side string) {
+	p := state.Pending{ClientOrderID: cid, Symbol: symbol, Side: side,
 		Status: state.PendingSent, Since: s.cfg.Now().UnixMilli()}
 	s.do(func(w *writer) { w.store.AddPending(p) })
-	what := fmt.Sprintf("%s %s %s %s @ %s", req.Side, req.Quantity, req.Symbol, req.Type, req.Price)
-	s.note(NoteOrder, "sent: "+what+" ("+cid+")")
+}
 
-	res := s.trader.PlaceOrder(ctx, req)
+// track sends a new order (listed as pending by the caller) once and
+// follows its outcome: accepted waits for the stream's report, rejected
+// leaves as NOT_PLACED, unknown is queried by client order id (in its
+// market) until the service answers.
+func (s *Session) track(cid, what string, contract bool, send func() rest.OrderResult) rest.OrderResult {
+	s.note(NoteOrder, "sent: "+what+" ("+cid+")")
+	res := send()
 	switch res.Outcome {
 	case rest.OutcomeAccepted:
 		s.note(NoteOrder, fmt.Sprintf("accepted: %s, order %s", what, res.OrderID))
-		s.schedule(cid, s.cfg.QueryDelay*3, false)
+		s.schedule(cid, contract, s.cfg.QueryDelay*3, false)
 	case rest.OutcomeRejected:
 		// The service says it never existed: NOT_PLACED, with its message.
 		msg := sanitize(res.Msg, serviceTextMax)
@@ -69,7 +82,7 @@ func (s *Session) PlaceOrder(ctx context.Context, req rest.OrderRequest) rest.Or
 		}
 		s.do(func(w *writer) { w.store.SetPendingStatus(cid, state.PendingUnknown, reason) })
 		s.note(NoteOrder, fmt.Sprintf("outcome unknown (%s): %s; will ask the service", reason, what))
-		s.schedule(cid, s.cfg.QueryDelay, true)
+		s.schedule(cid, contract, s.cfg.QueryDelay, true)
 	}
 	return res
 }
@@ -108,17 +121,17 @@ func (s *Session) CancelOrder(ctx context.Context, req rest.CancelRequest) rest.
 // the first after delay, then with backoff while the service cannot
 // answer. insist: keep asking until answered (UNKNOWN); otherwise one
 // query, only if it is still pending by then (an accepted order whose
-// report is late).
-func (s *Session) schedule(cid string, delay time.Duration, insist bool) {
+// report is late). contract: cid is a contract order's.
+func (s *Session) schedule(cid string, contract bool, delay time.Duration, insist bool) {
 	s.goTracked(func() {
 		for attempt := 0; ; attempt++ {
-			if !sleepCtx(s.ctx.Done(), delay) {
+			if !clock.Sleep(s.cfg.Clock, s.ctx.Done(), delay) {
 				return
 			}
 			if !s.stillPending(cid) {
 				return
 			}
-			done := s.settle(cid)
+			done := s.settle(cid, contract)
 			if done || !insist {
 				return
 			}
@@ -127,14 +140,19 @@ func (s *Session) schedule(cid string, delay time.Duration, insist bool) {
 	})
 }
 
-// settle queries cid once; true when the service answered either way.
-func (s *Session) settle(cid string) bool {
+// settle queries cid once (in its market); true when the service
+// answered either way.
+func (s *Session) settle(cid string, contract bool) bool {
 	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
 	defer cancel()
-	rec, err := s.rest.QueryOrder(ctx, rest.OrderQuery{OrigClientOrderID: cid})
+	query, market := s.rest.QueryOrder, state.MarketSpot
+	if contract {
+		query, market = s.rest.ContractQueryOrder, state.MarketContract
+	}
+	rec, err := query(ctx, rest.OrderQuery{OrigClientOrderID: cid})
 	switch {
 	case err == nil:
-		os := orderSnap(state.MarketSpot, rec)
+		os := orderSnap(market, rec)
 		s.do(func(w *writer) { w.store.ApplyOrderRecord(os) })
 		s.note(NoteOrder, fmt.Sprintf("settled %s: order %s is %s", cid, rec.OrderID, rec.Status))
 		return true

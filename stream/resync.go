@@ -14,7 +14,7 @@ import (
 // (held says the caller already started holding, right after the socket
 // opened), the snapshots are applied, then the held frames. Orders open
 // here but absent from the open-orders snapshot are then queried for
-// their final state.
+// their final state, and the newest executions fetched (fetchTrades).
 func (s *Session) resync(ctx context.Context, held bool) error {
 	if !held && !s.do(func(w *writer) { w.beginHold() }) {
 		return errors.New("resync: session closing")
@@ -45,6 +45,7 @@ func (s *Session) resync(ctx context.Context, held bool) error {
 	s.note(NoteResync, fmt.Sprintf("resynced from REST: %d open orders, %d balances",
 		len(snap.SpotOpenOrders)+len(snap.ContractOpenOrders), accountBalances(snap)))
 	s.queryMissing(ctx, missing)
+	s.fetchTrades(ctx)
 	return nil
 }
 

@@ -12,8 +12,8 @@ import (
 
 	"bhtop/rest"
 	"bhtop/state"
-	"bhtop/stream"
 	"bhtop/themes"
+	"bhtop/upstream"
 )
 
 // Model is the dashboard. It is a tea.Model with value receivers; create
@@ -50,8 +50,8 @@ type Model struct {
 	history  bool
 
 	snap    *state.Snapshot
-	status  stream.Status
-	notes   []stream.Note
+	status  upstream.Status
+	notes   []upstream.Note
 	noteSeq uint64
 
 	width, height int
@@ -224,7 +224,7 @@ func (m *Model) refresh() {
 	if notes, seq := m.b.Notes(m.noteSeq); seq != m.noteSeq {
 		m.notes = append(m.notes, notes...)
 		if len(m.notes) > maxNotes {
-			m.notes = append([]stream.Note(nil), m.notes[len(m.notes)-maxNotes:]...)
+			m.notes = append([]upstream.Note(nil), m.notes[len(m.notes)-maxNotes:]...)
 		}
 		m.noteSeq = seq
 	}
@@ -298,7 +298,7 @@ func (m *Model) setMsg(kind msgKind, text string) { m.msg, m.msgKind = text, kin
 // live (or a resync is running) and there is something on screen.
 func (m *Model) stale() bool {
 	switch m.status.State {
-	case stream.StateLive, stream.StateReplay, "":
+	case upstream.StateLive, upstream.StateReplay, "":
 		return false
 	}
 	return m.snap.Version > 0

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"bhtop/state"
-	"bhtop/stream"
+	"bhtop/upstream"
 )
 
 // paneID names the panes, in focus order (keys 1–5).
@@ -295,13 +295,13 @@ func eventColumns() []column {
 		{title: "Time", fixed: 8, text: func(it *item, _ *cellCtx) string { return it.note.Time.Format("15:04:05") }},
 		{title: "Kind", max: 9, text: plain(kind), cmp: textCmp(kind), paint: func(it *item, p *paints) paint {
 			switch it.note.Kind {
-			case stream.NoteFill:
+			case upstream.NoteFill:
 				return p.good
-			case stream.NoteError:
+			case upstream.NoteError:
 				return p.bad
-			case stream.NoteConnect, stream.NoteResync:
+			case upstream.NoteConnect, upstream.NoteResync:
 				return p.warn
-			case stream.NoteOrder:
+			case upstream.NoteOrder:
 				return p.accent
 			}
 			return p.muted

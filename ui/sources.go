@@ -2,7 +2,7 @@ package ui
 
 import (
 	"bhtop/state"
-	"bhtop/stream"
+	"bhtop/upstream"
 )
 
 // The row sources: each turns the snapshot into a pane's rows. They run
@@ -83,7 +83,7 @@ func marketItems(mk *mktView) []item {
 	return out
 }
 
-func noteItems(notes []stream.Note) []item {
+func noteItems(notes []upstream.Note) []item {
 	out := make([]item, len(notes))
 	for i := range notes {
 		out[i] = item{note: &notes[i]}

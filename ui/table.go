@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"bhtop/state"
-	"bhtop/stream"
+	"bhtop/upstream"
 )
 
 // align says how a column's cells line up.
@@ -27,7 +27,7 @@ type item struct {
 	ord   *state.Order
 	pend  *state.Pending
 	pos   *state.Position
-	note  *stream.Note
+	note  *upstream.Note
 	mrow  *mktRow // a Market pane row
 	// idx is the row's index in the snapshot's slice (positions: the
 	// market view's cells are index-aligned with them).

@@ -1,0 +1,432 @@
+package state
+
+import (
+	"bhtop/event"
+)
+
+// Fills: every execution of the account is one fill (DESIGN.md 'Trading
+// actions and fills'). A fill comes from an order event whose l > 0, or
+// from a myTrades record; it is keyed by its trade id when known, else by
+// (market, orderId, cumulative z after it), and an event and a record of
+// the same trade are one fill.
+//
+// The fills live in a ring of reusable slots (the newest DefaultFillRetention
+// by arrival are kept); each slot keeps its literals back to back in one
+// buffer rewritten in place, and two hash indexes (trade key, z key) find
+// a fill again, so folding a fill of a known order allocates nothing.
+
+// DefaultFillRetention is how many fills a Store keeps by default.
+const DefaultFillRetention = 10000
+
+// WithFillRetention keeps the newest n fills (n >= 1; default
+// DefaultFillRetention), by arrival.
+func WithFillRetention(n int) Option {
+	return func(s *Store) {
+		if n >= 1 {
+			s.fills.limit = n
+		}
+	}
+}
+
+// TradeSnap is one myTrades record, converted from the REST record.
+// Market is MarketSpot or MarketContract; Side is BUY or SELL; MakerKnown
+// is false when the record does not say (then an event's m is kept).
+type TradeSnap struct {
+	Market, Symbol, TradeID, OrderID, Side  string
+	Price, Qty, Commission, CommissionAsset string
+	Maker, MakerKnown                       bool
+	Time                                    int64
+	RealizedPnl                             string
+}
+
+// The literals kept in fill.lits, in this order.
+const (
+	flOrder = iota
+	flTrade
+	flPrice
+	flQty
+	flFee
+	flZ
+	flPnl
+	nFillLits
+)
+
+// fill is one execution in a ring slot.
+type fill struct {
+	seq                 uint64 // arrival number; 0: empty slot
+	mkt                 uint8
+	maker, makerKnown   bool
+	time                int64
+	symbol, side, asset string
+	lits                []byte
+	ends                [nFillLits]int32
+	tkey, zkey          uint64 // index keys; 0 when not known
+	mkey                uint64 // match key of a fill lacking tkey or zkey; 0 when complete at arrival
+	next                int32  // the previous fill of the same match key (a chain, newest first)
+	nextSeq             uint64 // its seq; a chain ends at a slot since reused
+	row                 *Fill
+}
+
+func (f *fill) lit(k int) []byte {
+	start := int32(0)
+	if k > 0 {
+		start = f.ends[k-1]
+	}
+	return f.lits[start:f.ends[k]]
+}
+
+// setLit replaces literal k, rewriting the buffer in place.
+func (f *fill) setLit(k int, v []byte) {
+	var buf [320]byte
+	var vals [nFillLits][]byte
+	tmp := buf[:0]
+	for i := range vals {
+		x := f.lit(i)
+		if i == k {
+			x = v
+		}
+		start := len(tmp)
+		tmp = append(tmp, x...)
+		vals[i] = tmp[start:len(tmp):len(tmp)]
+	}
+	f.setLits(vals[:]...)
+}
+
+func (f *fill) setLits(vals ...[]byte) {
+	f.lits = f.lits[:0]
+	for k, v := range vals {
+		f.lits = append(f.lits, v...)
+		f.ends[k] = int32(len(f.lits))
+	}
+}
+
+// fillBook holds the fills of one Store.
+type fillBook struct {
+	limit int
+	ring  []fill
+	next  int // slot written next once the ring is full
+	seq   uint64
+	byKey map[uint64]int32 // trade keys, z keys and match keys (chain heads) → slot
+	dirty bool
+
+	// Snapshot bookkeeping (fillrows.go): view is the fills of the last
+	// snapshot's rows, in order; added the fills added since; rebuild
+	// says a fill already shown changed (its row must be rebuilt).
+	view    []fillRef
+	added   []fillRef
+	rebuild bool
+}
+
+// fillRef names the fill in a slot while the slot still holds it.
+type fillRef struct {
+	slot int32
+	seq  uint64
+}
+
+// fillIn is one execution to fold, as byte slices (valid during the call).
+type fillIn struct {
+	mkt                            uint8
+	symbol, orderID, tradeID, side []byte
+	price, qty, fee, asset, z, pnl []byte
+	maker, makerKnown              bool
+	time                           int64
+}
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func fnv(h uint64, b []byte) uint64 {
+	for _, c := range b {
+		h = (h ^ uint64(c)) * fnvPrime
+	}
+	return h
+}
+
+// trimID drops an id's leading zeros (one trade, however written).
+func trimID(id []byte) []byte {
+	for len(id) > 1 && id[0] == '0' {
+		id = id[1:]
+	}
+	return id
+}
+
+// tradeKey hashes (market, trade id by value).
+func tradeKey(m uint8, id []byte) uint64 {
+	h := fnv(fnvOffset, []byte{'t', m})
+	return nonZero(fnv(h, trimID(id)))
+}
+
+// zKey hashes (market, orderId, z by value).
+func zKey(m uint8, orderID, z []byte) uint64 {
+	d, _ := event.ParseDec(z)
+	h := fnv(fnvOffset, []byte{'z', m})
+	h = fnv(h, orderID)
+	h = (h ^ '/') * fnvPrime
+	if !d.IsZero() {
+		e := uint64(d.Exp)
+		for i := 0; i < 8; i++ {
+			h = (h ^ (e & 0xff)) * fnvPrime
+			e >>= 8
+		}
+		var buf [64]byte
+		h = fnv(h, d.Digits(buf[:0]))
+	}
+	return nonZero(h)
+}
+
+func nonZero(h uint64) uint64 {
+	if h == 0 {
+		return 1
+	}
+	return h
+}
+
+// tradeIDOf is t when it names a trade (digits; -1 and absent do not).
+func tradeIDOf(t []byte) []byte {
+	if event.IsDigits(t) {
+		return t
+	}
+	return nil
+}
+
+// positiveDecimal reports whether b is a decimal literal above zero.
+func positiveDecimal(b []byte) bool {
+	d, ok := event.ParseDec(b)
+	return ok && !d.Neg && !d.IsZero()
+}
+
+// foldExecFill records the execution an order event reports (l > 0),
+// whether or not the ordering rules applied the event itself.
+func (s *Store) foldExecFill(m uint8, x *event.ExecView) {
+	if !positiveDecimal(x.LastQty) {
+		return
+	}
+	in := fillIn{mkt: m, symbol: x.Symbol, orderID: x.OrderID, tradeID: tradeIDOf(x.TradeID), side: x.Side,
+		price: x.LastPrice, qty: x.LastQty, fee: x.Commission, asset: x.CommissionAsset, z: x.CumQty,
+		maker: x.Maker, makerKnown: true, time: x.EventTime}
+	if string(in.asset) == "null" {
+		in.asset = nil
+	}
+	if string(in.fee) == "null" {
+		in.fee = nil
+	}
+	if t, ok := event.ParseTime(x.TradeTime); ok && t > 0 {
+		in.time = t
+	}
+	s.foldFill(&in)
+}
+
+// ApplyTrades folds myTrades records: a record of a fill already known
+// (by trade id, or an event fill of the same order, quantity and price
+// that had no trade id) completes it; any other is a new fill.
+func (s *Store) ApplyTrades(recs []TradeSnap) {
+	for i := range recs {
+		r := &recs[i]
+		if !event.IsDigits([]byte(r.OrderID)) || !positiveDecimal([]byte(r.Qty)) {
+			continue
+		}
+		m := uint8(mSpot)
+		if r.Market == MarketContract {
+			m = mContract
+		}
+		in := fillIn{mkt: m, symbol: []byte(r.Symbol), orderID: []byte(r.OrderID), tradeID: tradeIDOf([]byte(r.TradeID)),
+			side: []byte(r.Side), price: []byte(r.Price), qty: []byte(r.Qty), fee: []byte(r.Commission),
+			asset: []byte(r.CommissionAsset), pnl: []byte(r.RealizedPnl), maker: r.Maker, makerKnown: r.MakerKnown, time: r.Time}
+		s.foldFill(&in)
+	}
+}
+
+// foldFill folds one execution: merged into the fill it repeats, or added.
+// A fill is found by its trade id, or by (market, orderId, z) when it
+// came in an order event (a repeat may carry t or not). An event lacking
+// t and a record (which has no z) of the same order, quantity and price
+// pair up through matchHalf.
+func (s *Store) foldFill(in *fillIn) {
+	b := &s.fills
+	if b.byKey == nil {
+		b.byKey = map[uint64]int32{}
+	}
+	var tk, zk uint64
+	if in.tradeID != nil {
+		tk = tradeKey(in.mkt, in.tradeID)
+		if i, ok := b.byKey[tk]; ok && b.isTrade(i, in) {
+			if in.z != nil {
+				zk = zKey(in.mkt, in.orderID, in.z)
+			}
+			s.mergeFill(i, in, tk, zk)
+			return
+		}
+	}
+	if in.z != nil {
+		zk = zKey(in.mkt, in.orderID, in.z)
+		if i, ok := b.byKey[zk]; ok && b.isZ(i, in) {
+			s.mergeFill(i, in, tk, zk)
+			return
+		}
+	}
+	switch {
+	case tk != 0 && zk == 0: // a record: its event may have come without t
+		if i, ok := b.matchHalf(in, 'e'); ok {
+			s.mergeFill(i, in, tk, 0)
+			return
+		}
+	case tk == 0 && zk != 0: // an event without t: its record may be here
+		if i, ok := b.matchHalf(in, 'r'); ok {
+			s.mergeFill(i, in, 0, zk)
+			return
+		}
+	case tk == 0:
+		return // neither key: nothing to tell it apart by
+	}
+	s.addFill(in, tk, zk)
+}
+
+// isTrade reports whether slot i holds the trade in names.
+func (b *fillBook) isTrade(i int32, in *fillIn) bool {
+	f := &b.ring[i]
+	return f.seq != 0 && f.mkt == in.mkt && f.tkey != 0 && string(trimID(f.lit(flTrade))) == string(trimID(in.tradeID))
+}
+
+// isZ reports whether slot i holds the execution of (market, orderId, z).
+func (b *fillBook) isZ(i int32, in *fillIn) bool {
+	f := &b.ring[i]
+	return f.seq != 0 && f.mkt == in.mkt && f.zkey != 0 && string(f.lit(flOrder)) == string(in.orderID) &&
+		event.CompareDecimal(f.lit(flZ), in.z) == 0
+}
+
+// matchKey hashes what pairs an event fill lacking its trade id with a
+// record lacking its z: (market, orderId, qty and price by value); kind
+// 'e' chains event fills, 'r' records.
+func matchKey(kind byte, m uint8, orderID, qty, price []byte) uint64 {
+	h := fnv(fnvOffset, []byte{kind, m})
+	h = fnv(h, orderID)
+	for _, lit := range [2][]byte{qty, price} {
+		d, _ := event.ParseDec(lit)
+		e := uint64(d.Exp)
+		for i := 0; i < 8; i++ {
+			h = (h ^ (e & 0xff)) * fnvPrime
+			e >>= 8
+		}
+		var buf [64]byte
+		h = fnv((h^'/')*fnvPrime, d.Digits(buf[:0]))
+	}
+	return nonZero(h)
+}
+
+// matchHalf finds the oldest fill in the chain of kind ('e': event
+// fills without a trade id, 'r': records, which have no z) with in's
+// order, quantity and price that still lacks what in brings.
+func (b *fillBook) matchHalf(in *fillIn, kind byte) (int32, bool) {
+	i, ok := b.byKey[matchKey(kind, in.mkt, in.orderID, in.qty, in.price)]
+	if !ok {
+		return 0, false
+	}
+	found, seq := int32(-1), b.ring[i].seq
+	for seq != 0 {
+		f := &b.ring[i]
+		if f.seq != seq {
+			break // reused: the rest of the chain is older still, gone too
+		}
+		lacks := f.tkey == 0
+		if kind == 'r' {
+			lacks = len(f.lit(flZ)) == 0
+		}
+		if lacks && f.mkt == in.mkt && string(f.lit(flOrder)) == string(in.orderID) &&
+			event.CompareDecimal(f.lit(flQty), in.qty) == 0 && event.CompareDecimal(f.lit(flPrice), in.price) == 0 {
+			found = i
+		}
+		i, seq = f.next, f.nextSeq
+	}
+	return found, found >= 0
+}
+
+// mergeFill completes fill i with what in adds (trade id, z, maker, PnL,
+// fee asset). A repeat that adds nothing changes nothing.
+func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
+	b := &s.fills
+	f := &b.ring[i]
+	changed := false
+	if f.tkey == 0 && tk != 0 {
+		f.setLit(flTrade, in.tradeID)
+		f.tkey = tk
+		b.byKey[tk] = i
+		changed = true
+	}
+	if len(f.lit(flZ)) == 0 && len(in.z) > 0 {
+		f.setLit(flZ, in.z)
+		changed = true
+	}
+	if f.zkey == 0 && zk != 0 {
+		f.zkey = zk
+		b.byKey[zk] = i
+	}
+	if !f.makerKnown && in.makerKnown {
+		f.maker, f.makerKnown, changed = in.maker, true, true
+	}
+	if len(f.lit(flPnl)) == 0 && len(in.pnl) > 0 {
+		f.setLit(flPnl, in.pnl)
+		changed = true
+	}
+	if f.asset == "" && len(in.asset) > 0 {
+		s.setText(&f.asset, in.asset)
+		changed = true
+	}
+	if changed {
+		f.row = nil
+		b.dirty, b.rebuild = true, true
+	}
+}
+
+// addFill stores a new fill, evicting the oldest by arrival when full.
+func (s *Store) addFill(in *fillIn, tk, zk uint64) {
+	b := &s.fills
+	var i int32
+	if len(b.ring) < b.limit {
+		b.ring = append(b.ring, fill{})
+		i = int32(len(b.ring) - 1)
+	} else {
+		i = int32(b.next)
+		b.next = (b.next + 1) % b.limit
+		old := &b.ring[i]
+		for _, k := range [3]uint64{old.tkey, old.zkey, old.mkey} {
+			if j, ok := b.byKey[k]; ok && k != 0 && j == i {
+				delete(b.byKey, k)
+			}
+		}
+	}
+	f := &b.ring[i]
+	b.seq++
+	*f = fill{seq: b.seq, mkt: in.mkt, maker: in.maker, makerKnown: in.makerKnown, time: in.time,
+		symbol: f.symbol, side: f.side, asset: f.asset, lits: f.lits, tkey: tk, zkey: zk}
+	s.setText(&f.symbol, in.symbol)
+	s.setText(&f.side, in.side)
+	s.setText(&f.asset, in.asset)
+	f.setLits(in.orderID, in.tradeID, in.price, in.qty, in.fee, in.z, in.pnl)
+	if tk != 0 {
+		b.byKey[tk] = i
+	}
+	if zk != 0 {
+		b.byKey[zk] = i
+	}
+	if tk == 0 || len(in.z) == 0 {
+		kind := byte('r')
+		if tk == 0 {
+			kind = 'e'
+		}
+		f.mkey = matchKey(kind, in.mkt, in.orderID, in.qty, in.price)
+		if j, ok := b.byKey[f.mkey]; ok {
+			f.next, f.nextSeq = j, b.ring[j].seq
+		}
+		b.byKey[f.mkey] = i
+	}
+	if !b.rebuild {
+		b.added = append(b.added, fillRef{i, f.seq})
+		if len(b.added) > b.limit { // no snapshot for a whole ring: place them all again
+			clear(b.added)
+			b.added, b.rebuild = b.added[:0], true
+		}
+	}
+	b.dirty = true
+}
