@@ -137,3 +137,24 @@ func TestDumpMetricsAddr(t *testing.T) {
 		t.Errorf("--metrics-addr nohostport: exit %d, want 2", code)
 	}
 }
+
+// TestDashboardAlertToast: a rule that fires shows its toast on the
+// dashboard, which also rings the bell.
+func TestDashboardAlertToast(t *testing.T) {
+	s, _ := dashboardSim(t)
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	rules := "[[alerts]]\nkind = \"balance_below\"\nasset = \"USDT\"\nbelow = \"1e15\"\n"
+	if err := os.WriteFile(cfg, []byte(rules), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, screen, errOut := runDashboardUntil(t, s, "⚑", "q", "--config", cfg)
+	if code != ExitOK {
+		t.Fatalf("dashboard exit %d; stderr: %s", code, errOut)
+	}
+	if !strings.Contains(screen, "⚑ USDT balance") || !strings.Contains(screen, "is below 1000000000000000") {
+		t.Errorf("the toast never showed")
+	}
+	if !strings.Contains(screen, "\a") {
+		t.Errorf("no bell was rung")
+	}
+}
