@@ -102,7 +102,7 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	if err != nil {
 		return fail(ExitFail, "%v", err)
 	}
-	defer dk.close()
+	defer dk.close(exitWait)
 	up, err := openUpstream(ctx, conn, upstreamOptions{simActivity: dashboardSimActivity, trade: !conn.ReadOnly, logger: logger, metrics: dk.reg})
 	if err != nil {
 		return fail(upstreamExitCode(err), "%v", err)

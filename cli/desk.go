@@ -86,14 +86,21 @@ func (d *desk) follow(name string, up *upstream) {
 // alerts returns the firings so far, for the dump.
 func (d *desk) alerts() []notify.Record { return d.disp.Records() }
 
-// close stops the watchers and the metrics server, and gives running
-// alert commands their time to finish.
-func (d *desk) close() {
+// close stops the watchers and the metrics server, and waits up to wait
+// for running alert commands (each is killed at its own timeout anyway).
+func (d *desk) close(wait time.Duration) {
 	d.cancel()
 	if d.cmd != nil {
-		d.cmd.Wait(notify.DefaultCommandTimeout + time.Second)
+		d.cmd.Wait(wait)
 	}
 }
+
+// exitWait is how long the dashboard and serve wait on exit for alert
+// commands still running; dump waits for them to finish (finishWait).
+const (
+	exitWait   = time.Second
+	finishWait = notify.DefaultCommandTimeout + time.Second
+)
 
 // uiAlerts hands firings to a dashboard program without ever blocking the
 // deliverer: a small queue, dropped when full, drained by one goroutine

@@ -141,7 +141,7 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	if err != nil {
 		return fail(ExitFail, "%v", err)
 	}
-	defer dk.close()
+	defer dk.close(finishWait)
 	up, err := openUpstream(ctx, conn, upstreamOptions{simActivity: dumpSimActivity, trade: !conn.ReadOnly, logger: logger, metrics: dk.reg})
 	if err != nil {
 		return fail(upstreamExitCode(err), "%v", err)
@@ -179,8 +179,9 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	if h := up.MarketHub(); h != nil {
 		mkt = h.Latest()
 	}
-	// The watcher stops: the alerts fired during the run are final.
-	dk.close()
+	// The watcher stops: the alerts fired during the run are final, and
+	// their commands have finished.
+	dk.close(finishWait)
 	alerts := dumpMember{"alerts", dk.alerts()}
 	if err := writeDump(stdio.Out, sess.Hub().Latest(), mkt, conn.ValueIn, ind, alerts); err != nil {
 		return fail(ExitFail, "%v", err)

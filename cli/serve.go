@@ -102,7 +102,7 @@ func runServe(args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
 		return ExitFail
 	}
-	defer dk.close()
+	defer dk.close(exitWait)
 	if err := errors.Join(serveUntilDone(ctx, sf, c, logger, dk), closeLog()); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
 		return ExitFail
