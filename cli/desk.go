@@ -38,7 +38,6 @@ type desk struct {
 	rules  []alert.Rule
 	disp   *notify.Dispatcher
 	cmd    *notify.Command
-	logger *slog.Logger
 	ctx    context.Context
 	cancel context.CancelFunc
 }
@@ -46,7 +45,7 @@ type desk struct {
 // openDesk starts the metrics listener (with --metrics-addr) and the alert
 // delivery (with rules in conn); toUI, when not nil, also gets each firing.
 func openDesk(ctx context.Context, df *deskFlags, conn config.Conn, logger *slog.Logger, toUI func(alert.Firing)) (*desk, error) {
-	d := &desk{rules: conn.Alerts, logger: logger}
+	d := &desk{rules: conn.Alerts}
 	d.ctx, d.cancel = context.WithCancel(ctx)
 	if df.metricsAddr != "" {
 		d.reg = metrics.New()
