@@ -22,7 +22,7 @@ type Review struct {
 
 // ReviewContractOrder checks r (CheckContractOrder) and values it at ref
 // (the price it would fill at; "" for r.Price).
-func ReviewContractOrder(sym rest.Symbol, r rest.ContractOrderRequest, ref string) (Review, Problems) {
+func ReviewContractOrder(sym rest.ContractSymbol, r rest.ContractOrderRequest, ref string) (Review, Problems) {
 	p := CheckContractOrder(sym, r, ref)
 	rv := Review{Asset: MarginAsset(sym)}
 	if len(p) > 0 {

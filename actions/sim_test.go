@@ -1,9 +1,7 @@
 package actions_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"sync"
 	"testing"
 	"time"
@@ -11,54 +9,19 @@ import (
 	"github.com/shopspring/decimal"
 
 	"bhtop/actions"
+	"bhtop/internal/simtest"
 	"bhtop/rest"
 	"bhtop/sim"
 	"bhtop/state"
 )
 
-// reqLog is the simulator's request log.
-type reqLog struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *reqLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
 // statuses counts the logged answers by HTTP status.
-func (l *reqLog) statuses() map[int]int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+func statuses(t testing.TB, s *simtest.Sim) map[int]int {
 	out := map[int]int{}
-	for _, line := range bytes.Split(l.buf.Bytes(), []byte("\n")) {
-		var e struct{ Status int }
-		if json.Unmarshal(line, &e) == nil && e.Status != 0 {
-			out[e.Status]++
-		}
+	for _, e := range s.Log.Entries(t) {
+		out[e.Status]++
 	}
 	return out
-}
-
-func startSim(t testing.TB, opts sim.Options) (*sim.Server, *reqLog) {
-	t.Helper()
-	log := &reqLog{}
-	opts.RequestLog = log
-	if opts.MarketInterval == 0 {
-		opts.MarketInterval = -1
-	}
-	s := sim.New(opts)
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s, log
-}
-
-func newTrader(s *sim.Server) *rest.Trader {
-	return rest.NewTrader(rest.New(s.URL(), rest.WithAPIKey(s.APIKey()), rest.WithSecret(s.Secret())))
 }
 
 // placeResting places n spot and m contract orders that rest (far from
@@ -107,11 +70,11 @@ func openCount(t testing.TB, c *rest.Client) int {
 // another client cancels every third of them: nothing stays open, and the
 // ones that closed meanwhile count as already closed, not failed.
 func TestCancelAllWhileOrdersClose(t *testing.T) {
-	s, log := startSim(t, sim.Options{RateLimits: sim.RateLimits{OrdersPerSecond: 1000, WeightPerMinute: 100000}})
-	tr := newTrader(s)
+	s := simtest.Start(t, sim.Options{RateLimits: sim.RateLimits{OrdersPerSecond: 1000, WeightPerMinute: 100000}})
+	tr := s.Trader()
 	tr.Client().SetRateLimits([]rest.RateLimit{{Type: "ORDER", Interval: "SECOND", Limit: 1000}})
 	targets := placeResting(t, tr, 25, 15)
-	other := newTrader(s)
+	other := s.Trader()
 	other.Client().SetRateLimits([]rest.RateLimit{{Type: "ORDER", Interval: "SECOND", Limit: 1000}})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -135,7 +98,7 @@ func TestCancelAllWhileOrdersClose(t *testing.T) {
 	if len(progress) == 0 || progress[len(progress)-1] != 40 {
 		t.Errorf("progress = %v, want it to end at 40", progress)
 	}
-	if st := log.statuses(); st[429]+st[418]+st[500]+st[504] != 0 {
+	if st := statuses(t, s); st[429]+st[418]+st[500]+st[504] != 0 {
 		t.Errorf("answers by status %v", st)
 	}
 }
@@ -143,8 +106,7 @@ func TestCancelAllWhileOrdersClose(t *testing.T) {
 // TestCancelAllSelection cancels only the orders given: a contract symbol
 // with other open orders is cancelled order by order, not by batchCancel.
 func TestCancelAllSelection(t *testing.T) {
-	s, _ := startSim(t, sim.Options{})
-	tr := newTrader(s)
+	tr := simtest.Start(t, sim.Options{}).Trader()
 	targets := placeResting(t, tr, 2, 4) // ETH-PERP, ETH-PERP, BTC-PERP-REV, ETH-PERP
 	sum := actions.Canceller{Trader: tr}.CancelAll(context.Background(), targets[:3])
 	if sum.Cancelled != 3 || sum.Failed != 0 {
@@ -173,8 +135,8 @@ func TestCancelAllSelection(t *testing.T) {
 // not fill rests there until the moving market's flow takes it): the
 // position is then zero.
 func TestClosePosition(t *testing.T) {
-	s, log := startSim(t, sim.Options{MarketInterval: 5 * time.Millisecond})
-	tr := newTrader(s)
+	s := simtest.Start(t, sim.Options{MarketInterval: 5 * time.Millisecond})
+	tr := s.Trader()
 	ctx := context.Background()
 	for _, sym := range []string{"ETH-PERP", "BTC-PERP-REV"} {
 		res := tr.PlaceContractOrder(ctx, rest.ContractOrderRequest{Symbol: sym, Side: "SELL_OPEN", Quantity: "3", PriceType: "MARKET", Leverage: "5"})
@@ -207,7 +169,7 @@ func TestClosePosition(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
-	if st := log.statuses(); len(st) != 1 || st[200] == 0 {
+	if st := statuses(t, s); len(st) != 1 || st[200] == 0 {
 		t.Errorf("answers by status %v, want all 200", st)
 	}
 }
@@ -237,8 +199,8 @@ func position(t *testing.T, tr *rest.Trader, sym, side string) state.Position {
 func BenchmarkCancelAll500(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		s, log := startSim(b, sim.Options{})
-		tr := newTrader(s)
+		s := simtest.Start(b, sim.Options{})
+		tr := s.Trader()
 		if _, err := tr.Client().BrokerInfo(context.Background()); err != nil {
 			b.Fatal(err)
 		}
@@ -249,7 +211,7 @@ func BenchmarkCancelAll500(b *testing.B) {
 		if sum.Cancelled != 500 {
 			b.Fatalf("summary %+v, want 500 cancelled", sum)
 		}
-		if st := log.statuses(); st[429]+st[418] != 0 {
+		if st := statuses(b, s); st[429]+st[418] != 0 {
 			b.Fatalf("answers by status %v: the governor let a 429 or 418 happen", st)
 		}
 		if n := openCount(b, tr.Client()); n != 0 {

@@ -78,7 +78,7 @@ func (f filter) check(v decimal.Decimal) string {
 // time in force, leverage (required to open, refused to close), quantity
 // and prices within their filters, and the notional at ref (the price
 // the order would fill at; "" for r.Price) not below MIN_NOTIONAL.
-func CheckContractOrder(sym rest.Symbol, r rest.ContractOrderRequest, ref string) Problems {
+func CheckContractOrder(sym rest.ContractSymbol, r rest.ContractOrderRequest, ref string) Problems {
 	var p Problems
 	bad := func(field, msg string) { p = append(p, FieldError{field, msg}) }
 	oneOf := func(field, v, def string, allowed []string) string {
@@ -91,7 +91,7 @@ func CheckContractOrder(sym rest.Symbol, r rest.ContractOrderRequest, ref string
 		}
 		return v
 	}
-	if sym.Symbol == "" {
+	if sym.Symbol.Symbol == "" {
 		bad("symbol", "unknown contract")
 	} else if sym.Status != "" && sym.Status != "TRADING" {
 		bad("symbol", "contract is "+sym.Status)
@@ -165,7 +165,7 @@ const MaxLeverage = 100
 // for an inverse one (contracts of multiplier quote units each; 8
 // decimals). The multiplier is the contract's contractMultiplier, 1 when
 // brokerInfo gives none.
-func Notional(sym rest.Symbol, qty, price string) (decimal.Decimal, error) {
+func Notional(sym rest.ContractSymbol, qty, price string) (decimal.Decimal, error) {
 	q, err := decimal.NewFromString(qty)
 	if err != nil {
 		return decimal.Decimal{}, errors.New("quantity: not a decimal")
@@ -200,7 +200,7 @@ func Margin(n decimal.Decimal, lev string) (decimal.Decimal, error) {
 // MarginAsset is the asset a contract's margin and notional are counted
 // in: its marginToken, else the base asset of an inverse contract and the
 // quote asset of a linear one.
-func MarginAsset(sym rest.Symbol) string {
+func MarginAsset(sym rest.ContractSymbol) string {
 	switch {
 	case sym.MarginAsset != "":
 		return sym.MarginAsset

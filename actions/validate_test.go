@@ -7,11 +7,12 @@ import (
 	"bhtop/state"
 )
 
-var ethPerp = rest.Symbol{Symbol: "ETH-PERP", Status: "TRADING", BaseAsset: "ETH", QuoteAsset: "USDT", MarginAsset: "USDT",
-	Contract: true, MinPrice: "0.01", MaxPrice: "10000000", TickSize: "0.01", MinQty: "0.01", MaxQty: "100000", StepSize: "0.01", MinNotional: "5"}
+var ethPerp = rest.ContractSymbol{Symbol: rest.Symbol{Symbol: "ETH-PERP", Status: "TRADING", BaseAsset: "ETH", QuoteAsset: "USDT",
+	MinPrice: "0.01", MaxPrice: "10000000", TickSize: "0.01", MinQty: "0.01", MaxQty: "100000", StepSize: "0.01", MinNotional: "5"},
+	MarginAsset: "USDT", Multiplier: "1"}
 
-var btcRev = rest.Symbol{Symbol: "BTC-PERP-REV", Status: "TRADING", BaseAsset: "BTC", QuoteAsset: "USDT", MarginAsset: "BTC",
-	Contract: true, Inverse: true, MinPrice: "0.5", TickSize: "0.5", MinQty: "1", StepSize: "1"}
+var btcRev = rest.ContractSymbol{Symbol: rest.Symbol{Symbol: "BTC-PERP-REV", Status: "TRADING", BaseAsset: "BTC", QuoteAsset: "USDT",
+	MinPrice: "0.5", TickSize: "0.5", MinQty: "1", StepSize: "1"}, Inverse: true, MarginAsset: "BTC"}
 
 func TestCheckContractOrder(t *testing.T) {
 	ok := rest.ContractOrderRequest{Symbol: "ETH-PERP", Side: "BUY_OPEN", Quantity: "1.5", Price: "3000.25", Leverage: "10"}
@@ -55,7 +56,7 @@ func TestCheckContractOrder(t *testing.T) {
 			}
 		})
 	}
-	if p := CheckContractOrder(rest.Symbol{}, ok, ""); !p.Has("symbol") {
+	if p := CheckContractOrder(rest.ContractSymbol{}, ok, ""); !p.Has("symbol") {
 		t.Errorf("an unknown contract passed: %v", p.Err())
 	}
 }
@@ -81,7 +82,8 @@ func TestNotionalAndMargin(t *testing.T) {
 	if n, _ := Notional(x10, "2", "3000"); n.String() != "600" {
 		t.Errorf("notional with multiplier 0.1 = %s, want 600", n)
 	}
-	if MarginAsset(btcRev) != "BTC" || MarginAsset(rest.Symbol{QuoteAsset: "USDT"}) != "USDT" || MarginAsset(rest.Symbol{Inverse: true, BaseAsset: "ETH"}) != "ETH" {
+	if MarginAsset(btcRev) != "BTC" || MarginAsset(rest.ContractSymbol{Symbol: rest.Symbol{QuoteAsset: "USDT"}}) != "USDT" ||
+		MarginAsset(rest.ContractSymbol{Symbol: rest.Symbol{BaseAsset: "ETH"}, Inverse: true}) != "ETH" {
 		t.Error("MarginAsset")
 	}
 	if _, err := Margin(n, "0"); err == nil {

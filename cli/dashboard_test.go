@@ -7,12 +7,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
 	"bhtop/signer"
 	"bhtop/sim"
 )
@@ -22,20 +25,22 @@ import (
 // everything drawn.
 func runDashboardTest(t *testing.T, s *sim.Server, keys string, args ...string) (int, string, string) {
 	t.Helper()
+	return runDashboardUntil(t, s, "", keys, args...)
+}
+
+// runDashboardUntil is runDashboardTest typing keys only once the screen
+// also shows text (when not "").
+func runDashboardUntil(t *testing.T, s *sim.Server, text, keys string, args ...string) (int, string, string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	in, typer := io.Pipe()
 	out, errOut := &lockedLog{}, &bytes.Buffer{}
 	go func() {
-		for ctx.Err() == nil {
-			out.mu.Lock()
-			screen := ansi.Strip(out.b.String())
-			out.mu.Unlock()
-			if bytes.Contains([]byte(screen), []byte("● live")) && bytes.Contains([]byte(screen), []byte("USDT")) {
-				break
-			}
-			time.Sleep(20 * time.Millisecond) // polls the screen, not a timed wait
-		}
+		testkit.Within(20*time.Second, func() bool {
+			screen := ansi.Strip(out.String())
+			return ctx.Err() != nil || strings.Contains(screen, "● live") && strings.Contains(screen, "USDT") && strings.Contains(screen, text)
+		})
 		for _, k := range keys {
 			typer.Write([]byte(string(k)))
 			time.Sleep(50 * time.Millisecond) // let each key be drawn
@@ -47,19 +52,15 @@ func runDashboardTest(t *testing.T, s *sim.Server, keys string, args ...string) 
 	if ctx.Err() != nil {
 		t.Fatalf("the dashboard did not quit on q")
 	}
-	return code, ansi.Strip(out.b.String()), errOut.String()
+	return code, ansi.Strip(out.String()), errOut.String()
 }
 
 func dashboardSim(t *testing.T) (*sim.Server, *lockedLog) {
 	t.Helper()
 	log := &lockedLog{}
-	s := sim.New(sim.Options{MarketInterval: -1, Activity: 5, RequestLog: log,
+	s := simtest.Start(t, sim.Options{Activity: 5, RequestLog: log,
 		Keys: []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}})
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s, log
+	return s.Server, log
 }
 
 // TestDashboardRunsAndCloses: the dashboard draws the account from the

@@ -1,14 +1,14 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
+	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
 	"bhtop/signer"
 	"bhtop/sim"
 	"bhtop/state"
@@ -16,29 +16,13 @@ import (
 	"bhtop/ui"
 )
 
-// lockedLog is a goroutine-safe request log.
-type lockedLog struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
+// lockedLog is a goroutine-safe buffer: a request log, a screen, a
+// stderr (the test kit's, with the name this package's tests use).
+type lockedLog struct{ testkit.RequestLog }
 
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) has(method, path, query string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, line := range bytes.Split(l.b.Bytes(), []byte("\n")) {
-		var r struct{ Method, Path, Query string }
-		if json.Unmarshal(line, &r) == nil && r.Method == method && r.Path == path && strings.Contains(r.Query, query) {
-			return true
-		}
-	}
-	return false
-}
+// has reports whether a request with method and path, whose query
+// contains query, was logged.
+func (l *lockedLog) has(method, path, query string) bool { return l.Has(method, path, query) }
 
 func decodeDump(t *testing.T, out string) state.Snapshot {
 	t.Helper()
@@ -64,13 +48,9 @@ func TestDumpSettlesUnknownOrder(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			log := &lockedLog{}
-			s := sim.New(sim.Options{MarketInterval: -1, Activity: 20, RequestLog: log,
+			s := simtest.Start(t, sim.Options{Activity: 20, RequestLog: log,
 				Faults: sim.Faults{OrderErrorRate: 1, OrderErrorTakesEffect: tc.takeEffect},
-				Keys:   []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}})
-			if err := s.Start(); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { s.Close() })
+				Keys:   []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}}).Server
 			const cid = "dumptest1"
 			logFile := filepath.Join(t.TempDir(), "dump.log")
 			code, out, errOut := runCLI(orderEnv(t, s, map[string]string{"BHTOP_LOG": logFile}), "dump", "--for", "3s",
@@ -79,7 +59,7 @@ func TestDumpSettlesUnknownOrder(t *testing.T) {
 				t.Fatalf("dump exit = %d, want 0; stderr: %s", code, errOut)
 			}
 			snap := decodeDump(t, out)
-			if logged, _ := os.ReadFile(logFile); !bytes.Contains(logged, []byte("outcome unknown")) {
+			if logged, _ := os.ReadFile(logFile); !strings.Contains(string(logged), "outcome unknown") {
 				t.Errorf("the order never went UNKNOWN; log:\n%s", logged)
 			}
 			inOrders := false

@@ -6,19 +6,19 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"bhtop/internal/testkit"
 )
 
 // FuzzFlags: any command line (arguments split at NUL) parses or is
 // refused in exactly one line, and the range checks either pass or fail
 // in one line naming the flag; nothing panics.
 func FuzzFlags(f *testing.F) {
-	for _, seed := range []string{
+	testkit.SeedStrings(f,
 		"--speed\x00NaN", "--speed\x001e-300", "--n\x00-1", "--d\x00-5s", "--rate\x002",
 		"x.jsonl\x00--dump\x00--speed\x0010", "--nope", "--n=1\x00--\x00-x", "-h", "--d\x00forever",
 		"--seed\x0018446744073709551616", "--b=maybe", "",
-	} {
-		f.Add(seed)
-	}
+	)
 	f.Fuzz(func(t *testing.T, line string) {
 		args := strings.Split(line, "\x00")
 		var out bytes.Buffer
@@ -55,13 +55,11 @@ func FuzzFlags(f *testing.F) {
 
 // FuzzOrderFlag: any --order value is taken or refused without panicking.
 func FuzzOrderFlag(f *testing.F) {
-	for _, seed := range []string{
+	testkit.SeedStrings(f,
 		"symbol=ETHBTC&side=BUY&type=LIMIT&quantity=0.01&price=0.04",
 		"symbol=ETHBTC&side=SELL&quantity=1&tif=IOC&clientOrderId=bh1",
 		"symbol=%zz", "nope=1", "&&&", "",
-	} {
-		f.Add(seed)
-	}
+	)
 	f.Fuzz(func(t *testing.T, v string) {
 		var l orderList
 		if err := l.Set(v); err == nil && (len(l) != 1 || l[0].Symbol == "" || l[0].Side == "" || l[0].Quantity == "") {
@@ -73,9 +71,7 @@ func FuzzOrderFlag(f *testing.F) {
 // FuzzSimKeyFlag: a bad --key value is refused with an error that never
 // holds its secret part.
 func FuzzSimKeyFlag(f *testing.F) {
-	for _, seed := range []string{"k:s3cr3tvalue", "k:s3cr3tvalue:TRADE,FLY", "nosecret", ":s3cr3tvalue", "k::", "k:s3cr3tvalue:"} {
-		f.Add(seed)
-	}
+	testkit.SeedStrings(f, "k:s3cr3tvalue", "k:s3cr3tvalue:TRADE,FLY", "nosecret", ":s3cr3tvalue", "k::", "k:s3cr3tvalue:")
 	f.Fuzz(func(t *testing.T, v string) {
 		var k keyFlags
 		err := k.set(v)

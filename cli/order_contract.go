@@ -35,7 +35,7 @@ func (f *orderFlags) contractRequest() (rest.ContractOrderRequest, error) {
 		return r, errors.New("--type is for spot orders; contract orders take --order-type LIMIT|STOP and --price-type")
 	}
 	// Everything but the filters (checked once brokerInfo is known).
-	if p := actions.CheckContractOrder(rest.Symbol{Symbol: r.Symbol}, r, ""); len(p) > 0 {
+	if p := actions.CheckContractOrder(rest.ContractSymbol{Symbol: rest.Symbol{Symbol: r.Symbol}}, r, ""); len(p) > 0 {
 		return r, flagProblems(p)
 	}
 	return r, nil
@@ -68,7 +68,7 @@ func (f *orderFlags) placeContract(ctx context.Context, tr *rest.Trader) rest.Or
 	}
 	for _, sym := range bi.Contracts {
 		if sym.Symbol.Symbol == req.Symbol {
-			if p := actions.CheckContractOrder(sym.Symbol, req, ""); len(p) > 0 {
+			if p := actions.CheckContractOrder(sym, req, ""); len(p) > 0 {
 				return f.notSent(flagProblems(p))
 			}
 			return tr.PlaceContractOrder(ctx, req)

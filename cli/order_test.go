@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"bhtop/internal/simtest"
 	"bhtop/rest"
 	"bhtop/signer"
 	"bhtop/sim"
@@ -20,13 +21,8 @@ const (
 // orderSim starts a simulator with the test key pair and no market moves.
 func orderSim(t *testing.T, faults sim.Faults) *sim.Server {
 	t.Helper()
-	s := sim.New(sim.Options{MarketInterval: -1, Faults: faults,
-		Keys: []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}})
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
+	return simtest.Start(t, sim.Options{Faults: faults,
+		Keys: []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}}).Server
 }
 
 // orderEnv is a process environment for `bhtop order` tests: the sim's

@@ -80,7 +80,7 @@ func TestNoCommandLeaksTheSecret(t *testing.T) {
 	defer func() {
 		cancel()
 		<-done
-		checkNoLeak(t, "bhtop sim's stderr", simErr.b.String())
+		checkNoLeak(t, "bhtop sim's stderr", simErr.String())
 		b, _ := os.ReadFile(reqLog)
 		checkNoLeak(t, "bhtop sim's --log-requests", string(b))
 	}()
@@ -178,10 +178,10 @@ func TestNoCommandLeaksTheSecret(t *testing.T) {
 			maxSessions: 2, fps: 10, idleTimeout: -1, shutdownWait: time.Second}
 		sctx, scancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer scancel()
-		if err := serveUntilDone(sctx, sf, c, logger); err != nil {
+		if err := serveUntilDone(sctx, sf, c, logger, nil); err != nil {
 			t.Fatalf("serve: %v", err)
 		}
-		checkNoLeak(t, "serve's log", logged.b.String())
+		checkNoLeak(t, "serve's log", logged.String())
 	})
 
 	t.Run("dashboard", func(t *testing.T) {

@@ -28,13 +28,6 @@ func activeSim(t *testing.T) *sim.Server {
 	return s
 }
 
-// String is everything written to l.
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // runSimBriefly runs `bhtop sim` with args, sends it one request, stops
 // it, and returns its exit code and stderr.
 func runSimBriefly(t *testing.T, args ...string) (int, string) {

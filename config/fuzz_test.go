@@ -3,12 +3,14 @@ package config
 import (
 	"strings"
 	"testing"
+
+	"bhtop/internal/testkit"
 )
 
 // FuzzConfigFile: any config file content decodes or is refused with one
 // line that holds none of its quoted values; it never panics.
 func FuzzConfigFile(f *testing.F) {
-	for _, seed := range []string{
+	testkit.SeedBytes(f,
 		"base_url = \"https://api.example.com\"\napi_key = \"k\"\nsecret_key = \"s\"\nrecv_window = 5000\nkeepalive = \"30m\"\nread_only = true\n",
 		"secret_key = CANARYxyz\n",
 		"recv_window = \"CANARYxyz\"\n",
@@ -16,9 +18,7 @@ func FuzzConfigFile(f *testing.F) {
 		"read_only = \"CANARYxyz\"",
 		"\x00\xff",
 		"",
-	} {
-		f.Add([]byte(seed))
-	}
+	)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		_, err := parseFile("config.toml", b)
 		if err == nil {

@@ -13,17 +13,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"bhtop/internal/testkit"
 )
 
 var binary string // built once by TestMain
-
-// tmuxSocket keeps the test's sessions on a tmux server of their own, so
-// neither the test nor anyone else's tmux can disturb the other.
-var tmuxSocket = fmt.Sprintf("bhtop-e2e-%d", os.Getpid())
-
-func tmuxCmd(args ...string) *exec.Cmd {
-	return exec.Command("tmux", append([]string{"-L", tmuxSocket}, args...)...)
-}
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "bhtop-e2e")
@@ -39,7 +33,6 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
-	_ = tmuxCmd("kill-server").Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -98,74 +91,36 @@ func (s *simProc) requests(t *testing.T) []string {
 	return out
 }
 
-// term is one tmux session running a command.
-type term struct {
-	t    *testing.T
-	name string
-}
-
+// startTerm runs bhtop with args and env in a w×h terminal of a tmux
+// server of the test's own (the test kit's).
 func startTerm(t *testing.T, w, h int, env []string, args ...string) *term {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatal("tmux is needed for the end-to-end test (.ci/run installs it)")
-	}
-	tm := &term{t: t, name: fmt.Sprintf("bhtop-e2e-%d", time.Now().UnixNano())}
 	cmdline := "env " + strings.Join(env, " ") + " " + binary + " " + strings.Join(args, " ")
-	c := tmuxCmd("new-session", "-d", "-s", tm.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmdline)
-	if out, err := c.CombinedOutput(); err != nil {
-		t.Fatalf("tmux new-session: %v: %s", err, out)
-	}
-	// Keep the pane after the program exits, so its exit can be seen.
-	_ = tmuxCmd("set-option", "-t", tm.name, "remain-on-exit", "on").Run()
-	t.Cleanup(func() { _ = tmuxCmd("kill-session", "-t", tm.name).Run() })
-	return tm
+	return &term{t: t, Term: testkit.NewTmux(t).Term(t, w, h, cmdline)}
 }
 
-func (tm *term) keys(keys ...string) {
-	tm.t.Helper()
-	args := append([]string{"send-keys", "-t", tm.name}, keys...)
-	if out, err := tmuxCmd(args...).CombinedOutput(); err != nil {
-		tm.t.Fatalf("tmux send-keys %q: %v: %s", keys, err, out)
-	}
+// term is a terminal of the test kit under the names this package's
+// tests use.
+type term struct {
+	t *testing.T
+	*testkit.Term
 }
+
+func (tm *term) keys(keys ...string) { tm.t.Helper(); tm.Keys(keys...) }
 
 // text types literal text.
-func (tm *term) text(s string) { tm.keys("-l", s) }
+func (tm *term) text(s string) { tm.t.Helper(); tm.Type(s) }
 
-func (tm *term) screen() string {
-	out, err := tmuxCmd("capture-pane", "-p", "-t", tm.name).Output()
-	if err != nil {
-		return ""
-	}
-	return string(out)
-}
-
-// waitFor polls the screen until cond holds or 20 s pass.
+// waitFor polls the screen until cond holds (20 s at most).
 func (tm *term) waitFor(what string, cond func(screen string) bool) string {
 	tm.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		s := tm.screen()
-		if cond(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			tm.t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	return tm.WaitFor(what, cond)
 }
 
-func (tm *term) waitText(sub string) string {
-	tm.t.Helper()
-	return tm.waitFor(fmt.Sprintf("%q", sub), func(s string) bool { return strings.Contains(s, sub) })
-}
+func (tm *term) waitText(sub string) string { tm.t.Helper(); return tm.WaitText(sub) }
 
 // dead reports whether the program in the pane has exited.
-func (tm *term) dead() bool {
-	out, _ := tmuxCmd("display-message", "-p", "-t", tm.name, "#{pane_dead}").Output()
-	return strings.TrimSpace(string(out)) == "1"
-}
+func (tm *term) dead() bool { return tm.Dead() }
 
 func credentials(s *simProc) []string {
 	return []string{"BHTOP_BASE_URL=" + s.BaseURL, "BHTOP_API_KEY=" + s.APIKey, "BHTOP_SECRET_KEY=" + s.SecretKey,
@@ -214,6 +169,9 @@ func TestPlaceAndCancelWithKeyboard(t *testing.T) {
 	tm.waitText("CANCEL")
 	tm.keys("y")
 	tm.waitFor("order "+id+" to leave Open Orders", func(s string) bool {
+		if !strings.Contains(s, "cancel accepted") { // (the box may still hide the row)
+			return false
+		}
 		for _, line := range strings.Split(s, "\n") {
 			if strings.Contains(line, id) && strings.Contains(line, "XRPUSDT") && strings.Contains(line, "NEW") {
 				return false

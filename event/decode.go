@@ -318,24 +318,18 @@ func (d *Decoder) object(s *scanner, depth int) {
 		case c == 'f' && i+5 <= len(b) && string(b[i:i+5]) == "false":
 			sl.start, sl.end, sl.kind = int32(i), int32(i+5), vFalse
 			i += 5
-		case c >= '1' && c <= '9':
-			j := i + 1
-			for j < len(b) && isDigit(b[j]) {
-				j++
+		case c == '-' || isDigit(c):
+			if c != '-' && c != '0' {
+				j := i + 1
+				for j < len(b) && isDigit(b[j]) {
+					j++
+				}
+				if j < len(b) && b[j] != '.' && b[j] != 'e' && b[j] != 'E' { // an integer, inline
+					sl.start, sl.end, sl.kind = int32(i), int32(j), vNumber
+					i = j
+					break
+				}
 			}
-			if j < len(b) && b[j] != '.' && b[j] != 'e' && b[j] != 'E' { // an integer, inline
-				sl.start, sl.end, sl.kind = int32(i), int32(j), vNumber
-				i = j
-				break
-			}
-			end, ok := scanNumber(b, i)
-			if !ok {
-				s.bad = true
-				return
-			}
-			sl.start, sl.end, sl.kind = int32(i), int32(end), vNumber
-			i = end
-		case c == '-' || c == '0':
 			end, ok := scanNumber(b, i)
 			if !ok {
 				s.bad = true

@@ -4,14 +4,14 @@ import (
 	"bytes"
 	stdjson "encoding/json"
 	"testing"
+
+	"bhtop/internal/testkit"
 )
 
 // FuzzDecodeFrame: decoding never panics; the verdict on JSON syntax is
 // encoding/json's; every decoded event satisfies the decoding rules.
 func FuzzDecodeFrame(f *testing.F) {
-	for _, s := range []string{specAccount, specSpot, specContract, specPosition, `{"ping":1}`, `[]`, `[` + specSpot + `,1]`, `{"e":""}`} {
-		f.Add([]byte(s))
-	}
+	testkit.SeedBytes(f, specAccount, specSpot, specContract, specPosition, `{"ping":1}`, `[]`, `[`+specSpot+`,1]`, `{"e":""}`)
 	var d Decoder
 	f.Fuzz(func(t *testing.T, frame []byte) {
 		evs := d.Decode(frame)

@@ -131,21 +131,21 @@ func IsDecimal(b []byte) bool {
 	if i < len(b) && b[i] == '-' {
 		i++
 	}
-	j := i
-	for i < len(b) && isDigit(b[i]) {
-		i++
+	i, ok := digitsAt(b, i)
+	if ok {
+		i, ok = fracExp(b, i)
 	}
-	if i == j {
-		return false
-	}
+	return ok && i == len(b)
+}
+
+// fracExp skips the optional fraction ('.' digits) and exponent ('e' or
+// 'E', an optional sign, digits) of a number at b[i:]: the index after
+// them, and false when one is begun without a digit.
+func fracExp(b []byte, i int) (int, bool) {
 	if i < len(b) && b[i] == '.' {
-		i++
-		j = i
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-		if i == j {
-			return false
+		var ok bool
+		if i, ok = digitsAt(b, i+1); !ok {
+			return i, false
 		}
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
@@ -153,15 +153,19 @@ func IsDecimal(b []byte) bool {
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
-		j = i
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-		if i == j {
-			return false
-		}
+		return digitsAt(b, i)
 	}
-	return i == len(b)
+	return i, true
+}
+
+// digitsAt skips the digits of b from i: the index after them, and false
+// when there is none.
+func digitsAt(b []byte, i int) (int, bool) {
+	j := i
+	for j < len(b) && isDigit(b[j]) {
+		j++
+	}
+	return j, j > i
 }
 
 // expLimit clamps exponents so that arithmetic on them cannot overflow;

@@ -54,35 +54,40 @@ func (s *scanner) value(depth int) span {
 	switch c := s.b[s.i]; {
 	case c == '"':
 		return s.str()
-	case c == '{':
+	case c == '{' || c == '[':
 		if depth >= maxDepth {
 			s.bad = true
 			return span{}
 		}
-		s.skipObject(depth + 1)
-		return span{start: int32(start), end: int32(s.i), kind: vObject}
-	case c == '[':
-		if depth >= maxDepth {
-			s.bad = true
-			return span{}
+		kind := vObject
+		if c == '{' {
+			s.skipObject(depth + 1)
+		} else {
+			kind = vArray
+			s.skipArray(depth + 1)
 		}
-		s.skipArray(depth + 1)
-		return span{start: int32(start), end: int32(s.i), kind: vArray}
-	case c == '-' || (c >= '0' && c <= '9'):
+		return span{start: int32(start), end: int32(s.i), kind: kind}
+	case c == '-' || isDigit(c):
 		s.number()
 		return span{start: int32(start), end: int32(s.i), kind: vNumber}
-	case c == 't':
-		s.lit("true")
-		return span{start: int32(start), end: int32(s.i), kind: vTrue}
-	case c == 'f':
-		s.lit("false")
-		return span{start: int32(start), end: int32(s.i), kind: vFalse}
-	case c == 'n':
-		s.lit("null")
-		return span{start: int32(start), end: int32(s.i), kind: vNull}
+	case c == 't' || c == 'f' || c == 'n':
+		word, kind := literalOf(c)
+		s.lit(word)
+		return span{start: int32(start), end: int32(s.i), kind: kind}
 	}
 	s.bad = true
 	return span{}
+}
+
+// literalOf is the JSON word that starts with c (t, f or n) and its kind.
+func literalOf(c byte) (string, uint8) {
+	switch c {
+	case 't':
+		return "true", vTrue
+	case 'f':
+		return "false", vFalse
+	}
+	return "null", vNull
 }
 
 func (s *scanner) lit(w string) {
@@ -182,28 +187,9 @@ func (s *scanner) number() {
 		s.bad = true
 		return
 	}
-	if s.i < len(b) && b[s.i] == '.' {
-		s.i++
-		if s.i >= len(b) || !isDigit(b[s.i]) {
-			s.bad = true
-			return
-		}
-		for s.i < len(b) && isDigit(b[s.i]) {
-			s.i++
-		}
-	}
-	if s.i < len(b) && (b[s.i] == 'e' || b[s.i] == 'E') {
-		s.i++
-		if s.i < len(b) && (b[s.i] == '+' || b[s.i] == '-') {
-			s.i++
-		}
-		if s.i >= len(b) || !isDigit(b[s.i]) {
-			s.bad = true
-			return
-		}
-		for s.i < len(b) && isDigit(b[s.i]) {
-			s.i++
-		}
+	var ok bool
+	if s.i, ok = fracExp(b, s.i); !ok {
+		s.bad = true
 	}
 }
 

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"io"
 	"testing"
+
+	"bhtop/internal/testkit"
 )
 
 // FuzzParseLine: any line classifies without panicking; a record's frame
 // is a part of the line.
 func FuzzParseLine(f *testing.F) {
-	for _, seed := range []string{
+	testkit.SeedBytes(f,
 		`{"recv":1700000000123,"frame":{"e":"executionReport","E":1}}`,
 		`{"recv":1700000000123,"bad":"{\"e\":"}`,
 		`{"e":"outboundAccountInfo","E":1}`,
@@ -19,9 +21,7 @@ func FuzzParseLine(f *testing.F) {
 		`{"recv":1,"frame":`,
 		"\x00\xff\xfe",
 		``,
-	} {
-		f.Add([]byte(seed))
-	}
+	)
 	f.Fuzz(func(t *testing.T, line []byte) {
 		rec := Parse(line)
 		if rec.Frame != nil && !bytes.Contains(line, rec.Frame) {
@@ -33,15 +33,13 @@ func FuzzParseLine(f *testing.F) {
 // FuzzReader: any byte stream reads to EOF without panicking, with line
 // numbers that only grow, and no line longer than MaxLine returned.
 func FuzzReader(f *testing.F) {
-	for _, seed := range []string{
+	testkit.SeedBytes(f,
 		"{\"recv\":1,\"frame\":{\"e\":\"x\"}}\n{\"e\":\"y\"}\n",
 		"\n\n\r\n",
 		"{\"recv\":1,\"frame\":{\"e\":\"x\"",
 		"\x00\x01\x02\n\xff\xfe",
 		"",
-	} {
-		f.Add([]byte(seed))
-	}
+	)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		jr := NewReader(bytes.NewReader(data))
 		last := 0

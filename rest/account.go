@@ -57,10 +57,16 @@ type OrderQuery struct {
 // QueryOrder fetches one order (GET /openapi/v1/order). An order the
 // service does not know fails with an error matching ErrNoSuchOrder.
 func (c *Client) QueryOrder(ctx context.Context, q OrderQuery) (OrderRecord, error) {
+	return c.queryOrder(ctx, routeQueryOrder, "origClientOrderId", q)
+}
+
+// queryOrder fetches one order on r, sending the client order id as
+// clientIDParam (spot and contract name it differently).
+func (c *Client) queryOrder(ctx context.Context, r route, clientIDParam string, q OrderQuery) (OrderRecord, error) {
 	p := &params{}
-	p.add("orderId", q.OrderID).add("origClientOrderId", q.OrigClientOrderID)
+	p.add("orderId", q.OrderID).add(clientIDParam, q.OrigClientOrderID)
 	var w wireOrder
-	if err := c.call(ctx, routeQueryOrder, p, &w); err != nil {
+	if err := c.call(ctx, r, p, &w); err != nil {
 		return OrderRecord{}, err
 	}
 	return w.record(), nil

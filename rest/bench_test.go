@@ -2,8 +2,10 @@ package rest_test
 
 import (
 	"context"
+	"io"
 	"testing"
 
+	"bhtop/internal/simtest"
 	"bhtop/rest"
 	"bhtop/sim"
 )
@@ -11,12 +13,7 @@ import (
 // BenchmarkAccountLoopback is one signed GET /openapi/v1/account against
 // the simulator over loopback: signing, governor, HTTP and decoding.
 func BenchmarkAccountLoopback(b *testing.B) {
-	s := sim.New(sim.Options{MarketInterval: -1, RateLimits: sim.RateLimits{WeightPerMinute: 1 << 30}})
-	if err := s.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	c := rest.New(s.URL(), rest.WithAPIKey(s.APIKey()), rest.WithSecret(s.Secret()))
+	c := simtest.Start(b, sim.Options{RequestLog: io.Discard, RateLimits: sim.RateLimits{WeightPerMinute: 1 << 30}}).Client()
 	c.SetRateLimits([]rest.RateLimit{{Type: "REQUEST_WEIGHT", Interval: "MINUTE", Limit: 1 << 30}})
 	ctx := context.Background()
 	if err := c.SyncTime(ctx); err != nil {

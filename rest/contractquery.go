@@ -12,11 +12,5 @@ var routeContractQuery = route{"GET", "/openapi/contract/v1/getOrder", secUserDa
 // order id (sent as clientOrderId). An order the service does not know
 // fails with an error matching ErrNoSuchOrder.
 func (c *Client) ContractQueryOrder(ctx context.Context, q OrderQuery) (OrderRecord, error) {
-	p := &params{}
-	p.add("orderId", q.OrderID).add("clientOrderId", q.OrigClientOrderID)
-	var w wireOrder
-	if err := c.call(ctx, routeContractQuery, p, &w); err != nil {
-		return OrderRecord{}, err
-	}
-	return w.record(), nil
+	return c.queryOrder(ctx, routeContractQuery, "clientOrderId", q)
 }

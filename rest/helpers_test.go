@@ -1,89 +1,37 @@
 package rest_test
 
 import (
-	"bytes"
-	"encoding/json"
-	"strings"
-	"sync"
 	"testing"
 
+	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/signer"
 	"bhtop/sim"
 )
 
-// reqLog collects the simulator's request log (DESIGN.md JSON lines).
-type reqLog struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
+// The simulator, its request log and its clients come from the shared
+// test kit; these names keep the package's tests short.
 
-func (l *reqLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
+// reqLog is the simulator's request log (DESIGN.md JSON lines).
+type reqLog struct{ *testkit.RequestLog }
 
 // entry is one request-log line.
-type entry struct {
-	Time   int64  `json:"time"`
-	Method string `json:"method"`
-	Path   string `json:"path"`
-	Query  string `json:"query"`
-	Body   string `json:"body"`
-	APIKey bool   `json:"apiKey"`
-	Status int    `json:"status"`
-	Code   *int   `json:"code"`
-}
+type entry = testkit.Entry
 
-func (l *reqLog) entries(t *testing.T) []entry {
-	t.Helper()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var out []entry
-	for _, line := range strings.Split(strings.TrimSpace(l.buf.String()), "\n") {
-		if line == "" {
-			continue
-		}
-		var e entry
-		if err := json.Unmarshal([]byte(line), &e); err != nil {
-			t.Fatalf("request log line %q: %v", line, err)
-		}
-		out = append(out, e)
-	}
-	return out
-}
+func (l reqLog) entries(t *testing.T) []entry { return l.Entries(t) }
 
-func (l *reqLog) raw() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
+func (l reqLog) raw() string { return l.Raw() }
 
 // startSim starts a simulator with the market stepped by hand (no fills
 // unless a test asks) and a request log, closed at the end of the test.
-func startSim(t *testing.T, opts sim.Options) (*sim.Server, *reqLog) {
-	t.Helper()
-	log := &reqLog{}
-	if opts.RequestLog == nil {
-		opts.RequestLog = log
-	}
-	if opts.MarketInterval == 0 {
-		opts.MarketInterval = -1
-	}
-	s := sim.New(opts)
-	if err := s.Start(); err != nil {
-		t.Fatalf("sim.Start: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s, log
+func startSim(t *testing.T, opts sim.Options) (*sim.Server, reqLog) {
+	s := simtest.Start(t, opts)
+	return s.Server, reqLog{s.Log}
 }
 
 // client returns a client of s with its first key pair.
-func client(s *sim.Server, opts ...rest.Option) *rest.Client {
-	base := []rest.Option{rest.WithAPIKey(s.APIKey()), rest.WithSecret(s.Secret())}
-	return rest.New(s.URL(), append(base, opts...)...)
-}
+func client(s *sim.Server, opts ...rest.Option) *rest.Client { return simtest.Client(s, opts...) }
 
 // restingBuy is a spot order far below the market, so it rests.
 func restingBuy() rest.OrderRequest {

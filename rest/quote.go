@@ -468,8 +468,6 @@ func (w wireContract) contract() ContractSymbol {
 	if cs.Multiplier == "" {
 		cs.Multiplier = "1"
 	}
-	cs.Symbol.Contract, cs.Symbol.Inverse = true, cs.Inverse
-	cs.Symbol.MarginAsset, cs.Symbol.Multiplier = cs.MarginAsset, cs.Multiplier
 	for _, r := range w.RiskLimits {
 		cs.RiskLimits = append(cs.RiskLimits, RiskLimit{Quantity: string(r.Quantity),
 			InitialMargin: string(r.InitialMargin), MaintMargin: string(r.MaintMargin)})

@@ -144,34 +144,3 @@ func TestRecentTradesPaging(t *testing.T) {
 		t.Errorf("%d myTrades requests logged", n)
 	}
 }
-
-func TestBrokerInfoContracts(t *testing.T) {
-	s, _ := startSim(t, sim.Options{})
-	bi, err := client(s).BrokerInfo(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	found := 0
-	for _, c := range bi.Contracts {
-		switch c.Symbol.Symbol {
-		case "BTC-PERP-REV":
-			found++
-			if !c.Contract || !c.Inverse || c.MarginAsset != "BTC" || c.TickSize == "" || c.StepSize == "" || c.Multiplier == "" {
-				t.Errorf("BTC-PERP-REV = %+v", c)
-			}
-		case "ETH-PERP":
-			found++
-			if c.Inverse || c.MarginAsset != "USDT" {
-				t.Errorf("ETH-PERP = %+v", c)
-			}
-		}
-	}
-	if found != 2 {
-		t.Errorf("contracts = %+v, want BTC-PERP-REV and ETH-PERP", bi.Contracts)
-	}
-	for _, sym := range bi.Symbols {
-		if sym.Contract {
-			t.Errorf("contract %s among the spot symbols", sym.Symbol)
-		}
-	}
-}

@@ -88,8 +88,4 @@ type Symbol struct {
 	MaxQty      string
 	StepSize    string
 	MinNotional string
-	Contract    bool   // one of brokerInfo's contracts
-	Inverse     bool   // an inverse contract: quantity in contracts of one quote unit each
-	MarginAsset string // a contract's margin asset (marginToken)
-	Multiplier  string // a contract's contractMultiplier ("" means 1)
 }

@@ -1,62 +1,22 @@
 package serve
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"bhtop/rest"
+	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
 	"bhtop/signer"
 	"bhtop/sim"
 	"bhtop/stream"
 )
 
-// requestLog is the simulator's request log (JSON lines), safe to read
-// while it is written.
-type requestLog struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *requestLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-// requests returns "METHOD path" of every logged request.
-func (l *requestLog) requests() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var out []string
-	for _, line := range bytes.Split(l.b.Bytes(), []byte("\n")) {
-		var r struct{ Method, Path string }
-		if json.Unmarshal(line, &r) == nil && r.Method != "" {
-			out = append(out, r.Method+" "+r.Path)
-		}
-	}
-	return out
-}
-
-func (l *requestLog) count(req string) int {
-	n := 0
-	for _, r := range l.requests() {
-		if r == req {
-			n++
-		}
-	}
-	return n
-}
-
 // live is a real simulator and one stream.Session on it: the upstream.
 type live struct {
 	sim  *sim.Server
 	sess *stream.Session
-	log  *requestLog
+	log  *testkit.RequestLog
 }
 
 func newLive(t testing.TB, activity float64) *live {
@@ -64,35 +24,17 @@ func newLive(t testing.TB, activity float64) *live {
 	return newLiveWith(t, sim.Options{Seed: 1, Activity: activity})
 }
 
-// newLiveWith starts the simulator with opts (its request log is set
-// here) and a session on its first key.
+// newLiveWith starts the simulator with opts (its request log is kept
+// here; the market walks unless opts says otherwise) and a live session
+// on its first key.
 func newLiveWith(t testing.TB, opts sim.Options) *live {
 	t.Helper()
-	l := &live{log: &requestLog{}}
-	opts.RequestLog = l.log
-	l.sim = sim.New(opts)
-	if err := l.sim.Start(); err != nil {
-		t.Fatalf("start simulator: %v", err)
+	if opts.MarketInterval == 0 {
+		opts.MarketInterval = 500 * time.Millisecond // the simulator's own default walk
 	}
-	rc := rest.New(l.sim.URL(), rest.WithAPIKey(l.sim.APIKey()), rest.WithSecret(l.sim.Secret()))
-	sess, err := stream.New(stream.Config{REST: rc, WSURL: l.sim.WSURL(), Simulated: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l.sess = sess
-	sess.Start()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := sess.WaitLive(ctx); err != nil {
-		t.Fatalf("stream session: %v", err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = sess.Close(ctx)
-		_ = l.sim.Close()
-	})
-	return l
+	s := simtest.Start(t, opts)
+	sess, err := stream.New(stream.Config{REST: s.Client(), WSURL: s.WSURL(), Simulated: true})
+	return &live{sim: s.Server, sess: testkit.Live(t, sess, err), log: s.Log}
 }
 
 // liveServer serves the real read-only dashboard over l.
@@ -151,10 +93,9 @@ func TestOrderKeysOverSSHSendNothing(t *testing.T) {
 			t.Errorf("a read-only viewer's screen showed %q", hidden)
 		}
 	}
-	for _, r := range l.log.requests() {
-		method, path, _ := strings.Cut(r, " ")
-		if (method == "POST" || method == "DELETE") && strings.Contains(strings.ToLower(path), "order") {
-			t.Errorf("a viewer's keys sent %s", r)
+	for _, e := range l.log.Entries(t) {
+		if (e.Method == "POST" || e.Method == "DELETE") && strings.Contains(strings.ToLower(e.Path), "order") {
+			t.Errorf("a viewer's keys sent %s %s", e.Method, e.Path)
 		}
 	}
 }
@@ -169,16 +110,14 @@ func TestViewersShareOneResync(t *testing.T) {
 		v.screen.waitFor(t, "Balances", 10*time.Second)
 		vs = append(vs, v)
 	}
-	before := l.log.count("GET /openapi/v1/account")
+	accounts := func() int { return l.log.Count("GET", "/openapi/v1/account") }
+	before := accounts()
 	for _, v := range vs {
 		v.stdin.Write([]byte("r"))
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for l.log.count("GET /openapi/v1/account") == before && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	testkit.Within(5*time.Second, func() bool { return accounts() > before })
 	time.Sleep(500 * time.Millisecond) // any further resync would have started
-	if got := l.log.count("GET /openapi/v1/account") - before; got != 1 {
+	if got := accounts() - before; got != 1 {
 		t.Errorf("%d viewers pressing r made %d account snapshots, want 1", viewers, got)
 	}
 }

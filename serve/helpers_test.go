@@ -22,6 +22,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 
+	"bhtop/internal/testkit"
 	"bhtop/state"
 )
 
@@ -193,12 +194,8 @@ func (s *screen) bytes() int64 {
 // waitFor waits until the stripped output contains want.
 func (s *screen) waitFor(t testing.TB, want string, within time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for !strings.Contains(s.text(), want) {
-		if time.Now().After(deadline) {
-			t.Fatalf("screen never showed %q; it shows:\n%s", want, s.text())
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !testkit.Within(within, func() bool { return strings.Contains(s.text(), want) }) {
+		t.Fatalf("screen never showed %q; it shows:\n%s", want, s.text())
 	}
 }
 

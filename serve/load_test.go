@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/shopspring/decimal"
 	gossh "golang.org/x/crypto/ssh"
 
+	"bhtop/internal/testkit"
 	"bhtop/state"
 )
 
@@ -94,9 +94,7 @@ func heapInUse() uint64 {
 }
 
 func TestStalledViewerDelaysNobody(t *testing.T) {
-	if testing.Short() {
-		t.Skip("load test")
-	}
+	testkit.Long(t, "load test")
 	const viewers = 20
 	activity := 2000.0
 	if raceEnabled {
@@ -203,16 +201,12 @@ func TestStalledViewerDelaysNobody(t *testing.T) {
 // account, by exact decimal value.
 func waitForTruth(t *testing.T, l *live, within time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		diff := balanceDiff(l.sess.Hub().Latest().Balances, l.sim.AccountTruth(l.sim.APIKey()))
-		if diff == "" {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("serve's balances differ from the simulator's: %s", diff)
-		}
-		time.Sleep(50 * time.Millisecond)
+	var diff string
+	if !testkit.Within(within, func() bool {
+		diff = balanceDiff(l.sess.Hub().Latest().Balances, l.sim.AccountTruth(l.sim.APIKey()))
+		return diff == ""
+	}) {
+		t.Fatalf("serve's balances differ from the simulator's: %s", diff)
 	}
 }
 
@@ -222,17 +216,11 @@ func balanceDiff(got []state.Balance, truth map[string][2]string) string {
 	}
 	for _, b := range got {
 		want, ok := truth[b.Asset]
-		if !ok || !decEqual(b.Free, want[0]) || !decEqual(b.Locked, want[1]) {
+		if !ok || !testkit.DecEqual(b.Free, want[0]) || !testkit.DecEqual(b.Locked, want[1]) {
 			return fmt.Sprintf("%s = %s/%s, truth %v", b.Asset, b.Free, b.Locked, want)
 		}
 	}
 	return ""
-}
-
-func decEqual(a, b string) bool {
-	x, err1 := decimal.NewFromString(a)
-	y, err2 := decimal.NewFromString(b)
-	return err1 == nil && err2 == nil && x.Equal(y)
 }
 
 func TestStalledConnectionIsCut(t *testing.T) {
@@ -251,13 +239,8 @@ func TestStalledConnectionIsCut(t *testing.T) {
 	stalled.screen.waitFor(t, "Balances", 5*time.Second)
 	gate.stalled.Store(true)
 
-	deadline := time.Now().Add(20 * time.Second)
-	for f.srv.Sessions() > 1 {
-		if time.Now().After(deadline) {
-			t.Fatalf("Sessions() = %d %s after one viewer stalled, want 1", f.srv.Sessions(), 20*time.Second)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	testkit.Eventually(t, 20*time.Second, func() bool { return f.srv.Sessions() <= 1 },
+		"the stalled viewer's session cut (Sessions() down to 1)")
 	before := healthy.screen.bytes()
 	time.Sleep(1500 * time.Millisecond) // longer than Stall
 	select {

@@ -10,16 +10,9 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"bhtop/internal/testkit"
 	"bhtop/state"
 )
-
-// text is everything written to l (requestLog, from dashboard_test,
-// doubles as a goroutine-safe log sink).
-func (l *requestLog) text() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // slowClient opens a TCP connection from the loopback address from (e.g.
 // "127.0.0.2") and sends one byte every `every` until stop closes, never
@@ -83,7 +76,7 @@ func TestSlowHandshakesDoNotLockViewersOut(t *testing.T) {
 		{"many addresses", 16},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			logs := &requestLog{}
+			logs := &testkit.Buffer{}
 			f := newFixture(t, func(c *Config) {
 				c.Logger = slog.New(slog.NewTextHandler(logs, nil))
 				// HandshakeTimeout stays long: the budget, not the deadline, must let the viewer in
@@ -103,8 +96,8 @@ func TestSlowHandshakesDoNotLockViewersOut(t *testing.T) {
 			f.hub.Publish(&state.Snapshot{Version: 4242})
 			watching.screen.waitFor(t, "4242", 5*time.Second)
 
-			if n := strings.Count(logs.text(), "level=WARN"); n > 3 {
-				t.Errorf("%d WARN lines for 64 refused connections, want a rate-limited few:\n%s", n, logs.text())
+			if n := strings.Count(logs.String(), "level=WARN"); n > 3 {
+				t.Errorf("%d WARN lines for 64 refused connections, want a rate-limited few:\n%s", n, logs.String())
 			}
 		})
 	}

@@ -1,9 +1,6 @@
 package serve
 
 import (
-	"crypto/ed25519"
-	"crypto/rand"
-	"encoding/pem"
 	"fmt"
 	"net"
 	"os"
@@ -14,6 +11,8 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"bhtop/internal/testkit"
 )
 
 // TestStockOpenSSHClient runs the OpenSSH client in a tmux window against
@@ -29,22 +28,7 @@ func TestStockOpenSSHClient(t *testing.T) {
 	f := liveServer(t, l)
 	dir := t.TempDir()
 
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	block, err := gossh.MarshalPrivateKey(priv, "openssh test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyFile := filepath.Join(dir, "id_ed25519")
-	if err := os.WriteFile(keyFile, pem.EncodeToMemory(block), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	signer, err := gossh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
+	keyFile, signer := openSSHKey(t, dir)
 	writeAuthorizedKeys(t, f.keysFile, f.client, signer)
 
 	host, port, _ := net.SplitHostPort(f.addr)
@@ -54,41 +38,14 @@ func TestStockOpenSSHClient(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// A tmux server of our own (its socket in the test's directory),
-	// killed at the end.
-	socket := filepath.Join(dir, "tmux.sock")
-	tmux := func(args ...string) (string, error) {
-		out, err := exec.Command("tmux", append([]string{"-S", socket}, args...)...).CombinedOutput()
-		return string(out), err
-	}
-	t.Cleanup(func() { _, _ = tmux("kill-server") })
+	x := testkit.NewTmux(t)
 	sshCmd := strings.Join([]string{"ssh", "-p", port, "-i", keyFile, "-F", "/dev/null",
 		"-o", "IdentitiesOnly=yes", "-o", "StrictHostKeyChecking=yes", "-o", "UserKnownHostsFile=" + knownHosts,
 		"-o", "BatchMode=yes", "desk@" + host}, " ")
-	if out, err := tmux("new-session", "-d", "-s", "viewer", "-x", "120", "-y", "40", sshCmd+"; sleep 30"); err != nil {
-		t.Fatalf("tmux new-session: %v: %s", err, out)
-	}
-
-	var screen string
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		screen, _ = tmux("capture-pane", "-p", "-t", "viewer")
-		if strings.Contains(screen, "Balances") && strings.Contains(screen, "READ-ONLY") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the OpenSSH client never showed the dashboard; tmux shows:\n%s", screen)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	if _, err := tmux("send-keys", "-t", "viewer", "q"); err != nil {
-		t.Fatal(err)
-	}
-	deadline = time.Now().Add(10 * time.Second)
-	for f.srv.Sessions() > 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("q over OpenSSH did not end the session")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	term := x.Term(t, 120, 40, sshCmd+"; sleep 30")
+	term.WaitFor("the dashboard over OpenSSH", func(s string) bool {
+		return strings.Contains(s, "Balances") && strings.Contains(s, "READ-ONLY")
+	})
+	term.Keys("q")
+	testkit.Eventually(t, 10*time.Second, func() bool { return f.srv.Sessions() == 0 }, "q over OpenSSH to end the session")
 }

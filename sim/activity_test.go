@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"bhtop/internal/testkit"
 )
 
 // After a burst of background activity and market steps, the stream
@@ -75,17 +77,11 @@ func TestActivityConsistent(t *testing.T) {
 // With Activity set, a started simulator trades by itself.
 func TestActivityRuns(t *testing.T) {
 	s := start(t, Options{Activity: 400, MarketInterval: 20 * time.Millisecond})
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
+	testkit.Eventually(t, 5*time.Second, func() bool {
 		s.mu.Lock()
-		n := s.published
-		s.mu.Unlock()
-		if n >= 40 {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Errorf("no background activity published")
+		defer s.mu.Unlock()
+		return s.published >= 40
+	}, "40 events of background activity published")
 }
 
 // BenchmarkActivity measures background activity throughput with one

@@ -6,32 +6,21 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"bhtop/internal/clock"
 	"bhtop/signer"
 )
 
-// fakeClock is a settable clock for Options.Now.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
+// fakeClock is a clock.Fake for Options.Now, with the Add the tests call.
+type fakeClock struct{ *clock.Fake }
 
-func newClock(ms int64) *fakeClock { return &fakeClock{t: time.UnixMilli(ms)} }
+// newClock is a fake clock showing ms (unix milliseconds).
+func newClock(ms int64) fakeClock { return fakeClock{clock.NewFake(time.UnixMilli(ms))} }
 
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
+// Add moves the clock forward by d.
+func (c fakeClock) Add(d time.Duration) { c.Advance(d) }
 
 // start runs a simulator for the test with the market stopped (tests
 // drive it with crossTo) unless opts says otherwise.

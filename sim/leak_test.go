@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"bhtop/internal/testkit"
 )
 
 // TestCloseEndsEveryGoroutine: after Close, no goroutine of the
@@ -37,10 +39,7 @@ func TestCloseEndsEveryGoroutine(t *testing.T) {
 	http.DefaultClient.CloseIdleConnections()
 	// The test's readers end with their sockets, so the count must come
 	// back to where it was.
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond) // polls the count; Close has returned
-	}
+	testkit.Within(5*time.Second, func() bool { return runtime.NumGoroutine() <= before })
 	if n := runtime.NumGoroutine(); n > before {
 		buf := make([]byte, 1<<20)
 		t.Errorf("%d goroutines after Close, %d before:\n%s", n, before, buf[:runtime.Stack(buf, true)])

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"bhtop/internal/testkit"
 )
 
 // closedWithin reports whether the server closes c within d (reading
@@ -50,7 +52,7 @@ func dialRaw(t testing.TB, s *Server) net.Conn {
 // sent"), with or without a Content-Length; the request log keeps a few
 // kB of it, not a MiB.
 func TestBodyTooLarge(t *testing.T) {
-	log := &syncBuffer{}
+	log := &testkit.RequestLog{}
 	s := start(t, Options{RequestLog: log})
 	big := strings.Repeat("a", 1<<20+1)
 	for _, tc := range []struct {
@@ -77,16 +79,16 @@ func TestBodyTooLarge(t *testing.T) {
 			}
 		})
 	}
-	for _, l := range log.lines() {
-		if body, _ := l["body"].(string); len(body) > 8<<10 {
-			t.Errorf("request-log body of %d bytes, want at most a few kB", len(body))
+	for _, e := range log.Entries(t) {
+		if len(e.Body) > 8<<10 {
+			t.Errorf("request-log body of %d bytes, want at most a few kB", len(e.Body))
 		}
 	}
 	// A long query is cut in the log and marked.
 	wantOK(t, raw(t, s, "GET", "/openapi/v1/time", "x="+strings.Repeat("q", 10_000), "", ""))
 	found := false
-	for _, l := range log.lines() {
-		if q, _ := l["query"].(string); strings.HasPrefix(q, "x=qqq") {
+	for _, e := range log.Entries(t) {
+		if q := e.Query; strings.HasPrefix(q, "x=qqq") {
 			found = true
 			if len(q) > 5<<10 || !strings.Contains(q, "more bytes]") {
 				t.Errorf("request-log query = %d bytes %q…, want it cut to 4 KiB and marked", len(q), q[:20])

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/shopspring/decimal"
+
+	"bhtop/internal/testkit"
 )
 
 // truth is what the user stream said, folded: the last event of each
@@ -60,11 +62,7 @@ func str(v any) string {
 	return ""
 }
 
-func decEq(a, b string) bool {
-	x, err1 := decimal.NewFromString(a)
-	y, err2 := decimal.NewFromString(b)
-	return err1 == nil && err2 == nil && x.Equal(y)
-}
+func decEq(a, b string) bool { return testkit.DecEqual(a, b) }
 
 // checkStream compares the folded stream with REST truth: every balance
 // the stream mentioned, and every order it reported.

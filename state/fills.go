@@ -209,6 +209,9 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView) {
 	if string(in.asset) == "null" {
 		in.asset = nil
 	}
+	if string(in.fee) == "null" {
+		in.fee = nil
+	}
 	if t, ok := event.ParseTime(x.TradeTime); ok && t > 0 {
 		in.time = t
 	}
@@ -418,6 +421,12 @@ func (s *Store) addFill(in *fillIn, tk, zk uint64) {
 		}
 		b.byKey[f.mkey] = i
 	}
-	b.added = append(b.added, fillRef{i, f.seq})
+	if !b.rebuild {
+		b.added = append(b.added, fillRef{i, f.seq})
+		if len(b.added) > b.limit { // no snapshot for a whole ring: place them all again
+			clear(b.added)
+			b.added, b.rebuild = b.added[:0], true
+		}
+	}
 	b.dirty = true
 }

@@ -7,15 +7,14 @@ import (
 	"testing"
 
 	"bhtop/gen"
+	"bhtop/internal/testkit"
 )
 
 // TestHeapAfterMillionEvents: after folding 1,000,000 events with 10,000
 // open orders (and the default 10,000 closed ones retained), the live heap
 // stays under 64 MiB. (Skipped under -race, which inflates memory.)
 func TestHeapAfterMillionEvents(t *testing.T) {
-	if testing.Short() {
-		t.Skip("folds a million events")
-	}
+	testkit.Long(t, "folds a million events")
 	s := NewStore()
 	gen.Each(gen.Options{Events: 1_000_000, Seed: 42, OpenOrders: 10_000}, func(f gen.Frame) { s.ApplyFrame(f.Data, nil) })
 	snap := s.Snapshot()

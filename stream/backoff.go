@@ -14,18 +14,3 @@ func backoff(n int, base, capDelay time.Duration, rnd func() float64) time.Durat
 
 // jitter is the process's random source for backoff.
 func jitter() float64 { return retry.Jitter() }
-
-// sleepCtx waits d or until ctx ends; false when ctx ended.
-func sleepCtx(done <-chan struct{}, d time.Duration) bool {
-	if d <= 0 {
-		return true
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-done:
-		return false
-	}
-}

@@ -13,6 +13,7 @@ import (
 // TestCancelContractOrder: a resting contract order is canceled through
 // the contract endpoint, and the stream's report closes it here.
 func TestCancelContractOrder(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sim.Options{}, Config{}, true)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

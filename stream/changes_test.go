@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"bhtop/internal/clock"
 	"bhtop/rest"
 	"bhtop/state"
 )
@@ -44,7 +45,7 @@ func TestOrderNotes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := New(Config{REST: rest.New("http://127.0.0.1:1"), WSURL: "ws://127.0.0.1:1",
-				Now: func() time.Time { return time.Unix(1700000000, 0) }})
+				Clock: clock.NewFake(time.Unix(1700000000, 0))})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"bhtop/internal/clock"
 	"bhtop/rest"
 	"bhtop/state"
 )
@@ -42,9 +43,16 @@ type Config struct {
 
 	// ReadTimeout: a connection with nothing read (frame, pong) for this
 	// long is dead and replaced. Default 90s. PingEvery is the WebSocket
-	// ping cadence that keeps a healthy one talking; default ReadTimeout/3.
+	// ping cadence that keeps a healthy one talking; default ReadTimeout/3,
+	// at most 20s, so with PongWait a frozen service is found within the
+	// service's own 30s ping interval.
 	ReadTimeout time.Duration
 	PingEvery   time.Duration
+	// PongWait: a WebSocket ping with nothing read (pong, frame) for this
+	// long after it means the service went silent: the connection is
+	// given up, the error counted and the reason shown. Default
+	// PingEvery/2, at most 10s.
+	PongWait time.Duration
 	// QuietActive: a socket with no event for this long although the
 	// account is active (recent events or orders in flight) is replaced.
 	// Default 2m. QuietMax: the same in any case; default 30m.
@@ -59,14 +67,20 @@ type Config struct {
 
 	Journal FrameWriter  // optional: --record
 	Logger  *slog.Logger // optional
-	Now     func() time.Time
-	Hub     *state.Hub   // optional: where snapshots are published; New makes one
-	Store   *state.Store // optional: the store to fold into; New makes one
-	Dialer  *websocket.Dialer
+	// Clock times every lifecycle step (keepalive, rotation, reconnect
+	// backoff, silence, UNKNOWN queries, resync retries) and stamps notes
+	// and status; default the real clock. Tests pass a clock.Fake.
+	Clock  clock.Clock
+	Hub    *state.Hub   // optional: where snapshots are published; New makes one
+	Store  *state.Store // optional: the store to fold into; New makes one
+	Dialer *websocket.Dialer
 
 	Simulated bool   // the exchange is the in-process simulator (header: SIMULATED)
 	Host      string // base URL host for the header
 }
+
+// Now is the time on c.Clock.
+func (c *Config) Now() time.Time { return c.Clock.Now() }
 
 func (c *Config) setDefaults() {
 	def := func(d *time.Duration, v time.Duration) {
@@ -82,7 +96,8 @@ func (c *Config) setDefaults() {
 	def(&c.BackoffCap, 30*time.Second)
 	def(&c.AuthRetry, 30*time.Second)
 	def(&c.ReadTimeout, 90*time.Second)
-	def(&c.PingEvery, c.ReadTimeout/3)
+	def(&c.PingEvery, min(c.ReadTimeout/3, 20*time.Second))
+	def(&c.PongWait, min(c.PingEvery/2, 10*time.Second))
 	def(&c.QuietActive, 2*time.Minute)
 	def(&c.QuietMax, 30*time.Minute)
 	def(&c.QueryDelay, 2*time.Second)
@@ -99,9 +114,7 @@ func (c *Config) setDefaults() {
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
-	if c.Now == nil {
-		c.Now = time.Now
-	}
+	c.Clock = clock.Or(c.Clock)
 	if c.Dialer == nil {
 		c.Dialer = &websocket.Dialer{HandshakeTimeout: 10 * time.Second, ReadBufferSize: 64 << 10}
 	}

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"bhtop/internal/clock"
 )
 
 // conn is one WebSocket connection of the user stream. Its reader
@@ -33,6 +35,10 @@ type conn struct {
 	serverClosed bool   // a close frame came from the service
 	endReason    string // why it ended, for a person
 	byUs         atomic.Bool
+	// heard is the clock's unix ns of the newest thing read (frame, ping
+	// or pong); silent is why the pinger gave the connection up.
+	heard  atomic.Int64
+	silent atomic.Pointer[string]
 }
 
 // errRefused is a handshake the service refused (HTTP 4xx): the key is
@@ -68,6 +74,7 @@ func (s *Session) dial(ctx context.Context, key string) (*conn, error) {
 		opened: s.cfg.Now(),
 		done:   make(chan struct{}),
 	}
+	c.heard.Store(c.opened.UnixNano())
 	return c, nil
 }
 
@@ -85,7 +92,10 @@ func (s *Session) readLoop(c *conn) {
 	defer close(c.done)
 	defer c.ws.Close()
 	c.ws.SetReadLimit(16 << 20)
-	extend := func() { _ = c.ws.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout)) }
+	extend := func() {
+		c.heard.Store(s.cfg.Now().UnixNano())
+		_ = c.ws.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout))
+	}
 	c.ws.SetPongHandler(func(string) error { extend(); return nil })
 	c.ws.SetPingHandler(func(data string) error {
 		extend()
@@ -97,12 +107,14 @@ func (s *Session) readLoop(c *conn) {
 		}
 		return err
 	})
+	_ = c.ws.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout)) // (heard was set at dial)
 	for {
-		extend()
 		typ, data, err := c.ws.ReadMessage()
 		if err != nil {
 			var ce *websocket.CloseError
 			switch {
+			case c.silent.Load() != nil:
+				c.endReason = *c.silent.Load()
 			case errors.As(err, &ce) && ce.Code != websocket.CloseAbnormalClosure:
 				// (1006 is gorilla's name for a connection lost without a
 				// close frame; it is not one the service sent.)
@@ -115,6 +127,7 @@ func (s *Session) readLoop(c *conn) {
 			}
 			return
 		}
+		extend()
 		now := s.cfg.Now()
 		s.lastFrame.Store(now.UnixNano())
 		it := item{frame: data, conn: c}
@@ -137,23 +150,64 @@ func (s *Session) readLoop(c *conn) {
 	}
 }
 
-// pingLoop sends a WebSocket ping every PingEvery while the reader runs.
+// pingLoop sends a WebSocket ping every PingEvery while the reader runs,
+// and watches the answer: when nothing at all (pong, frame, ping) was read
+// within PongWait of a ping, the service has gone silent (a frozen
+// process, a dead route) although the socket looks open. The connection
+// is then given up at once, the error counted and the reason kept, so the
+// header stops saying live and the panes are marked stale within one ping
+// interval, not after the socket's read timeout.
 func (s *Session) pingLoop(c *conn) {
-	t := time.NewTicker(s.cfg.PingEvery)
+	clk := s.cfg.Clock
+	t := clk.NewTicker(s.cfg.PingEvery)
 	defer t.Stop()
+	var answer clock.Timer // armed while a ping waits for its answer
+	var answered <-chan time.Time
+	defer func() {
+		if answer != nil {
+			answer.Stop()
+		}
+	}()
+	var sent time.Time
 	for {
 		select {
 		case <-c.done:
 			return
-		case <-t.C:
+		case <-t.C():
+			if answered != nil {
+				continue // the last ping's answer is still awaited
+			}
+			sent = clk.Now()
 			c.writeMu.Lock()
 			err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(5*time.Second))
 			c.writeMu.Unlock()
 			if err != nil {
 				return
 			}
+			answer = clk.NewTimer(s.cfg.PongWait)
+			answered = answer.C()
+		case <-answered:
+			answered = nil
+			if c.heard.Load() >= sent.UnixNano() {
+				continue
+			}
+			quiet := clk.Now().Sub(time.Unix(0, c.heard.Load()))
+			s.giveUpSilent(c, quiet)
+			return
 		}
 	}
+}
+
+// giveUpSilent ends a connection on which the service has said nothing
+// for quiet, not even a pong: counted as an error, with the reason the
+// header shows while it reconnects. The socket is closed without a close
+// handshake (the peer would not answer it).
+func (s *Session) giveUpSilent(c *conn, quiet time.Duration) {
+	why := fmt.Sprintf("no answer from the service for %s", quiet.Round(time.Millisecond))
+	c.silent.Store(&why)
+	c.byUs.Store(true)
+	s.noteError("stream silent: " + why + "; the data may be stale, reconnecting")
+	c.ws.Close()
 }
 
 // pong answers a JSON ping, echoing N's bytes exactly as received.

@@ -19,10 +19,21 @@ import (
 // starts (those fills are known only from myTrades) and while it runs
 // (from order events, with t), on a moving market so resting orders fill
 // in parts: the fills then equal the simulator's myTrades one for one,
-// and each order's fills sum to its executed quantity.
+// and each order's fills sum to its executed quantity. The faulty run
+// adds duplicated and reordered events with the optional fields, and
+// connections dropped every 300 ms (fills missed while away come from
+// the myTrades of each resync).
 func TestFillsMatchTheSimulator(t *testing.T) {
+	t.Run("clean", func(t *testing.T) { fillsMatch(t, sim.Faults{}, Config{}) })
+	t.Run("faulty", func(t *testing.T) {
+		fillsMatch(t, sim.Faults{DuplicateRate: 0.2, ReorderWindow: 20 * time.Millisecond, OptionalFields: true,
+			DropEvery: 300 * time.Millisecond}, Config{BackoffBase: 20 * time.Millisecond, BackoffCap: 100 * time.Millisecond})
+	})
+}
+
+func fillsMatch(t *testing.T, faults sim.Faults, cfg Config) {
 	log := &syncBuf{}
-	srv := sim.New(sim.Options{MarketInterval: 5 * time.Millisecond, RequestLog: log,
+	srv := sim.New(sim.Options{MarketInterval: 5 * time.Millisecond, RequestLog: log, Faults: faults,
 		RateLimits: sim.RateLimits{OrdersPerSecond: 1000, WeightPerMinute: 100000}})
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
@@ -56,7 +67,8 @@ func TestFillsMatchTheSimulator(t *testing.T) {
 		}
 	}
 	trade(0)
-	s, err := New(Config{REST: c, Trader: tr, WSURL: srv.WSURL(), Simulated: true})
+	cfg.REST, cfg.Trader, cfg.WSURL, cfg.Simulated = c, tr, srv.WSURL(), true
+	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,8 +79,9 @@ func TestFillsMatchTheSimulator(t *testing.T) {
 	if err := s.WaitLive(wctx); err != nil {
 		t.Fatal(err)
 	}
-	for round := 1; round <= 3; round++ {
+	for round := 1; round <= 6; round++ {
 		trade(round)
+		time.Sleep(100 * time.Millisecond) // spread over reconnects in the faulty run
 	}
 	// Let resting remainders fill, then pull what is left.
 	time.Sleep(200 * time.Millisecond)
@@ -83,7 +96,7 @@ func TestFillsMatchTheSimulator(t *testing.T) {
 	if !ok {
 		t.Fatalf("fills differ from the simulator (err %v):\n%s", err, diff)
 	}
-	t.Logf("%d fills of %d orders", len(s.Hub().Latest().Fills), len(orders))
+	t.Logf("%d fills of %d orders; %d connections", len(s.Hub().Latest().Fills), len(orders), s.Status().Connects)
 	if n := log.count("GET", "/openapi/v1/myTrades") + log.count("GET", "/openapi/contract/v1/myTrades"); n < 2 {
 		t.Errorf("myTrades asked %d times, want both markets at start", n)
 	}

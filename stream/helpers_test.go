@@ -3,45 +3,20 @@ package stream
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
+	"net/http"
 	"sort"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/shopspring/decimal"
-
+	"bhtop/internal/clock"
+	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/sim"
 	"bhtop/state"
 )
-
-// syncBuf is a goroutine-safe buffer for the simulator's request log.
-type syncBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuf) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-// count returns how many logged requests have this method and path.
-func (b *syncBuf) count(method, path string) int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	n := 0
-	for _, line := range bytes.Split(b.b.Bytes(), []byte("\n")) {
-		var r struct{ Method, Path string }
-		if json.Unmarshal(line, &r) == nil && r.Method == method && r.Path == path {
-			n++
-		}
-	}
-	return n
-}
 
 // frames records what the session's journal receives.
 type frames struct {
@@ -67,58 +42,134 @@ func (f *frames) contains(s string) bool {
 	return false
 }
 
-// fixture is a running simulator and a session on it.
+// syncBuf is the simulator's request log (the test kit's), under the
+// names this package's tests use.
+type syncBuf struct{ testkit.RequestLog }
+
+// count is how many logged requests have this method and path.
+func (b *syncBuf) count(method, path string) int { return b.Count(method, path) }
+
+// eventually polls cond until it holds or d passes (testkit.Within).
+func eventually(d time.Duration, cond func() bool) bool { return testkit.Within(d, cond) }
+
+// decEq reports whether two decimal strings are the same number.
+func decEq(a, b string) bool { return testkit.DecEqual(a, b) }
+
+// fixture is a running simulator and a live session on it.
 type fixture struct {
 	t    *testing.T
-	srv  *sim.Server
+	srv  *simtest.Sim
 	log  *syncBuf
 	rest *rest.Client
 	s    *Session
+	clk  *clock.Fake // the clock of the simulator, the client and the session; nil: real time
+	// inflight counts the client's requests under way (fake clock only)
+	inflight *testkit.Inflight
+}
+
+// advance moves the fake clock by d once no request is under way.
+func (f *fixture) advance(d time.Duration) {
+	f.t.Helper()
+	if !f.inflight.Idle(5 * time.Second) {
+		f.t.Fatal("a request still under way after 5s")
+	}
+	f.clk.Advance(d)
 }
 
 // newFixture starts a simulator with opts (market walk off unless set)
-// and a session with cfg (REST and WSURL filled in), and waits until live.
+// and a session with cfg (REST and WSURL filled in) on real time, and
+// waits until live. Throughput tests use it; lifecycle tests take
+// newFakeFixture.
 func newFixture(t *testing.T, opts sim.Options, cfg Config, trader bool) *fixture {
+	t.Helper()
+	return startFixture(t, opts, cfg, trader, nil)
+}
+
+// newFakeFixture is newFixture with one fake clock for the simulator
+// (TTLs, connection age, faults), the REST client (timestamps) and the
+// session (keepalive, rotation, backoff, silence, queries): tests move it
+// with f.clk.Advance or f.until and never sleep. Pings and the quiet
+// limits default to a day, so big steps of the clock do not start
+// replacements the test did not ask for.
+func newFakeFixture(t *testing.T, opts sim.Options, cfg Config, trader bool) *fixture {
+	t.Helper()
+	clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
+	opts.Now, cfg.Clock = clk.Now, clk
+	if opts.RateLimits == (sim.RateLimits{}) {
+		// The client paces itself on the fake clock but waits in real
+		// time: with the clock still, the default limits would stall it.
+		opts.RateLimits = sim.RateLimits{WeightPerMinute: 1 << 30, OrdersPerSecond: 1 << 20, OrdersPerDay: 1 << 30}
+	}
+	for _, d := range []*time.Duration{&cfg.PingEvery, &cfg.QuietActive, &cfg.QuietMax} {
+		if *d == 0 {
+			*d = 24 * time.Hour
+		}
+	}
+	return startFixture(t, opts, cfg, trader, clk)
+}
+
+func startFixture(t *testing.T, opts sim.Options, cfg Config, trader bool, clk *clock.Fake) *fixture {
 	t.Helper()
 	log := &syncBuf{}
 	opts.RequestLog = log
-	if opts.MarketInterval == 0 {
-		opts.MarketInterval = -1
+	srv := simtest.Start(t, opts)
+	var ro []rest.Option
+	inflight := &testkit.Inflight{}
+	if clk != nil {
+		// One clock on both sides: the offset is measured once, before the
+		// test moves the clock (a jump during a /time round trip would
+		// skew it), and the clock moves only between requests.
+		ro = append(ro, rest.WithClock(clk.Now), rest.WithResyncInterval(100*365*24*time.Hour),
+			rest.WithHTTPClient(&http.Client{Transport: inflight}))
 	}
-	srv := sim.New(opts)
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
-	c := rest.New(srv.URL(), rest.WithAPIKey(srv.APIKey()), rest.WithSecret(srv.Secret()))
+	c := srv.Client(ro...)
 	cfg.REST, cfg.WSURL, cfg.Simulated = c, srv.WSURL(), true
 	if trader {
 		cfg.Trader = rest.NewTrader(c)
 	}
 	s, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Start()
-	t.Cleanup(func() { _ = s.Close(context.Background()) })
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := s.WaitLive(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return &fixture{t: t, srv: srv, log: log, rest: c, s: s}
+	testkit.Live(t, s, err)
+	return &fixture{t: t, srv: srv, log: log, rest: c, s: s, clk: clk, inflight: inflight}
 }
 
-// eventually polls cond every 20ms until it holds or d passes.
-func eventually(d time.Duration, cond func() bool) bool {
-	end := time.Now().Add(d)
-	for time.Now().Before(end) {
+// until moves the fake clock by step per poll until cond holds, failing
+// the test after 5 s of real time with what was awaited and, as they are
+// then, the session's status and the listenKey requests.
+func (f *fixture) until(step time.Duration, cond func() bool, what string) {
+	f.t.Helper()
+	if !testkit.Within(5*time.Second, func() bool {
 		if cond() {
 			return true
 		}
-		time.Sleep(20 * time.Millisecond)
+		f.advance(step)
+		return false
+	}) {
+		f.t.Fatalf("waited for %s; %s", what, f.describe())
 	}
-	return cond()
+}
+
+// describe is the session's status and the listenKey requests, for a
+// failure message.
+func (f *fixture) describe() string {
+	st := f.s.Status()
+	return fmt.Sprintf("state %s (%q), connections %d, keys created %d, errors %d (%q); listenKey POST %d PUT %d DELETE %d",
+		st.State, st.Reason, st.Connects, st.KeysCreated, st.Errors, st.LastError,
+		f.log.count("POST", userStream), f.log.count("PUT", userStream), f.log.count("DELETE", userStream))
+}
+
+// settled waits up to within for the session's state to equal the
+// simulator's REST truth; it returns the last difference and whether
+// they became equal.
+func (f *fixture) settled(within time.Duration) (string, bool) {
+	var diff string
+	ok := testkit.Within(within, func() bool {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		var err error
+		diff, err = truthDiff(ctx, f.rest, f.s.Hub().Latest())
+		return err == nil && diff == ""
+	})
+	return diff, ok
 }
 
 // truthDiff compares the session's latest snapshot with the simulator's
@@ -205,10 +256,4 @@ func truthDiff(ctx context.Context, c *rest.Client, snap *state.Snapshot) (strin
 		out += d + "\n"
 	}
 	return out, nil
-}
-
-func decEq(a, b string) bool {
-	x, err1 := decimal.NewFromString(a)
-	y, err2 := decimal.NewFromString(b)
-	return err1 == nil && err2 == nil && x.Equal(y)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"bhtop/internal/clock"
 	"bhtop/rest"
 )
 
@@ -151,19 +152,20 @@ func (s *Session) keepaliveLoop(ctx context.Context) {
 		s.mu.Lock()
 		key, next, expires := s.key, s.status.NextKeepalive, s.status.KeyExpires
 		s.mu.Unlock()
-		var t *time.Timer
+		var t clock.Timer
 		var wait <-chan time.Time
 		if key != "" && key != dead {
-			d := next.Sub(s.cfg.Now())
+			now := s.cfg.Now()
+			d := next.Sub(now)
 			if failures > 0 {
 				d = backoff(failures-1, time.Second, s.cfg.BackoffCap, jitter)
-				if left := expires.Sub(s.cfg.Now()) / 3; left > 0 && left < d {
+				if left := expires.Sub(now) / 3; left > 0 && left < d {
 					d = left // try again before the key could lapse
 				}
-				d = max(d, 500*time.Millisecond, time.Until(gateUntil))
+				d = max(d, 500*time.Millisecond, gateUntil.Sub(now))
 			}
-			t = time.NewTimer(max(d, 0))
-			wait = t.C
+			t = s.cfg.Clock.NewTimer(max(d, 0))
+			wait = t.C()
 		}
 		fired := false
 		select {

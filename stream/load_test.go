@@ -1,10 +1,10 @@
 package stream
 
 import (
-	"context"
 	"testing"
 	"time"
 
+	"bhtop/internal/testkit"
 	"bhtop/sim"
 )
 
@@ -14,9 +14,8 @@ import (
 // activity stops. (Throughput is measured by ui's BenchmarkLiveIngest, not
 // timed here; a reconnect is logged, and the state must be exact anyway.)
 func TestExactAt20kEventsWithReader(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs ~5s")
-	}
+	testkit.Long(t, "runs ~3s")
+	t.Parallel() // real time: overlaps the other throughput tests
 	f := newFixture(t, sim.Options{Seed: 3, Activity: 20000}, Config{}, false)
 	hub := f.s.Hub()
 	notice, unsub := hub.Subscribe()
@@ -38,17 +37,10 @@ func TestExactAt20kEventsWithReader(t *testing.T) {
 			}
 		}
 	}()
-	time.Sleep(3 * time.Second) // let the stream run; nothing is asserted on time
+	time.Sleep(time.Second) // let the stream run; nothing is asserted on time
 	f.srv.SetActivity(0)
 
-	var diff string
-	ok := eventually(5*time.Second, func() bool {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		var err error
-		diff, err = truthDiff(ctx, f.rest, hub.Latest())
-		return err == nil && diff == ""
-	})
+	diff, ok := f.settled(5 * time.Second)
 	snap := hub.Latest()
 	t.Logf("events %d applied %d stale %d; orders retained %d; snapshots %d; reconnects %d",
 		snap.Stats.Events, snap.Stats.Applied, snap.Stats.Stale, len(snap.Orders), snap.Version, f.s.Status().Connects-1)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"bhtop/internal/clock"
 	"bhtop/rest"
 	"bhtop/state"
 )
@@ -124,7 +125,7 @@ func (s *Session) CancelOrder(ctx context.Context, req rest.CancelRequest) rest.
 func (s *Session) schedule(cid string, contract bool, delay time.Duration, insist bool) {
 	s.goTracked(func() {
 		for attempt := 0; ; attempt++ {
-			if !sleepCtx(s.ctx.Done(), delay) {
+			if !clock.Sleep(s.cfg.Clock, s.ctx.Done(), delay) {
 				return
 			}
 			if !s.stillPending(cid) {

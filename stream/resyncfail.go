@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"bhtop/internal/clock"
 	"bhtop/rest"
 )
 
@@ -94,7 +95,7 @@ func (s *Session) resyncFailed(err error, n int) <-chan time.Time {
 		st.State, st.Reason, st.RetryAt, st.NeedsAction = StateResyncing, reason, now.Add(d), f.auth
 	})
 	s.noteError(fmt.Sprintf("REST snapshot failed, data not live: %s (retry in %s)", f.reason, d.Round(time.Millisecond)))
-	return time.After(d)
+	return clock.After(s.cfg.Clock, d)
 }
 
 // goLive marks the current connection live: it is open and a snapshot

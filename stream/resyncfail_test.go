@@ -14,22 +14,21 @@ import (
 	"testing"
 	"time"
 
+	"bhtop/internal/clock"
+	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/signer"
 	"bhtop/sim"
 )
 
-// startSession starts a session on client c and the simulator's socket.
-func startSession(t *testing.T, c *rest.Client, wsURL string, cfg Config) *Session {
+// startSession starts a session on client c and the simulator's socket,
+// on clk, without waiting for it to go live. Pings are daily: the test
+// steps the clock faster than a loaded machine may answer them.
+func startSession(t *testing.T, c *rest.Client, wsURL string, clk clock.Clock) *Session {
 	t.Helper()
-	cfg.REST, cfg.WSURL, cfg.Simulated = c, wsURL, true
-	s, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Start()
-	t.Cleanup(func() { _ = s.Close(context.Background()) })
-	return s
+	s, err := New(Config{REST: c, WSURL: wsURL, Simulated: true, Clock: clk, PingEvery: 24 * time.Hour})
+	return testkit.Started(t, s, err)
 }
 
 // TestNotLiveWhenCredentialsFail: the socket opens on the API key alone
@@ -37,6 +36,7 @@ func startSession(t *testing.T, c *rest.Client, wsURL string, cfg Config) *Sessi
 // claim live data: it stays resyncing with the service's reason, flagged
 // as needing action, and retries slowly.
 func TestNotLiveWhenCredentialsFail(t *testing.T) {
+	t.Parallel()
 	const apiKey = "testKey123"
 	right := signer.NewSecret("the-right-secret")
 	tests := []struct {
@@ -52,20 +52,25 @@ func TestNotLiveWhenCredentialsFail(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			reqs := &syncBuf{}
-			srv := sim.New(sim.Options{Keys: []sim.Key{tt.key}, MarketInterval: -1, RequestLog: reqs})
-			if err := srv.Start(); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = srv.Close() })
-			c := rest.New(srv.URL(), rest.WithAPIKey(apiKey), rest.WithSecret(tt.secret))
-			s := startSession(t, c, srv.WSURL(), Config{AuthRetry: 400 * time.Millisecond})
+			clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
+			srv := simtest.Start(t, sim.Options{Keys: []sim.Key{tt.key}, Now: clk.Now})
+			c := rest.New(srv.URL(), rest.WithAPIKey(apiKey), rest.WithSecret(tt.secret), rest.WithClock(clk.Now))
+			s := startSession(t, c, srv.WSURL(), clk) // AuthRetry: 30s
 
-			if !eventually(3*time.Second, func() bool { return s.Status().Connects >= 1 && s.Status().Reason != "" }) {
-				t.Fatalf("Status = %+v, want an open connection with a reason", s.Status())
+			testkit.Eventually(t, 3*time.Second, func() bool { return s.Status().Connects >= 1 && s.Status().Reason != "" },
+				"an open connection with a reason")
+			// The first attempt, then one every 30s of the clock: the fourth
+			// comes 90s later, not sooner.
+			began := clk.Now()
+			if !testkit.Advancing(clk, 5*time.Second, 5*time.Second, func() bool { return srv.Log.Count("GET", "/openapi/v1/account") >= 4 }) {
+				t.Fatalf("GET account requests = %d in %s, want 4 (retried every 30s)", srv.Log.Count("GET", "/openapi/v1/account"), clk.Now().Sub(began))
 			}
-			time.Sleep(1100 * time.Millisecond) // a few slow retries
-			st := s.Status()
+			if el := clk.Now().Sub(began); el < 90*time.Second {
+				t.Errorf("4 snapshot attempts within %s, want AuthRetry 30s between them", el)
+			}
+			// The fourth failure is recorded a moment after its request.
+			var st Status
+			testkit.Within(2*time.Second, func() bool { st = s.Status(); return st.RetryAt.After(clk.Now()) })
 			if st.State == StateLive {
 				t.Errorf("State = %s, want not live (no snapshot was applied)", st.State)
 			}
@@ -76,12 +81,8 @@ func TestNotLiveWhenCredentialsFail(t *testing.T) {
 			if !st.LastSnapshot.IsZero() || !strings.Contains(st.LastError, tt.want) {
 				t.Errorf("LastSnapshot %v, LastError %q; want zero and containing %q", st.LastSnapshot, st.LastError, tt.want)
 			}
-			if d := time.Until(st.RetryAt); d <= 0 || d > 400*time.Millisecond {
-				t.Errorf("RetryAt in %s, want within AuthRetry 400ms", d)
-			}
-			// One attempt on connect, then one every 400ms: 3 or 4 in 1.1s+.
-			if n := reqs.count("GET", "/openapi/v1/account"); n < 2 || n > 5 {
-				t.Errorf("GET account requests = %d, want 2..5 (retried slowly)", n)
+			if d := st.RetryAt.Sub(clk.Now()); d <= 0 || d > 30*time.Second {
+				t.Errorf("RetryAt in %s, want within AuthRetry 30s", d)
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 			defer cancel()
@@ -102,6 +103,7 @@ func TestNotLiveWhenCredentialsFail(t *testing.T) {
 // while fail is set: with a 503, or a 429 with Retry-After once.
 type failingProxy struct {
 	*httptest.Server
+	now       func() time.Time
 	fail      atomic.Bool
 	tooMany   atomic.Bool // answer the next account request 429 Retry-After: 1
 	mu        sync.Mutex
@@ -109,12 +111,12 @@ type failingProxy struct {
 	limitedAt time.Time
 }
 
-func newFailingProxy(t *testing.T, target string) *failingProxy {
+func newFailingProxy(t *testing.T, target string, now func() time.Time) *failingProxy {
 	u, err := url.Parse(target)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &failingProxy{}
+	p := &failingProxy{now: now}
 	rp := httputil.NewSingleHostReverseProxy(u)
 	rp.ErrorLog = log.New(io.Discard, "", 0)
 	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -122,7 +124,7 @@ func newFailingProxy(t *testing.T, target string) *failingProxy {
 			switch {
 			case p.tooMany.CompareAndSwap(true, false):
 				p.mu.Lock()
-				p.limitedAt = time.Now()
+				p.limitedAt = p.now()
 				p.mu.Unlock()
 				w.Header().Set("Retry-After", "1")
 				w.WriteHeader(http.StatusTooManyRequests)
@@ -134,7 +136,7 @@ func newFailingProxy(t *testing.T, target string) *failingProxy {
 				return
 			}
 			p.mu.Lock()
-			p.accountAt = append(p.accountAt, time.Now())
+			p.accountAt = append(p.accountAt, p.now())
 			p.mu.Unlock()
 		}
 		rp.ServeHTTP(w, r)
@@ -148,6 +150,7 @@ func newFailingProxy(t *testing.T, target string) *failingProxy {
 // itself once a retry succeeds; a 429 is honoured (no request before its
 // Retry-After).
 func TestGoesLiveOnceSnapshotApplied(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		setup func(p *failingProxy)
@@ -159,28 +162,30 @@ func TestGoesLiveOnceSnapshotApplied(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := sim.New(sim.Options{MarketInterval: -1})
-			if err := srv.Start(); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = srv.Close() })
-			p := newFailingProxy(t, srv.URL())
+			clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
+			srv := simtest.Start(t, sim.Options{Now: clk.Now})
+			p := newFailingProxy(t, srv.URL(), clk.Now)
 			tt.setup(p)
-			c := rest.New(p.URL, rest.WithAPIKey(srv.APIKey()), rest.WithSecret(srv.Secret()))
-			s := startSession(t, c, srv.WSURL(), Config{})
-			if !eventually(3*time.Second, func() bool { return s.Status().Reason != "" }) {
-				t.Fatalf("Status = %+v, want a reason for the missing snapshot", s.Status())
-			}
+			c := rest.New(p.URL, rest.WithAPIKey(srv.APIKey()), rest.WithSecret(srv.Secret()), rest.WithClock(clk.Now))
+			s := startSession(t, c, srv.WSURL(), clk)
+			testkit.Eventually(t, 3*time.Second, func() bool { return s.Status().Reason != "" },
+				"a reason for the missing snapshot")
 			st := s.Status()
 			if st.State != StateResyncing || st.NeedsAction || !strings.Contains(st.Reason, tt.want) {
 				t.Errorf("Status = state %s, needsAction %v, reason %q; want resyncing, false, containing %q",
 					st.State, st.NeedsAction, st.Reason, tt.want)
 			}
 			tt.fix(p)
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			if err := s.WaitLive(ctx); err != nil {
-				t.Fatalf("WaitLive = %v, want live once the snapshot succeeds; status %+v", err, s.Status())
+			live := func() bool {
+				select {
+				case <-s.live:
+					return true
+				default:
+					return false
+				}
+			}
+			if !testkit.Advancing(clk, 100*time.Millisecond, 5*time.Second, live) {
+				t.Fatalf("not live once the snapshot succeeds; status %+v", s.Status())
 			}
 			st = s.Status()
 			if st.State != StateLive || st.Reason != "" || st.LastSnapshot.IsZero() {

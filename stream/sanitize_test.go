@@ -1,7 +1,6 @@
 package stream
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -10,37 +9,10 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"bhtop/rest"
+	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
 	"bhtop/sim"
 )
-
-func TestSanitize(t *testing.T) {
-	tests := []struct {
-		name, in string
-		max      int
-		want     string
-	}{
-		{"clean", "handshake refused", 200, "handshake refused"},
-		{"escape", "a\x1b[2Jb", 200, "a[2Jb"},
-		{"c1 csi", "x\u009b31my", 200, "x31my"},
-		{"bell and nul", "a\x07\x00b", 200, "ab"},
-		{"del", "a\x7fb", 200, "ab"},
-		{"newlines collapse", " line1\r\n\n\tline2  ", 200, "line1 line2"},
-		{"bidi override", "abc\u202edef", 200, "abcdef"},
-		{"invalid utf8", "a\xffb", 200, "a\ufffdb"},
-		{"cap", strings.Repeat("é", 300), 200, strings.Repeat("é", 200) + "…"},
-		{"cap at space", "abc def", 4, "abc…"},
-		{"unicode kept", "Größe ● ok", 200, "Größe ● ok"},
-		{"only controls", "\x1b\x1b", 200, ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := sanitize(tt.in, tt.max); got != tt.want {
-				t.Errorf("sanitize(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
-			}
-		})
-	}
-}
 
 // printable reports whether s holds no control character (C0, DEL, C1).
 func printable(s string) bool {
@@ -81,21 +53,12 @@ func TestServiceTextIsSanitized(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := sim.New(sim.Options{MarketInterval: -1})
-			if err := srv.Start(); err != nil {
-				t.Fatal(err)
-			}
-			defer srv.Close()
+			srv := simtest.Start(t, sim.Options{})
 			hostile := httptest.NewServer(tt.handler)
 			defer hostile.Close()
-			c := rest.New(srv.URL(), rest.WithAPIKey(srv.APIKey()), rest.WithSecret(srv.Secret()))
-			s, err := New(Config{REST: c, WSURL: "ws" + strings.TrimPrefix(hostile.URL, "http"),
+			s, err := New(Config{REST: srv.Client(), WSURL: "ws" + strings.TrimPrefix(hostile.URL, "http"),
 				BackoffBase: 100 * time.Millisecond, BackoffCap: 200 * time.Millisecond})
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.Start()
-			defer s.Close(context.Background())
+			s = testkit.Started(t, s, err)
 			seen := func() bool {
 				notes, _ := s.Notes(0)
 				for _, n := range notes {
@@ -105,14 +68,14 @@ func TestServiceTextIsSanitized(t *testing.T) {
 				}
 				return false
 			}
-			if !eventually(3*time.Second, seen) {
+			if !testkit.Within(3*time.Second, seen) {
 				notes, _ := s.Notes(0)
 				t.Fatalf("no note contains %q; first notes: %+v", tt.want, notes[:min(len(notes), 6)])
 			}
 			// The session keeps reconnecting, and each new attempt clears
 			// the reason for a moment: wait for a status that carries it.
 			var st Status
-			if !eventually(3*time.Second, func() bool {
+			if !testkit.Within(3*time.Second, func() bool {
 				st = s.Status()
 				return strings.Contains(st.Reason+st.LastError, tt.want)
 			}) {

@@ -2,10 +2,12 @@ package stream
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/sim"
 	"bhtop/state"
@@ -14,15 +16,21 @@ import (
 const userStream = "/openapi/v1/userDataStream"
 
 func TestKeepaliveCadence(t *testing.T) {
-	f := newFixture(t, sim.Options{}, Config{Keepalive: 250 * time.Millisecond}, false)
-	time.Sleep(1100 * time.Millisecond)
-	got := f.log.count("PUT", userStream)
-	if got < 3 || got > 5 {
-		t.Errorf("PUTs in 1.1s with keepalive 250ms = %d, want 3..5", got)
+	t.Parallel()
+	// Three keepalive periods of the clock: three PUTs, each re-timing the
+	// next one Keepalive later.
+	f := newFakeFixture(t, sim.Options{}, Config{}, false)
+	for want := 1; want <= 3; want++ {
+		f.advance(30 * time.Minute)
+		testkit.Eventually(t, 5*time.Second, func() bool { return f.log.count("PUT", userStream) >= want },
+			"%d PUTs after %d keepalive periods", want, want)
+	}
+	if got := f.log.count("PUT", userStream); got != 3 {
+		t.Errorf("PUTs in 90m with keepalive 30m = %d, want 3", got)
 	}
 	st := f.s.Status()
-	if st.LastKeepalive.IsZero() || st.NextKeepalive.Sub(st.LastKeepalive) != 250*time.Millisecond {
-		t.Errorf("Status keepalive times = last %v next %v, want 250ms apart", st.LastKeepalive, st.NextKeepalive)
+	if st.LastKeepalive.IsZero() || st.NextKeepalive.Sub(st.LastKeepalive) != 30*time.Minute {
+		t.Errorf("Status keepalive times = last %v next %v, want 30m apart", st.LastKeepalive, st.NextKeepalive)
 	}
 	if err := f.s.Close(context.Background()); err != nil {
 		t.Fatal(err)
@@ -33,15 +41,15 @@ func TestKeepaliveCadence(t *testing.T) {
 }
 
 func TestRecoversFromKeyExpiry(t *testing.T) {
-	// The key lapses after 600ms (no keepalive in time): the service closes
-	// the socket; the session must POST a new key and carry on.
-	f := newFixture(t, sim.Options{ListenKeyTTL: 600 * time.Millisecond},
-		Config{Keepalive: time.Hour, KeyTTL: 600 * time.Millisecond}, true)
-	if !eventually(3*time.Second, func() bool { return f.log.count("POST", userStream) >= 3 }) {
-		t.Fatalf("POSTs of listenKey = %d, want >= 3 (a new key after each expiry)", f.log.count("POST", userStream))
-	}
-	if !eventually(2*time.Second, func() bool { return f.s.Status().State == StateLive }) {
-		t.Fatalf("state = %s, want live", f.s.Status().State)
+	t.Parallel()
+	// No keepalive before the key's 60m lapse: the service closes the
+	// socket; the session must POST a new key and carry on, twice.
+	f := newFakeFixture(t, sim.Options{}, Config{Keepalive: 24 * time.Hour}, true)
+	for want := 2; want <= 3; want++ {
+		f.advance(61 * time.Minute)
+		f.until(100*time.Millisecond, func() bool {
+			return f.log.count("POST", userStream) >= want && f.s.Status().State == StateLive
+		}, fmt.Sprintf("%d listenKeys (a new key after each expiry) and live", want))
 	}
 	// Events still flow on the new key: place an order and see its report.
 	res := f.s.PlaceOrder(context.Background(), rest.OrderRequest{Symbol: "ETHBTC", Side: "BUY",
@@ -49,57 +57,74 @@ func TestRecoversFromKeyExpiry(t *testing.T) {
 	if res.Outcome != rest.OutcomeAccepted {
 		t.Fatalf("PlaceOrder = %+v, want accepted", res)
 	}
-	if !eventually(2*time.Second, func() bool { return hasOrder(f.s.Hub().Latest(), res.OrderID) }) {
-		t.Errorf("order %s never reached the state after the key was replaced", res.OrderID)
-	}
+	testkit.Eventually(t, 2*time.Second, func() bool { return hasOrder(f.s.Hub().Latest(), res.OrderID) },
+		"order %s never reached the state after the key was replaced", res.OrderID)
 }
 
 func TestRotationLosesNoEvent(t *testing.T) {
-	// Rotate every 300ms while orders are placed every 30ms: every order's
-	// report must arrive on some socket (the journal sees them all), so no
-	// event fell between two connections.
+	t.Parallel()
+	// Rotate every hour while an order is placed every 10 minutes: every
+	// order's report must arrive on the socket of its moment, the first
+	// ones on each new socket included (the journal sees them all), and
+	// the key is reused. (An order placed in the instant the old socket
+	// closes may reach only that socket: the new one's resync, begun after
+	// it opened, still brings the order into the state.)
 	rec := &frames{}
-	f := newFixture(t, sim.Options{}, Config{Rotate: 300 * time.Millisecond, Journal: rec}, true)
-	var ids []string
+	// (No keepalive falls due: TestKeepaliveCadence has those.)
+	f := newFakeFixture(t, sim.Options{ListenKeyTTL: 48 * time.Hour},
+		Config{Rotate: time.Hour, Keepalive: 24 * time.Hour, KeyTTL: 48 * time.Hour, Journal: rec}, true)
 	for i := 0; i < 40; i++ {
 		res := f.s.PlaceOrder(context.Background(), rest.OrderRequest{Symbol: "ETHBTC", Side: "BUY",
 			Type: "LIMIT", TimeInForce: "GTC", Quantity: "0.01", Price: "0.01"})
 		if res.Outcome != rest.OutcomeAccepted {
 			t.Fatalf("PlaceOrder = %+v, want accepted", res)
 		}
-		ids = append(ids, res.ClientOrderID)
-		time.Sleep(30 * time.Millisecond)
-	}
-	rotations := 0
-	notes, _ := f.s.Notes(0)
-	for _, n := range notes {
-		if strings.Contains(n.Text, "rotation") {
-			rotations++
+		testkit.Eventually(t, 2*time.Second, func() bool { return rec.contains(`"c":"` + res.ClientOrderID + `"`) },
+			"the report of order %d (%s) on the stream, %d rotations in", i, res.ClientOrderID, rotations(f.s))
+		f.advance(10 * time.Minute)
+		if i%6 == 5 { // a rotation is due: let it happen before more orders go
+			want := (i + 1) / 6
+			f.until(time.Minute, func() bool { return rotations(f.s) >= want && lives(f.s) > want },
+				fmt.Sprintf("rotation %d done", want))
 		}
 	}
-	if rotations < 2 {
-		t.Fatalf("rotations = %d, want >= 2", rotations)
-	}
-	time.Sleep(200 * time.Millisecond)
-	for _, id := range ids {
-		if !rec.contains(`"c":"` + id + `"`) {
-			t.Errorf("report of order %s never arrived on the stream", id)
-		}
+	if n := rotations(f.s); n < 6 {
+		t.Errorf("rotations = %d, want >= 6", n)
 	}
 	if n := f.log.count("POST", userStream); n != 1 {
-		t.Errorf("listenKeys created = %d, want 1 (rotation reuses the key)", n)
+		t.Errorf("listenKeys created = %d, want 1 (rotation reuses the key); %s", n, f.describe())
 	}
 }
 
-func TestReconnectsQuicklyAfterDrop(t *testing.T) {
-	// Connections are dropped (no close frame) every 400ms: the session
-	// reconnects on the same key, the first retry within 1s.
-	f := newFixture(t, sim.Options{Faults: sim.Faults{DropEvery: 400 * time.Millisecond}}, Config{}, false)
-	if !eventually(4*time.Second, func() bool { return f.s.Status().Connects >= 4 }) {
-		t.Fatalf("connections live in 4s with a drop every 400ms = %d, want >= 4", f.s.Status().Connects)
+// rotations counts the rotation notes so far.
+func rotations(s *Session) int { return countNotes(s, "rotation") }
+
+// lives counts the times the session went live (after a snapshot).
+func lives(s *Session) int { return countNotes(s, "stream live") }
+
+func countNotes(s *Session, text string) int {
+	n := 0
+	notes, _ := s.Notes(0)
+	for _, note := range notes {
+		if strings.Contains(note.Text, text) {
+			n++
+		}
 	}
+	return n
+}
+
+func TestReconnectsQuicklyAfterDrop(t *testing.T) {
+	t.Parallel()
+	// Connections are dropped (no close frame) every 10 minutes: the
+	// session reconnects on the same key, the first retry within 1s, and
+	// counts each drop as an error.
+	f := newFakeFixture(t, sim.Options{Faults: sim.Faults{DropEvery: 10 * time.Minute}}, Config{}, false)
+	f.until(3*time.Minute, func() bool { return f.s.Status().Connects >= 4 }, "4 connections with a drop every 10m")
 	if n := f.log.count("POST", userStream); n != 1 {
 		t.Errorf("listenKeys created = %d, want 1 (a drop without close frame retries the same key)", n)
+	}
+	if st := f.s.Status(); st.Errors < 3 || !strings.Contains(st.LastError, "connection lost") {
+		t.Errorf("Errors %d, LastError %q; want >= 3 drops counted, the last said", st.Errors, st.LastError)
 	}
 	notes, _ := f.s.Notes(0)
 	for _, n := range notes {
@@ -136,6 +161,7 @@ func TestBackoff(t *testing.T) {
 }
 
 func TestUnknownOrderSettles(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name       string
 		takeEffect bool
@@ -145,29 +171,28 @@ func TestUnknownOrderSettles(t *testing.T) {
 		{"504 and not placed", false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t, sim.Options{Faults: sim.Faults{OrderErrorRate: 1, OrderErrorTakesEffect: tc.takeEffect}},
-				Config{QueryDelay: 100 * time.Millisecond}, true)
+			f := newFakeFixture(t, sim.Options{Faults: sim.Faults{OrderErrorRate: 1, OrderErrorTakesEffect: tc.takeEffect}},
+				Config{}, true)
 			res := f.s.PlaceOrder(context.Background(), rest.OrderRequest{Symbol: "ETHBTC", Side: "BUY",
 				Type: "LIMIT", TimeInForce: "GTC", Quantity: "0.01", Price: "0.01"})
 			if res.Outcome != rest.OutcomeUnknown {
 				t.Fatalf("PlaceOrder outcome = %s, want unknown", res.Outcome)
 			}
 			cid := res.ClientOrderID
-			if !eventually(3*time.Second, func() bool {
+			f.until(500*time.Millisecond, func() bool { // QueryDelay 2s of the clock
 				snap := f.s.Hub().Latest()
 				p := pendingOf(snap, cid)
 				if tc.wantOrder {
 					return p == nil && hasClientOrder(snap, cid)
 				}
 				return p != nil && p.Status == state.PendingNotPlaced
-			}) {
-				t.Errorf("pending %s = %+v, want settled (order placed: %v)", cid, pendingOf(f.s.Hub().Latest(), cid), tc.wantOrder)
-			}
+			}, fmt.Sprintf("pending %s to settle (order placed: %v)", cid, tc.wantOrder))
 		})
 	}
 }
 
 func TestReadOnlyCannotTrade(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sim.Options{}, Config{}, false)
 	if f.s.Trader() != nil {
 		t.Fatal("Trader() of a read-only session is not nil")
@@ -210,9 +235,10 @@ func pendingOf(s *state.Snapshot, cid string) *state.Pending {
 }
 
 func TestResyncOnDemand(t *testing.T) {
-	f := newFixture(t, sim.Options{}, Config{}, false)
+	t.Parallel()
+	f := newFakeFixture(t, sim.Options{}, Config{}, false)
 	before := f.s.Status().LastSnapshot
-	time.Sleep(10 * time.Millisecond)
+	f.advance(time.Second)
 	if err := f.s.Resync(context.Background()); err != nil {
 		t.Fatalf("Resync() = %v, want nil", err)
 	}
@@ -225,34 +251,30 @@ func TestResyncOnDemand(t *testing.T) {
 }
 
 func TestSilentSocketReplaced(t *testing.T) {
+	t.Parallel()
 	// No events at all for QuietMax: the socket is replaced (new one first).
-	f := newFixture(t, sim.Options{}, Config{QuietMax: 400 * time.Millisecond}, false)
-	if !eventually(2*time.Second, func() bool { return f.s.Status().Connects >= 3 }) {
-		t.Fatalf("connections after 2s of silence with QuietMax 400ms = %d, want >= 3", f.s.Status().Connects)
-	}
+	f := newFakeFixture(t, sim.Options{}, Config{QuietMax: 10 * time.Minute}, false)
+	f.until(time.Minute, func() bool { return f.s.Status().Connects >= 3 }, "3 connections with QuietMax 10m and no event")
 	if n := f.log.count("POST", userStream); n != 1 {
 		t.Errorf("listenKeys created = %d, want 1", n)
 	}
 }
 
 func TestRecoversFromKeyClosedElsewhere(t *testing.T) {
+	t.Parallel()
 	// Someone DELETEs our key: the service closes the socket with a close
 	// frame, and a PUT would say -1125. The session moves to a new key.
-	f := newFixture(t, sim.Options{}, Config{Keepalive: 200 * time.Millisecond}, false)
+	f := newFakeFixture(t, sim.Options{}, Config{}, false)
 	f.s.mu.Lock()
 	key := f.s.key
 	f.s.mu.Unlock()
 	if err := f.rest.CloseListenKey(context.Background(), key); err != nil {
 		t.Fatal(err)
 	}
-	if !eventually(3*time.Second, func() bool {
+	f.until(100*time.Millisecond, func() bool {
 		st := f.s.Status()
 		return st.KeysCreated >= 2 && st.Connects >= 2 && st.State == StateLive
-	}) {
-		st := f.s.Status()
-		t.Fatalf("after the key was closed: keys %d, connections %d, state %s; want a new key, a new connection, live",
-			st.KeysCreated, st.Connects, st.State)
-	}
+	}, "a new key, a new connection, live after the key was closed elsewhere")
 	f.s.mu.Lock()
 	now := f.s.key
 	f.s.mu.Unlock()
@@ -262,13 +284,11 @@ func TestRecoversFromKeyClosedElsewhere(t *testing.T) {
 }
 
 func TestServiceCutAtMaxAge(t *testing.T) {
+	t.Parallel()
 	// The service cuts the connection at its max age with a close frame:
 	// a new key is POSTed, and the old one (still valid) is DELETEd.
-	f := newFixture(t, sim.Options{ConnMaxAge: 400 * time.Millisecond}, Config{}, false)
-	if !eventually(3*time.Second, func() bool {
+	f := newFakeFixture(t, sim.Options{ConnMaxAge: 10 * time.Minute}, Config{}, false)
+	f.until(time.Minute, func() bool {
 		return f.s.Status().Connects >= 3 && f.log.count("DELETE", userStream) >= 2
-	}) {
-		t.Fatalf("after two cuts: connections %d, keys created %d, DELETEs %d; want >= 3, >= 3, >= 2",
-			f.s.Status().Connects, f.log.count("POST", userStream), f.log.count("DELETE", userStream))
-	}
+	}, "3 connections and 2 DELETEs after two cuts at max age")
 }

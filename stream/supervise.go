@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"bhtop/internal/clock"
 )
 
 // The supervisor goroutine owns the connections: it connects, resyncs,
@@ -21,7 +23,7 @@ func (s *Session) supervise(ctx context.Context) {
 	var replaceAfter time.Time       // a failed replacement backs off
 	replaceFails := 0
 	newKey := false // the next connect must use a new listenKey
-	check := time.NewTicker(s.checkEvery())
+	check := s.cfg.Clock.NewTicker(s.checkEvery())
 	defer check.Stop()
 	defer func() {
 		if cur != nil {
@@ -38,8 +40,10 @@ func (s *Session) supervise(ctx context.Context) {
 				newKey = newKey || refusedKey(err)
 				d := backoff(attempt, s.cfg.BackoffBase, s.cfg.BackoffCap, jitter)
 				attempt++
-				s.reconnecting(fmt.Sprintf("connect failed: %v", err), d)
-				if !sleepCtx(ctx.Done(), d) {
+				why := fmt.Sprintf("connect failed: %v", err)
+				s.noteError(fmt.Sprintf("%s; retrying in %s", why, d.Round(time.Millisecond)))
+				s.reconnecting(why, d)
+				if !clock.Sleep(s.cfg.Clock, ctx.Done(), d) {
 					return
 				}
 				continue
@@ -64,12 +68,18 @@ func (s *Session) supervise(ctx context.Context) {
 				s.retireKey(ctx, cur.key, true)
 				newKey = true
 			}
+			lost := !cur.serverClosed && cur.silent.Load() == nil // (silence is counted when found)
 			cur = nil
 			d := backoff(attempt, s.cfg.BackoffBase, s.cfg.BackoffCap, jitter)
 			attempt++
 			s.reconnecting(reason, d)
-			s.note(NoteConnect, fmt.Sprintf("stream %s; reconnecting in %s", reason, d.Round(time.Millisecond)))
-			if !sleepCtx(ctx.Done(), d) {
+			text := fmt.Sprintf("stream %s; reconnecting in %s", reason, d.Round(time.Millisecond))
+			if lost {
+				s.noteError(text) // a connection lost without a close frame is an error
+			} else {
+				s.note(NoteConnect, text)
+			}
+			if !clock.Sleep(s.cfg.Clock, ctx.Done(), d) {
 				return
 			}
 		case key := <-s.keyLost:
@@ -98,14 +108,14 @@ func (s *Session) supervise(ctx context.Context) {
 				resyncFails, unsynced = 0, false
 				s.goLive()
 			}
-		case <-check.C:
-			if time.Now().Before(replaceAfter) {
+		case <-check.C():
+			if s.cfg.Now().Before(replaceAfter) {
 				continue
 			}
 			if why := s.replaceReason(cur); why != "" {
 				c, rerr := s.replace(ctx, cur, why)
 				if c == nil {
-					replaceAfter = time.Now().Add(backoff(replaceFails, s.cfg.BackoffBase, s.cfg.BackoffCap, jitter))
+					replaceAfter = s.cfg.Now().Add(backoff(replaceFails, s.cfg.BackoffBase, s.cfg.BackoffCap, jitter))
 					replaceFails++
 				} else {
 					cur, replaceFails = c, 0

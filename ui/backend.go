@@ -6,7 +6,7 @@ import (
 
 	"bhtop/rest"
 	"bhtop/state"
-	"bhtop/stream"
+	"bhtop/upstream"
 )
 
 // Backend is what the dashboard reads and asks of the live account: the
@@ -17,9 +17,9 @@ type Backend interface {
 	// Hub gives the latest state snapshot and coalesced change notices.
 	Hub() *state.Hub
 	// Status is the connection status for the header and status line.
-	Status() stream.Status
+	Status() upstream.Status
 	// Notes returns the events-log lines after seq, and the newest seq.
-	Notes(after uint64) ([]stream.Note, uint64)
+	Notes(after uint64) ([]upstream.Note, uint64)
 	// Keepalive sends PUT /openapi/v1/userDataStream now and returns the
 	// key's new expiry.
 	Keepalive(ctx context.Context) (time.Time, error)

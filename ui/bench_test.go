@@ -4,18 +4,53 @@ import (
 	"fmt"
 	"testing"
 
+	"bhtop/market"
 	"bhtop/state"
 )
 
 // benchModel is the dashboard at 200×60 on n open orders, 500 balances,
-// 200 positions and closed closed orders in the history.
+// 200 positions and closed closed orders in the history, valued against
+// a market of 300 spot symbols and the 200 perpetuals (benchMarket).
 func benchModel(b *testing.B, open, closed int) Model {
+	return benchModelWith(b, open, closed, WithMarket(marketHub(benchMarket()), "USDT"))
+}
+
+// benchMarket quotes the symbols of bigSnapshot: S000USDT..S299USDT with
+// 60 one-minute bars each, every balance's asset against USDT, and the
+// perpetuals P000-PERP..P199-PERP with mark and index.
+func benchMarket() *market.Snapshot {
+	ms := &market.Snapshot{Version: 1, Quotes: map[string]market.Quote{}, Instruments: map[string]market.Instrument{},
+		Candles: map[string][]market.Candle{}, Health: market.Health{Up: true}}
+	for i := range 300 {
+		sym := fmt.Sprintf("S%03dUSDT", i)
+		ms.Quotes[sym] = market.Quote{Symbol: sym, Last: fmt.Sprintf("%d.%02d", 100+i*3, i%100), Bid: fmt.Sprintf("%d.%02d", 100+i*3, i%100), Ask: fmt.Sprintf("%d.%02d", 101+i*3, i%100),
+			Open24h: fmt.Sprintf("%d", 99+i*3), Volume24h: fmt.Sprintf("%d.5", 1000+i)}
+		var bars []market.Candle
+		for k := range 60 {
+			p := fmt.Sprintf("%d.%d", 100+i*3+(k*7)%11, k%10)
+			bars = append(bars, market.Candle{OpenTime: int64(k) * 60000, Open: p, High: p, Low: p, Close: p, Volume: "1"})
+		}
+		ms.Candles[market.CandleKey(sym, "1m")] = bars
+	}
+	for i := range 500 {
+		sym := fmt.Sprintf("A%04dUSDT", i)
+		ms.Quotes[sym] = market.Quote{Symbol: sym, Last: fmt.Sprintf("%d.%03d", 1+i%50, i%1000)}
+	}
+	for i := range 200 {
+		sym := fmt.Sprintf("P%03d-PERP", i)
+		ms.Quotes[sym] = market.Quote{Symbol: sym, Last: fmt.Sprintf("%d.5", 1010+i), Mark: fmt.Sprintf("%d.5", 1010+i), Index: fmt.Sprintf("%d.25", 1009+i)}
+		ms.Instruments[sym] = market.Instrument{Symbol: sym, Base: "P", Quote: "USDT", Contract: true, Multiplier: "1", MarginAsset: "USDT"}
+	}
+	return ms
+}
+
+func benchModelWith(b *testing.B, open, closed int, opts ...Option) Model {
 	s := bigSnapshot(open, 500, 200)
 	for i := range closed {
 		s.Orders = append(s.Orders, &state.Order{Market: "spot", Symbol: "OLDUSDT", OrderID: fmt.Sprint(900000 + i),
 			Side: "SELL", Type: "LIMIT", Price: "1.5", Quantity: "2", ExecutedQty: "2", AvgPrice: ptr("1.5"), Status: "FILLED"})
 	}
-	m := sized(New(newTestBackend(s), &testTrader{}, WithNow(fixedNow)), 200, 60)
+	m := sized(New(newTestBackend(s), &testTrader{}, append([]Option{WithNow(fixedNow)}, opts...)...), 200, 60)
 	if got := len(m.panes[paneOrders].rows); got != open+2 && got != open {
 		b.Fatalf("orders pane has %d rows, want %d", got, open)
 	}
@@ -23,8 +58,18 @@ func benchModel(b *testing.B, open, closed int) Model {
 }
 
 // BenchmarkView is one frame: 10,000 open orders, 500 balances and 200
-// positions at 200×60. Its cost must not grow with the history size.
+// positions at 200×60, with the market columns and the Market pane. Its
+// cost must not grow with the history size; "no-market" is the same
+// account without market data (the figure before market context).
 func BenchmarkView(b *testing.B) {
+	b.Run("no-market", func(b *testing.B) {
+		m := benchModelWith(b, 10000, 0)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for b.Loop() {
+			_ = m.View()
+		}
+	})
 	for _, closed := range []int{0, 100000} {
 		b.Run(fmt.Sprintf("history=%d", closed), func(b *testing.B) {
 			m := benchModel(b, 10000, closed)
@@ -51,6 +96,25 @@ func BenchmarkNewSnapshot(b *testing.B) {
 		s := base
 		s.Version = v
 		m.snap = &s
+		m.rebuild()
+	}
+}
+
+// BenchmarkNewMarket is the work of one coalesced market change: the
+// account valued again (package value) and the rows that show market
+// data rebuilt (10,000 orders measured, 500 balances, 200 positions, the
+// Market pane's 1,000 rows with their sparklines).
+func BenchmarkNewMarket(b *testing.B) {
+	ms := benchMarket()
+	hub := marketHub(ms)
+	m := benchModelWith(b, 10000, 0, WithMarket(hub, "USDT"))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		next := *ms
+		next.Version = m.mk.snap.Version + 1
+		hub.Publish(&next)
+		m.revalue()
 		m.rebuild()
 	}
 }

@@ -77,49 +77,48 @@ func tick() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} })
 }
 
-func (m Model) symbolsCmd(id int) tea.Cmd {
-	b, ctx := m.b, m.ctx
+// request makes a command that runs do off the update loop, with the
+// dashboard's context bounded by requestTimeout, and returns its reply.
+func (m Model) request(do func(ctx context.Context) tea.Msg) tea.Cmd {
+	ctx := m.ctx
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
+		return do(ctx)
+	}
+}
+
+func (m Model) symbolsCmd(id int) tea.Cmd {
+	b := m.b
+	return m.request(func(ctx context.Context) tea.Msg {
 		syms, err := b.Symbols(ctx)
 		return symbolsMsg{id: id, symbols: syms, err: err}
-	}
+	})
 }
 
 func (m Model) placeCmd(id int, req rest.OrderRequest) tea.Cmd {
-	t, ctx := m.t, m.ctx
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-		defer cancel()
+	t := m.t
+	return m.request(func(ctx context.Context) tea.Msg {
 		return placedMsg{id: id, req: req, res: t.PlaceOrder(ctx, req)}
-	}
+	})
 }
 
 func (m Model) cancelCmd(id int, req rest.CancelRequest) tea.Cmd {
-	t, ctx := m.t, m.ctx
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-		defer cancel()
+	t := m.t
+	return m.request(func(ctx context.Context) tea.Msg {
 		return canceledMsg{id: id, req: req, res: t.CancelOrder(ctx, req)}
-	}
+	})
 }
 
 func (m Model) keepaliveCmd() tea.Cmd {
-	b, ctx := m.b, m.ctx
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-		defer cancel()
+	b := m.b
+	return m.request(func(ctx context.Context) tea.Msg {
 		exp, err := b.Keepalive(ctx)
 		return keepaliveMsg{expires: exp, err: err}
-	}
+	})
 }
 
 func (m Model) resyncCmd() tea.Cmd {
-	b, ctx := m.b, m.ctx
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-		defer cancel()
-		return resyncMsg{err: b.Resync(ctx)}
-	}
+	b := m.b
+	return m.request(func(ctx context.Context) tea.Msg { return resyncMsg{err: b.Resync(ctx)} })
 }

@@ -53,6 +53,12 @@ func (m *Model) confirmView() string {
 		} else {
 			lines = append(lines, "notional: at the market price (not known here)")
 		}
+		if p, ok := dec(r.Price); ok {
+			q := m.mk.snap.Quotes[r.Symbol]
+			if w := crossWarning(r.Side, r.Type, p, q.Bid, q.Ask); w != "" {
+				lines = append(lines, "⚠ "+w)
+			}
+		}
 	case c.cancel != nil:
 		lines = append(lines, "CANCEL THIS ORDER?", "", c.summary)
 	}
@@ -124,6 +130,10 @@ func (m *Model) formView() string {
 	row(fieldTIF, "TIF", formTIFs[f.tif], true)
 	row(fieldQty, "Quantity", f.qty, false)
 	row(fieldPrice, "Price", f.price, false)
+	for _, l := range m.formQuoteLines(f) {
+		b.WriteString(l)
+		b.WriteString("\n")
+	}
 	b.WriteString("\n")
 	b.WriteString(st.Muted.Render(filterLine(sym)))
 	b.WriteString("\n")

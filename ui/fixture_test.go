@@ -8,7 +8,7 @@ import (
 
 	"bhtop/rest"
 	"bhtop/state"
-	"bhtop/stream"
+	"bhtop/upstream"
 )
 
 // t0 is the fixed "now" of every test screen.
@@ -19,9 +19,9 @@ func fixedNow() time.Time { return t0 }
 // testBackend serves real snapshots through a real state.Hub.
 type testBackend struct {
 	hub    state.Hub
-	notes  stream.NoteLog
+	notes  upstream.NoteLog
 	mu     sync.Mutex
-	status stream.Status
+	status upstream.Status
 	syms   []rest.Symbol
 
 	symbolCalls, keepalives, resyncs int
@@ -32,26 +32,26 @@ func newTestBackend(s *state.Snapshot) *testBackend {
 	if s != nil {
 		b.hub.Publish(s)
 	}
-	b.notes.Add(t0.Add(-90*time.Second), stream.NoteConnect, "connected to the user stream")
-	b.notes.Add(t0.Add(-80*time.Second), stream.NoteResync, "snapshot applied: 3 balances, 4 open orders")
-	b.notes.Add(t0.Add(-40*time.Second), stream.NoteFill, "fill BUY 0.5 ETHBTC @ 0.0345")
-	b.notes.Add(t0.Add(-20*time.Second), stream.NoteOrder, "rejected SELL 9 BTCUSDT: -2010 insufficient balance")
-	b.notes.Add(t0.Add(-5*time.Second), stream.NoteKeepalive, "keepalive ok, key expires 10:30:00")
+	b.notes.Add(t0.Add(-90*time.Second), upstream.NoteConnect, "connected to the user stream")
+	b.notes.Add(t0.Add(-80*time.Second), upstream.NoteResync, "snapshot applied: 3 balances, 4 open orders")
+	b.notes.Add(t0.Add(-40*time.Second), upstream.NoteFill, "fill BUY 0.5 ETHBTC @ 0.0345")
+	b.notes.Add(t0.Add(-20*time.Second), upstream.NoteOrder, "rejected SELL 9 BTCUSDT: -2010 insufficient balance")
+	b.notes.Add(t0.Add(-5*time.Second), upstream.NoteKeepalive, "keepalive ok, key expires 10:30:00")
 	return b
 }
 
 func (b *testBackend) Hub() *state.Hub { return &b.hub }
-func (b *testBackend) Status() stream.Status {
+func (b *testBackend) Status() upstream.Status {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.status
 }
-func (b *testBackend) setStatus(s stream.Status) {
+func (b *testBackend) setStatus(s upstream.Status) {
 	b.mu.Lock()
 	b.status = s
 	b.mu.Unlock()
 }
-func (b *testBackend) Notes(after uint64) ([]stream.Note, uint64) { return b.notes.Since(after) }
+func (b *testBackend) Notes(after uint64) ([]upstream.Note, uint64) { return b.notes.Since(after) }
 func (b *testBackend) Keepalive(context.Context) (time.Time, error) {
 	b.mu.Lock()
 	b.keepalives++
@@ -110,9 +110,9 @@ func (t *testTrader) calls() (placed, canceled int) {
 	return len(t.placed), len(t.cancels)
 }
 
-func liveStatus() stream.Status {
-	return stream.Status{
-		State:         stream.StateLive,
+func liveStatus() upstream.Status {
+	return upstream.Status{
+		State:         upstream.StateLive,
 		Simulated:     true,
 		KeyCreated:    t0.Add(-12 * time.Minute),
 		KeyExpires:    t0.Add(48 * time.Minute),

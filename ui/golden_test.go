@@ -31,6 +31,8 @@ func keyMsg(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyUp}
 	case "right":
 		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
 	case "backspace":
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
 	case "ctrl+c":
@@ -81,10 +83,13 @@ func sized(m Model, w, h int) Model {
 	return next.(Model)
 }
 
-var goldenViews = []struct {
+// goldenView is a screen reached by pressing keys.
+type goldenView struct {
 	name string
 	keys string
-}{
+}
+
+var goldenViews = []goldenView{
 	{"balances", "1"},
 	{"balances-zero", "1 z"},
 	{"orders", "2"},
@@ -113,13 +118,20 @@ var goldenThemes = []struct {
 }
 
 func TestScreens(t *testing.T) {
-	for _, v := range goldenViews {
+	screens(t, goldenViews, func(w, h int, opts ...Option) Model {
+		opts = append([]Option{WithNow(fixedNow)}, opts...)
+		return sized(New(newTestBackend(testSnapshot()), &testTrader{}, opts...), w, h)
+	})
+}
+
+// screens checks each view at 80×24 and 160×48 in every theme and plain
+// against its golden file; model makes the dashboard at a size.
+func screens(t *testing.T, views []goldenView, model func(w, h int, opts ...Option) Model) {
+	for _, v := range views {
 		for _, sz := range [][2]int{{80, 24}, {160, 48}} {
 			for _, th := range goldenThemes {
 				t.Run(fmt.Sprintf("%s/%dx%d/%s", v.name, sz[0], sz[1], th.name), func(t *testing.T) {
-					opts := append([]Option{WithNow(fixedNow)}, th.opts...)
-					m := sized(New(newTestBackend(testSnapshot()), &testTrader{}, opts...), sz[0], sz[1])
-					m = press(t, m, v.keys)
+					m := press(t, model(sz[0], sz[1], th.opts...), v.keys)
 					out := m.View().Content
 					checkScreen(t, out, sz[0], sz[1])
 					if th.name == "no-color" && strings.Contains(out, "38;") {
@@ -129,8 +141,7 @@ func TestScreens(t *testing.T) {
 				})
 			}
 			t.Run(fmt.Sprintf("%s/%dx%d/plain", v.name, sz[0], sz[1]), func(t *testing.T) {
-				m := sized(New(newTestBackend(testSnapshot()), &testTrader{}, WithNow(fixedNow)), sz[0], sz[1])
-				m = press(t, m, v.keys)
+				m := press(t, model(sz[0], sz[1]), v.keys)
 				golden.RequireEqual(t, []byte(ansi.Strip(m.View().Content)))
 			})
 		}

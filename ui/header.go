@@ -8,7 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"bhtop/stream"
+	"bhtop/upstream"
 )
 
 // headerLine is the top line: who and what we are connected to, the
@@ -35,7 +35,10 @@ func (m *Model) headerText(short bool) string {
 		parts = append(parts, m.pt.badge.wrap(" READ-ONLY "))
 	}
 	parts = append(parts, m.connState())
-	if s.State == stream.StateReplay {
+	if mkt := m.marketHeader(short); mkt != "" {
+		parts = append(parts, mkt)
+	}
+	if s.State == upstream.StateReplay {
 		return strings.Join(parts, " ") // no listenKey, no socket
 	}
 	if short {
@@ -61,13 +64,17 @@ func (m *Model) headerText(short bool) string {
 func (m *Model) connState() string {
 	s := &m.status
 	switch s.State {
-	case stream.StateLive:
+	case upstream.StateLive:
 		return m.pt.good.wrap("● live")
-	case stream.StateReplay:
+	case upstream.StateReplay:
 		return m.pt.good.wrap("▶ replay")
-	case stream.StateConnecting, "":
-		return m.pt.warn.wrap("○ connecting")
-	case stream.StateResyncing:
+	case upstream.StateConnecting, "":
+		t := "○ connecting"
+		if s.Reason != "" {
+			t += " (" + s.Reason + ")" // retrying after a failure: say which
+		}
+		return m.pt.warn.wrap(t)
+	case upstream.StateResyncing:
 		t := "↻ resyncing"
 		if s.Reason != "" {
 			// Open but without a snapshot: say why, and when it retries.
@@ -80,7 +87,7 @@ func (m *Model) connState() string {
 			return m.pt.bad.wrap(t)
 		}
 		return m.pt.warn.wrap(t)
-	case stream.StateReconnecting:
+	case upstream.StateReconnecting:
 		t := "↻ reconnecting"
 		if !s.RetryAt.IsZero() {
 			t += " in " + m.until(s.RetryAt)
@@ -89,7 +96,7 @@ func (m *Model) connState() string {
 			t += " (" + s.Reason + ")"
 		}
 		return m.pt.warn.wrap(t)
-	case stream.StateClosed:
+	case upstream.StateClosed:
 		t := "✕ closed"
 		if s.Reason != "" {
 			t += " (" + s.Reason + ")"
@@ -112,7 +119,7 @@ func (m *Model) statusLine() string {
 
 func (m *Model) statusText(short bool) string {
 	s := &m.status
-	if s.State == stream.StateReplay {
+	if s.State == upstream.StateReplay {
 		return m.replayStatusText()
 	}
 	label := func(long, brief string) string {

@@ -9,7 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"bhtop/rest"
+	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
 	"bhtop/sim"
 	"bhtop/state"
 	"bhtop/stream"
@@ -40,33 +41,15 @@ func BenchmarkLiveIngest(b *testing.B) {
 }
 
 func benchLiveIngest(b *testing.B, reader string) {
-	srv := sim.New(sim.Options{Activity: 20000, MarketInterval: -1})
-	if err := srv.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer srv.Close()
-	c := rest.New(srv.URL(), rest.WithAPIKey(srv.APIKey()), rest.WithSecret(srv.Secret()))
-	sess, err := stream.New(stream.Config{REST: c, WSURL: srv.WSURL(), Simulated: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	sess.Start()
-	defer sess.Close(context.Background())
+	srv := simtest.Start(b, sim.Options{Activity: 20000, RequestLog: io.Discard})
+	sess, err := stream.New(stream.Config{REST: srv.Client(), WSURL: srv.WSURL(), Simulated: true})
+	sess = testkit.Live(b, sess, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	wctx, wcancel := context.WithTimeout(ctx, 10*time.Second)
-	defer wcancel()
-	if err := sess.WaitLive(wctx); err != nil {
-		b.Fatal(err)
-	}
 	// Warm up until the store retains its 10,000 closed orders.
 	hub := sess.Hub()
-	for len(hub.Latest().Orders) < state.DefaultRetention {
-		if wctx.Err() != nil {
-			b.Fatalf("only %d orders after warm-up", len(hub.Latest().Orders))
-		}
-		time.Sleep(50 * time.Millisecond) // polls the state, not a timed assertion
-	}
+	testkit.Eventually(b, 10*time.Second, func() bool { return len(hub.Latest().Orders) >= state.DefaultRetention },
+		"the store retaining %d closed orders after warm-up", state.DefaultRetention)
 
 	done := make(chan struct{})
 	switch reader {

@@ -32,6 +32,8 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case m.filtering:
 		return m.onFilterKey(msg), nil
+	case m.chart != nil:
+		return m.onChartKey(msg)
 	}
 	return m.onPaneKey(msg)
 }
@@ -99,9 +101,57 @@ func (m Model) onFormKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.confirm = &confirmation{place: &req, notional: notional, quote: f.symbol().QuoteAsset}
 		return m, nil
 	default:
+		if p, what, ok := m.quotePrice(&f, msg.Text); ok {
+			f.price, f.errs[fieldPrice], f.checked = p, "", false
+			if p == "" {
+				f.errs[fieldPrice] = "no " + what + " known for " + f.symbol().Symbol
+			}
+			return m, nil
+		}
 		if msg.Text != "" {
 			f.typeText(msg.Text)
 		}
+	}
+	return m, nil
+}
+
+// quotePrice is the live price a key takes into the price field: b the
+// bid, a the ask, l the last (price "" when the market does not know it;
+// what names it). ok is false for any other key or field, or without a
+// market, where the key is typed as usual.
+func (m *Model) quotePrice(f *orderForm, text string) (price, what string, ok bool) {
+	if f.field != fieldPrice || !f.uses(fieldPrice) || !m.mk.live {
+		return "", "", false
+	}
+	q := m.mk.snap.Quotes[f.symbol().Symbol]
+	switch text {
+	case "b":
+		return q.Bid, "bid", true
+	case "a":
+		return q.Ask, "ask", true
+	case "l":
+		return q.Last, "last price", true
+	}
+	return "", "", false
+}
+
+// onChartKey handles the chart's keys: intervals, close, help and quit;
+// the order form may be opened over it.
+func (m Model) onChartKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := &m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case key.Matches(msg, k.Esc, k.Chart):
+		m.chart = nil
+	case key.Matches(msg, k.IntervalPrev):
+		return m.stepInterval(-1), nil
+	case key.Matches(msg, k.IntervalNext):
+		return m.stepInterval(1), nil
+	case key.Matches(msg, k.Help):
+		m.showHelp = true
+	case key.Matches(msg, k.New):
+		return m.openForm()
 	}
 	return m, nil
 }
@@ -162,6 +212,10 @@ func (m Model) onPaneKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.focus = panePositions
 	case key.Matches(msg, k.Pane4):
 		m.focus = paneEvents
+	case key.Matches(msg, k.Pane5):
+		m.focus = paneMarket
+	case key.Matches(msg, k.Chart):
+		m = m.openChart()
 	case key.Matches(msg, k.Up):
 		p.move(-1)
 	case key.Matches(msg, k.Down):
@@ -226,8 +280,10 @@ func (m Model) openForm() (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	f := &orderForm{}
-	if it, ok := m.panes[m.focus].selected(); ok && it.ord != nil {
-		f.search = it.ord.Symbol // preselect the selected order's symbol
+	if m.chart != nil {
+		f.search = m.chart.symbol // preselect the charted symbol
+	} else if it, ok := m.panes[m.focus].selected(); ok && it.pend == nil {
+		f.search = m.selectedSymbol() // or the selected row's
 	}
 	m.form = f
 	if m.symbols == nil {

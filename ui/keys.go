@@ -9,6 +9,10 @@ type KeyMap struct {
 	NextPane, PrevPane key.Binding
 	Pane1, Pane2       key.Binding
 	Pane3, Pane4       key.Binding
+	Pane5              key.Binding
+	Chart              key.Binding
+	IntervalPrev       key.Binding
+	IntervalNext       key.Binding
 	Up, Down           key.Binding
 	PageUp, PageDown   key.Binding
 	Top, Bottom        key.Binding
@@ -27,32 +31,36 @@ func DefaultKeyMap() KeyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	return KeyMap{
-		NextPane:  b([]string{"tab"}, "tab", "next pane"),
-		PrevPane:  b([]string{"shift+tab"}, "shift+tab", "previous pane"),
-		Pane1:     b([]string{"1"}, "1–4", "focus pane"),
-		Pane2:     b([]string{"2"}, "2", "open orders"),
-		Pane3:     b([]string{"3"}, "3", "positions"),
-		Pane4:     b([]string{"4"}, "4", "events"),
-		Up:        b([]string{"up", "k"}, "↑/k", "up"),
-		Down:      b([]string{"down", "j"}, "↓/j", "down"),
-		PageUp:    b([]string{"pgup"}, "pgup", "page up"),
-		PageDown:  b([]string{"pgdown"}, "pgdn", "page down"),
-		Top:       b([]string{"g", "home"}, "g", "top"),
-		Bottom:    b([]string{"G", "end"}, "G", "bottom"),
-		Filter:    b([]string{"/"}, "/", "filter"),
-		Esc:       b([]string{"esc"}, "esc", "clear / close"),
-		Sort:      b([]string{"s"}, "s", "sort column"),
-		Reverse:   b([]string{"S"}, "S", "reverse sort"),
-		New:       b([]string{"n"}, "n", "new order"),
-		Cancel:    b([]string{"x"}, "x", "cancel order"),
-		Keepalive: b([]string{"K"}, "K", "keepalive"),
-		Resync:    b([]string{"r"}, "r", "resync"),
-		History:   b([]string{"h"}, "h", "closed orders"),
-		Theme:     b([]string{"t"}, "t", "next theme"),
-		Zero:      b([]string{"z"}, "z", "zero balances"),
-		Privacy:   b([]string{"p"}, "p", "privacy"),
-		Help:      b([]string{"?"}, "?", "help"),
-		Quit:      b([]string{"q", "ctrl+c"}, "q", "quit"),
+		NextPane:     b([]string{"tab"}, "tab", "next pane"),
+		PrevPane:     b([]string{"shift+tab"}, "shift+tab", "previous pane"),
+		Pane1:        b([]string{"1"}, "1–5", "focus pane"),
+		Pane2:        b([]string{"2"}, "2", "open orders"),
+		Pane3:        b([]string{"3"}, "3", "positions"),
+		Pane4:        b([]string{"4"}, "4", "events"),
+		Pane5:        b([]string{"5"}, "5", "market"),
+		Chart:        b([]string{"c"}, "c", "chart"),
+		IntervalPrev: b([]string{"left", "["}, "←/[", "shorter interval"),
+		IntervalNext: b([]string{"right", "]"}, "→/]", "longer interval"),
+		Up:           b([]string{"up", "k"}, "↑/k", "up"),
+		Down:         b([]string{"down", "j"}, "↓/j", "down"),
+		PageUp:       b([]string{"pgup"}, "pgup", "page up"),
+		PageDown:     b([]string{"pgdown"}, "pgdn", "page down"),
+		Top:          b([]string{"g", "home"}, "g", "top"),
+		Bottom:       b([]string{"G", "end"}, "G", "bottom"),
+		Filter:       b([]string{"/"}, "/", "filter"),
+		Esc:          b([]string{"esc"}, "esc", "clear / close"),
+		Sort:         b([]string{"s"}, "s", "sort column"),
+		Reverse:      b([]string{"S"}, "S", "reverse sort"),
+		New:          b([]string{"n"}, "n", "new order"),
+		Cancel:       b([]string{"x"}, "x", "cancel order"),
+		Keepalive:    b([]string{"K"}, "K", "keepalive"),
+		Resync:       b([]string{"r"}, "r", "resync"),
+		History:      b([]string{"h"}, "h", "closed orders"),
+		Theme:        b([]string{"t"}, "t", "next theme"),
+		Zero:         b([]string{"z"}, "z", "zero balances"),
+		Privacy:      b([]string{"p"}, "p", "privacy"),
+		Help:         b([]string{"?"}, "?", "help"),
+		Quit:         b([]string{"q", "ctrl+c"}, "q", "quit"),
 	}
 }
 
@@ -64,15 +72,15 @@ func (k *KeyMap) SetReadOnly(readOnly bool) {
 
 // ShortHelp is the one-line help under the panes.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Help, k.NextPane, k.New, k.Cancel, k.Filter, k.Sort, k.History, k.Quit}
+	return []key.Binding{k.Help, k.NextPane, k.New, k.Cancel, k.Chart, k.Filter, k.Sort, k.History, k.Quit}
 }
 
 // FullHelp is the help screen on `?`, in columns narrow enough for 80
-// columns. Keys 2–4 are listed with 1 ("1–4").
+// columns. Keys 2–5 are listed with 1 ("1–5").
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextPane, k.PrevPane, k.Pane1, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Filter, k.Esc, k.Sort, k.Reverse, k.History, k.Zero, k.Theme, k.Privacy},
-		{k.New, k.Cancel, k.Keepalive, k.Resync, k.Help, k.Quit},
+		{k.New, k.Cancel, k.Chart, k.IntervalPrev, k.IntervalNext, k.Keepalive, k.Resync, k.Help, k.Quit},
 	}
 }

@@ -21,6 +21,8 @@ type layout struct {
 	body  rect           // between the header and the message line
 	panes [numPanes]rect // in tabs mode all are the body below the tab bar
 	tabX  [numPanes][2]int
+	// gridMarket: the grid shows the Market pane beside the events.
+	gridMarket bool
 }
 
 // Below these sizes the panes share the screen as tabs.
@@ -29,7 +31,7 @@ const (
 	gridMinHeight = 30
 )
 
-func newLayout(w, h int) layout {
+func newLayout(w, h int, market bool) layout {
 	l := layout{w: w, h: h}
 	if w < 20 || h < 8 {
 		l.tiny = true
@@ -58,7 +60,17 @@ func newLayout(w, h int) layout {
 	l.panes[paneOrders] = rect{0, 1, w, ordersH}
 	l.panes[paneBalances] = rect{0, 1 + ordersH, balW, midH}
 	l.panes[panePositions] = rect{balW + 1, 1 + ordersH, w - balW - 1, midH}
-	l.panes[paneEvents] = rect{0, 1 + ordersH + midH, w, eventsH}
+	if !market {
+		// No market at all: the events get the bottom row (the Market
+		// pane is still a key away, saying why it is empty).
+		l.panes[paneEvents] = rect{0, 1 + ordersH + midH, w, eventsH}
+		l.gridMarket = false
+		return l
+	}
+	mktW := w * 3 / 5
+	l.gridMarket = true
+	l.panes[paneMarket] = rect{0, 1 + ordersH + midH, mktW, eventsH}
+	l.panes[paneEvents] = rect{mktW + 1, 1 + ordersH + midH, w - mktW - 1, eventsH}
 	return l
 }
 
@@ -73,12 +85,14 @@ func (l layout) bodyRows(id paneID) int { return max(0, l.panes[id].h-2) }
 // onResize lays the screen out again.
 func (m Model) onResize(msg tea.WindowSizeMsg) Model {
 	m.width, m.height = msg.Width, msg.Height
-	m.lay = newLayout(msg.Width, msg.Height)
+	m.lay = newLayout(msg.Width, msg.Height, m.market.hub != nil)
 	m.help.SetWidth(max(0, msg.Width-2))
 	m.drawShortHelp()
 	for i := range m.panes {
 		m.panes[i].scrollTo(m.lay.bodyRows(paneID(i)))
+		m.panes[i].prepare(m.lay.panes[i].w, m.lay.bodyRows(paneID(i)), m.mk)
 	}
+	m.renderChart()
 	return m
 }
 
@@ -92,16 +106,27 @@ func (m *Model) screen() string {
 	if l.tiny {
 		return lipgloss.Place(l.w, l.h, lipgloss.Center, lipgloss.Center, fit("terminal too small", l.w))
 	}
-	lines := make([]string, 0, l.h)
-	lines = append(lines, m.headerLine())
-	lines = append(lines, m.bodyLines()...)
-	lines = append(lines, m.messageLine(), m.statusLine())
-	return strings.Join(lines, "\n")
+	var b strings.Builder
+	b.Grow(l.w*l.h*3/2 + 4096) // cells and their colour codes: one allocation per frame
+	b.WriteString(m.headerLine())
+	b.WriteByte('\n')
+	m.writeBody(&b)
+	b.WriteString(m.messageLine())
+	b.WriteByte('\n')
+	b.WriteString(m.statusLine())
+	return b.String()
 }
 
-// bodyLines draws the panes, or the dialog that covers them.
-func (m *Model) bodyLines() []string {
+// writeBody draws the panes, or the chart or dialog that covers them:
+// body.h lines, each ended by a newline.
+func (m *Model) writeBody(b *strings.Builder) {
 	l := m.lay
+	lines := func(ls []string) {
+		for _, s := range ls {
+			b.WriteString(s)
+			b.WriteByte('\n')
+		}
+	}
 	if box, ok := m.dialog(); ok {
 		placed := lipgloss.Place(l.w, l.body.h, lipgloss.Center, lipgloss.Center, box)
 		out := strings.Split(placed, "\n")
@@ -111,28 +136,51 @@ func (m *Model) bodyLines() []string {
 		for len(out) < l.body.h {
 			out = append(out, strings.Repeat(" ", l.w))
 		}
-		return out[:l.body.h]
+		lines(out[:l.body.h])
+		return
+	}
+	if m.chart != nil && len(m.chart.lines) == l.body.h {
+		lines(m.chart.lines)
+		return
+	}
+	one := func(id paneID, r rect) {
+		d := m.paneDrawer(id, r.w, r.h)
+		for i := range r.h {
+			d.line(b, i)
+			b.WriteByte('\n')
+		}
+	}
+	sep := m.pt.muted.wrap("│")
+	two := func(left, right paneID) {
+		lr, rr := l.panes[left], l.panes[right]
+		ld, rd := m.paneDrawer(left, lr.w, lr.h), m.paneDrawer(right, rr.w, rr.h)
+		for i := range lr.h {
+			ld.line(b, i)
+			b.WriteString(sep)
+			rd.line(b, i)
+			b.WriteByte('\n')
+		}
 	}
 	if l.tabs {
-		lines := []string{m.tabBar()}
-		r := l.panes[m.focus]
-		return append(lines, m.paneView(m.focus, r.w, r.h)...)
+		b.WriteString(m.tabBar())
+		b.WriteByte('\n')
+		one(m.focus, l.panes[m.focus])
+		return
 	}
-	lines := make([]string, 0, l.body.h)
-	o := l.panes[paneOrders]
-	lines = append(lines, m.paneView(paneOrders, o.w, o.h)...)
-	b, p := l.panes[paneBalances], l.panes[panePositions]
-	bl, pl := m.paneView(paneBalances, b.w, b.h), m.paneView(panePositions, p.w, p.h)
-	sep := m.pt.muted.wrap("│")
-	for i := range bl {
-		lines = append(lines, bl[i]+sep+pl[i])
+	one(paneOrders, l.panes[paneOrders])
+	two(paneBalances, panePositions)
+	switch {
+	case l.gridMarket:
+		two(paneMarket, paneEvents)
+	case m.focus == paneMarket:
+		one(paneMarket, l.panes[paneEvents]) // focused without a market: it takes the events' place
+	default:
+		one(paneEvents, l.panes[paneEvents])
 	}
-	e := l.panes[paneEvents]
-	return append(lines, m.paneView(paneEvents, e.w, e.h)...)
 }
 
-// paneView draws one pane with its context.
-func (m *Model) paneView(id paneID, w, h int) []string {
+// paneDrawer readies one pane, with its context, to be drawn.
+func (m *Model) paneDrawer(id paneID, w, h int) paneDraw {
 	title := paneTitles[id]
 	empty := "(none)"
 	switch id {
@@ -147,19 +195,21 @@ func (m *Model) paneView(id paneID, w, h int) []string {
 		empty = "(no positions)"
 	case paneEvents:
 		empty = "(nothing yet)"
+	case paneMarket:
+		empty = m.marketEmpty()
 	}
-	if m.snap.Version == 0 && id != paneEvents {
+	if m.snap.Version == 0 && id != paneEvents && id != paneMarket {
 		empty = "waiting for the first snapshot…"
 	}
 	if m.panes[id].filter != "" && len(m.panes[id].rows) == 0 {
 		empty = "(no rows match the filter)"
 	}
 	c := viewCtx{
-		now: m.now, p: &m.pt, noColor: m.noColor, privacy: m.privacy,
+		cell: cellCtx{now: m.now, mk: m.mk}, p: &m.pt, noColor: m.noColor, privacy: m.privacy,
 		focused: id == m.focus, stale: m.stale() && id != paneEvents,
 		filtering: m.filtering && id == m.focus, title: title, empty: empty,
 	}
-	return m.panes[id].view(c, w, h)
+	return m.panes[id].drawer(c, w, h)
 }
 
 // tabBar is the line of pane tabs in tabs mode.

@@ -1,6 +1,15 @@
 package ui
 
-import "bhtop/market"
+import (
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	tea "charm.land/bubbletea/v2"
+
+	"bhtop/market"
+	"bhtop/value"
+)
 
 // marketSource is where the dashboard reads the public market: the quote
 // client's hub (nil when there is no market data at all, as with
@@ -14,5 +23,140 @@ type marketSource struct {
 // against, in asset valueIn (DESIGN.md 'Market context'). Without it the
 // dashboard shows the account alone.
 func WithMarket(h *market.Hub, valueIn string) Option {
-	return func(m *Model) { m.market = marketSource{hub: h, valueIn: valueIn} }
+	return func(m *Model) {
+		if valueIn == "" {
+			valueIn = "USDT"
+		}
+		m.market = marketSource{hub: h, valueIn: valueIn}
+	}
+}
+
+// marketMsg says the market hub published something.
+type marketMsg struct{}
+
+// listenMarket waits for the next market notice, no earlier than
+// notBefore (one render per frame interval, as for the state). Without a
+// market hub it waits for nothing.
+func (m Model) listenMarket(notBefore time.Time) tea.Cmd {
+	if m.mnotice == nil {
+		return nil
+	}
+	inner := listen(m.mnotice, m.ctx.Done(), notBefore)
+	return func() tea.Msg {
+		if inner() == nil {
+			return nil
+		}
+		return marketMsg{}
+	}
+}
+
+// onMarket takes the newest market snapshot and re-arms the listener.
+func (m Model) onMarket() (tea.Model, tea.Cmd) {
+	m.revalue()
+	m.rebuild()
+	return m, m.listenMarket(time.Now().Add(m.frame))
+}
+
+// revalue builds the market view again when the state or the market
+// changed since the last one, and remembers the first equity seen.
+func (m *Model) revalue() {
+	var ms *market.Snapshot
+	if m.market.hub != nil {
+		ms = m.market.hub.Latest()
+	}
+	if m.mk != nil && ms == nil && m.mk.live == false {
+		return // no market at all: the empty view stays
+	}
+	if m.mk != nil && (ms == nil || ms.Version == m.mk.snap.Version) && m.snap.Version == m.mk.state {
+		return
+	}
+	var seq uint64 = 1
+	if m.mk != nil {
+		seq = m.mk.seq + 1
+	}
+	m.mk = newMktView(seq, m.snap, ms, m.market.valueIn, m.market.hub != nil, m.mk)
+	if m.equity0 == nil && m.mk.val != nil && m.snap.Version > 0 && len(m.snap.Balances) > 0 {
+		e := m.mk.val.Equity
+		m.equity0 = &e
+	}
+	m.eq = equityTexts(m.mk.val, m.equity0)
+}
+
+// equityLine is the header's equity, drawn in Update: the equity in the
+// valuation asset and its change since start ("" when unknown).
+type equityLine struct {
+	equity, change string
+	sign, unpriced int
+}
+
+func equityTexts(v *value.Valuation, start *decimal.Decimal) equityLine {
+	if v == nil {
+		return equityLine{}
+	}
+	e := equityLine{equity: v.Equity.StringFixed(valuePlaces(v.Asset)) + " " + v.Asset, unpriced: len(v.Unpriced)}
+	if start != nil {
+		if d, ok := value.DistancePct(*start, v.Equity); ok {
+			e.change, e.sign = pctText(d), d.Sign()
+		}
+	}
+	return e
+}
+
+// marketEmpty is what the Market pane says when it has no rows.
+func (m *Model) marketEmpty() string {
+	switch {
+	case !m.mk.live:
+		return "(no market data: not connected to the quote service)"
+	case m.mk.snap.Version == 0 && m.mk.snap.Health.Reason != "":
+		return "no market data (" + m.mk.snap.Health.Reason + ")"
+	case m.mk.snap.Version == 0:
+		return "waiting for market data…"
+	}
+	return "(no symbols watched)"
+}
+
+// marketHeader is the header's market part: the account's equity in the
+// valuation asset and its change since the dashboard started, or why
+// there is no market data. "" without a market hub.
+func (m *Model) marketHeader(short bool) string {
+	mk := m.mk
+	if !mk.live {
+		return ""
+	}
+	switch h := mk.snap.Health; {
+	case h.Up:
+	case h.Reason != "":
+		return m.pt.warn.wrap("no market data (" + h.Reason + ")")
+	case mk.snap.Version == 0:
+		return m.pt.muted.wrap("market: connecting…")
+	default:
+		return m.pt.warn.wrap("no market data (down)")
+	}
+	e := &m.eq
+	if e.equity == "" {
+		return ""
+	}
+	eq := e.equity
+	if m.privacy {
+		eq = hidden + " " + m.mk.val.Asset
+	}
+	label := "equity "
+	if short {
+		label = "eq "
+	}
+	out := m.pt.accent.wrap(label + eq)
+	if e.change != "" {
+		p := m.pt.muted
+		switch e.sign {
+		case 1:
+			p = m.pt.good
+		case -1:
+			p = m.pt.bad
+		}
+		out += " " + p.wrap(e.change)
+	}
+	if e.unpriced > 0 && !short {
+		out += m.pt.muted.wrap(" (" + itoa(uint64(e.unpriced)) + " unpriced)")
+	}
+	return out
 }

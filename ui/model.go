@@ -8,11 +8,12 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
+	"github.com/shopspring/decimal"
 
 	"bhtop/rest"
 	"bhtop/state"
-	"bhtop/stream"
 	"bhtop/themes"
+	"bhtop/upstream"
 )
 
 // Model is the dashboard. It is a tea.Model with value receivers; create
@@ -21,7 +22,12 @@ type Model struct {
 	b Backend
 	t Trader // nil: read-only
 
-	market marketSource // zero: no market data
+	market  marketSource // zero: no market data
+	mnotice <-chan struct{}
+	mk      *mktView         // never nil after New
+	equity0 *decimal.Decimal // the first equity seen: the header's "change since start"
+	chart   *chartState      // nil: no chart open
+	eq      equityLine       // the header's equity, drawn with the market view
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -44,8 +50,8 @@ type Model struct {
 	history  bool
 
 	snap    *state.Snapshot
-	status  stream.Status
-	notes   []stream.Note
+	status  upstream.Status
+	notes   []upstream.Note
 	noteSeq uint64
 
 	width, height int
@@ -138,6 +144,11 @@ func New(b Backend, t Trader, opts ...Option) Model {
 	notice, unsub := b.Hub().Subscribe()
 	m.notice = notice
 	go func(done <-chan struct{}) { <-done; unsub() }(m.ctx.Done())
+	if h := m.market.hub; h != nil {
+		mnotice, munsub := h.Subscribe()
+		m.mnotice = mnotice
+		go func(done <-chan struct{}) { <-done; munsub() }(m.ctx.Done())
+	}
 	m.now = m.nowFn()
 	m.refresh()
 	return m
@@ -149,7 +160,7 @@ func (m Model) ReadOnly() bool { return m.t == nil }
 // Init starts the Hub listener and the clock, and asks for the terminal's
 // background colour.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(listen(m.notice, m.ctx.Done(), time.Time{}), tick(), tea.RequestBackgroundColor)
+	return tea.Batch(listen(m.notice, m.ctx.Done(), time.Time{}), m.listenMarket(time.Time{}), tick(), tea.RequestBackgroundColor)
 }
 
 // Update handles one message.
@@ -163,6 +174,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case hubMsg:
 		return m.onHub(msg)
+	case marketMsg:
+		return m.onMarket()
 	case tickMsg:
 		m.now = m.nowFn()
 		m.refresh()
@@ -184,6 +197,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onKeepalive(msg), nil
 	case resyncMsg:
 		return m.onResync(msg), nil
+	case AlertMsg:
+		return m.onAlert(msg)
+	case toastDoneMsg:
+		return m.onToastDone(msg)
 	}
 	return m, nil
 }
@@ -203,10 +220,11 @@ func (m Model) onHub(msg hubMsg) (tea.Model, tea.Cmd) {
 func (m *Model) refresh() {
 	m.snap = m.b.Hub().Latest()
 	m.status = m.b.Status()
+	m.revalue()
 	if notes, seq := m.b.Notes(m.noteSeq); seq != m.noteSeq {
 		m.notes = append(m.notes, notes...)
 		if len(m.notes) > maxNotes {
-			m.notes = append([]stream.Note(nil), m.notes[len(m.notes)-maxNotes:]...)
+			m.notes = append([]upstream.Note(nil), m.notes[len(m.notes)-maxNotes:]...)
 		}
 		m.noteSeq = seq
 	}
@@ -227,21 +245,27 @@ func (m *Model) rebuild() {
 		hist = 1
 	}
 	p := &m.panes
-	if k := p[paneBalances].key; !p[paneBalances].builtOK || k.version != v || k.mode != zero || p[paneBalances].dirty() {
-		p[paneBalances].setRows(balanceItems(s, m.showZero), v, zero, 0)
+	mk := m.mk
+	if p[paneBalances].stale(v, mk, zero) {
+		p[paneBalances].setRows(balanceItems(s, m.showZero), v, zero, 0, mk)
 	}
-	if k := p[paneOrders].key; !p[paneOrders].builtOK || k.version != v || k.mode != hist || p[paneOrders].dirty() {
+	if p[paneOrders].stale(v, mk, hist) {
 		items, pinned := orderItems(s, m.history)
-		p[paneOrders].setRows(items, v, hist, pinned)
+		p[paneOrders].setRows(items, v, hist, pinned, mk)
 	}
-	if k := p[panePositions].key; !p[panePositions].builtOK || k.version != v || p[panePositions].dirty() {
-		p[panePositions].setRows(positionItems(s), v, 0, 0)
+	if p[panePositions].stale(v, mk, 0) {
+		p[panePositions].setRows(positionItems(s, mk), v, 0, 0, mk)
 	}
-	if k := p[paneEvents].key; !p[paneEvents].builtOK || k.version != m.noteSeq || p[paneEvents].dirty() {
-		p[paneEvents].setRows(noteItems(m.notes), m.noteSeq, 0, 0)
+	if p[paneEvents].stale(m.noteSeq, mk, 0) {
+		p[paneEvents].setRows(noteItems(m.notes), m.noteSeq, 0, 0, mk)
 	}
+	if p[paneMarket].stale(0, mk, 0) {
+		p[paneMarket].setRows(marketItems(mk), 0, 0, 0, mk)
+	}
+	m.renderChart()
 	for i := range p {
 		p[i].scrollTo(m.lay.bodyRows(paneID(i)))
+		p[i].prepare(m.lay.panes[i].w, m.lay.bodyRows(paneID(i)), mk)
 	}
 }
 
@@ -254,6 +278,7 @@ func (m *Model) applyTheme() {
 		m.st = themes.NewStyles(pal, m.isDark)
 	}
 	m.pt = newPaints(&m.st)
+	m.renderChart() // its lines carry the paints
 	m.help.Styles = help.Styles{
 		Ellipsis: m.st.HelpSep, ShortKey: m.st.HelpKey, ShortDesc: m.st.HelpDesc, ShortSeparator: m.st.HelpSep,
 		FullKey: m.st.HelpKey, FullDesc: m.st.HelpDesc, FullSeparator: m.st.HelpSep,
@@ -273,7 +298,7 @@ func (m *Model) setMsg(kind msgKind, text string) { m.msg, m.msgKind = text, kin
 // live (or a resync is running) and there is something on screen.
 func (m *Model) stale() bool {
 	switch m.status.State {
-	case stream.StateLive, stream.StateReplay, "":
+	case upstream.StateLive, upstream.StateReplay, "":
 		return false
 	}
 	return m.snap.Version > 0

@@ -14,7 +14,7 @@ import (
 
 	"bhtop/rest"
 	"bhtop/state"
-	"bhtop/stream"
+	"bhtop/upstream"
 )
 
 // These tests run the whole model in a real tea.Program (teatest) on a
@@ -242,6 +242,8 @@ func TestFilterSortScrollTabs(t *testing.T) {
 	sendKeys(tm, "4")
 	waitText(t, tm, "Events (5)")
 	sendKeys(tm, "tab")
+	waitText(t, tm, "Market (0)")
+	sendKeys(tm, "tab")
 	waitText(t, tm, "Balances (19)") // A0000 is zero: hidden
 	m := finish(t, tm)
 	o := m.panes[paneOrders]
@@ -311,7 +313,7 @@ func TestStaleMarkerAndStatus(t *testing.T) {
 	b := newTestBackend(testSnapshot())
 	tm := startProgram(t, b, &testTrader{}, 160, 48)
 	st := liveStatus()
-	st.State, st.Reason, st.RetryAt = stream.StateReconnecting, "connection reset", t0.Add(3*time.Second)
+	st.State, st.Reason, st.RetryAt = upstream.StateReconnecting, "connection reset", t0.Add(3*time.Second)
 	b.setStatus(st)
 	b.hub.Publish(testSnapshot())
 	waitText(t, tm, "may be stale", "reconnecting in 3s (connection reset)")

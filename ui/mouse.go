@@ -44,5 +44,6 @@ func (m Model) onWheel(mouse tea.Mouse) Model {
 		p.move(3)
 	}
 	p.scrollTo(m.lay.bodyRows(id))
+	p.prepare(m.lay.panes[id].w, m.lay.bodyRows(id), m.mk)
 	return m
 }

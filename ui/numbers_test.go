@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 func TestCompareDec(t *testing.T) {
@@ -118,5 +120,15 @@ func TestSortByPriceIsNumeric(t *testing.T) {
 	p = m.panes[paneOrders]
 	if first := p.rows[p.pinned].ord.Price; first != "61000.5" {
 		t.Errorf("reversed: first price %s, want 61000.5", first)
+	}
+}
+
+// TestSymbolsWidth: the fast count agrees with ansi on every symbol it
+// counts as one cell.
+func TestSymbolsWidth(t *testing.T) {
+	for _, s := range []string{"✓", "▶ BTC", "› x", "▁▂▃▄▅▆▇█", "◀61000", "↑liq", "⚠ may be stale", "a…", "• ·", "━┃│╌", "é", "日本", "✕ closed", "—–"} {
+		if got, want := textWidth(s), ansi.StringWidth(s); got != want {
+			t.Errorf("textWidth(%q) = %d, ansi says %d", s, got, want)
+		}
 	}
 }

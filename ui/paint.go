@@ -51,14 +51,36 @@ func newPaints(st *themes.Styles) paints {
 	}
 }
 
-// textWidth is the display width of plain text (fast for ASCII).
+// textWidth is the display width of plain text: fast for ASCII and for
+// the one-cell symbols the panes draw (marks, arrows, block heights),
+// else by grapheme clusters.
 func textWidth(s string) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
-			return ansi.StringWidth(s)
+			return symbolsWidth(s)
 		}
 	}
 	return len(s)
+}
+
+// symbolsWidth counts runes when every non-ASCII rune of s is a one-cell
+// symbol the dashboard draws; anything else is measured by ansi.
+func symbolsWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		switch {
+		case r < 0x80:
+		case r == '…', r == '•', r == '·', r == '—', r == '–',
+			r >= 0x2190 && r <= 0x21FF, // arrows
+			r >= 0x2500 && r <= 0x259F, // box drawing, block elements
+			r >= 0x25A0 && r <= 0x25FF, // geometric shapes (▶ ◀)
+			r == '✓', r == '✕', r == '⚠':
+		default:
+			return ansi.StringWidth(s)
+		}
+		n++
+	}
+	return n
 }
 
 // fit pads or truncates plain text to exactly w cells.

@@ -5,10 +5,10 @@ import (
 	"time"
 
 	"bhtop/state"
-	"bhtop/stream"
+	"bhtop/upstream"
 )
 
-// paneID names the four panes, in focus order (keys 1–4).
+// paneID names the panes, in focus order (keys 1–5).
 type paneID int
 
 const (
@@ -16,12 +16,13 @@ const (
 	paneOrders
 	panePositions
 	paneEvents
+	paneMarket
 	numPanes
 )
 
 // paneTitles are the panes' names as shown (stable text: tests and the
 // end-to-end check look for them).
-var paneTitles = [numPanes]string{"Balances", "Open Orders", "Positions", "Events"}
+var paneTitles = [numPanes]string{"Balances", "Open Orders", "Positions", "Events", "Market"}
 
 const historyTitle = "Order History"
 
@@ -33,8 +34,43 @@ func decCmp(f func(it *item) string) func(a, b *item) int {
 	return func(a, b *item) int { return compareDec(f(a), f(b)) }
 }
 
-func plain(f func(it *item) string) func(it *item, _ time.Time) string {
-	return func(it *item, _ time.Time) string { return f(it) }
+// mktDecCmp orders rows by a market column's decimal text (a signed
+// "+1.25" or a percentage "+1.25%" too).
+func mktDecCmp(f func(it *item, c *cellCtx) string) func(a, b *item, c *cellCtx) int {
+	return func(a, b *item, c *cellCtx) int { return compareDec(numText(f(a, c)), numText(f(b, c))) }
+}
+
+// pctCmp orders rows by a signed percentage's text.
+func pctCmp(f func(it *item) string) func(a, b *item) int {
+	return func(a, b *item) int { return compareDec(numText(f(a)), numText(f(b))) }
+}
+
+// nearPaint colours a shown percentage whose size is below warnBelow
+// (and, when badBelow > 0, below badBelow) in %: how close an order is to
+// filling, a position to liquidation.
+func nearPaint(badBelow, warnBelow string) func(s string, p *paints) paint {
+	return func(s string, p *paints) paint {
+		abs := strings.TrimPrefix(numText(s), "-")
+		switch {
+		case abs == "":
+			return paint{}
+		case badBelow != "" && compareDec(abs, badBelow) < 0:
+			return p.bad
+		case compareDec(abs, warnBelow) < 0:
+			return p.warn
+		}
+		return paint{}
+	}
+}
+
+// numText is a shown number without its plus sign and percent sign.
+func numText(s string) string {
+	s = strings.TrimSuffix(s, "%")
+	return strings.TrimPrefix(s, "+")
+}
+
+func plain(f func(it *item) string) func(it *item, _ *cellCtx) string {
+	return func(it *item, _ *cellCtx) string { return f(it) }
 }
 
 func balanceColumns() []column {
@@ -42,11 +78,20 @@ func balanceColumns() []column {
 	free := func(it *item) string { return it.bal.Free }
 	locked := func(it *item) string { return it.bal.Locked }
 	total := func(it *item) string { return it.total }
+	cells := func(f func(c assetCells) string) func(it *item, c *cellCtx) string {
+		return func(it *item, c *cellCtx) string { return f(c.mk.assets[it.bal.Asset]) }
+	}
+	price := cells(func(c assetCells) string { return c.price })
+	val := cells(func(c assetCells) string { return c.value })
+	share := cells(func(c assetCells) string { return c.share })
 	return []column{
 		{title: "Asset", max: 12, text: plain(asset), cmp: textCmp(asset)},
-		{title: "Free", align: alignDec, money: true, text: plain(free), cmp: decCmp(free)},
-		{title: "Locked", align: alignDec, money: true, prio: 1, text: plain(locked), cmp: decCmp(locked)},
+		{title: "Free", align: alignDec, money: true, prio: 1, text: plain(free), cmp: decCmp(free)},
+		{title: "Locked", align: alignDec, money: true, prio: 2, text: plain(locked), cmp: decCmp(locked)},
 		{title: "Total", align: alignDec, money: true, text: plain(total), cmp: decCmp(total)},
+		{mkt: true, title: "Price", align: alignDec, prio: 3, text: price, mcmp: mktDecCmp(price)},
+		{mkt: true, title: "Value", align: alignDec, money: true, text: val, mcmp: mktDecCmp(val)},
+		{mkt: true, title: "Share", align: alignRight, prio: 1, fixed: 6, text: share, mcmp: mktDecCmp(val)},
 	}
 }
 
@@ -101,14 +146,14 @@ func orderColumns() []column {
 		}
 		return 0
 	}
-	age := func(it *item, now time.Time) string {
+	age := func(it *item, c *cellCtx) string {
 		ms := created(it)
-		if ms == 0 || now.IsZero() {
+		if ms == 0 || c.now.IsZero() {
 			return ""
 		}
-		return compactAge(now.Sub(time.UnixMilli(ms)))
+		return compactAge(c.now.Sub(time.UnixMilli(ms)))
 	}
-	pct := func(it *item, _ time.Time) string {
+	pct := func(it *item, _ *cellCtx) string {
 		if it.ord == nil {
 			return ""
 		}
@@ -116,6 +161,13 @@ func orderColumns() []column {
 			return p + "%"
 		}
 		return ""
+	}
+	last := func(it *item, c *cellCtx) string { return c.mk.snap.Quotes[symbol(it)].Last }
+	dist := func(it *item, c *cellCtx) string {
+		if it.ord == nil || !it.ord.Open() {
+			return "" // a closed order fills no more
+		}
+		return c.mk.orderDistance(it.ord.Symbol, it.ord.Price)
 	}
 	sidePaint := func(it *item, p *paints) paint {
 		switch side(it) {
@@ -133,9 +185,11 @@ func orderColumns() []column {
 		{title: "Type", prio: 3, max: 11, text: plain(typ), cmp: textCmp(typ)},
 		{title: "TIF", prio: 4, max: 4, text: plain(tif)},
 		{title: "Price", align: alignDec, text: plain(price), cmp: decCmp(price)},
+		{mkt: true, title: "Last", align: alignDec, prio: 2, text: last, mcmp: mktDecCmp(last)},
+		{mkt: true, title: "To Fill", align: alignRight, prio: 1, fixed: 8, memo: true, text: dist, textPaint: nearPaint("", "0.5")},
 		{title: "Qty", align: alignDec, money: true, text: plain(qty), cmp: decCmp(qty)},
 		{title: "Filled", align: alignDec, money: true, prio: 1, text: plain(filled), cmp: decCmp(filled)},
-		{title: "Fill%", align: alignRight, prio: 2, fixed: 6, text: pct},
+		{title: "Fill%", align: alignRight, prio: 2, fixed: 6, memo: true, text: pct},
 		{title: "Avg Price", align: alignDec, prio: 3, text: plain(avg), cmp: decCmp(avg)},
 		{title: "Status", max: 24, text: plain(status), cmp: textCmp(status)},
 		{title: "W", prio: 5, fixed: 1, text: plain(working)},
@@ -174,15 +228,44 @@ func positionColumns() []column {
 		}
 		return paint{}
 	}
+	cells := func(f func(c *posCells) string) func(it *item, c *cellCtx) string {
+		return func(it *item, c *cellCtx) string {
+			if it.idx < 0 || it.idx >= len(c.mk.pos) {
+				return ""
+			}
+			return f(&c.mk.pos[it.idx])
+		}
+	}
+	mark := cells(func(c *posCells) string { return c.mark })
+	index := cells(func(c *posCells) string { return c.index })
+	upnl := cells(func(c *posCells) string { return c.pnl })
+	upct := cells(func(c *posCells) string { return c.pnlPct })
+	liqPct := cells(func(c *posCells) string { return c.liqPct })
+	// The unrealized PnL is coloured by its sign in the row's side colour's
+	// place: winning green, losing red, whatever the side.
+	upnlPaint := func(it *item, p *paints) paint {
+		switch {
+		case it.upnlSign > 0:
+			return p.good
+		case it.upnlSign < 0:
+			return p.bad
+		}
+		return paint{}
+	}
 	return []column{
 		{title: "Symbol", max: 16, text: plain(symbol), cmp: textCmp(symbol)},
 		{title: "Side", max: 6, text: plain(side), cmp: textCmp(side)},
-		{title: "Avg Price", align: alignDec, text: plain(avg), cmp: decCmp(avg)},
+		{title: "Avg Price", align: alignDec, prio: 1, text: plain(avg), cmp: decCmp(avg)},
+		{mkt: true, title: "Mark", align: alignDec, text: mark, mcmp: mktDecCmp(mark)},
+		{mkt: true, title: "Index", align: alignDec, prio: 4, text: index},
 		{title: "Total", align: alignDec, money: true, text: plain(total), cmp: decCmp(total)},
-		{title: "Avail", align: alignDec, money: true, prio: 2, text: plain(avail), cmp: decCmp(avail)},
-		{title: "Liq. Price", align: alignDec, prio: 1, text: plain(liq), cmp: decCmp(liq)},
-		{title: "Margin", align: alignDec, money: true, prio: 3, text: plain(margin), cmp: decCmp(margin)},
-		{title: "Real. PnL", align: alignDec, money: true, prio: 1, text: plain(pnl), cmp: decCmp(pnl), paint: pnlPaint},
+		{title: "Avail", align: alignDec, money: true, prio: 3, text: plain(avail), cmp: decCmp(avail)},
+		{mkt: true, title: "uPnL", align: alignDec, money: true, text: upnl, mcmp: mktDecCmp(upnl), paint: upnlPaint, paintOver: true},
+		{mkt: true, title: "uPnL%", align: alignRight, prio: 1, fixed: 8, text: upct, mcmp: mktDecCmp(upct), paint: upnlPaint, paintOver: true},
+		{title: "Liq. Price", align: alignDec, prio: 2, text: plain(liq), cmp: decCmp(liq)},
+		{mkt: true, title: "To Liq", align: alignRight, prio: 1, fixed: 8, text: liqPct, mcmp: mktDecCmp(liqPct), textPaint: nearPaint("10", "25"), paintOver: true},
+		{title: "Margin", align: alignDec, money: true, prio: 4, text: plain(margin), cmp: decCmp(margin)},
+		{title: "Real. PnL", align: alignDec, money: true, prio: 3, text: plain(pnl), cmp: decCmp(pnl), paint: pnlPaint},
 	}
 }
 
@@ -209,21 +292,54 @@ func orderRowPaint(it *item, p *paints) paint {
 func eventColumns() []column {
 	kind := func(it *item) string { return string(it.note.Kind) }
 	return []column{
-		{title: "Time", fixed: 8, text: func(it *item, _ time.Time) string { return it.note.Time.Format("15:04:05") }},
+		{title: "Time", fixed: 8, text: func(it *item, _ *cellCtx) string { return it.note.Time.Format("15:04:05") }},
 		{title: "Kind", max: 9, text: plain(kind), cmp: textCmp(kind), paint: func(it *item, p *paints) paint {
 			switch it.note.Kind {
-			case stream.NoteFill:
+			case upstream.NoteFill:
 				return p.good
-			case stream.NoteError:
+			case upstream.NoteError:
 				return p.bad
-			case stream.NoteConnect, stream.NoteResync:
+			case upstream.NoteConnect, upstream.NoteResync:
 				return p.warn
-			case stream.NoteOrder:
+			case upstream.NoteOrder:
 				return p.accent
 			}
 			return p.muted
 		}},
-		{title: "Event", flex: true, mask: true, text: func(it *item, _ time.Time) string { return it.note.Text }},
+		{title: "Event", flex: true, mask: true, text: func(it *item, _ *cellCtx) string { return it.note.Text }},
+	}
+}
+
+func marketColumns() []column {
+	f := func(g func(r *mktRow) string) func(it *item) string {
+		return func(it *item) string { return g(it.mrow) }
+	}
+	symbol := f(func(r *mktRow) string { return r.symbol })
+	last := f(func(r *mktRow) string { return r.last })
+	change := f(func(r *mktRow) string { return r.change })
+	bid := f(func(r *mktRow) string { return r.bid })
+	ask := f(func(r *mktRow) string { return r.ask })
+	spread := f(func(r *mktRow) string { return r.spread })
+	volume := f(func(r *mktRow) string { return r.volume })
+	spark := f(func(r *mktRow) string { return r.spark })
+	dir := func(it *item, p *paints) paint {
+		switch {
+		case it.mrow.sign > 0:
+			return p.good
+		case it.mrow.sign < 0:
+			return p.bad
+		}
+		return paint{}
+	}
+	return []column{
+		{title: "Symbol", max: 16, text: plain(symbol), cmp: textCmp(symbol)},
+		{title: "Last", align: alignDec, text: plain(last), cmp: decCmp(last), paint: dir},
+		{title: "24h %", align: alignRight, fixed: 8, text: plain(change), cmp: pctCmp(change), paint: dir},
+		{title: "Bid", align: alignDec, prio: 2, withNext: true, text: plain(bid), cmp: decCmp(bid)},
+		{title: "Ask", align: alignDec, prio: 2, text: plain(ask), cmp: decCmp(ask)},
+		{title: "Spread", align: alignDec, prio: 4, text: plain(spread), cmp: decCmp(spread)},
+		{title: "Volume 24h", align: alignDec, prio: 3, text: plain(volume), cmp: decCmp(volume)},
+		{title: "Trend", fixed: sparkWidth, prio: 1, text: plain(spark), paint: dir},
 	}
 }
 
@@ -236,5 +352,11 @@ func newPanes() [numPanes]pane {
 	ps[panePositions].rowPaint = positionPaint
 	ps[paneEvents] = newPane(paneEvents, eventColumns())
 	ps[paneEvents].follow = true
+	ps[paneMarket] = newPane(paneMarket, marketColumns())
+	for _, id := range []paneID{paneBalances, paneOrders, panePositions, paneMarket} {
+		ps[id].usesMarket = true
+	}
+	ps[panePositions].itemsUseMarket = true // the PnL's sign colours the cell
+	ps[paneMarket].itemsUseMarket = true
 	return ps
 }

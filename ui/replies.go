@@ -30,17 +30,10 @@ func (m Model) onPlaced(msg placedMsg) Model {
 	}
 	m.busy = false
 	r := msg.res
-	switch r.Outcome {
-	case rest.OutcomeAccepted:
-		m.metrics.count("orders_accepted")
-		m.setMsg(msgGood, "order accepted: "+orderSummary(&msg.req)+" (id "+r.OrderID+")")
-	case rest.OutcomeRejected:
-		m.metrics.count("orders_rejected")
-		m.setMsg(msgBad, "order rejected: "+reason(r))
-	default:
-		m.metrics.count("orders_unknown")
-		m.setMsg(msgWarn, "order outcome UNKNOWN ("+reason(r)+"): shown as UNKNOWN until reconciled by client id "+r.ClientOrderID)
-	}
+	m.metrics.count("orders_" + outcomeName(r.Outcome))
+	m.showOutcome(r.Outcome, "order accepted: "+orderSummary(&msg.req)+" (id "+r.OrderID+")",
+		"order rejected: "+reason(r),
+		"order outcome UNKNOWN ("+reason(r)+"): shown as UNKNOWN until reconciled by client id "+r.ClientOrderID)
 	return m
 }
 
@@ -51,15 +44,30 @@ func (m Model) onCanceled(msg canceledMsg) Model {
 	}
 	m.busy = false
 	r := msg.res
-	switch r.Outcome {
-	case rest.OutcomeAccepted:
-		m.setMsg(msgGood, "cancel accepted: order "+msg.req.OrderID)
-	case rest.OutcomeRejected:
-		m.setMsg(msgBad, "cancel rejected: "+reason(r))
-	default:
-		m.setMsg(msgWarn, "cancel outcome UNKNOWN ("+reason(r)+")")
-	}
+	m.showOutcome(r.Outcome, "cancel accepted: order "+msg.req.OrderID, "cancel rejected: "+reason(r),
+		"cancel outcome UNKNOWN ("+reason(r)+")")
 	return m
+}
+
+// showOutcome says an order request's outcome on the message line: good
+// when accepted, bad when rejected, a warning when unknown.
+func (m *Model) showOutcome(o rest.Outcome, accepted, rejected, unknown string) {
+	switch o {
+	case rest.OutcomeAccepted:
+		m.setMsg(msgGood, accepted)
+	case rest.OutcomeRejected:
+		m.setMsg(msgBad, rejected)
+	default:
+		m.setMsg(msgWarn, unknown)
+	}
+}
+
+// outcomeName is o for the metrics: accepted, rejected or unknown.
+func outcomeName(o rest.Outcome) string {
+	if o == rest.OutcomeAccepted || o == rest.OutcomeRejected {
+		return string(o)
+	}
+	return string(rest.OutcomeUnknown)
 }
 
 // reason says why a request failed, from the service's answer.

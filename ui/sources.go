@@ -2,7 +2,7 @@ package ui
 
 import (
 	"bhtop/state"
-	"bhtop/stream"
+	"bhtop/upstream"
 )
 
 // The row sources: each turns the snapshot into a pane's rows. They run
@@ -59,15 +59,31 @@ func orderItems(s *state.Snapshot, history bool) ([]item, int) {
 	return out, pinned
 }
 
-func positionItems(s *state.Snapshot) []item {
+// positionItems lists the positions with their index into the market
+// view's cells (valued against the same snapshot) and their PnL's sign.
+func positionItems(s *state.Snapshot, mk *mktView) []item {
 	out := make([]item, len(s.Positions))
 	for i := range s.Positions {
-		out[i] = item{pos: &s.Positions[i]}
+		out[i] = item{pos: &s.Positions[i], idx: i}
+		if mk.state == s.Version && i < len(mk.pos) {
+			out[i].upnlSign = int8(mk.pos[i].sign)
+		} else {
+			out[i].idx = -1 // valued against another snapshot: no cells
+		}
 	}
 	return out
 }
 
-func noteItems(notes []stream.Note) []item {
+// marketItems lists the Market pane's rows.
+func marketItems(mk *mktView) []item {
+	out := make([]item, len(mk.rows))
+	for i := range mk.rows {
+		out[i] = item{mrow: &mk.rows[i]}
+	}
+	return out
+}
+
+func noteItems(notes []upstream.Note) []item {
 	out := make([]item, len(notes))
 	for i := range notes {
 		out[i] = item{note: &notes[i]}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"bhtop/state"
-	"bhtop/stream"
+	"bhtop/upstream"
 )
 
 // align says how a column's cells line up.
@@ -27,7 +27,13 @@ type item struct {
 	ord   *state.Order
 	pend  *state.Pending
 	pos   *state.Position
-	note  *stream.Note
+	note  *upstream.Note
+	mrow  *mktRow // a Market pane row
+	// idx is the row's index in the snapshot's slice (positions: the
+	// market view's cells are index-aligned with them).
+	idx int
+	// upnlSign is a position's unrealized PnL sign (its colour).
+	upnlSign int8
 }
 
 // id identifies an item across snapshots, so the cursor stays on it.
@@ -43,6 +49,8 @@ func (it *item) id() string {
 		return it.pos.AccountID + "/" + it.pos.Symbol + "/" + it.pos.Side
 	case it.note != nil:
 		return string(rune(0)) + itoa(it.note.Seq)
+	case it.mrow != nil:
+		return it.mrow.symbol
 	}
 	return ""
 }
@@ -56,10 +64,31 @@ type column struct {
 	fixed int  // fixed width, for cells that change with time
 	flex  bool // takes the width left over
 	money bool // hidden in privacy mode
-	mask  bool // free text whose numbers privacy mode hides
-	text  func(it *item, now time.Time) string
-	cmp   func(a, b *item) int // nil: not a sort column
+	mkt   bool // market data: not shown when there is no market at all
+	// withNext: shown only together with the next column (bid and ask).
+	withNext bool
+	// memo: the cell costs arithmetic, so the rows on screen are computed
+	// in Update (pane.memoize) and View reads them.
+	memo bool
+	mask bool // free text whose numbers privacy mode hides
+	text func(it *item, c *cellCtx) string
+	cmp  func(a, b *item) int // nil: not a sort column (unless mcmp is set)
+	// mcmp sorts a column that depends on the market.
+	mcmp  func(a, b *item, c *cellCtx) int
 	paint func(it *item, p *paints) paint
+	// textPaint colours a cell by its text (a distance that is close).
+	textPaint func(s string, p *paints) paint
+	// paintOver: the column's paint shows over the row's paint (a
+	// position's PnL colour over its side colour).
+	paintOver bool
+}
+
+// cellCtx is what a cell's text may depend on besides its row: the clock
+// (ages) and the market (prices, values). Sorting, filtering and measuring
+// see a zero clock, so cells that change with time have fixed widths.
+type cellCtx struct {
+	now time.Time
+	mk  *mktView // never nil once the model is built
 }
 
 // colWidth is a column's width over the pane's current rows.
@@ -69,6 +98,7 @@ type colWidth struct{ w, intW, fracW int }
 // filtered and sorted rows are reused as they are.
 type cacheKey struct {
 	version uint64
+	market  uint64 // the market view's sequence, for panes that show it
 	mode    int
 	sortIdx int
 	desc    bool
@@ -90,16 +120,23 @@ type pane struct {
 	pinned  int  // rows at the top kept out of sorting (pending orders)
 	// rowPaint colours a whole row (positions by side, pending orders).
 	rowPaint func(it *item, p *paints) paint
-	rows     []item
-	widths   []colWidth
-	key      cacheKey
-	builtOK  bool
+	// usesMarket: the rows show market data, so a new market view
+	// rebuilds them; itemsUseMarket: the items themselves are built from
+	// it (not only their cells).
+	usesMarket, itemsUseMarket bool
+	rows                       []item
+	gen                        uint64 // grows with every setRows that rebuilt the rows
+	memo                       cellMemo
+	vis                        visCache
+	widths                     []colWidth
+	key                        cacheKey
+	builtOK                    bool
 }
 
 func newPane(id paneID, cols []column) pane {
 	p := pane{id: id, cols: cols, sortIdx: -1}
 	for i, c := range cols {
-		if c.cmp != nil {
+		if c.cmp != nil || c.mcmp != nil {
 			p.sorts = append(p.sorts, i)
 		}
 	}
@@ -108,9 +145,17 @@ func newPane(id paneID, cols []column) pane {
 
 // setRows filters, sorts and measures src unless nothing it depends on
 // changed since the last call. pinned leading rows stay on top unsorted.
-func (p *pane) setRows(src []item, version uint64, mode, pinned int) {
-	k := cacheKey{version: version, mode: mode, sortIdx: p.sortIdx, desc: p.desc, filter: p.filter}
+func (p *pane) setRows(src []item, version uint64, mode, pinned int, mk *mktView) {
+	var mseq uint64
+	if p.usesMarket {
+		mseq = mk.seq
+	}
+	k := cacheKey{version: version, market: mseq, mode: mode, sortIdx: p.sortIdx, desc: p.desc, filter: p.filter}
 	if p.builtOK && k == p.key {
+		return
+	}
+	if p.onlyMarketChanged(k) {
+		p.remeasureMarket(k, mk)
 		return
 	}
 	var selected string
@@ -123,8 +168,9 @@ func (p *pane) setRows(src []item, version uint64, mode, pinned int) {
 	rows := make([]item, 0, len(src))
 	needle := strings.ToLower(p.filter)
 	p.pinned = 0
+	cc := &cellCtx{mk: mk}
 	for i := range src {
-		if needle != "" && !p.matches(&src[i], needle) {
+		if needle != "" && !p.matches(&src[i], needle, cc) {
 			continue
 		}
 		if i < pinned {
@@ -133,10 +179,16 @@ func (p *pane) setRows(src []item, version uint64, mode, pinned int) {
 		rows = append(rows, src[i])
 	}
 	if p.sortIdx >= 0 && p.sortIdx < len(p.sorts) {
-		sortRows(rows[p.pinned:], p.cols[p.sorts[p.sortIdx]].cmp, p.desc)
+		col := &p.cols[p.sorts[p.sortIdx]]
+		cmp := col.cmp
+		if cmp == nil {
+			cmp = func(a, b *item) int { return col.mcmp(a, b, cc) }
+		}
+		sortRows(rows[p.pinned:], cmp, p.desc)
 	}
 	p.rows = rows
-	p.measure()
+	p.gen++
+	p.measure(cc)
 
 	switch {
 	case p.follow && (p.cursor >= prevLen-1):
@@ -154,26 +206,47 @@ func (p *pane) setRows(src []item, version uint64, mode, pinned int) {
 	p.clamp()
 }
 
-func (p *pane) matches(it *item, needle string) bool {
+func (p *pane) matches(it *item, needle string, cc *cellCtx) bool {
 	for i := range p.cols {
 		if p.cols[i].fixed > 0 {
 			continue
 		}
-		if strings.Contains(strings.ToLower(p.cols[i].text(it, time.Time{})), needle) {
+		if strings.Contains(strings.ToLower(p.cols[i].text(it, cc)), needle) {
 			return true
 		}
 	}
 	return false
 }
 
+// onlyMarketChanged reports whether k differs from the rows' key only by
+// the market view, and the rows cannot depend on it: the items are built
+// from the state alone, and neither the sort nor a filter reads market
+// cells.
+func (p *pane) onlyMarketChanged(k cacheKey) bool {
+	old := p.key
+	old.market = k.market
+	if !p.builtOK || p.itemsUseMarket || old != k || k.filter != "" {
+		return false
+	}
+	return k.sortIdx < 0 || k.sortIdx >= len(p.sorts) || p.cols[p.sorts[k.sortIdx]].mcmp == nil
+}
+
 // measure computes every column's width over all current rows.
-func (p *pane) measure() {
+func (p *pane) measure(cc *cellCtx) {
 	if cap(p.widths) < len(p.cols) {
 		p.widths = make([]colWidth, len(p.cols))
 	}
 	p.widths = p.widths[:len(p.cols)]
+	p.measureCols(cc, func(*column) bool { return true })
+}
+
+// measureCols computes the widths of the columns which picks.
+func (p *pane) measureCols(cc *cellCtx, which func(c *column) bool) {
 	for ci := range p.cols {
 		c := &p.cols[ci]
+		if !which(c) {
+			continue
+		}
 		cw := colWidth{w: textWidth(c.title)}
 		switch {
 		case c.fixed > 0:
@@ -181,7 +254,7 @@ func (p *pane) measure() {
 		case c.flex:
 		case c.align == alignDec:
 			for ri := range p.rows {
-				iw, fw := decParts(c.text(&p.rows[ri], time.Time{}))
+				iw, fw := decParts(c.text(&p.rows[ri], cc))
 				cw.intW, cw.fracW = max(cw.intW, iw), max(cw.fracW, fw)
 			}
 			cw.w = max(cw.w, decWidth(cw.intW, cw.fracW))
@@ -190,7 +263,7 @@ func (p *pane) measure() {
 			}
 		default:
 			for ri := range p.rows {
-				cw.w = max(cw.w, len(c.text(&p.rows[ri], time.Time{})))
+				cw.w = max(cw.w, len(c.text(&p.rows[ri], cc)))
 			}
 		}
 		if c.money {
@@ -272,6 +345,31 @@ func itoa(n uint64) string {
 		}
 	}
 	return string(b[i:])
+}
+
+// stale reports whether the rows must be rebuilt: never built, or built
+// from another version, market view or mode, or another sort or filter.
+// When only the market view changed and the rows cannot depend on it,
+// it re-measures the market columns itself and reports false.
+func (p *pane) stale(version uint64, mk *mktView, mode int) bool {
+	k := p.key
+	if p.builtOK && k.version == version && k.mode == mode && !p.dirty() && (!p.usesMarket || k.market == mk.seq) {
+		return false
+	}
+	k = cacheKey{version: version, market: mk.seq, mode: mode, sortIdx: p.sortIdx, desc: p.desc, filter: p.filter}
+	if p.usesMarket && p.onlyMarketChanged(k) {
+		p.remeasureMarket(k, mk)
+		return false
+	}
+	return true
+}
+
+// remeasureMarket takes a new market view for the same rows in the same
+// order: only the market columns' widths can change.
+func (p *pane) remeasureMarket(k cacheKey, mk *mktView) {
+	p.key = k
+	p.gen++
+	p.measureCols(&cellCtx{mk: mk}, func(c *column) bool { return c.mkt })
 }
 
 // dirty reports whether the sort or filter changed since the rows were

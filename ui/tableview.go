@@ -4,12 +4,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // viewCtx is what a pane's view needs besides the pane.
 type viewCtx struct {
-	now       time.Time
+	cell      cellCtx
 	p         *paints
 	noColor   bool
 	privacy   bool
@@ -25,7 +24,7 @@ const hidden = "•••"
 
 // visibleCols picks the columns that fit in w cells, dropping the highest
 // priorities first, and the width left for a flex column.
-func (p *pane) visibleCols(w int) (cols []int, flexW int) {
+func (p *pane) visibleCols(w int, market bool) (cols []int, flexW int) {
 	order := make([]int, len(p.cols))
 	for i := range order {
 		order[i] = i
@@ -35,6 +34,9 @@ func (p *pane) visibleCols(w int) (cols []int, flexW int) {
 	flex := -1
 	for _, ci := range order {
 		c := &p.cols[ci]
+		if c.mkt && !market {
+			continue
+		}
 		need := p.widths[ci].w + 1
 		if c.flex {
 			need = max(len(c.title), 8) + 1
@@ -49,65 +51,101 @@ func (p *pane) visibleCols(w int) (cols []int, flexW int) {
 		}
 	}
 	slices.Sort(cols)
+	cols = dropHalfPairs(p.cols, cols)
 	if flex >= 0 {
 		flexW = max(len(p.cols[flex].title), 8) + (w - used)
 	}
 	return cols, flexW
 }
 
-// view draws the pane in exactly h lines of exactly w cells: a title, the
-// column headers and the rows on screen; nothing else is touched.
-func (p pane) view(c viewCtx, w, h int) []string {
-	if h <= 0 || w <= 0 {
-		return nil
-	}
-	lines := make([]string, 0, h)
-	lines = append(lines, p.titleLine(c, w))
-	if h == 1 {
-		return lines
-	}
-	cols, flexW := p.visibleCols(w)
-	var b strings.Builder
-	b.WriteString("  ")
+// dropHalfPairs removes a column marked withNext whose next column did
+// not fit, and that next column when it did not (a bid without its ask
+// misleads).
+func dropHalfPairs(all []column, cols []int) []int {
+	paired := false
 	for _, ci := range cols {
-		col := &p.cols[ci]
-		cw := p.colW(ci, flexW)
-		if col.align == alignLeft {
-			b.WriteString(fit(col.title, cw))
-		} else {
-			writeSpaces(&b, cw-len(col.title))
-			b.WriteString(col.title)
-		}
-		b.WriteByte(' ')
+		paired = paired || all[ci].withNext || (ci > 0 && all[ci-1].withNext)
 	}
-	lines = append(lines, c.p.colHeader.wrap(fit(b.String(), w)))
-
-	body := h - 2
-	if len(p.rows) == 0 {
-		for i := 0; i < body; i++ {
-			if i == 0 {
-				lines = append(lines, c.p.muted.wrap(fit("  "+c.empty, w)))
-				continue
-			}
-			lines = append(lines, strings.Repeat(" ", w))
-		}
-		return lines
+	if !paired {
+		return cols
 	}
-	off := max(0, min(p.offset, len(p.rows)-body))
-	if p.cursor < off {
-		off = p.cursor
-	} else if p.cursor >= off+body {
-		off = p.cursor - body + 1
-	}
-	for i := 0; i < body; i++ {
-		ri := off + i
-		if ri >= len(p.rows) {
-			lines = append(lines, strings.Repeat(" ", w))
+	out := cols[:0:0]
+	for i, ci := range cols {
+		hasNext := i+1 < len(cols) && cols[i+1] == ci+1
+		hasPrev := i > 0 && cols[i-1] == ci-1
+		switch {
+		case all[ci].withNext && !hasNext:
+			continue
+		case ci > 0 && all[ci-1].withNext && !hasPrev:
 			continue
 		}
-		lines = append(lines, p.rowLine(c, &p.rows[ri], ri == p.cursor, cols, flexW, w))
+		out = append(out, ci)
 	}
-	return lines
+	return out
+}
+
+// paneDraw is a pane ready to be drawn line by line into the screen's
+// one builder: exactly h lines of exactly w cells (a title, the column
+// headers and the rows on screen), so a frame allocates per screen, not
+// per line.
+type paneDraw struct {
+	p     *pane
+	c     viewCtx
+	w, h  int
+	cols  []int
+	flexW int
+	off   int
+}
+
+func (p *pane) drawer(c viewCtx, w, h int) paneDraw {
+	d := paneDraw{p: p, c: c, w: max(0, w), h: max(0, h)}
+	if d.w > 0 && d.h > 1 {
+		d.cols, d.flexW = p.columns(w, c.cell.mk.live)
+		d.off, _ = p.window(h - 2)
+	}
+	return d
+}
+
+// line writes line i (0 ≤ i < h) of the pane.
+func (d *paneDraw) line(b *strings.Builder, i int) {
+	p, c, w := d.p, d.c, d.w
+	switch {
+	case w == 0:
+	case i == 0:
+		b.WriteString(p.titleLine(c, w))
+	case i == 1:
+		d.header(b)
+	case len(p.rows) == 0 && i == 2:
+		b.WriteString(c.p.muted.open)
+		writeFit(b, "  "+c.empty, w)
+		b.WriteString(c.p.muted.close)
+	case d.off+i-2 < len(p.rows) && len(p.rows) > 0:
+		p.writeRow(b, c, d.off+i-2, d.cols, d.flexW, w)
+	default:
+		writeSpaces(b, w)
+	}
+}
+
+// header writes the column headers.
+func (d *paneDraw) header(b *strings.Builder) {
+	p := d.p
+	var h strings.Builder
+	h.Grow(d.w + 8)
+	h.WriteString("  ")
+	for _, ci := range d.cols {
+		col := &p.cols[ci]
+		cw := p.colW(ci, d.flexW)
+		if col.align == alignLeft {
+			writeFit(&h, col.title, cw)
+		} else {
+			writeSpaces(&h, cw-len(col.title))
+			h.WriteString(col.title)
+		}
+		h.WriteByte(' ')
+	}
+	b.WriteString(d.c.p.colHeader.open)
+	writeFit(b, h.String(), d.w)
+	b.WriteString(d.c.p.colHeader.close)
 }
 
 func (p *pane) colW(ci, flexW int) int {
@@ -117,10 +155,40 @@ func (p *pane) colW(ci, flexW int) int {
 	return p.widths[ci].w
 }
 
-// rowLine draws one row: a cursor marker, the cells, and the row's paint.
-func (p *pane) rowLine(c viewCtx, it *item, sel bool, cols []int, flexW, w int) string {
-	var b strings.Builder
-	b.Grow(w + 32)
+// writeRow writes row ri, exactly w cells: a cursor marker, the cells,
+// and the row's paint.
+func (p *pane) writeRow(out *strings.Builder, c viewCtx, ri int, cols []int, flexW, w int) {
+	width := 2
+	for _, ci := range cols {
+		width += p.colW(ci, flexW) + 1
+	}
+	if width > w { // rare: the columns overflow, so draw apart and cut to w
+		var tmp strings.Builder
+		p.writeCells(&tmp, c, ri, cols, flexW, w, true)
+		out.WriteString(tmp.String())
+		return
+	}
+	p.writeCells(out, c, ri, cols, flexW, w, false)
+}
+
+// writeCells writes row ri's cells in the row's paint, padded to w; with
+// cut, b holds only this row and is cut to w at the end.
+func (p *pane) writeCells(b *strings.Builder, c viewCtx, ri int, cols []int, flexW, w int, cut bool) {
+	it, sel := &p.rows[ri], ri == p.cursor
+	rowPaint := paint{}
+	if p.rowPaint != nil {
+		rowPaint = p.rowPaint(it, c.p)
+	}
+	// The line's paint opens the line and closes it after the padding; a
+	// painted cell inside re-opens it after its own close.
+	lp := rowPaint
+	switch {
+	case sel && c.focused:
+		lp = c.p.selected
+	case sel:
+		lp = c.p.muted
+	}
+	b.WriteString(lp.open)
 	if sel {
 		if c.focused {
 			b.WriteString("▶ ")
@@ -131,14 +199,17 @@ func (p *pane) rowLine(c viewCtx, it *item, sel bool, cols []int, flexW, w int) 
 		b.WriteString("  ")
 	}
 	width := 2
-	rowPaint := paint{}
-	if p.rowPaint != nil {
-		rowPaint = p.rowPaint(it, c.p)
-	}
 	for _, ci := range cols {
 		col := &p.cols[ci]
 		cw := p.colW(ci, flexW)
-		s := col.text(it, c.now)
+		var s string
+		memoOK := false
+		if col.memo {
+			s, memoOK = p.memoText(ci, ri, c.cell.mk)
+		}
+		if !memoOK {
+			s = col.text(it, &c.cell)
+		}
 		if c.privacy {
 			switch {
 			case col.money && s != "":
@@ -148,46 +219,49 @@ func (p *pane) rowLine(c viewCtx, it *item, sel bool, cols []int, flexW, w int) 
 			}
 		}
 		var cp paint
-		if !sel && col.paint != nil && rowPaint.open == "" {
-			cp = col.paint(it, c.p)
+		if !sel && (rowPaint.open == "" || col.paintOver) {
+			switch {
+			case col.paint != nil:
+				cp = col.paint(it, c.p)
+			case col.textPaint != nil:
+				cp = col.textPaint(s, c.p)
+			}
 		}
 		b.WriteString(cp.open)
 		switch {
 		case col.money && c.privacy && s == hidden:
-			writeSpaces(&b, cw-3)
+			writeSpaces(b, cw-3)
 			b.WriteString(s)
 		case col.align == alignDec && textWidth(s) <= cw:
 			wd := p.widths[ci]
-			padDec(&b, s, wd.intW, wd.fracW)
-			writeSpaces(&b, cw-decWidth(wd.intW, wd.fracW))
+			padDec(b, s, wd.intW, wd.fracW)
+			writeSpaces(b, cw-decWidth(wd.intW, wd.fracW))
 		case col.align == alignRight || col.align == alignDec:
 			tw := textWidth(s)
 			if tw > cw {
 				s = fit(s, cw)
 				tw = cw
 			}
-			writeSpaces(&b, cw-tw)
+			writeSpaces(b, cw-tw)
 			b.WriteString(s)
 		default:
-			writeFit(&b, s, cw)
+			writeFit(b, s, cw)
 		}
 		b.WriteString(cp.close)
+		if cp.open != "" {
+			b.WriteString(lp.open) // back to the line's colour after the cell
+		}
 		b.WriteByte(' ')
 		width += cw + 1
 	}
-	line := b.String()
-	if width > w {
-		line = fitStyled(line, w)
-	} else if width < w {
-		line += strings.Repeat(" ", w-width)
+	if cut {
+		s := lp.wrap(fitStyled(b.String()[len(lp.open):], w))
+		b.Reset()
+		b.WriteString(s)
+		return
 	}
-	switch {
-	case sel && c.focused:
-		return c.p.selected.wrap(line)
-	case sel:
-		return c.p.muted.wrap(line)
-	}
-	return rowPaint.wrap(line)
+	writeSpaces(b, w-width)
+	b.WriteString(lp.close)
 }
 
 // titleLine is the pane's first line: its name, row count, sort, filter

@@ -1,4 +1,8 @@
-package stream
+// Package upstream is what the screen knows of the connection to the
+// exchange: its state and status, and the events-log notes, with the text
+// the service sent made safe to print. The stream produces these values
+// and the dashboard reads them; neither reaches into the other.
+package upstream
 
 import "time"
 

@@ -1,4 +1,4 @@
-package stream
+package upstream
 
 import (
 	"strings"
@@ -9,23 +9,23 @@ import (
 // dashboard through Status.Reason, Status.LastError and Notes: handshake
 // bodies, close-frame reasons, REST error messages, order fields. A hostile
 // or broken server could put terminal escape sequences in it, so every such
-// text goes through sanitize before it is stored.
+// text goes through Sanitize before it is stored.
 
 const (
-	// serviceTextMax caps one piece of service-provided text (a handshake
+	// ServiceTextMax caps one piece of service-provided text (a handshake
 	// body, a close reason, an error message) where it enters.
-	serviceTextMax = 200
-	// lineMax caps a whole note or status line built around such pieces.
-	lineMax = 400
+	ServiceTextMax = 200
+	// LineMax caps a whole note or status line built around such pieces.
+	LineMax = 400
 )
 
-// sanitize makes s safe to print on a terminal as one line: C0 controls
+// Sanitize makes s safe to print on a terminal as one line: C0 controls
 // (ESC among them), DEL, C1 controls and bidirectional overrides are
 // removed, invalid UTF-8 becomes U+FFFD, runs of white space become one
 // space, the ends are trimmed, and the result is cut to maxRunes (an
 // ellipsis is added after the cut). Clean text is returned as is, without
 // allocating.
-func sanitize(s string, maxRunes int) string {
+func Sanitize(s string, maxRunes int) string {
 	if isClean(s, maxRunes) {
 		return s
 	}

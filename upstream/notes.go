@@ -1,4 +1,4 @@
-package stream
+package upstream
 
 import (
 	"sync"
@@ -42,7 +42,7 @@ type NoteLog struct {
 // made safe to print first (no control characters, one line, capped):
 // notes quote what the service sent.
 func (l *NoteLog) Add(now time.Time, kind NoteKind, text string) uint64 {
-	text = sanitize(text, lineMax)
+	text = Sanitize(text, LineMax)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	capacity := l.Cap

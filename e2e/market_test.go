@@ -1,0 +1,48 @@
+package e2e
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var marketCount = regexp.MustCompile(`Market \(([1-9]\d*)\)`)
+
+// TestMarketPaneAndChart: against the simulator's market, the header
+// shows the account's equity, key 5 opens the Market pane with a row per
+// followed symbol, c charts the selected symbol's candles, → switches
+// the interval and esc closes the chart again.
+func TestMarketPaneAndChart(t *testing.T) {
+	s := startSim(t, "--activity", "1", "--market-activity", "20")
+	tm := startTerm(t, 160, 48, credentials(s), "--watch", "BTCUSDT")
+	tm.waitText("● live")
+	tm.waitText("equity ")
+
+	tm.keys("5")
+	tm.waitFor("a non-empty Market pane with BTCUSDT", func(s string) bool {
+		return marketCount.MatchString(s) && strings.Contains(s, "BTCUSDT")
+	})
+	tm.keys("/")
+	tm.text("BTCUSDT")
+	tm.keys("Enter")
+	tm.waitText("filter:/BTCUSDT")
+
+	tm.keys("c")
+	tm.waitText("▶ BTCUSDT 1m")
+	chart := tm.waitFor("candles on the chart", func(s string) bool {
+		return strings.Contains(s, "[1m]") && strings.ContainsAny(s, "┃│") && strings.Contains(s, "◀")
+	})
+	if strings.Contains(chart, "no 1m candles") {
+		t.Errorf("the chart has no candles:\n%s", chart)
+	}
+	tm.keys("Right")
+	tm.waitText("▶ BTCUSDT 5m")
+	tm.waitText("[5m]")
+
+	tm.keys("Escape")
+	tm.waitFor("the Market pane again", func(s string) bool {
+		return strings.Contains(s, "▶ Market (") && !strings.Contains(s, "[5m]")
+	})
+	tm.keys("q")
+	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
+}

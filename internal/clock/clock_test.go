@@ -1,0 +1,118 @@
+package clock
+
+import (
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
+
+func TestFakeTimerFiresWhenDue(t *testing.T) {
+	f := NewFake(t0)
+	tm := f.NewTimer(time.Minute)
+	f.Advance(59 * time.Second)
+	select {
+	case <-tm.C():
+		t.Fatal("timer fired 1s early")
+	default:
+	}
+	f.Advance(time.Second)
+	select {
+	case at := <-tm.C():
+		if !at.Equal(t0.Add(time.Minute)) {
+			t.Errorf("fired with %v, want %v", at, t0.Add(time.Minute))
+		}
+	default:
+		t.Fatal("timer did not fire when due")
+	}
+	if tm.Stop() {
+		t.Error("Stop of a fired timer = true, want false")
+	}
+	if n := f.Waiters(); n != 0 {
+		t.Errorf("waiters after the timer fired = %d, want 0", n)
+	}
+}
+
+func TestFakeTimerStopped(t *testing.T) {
+	f := NewFake(t0)
+	tm := f.NewTimer(time.Second)
+	if !tm.Stop() {
+		t.Fatal("Stop of a waiting timer = false")
+	}
+	f.Advance(time.Hour)
+	select {
+	case <-tm.C():
+		t.Fatal("a stopped timer fired")
+	default:
+	}
+}
+
+func TestFakeZeroTimerFiresAtOnce(t *testing.T) {
+	f := NewFake(t0)
+	select {
+	case <-f.NewTimer(0).C():
+	default:
+		t.Fatal("a zero timer did not fire at once")
+	}
+}
+
+func TestFakeTickerDropsMissedTicks(t *testing.T) {
+	f := NewFake(t0)
+	tk := f.NewTicker(10 * time.Second)
+	defer tk.Stop()
+	f.Advance(35 * time.Second) // three periods pass: one tick kept
+	<-tk.C()
+	select {
+	case <-tk.C():
+		t.Fatal("more than one tick queued")
+	default:
+	}
+	f.Advance(5 * time.Second) // t0+40s: the next period
+	select {
+	case at := <-tk.C():
+		if !at.Equal(t0.Add(40 * time.Second)) {
+			t.Errorf("tick at %v, want t0+40s", at.Sub(t0))
+		}
+	default:
+		t.Fatal("ticker did not fire at the next period")
+	}
+}
+
+func TestFakeWaitFor(t *testing.T) {
+	f := NewFake(t0)
+	go func() { Sleep(f, nil, time.Minute) }()
+	if !f.WaitFor(1, 5*time.Second) {
+		t.Fatal("the sleeper's timer never appeared")
+	}
+	if next, ok := f.Next(); !ok || !next.Equal(t0.Add(time.Minute)) {
+		t.Errorf("Next = %v %v, want t0+1m", next, ok)
+	}
+	if f.WaitFor(2, 10*time.Millisecond) {
+		t.Error("WaitFor(2) = true with one waiter")
+	}
+}
+
+func TestSleepEndsWithDone(t *testing.T) {
+	f := NewFake(t0)
+	done := make(chan struct{})
+	close(done)
+	if Sleep(f, done, time.Hour) {
+		t.Error("Sleep = true with done closed")
+	}
+	if !Sleep(f, nil, 0) {
+		t.Error("Sleep(0) = false")
+	}
+}
+
+func TestRealClock(t *testing.T) {
+	c := Or(nil)
+	if d := time.Since(c.Now()); d < 0 || d > time.Minute {
+		t.Errorf("Real().Now() is %v from time.Now", d)
+	}
+	if !Sleep(c, nil, time.Millisecond) {
+		t.Error("Sleep on the real clock = false")
+	}
+	tk := c.NewTicker(time.Millisecond)
+	<-tk.C()
+	tk.Stop()
+}

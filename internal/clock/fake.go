@@ -1,0 +1,180 @@
+package clock
+
+import (
+	"sort"
+	"sync"
+	"time"
+)
+
+// Fake is a clock that moves only when told (Advance, Set). Its timers and
+// tickers fire, in time order, as the time passes them. Safe for
+// concurrent use; the zero value is not usable, use NewFake.
+type Fake struct {
+	mu      sync.Mutex
+	now     time.Time
+	seq     uint64
+	waiters map[uint64]*fakeWaiter
+	changed chan struct{} // closed and replaced when a timer or ticker is made
+}
+
+type fakeWaiter struct {
+	id     uint64
+	at     time.Time
+	period time.Duration // 0: a timer
+	c      chan time.Time
+}
+
+// NewFake returns a fake clock showing t.
+func NewFake(t time.Time) *Fake {
+	return &Fake{now: t, waiters: map[uint64]*fakeWaiter{}, changed: make(chan struct{})}
+}
+
+// Now is the fake time.
+func (f *Fake) Now() time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.now
+}
+
+// NewTimer makes a timer that fires once the fake time reaches now+d.
+func (f *Fake) NewTimer(d time.Duration) Timer {
+	w := f.add(d, 0)
+	return &fakeTimer{f: f, w: w}
+}
+
+// NewTicker makes a ticker firing every d of fake time. d must be > 0.
+func (f *Fake) NewTicker(d time.Duration) Ticker {
+	if d <= 0 {
+		panic("clock: non-positive interval for NewTicker")
+	}
+	w := f.add(d, d)
+	return &fakeTicker{f: f, w: w}
+}
+
+func (f *Fake) add(d, period time.Duration) *fakeWaiter {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.seq++
+	w := &fakeWaiter{id: f.seq, at: f.now.Add(d), period: period, c: make(chan time.Time, 1)}
+	if d <= 0 && period == 0 {
+		w.c <- f.now
+	} else {
+		f.waiters[w.id] = w
+	}
+	close(f.changed)
+	f.changed = make(chan struct{})
+	return w
+}
+
+func (f *Fake) remove(w *fakeWaiter) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	_, ok := f.waiters[w.id]
+	delete(f.waiters, w.id)
+	return ok
+}
+
+// Advance moves the fake time forward by d, firing what falls due on the
+// way in time order (a ticker fires at most once per Advance: a reader
+// that did not take the last tick misses the next, as with time.Ticker).
+func (f *Fake) Advance(d time.Duration) {
+	f.mu.Lock()
+	f.set(f.now.Add(d))
+	f.mu.Unlock()
+}
+
+// Set moves the fake time to t (never backwards), firing what falls due.
+func (f *Fake) Set(t time.Time) {
+	f.mu.Lock()
+	if t.After(f.now) {
+		f.set(t)
+	}
+	f.mu.Unlock()
+}
+
+func (f *Fake) set(t time.Time) {
+	var due []*fakeWaiter
+	for _, w := range f.waiters {
+		if !w.at.After(t) {
+			due = append(due, w)
+		}
+	}
+	sort.Slice(due, func(i, j int) bool {
+		if !due[i].at.Equal(due[j].at) {
+			return due[i].at.Before(due[j].at)
+		}
+		return due[i].id < due[j].id
+	})
+	for _, w := range due {
+		select {
+		case w.c <- w.at:
+		default:
+		}
+		if w.period == 0 {
+			delete(f.waiters, w.id)
+			continue
+		}
+		for !w.at.After(t) {
+			w.at = w.at.Add(w.period)
+		}
+	}
+	f.now = t
+}
+
+// Waiters is how many timers and tickers are waiting to fire.
+func (f *Fake) Waiters() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.waiters)
+}
+
+// Next is the time the earliest waiting timer or ticker fires, and false
+// when none waits.
+func (f *Fake) Next() (time.Time, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var next time.Time
+	for _, w := range f.waiters {
+		if next.IsZero() || w.at.Before(next) {
+			next = w.at
+		}
+	}
+	return next, !next.IsZero()
+}
+
+// WaitFor blocks until at least n timers or tickers wait, or the real
+// duration within passes; it reports whether they do. Tests use it to
+// know a goroutine has gone to sleep on the clock before moving it.
+func (f *Fake) WaitFor(n int, within time.Duration) bool {
+	deadline := time.NewTimer(within)
+	defer deadline.Stop()
+	for {
+		f.mu.Lock()
+		ok, changed := len(f.waiters) >= n, f.changed
+		f.mu.Unlock()
+		if ok {
+			return true
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			return false
+		}
+	}
+}
+
+type fakeTimer struct {
+	f *Fake
+	w *fakeWaiter
+}
+
+func (t *fakeTimer) C() <-chan time.Time { return t.w.c }
+func (t *fakeTimer) Stop() bool          { return t.f.remove(t.w) }
+
+type fakeTicker struct {
+	f *Fake
+	w *fakeWaiter
+}
+
+func (t *fakeTicker) C() <-chan time.Time { return t.w.c }
+func (t *fakeTicker) Stop()               { t.f.remove(t.w) }

@@ -1,0 +1,54 @@
+// Package simtest starts the simulator for tests: on loopback, with its
+// request log captured, and signed clients for it. The rest of the test
+// kit (waits, sessions, logs, relays, tmux) is in testkit, which the
+// simulator's own tests can import too. Imported by _test files only.
+package simtest
+
+import (
+	"testing"
+
+	"bhtop/internal/testkit"
+	"bhtop/rest"
+	"bhtop/sim"
+)
+
+// Sim is a simulator running on 127.0.0.1 for one test, with the request
+// log it writes (unless the options named their own).
+type Sim struct {
+	*sim.Server
+	Log *testkit.RequestLog
+}
+
+// Start runs a simulator with opts, closed when the test ends. The market
+// is stepped by hand (no fills unless a test asks) unless
+// opts.MarketInterval says otherwise, and the request log goes to s.Log
+// unless opts.RequestLog is set.
+func Start(t testing.TB, opts sim.Options) *Sim {
+	t.Helper()
+	s := &Sim{Log: &testkit.RequestLog{}}
+	if opts.RequestLog == nil {
+		opts.RequestLog = s.Log
+	}
+	if opts.MarketInterval == 0 {
+		opts.MarketInterval = -1
+	}
+	s.Server = sim.New(opts)
+	if err := s.Server.Start(); err != nil {
+		t.Fatalf("start the simulator: %v", err)
+	}
+	t.Cleanup(func() { _ = s.Server.Close() })
+	return s
+}
+
+// Client is a REST client of the simulator signed with its first key
+// pair; opts add to (and may override) those.
+func (s *Sim) Client(opts ...rest.Option) *rest.Client { return Client(s.Server, opts...) }
+
+// Client is a REST client of srv signed with its first key pair.
+func Client(srv *sim.Server, opts ...rest.Option) *rest.Client {
+	base := []rest.Option{rest.WithAPIKey(srv.APIKey()), rest.WithSecret(srv.Secret())}
+	return rest.New(srv.URL(), append(base, opts...)...)
+}
+
+// Trader is an order sender on a signed client of the simulator.
+func (s *Sim) Trader(opts ...rest.Option) *rest.Trader { return rest.NewTrader(s.Client(opts...)) }

@@ -1,0 +1,126 @@
+package testkit
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// Buffer is a bytes buffer safe to write from one goroutine (a server,
+// a program under test) while the test reads it from another.
+type Buffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+// Write appends p.
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String is everything written so far.
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// RequestLog collects the simulator's request log (DESIGN.md JSON lines)
+// while the simulator writes it.
+type RequestLog struct {
+	Buffer
+}
+
+// Entry is one request-log line (its keys are these names in lower
+// camel case: time, method, …, apiKey; decoding matches them).
+type Entry struct {
+	Time                      int64 // unix ms
+	Method, Path, Query, Body string
+	APIKey                    bool // the API key header was sent
+	Status                    int
+	Code                      *int // the error payload's code, if any
+}
+
+// Raw is the log as written.
+func (l *RequestLog) Raw() string { return l.String() }
+
+// Entries decodes every line, failing the test on one that is not JSON.
+func (l *RequestLog) Entries(t testing.TB) []Entry {
+	t.Helper()
+	var out []Entry
+	for _, line := range strings.Split(strings.TrimSpace(l.Raw()), "\n") {
+		if line == "" {
+			continue
+		}
+		var e Entry
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("request log line %q: %v", line, err)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// Count is how many logged requests have this method and path.
+func (l *RequestLog) Count(method, path string) int {
+	return l.CountFunc(func(e Entry) bool { return e.Method == method && e.Path == path })
+}
+
+// Has reports whether a request with this method and path, whose query
+// contains query, was logged.
+func (l *RequestLog) Has(method, path, query string) bool {
+	return l.CountFunc(func(e Entry) bool {
+		return e.Method == method && e.Path == path && strings.Contains(e.Query, query)
+	}) > 0
+}
+
+// CountFunc is how many logged requests match.
+func (l *RequestLog) CountFunc(match func(Entry) bool) int {
+	n := 0
+	for _, line := range strings.Split(l.Raw(), "\n") {
+		var e Entry
+		if line != "" && json.Unmarshal([]byte(line), &e) == nil && match(e) {
+			n++
+		}
+	}
+	return n
+}
+
+// Inflight is an http.RoundTripper that counts the requests under way,
+// so a test on a fake clock can move it only between requests (a
+// timestamp made before a jump of the clock and checked after it would be
+// refused as too old).
+type Inflight struct {
+	Base http.RoundTripper // nil: http.DefaultTransport
+	n    atomic.Int64
+}
+
+// RoundTrip counts the request while it runs.
+func (f *Inflight) RoundTrip(r *http.Request) (*http.Response, error) {
+	f.n.Add(1)
+	defer f.n.Add(-1)
+	base := f.Base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	return base.RoundTrip(r)
+}
+
+// Idle waits (up to within) until no request has been under way for two
+// looks a moment apart; false when one still is.
+func (f *Inflight) Idle(within time.Duration) bool {
+	return Within(within, func() bool {
+		if f.n.Load() != 0 {
+			return false
+		}
+		time.Sleep(time.Millisecond)
+		return f.n.Load() == 0
+	})
+}

@@ -1,0 +1,84 @@
+package testkit
+
+import (
+	"bufio"
+	"io"
+	"net"
+	"testing"
+	"time"
+
+	"bhtop/internal/clock"
+)
+
+func TestRequestLog(t *testing.T) {
+	var l RequestLog
+	_, _ = io.WriteString(&l, `{"time":1,"method":"GET","path":"/openapi/v1/account","query":"a=1&timestamp=2","apiKey":true,"status":200}`+"\n")
+	_, _ = io.WriteString(&l, `{"time":2,"method":"POST","path":"/openapi/v1/order","status":400,"code":-2010}`+"\n")
+	es := l.Entries(t)
+	if len(es) != 2 || !es[0].APIKey || es[0].Query != "a=1&timestamp=2" || es[1].Code == nil || *es[1].Code != -2010 {
+		t.Fatalf("Entries = %+v, want both lines with their fields", es)
+	}
+	if l.Count("GET", "/openapi/v1/account") != 1 || l.Count("GET", "/openapi/v1/order") != 0 {
+		t.Error("Count does not match method and path")
+	}
+	if !l.Has("GET", "/openapi/v1/account", "a=1") || l.Has("GET", "/openapi/v1/account", "b=2") {
+		t.Error("Has does not look into the query")
+	}
+}
+
+func TestWithinAndAdvancing(t *testing.T) {
+	if Within(20*time.Millisecond, func() bool { return false }) {
+		t.Error("Within = true for a condition that never holds")
+	}
+	n := 0
+	if !Within(time.Second, func() bool { n++; return n == 3 }) {
+		t.Error("Within = false for a condition that holds on the third look")
+	}
+	clk := clock.NewFake(time.Unix(0, 0))
+	if !Advancing(clk, time.Minute, time.Second, func() bool { return clk.Now().Sub(time.Unix(0, 0)) >= 5*time.Minute }) {
+		t.Error("Advancing did not move the clock")
+	}
+}
+
+// TestProxyPause: paused, the relay passes nothing either way while the
+// connection stays open; resumed, what was held arrives.
+func TestProxyPause(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() { // an echo server
+		c, err := ln.Accept()
+		if err == nil {
+			_, _ = io.Copy(c, c)
+			c.Close()
+		}
+	}()
+	p := NewProxy(t, ln.Addr().String())
+	c, err := net.Dial("tcp", p.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	r := bufio.NewReader(c)
+	echo := func(s string, within time.Duration) (string, error) {
+		_ = c.SetReadDeadline(time.Now().Add(within))
+		if _, err := io.WriteString(c, s); err != nil {
+			return "", err
+		}
+		return r.ReadString('\n')
+	}
+	if got, err := echo("one\n", 5*time.Second); err != nil || got != "one\n" {
+		t.Fatalf("echo through the relay = %q, %v", got, err)
+	}
+	p.Pause()
+	if got, err := echo("two\n", 100*time.Millisecond); err == nil {
+		t.Fatalf("a paused relay passed %q", got)
+	}
+	p.Resume()
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if got, err := r.ReadString('\n'); err != nil || got != "two\n" {
+		t.Fatalf("after Resume = %q, %v; want the held line", got, err)
+	}
+}

@@ -1,0 +1,129 @@
+package stream
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"bhtop/internal/clock"
+	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
+	"bhtop/rest"
+	"bhtop/sim"
+)
+
+// TestDeadConnectionDetected: a peer that keeps the socket open but never
+// sends nor answers pings is declared dead PongWait after a ping, counted
+// as an error, with the reason kept for the header.
+func TestDeadConnectionDetected(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ws, err := (&websocket.Upgrader{}).Upgrade(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer ws.Close()
+		<-release // never reads, so never answers a ping
+	}))
+	defer ts.Close()
+	defer close(release)
+
+	clk := clock.NewFake(time.Now())
+	s, err := New(Config{REST: rest.New("http://127.0.0.1:1"), WSURL: "ws" + ts.URL[len("http"):],
+		Clock: clk, PingEvery: 20 * time.Second, PongWait: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.startOnce.Do(func() { go s.runWriter(s.stopWriter) })
+	defer s.Close(context.Background())
+	c, err := s.dial(context.Background(), "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.startConn(c)
+	if !clk.WaitFor(1, 5*time.Second) {
+		t.Fatal("the pinger never started its ticker")
+	}
+	clk.Advance(20 * time.Second) // the ping goes out
+	if !clk.WaitFor(2, 5*time.Second) {
+		t.Fatal("no answer timer after the ping")
+	}
+	clk.Advance(9 * time.Second)
+	select {
+	case <-c.done:
+		t.Fatal("declared dead before PongWait passed")
+	case <-time.After(20 * time.Millisecond):
+	}
+	clk.Advance(time.Second)
+	select {
+	case <-c.done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a silent peer was not declared dead PongWait after a ping")
+	}
+	if c.serverClosed || !strings.Contains(c.endReason, "no answer from the service for 30s") {
+		t.Errorf("serverClosed %v, endReason %q; want false, the silence said", c.serverClosed, c.endReason)
+	}
+	if st := s.Status(); st.Errors != 1 || !strings.Contains(st.LastError, "stream silent") {
+		t.Errorf("Errors %d, LastError %q; want the silence counted and said", st.Errors, st.LastError)
+	}
+}
+
+// TestFrozenUpstreamNoticed (issue 15 item 5): the exchange stops
+// answering (a paused relay: sockets open, no byte either way, as with a
+// SIGSTOPped process). Within the ping interval and its answer wait the
+// session stops saying live (the panes are marked stale), says why and
+// counts the error; each failed reconnect is counted and said too; and
+// when the exchange answers again it goes live by itself.
+func TestFrozenUpstreamNoticed(t *testing.T) {
+	t.Parallel()
+	clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
+	srv := simtest.Start(t, sim.Options{Now: clk.Now})
+	relay := testkit.NewProxy(t, strings.TrimPrefix(srv.URL(), "http://"))
+	c := rest.New("http://"+relay.Addr(), rest.WithAPIKey(srv.APIKey()), rest.WithSecret(srv.Secret()),
+		rest.WithClock(clk.Now), rest.WithTimeout(150*time.Millisecond))
+	s, err := New(Config{REST: c, WSURL: "ws://" + relay.Addr(), Simulated: true, Clock: clk,
+		Dialer: &websocket.Dialer{HandshakeTimeout: 150 * time.Millisecond}})
+	s = testkit.Live(t, s, err)
+
+	relay.Pause()
+	frozen := clk.Now()
+	notLive := func() bool { return s.Status().State != StateLive }
+	if !testkit.Advancing(clk, time.Second, 5*time.Second, notLive) {
+		t.Fatalf("still live %s after the exchange froze", clk.Now().Sub(frozen))
+	}
+	// PingEvery 20s (default) plus PongWait 10s, one step of slack.
+	if el := clk.Now().Sub(frozen); el > 31*time.Second {
+		t.Errorf("silence noticed after %s, want within the ping interval and its answer wait (30s)", el)
+	}
+	st := s.Status()
+	if st.State != StateReconnecting || !strings.Contains(st.Reason, "no answer from the service") {
+		t.Errorf("Status = %s (%q), want reconnecting because the service is silent", st.State, st.Reason)
+	}
+	if st.Errors < 1 || !strings.Contains(st.LastError, "stream silent") {
+		t.Errorf("Errors %d, LastError %q; want the silence counted and said", st.Errors, st.LastError)
+	}
+
+	// Reconnecting into the frozen exchange fails; each failure counts and
+	// the header keeps a reason at every moment, "connecting" included.
+	errs := st.Errors
+	testkit.EventuallyAdvancing(t, clk, 500*time.Millisecond, 5*time.Second, func() bool {
+		st = s.Status()
+		if st.Reason == "" {
+			t.Errorf("state %s with no reason while the exchange is frozen", st.State)
+		}
+		return st.Errors >= errs+2 && strings.Contains(st.Reason, "connect failed")
+	}, "two failed reconnects counted with their reason")
+
+	relay.Resume()
+	live := func() bool { return s.Status().State == StateLive }
+	testkit.EventuallyAdvancing(t, clk, 500*time.Millisecond, 5*time.Second, live, "live again once the exchange answers")
+	if st := s.Status(); st.Reason != "" {
+		t.Errorf("Reason %q once live, want none", st.Reason)
+	}
+}

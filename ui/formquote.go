@@ -1,0 +1,73 @@
+package ui
+
+import (
+	"github.com/shopspring/decimal"
+
+	"bhtop/value"
+)
+
+// formQuoteLines are the order form's market lines: the symbol's live
+// bid, ask and last, the keys that take them as the price, how far the
+// entered price is from the last, and a warning when a limit order would
+// execute at once (or, as LIMIT_MAKER, be rejected for it).
+func (m *Model) formQuoteLines(f *orderForm) []string {
+	st := &m.st
+	sym := f.symbol().Symbol
+	q, ok := m.mk.snap.Quotes[sym]
+	if !m.mk.live || sym == "" {
+		return nil
+	}
+	if !ok {
+		return []string{"", st.Muted.Render("no market data for " + sym)}
+	}
+	lines := []string{"", "bid " + st.Buy.Render(orDash(q.Bid)) + "  ask " + st.Sell.Render(orDash(q.Ask)) +
+		"  last " + st.Accent.Render(orDash(q.Last))}
+	if !f.uses(fieldPrice) {
+		return lines
+	}
+	hint := "b bid · a ask · l last take the price (in the Price field)"
+	if f.field == fieldPrice {
+		hint = "b bid · a ask · l last: take that price"
+	}
+	lines = append(lines, st.Muted.Render(hint))
+	price, ok := dec(f.price)
+	if !ok || !price.IsPositive() {
+		return lines
+	}
+	if last, ok := dec(q.Last); ok {
+		if d, ok := value.DistancePct(last, price); ok {
+			lines = append(lines, "price is "+signed(d.StringFixed(3))+"% from the last")
+		}
+	}
+	if w := crossWarning(formSides[f.side], formTypes[f.typ], price, q.Bid, q.Ask); w != "" {
+		lines = append(lines, st.Warn.Render("⚠ "+w))
+	}
+	return lines
+}
+
+// crossWarning says what a limit order at price does against the book:
+// a BUY at or above the ask and a SELL at or below the bid execute at
+// once; a LIMIT_MAKER doing so is rejected. "" when it rests.
+func crossWarning(side, typ string, price decimal.Decimal, bid, ask string) string {
+	var crosses bool
+	var what string
+	switch side {
+	case "BUY":
+		if a, ok := dec(ask); ok && a.IsPositive() && price.GreaterThanOrEqual(a) {
+			crosses, what = true, "BUY at or above the ask "+ask
+		}
+	case "SELL":
+		if b, ok := dec(bid); ok && b.IsPositive() && price.LessThanOrEqual(b) {
+			crosses, what = true, "SELL at or below the bid "+bid
+		}
+	}
+	switch {
+	case !crosses:
+		return ""
+	case typ == "LIMIT_MAKER":
+		return what + ": a LIMIT_MAKER would be rejected"
+	case typ == "LIMIT":
+		return what + ": executes at once (taker)"
+	}
+	return ""
+}

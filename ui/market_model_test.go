@@ -1,0 +1,206 @@
+package ui
+
+import (
+	"maps"
+	"strings"
+	"testing"
+
+	"bhtop/market"
+)
+
+// TestMarketPaneAndChart runs the dashboard with a market hub: key 5
+// shows the Market pane, c charts the selected symbol with the
+// account's order marked, ←/→ and [ ] switch intervals, a new market
+// snapshot moves the live bar, and esc closes the chart.
+func TestMarketPaneAndChart(t *testing.T) {
+	ms := testMarket()
+	hub := marketHub(ms)
+	tm := startProgram(t, newTestBackend(testSnapshot()), &testTrader{}, 120, 40, WithMarket(hub, "USDT"))
+	waitText(t, tm, "equity 147601.70 USDT")
+
+	sendKeys(tm, "5")
+	waitText(t, tm, "▶ Market (5)", "BTCUSDT", "+1.68%", "▁")
+	sendKeys(tm, "down", "c")
+	waitText(t, tm, "▶ BTCUSDT 1m", "[1m]", "BUY 61000.5", "◀61080")
+
+	sendKeys(tm, "right")
+	waitText(t, tm, "▶ BTCUSDT 5m", "[5m]", "(from 1m bars)")
+	sendKeys(tm, "]")
+	waitText(t, tm, "▶ BTCUSDT 15m", "[15m]")
+	sendKeys(tm, "left", "[")
+	waitText(t, tm, "▶ BTCUSDT 1m", "[1m]")
+
+	// The live bar: the newest 1m bar trades up to a new high.
+	next := *ms
+	next.Version++
+	next.Candles = maps.Clone(ms.Candles)
+	key := market.CandleKey("BTCUSDT", "1m")
+	bars := append([]market.Candle(nil), ms.Candles[key]...)
+	bars[len(bars)-1].High, bars[len(bars)-1].Close = "61400", "61390"
+	next.Candles[key] = bars
+	hub.Publish(&next)
+	waitText(t, tm, "H 61400", "C 61390", "◀61390")
+
+	sendKeys(tm, "esc")
+	waitText(t, tm, "▶ Market (5)")
+	m := finish(t, tm)
+	if m.chart != nil {
+		t.Errorf("chart still open after esc")
+	}
+	if m.focus != paneMarket {
+		t.Errorf("focus = %d, want the Market pane", m.focus)
+	}
+	checkScreen(t, m.View().Content, 120, 40)
+}
+
+// TestChartFromEveryPane: c charts the selected row's symbol from the
+// balances (asset in the valuation asset), orders and positions panes,
+// and says so when the row has no symbol.
+func TestChartFromEveryPane(t *testing.T) {
+	cases := []struct{ keys, want string }{
+		{"1 c", "▶ BTCUSDT 1m"},
+		{"2 down down down c", "▶ BTCUSDT 1m"},
+		{"3 c", "▶ BTC-PERP 1m"},
+		{"3 down c", "▶ ETH-PERP 1m"},
+		{"4 c", "select a row with a symbol"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.keys, func(t *testing.T) {
+			m := press(t, marketModel(testMarket(), 120, 40), tc.keys)
+			if out := m.View().Content; !strings.Contains(out, tc.want) {
+				t.Errorf("after %q the screen has no %q", tc.keys, tc.want)
+			}
+		})
+	}
+}
+
+// TestFormTakesQuotePrices: in the price field b, a and l take the bid,
+// the ask and the last; elsewhere they are ordinary keys.
+func TestFormTakesQuotePrices(t *testing.T) {
+	base := "n down down down down type:0.01 down "
+	for k, want := range map[string]string{"b": "61020.4", "a": "61020.6", "l": "61020.5"} {
+		m := press(t, marketModel(testMarket(), 120, 40), base+k)
+		if m.form == nil || m.form.price != want {
+			t.Errorf("%s in the price field: price %q, want %q", k, m.form.price, want)
+		}
+	}
+	m := press(t, marketModel(testMarket(), 120, 40), "n down b")
+	if m.form.price != "" || m.form.side != 0 {
+		t.Errorf("b in the side field: price %q side %d, want no price and BUY", m.form.price, m.form.side)
+	}
+}
+
+func TestCrossWarning(t *testing.T) {
+	tests := []struct {
+		side, typ, price, want string
+	}{
+		{"BUY", "LIMIT", "100", ""},
+		{"BUY", "LIMIT", "101", "BUY at or above the ask 101: executes at once (taker)"},
+		{"BUY", "LIMIT_MAKER", "102", "BUY at or above the ask 101: a LIMIT_MAKER would be rejected"},
+		{"SELL", "LIMIT", "100.5", ""},
+		{"SELL", "LIMIT", "99", "SELL at or below the bid 99.5: executes at once (taker)"},
+		{"SELL", "MARKET", "99", ""},
+	}
+	for _, tt := range tests {
+		p, _ := dec(tt.price)
+		if got := crossWarning(tt.side, tt.typ, p, "99.5", "101"); got != tt.want {
+			t.Errorf("crossWarning(%s %s @ %s) = %q, want %q", tt.side, tt.typ, tt.price, got, tt.want)
+		}
+	}
+}
+
+// TestMarketSortByChange: the 24 h change sorts by its value, signs and
+// percent signs notwithstanding.
+func TestMarketSortByChange(t *testing.T) {
+	m := press(t, marketModel(testMarket(), 120, 40), "5 s s s")
+	p := &m.panes[paneMarket]
+	if got := p.sortName(); got != "24h %" {
+		t.Fatalf("sort column = %q, want 24h %%", got)
+	}
+	var got []string
+	for _, r := range p.rows {
+		got = append(got, r.mrow.symbol)
+	}
+	want := "ETH-PERP ETHBTC BTC-PERP ETHUSDT BTCUSDT"
+	if strings.Join(got, " ") != want {
+		t.Errorf("rows by 24h change = %v, want %s", got, want)
+	}
+}
+
+// TestHistoryHasNoDistance: a closed order has no distance to fill.
+func TestHistoryHasNoDistance(t *testing.T) {
+	m := press(t, marketModel(testMarket(), 160, 48), "h")
+	col := -1
+	for i, c := range m.panes[paneOrders].cols {
+		if c.title == "To Fill" {
+			col = i
+		}
+	}
+	cc := &cellCtx{mk: m.mk}
+	for _, it := range m.panes[paneOrders].rows {
+		if s := m.panes[paneOrders].cols[col].text(&it, cc); s != "" {
+			t.Errorf("closed order %s shows a distance to fill %q", it.ord.OrderID, s)
+		}
+	}
+}
+
+// TestMarketChangeRemeasures: a new market snapshot alone (same account
+// state) re-measures the orders' market columns, so a wider last price
+// shows whole, and moves the distances to fill.
+func TestMarketChangeRemeasures(t *testing.T) {
+	ms := testMarket()
+	hub := marketHub(ms)
+	m := sized(New(newTestBackend(testSnapshot()), &testTrader{}, WithNow(fixedNow), WithMarket(hub, "USDT")), 160, 48)
+	m = press(t, m, "2")
+	before := m.panes[paneOrders].gen
+
+	next := *ms
+	next.Version++
+	next.Quotes = maps.Clone(ms.Quotes)
+	q := next.Quotes["BTCUSDT"]
+	q.Last = "122041.000001"
+	next.Quotes["BTCUSDT"] = q
+	hub.Publish(&next)
+	upd, _ := m.Update(marketMsg{})
+	m = upd.(Model)
+
+	if m.panes[paneOrders].gen == before {
+		t.Fatalf("orders pane not refreshed by the market change")
+	}
+	out := m.View().Content
+	for _, want := range []string{"122041.000001", "-50.02%"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("after the market change the screen has no %q:\n%s", want, out)
+		}
+	}
+	checkScreen(t, out, 160, 48)
+}
+
+func TestPriceText(t *testing.T) {
+	for in, want := range map[string]string{
+		"61020.5": "61020.5", "1": "1", "2106.30": "2106.3",
+		"0.000016393442622951": "0.000016393443", "16.393442622950819672": "16.393443",
+		"123456789.123456789123": "123456789",
+	} {
+		d, _ := dec(in)
+		if got := priceText(d); got != want {
+			t.Errorf("priceText(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// TestFormQuoteKeyWithoutQuote: b on a symbol the market does not quote
+// leaves the price empty and says why; a typed typo's mark goes when a
+// quote price is taken.
+func TestFormQuoteKeyWithoutQuote(t *testing.T) {
+	ms := testMarket()
+	delete(ms.Quotes, "BTCUSDT")
+	m := press(t, marketModel(ms, 120, 40), "n down down down down type:0.01 down b")
+	if m.form.price != "" || !strings.Contains(m.form.errs[fieldPrice], "no bid known for BTCUSDT") {
+		t.Errorf("b without a quote: price %q, error %q", m.form.price, m.form.errs[fieldPrice])
+	}
+	m = press(t, marketModel(testMarket(), 120, 40), "n down down down down type:0.01 down type:1,5 a")
+	if m.form.price != "61020.6" || m.form.errs[fieldPrice] != "" {
+		t.Errorf("a after a typo: price %q, error %q; want the ask and no error", m.form.price, m.form.errs[fieldPrice])
+	}
+}
