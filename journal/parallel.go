@@ -23,8 +23,8 @@ type Decoded struct {
 // blockLines lines), enough to make handing it to a worker cheap and few
 // enough that the blocks in flight stay small.
 const (
-	blockBytes = 1 << 20
-	blockLines = 8192
+	blockBytes = 256 << 10
+	blockLines = 2048
 )
 
 // rawLine is one line of a block: where its bytes are in the block's data

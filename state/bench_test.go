@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"runtime"
@@ -12,6 +13,7 @@ import (
 
 	"bhtop/event"
 	"bhtop/gen"
+	"bhtop/journal"
 )
 
 // benchEvents is the size of the mixed corpus the ingest benchmarks fold.
@@ -67,6 +69,39 @@ func BenchmarkIngest(b *testing.B) {
 		s := NewStore()
 		for _, f := range frames {
 			s.ApplyFrame(f, nil)
+		}
+	}
+	reportPerEvent(b, benchEvents, mallocs()-m0, c0)
+}
+
+// journalText is the benchmark corpus as a journal (one record a line).
+var journalText = sync.OnceValue(func() []byte {
+	var buf bytes.Buffer
+	if err := gen.Write(&buf, gen.Options{Events: benchEvents, Seed: 1}); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+})
+
+// BenchmarkIngestParallel is replay --dump's ingest in-process: the same
+// corpus as a journal, its lines parsed and decoded on every core
+// (journal.ScanDecoded) and folded in order into a fresh Store per op.
+func BenchmarkIngestParallel(b *testing.B) {
+	text := journalText()
+	b.ReportAllocs()
+	b.ResetTimer()
+	m0, c0 := mallocs(), cpuTime()
+	for i := 0; i < b.N; i++ {
+		s := NewStore()
+		err := journal.ScanDecoded(bytes.NewReader(text), runtime.GOMAXPROCS(0), func(d *journal.Decoded) {
+			if d.Bad {
+				s.CountMalformed()
+				return
+			}
+			s.ApplyEvents(d.Events, nil)
+		})
+		if err != nil {
+			b.Fatal(err)
 		}
 	}
 	reportPerEvent(b, benchEvents, mallocs()-m0, c0)
