@@ -29,18 +29,23 @@ import (
 func BenchmarkCapacity(b *testing.B) {
 	for _, rate := range []int{100, 1000} {
 		for _, n := range []int{1, 50, 200} {
-			b.Run(fmt.Sprintf("viewers=%d/events=%d", n, rate), func(b *testing.B) { capacity(b, n, float64(rate)) })
+			b.Run(fmt.Sprintf("viewers=%d/events=%d", n, rate), func(b *testing.B) { capacity(b, n, float64(rate), 0) })
 		}
 	}
+	// Most of the CPU is Bubble Tea's renderer diffing each viewer's frame
+	// (FPS times a second per viewer): the same load at a lower frame cap.
+	b.Run("viewers=200/events=100/fps=4", func(b *testing.B) { capacity(b, 200, 100, 4) })
 }
 
-func capacity(b *testing.B, viewers int, rate float64) {
+// capacity runs one case; fps 0 is serve's default frame cap.
+func capacity(b *testing.B, viewers int, rate float64, fps int) {
 	l := newLive(b, rate)
 	f := newFixture(b, func(c *Config) {
 		c.NewModel = nil
 		c.Upstream = l.sess
 		c.Logger = nil
 		c.MaxSessions = viewers + 8
+		c.FPS = fps
 	})
 	heap0 := heapInUse()
 	vs := openViewers(b, f, viewers)
@@ -57,7 +62,7 @@ func capacity(b *testing.B, viewers int, rate float64) {
 	secs := time.Since(start).Seconds()
 	cpu := (cpuTime() - cpu0).Seconds()
 	b.ReportMetric(100*cpu/secs, "cpu-%")
-	b.ReportMetric(float64(heap1-heap0)/float64(viewers), "heapB/viewer")
+	b.ReportMetric(float64(int64(heap1)-int64(heap0))/float64(viewers), "heapB/viewer")
 	b.ReportMetric(float64(totalBytes(vs)-bytes0)/float64(viewers)/secs, "B/viewer/s")
 	b.ReportMetric(float64(l.sess.Hub().Latest().Stats.Events-events0)/secs, "events/s")
 	p50, p99 := probe.percentiles()
