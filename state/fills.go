@@ -1,6 +1,8 @@
 package state
 
 import (
+	"hash/maphash"
+
 	"bhtop/event"
 )
 
@@ -62,6 +64,7 @@ type fill struct {
 	ends                [nFillLits]int32
 	tkey, zkey          uint64 // index keys; 0 when not known
 	mkey                uint64 // match key of a fill lacking tkey or zkey; 0 when complete at arrival
+	mkind               byte   // mkey's chain: 'e' or 'r'
 	next                int32  // the previous fill of the same match key (a chain, newest first)
 	nextSeq             uint64 // its seq; a chain ends at a slot since reused
 	row                 *Fill
@@ -102,12 +105,14 @@ func (f *fill) setLits(vals ...[]byte) {
 
 // fillBook holds the fills of one Store.
 type fillBook struct {
-	limit int
-	ring  []fill
-	next  int // slot written next once the ring is full
-	seq   uint64
-	byKey map[uint64]int32 // trade keys, z keys and match keys (chain heads) → slot
-	dirty bool
+	limit   int
+	ring    []fill
+	next    int // slot written next once the ring is full
+	seq     uint64
+	byKey   keyIndex // trade keys, z keys and match keys (chain heads) → slot
+	seed    maphash.Seed
+	records int // fills in a chain of records ('r'): the only ones an event lacking t pairs with
+	dirty   bool
 
 	// Snapshot bookkeeping (fillrows.go): view is the fills of the last
 	// snapshot's rows, in order; added the fills added since; rebuild
@@ -132,55 +137,12 @@ type fillIn struct {
 	time                           int64
 }
 
-const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
-)
-
-func fnv(h uint64, b []byte) uint64 {
-	for _, c := range b {
-		h = (h ^ uint64(c)) * fnvPrime
-	}
-	return h
-}
-
 // trimID drops an id's leading zeros (one trade, however written).
 func trimID(id []byte) []byte {
 	for len(id) > 1 && id[0] == '0' {
 		id = id[1:]
 	}
 	return id
-}
-
-// tradeKey hashes (market, trade id by value).
-func tradeKey(m uint8, id []byte) uint64 {
-	h := fnv(fnvOffset, []byte{'t', m})
-	return nonZero(fnv(h, trimID(id)))
-}
-
-// zKey hashes (market, orderId, z by value).
-func zKey(m uint8, orderID, z []byte) uint64 {
-	d, _ := event.ParseDec(z)
-	h := fnv(fnvOffset, []byte{'z', m})
-	h = fnv(h, orderID)
-	h = (h ^ '/') * fnvPrime
-	if !d.IsZero() {
-		e := uint64(d.Exp)
-		for i := 0; i < 8; i++ {
-			h = (h ^ (e & 0xff)) * fnvPrime
-			e >>= 8
-		}
-		var buf [64]byte
-		h = fnv(h, d.Digits(buf[:0]))
-	}
-	return nonZero(h)
-}
-
-func nonZero(h uint64) uint64 {
-	if h == 0 {
-		return 1
-	}
-	return h
 }
 
 // tradeIDOf is t when it names a trade (digits; -1 and absent do not).
@@ -245,42 +207,48 @@ func (s *Store) ApplyTrades(recs []TradeSnap) {
 // pair up through matchHalf.
 func (s *Store) foldFill(in *fillIn) {
 	b := &s.fills
-	if b.byKey == nil {
-		b.byKey = map[uint64]int32{}
+	if b.byKey.tab == nil {
+		b.seed = maphash.MakeSeed()
 	}
 	var tk, zk uint64
 	if in.tradeID != nil {
-		tk = tradeKey(in.mkt, in.tradeID)
-		if i, ok := b.byKey[tk]; ok && b.isTrade(i, in) {
+		tk = b.tradeKey(in.mkt, in.tradeID)
+		if i, ok := b.byKey.get(tk); ok && b.isTrade(i, in) {
 			if in.z != nil {
-				zk = zKey(in.mkt, in.orderID, in.z)
+				zk = b.zKey(in.mkt, in.orderID, in.z)
 			}
 			s.mergeFill(i, in, tk, zk)
 			return
 		}
 	}
 	if in.z != nil {
-		zk = zKey(in.mkt, in.orderID, in.z)
-		if i, ok := b.byKey[zk]; ok && b.isZ(i, in) {
+		zk = b.zKey(in.mkt, in.orderID, in.z)
+		if i, ok := b.byKey.get(zk); ok && b.isZ(i, in) {
 			s.mergeFill(i, in, tk, zk)
 			return
 		}
 	}
+	var me, mr uint64 // match keys, once needed
 	switch {
 	case tk != 0 && zk == 0: // a record: its event may have come without t
-		if i, ok := b.matchHalf(in, 'e'); ok {
+		me, mr = b.matchKeys(in.mkt, in.orderID, in.qty, in.price)
+		if i, ok := b.matchHalf(in, 'e', me); ok {
 			s.mergeFill(i, in, tk, 0)
 			return
 		}
 	case tk == 0 && zk != 0: // an event without t: its record may be here
-		if i, ok := b.matchHalf(in, 'r'); ok {
+		if b.records == 0 {
+			break // no chain of records to look in
+		}
+		me, mr = b.matchKeys(in.mkt, in.orderID, in.qty, in.price)
+		if i, ok := b.matchHalf(in, 'r', mr); ok {
 			s.mergeFill(i, in, 0, zk)
 			return
 		}
 	case tk == 0:
 		return // neither key: nothing to tell it apart by
 	}
-	s.addFill(in, tk, zk)
+	s.addFill(in, tk, zk, me, mr)
 }
 
 // isTrade reports whether slot i holds the trade in names.
@@ -296,30 +264,11 @@ func (b *fillBook) isZ(i int32, in *fillIn) bool {
 		event.CompareDecimal(f.lit(flZ), in.z) == 0
 }
 
-// matchKey hashes what pairs an event fill lacking its trade id with a
-// record lacking its z: (market, orderId, qty and price by value); kind
-// 'e' chains event fills, 'r' records.
-func matchKey(kind byte, m uint8, orderID, qty, price []byte) uint64 {
-	h := fnv(fnvOffset, []byte{kind, m})
-	h = fnv(h, orderID)
-	for _, lit := range [2][]byte{qty, price} {
-		d, _ := event.ParseDec(lit)
-		e := uint64(d.Exp)
-		for i := 0; i < 8; i++ {
-			h = (h ^ (e & 0xff)) * fnvPrime
-			e >>= 8
-		}
-		var buf [64]byte
-		h = fnv((h^'/')*fnvPrime, d.Digits(buf[:0]))
-	}
-	return nonZero(h)
-}
-
 // matchHalf finds the oldest fill in the chain of kind ('e': event
 // fills without a trade id, 'r': records, which have no z) with in's
 // order, quantity and price that still lacks what in brings.
-func (b *fillBook) matchHalf(in *fillIn, kind byte) (int32, bool) {
-	i, ok := b.byKey[matchKey(kind, in.mkt, in.orderID, in.qty, in.price)]
+func (b *fillBook) matchHalf(in *fillIn, kind byte, key uint64) (int32, bool) {
+	i, ok := b.byKey.get(key)
 	if !ok {
 		return 0, false
 	}
@@ -351,7 +300,7 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 	if f.tkey == 0 && tk != 0 {
 		f.setLit(flTrade, in.tradeID)
 		f.tkey = tk
-		b.byKey[tk] = i
+		b.byKey.put(tk, i)
 		changed = true
 	}
 	if len(f.lit(flZ)) == 0 && len(in.z) > 0 {
@@ -360,7 +309,7 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 	}
 	if f.zkey == 0 && zk != 0 {
 		f.zkey = zk
-		b.byKey[zk] = i
+		b.byKey.put(zk, i)
 	}
 	if !f.makerKnown && in.makerKnown {
 		f.maker, f.makerKnown, changed = in.maker, true, true
@@ -379,8 +328,9 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 	}
 }
 
-// addFill stores a new fill, evicting the oldest by arrival when full.
-func (s *Store) addFill(in *fillIn, tk, zk uint64) {
+// addFill stores a new fill, evicting the oldest by arrival when full;
+// me and mr are in's match keys when already known (else 0).
+func (s *Store) addFill(in *fillIn, tk, zk, me, mr uint64) {
 	b := &s.fills
 	var i int32
 	if len(b.ring) < b.limit {
@@ -390,10 +340,11 @@ func (s *Store) addFill(in *fillIn, tk, zk uint64) {
 		i = int32(b.next)
 		b.next = (b.next + 1) % b.limit
 		old := &b.ring[i]
-		for _, k := range [3]uint64{old.tkey, old.zkey, old.mkey} {
-			if j, ok := b.byKey[k]; ok && k != 0 && j == i {
-				delete(b.byKey, k)
-			}
+		b.byKey.dropIf(old.tkey, i)
+		b.byKey.dropIf(old.zkey, i)
+		b.byKey.dropIf(old.mkey, i)
+		if old.mkind == 'r' {
+			b.records--
 		}
 	}
 	f := &b.ring[i]
@@ -405,21 +356,25 @@ func (s *Store) addFill(in *fillIn, tk, zk uint64) {
 	s.setText(&f.asset, in.asset)
 	f.setLits(in.orderID, in.tradeID, in.price, in.qty, in.fee, in.z, in.pnl)
 	if tk != 0 {
-		b.byKey[tk] = i
+		b.byKey.put(tk, i)
 	}
 	if zk != 0 {
-		b.byKey[zk] = i
+		b.byKey.put(zk, i)
 	}
 	if tk == 0 || len(in.z) == 0 {
-		kind := byte('r')
-		if tk == 0 {
-			kind = 'e'
+		if me == 0 {
+			me, mr = b.matchKeys(in.mkt, in.orderID, in.qty, in.price)
 		}
-		f.mkey = matchKey(kind, in.mkt, in.orderID, in.qty, in.price)
-		if j, ok := b.byKey[f.mkey]; ok {
+		f.mkey, f.mkind = mr, 'r'
+		if tk == 0 {
+			f.mkey, f.mkind = me, 'e'
+		} else {
+			b.records++
+		}
+		if j, ok := b.byKey.get(f.mkey); ok {
 			f.next, f.nextSeq = j, b.ring[j].seq
 		}
-		b.byKey[f.mkey] = i
+		b.byKey.put(f.mkey, i)
 	}
 	if !b.rebuild {
 		b.added = append(b.added, fillRef{i, f.seq})

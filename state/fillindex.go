@@ -1,0 +1,164 @@
+package state
+
+import (
+	"hash/maphash"
+
+	"bhtop/event"
+)
+
+// The fills' hash index. Keys are 64-bit hashes of a fill's identity
+// (trade key, z key, match key); a key found is always checked against
+// the fill it names, so the hash only has to agree on equal identities.
+// Each key hashes one canonical byte string (built on the stack) with
+// maphash, and the index is an open-addressing table of (key, slot):
+// a lookup is one probe into one array, where a Go map of uint64 took
+// several, and folding a fill of a known order does a handful of them.
+
+// keyIndex maps nonzero keys to ring slots: linear probing over a power
+// of two table at most half full, deletion by backward shift (no
+// tombstones). The zero value is empty and ready.
+type keyIndex struct {
+	tab []keySlot
+	n   int
+}
+
+type keySlot struct {
+	key  uint64 // 0: empty
+	slot int32
+}
+
+// get returns the slot of key k.
+func (x *keyIndex) get(k uint64) (int32, bool) {
+	if len(x.tab) == 0 {
+		return 0, false
+	}
+	mask := uint64(len(x.tab) - 1)
+	for i := k & mask; ; i = (i + 1) & mask {
+		switch x.tab[i].key {
+		case k:
+			return x.tab[i].slot, true
+		case 0:
+			return 0, false
+		}
+	}
+}
+
+// put maps k (nonzero) to slot v.
+func (x *keyIndex) put(k uint64, v int32) {
+	if 2*(x.n+1) > len(x.tab) {
+		x.grow()
+	}
+	mask := uint64(len(x.tab) - 1)
+	for i := k & mask; ; i = (i + 1) & mask {
+		switch x.tab[i].key {
+		case k:
+			x.tab[i].slot = v
+			return
+		case 0:
+			x.tab[i] = keySlot{k, v}
+			x.n++
+			return
+		}
+	}
+}
+
+// dropIf forgets key k if it maps to slot v.
+func (x *keyIndex) dropIf(k uint64, v int32) {
+	if k == 0 || len(x.tab) == 0 {
+		return
+	}
+	mask := uint64(len(x.tab) - 1)
+	i := k & mask
+	for x.tab[i].key != k {
+		if x.tab[i].key == 0 {
+			return
+		}
+		i = (i + 1) & mask
+	}
+	if x.tab[i].slot != v {
+		return
+	}
+	// Backward shift: move each later entry of the run whose home is not
+	// cyclically in (i, j] into the hole.
+	for j := i; ; {
+		j = (j + 1) & mask
+		e := x.tab[j]
+		if e.key == 0 {
+			break
+		}
+		h := e.key & mask
+		if (i <= j && i < h && h <= j) || (i > j && (i < h || h <= j)) {
+			continue
+		}
+		x.tab[i] = e
+		i = j
+	}
+	x.tab[i] = keySlot{}
+	x.n--
+}
+
+func (x *keyIndex) grow() {
+	old := x.tab
+	x.tab = make([]keySlot, max(1024, 2*len(old)))
+	x.n = 0
+	for _, e := range old {
+		if e.key != 0 {
+			x.put(e.key, e.slot)
+		}
+	}
+}
+
+// keyBuf is the stack buffer a key's canonical bytes are built in.
+type keyBuf [192]byte
+
+// sum hashes the canonical bytes b into a nonzero key.
+func (b *fillBook) sum(k []byte) uint64 {
+	h := maphash.Bytes(b.seed, k)
+	if h == 0 {
+		return 1
+	}
+	return h
+}
+
+// appendExp appends the adjusted exponent of a decimal (8 bytes); a
+// decimal by value is that and its significant digits (no sign).
+func appendExp(k []byte, d *event.Dec) []byte {
+	e := uint64(d.Exp)
+	k = append(k, byte(e), byte(e>>8), byte(e>>16), byte(e>>24), byte(e>>32), byte(e>>40), byte(e>>48), byte(e>>56))
+	return k
+}
+
+// tradeKey is the key of (market, trade id by value).
+func (b *fillBook) tradeKey(m uint8, id []byte) uint64 {
+	var buf keyBuf
+	k := append(buf[:0], 't', m)
+	return b.sum(append(k, trimID(id)...))
+}
+
+// zKey is the key of (market, orderId, z by value).
+func (b *fillBook) zKey(m uint8, orderID, z []byte) uint64 {
+	var buf keyBuf
+	k := append(buf[:0], 'z', m)
+	k = append(k, orderID...)
+	k = append(k, '/')
+	if d, _ := event.ParseDec(z); !d.IsZero() {
+		k = d.Digits(appendExp(k, &d))
+	}
+	return b.sum(k)
+}
+
+// matchKeys returns the keys of what pairs an event fill lacking its
+// trade id with a record lacking its z: (market, orderId, qty and price
+// by value), for the chain of event fills (e) and of records (r).
+func (b *fillBook) matchKeys(m uint8, orderID, qty, price []byte) (e, r uint64) {
+	var buf keyBuf
+	k := append(buf[:0], 'e', m)
+	k = append(k, orderID...)
+	for _, lit := range [2][]byte{qty, price} {
+		d, _ := event.ParseDec(lit)
+		k = d.Digits(append(appendExp(k, &d), '/'))
+	}
+	e = b.sum(k)
+	k[0] = 'r'
+	return e, b.sum(k)
+}
