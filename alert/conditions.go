@@ -47,12 +47,12 @@ func (ev *evaluation) balanceBelow(r Rule) verdict {
 }
 
 func (ev *evaluation) equityBelow(r Rule) verdict {
-	v := ev.valuation()
-	if v == nil {
+	eq, in, ok := ev.equity()
+	if !ok {
 		return verdict{}
 	}
-	return verdict{known: true, holds: v.Equity.LessThan(*r.Below),
-		message: fmt.Sprintf("equity %s %s is below %s", v.Equity.Round(8), v.Asset, r.Below)}
+	return verdict{known: true, holds: eq.LessThan(*r.Below),
+		message: fmt.Sprintf("equity %s %s is below %s", eq.Round(8), in, r.Below)}
 }
 
 // pnlBelow sums the unrealized PnL of the symbol's positions (both sides);

@@ -3,6 +3,8 @@ package alert
 import (
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"bhtop/market"
 	"bhtop/state"
 	"bhtop/value"
@@ -152,17 +154,41 @@ type evaluation struct {
 	val    *value.Valuation
 }
 
+// valueIn is the valuation asset (USDT unless ValueIn says).
+func (ev *evaluation) valueIn() string {
+	if ev.ValueIn == "" {
+		return "USDT"
+	}
+	return ev.ValueIn
+}
+
+// priced reports whether there is market data to value the account with.
+func (ev *evaluation) priced() bool { return ev.Market != nil && ev.Market.Version > 0 && ev.Ready }
+
 // valuation is the account valued in ValueIn, or nil without market data.
 func (ev *evaluation) valuation() *value.Valuation {
 	if !ev.valued {
 		ev.valued = true
-		if ev.Market != nil && ev.Market.Version > 0 && ev.Ready {
-			in := ev.ValueIn
-			if in == "" {
-				in = "USDT"
-			}
-			ev.val = value.Of(ev.State, ev.Market, in)
+		if ev.priced() {
+			ev.val = value.Of(ev.State, ev.Market, ev.valueIn())
 		}
 	}
 	return ev.val
+}
+
+// equity is the account's equity in ValueIn (ok false without market
+// data): the valuation's when there is one, else value.Equity alone,
+// which costs a fraction of a whole valuation.
+func (ev *evaluation) equity() (eq decimal.Decimal, in string, ok bool) {
+	if ev.valued {
+		if ev.val == nil {
+			return decimal.Decimal{}, "", false
+		}
+		return ev.val.Equity, ev.val.Asset, true
+	}
+	if !ev.priced() {
+		return decimal.Decimal{}, "", false
+	}
+	eq, _, ok = value.Equity(ev.State, ev.Market, ev.valueIn())
+	return eq, ev.valueIn(), ok
 }

@@ -61,6 +61,23 @@ func BenchmarkOf(b *testing.B) {
 	}
 }
 
+// BenchmarkEquity is the equity alone (Equity: what the header, the
+// metrics and the equity alerts use) of the same account (goal <= 100 µs).
+func BenchmarkEquity(b *testing.B) {
+	s, m := benchAccount()
+	b.ReportAllocs()
+	n, cpu0 := 0, cpuTime()
+	for b.Loop() {
+		if _, unpriced, ok := Equity(s, m, "USDT"); !ok || len(unpriced) != 0 {
+			b.Fatal("no equity")
+		}
+		n++
+	}
+	if cpu := cpuTime() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/op")
+	}
+}
+
 // cpuTime is the CPU time (user + system) the process has used.
 func cpuTime() time.Duration {
 	var ru syscall.Rusage

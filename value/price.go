@@ -140,11 +140,8 @@ func parseSmallCoef(s string) (coef int64, exp int32, ok bool) {
 // symbol is spelled in buf, so looking it up does not allocate.
 func lastOf(m *market.Snapshot, base, quote string) (num, bool) {
 	var buf [64]byte
-	q, found := m.Quotes[string(append(append(buf[:0], base...), quote...))]
-	if !found {
-		return num{}, false
-	}
-	d, ok := parseNum(q.Last)
+	// An unknown symbol reads as Last "", which does not parse.
+	d, ok := parseNum(m.Quotes[string(append(append(buf[:0], base...), quote...))].Last)
 	if !ok || d.sign() <= 0 {
 		return num{}, false
 	}

@@ -170,11 +170,8 @@ func sumNum(a, b string) num {
 func position(pv *PositionValue, p *state.Position, m *market.Snapshot, blk *decBlock, slab []decimal.Decimal) (pnl num, ok bool) {
 	*pv = PositionValue{AccountID: p.AccountID, Symbol: p.Symbol, Side: p.Side}
 	q := m.Quotes[p.Symbol]
-	mark, ok := parseNum(q.Mark)
+	mark, ok := markOf(&q)
 	if !ok {
-		mark, ok = parseNum(q.Last)
-	}
-	if !ok || mark.sign() <= 0 {
 		if idx, ok := parseNum(q.Index); ok {
 			pv.Index = blk.ptr(&slab[1], idx)
 		}
@@ -189,31 +186,11 @@ func position(pv *PositionValue, p *state.Position, m *market.Snapshot, blk *dec
 			pv.LiquidationPct = blk.ptr(&slab[2], d)
 		}
 	}
-	ins, known := m.Instruments[p.Symbol]
-	if !known {
-		return num{}, false
-	}
-	qty, ok1 := parseNum(p.Total)
-	avg, ok2 := parseNum(p.AvgPrice)
-	mult, ok3 := parseNum(ins.Multiplier)
-	if !ok3 || mult.isZero() {
-		mult = numOne
-	}
-	if !ok1 || !ok2 {
-		return num{}, false
-	}
-	pnl, ok = unrealized(p.Side, qty, avg, mark, mult, ins.Inverse)
+	pnl, pv.PnLAsset, ok = pnlOf(p, mark, m)
 	if !ok {
 		return num{}, false
 	}
 	pv.Unrealized = blk.ptr(&slab[3], pnl)
-	pv.PnLAsset = ins.Quote
-	if ins.Inverse {
-		pv.PnLAsset = ins.MarginAsset
-		if pv.PnLAsset == "" {
-			pv.PnLAsset = ins.Base
-		}
-	}
 	if margin, ok := parseNum(p.Margin); ok && !margin.isZero() {
 		if pct, ok := pnl.mul(numHundred).quo(margin); ok {
 			pv.UnrealizedPct = blk.ptr(&slab[4], pct)
