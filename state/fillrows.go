@@ -22,6 +22,7 @@ func (s *Store) fillRows(prev []Fill) []Fill {
 		clear(b.added)
 		b.added = b.added[:0]
 		b.rebuild = false
+		b.shownSeq, b.evictedShown = b.seq, 0
 	}()
 	live := func(r fillRef) bool { return b.ring[r.slot].seq == r.seq }
 	if b.rebuild || len(prev) != len(b.view) {
@@ -31,10 +32,8 @@ func (s *Store) fillRows(prev []Fill) []Fill {
 	for k < len(b.view) && !live(b.view[k]) {
 		k++
 	}
-	for _, r := range b.view[k:] {
-		if !live(r) {
-			return b.allRows() // evicted from the middle
-		}
+	if k != b.evictedShown {
+		return b.allRows() // evicted from the middle
 	}
 	adds := b.added[:0:0]
 	for _, r := range b.added {

@@ -120,6 +120,11 @@ type fillBook struct {
 	view    []fillRef
 	added   []fillRef
 	rebuild bool
+	// shownSeq is the newest seq at the last snapshot: view holds every
+	// fill kept then, so a fill evicted since was shown iff its seq is
+	// at most shownSeq; evictedShown counts those.
+	shownSeq     uint64
+	evictedShown int
 }
 
 // fillRef names the fill in a slot while the slot still holds it.
@@ -340,6 +345,9 @@ func (s *Store) addFill(in *fillIn, tk, zk, me, mr uint64) {
 		i = int32(b.next)
 		b.next = (b.next + 1) % b.limit
 		old := &b.ring[i]
+		if old.seq != 0 && old.seq <= b.shownSeq {
+			b.evictedShown++
+		}
 		b.byKey.dropIf(old.tkey, i)
 		b.byKey.dropIf(old.zkey, i)
 		b.byKey.dropIf(old.mkey, i)
