@@ -44,7 +44,11 @@ func (x *keyIndex) get(k uint64) (int32, bool) {
 }
 
 // put maps k (nonzero) to slot v.
-func (x *keyIndex) put(k uint64, v int32) {
+func (x *keyIndex) put(k uint64, v int32) { x.swap(k, v) }
+
+// swap maps k (nonzero) to slot v and returns the slot it mapped to
+// before, if any: a get and a put in one probe.
+func (x *keyIndex) swap(k uint64, v int32) (old int32, found bool) {
 	if 2*(x.n+1) > len(x.tab) {
 		x.grow()
 	}
@@ -52,12 +56,12 @@ func (x *keyIndex) put(k uint64, v int32) {
 	for i := k & mask; ; i = (i + 1) & mask {
 		switch x.tab[i].key {
 		case k:
-			x.tab[i].slot = v
-			return
+			old, x.tab[i].slot = x.tab[i].slot, v
+			return old, true
 		case 0:
 			x.tab[i] = keySlot{k, v}
 			x.n++
-			return
+			return 0, false
 		}
 	}
 }

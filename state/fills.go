@@ -379,10 +379,9 @@ func (s *Store) addFill(in *fillIn, tk, zk, me, mr uint64) {
 		} else {
 			b.records++
 		}
-		if j, ok := b.byKey.get(f.mkey); ok {
+		if j, ok := b.byKey.swap(f.mkey, i); ok {
 			f.next, f.nextSeq = j, b.ring[j].seq
 		}
-		b.byKey.put(f.mkey, i)
 	}
 	if !b.rebuild {
 		b.added = append(b.added, fillRef{i, f.seq})
