@@ -32,7 +32,7 @@ go build -o "$tmp/bhtop" .
 
 echo "value, state, journal benchmarks..." >&2
 {
-	bench ./value/ '^BenchmarkOf$' -benchmem -count 3
+	bench ./value/ '^BenchmarkOf$|^BenchmarkEquity$' -benchmem -count 3
 	bench ./state/ '^BenchmarkIngest$|^BenchmarkIngestParallel$|^BenchmarkIngestKnownOrders$|^BenchmarkSnapshot$' -benchmem
 } >"$tmp/b.txt"
 
@@ -60,6 +60,7 @@ echo
 echo "| figure | now | goal |"
 echo "|---|---|---|"
 echo "| value.Of: 1,000 assets + 500 positions (\`BenchmarkOf\`, ./value) | $(fmt_num "$(m BenchmarkOf- ns/op)") ns wall, $(m BenchmarkOf- cpu-µs/op) µs CPU, $(m BenchmarkOf- allocs/op) allocs | ≤ 100 µs |"
+echo "| value.Equity, the equity alone, same account (\`BenchmarkEquity\`, ./value) | $(fmt_num "$(m BenchmarkEquity- ns/op)") ns wall, $(m BenchmarkEquity- cpu-µs/op) µs CPU, $(m BenchmarkEquity- allocs/op) allocs | ≤ 100 µs |"
 echo "| replay --dump of 1,000,000 \`gen\` events, whole process (best of 3) | $replay_wall s wall, $replay_cpu s CPU | 2× today's speed |"
 echo "| decode + fold in-process, journal decoded on every core (\`BenchmarkIngestParallel\`, ./state) | $(fmt_num "$(m BenchmarkIngestParallel events/s)") events/s wall, $(fmt_num "$(m BenchmarkIngestParallel cpu-ns/event)") CPU-ns/event | ≥ 3 M events/s |"
 echo "| decode + fold, one core, frames in memory (\`BenchmarkIngest\`) | $(fmt_num "$(m 'BenchmarkIngest-' events/s)") events/s wall, $(fmt_num "$(m 'BenchmarkIngest-' cpu-ns/event)") CPU-ns/event | |"

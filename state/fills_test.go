@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -120,6 +121,25 @@ func TestFillRetention(t *testing.T) {
 	fold(s, execFill(MarketSpot, "7", 250, "1", "0.05", "250", "250"))
 	if n := len(fillsOf(s)); n != 100 {
 		t.Errorf("a repeat of a kept fill made %d fills", n)
+	}
+}
+
+// TestFillEvictedFromTheMiddle: the ring drops the fill that arrived
+// first, which the rows may show after later ones (its time is later):
+// the next snapshot must not keep its row.
+func TestFillEvictedFromTheMiddle(t *testing.T) {
+	s := NewStore(WithFillRetention(3))
+	fold(s, execFill(MarketSpot, "7", 30, "1", "0.05", "1", "1"), // arrives first, shown last
+		execFill(MarketSpot, "7", 10, "1", "0.05", "2", "2"),
+		execFill(MarketSpot, "7", 20, "1", "0.05", "3", "3"))
+	s.Snapshot()
+	fold(s, execFill(MarketSpot, "7", 40, "1", "0.05", "4", "4")) // evicts trade 1
+	var ids []string
+	for _, f := range fillsOf(s) {
+		ids = append(ids, f.TradeID)
+	}
+	if strings.Join(ids, ",") != "2,3,4" {
+		t.Errorf("fills %v, want trades 2,3,4", ids)
 	}
 }
 

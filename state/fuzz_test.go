@@ -3,6 +3,7 @@ package state
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -57,6 +58,11 @@ func FuzzFills(f *testing.F) {
 			}
 		}
 		snap := s.Snapshot()
+		// The rows kept from snapshot to snapshot are the rows placed anew.
+		s.fills.dirty, s.fills.rebuild = true, true
+		if again := s.Snapshot(); !reflect.DeepEqual(again.Fills, snap.Fills) {
+			t.Fatalf("fills kept across snapshots %+v, placed anew %+v", snap.Fills, again.Fills)
+		}
 		seen := map[string]bool{}
 		for _, fl := range snap.Fills {
 			if !positiveDecimal([]byte(fl.Qty)) {
