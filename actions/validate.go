@@ -209,3 +209,10 @@ func MarginAsset(sym rest.ContractSymbol) string {
 	}
 	return sym.QuoteAsset
 }
+
+// CheckFilter returns why v breaks the filter with minimum lo, maximum hi
+// and increment step (counted from lo), "" when it does not; an empty or
+// zero bound is no bound. Spot and contract orders use the same rule.
+func CheckFilter(v decimal.Decimal, lo, hi, step string) string {
+	return filter{lo, hi, step}.check(v)
+}

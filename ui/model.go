@@ -64,6 +64,12 @@ type Model struct {
 	form      *orderForm
 	confirm   *confirmation
 	symbols   []rest.Symbol
+	contracts []rest.ContractSymbol
+	// contractsErr says why the contracts could not be listed.
+	contractsErr string
+	cancelRun    *cancelRunState // a cancel-all running or its summary shown
+	feeNote      string          // the Fills pane's fee totals
+	feeVersion   uint64
 	reqID     int // id of the newest request whose reply is awaited
 	busy      bool
 	msg       string
@@ -193,6 +199,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onPlaced(msg), nil
 	case canceledMsg:
 		return m.onCanceled(msg), nil
+	case cancelAllMsg:
+		return m.onCancelAll(msg)
 	case keepaliveMsg:
 		return m.onKeepalive(msg), nil
 	case resyncMsg:
@@ -254,6 +262,12 @@ func (m *Model) rebuild() {
 	}
 	if p[paneEvents].stale(m.noteSeq, mk, 0) {
 		p[paneEvents].setRows(noteItems(m.notes), m.noteSeq, 0, 0, mk)
+	}
+	if p[paneFills].stale(v, mk, 0) {
+		p[paneFills].setRows(fillItems(s), v, 0, 0, mk)
+	}
+	if m.feeVersion != v || v == 0 {
+		m.feeNote, m.feeVersion = feeNote(s), v
 	}
 	if p[paneMarket].stale(0, mk, 0) {
 		p[paneMarket].setRows(marketItems(mk), 0, 0, 0, mk)
