@@ -80,7 +80,7 @@ type testTrader struct {
 	// contract orders and cancel-all runs
 	contract   []rest.ContractOrderRequest
 	cancelAlls [][]actions.Target
-	outcome rest.Outcome
+	outcome    rest.Outcome
 }
 
 func (t *testTrader) PlaceOrder(_ context.Context, req rest.OrderRequest) rest.OrderResult {
@@ -115,7 +115,9 @@ func (t *testTrader) PlaceContractOrder(_ context.Context, req rest.ContractOrde
 	return rest.OrderResult{Outcome: rest.OutcomeAccepted, OrderID: "9002", ClientOrderID: "ui-test-2", Symbol: req.Symbol, Status: "NEW", HTTPStatus: 200}
 }
 
-func (t *testTrader) Contracts(context.Context) ([]rest.ContractSymbol, error) { return testContracts(), nil }
+func (t *testTrader) Contracts(context.Context) ([]rest.ContractSymbol, error) {
+	return testContracts(), nil
+}
 
 // CancelAll counts every target cancelled but the last, which closed
 // meanwhile, reporting progress after each.

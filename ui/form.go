@@ -61,16 +61,16 @@ type orderForm struct {
 	contracts []rest.ContractSymbol
 	// contractsErr says why the contracts could not be listed.
 	contractsErr string
-	csym      int
-	cside     int
-	ctyp      int
-	ptype     int
-	ctif      int
-	lev       string
-	trigger   string
-	errs    [numFields]string
-	general []string // balance and notional problems
-	checked bool     // validation ran since the last edit
+	csym         int
+	cside        int
+	ctyp         int
+	ptype        int
+	ctif         int
+	lev          string
+	trigger      string
+	errs         [numFields]string
+	general      []string // balance and notional problems
+	checked      bool     // validation ran since the last edit
 }
 
 // uses reports whether a field applies to the current order type.

@@ -111,7 +111,7 @@ var goldenViews = []goldenView{
 	{"fills", "6"},
 	{"fills-privacy", "6 p"},
 	{"form-contract", "n up right"},
-	{"form-contract-invalid", "n up right down down right down down down type:10 down type:1.5 down type:60000.05 enter"},
+	{"form-contract-invalid", "n up right down down down right down down down type:10 down type:1.5 down type:60000.05 enter"},
 	{"review-contract", "n up right down down down down down down type:10 down type:5 down type:60000 enter"},
 	{"close", "3 x"},
 	{"close-edited", "3 x backspace type:1"},

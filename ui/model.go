@@ -70,11 +70,11 @@ type Model struct {
 	cancelRun    *cancelRunState // a cancel-all running or its summary shown
 	feeNote      string          // the Fills pane's fee totals
 	feeVersion   uint64
-	reqID     int // id of the newest request whose reply is awaited
-	busy      bool
-	msg       string
-	msgKind   msgKind
-	shortHelp string // the message line's help, drawn on resize and theme change
+	reqID        int // id of the newest request whose reply is awaited
+	busy         bool
+	msg          string
+	msgKind      msgKind
+	shortHelp    string // the message line's help, drawn on resize and theme change
 }
 
 // msgKind colours the message line.
