@@ -49,6 +49,7 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	connFlags := config.AddFlags(fs).AddMarketFlags()
 	fps := fs.Int("fps", dashboardFPS, "most frames per second drawn (1-120); lower saves CPU when idle, higher shows keys sooner")
 	metricsFile := fs.String("metrics", "", "on exit, write counters and latency percentiles as JSON to this file")
+	df := addDeskFlags(fs)
 	cpuProfile := fs.String("cpuprofile", "", "") // hidden: write a pprof CPU profile of the whole run
 	hideFlags(fs, "cpuprofile")
 	pos, err := parseInterspersed(fs, args)
@@ -67,6 +68,9 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	}
 	if len(pos) > 0 {
 		return fail(ExitUsage, "unknown command %q (see bhtop help)", pos[0])
+	}
+	if err := checkDeskFlags(df); err != nil {
+		return fail(ExitUsage, "%v", err)
 	}
 	conn, err := connFlags.Resolve(stdio.Getenv)
 	if err != nil {
@@ -93,13 +97,20 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		return fail(ExitFail, "%v", err)
 	}
 	defer closeLog()
-	up, err := openUpstream(ctx, conn, upstreamOptions{simActivity: dashboardSimActivity, trade: !conn.ReadOnly, logger: logger})
+	toasts := newUIAlerts(stdio.Getenv)
+	dk, err := openDesk(ctx, df, conn, logger, toasts.deliver)
+	if err != nil {
+		return fail(ExitFail, "%v", err)
+	}
+	defer dk.close(exitWait)
+	up, err := openUpstream(ctx, conn, upstreamOptions{simActivity: dashboardSimActivity, trade: !conn.ReadOnly, logger: logger, metrics: dk.reg})
 	if err != nil {
 		return fail(upstreamExitCode(err), "%v", err)
 	}
 	defer up.Close() // idempotent: the normal path closes it below
 	sess, simulated := up.sess, up.simulated
 	up.Start()
+	dk.follow("", up)
 	logger.Info("dashboard started", "simulated", simulated, "readOnly", conn.ReadOnly)
 
 	// Read-only is a capability: without a Trader the dashboard has no
@@ -122,7 +133,9 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	model := ui.New(sess, trader, uiOpts...)
 	opts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(stdio.In), tea.WithOutput(stdio.Out),
 		tea.WithFPS(*fps)}, progOpts...)
-	_, runErr := tea.NewProgram(model, opts...).Run()
+	prog := tea.NewProgram(model, opts...)
+	go toasts.run(dk.ctx, prog)
+	_, runErr := prog.Run()
 
 	if err := up.Close(); err != nil {
 		logger.Warn("closing the session", "err", err)

@@ -25,6 +25,13 @@ import (
 // everything drawn.
 func runDashboardTest(t *testing.T, s *sim.Server, keys string, args ...string) (int, string, string) {
 	t.Helper()
+	return runDashboardUntil(t, s, "", keys, args...)
+}
+
+// runDashboardUntil is runDashboardTest typing keys only once the screen
+// also shows text (when not "").
+func runDashboardUntil(t *testing.T, s *sim.Server, text, keys string, args ...string) (int, string, string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	in, typer := io.Pipe()
@@ -32,7 +39,7 @@ func runDashboardTest(t *testing.T, s *sim.Server, keys string, args ...string) 
 	go func() {
 		testkit.Within(20*time.Second, func() bool {
 			screen := ansi.Strip(out.String())
-			return ctx.Err() != nil || strings.Contains(screen, "● live") && strings.Contains(screen, "USDT")
+			return ctx.Err() != nil || strings.Contains(screen, "● live") && strings.Contains(screen, "USDT") && strings.Contains(screen, text)
 		})
 		for _, k := range keys {
 			typer.Write([]byte(string(k)))

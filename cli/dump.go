@@ -95,6 +95,7 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	fs.DurationVar(&forD, "for", 0, "stream this long (from start), then print the dump; 0 = until SIGINT/SIGTERM")
 	fs.Var(&orders, "order", "place this spot order once live: 'symbol=ETHBTC&side=BUY&type=LIMIT&quantity=1&price=0.05' (repeatable)")
 	fs.BoolVar(&indent, "indent", false, "indent the JSON")
+	df := addDeskFlags(fs)
 	pos, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return ExitOK
@@ -108,6 +109,9 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	}
 	if len(pos) > 0 {
 		return fail(ExitUsage, "unexpected argument %q", pos[0])
+	}
+	if err := checkDeskFlags(df); err != nil {
+		return fail(ExitUsage, "%v", err)
 	}
 	if forD < 0 {
 		return fail(ExitUsage, "--for %s: want a positive duration", forD)
@@ -133,12 +137,18 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 		return fail(ExitFail, "%v", err)
 	}
 	defer closeLog()
-	up, err := openUpstream(ctx, conn, upstreamOptions{simActivity: dumpSimActivity, trade: !conn.ReadOnly, logger: logger})
+	dk, err := openDesk(context.WithoutCancel(ctx), df, conn, logger, nil)
+	if err != nil {
+		return fail(ExitFail, "%v", err)
+	}
+	defer dk.close(finishWait)
+	up, err := openUpstream(ctx, conn, upstreamOptions{simActivity: dumpSimActivity, trade: !conn.ReadOnly, logger: logger, metrics: dk.reg})
 	if err != nil {
 		return fail(upstreamExitCode(err), "%v", err)
 	}
 	sess := up.sess
 	up.Start()
+	dk.follow("", up)
 	live := sess.WaitLive(ctx) == nil
 	if live {
 		for _, o := range orders {
@@ -169,7 +179,11 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	if h := up.MarketHub(); h != nil {
 		mkt = h.Latest()
 	}
-	if err := writeDump(stdio.Out, sess.Hub().Latest(), mkt, conn.ValueIn, ind); err != nil {
+	// The watcher stops: the alerts fired during the run are final, and
+	// their commands have finished.
+	dk.close(finishWait)
+	alerts := dumpMember{"alerts", dk.alerts()}
+	if err := writeDump(stdio.Out, sess.Hub().Latest(), mkt, conn.ValueIn, ind, alerts); err != nil {
 		return fail(ExitFail, "%v", err)
 	}
 	// The state is printed (it is whole), but a journal or log that lost

@@ -51,10 +51,17 @@ type dumpAssetV struct {
 	Value *string `json:"value"`
 }
 
+// dumpMember is a key a command adds to the dump after the others (bhtop
+// dump's "alerts").
+type dumpMember struct {
+	Key   string
+	Value any
+}
+
 // writeDump writes the dump of s valued against m (nil: no market data)
-// in asset valueIn; indent "" writes one line.
-func writeDump(w io.Writer, s *state.Snapshot, m *market.Snapshot, valueIn, indent string) error {
-	b, err := dumpJSON(s, m, valueIn)
+// in asset valueIn, then the extra members; indent "" writes one line.
+func writeDump(w io.Writer, s *state.Snapshot, m *market.Snapshot, valueIn, indent string, extra ...dumpMember) error {
+	b, err := dumpJSON(s, m, valueIn, extra...)
 	if err != nil {
 		return fmt.Errorf("write state dump: %w", err)
 	}
@@ -72,7 +79,7 @@ func writeDump(w io.Writer, s *state.Snapshot, m *market.Snapshot, valueIn, inde
 }
 
 // dumpJSON composes the dump on one line.
-func dumpJSON(s *state.Snapshot, m *market.Snapshot, valueIn string) ([]byte, error) {
+func dumpJSON(s *state.Snapshot, m *market.Snapshot, valueIn string, extra ...dumpMember) ([]byte, error) {
 	base, err := marshal(s)
 	if err != nil {
 		return nil, err
@@ -112,6 +119,13 @@ func dumpJSON(s *state.Snapshot, m *market.Snapshot, valueIn string) ([]byte, er
 	}
 	member("market", mkt)
 	member("valuation", val)
+	for _, x := range extra {
+		b, err := marshal(x.Value)
+		if err != nil {
+			return nil, err
+		}
+		member(x.Key, b)
+	}
 	out.WriteByte('}')
 	return out.Bytes(), nil
 }

@@ -178,7 +178,7 @@ func TestNoCommandLeaksTheSecret(t *testing.T) {
 			maxSessions: 2, fps: 10, idleTimeout: -1, shutdownWait: time.Second}
 		sctx, scancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer scancel()
-		if err := serveUntilDone(sctx, sf, c, logger); err != nil {
+		if err := serveUntilDone(sctx, sf, c, logger, nil); err != nil {
 			t.Fatalf("serve: %v", err)
 		}
 		checkNoLeak(t, "serve's log", logged.String())

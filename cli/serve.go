@@ -43,6 +43,7 @@ func runServe(args []string, stdio IO) int {
 	fs.DurationVar(&sf.shutdownWait, "shutdown-wait", 5*time.Second, "on SIGINT/SIGTERM, how long sessions get to close")
 	fs.Float64Var(&sf.simActivity, "sim-activity", 5, "background events per second of the built-in simulator (without credentials)")
 	conn := config.AddFlags(fs).AddMarketFlags()
+	df := addDeskFlags(fs)
 	pos, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return ExitOK
@@ -60,6 +61,10 @@ func runServe(args []string, stdio IO) int {
 	}
 	c, err := conn.Resolve(stdio.Getenv)
 	if err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
+		return ExitUsage
+	}
+	if err := checkDeskFlags(df); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
 		return ExitUsage
 	}
@@ -92,7 +97,13 @@ func runServe(args []string, stdio IO) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := errors.Join(serveUntilDone(ctx, sf, c, logger), closeLog()); err != nil {
+	dk, err := openDesk(ctx, df, c, logger, nil)
+	if err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
+		return ExitFail
+	}
+	defer dk.close(exitWait)
+	if err := errors.Join(serveUntilDone(ctx, sf, c, logger, dk), closeLog()); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
 		return ExitFail
 	}
@@ -153,10 +164,14 @@ func (sf *serveFlags) defaults(getenv func(string) string) error {
 }
 
 // serveUntilDone opens the upstream, serves SSH until ctx ends, then
-// closes the sessions and after them the upstream (DELETE listenKey).
-func serveUntilDone(ctx context.Context, sf serveFlags, c config.Conn, logger *slog.Logger) error {
+// closes the sessions and after them the upstream (DELETE listenKey). A
+// nil dk exports no metrics and evaluates no alerts.
+func serveUntilDone(ctx context.Context, sf serveFlags, c config.Conn, logger *slog.Logger, dk *desk) error {
+	if dk == nil {
+		dk = &desk{}
+	}
 	// Serve is read-only: no rest.Trader is made (trade is false).
-	up, err := openUpstream(ctx, c, upstreamOptions{simActivity: sf.simActivity, logger: logger})
+	up, err := openUpstream(ctx, c, upstreamOptions{simActivity: sf.simActivity, logger: logger, metrics: dk.reg})
 	if err != nil {
 		return err
 	}
@@ -184,6 +199,8 @@ func serveUntilDone(ctx context.Context, sf serveFlags, c config.Conn, logger *s
 		return fmt.Errorf("listen: %w", err)
 	}
 	up.Start() // only now that the setup is known good: no listenKey for nothing
+	dk.follow("", up)
+	dk.reg.SetViewers(srv.Sessions)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"bhtop/metrics"
 	"bhtop/signer"
 	"bhtop/sim"
 )
@@ -148,6 +149,7 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 	fs.Float64Var(&opts.Faults.OrderErrorRate, "order-error-rate", 0, "fault: fraction (0..1) of order requests answered with a 5XX")
 	fs.IntVar(&errStat, "order-error-status", 504, "fault: HTTP status of those answers (500..599)")
 	fs.BoolVar(&opts.Faults.OrderErrorTakesEffect, "order-error-takes-effect", false, "fault: the order request takes effect despite the 5XX")
+	metricsAddr := fs.String("metrics-addr", "", "serve Prometheus metrics (requests served, Go runtime) at http://`HOST:PORT`/metrics")
 	pos, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return ExitOK
@@ -159,7 +161,8 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Err, "bhtop sim: unexpected argument %q\n", pos[0])
 		return ExitUsage
 	}
-	if err := checkFlags(checkSimFlags(opts, interval), listenAddr("--addr", opts.Addr), outputFile("--log-requests", logPath)); err != nil {
+	if err := checkFlags(checkSimFlags(opts, interval), listenAddr("--addr", opts.Addr), outputFile("--log-requests", logPath),
+		checkDeskFlags(&deskFlags{metricsAddr: *metricsAddr})); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err)
 		return ExitUsage
 	}
@@ -199,6 +202,16 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 		}
 		defer reqLog.Close()
 		opts.RequestLog = reqLog
+	}
+	if *metricsAddr != "" {
+		reg := metrics.New()
+		addr, err := reg.Listen(ctx, *metricsAddr, nil)
+		if err != nil {
+			fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err)
+			return ExitFail
+		}
+		fmt.Fprintf(stdio.Err, "bhtop sim: metrics at http://%s/metrics\n", addr)
+		opts.OnRequest = reg.CountRequest
 	}
 	s := sim.New(opts)
 	if err := s.Start(); err != nil {

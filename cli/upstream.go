@@ -11,6 +11,7 @@ import (
 	"bhtop/config"
 	"bhtop/journal"
 	"bhtop/market"
+	"bhtop/metrics"
 	"bhtop/rest"
 	"bhtop/sim"
 	"bhtop/stream"
@@ -51,8 +52,9 @@ type upstreamOptions struct {
 	simActivity float64 // events/s of the in-process simulator
 	// trade builds a rest.Trader for the session. Read-only wiring leaves
 	// it false, and then no code path can place or cancel an order.
-	trade  bool
-	logger *slog.Logger
+	trade   bool
+	logger  *slog.Logger
+	metrics *metrics.Registry // counts the REST client's requests; nil: none
 }
 
 // openUpstream builds the session; the caller Starts it. It fails with an error
@@ -72,7 +74,7 @@ func openUpstream(ctx context.Context, conn config.Conn, o upstreamOptions) (*up
 		u.simulated = true
 		o.logger.Info("no credentials: using the built-in simulator", "url", srv.URL())
 	}
-	cfg, record, err := sessionConfig(conn, o.logger, u.simulated, o.trade)
+	cfg, record, err := sessionConfig(conn, o.logger, u.simulated, o.trade, o.metrics)
 	if err != nil {
 		u.Close()
 		return nil, err
@@ -149,9 +151,14 @@ func (u *upstream) Close() error {
 
 // sessionConfig builds the session configuration from the connection
 // settings, and opens the --record journal (nil without one). A
-// rest.Trader is made only when trade is set.
-func sessionConfig(conn config.Conn, logger *slog.Logger, simulated, trade bool) (stream.Config, *sink, error) {
-	client := rest.New(conn.BaseURL, append(conn.RESTOptions(), rest.WithLogger(logger))...)
+// rest.Trader is made only when trade is set; reg, when not nil, counts the
+// client's requests.
+func sessionConfig(conn config.Conn, logger *slog.Logger, simulated, trade bool, reg *metrics.Registry) (stream.Config, *sink, error) {
+	opts := append(conn.RESTOptions(), rest.WithLogger(logger))
+	if hook := reg.RequestHook(); hook != nil {
+		opts = append(opts, rest.WithRequestHook(hook))
+	}
+	client := rest.New(conn.BaseURL, opts...)
 	cfg := stream.Config{
 		REST: client, WSURL: conn.WSURL, Keepalive: conn.Keepalive, Rotate: conn.Rotate,
 		Logger: logger, Simulated: simulated,

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"bhtop/alert"
 	"bhtop/rest"
 	"bhtop/signer"
 )
@@ -32,6 +33,8 @@ type Conn struct {
 	Keepalive, Rotate      time.Duration
 	ReadOnly               bool
 	Record, Theme, Log     string
+	// Alerts are the config file's [[alerts]] rules, validated.
+	Alerts []alert.Rule
 
 	// Market data (AddMarketFlags): the valuation asset (default USDT),
 	// more symbols to follow, and NoMarket: no quote traffic at all.
@@ -162,6 +165,7 @@ func (f *Flags) Resolve(getenv func(string) string) (Conn, error) {
 	c.Record = pick("record", f.record, "BHTOP_RECORD", file.Record, "record").val
 	c.Theme = pick("theme", f.theme, "BHTOP_THEME", file.Theme, "theme").val
 	c.Log = pick("log", f.log, "BHTOP_LOG", file.Log, "log").val
+	c.Alerts = file.rules
 	if err := f.resolveMarket(&c, set, getenv, file, path); err != nil {
 		return Conn{}, err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"bhtop/alert"
 	"bhtop/signer"
 )
 
@@ -32,6 +33,11 @@ import (
 //	log         = "/path/bhtop.log"
 //	value_in    = "USDT"          # the asset the account is valued in
 //	watch       = ["BTCUSDT", "ETHBTC"]
+//
+//	[[alerts]]                   # alert rules (package alert), repeatable
+//	kind  = "price_cross"
+//	symbol = "BTCUSDT"
+//	above = 70000
 type fileSettings struct {
 	BaseURL    string   `toml:"base_url"`
 	WSURL      string   `toml:"ws_url"`
@@ -47,6 +53,9 @@ type fileSettings struct {
 	Log        string   `toml:"log"`
 	ValueIn    string   `toml:"value_in"`
 	Watch      []string `toml:"watch"`
+
+	Alerts []map[string]any `toml:"alerts"`
+	rules  []alert.Rule     // Alerts, validated by loadFile
 }
 
 // DefaultPath is $XDG_CONFIG_HOME/bhtop/config.toml, or
@@ -94,6 +103,9 @@ func parseFile(path string, b []byte) (fileSettings, error) {
 			keys[i] = k.String()
 		}
 		return fsets, fmt.Errorf("config file %s: unknown setting(s) %s", path, strings.Join(keys, ", "))
+	}
+	if fsets.rules, err = parseAlerts(path, string(b), fsets.Alerts); err != nil {
+		return fsets, err
 	}
 	return fsets, nil
 }

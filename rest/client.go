@@ -35,6 +35,7 @@ type Client struct {
 	log        *slog.Logger
 	resyncEach time.Duration
 	maxBody    int64
+	hook       func(RequestInfo) // WithRequestHook; nil: none
 
 	gov *governor
 

@@ -116,12 +116,14 @@ func (c *Client) send(ctx context.Context, r route, p *params) (reply, error) {
 		err = scrubURL(err)
 		sent := wrote.Load()
 		c.log.Warn("rest request failed", "method", r.method, "path", r.path, "sent", sent, "err", err)
+		c.observe(r, 0, start)
 		if !sent {
 			return reply{}, &notSentError{err}
 		}
 		return reply{}, err
 	}
 	defer resp.Body.Close()
+	c.observe(r, resp.StatusCode, start)
 	b, err := c.readBody(resp.Body)
 	if err != nil {
 		return reply{}, fmt.Errorf("reading the reply (HTTP %d): %w", resp.StatusCode, scrubURL(err))

@@ -3,8 +3,12 @@ package serve
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
+	"runtime"
+	"strings"
 	"sync"
+	"time"
 
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -12,35 +16,52 @@ import (
 // authorizedKeys is an OpenSSH authorized_keys file that is read again
 // whenever it changes (another inode, size or modification time), checked
 // on each authentication attempt, so that adding or removing a viewer's key
-// needs no restart. Key options (from=, command=, restrict, …) are not
-// honoured: every listed key gets the same read-only dashboard.
+// needs no restart. Each line's options are honoured as grant describes;
+// a line whose options serve cannot honour grants nothing (and is logged).
+// A file writable by group or others is refused: anyone who can write it
+// can let themselves in.
 type authorizedKeys struct {
 	path string
+	// warn receives, once per read, why lines grant nothing; nil: dropped.
+	warn func(msg string)
 
 	mu   sync.Mutex
-	info os.FileInfo         // of the last read; nil before the first
-	keys map[string]struct{} // wire form (PublicKey.Marshal) of each key
+	info os.FileInfo        // of the last read; nil before the first
+	keys map[string][]grant // wire form (PublicKey.Marshal) -> its lines, in file order
 }
 
 // newAuthorizedKeys reads path once, so that a missing or unreadable file
 // is reported at startup rather than as refused logins.
-func newAuthorizedKeys(path string) (*authorizedKeys, error) {
-	a := &authorizedKeys{path: path}
+func newAuthorizedKeys(path string, warn func(string)) (*authorizedKeys, error) {
+	a := &authorizedKeys{path: path, warn: warn}
 	if err := a.refresh(); err != nil {
 		return nil, err
 	}
 	return a, nil
 }
 
-// allowed reports whether key is listed in the file as it is now. When the
-// file cannot be read or parsed no key is allowed (fail closed: deleting
-// the file revokes everyone); the error says why, for the log.
-func (a *authorizedKeys) allowed(key gossh.PublicKey) (bool, error) {
-	err := a.refresh()
+// allowed reports whether key may log in from addr at now, under the file
+// as it is now: the first of its lines whose options allow it is its
+// grant; otherwise why says why not (for the log, never for the client).
+// When the file cannot be read or parsed no key is allowed (fail closed:
+// deleting the file revokes everyone); the error says why.
+func (a *authorizedKeys) allowed(key gossh.PublicKey, addr string, now time.Time) (g grant, ok bool, why string, err error) {
+	err = a.refresh()
 	a.mu.Lock()
-	_, ok := a.keys[string(key.Marshal())]
+	grants := a.keys[string(key.Marshal())]
 	a.mu.Unlock()
-	return ok, err
+	if len(grants) == 0 {
+		return grant{}, false, "key not listed", err
+	}
+	var reasons []string
+	for _, g := range grants {
+		if ok, why := g.allows(addr, now); ok {
+			return g, true, "", err
+		} else {
+			reasons = append(reasons, why)
+		}
+	}
+	return grant{}, false, strings.Join(reasons, "; "), err
 }
 
 // count returns how many keys are in force.
@@ -59,31 +80,59 @@ func (a *authorizedKeys) refresh() error {
 	if err == nil && a.info != nil && sameVersion(a.info, info) {
 		return nil
 	}
-	keys, err := readAuthorizedKeys(a.path, err)
+	keys, warnings, err := readAuthorizedKeys(a.path, err)
 	if err != nil {
 		a.info, a.keys = nil, nil
 		return err
 	}
 	a.info, a.keys = info, keys
+	if a.warn != nil {
+		for _, w := range warnings {
+			a.warn(w)
+		}
+	}
 	return nil
 }
 
 // readAuthorizedKeys reads and parses the file, unless statErr already
-// says it cannot be read.
-func readAuthorizedKeys(path string, statErr error) (map[string]struct{}, error) {
+// says it cannot be read. A file writable by group or others is refused.
+func readAuthorizedKeys(path string, statErr error) (map[string][]grant, []string, error) {
 	if statErr != nil {
-		return nil, fmt.Errorf("read authorized keys: %w", statErr)
+		return nil, nil, fmt.Errorf("read authorized keys: %w", statErr)
 	}
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("read authorized keys: %w", err)
+		return nil, nil, fmt.Errorf("read authorized keys: %w", err)
 	}
-	keys, err := parseAuthorizedKeys(data)
+	defer f.Close()
+	st, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("parse authorized keys %s: %w", path, err)
+		return nil, nil, fmt.Errorf("read authorized keys: %w", err)
 	}
-	return keys, nil
+	if runtime.GOOS != "windows" && st.Mode().Perm()&0o022 != 0 {
+		return nil, nil, fmt.Errorf("authorized keys %s is writable by group or others (mode %04o): anyone who can write it can let themselves in; run chmod 600 %s",
+			path, st.Mode().Perm(), path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxAuthorizedKeys+1))
+	if err != nil {
+		return nil, nil, fmt.Errorf("read authorized keys: %w", err)
+	}
+	if len(data) > maxAuthorizedKeys {
+		return nil, nil, fmt.Errorf("authorized keys %s is larger than %d bytes", path, maxAuthorizedKeys)
+	}
+	keys, warnings, err := parseAuthorizedKeys(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("parse authorized keys %s: %w", path, err)
+	}
+	for i, w := range warnings {
+		warnings[i] = fmt.Sprintf("authorized keys %s: %s", path, w)
+	}
+	return keys, warnings, nil
 }
+
+// maxAuthorizedKeys bounds the file's size (OpenSSH lines are short; a
+// thousand keys fit many times over).
+const maxAuthorizedKeys = 4 << 20
 
 // sameVersion reports whether two stats of the file show the same content
 // version: same inode, size and modification time.
@@ -94,20 +143,28 @@ func sameVersion(a, b os.FileInfo) bool {
 // parseAuthorizedKeys parses every key in an authorized_keys file. Blank
 // lines and comments are skipped; a line that is not a key is an error
 // naming its line number, so a typo is not silently a locked-out viewer.
-func parseAuthorizedKeys(data []byte) (map[string]struct{}, error) {
-	keys := make(map[string]struct{})
+// A key line whose options serve cannot honour grants nothing; warnings
+// say which and why.
+func parseAuthorizedKeys(data []byte) (keys map[string][]grant, warnings []string, err error) {
+	keys = make(map[string][]grant)
 	for i, line := range bytes.Split(data, []byte("\n")) {
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 || line[0] == '#' {
 			continue
 		}
-		key, _, _, _, err := gossh.ParseAuthorizedKey(line)
+		key, _, options, _, err := gossh.ParseAuthorizedKey(line)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", i+1, err)
+			return nil, nil, fmt.Errorf("line %d: %w", i+1, err)
 		}
-		keys[string(key.Marshal())] = struct{}{}
+		g, err := parseGrant(i+1, options)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("line %d (key %s) is ignored: %v", i+1, fingerprint(key), err))
+			continue
+		}
+		k := string(key.Marshal())
+		keys[k] = append(keys[k], g)
 	}
-	return keys, nil
+	return keys, warnings, nil
 }
 
 // fingerprint is the key's OpenSSH SHA256 fingerprint, as logged.

@@ -89,7 +89,7 @@ func TestParseAuthorizedKeys(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseAuthorizedKeys([]byte(tt.in))
+			got, _, err := parseAuthorizedKeys([]byte(tt.in))
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("parseAuthorizedKeys(%q) error = %v, want %q", tt.in, err, tt.wantErr)

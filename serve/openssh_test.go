@@ -1,9 +1,6 @@
 package serve
 
 import (
-	"crypto/ed25519"
-	"crypto/rand"
-	"encoding/pem"
 	"fmt"
 	"net"
 	"os"
@@ -31,22 +28,7 @@ func TestStockOpenSSHClient(t *testing.T) {
 	f := liveServer(t, l)
 	dir := t.TempDir()
 
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	block, err := gossh.MarshalPrivateKey(priv, "openssh test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyFile := filepath.Join(dir, "id_ed25519")
-	if err := os.WriteFile(keyFile, pem.EncodeToMemory(block), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	signer, err := gossh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
+	keyFile, signer := openSSHKey(t, dir)
 	writeAuthorizedKeys(t, f.keysFile, f.client, signer)
 
 	host, port, _ := net.SplitHostPort(f.addr)

@@ -177,7 +177,7 @@ func New(cfg Config) (*Server, error) {
 	if created {
 		logger.Info("created host key", "file", cfg.HostKey, "fingerprint", fingerprint(hostKey.PublicKey()))
 	}
-	auth, err := newAuthorizedKeys(cfg.AuthorizedKeys)
+	auth, err := newAuthorizedKeys(cfg.AuthorizedKeys, func(msg string) { logger.Warn(msg) })
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +186,8 @@ func New(cfg Config) (*Server, error) {
 	s.ssh = &ssh.Server{
 		Version:          "bhtop",
 		Handler:          s.handle,
-		PublicKeyHandler: s.allowKey,
+		PublicKeyHandler: s.authorize,
+		PtyCallback:      s.allowPty,
 		// No PasswordHandler and no KeyboardInteractiveHandler: those
 		// methods are not offered at all. No forwarding callbacks: denied.
 		ConnCallback:         rememberGate(limitSendBuffer(cmp.Or(cfg.sendBuffer, sendBuffer))),
@@ -285,24 +286,6 @@ func (s *Server) Close() error {
 	s.closing = true
 	s.mu.Unlock()
 	return s.ssh.Close()
-}
-
-// allowKey is the only authentication method: the key must be in the
-// authorized keys file as it is now.
-func (s *Server) allowKey(ctx ssh.Context, key ssh.PublicKey) bool {
-	ok, err := s.auth.allowed(key)
-	if err != nil {
-		s.log.Warn("authorized keys", "err", err)
-	}
-	if !ok {
-		s.refused.warn("refused key", "user", ctx.User(), "remote", ctx.RemoteAddr().String(), "key", fingerprint(key))
-		return false
-	}
-	if gc, found := ctx.Value(gateKey{}).(*admittedConn); found && !gc.g.roomForAuthed() {
-		s.refused.warn("login refused: too many connections", "remote", ctx.RemoteAddr().String(), "max", s.cfg.MaxConnections)
-		return false
-	}
-	return true
 }
 
 // gateKey is the ssh.Context key of the connection's *admittedConn.

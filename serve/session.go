@@ -29,6 +29,9 @@ type Viewer struct {
 	Environ []string
 	// Profile is the colour profile of the client's terminal, from Environ.
 	Profile colorprofile.Profile
+	// Accounts are the accounts this viewer may see, from its key's
+	// environment="BHTOP_ACCOUNTS=a,b" option; nil means every account.
+	Accounts []string
 }
 
 // NoColor reports whether the client asked for no colour (NO_COLOR set
@@ -173,6 +176,7 @@ func newViewer(id uint64, sess ssh.Session, pty ssh.Pty) Viewer {
 		Height:      clamp(pty.Window.Height, MaxHeight),
 		Environ:     env,
 		Profile:     colorprofile.Env(env),
+		Accounts:    accountsOf(sess),
 	}
 }
 

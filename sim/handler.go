@@ -338,11 +338,30 @@ func (r *recorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
+// endpointOf is the route template of r for metrics: a known route, the
+// user stream with its listenKey replaced, or "other".
+func endpointOf(r *http.Request) string {
+	if r.URL.Path == "/openapi/quote/ws/v1" {
+		return "GET /openapi/quote/ws/v1"
+	}
+	if strings.HasPrefix(r.URL.Path, "/openapi/ws/") {
+		return "GET /openapi/ws/{listenKey}"
+	}
+	key := r.Method + " " + r.URL.Path
+	if _, ok := routeTable[key]; ok {
+		return key
+	}
+	return "other"
+}
+
 // logRequest writes the request-log line of DESIGN.md. The raw query and
 // body are logged as sent (a signature is not a secret), each cut to
 // Limits.LogFieldBytes; the secret never travels in a request, so it
 // cannot appear here.
 func (s *Server) logRequest(r *http.Request, body string, w *recorder) {
+	if s.opts.OnRequest != nil {
+		s.opts.OnRequest(endpointOf(r), w.status)
+	}
 	if s.opts.RequestLog == nil {
 		return
 	}

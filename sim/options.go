@@ -65,6 +65,13 @@ type Options struct {
 	// secret. Nil logs nothing.
 	RequestLog io.Writer
 
+	// OnRequest is called once per answered request with its endpoint as
+	// a route template ("GET /openapi/v1/account", "GET /openapi/ws/{listenKey}",
+	// "other" for unknown paths: never a query, key or listenKey) and the
+	// HTTP status, for metrics. It must be quick and safe for concurrent
+	// use. Nil: none.
+	OnRequest func(endpoint string, status int)
+
 	Faults Faults
 
 	// Limits bound connections and request sizes; zero fields take the

@@ -101,6 +101,15 @@ func (s *Store) ApplyFrame(frame []byte, onPing func(n []byte)) {
 	}
 }
 
+// ApplyEvents folds events decoded elsewhere (event.Decoder.DecodeKeep on
+// another goroutine) exactly as ApplyFrame folds the events of a frame:
+// decoding may run ahead of folding, in parallel.
+func (s *Store) ApplyEvents(evs []event.Event, onPing func(n []byte)) {
+	for i := range evs {
+		s.apply(&evs[i], onPing)
+	}
+}
+
 func (s *Store) apply(ev *event.Event, onPing func([]byte)) {
 	switch ev.Kind {
 	case event.KindMalformed:
@@ -122,6 +131,7 @@ func (s *Store) apply(ev *event.Event, onPing func([]byte)) {
 		return
 	}
 	s.stats.Events++
+	s.stats.ByType[typeIndex(ev.Kind)]++
 	var ok bool
 	var e int64
 	switch ev.Kind {
@@ -147,6 +157,19 @@ func (s *Store) apply(ev *event.Event, onPing func([]byte)) {
 	} else {
 		s.stats.Stale++
 	}
+}
+
+// typeIndex is the index in Stats.ByType of an event kind (one of the four).
+func typeIndex(k event.Kind) int {
+	switch k {
+	case event.KindAccount:
+		return 0
+	case event.KindExecution:
+		return 1
+	case event.KindContractExecution:
+		return 2
+	}
+	return 3
 }
 
 // CountMalformed counts a frame that never reached ApplyFrame as

@@ -12,7 +12,7 @@ type Snapshot struct {
 
 	Account   *Account   `json:"account"`   // nil until an account event or snapshot
 	Balances  []Balance  `json:"balances"`  // sorted by asset
-	Orders    []Order    `json:"orders"`    // open and retained closed; market, then orderId by number
+	Orders    []*Order   `json:"orders"`    // open and retained closed; market, then orderId by number; rows are shared between snapshots while unchanged
 	Positions []Position `json:"positions"` // symbol, side, accountId; zero totals omitted
 	Pending   []Pending  `json:"pending"`   // orders sent by this process, outcome not yet known
 	Fills     []Fill     `json:"fills"`     // executions: time, then tradeId by number
@@ -113,6 +113,15 @@ type Stats struct {
 	Stale       int64 `json:"stale"`
 	Malformed   int64 `json:"malformed"`
 	UnknownType int64 `json:"unknownType"`
+
+	// ByType splits Events by event type, in the order of EventTypes (for
+	// metrics; not part of the dump).
+	ByType [4]int64 `json:"-"`
+}
+
+// EventTypes names the four event types, in the order of Stats.ByType.
+func EventTypes() [4]string {
+	return [4]string{"outboundAccountInfo", "executionReport", "contractExecutionReport", "outboundContractPositionInfo"}
 }
 
 // Fill is one execution of the account (an order event with l > 0 or a

@@ -205,6 +205,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onKeepalive(msg), nil
 	case resyncMsg:
 		return m.onResync(msg), nil
+	case AlertMsg:
+		return m.onAlert(msg)
+	case toastDoneMsg:
+		return m.onToastDone(msg)
 	}
 	return m, nil
 }

@@ -1,0 +1,66 @@
+package alert
+
+import (
+	"fmt"
+	"testing"
+
+	"bhtop/market"
+	"bhtop/state"
+)
+
+// BenchmarkEvaluate: one evaluation of one rule of every kind over an
+// account with 10,000 retained orders, 50 balances and 20 positions, each
+// on a new snapshot. "orders changed": the snapshot's order rows are new
+// (the fill and rejection watch compares every order); "orders unchanged":
+// they are shared with the previous snapshot, as the state store does.
+func BenchmarkEvaluate(b *testing.B) {
+	st := &state.Snapshot{}
+	mk := &market.Snapshot{Version: 1, Quotes: map[string]market.Quote{}, Instruments: map[string]market.Instrument{}}
+	for i := range 10000 {
+		st.Orders = append(st.Orders, &state.Order{Market: "spot", Symbol: "ETHBTC", OrderID: fmt.Sprint(i), Side: "BUY",
+			Type: "LIMIT", Quantity: "2", ExecutedQty: "1", Status: "PARTIALLY_FILLED"})
+	}
+	for i := range 50 {
+		a := fmt.Sprintf("A%d", i)
+		st.Balances = append(st.Balances, state.Balance{Asset: a, Free: "10", Locked: "1"})
+		mk.Quotes[a+"USDT"] = market.Quote{Symbol: a + "USDT", Last: "1.5"}
+	}
+	for i := range 20 {
+		s := fmt.Sprintf("C%d-PERP", i)
+		st.Positions = append(st.Positions, state.Position{Symbol: s, Side: "LONG", AvgPrice: "100", Total: "3", LiquidationPrice: "80"})
+		mk.Quotes[s] = market.Quote{Symbol: s, Mark: "101"}
+		mk.Instruments[s] = market.Instrument{Symbol: s, Quote: "USDT", Contract: true, Multiplier: "1"}
+	}
+	var rules []Rule
+	for i, f := range []map[string]any{
+		{"kind": "fill"}, {"kind": "order_rejected"},
+		{"kind": "balance_below", "asset": "A7", "below": int64(5)},
+		{"kind": "equity_below", "below": int64(5)},
+		{"kind": "pnl_below", "symbol": "C3-PERP", "below": int64(-5)},
+		{"kind": "liquidation_within", "percent": int64(5)},
+		{"kind": "stream_silent", "after": "1m"},
+		{"kind": "price_cross", "symbol": "A1USDT", "above": int64(5)},
+	} {
+		r, err := ParseRule(i+1, f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rules = append(rules, r)
+	}
+	other := append([]*state.Order(nil), st.Orders...) // same rows, another array
+	for _, changed := range []bool{false, true} {
+		b.Run(map[bool]string{false: "orders unchanged", true: "orders changed"}[changed], func(b *testing.B) {
+			e := NewEngine(rules)
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				s := *st
+				s.Version = uint64(i + 1)
+				if changed && i%2 == 1 {
+					s.Orders = other
+				}
+				e.Evaluate(Input{Account: "default", Now: t0, State: &s, Ready: true, Market: mk, ValueIn: "USDT",
+					Stream: Stream{LastFrame: t0, Since: t0}})
+			}
+		})
+	}
+}

@@ -1,0 +1,168 @@
+package alert
+
+import (
+	"time"
+
+	"bhtop/market"
+	"bhtop/state"
+	"bhtop/value"
+)
+
+// Input is what one evaluation sees of one account.
+type Input struct {
+	Account string    // the account's name ("default" for a single unnamed one)
+	Now     time.Time // the evaluation's clock
+	State   *state.Snapshot
+	// Ready: State holds a REST snapshot (the stream went live once).
+	// Until then balance, fill and rejection rules do not evaluate: an
+	// empty state is not a zero balance.
+	Ready  bool
+	Market *market.Snapshot // nil or Version 0: no market data
+	// ValueIn is the valuation asset of equity_below ("" is USDT).
+	ValueIn string
+	Stream  Stream
+}
+
+// Stream is what stream_silent needs of the user stream.
+type Stream struct {
+	// LastFrame is when the newest frame arrived (zero: none yet).
+	LastFrame time.Time
+	// Since is when following the stream began: silence is counted from
+	// it while no frame has come.
+	Since time.Time
+}
+
+// Firing is one alert: a rule that became true for an account.
+type Firing struct {
+	Time    time.Time
+	Rule    string // Rule.ID
+	Kind    Kind
+	Account string
+	Message string
+}
+
+// Engine evaluates a rule set, remembering per rule, account and subject
+// (a position, for liquidation_within) whether the condition holds, so
+// that a rule fires when its condition becomes true and again only after
+// it was false: never a storm. It is not safe for concurrent use.
+type Engine struct {
+	rules  []Rule
+	active map[condKey]bool
+	trades map[string]*tradeWatch // per account: fills and rejections seen
+}
+
+// condKey identifies one condition's edge state.
+type condKey struct {
+	rule    int
+	account string
+	subject string
+}
+
+// NewEngine returns an engine for rules (in their file order).
+func NewEngine(rules []Rule) *Engine {
+	return &Engine{rules: rules, active: map[condKey]bool{}, trades: map[string]*tradeWatch{}}
+}
+
+// Rules returns the engine's rules.
+func (e *Engine) Rules() []Rule { return e.rules }
+
+// verdict is a condition's value for one subject: Known false means
+// unknown (the edge state stays as it was).
+type verdict struct {
+	subject string
+	known   bool
+	holds   bool
+	message string
+}
+
+// Evaluate returns the firings of in's account, in rule order.
+func (e *Engine) Evaluate(in Input) []Firing {
+	if in.State == nil {
+		in.State = &state.Snapshot{}
+	}
+	ev := evaluation{Input: in}
+	var tw *tradeWatch
+	fresh := false
+	var out []Firing
+	for i, r := range e.rules {
+		if r.Account != "" && r.Account != in.Account {
+			continue
+		}
+		var vs []verdict
+		switch r.Kind {
+		case KindFill, KindOrderRejected:
+			if !in.Ready {
+				continue
+			}
+			if tw == nil {
+				tw = e.trades[in.Account]
+				if tw == nil {
+					tw = &tradeWatch{}
+					e.trades[in.Account] = tw
+				}
+				fresh = tw.update(in.State)
+			}
+			// Events, not levels: each new fill or rejection fires once,
+			// coalesced per evaluation (per published snapshot).
+			if msg := tw.message(r); fresh && msg != "" {
+				out = append(out, Firing{Time: in.Now, Rule: r.ID, Kind: r.Kind, Account: in.Account, Message: msg})
+			}
+			continue
+		default:
+			vs = ev.verdicts(r)
+		}
+		out = append(out, e.edges(i, r, in, vs)...)
+	}
+	return out
+}
+
+// edges turns verdicts into firings and updates the edge state; subjects
+// of the rule and account not in vs (a position that closed) are re-armed.
+func (e *Engine) edges(i int, r Rule, in Input, vs []verdict) []Firing {
+	var out []Firing
+	seen := make(map[string]bool, len(vs))
+	for _, v := range vs {
+		seen[v.subject] = true
+		if !v.known {
+			continue
+		}
+		k := condKey{i, in.Account, v.subject}
+		if v.holds && !e.active[k] {
+			out = append(out, Firing{Time: in.Now, Rule: r.ID, Kind: r.Kind, Account: in.Account, Message: v.message})
+		}
+		if v.holds {
+			e.active[k] = true
+		} else {
+			delete(e.active, k)
+		}
+	}
+	for k := range e.active {
+		if k.rule == i && k.account == in.Account && !seen[k.subject] {
+			delete(e.active, k)
+		}
+	}
+	return out
+}
+
+// evaluation computes the level conditions of one Input, valuing the
+// account at most once.
+type evaluation struct {
+	Input
+	valued bool
+	val    *value.Valuation
+}
+
+// valuation is the account valued in ValueIn, or nil without market data.
+func (ev *evaluation) valuation() *value.Valuation {
+	if !ev.valued {
+		ev.valued = true
+		if ev.Market != nil && ev.Market.Version > 0 && ev.Ready {
+			in := ev.ValueIn
+			if in == "" {
+				in = "USDT"
+			}
+			ev.val = value.Of(ev.State, ev.Market, in)
+		}
+	}
+	return ev.val
+}

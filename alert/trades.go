@@ -1,0 +1,146 @@
+package alert
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"bhtop/state"
+)
+
+// tradeWatch finds an account's new fills and rejections by comparing each
+// snapshot's orders with the previous one's. The first snapshot is the
+// baseline: what happened before bhtop started never fires.
+type tradeWatch struct {
+	version uint64
+	primed  bool
+	orders  map[orderKey]orderSeen
+	rows    **state.Order // first element of the last snapshot's Orders (shared while unchanged)
+	nrows   int
+	pending map[string]string // clientOrderId -> status
+
+	fills    []state.Order // orders filled further in the last update
+	rejected []string      // what was rejected in the last update
+}
+
+type orderKey struct{ market, id string }
+
+type orderSeen struct {
+	executed string
+	status   string
+}
+
+// update compares s with the previous snapshot, once per Version; fresh
+// is false when s was already seen.
+func (t *tradeWatch) update(s *state.Snapshot) (fresh bool) {
+	if t.primed && s.Version == t.version {
+		return false
+	}
+	t.fills, t.rejected = t.fills[:0], t.rejected[:0]
+	t.scanOrders(s.Orders)
+	pending := make(map[string]string, len(s.Pending))
+	for _, p := range s.Pending {
+		pending[p.ClientOrderID] = p.Status
+		if t.primed && p.Status == "NOT_PLACED" && t.pending[p.ClientOrderID] != "NOT_PLACED" {
+			t.rejected = append(t.rejected, fmt.Sprintf("%s %s order %s not placed (%s)", p.Symbol, p.Side, p.ClientOrderID, p.Reason))
+		}
+	}
+	t.pending, t.version, t.primed = pending, s.Version, true
+	return true
+}
+
+// scanOrders compares the orders with the previous snapshot's. A snapshot
+// whose orders did not change shares the previous one's rows, and is
+// skipped; otherwise the map is updated in place (no allocation per
+// order) and orders no longer retained are dropped.
+func (t *tradeWatch) scanOrders(orders []*state.Order) {
+	var first **state.Order
+	if len(orders) > 0 {
+		first = &orders[0]
+	}
+	if t.primed && first == t.rows && len(orders) == t.nrows {
+		return
+	}
+	t.rows, t.nrows = first, len(orders)
+	if t.orders == nil {
+		t.orders = make(map[orderKey]orderSeen, len(orders))
+	}
+	for i := range orders {
+		o := orders[i]
+		k := orderKey{o.Market, o.OrderID}
+		prev, had := t.orders[k]
+		if had && prev.executed == o.ExecutedQty && prev.status == o.Status {
+			continue
+		}
+		t.orders[k] = orderSeen{o.ExecutedQty, o.Status}
+		if !t.primed {
+			continue
+		}
+		if o.ExecutedQty != prev.executed && increased(prev.executed, o.ExecutedQty) {
+			t.fills = append(t.fills, *o)
+		}
+		if o.Status == "REJECTED" && (!had || prev.status != "REJECTED") {
+			t.rejected = append(t.rejected, fmt.Sprintf("%s %s %s order %s", o.Symbol, o.Side, o.Type, o.OrderID))
+		}
+	}
+	if len(t.orders) > len(orders) {
+		// Orders left the retention: keep only the current ones (rare:
+		// once the closed-order limit is reached, once per eviction).
+		kept := make(map[orderKey]orderSeen, len(orders))
+		for i := range orders {
+			k := orderKey{orders[i].Market, orders[i].OrderID}
+			kept[k] = t.orders[k]
+		}
+		t.orders = kept
+	}
+}
+
+// increased reports whether the executed quantity grew ("" is zero).
+func increased(before, after string) bool {
+	a, err := decimal.NewFromString(after)
+	if err != nil {
+		return false
+	}
+	b := decimal.Zero
+	if before != "" {
+		if b, err = decimal.NewFromString(before); err != nil {
+			return false
+		}
+	}
+	return a.GreaterThan(b)
+}
+
+// message describes what the last update brought for a fill or
+// order_rejected rule; "" when nothing.
+func (t *tradeWatch) message(r Rule) string {
+	var items []string
+	switch r.Kind {
+	case KindFill:
+		for _, o := range t.fills {
+			if r.Symbol == "" || o.Symbol == r.Symbol {
+				items = append(items, fmt.Sprintf("%s %s %s filled %s of %s", o.Symbol, o.Side, o.Type, o.ExecutedQty, o.Quantity))
+			}
+		}
+	case KindOrderRejected:
+		items = t.rejected
+	}
+	if len(items) == 0 {
+		return ""
+	}
+	return summarize(string(r.Kind), items)
+}
+
+// summarize joins up to three items and counts the rest.
+func summarize(what string, items []string) string {
+	label := map[string]string{"fill": "fill", "order_rejected": "order rejected"}[what]
+	if len(items) == 1 {
+		return label + ": " + items[0]
+	}
+	shown := items[:min(len(items), 3)]
+	msg := fmt.Sprintf("%d × %s: %s", len(items), label, strings.Join(shown, "; "))
+	if len(items) > len(shown) {
+		msg += fmt.Sprintf("; and %d more", len(items)-len(shown))
+	}
+	return msg
+}

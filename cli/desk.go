@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"log/slog"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"bhtop/alert"
+	"bhtop/config"
+	"bhtop/metrics"
+	"bhtop/notify"
+	"bhtop/ui"
+)
+
+// deskFlags are the alert and metrics flags of the dashboard, dump and
+// serve (DESIGN.md 'Alerts and metrics').
+type deskFlags struct {
+	metricsAddr string
+	alertCmd    string
+}
+
+// addDeskFlags registers --metrics-addr and --alert-cmd on fs.
+func addDeskFlags(fs *flag.FlagSet) *deskFlags {
+	d := &deskFlags{}
+	fs.StringVar(&d.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://`HOST:PORT`/metrics (e.g. 127.0.0.1:9464)")
+	fs.StringVar(&d.alertCmd, "alert-cmd", "", "run `CMD` (with /bin/sh) for each alert, the alert as JSON on stdin (at most 4 at once, 10s each)")
+	return d
+}
+
+// desk is a command's metrics registry and alert delivery. A zero field
+// is switched off; every method works on a desk with nothing on.
+type desk struct {
+	reg    *metrics.Registry
+	rules  []alert.Rule
+	disp   *notify.Dispatcher
+	cmd    *notify.Command
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// openDesk starts the metrics listener (with --metrics-addr) and the alert
+// delivery (with rules in conn); toUI, when not nil, also gets each firing.
+func openDesk(ctx context.Context, df *deskFlags, conn config.Conn, logger *slog.Logger, toUI func(alert.Firing)) (*desk, error) {
+	d := &desk{rules: conn.Alerts}
+	d.ctx, d.cancel = context.WithCancel(ctx)
+	if df.metricsAddr != "" {
+		d.reg = metrics.New()
+		addr, err := d.reg.Listen(d.ctx, df.metricsAddr, logger)
+		if err != nil {
+			d.cancel()
+			return nil, err
+		}
+		logger.Info("serving metrics", "url", "http://"+addr+"/metrics")
+	}
+	if df.alertCmd != "" {
+		d.cmd = notify.NewCommand(df.alertCmd, 0, 0, logger)
+	}
+	d.disp = notify.NewDispatcher(logger, d.cmd, toUI)
+	return d, nil
+}
+
+// follow exports the upstream's metrics and starts evaluating the alert
+// rules on it, until the desk closes.
+func (d *desk) follow(name string, up *upstream) {
+	if name == "" {
+		name = metrics.DefaultAccount
+	}
+	mkt := up.MarketHub()
+	d.reg.AddAccount(d.ctx, metrics.Account{Name: name, State: up.sess.Hub(), Status: up.sess.Status, Market: mkt, ValueIn: up.valueIn})
+	if len(d.rules) == 0 {
+		return
+	}
+	w := notify.Watcher{
+		Engine:  alert.NewEngine(d.rules),
+		Sources: []notify.Source{{Name: name, State: up.sess.Hub(), Status: up.sess.Status, Market: mkt, ValueIn: up.valueIn}},
+		Deliver: d.disp.Deliver,
+	}
+	go w.Run(d.ctx)
+}
+
+// alerts returns the firings so far, for the dump.
+func (d *desk) alerts() []notify.Record { return d.disp.Records() }
+
+// close stops the watchers and the metrics server, and waits up to wait
+// for running alert commands (each is killed at its own timeout anyway).
+func (d *desk) close(wait time.Duration) {
+	d.cancel()
+	if d.cmd != nil {
+		d.cmd.Wait(wait)
+	}
+}
+
+// exitWait is how long the dashboard and serve wait on exit for alert
+// commands still running; dump waits for them to finish (finishWait).
+const (
+	exitWait   = time.Second
+	finishWait = notify.DefaultCommandTimeout + time.Second
+)
+
+// uiAlerts hands firings to a dashboard program without ever blocking the
+// deliverer: a small queue, dropped when full, drained by one goroutine
+// that calls Program.Send.
+type uiAlerts struct {
+	ch      chan ui.AlertMsg
+	desktop bool
+}
+
+func newUIAlerts(getenv func(string) string) *uiAlerts {
+	return &uiAlerts{ch: make(chan ui.AlertMsg, 16), desktop: desktopNotifications(getenv)}
+}
+
+// deliver queues f for the dashboard.
+func (u *uiAlerts) deliver(f alert.Firing) {
+	text := f.Message
+	if f.Account != metrics.DefaultAccount {
+		text = f.Account + ": " + text
+	}
+	select {
+	case u.ch <- ui.AlertMsg{Text: notify.Clean(text), Bell: true, Desktop: u.desktop}:
+	default:
+	}
+}
+
+// run forwards queued alerts to p until ctx ends.
+func (u *uiAlerts) run(ctx context.Context, p *tea.Program) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case m := <-u.ch:
+			p.Send(m)
+		}
+	}
+}
+
+// desktopNotifications reports whether the terminal is known to show OSC 9
+// desktop notifications (others may print the sequence's text, or beep).
+func desktopNotifications(getenv func(string) string) bool {
+	switch getenv("TERM_PROGRAM") {
+	case "iTerm.app", "WezTerm", "ghostty", "vscode":
+		return true
+	}
+	if getenv("WT_SESSION") != "" || getenv("ConEmuANSI") == "ON" {
+		return true
+	}
+	term := getenv("TERM")
+	return strings.HasPrefix(term, "foot") || strings.Contains(term, "kitty")
+}
+
+// checkDeskFlags validates the flags before anything starts.
+func checkDeskFlags(df *deskFlags) error {
+	if df.metricsAddr != "" {
+		return listenAddr("--metrics-addr", df.metricsAddr)
+	}
+	return nil
+}

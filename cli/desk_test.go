@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"bhtop/internal/testkit"
+)
+
+// deskEnv is an environment whose config file (mode 0600) holds text.
+func deskEnv(t *testing.T, config string) func(string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if config != "" {
+		if err := os.MkdirAll(filepath.Join(dir, "bhtop"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "bhtop", "config.toml"), []byte(config), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": dir}
+	return func(k string) string { return env[k] }
+}
+
+// TestDumpAlerts: rules of the config file fire once during the dump,
+// which lists it under "alerts" with time, rule, account and message, and
+// --alert-cmd gets it as JSON on stdin.
+func TestDumpAlerts(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "cmd.json")
+	env := deskEnv(t, "[[alerts]]\nkind = \"balance_below\"\nasset = \"USDT\"\nbelow = \"1e15\"\n\n[[alerts]]\nkind = \"stream_silent\"\nafter = \"1h\"\n"+
+		"\n[[alerts]]\nkind = \"price_cross\"\nsymbol = \"BTCUSDT\"\nabove = 1\n")
+	start := time.Now()
+	code, stdout, errOut := runCLI(env, "dump", "--for", "2s", "--alert-cmd", "cat >> "+out)
+	if code != ExitOK {
+		t.Fatalf("dump exit %d; stderr: %s", code, errOut)
+	}
+	var d struct {
+		Alerts []struct {
+			Time    int64  `json:"time"`
+			Rule    string `json:"rule"`
+			Account string `json:"account"`
+			Message string `json:"message"`
+		} `json:"alerts"`
+		Balances []any `json:"balances"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &d); err != nil {
+		t.Fatalf("dump: %v\n%s", err, stdout)
+	}
+	if len(d.Balances) == 0 {
+		t.Error("the dump lost its state keys")
+	}
+	if len(d.Alerts) != 2 {
+		t.Fatalf("alerts = %+v, want balance_below#1 and price_cross#3 (on the simulator's market)", d.Alerts)
+	}
+	if d.Alerts[0].Rule == "price_cross#3" {
+		d.Alerts[0], d.Alerts[1] = d.Alerts[1], d.Alerts[0]
+	}
+	if p := d.Alerts[1]; p.Rule != "price_cross#3" || !strings.Contains(p.Message, "BTCUSDT price") {
+		t.Errorf("alert %+v", p)
+	}
+	a := d.Alerts[0]
+	if a.Rule != "balance_below#1" || a.Account != "default" || !strings.Contains(a.Message, "USDT balance") ||
+		a.Time < start.UnixMilli() || a.Time > time.Now().UnixMilli() {
+		t.Errorf("alert %+v", a)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("--alert-cmd did not run: %v", err)
+	}
+	if !strings.Contains(string(b), `"rule":"balance_below#1"`) || !strings.Contains(string(b), `"rule":"price_cross#3"`) {
+		t.Errorf("--alert-cmd stdin: %s", b)
+	}
+}
+
+// TestDumpAlertsEmpty: without rules the dump says "alerts": [].
+func TestDumpAlertsEmpty(t *testing.T) {
+	code, stdout, errOut := runCLI(deskEnv(t, ""), "dump", "--for", "1s")
+	if code != ExitOK {
+		t.Fatalf("dump exit %d; stderr: %s", code, errOut)
+	}
+	if !strings.Contains(stdout, `"alerts":[]`) {
+		t.Errorf("dump lacks \"alerts\":[]: %s", stdout)
+	}
+}
+
+// TestBadAlertRuleExits2: a bad rule stops the command at start with the
+// file, line and fault.
+func TestBadAlertRuleExits2(t *testing.T) {
+	env := deskEnv(t, "theme = \"dark\"\n\n[[alerts]]\nkind = \"price_cross\"\nsymbol = \"BTCUSDT\"\nabove = \"high\"\n")
+	for _, cmd := range []string{"dump", "serve"} {
+		code, _, errOut := runCLI(env, cmd)
+		if code != ExitUsage || !strings.Contains(errOut, "config.toml: line 6: [[alerts]] rule 1: above: want a number") {
+			t.Errorf("%s: exit %d, stderr %q", cmd, code, errOut)
+		}
+	}
+}
+
+// TestDumpMetricsAddr: dump --metrics-addr serves /metrics while it runs.
+func TestDumpMetricsAddr(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	done := make(chan int)
+	go func() {
+		code, _, _ := runCLI(deskEnv(t, ""), "dump", "--for", "3s", "--metrics-addr", addr)
+		done <- code
+	}()
+	var body string
+	testkit.Eventually(t, 10*time.Second, func() bool {
+		if resp, err := http.Get("http://" + addr + "/metrics"); err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			body = string(b)
+		}
+		return strings.Contains(body, `bhtop_stream_up{account="default"} 1`)
+	}, "/metrics never showed bhtop_stream_up 1")
+	for _, want := range []string{"bhtop_events_total{", "bhtop_requests_total{endpoint=\"GET /openapi/v1/account\",status=\"200\"}", "go_goroutines"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+	if code := <-done; code != ExitOK {
+		t.Errorf("dump exit %d", code)
+	}
+	if code, _, _ := runCLI(deskEnv(t, ""), "dump", "--metrics-addr", "nohostport"); code != ExitUsage {
+		t.Errorf("--metrics-addr nohostport: exit %d, want 2", code)
+	}
+}
+
+// TestDashboardAlertToast: a rule that fires shows its toast on the
+// dashboard, which also rings the bell.
+func TestDashboardAlertToast(t *testing.T) {
+	s, _ := dashboardSim(t)
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	rules := "[[alerts]]\nkind = \"balance_below\"\nasset = \"USDT\"\nbelow = \"1e15\"\n"
+	if err := os.WriteFile(cfg, []byte(rules), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, screen, errOut := runDashboardUntil(t, s, "⚑", "q", "--config", cfg)
+	if code != ExitOK {
+		t.Fatalf("dashboard exit %d; stderr: %s", code, errOut)
+	}
+	if !strings.Contains(screen, "⚑ USDT balance") || !strings.Contains(screen, "is below 1000000000000000") {
+		t.Errorf("the toast never showed")
+	}
+	if !strings.Contains(screen, "\a") {
+		t.Errorf("no bell was rung")
+	}
+}

@@ -1,0 +1,196 @@
+package metrics
+
+import (
+	"context"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"bhtop/market"
+	"bhtop/state"
+	"bhtop/stream"
+	"bhtop/value"
+)
+
+// Account is one followed account as the metrics read it.
+type Account struct {
+	// Name is the account label; "" is DefaultAccount.
+	Name string
+	// State is the account's state hub (required).
+	State *state.Hub
+	// Status reports the stream's status (required).
+	Status func() stream.Status
+	// Market is the quote hub equity and PnL are valued against; nil
+	// means no market data (no bhtop_equity, no PnL).
+	Market *market.Hub
+	// ValueIn is the valuation asset; "" is USDT.
+	ValueIn string
+	// Now is the clock of the lag watcher; nil is time.Now.
+	Now func() time.Time
+}
+
+// account is a registered Account.
+type account struct {
+	Account
+}
+
+// AddAccount exports a's metrics until ctx ends (then its series vanish).
+// It starts the lag watcher, which observes bhtop_event_lag_seconds each
+// time a published snapshot carries a newer event.
+func (r *Registry) AddAccount(ctx context.Context, a Account) {
+	if r == nil {
+		return
+	}
+	if a.Name == "" {
+		a.Name = DefaultAccount
+	}
+	if a.ValueIn == "" {
+		a.ValueIn = "USDT"
+	}
+	if a.Now == nil {
+		a.Now = time.Now
+	}
+	acc := &account{a}
+	r.mu.Lock()
+	r.accounts = append(r.accounts, acc)
+	r.mu.Unlock()
+	obs := r.lag.WithLabelValues(a.Name)
+	notice, unsub := a.State.Subscribe()
+	go func() {
+		defer unsub()
+		watchLag(ctx, notice, a, obs)
+		r.mu.Lock()
+		for i, x := range r.accounts {
+			if x == acc {
+				r.accounts = append(r.accounts[:i:i], r.accounts[i+1:]...)
+				break
+			}
+		}
+		r.mu.Unlock()
+	}()
+}
+
+// watchLag observes the lag of each newer event the hub publishes, on the
+// server's clock (local now plus the measured offset), until ctx ends.
+func watchLag(ctx context.Context, notice <-chan struct{}, a Account, obs prometheus.Observer) {
+	var last int64
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-notice:
+		}
+		e := a.State.Latest().LastEventTime
+		if e <= last {
+			continue
+		}
+		last = e
+		now := a.Now().Add(a.Status().ClockOffset)
+		lag := now.Sub(time.UnixMilli(e)).Seconds()
+		obs.Observe(max(lag, 0))
+	}
+}
+
+// The per-account series, read at each scrape.
+var (
+	descEvents = prometheus.NewDesc("bhtop_events_total",
+		"User-stream events decoded, by event type.", []string{"account", "type"}, nil)
+	descStale = prometheus.NewDesc("bhtop_events_stale_total",
+		"Events refused by the ordering rules.", []string{"account"}, nil)
+	descMalformed = prometheus.NewDesc("bhtop_events_malformed_total",
+		"Malformed frames and elements.", []string{"account"}, nil)
+	descUnknown = prometheus.NewDesc("bhtop_events_unknown_type_total",
+		"Event objects of an unknown type.", []string{"account"}, nil)
+	descUp = prometheus.NewDesc("bhtop_stream_up",
+		"1 when the user stream is live, else 0.", []string{"account"}, nil)
+	descReconnects = prometheus.NewDesc("bhtop_reconnects_total",
+		"User-stream connections opened after the first.", []string{"account"}, nil)
+	descErrors = prometheus.NewDesc("bhtop_stream_errors_total",
+		"Errors the stream session counted.", []string{"account"}, nil)
+	descWeight = prometheus.NewDesc("bhtop_request_weight_used",
+		"REQUEST_WEIGHT used in the current rate-limit window.", []string{"account"}, nil)
+	descWeightLimit = prometheus.NewDesc("bhtop_request_weight_limit",
+		"REQUEST_WEIGHT limit of the window (absent when unknown).", []string{"account"}, nil)
+	descEquity = prometheus.NewDesc("bhtop_equity",
+		"Account equity in the valuation asset (balances and unrealized PnL).", []string{"account", "asset"}, nil)
+	descPnL = prometheus.NewDesc("bhtop_position_unrealized_pnl",
+		"Unrealized PnL of a contract position, in its PnL asset.", []string{"account", "symbol", "side"}, nil)
+)
+
+// accountCollector collects every registered account at scrape time.
+type accountCollector struct{ r *Registry }
+
+// Describe sends the descriptors of the per-account series.
+func (c accountCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descEvents, descStale, descMalformed, descUnknown, descUp,
+		descReconnects, descErrors, descWeight, descWeightLimit, descEquity, descPnL} {
+		ch <- d
+	}
+}
+
+// Collect reads each account's latest snapshots and status.
+func (c accountCollector) Collect(ch chan<- prometheus.Metric) {
+	c.r.mu.Lock()
+	accs := append([]*account(nil), c.r.accounts...)
+	c.r.mu.Unlock()
+	for _, a := range accs {
+		a.collect(ch)
+	}
+}
+
+func (a *account) collect(ch chan<- prometheus.Metric) {
+	n := a.Name
+	counter := func(d *prometheus.Desc, v int64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v), append([]string{n}, labels...)...)
+	}
+	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, append([]string{n}, labels...)...)
+	}
+	snap := a.State.Latest()
+	st := a.Status()
+	for i, t := range state.EventTypes() {
+		counter(descEvents, snap.Stats.ByType[i], t)
+	}
+	counter(descStale, snap.Stats.Stale)
+	counter(descMalformed, snap.Stats.Malformed)
+	counter(descUnknown, snap.Stats.UnknownType)
+	up := 0.0
+	if st.State == stream.StateLive {
+		up = 1
+	}
+	gauge(descUp, up)
+	counter(descReconnects, int64(max(st.Connects-1, 0)))
+	counter(descErrors, int64(st.Errors))
+	gauge(descWeight, float64(st.WeightUsed))
+	if st.WeightLimit > 0 {
+		gauge(descWeightLimit, float64(st.WeightLimit))
+	}
+	a.collectValue(ch, snap, gauge)
+}
+
+// collectValue exports equity and PnL when market data is there. The
+// values become float64 only here, at the Prometheus boundary: bhtop's
+// own arithmetic stays decimal.
+func (a *account) collectValue(ch chan<- prometheus.Metric, snap *state.Snapshot, gauge func(*prometheus.Desc, float64, ...string)) {
+	if a.Market == nil {
+		return
+	}
+	m := a.Market.Latest()
+	if m.Version == 0 {
+		return
+	}
+	v := value.Of(snap, m, a.ValueIn)
+	if v == nil {
+		return
+	}
+	gauge(descEquity, v.Equity.InexactFloat64(), v.Asset)
+	seen := map[[2]string]bool{}
+	for _, p := range v.Positions {
+		k := [2]string{p.Symbol, p.Side}
+		if p.Unrealized == nil || seen[k] {
+			continue // one series per (symbol, side); accountId is not a label
+		}
+		seen[k] = true
+		gauge(descPnL, p.Unrealized.InexactFloat64(), p.Symbol, p.Side)
+	}
+}

@@ -1,0 +1,119 @@
+package metrics
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+
+	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
+	"bhtop/rest"
+	"bhtop/sim"
+	"bhtop/stream"
+)
+
+// live is a registry following a stream session on a simulator.
+type live struct {
+	sim  *sim.Server
+	sess *stream.Session
+	reg  *Registry
+	rest *rest.Client
+}
+
+// newLive starts a simulator with background activity and a live session
+// on it whose REST client feeds the registry, and follows it as account
+// name.
+func newLive(t *testing.T, name string, activity float64) *live {
+	t.Helper()
+	reg := New()
+	s := simtest.Start(t, sim.Options{Activity: activity})
+	c := s.Client(rest.WithRequestHook(reg.RequestHook()))
+	sess, err := stream.New(stream.Config{REST: c, WSURL: s.WSURL(), Trader: rest.NewTrader(c)})
+	testkit.Live(t, sess, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	reg.AddAccount(ctx, Account{Name: name, State: sess.Hub(), Status: sess.Status})
+	return &live{sim: s.Server, sess: sess, reg: reg, rest: c}
+}
+
+// sample is one gathered series.
+type sample struct {
+	labels map[string]string
+	value  float64
+	count  uint64 // histograms
+}
+
+// gather returns the series of the family name.
+func gather(t *testing.T, r *Registry, name string) []sample {
+	t.Helper()
+	fams, err := r.Gatherer().Gather()
+	if err != nil {
+		t.Fatalf("Gather: %v", err)
+	}
+	for _, f := range fams {
+		if f.GetName() != name {
+			continue
+		}
+		var out []sample
+		for _, m := range f.GetMetric() {
+			s := sample{labels: map[string]string{}}
+			for _, l := range m.GetLabel() {
+				s.labels[l.GetName()] = l.GetValue()
+			}
+			switch f.GetType() {
+			case dto.MetricType_COUNTER:
+				s.value = m.GetCounter().GetValue()
+			case dto.MetricType_GAUGE:
+				s.value = m.GetGauge().GetValue()
+			case dto.MetricType_HISTOGRAM:
+				s.count = m.GetHistogram().GetSampleCount()
+				s.value = m.GetHistogram().GetSampleSum()
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	return nil
+}
+
+// find is the sample whose labels include want (nil when none).
+func find(ss []sample, want map[string]string) *sample {
+	for i, s := range ss {
+		ok := true
+		for k, v := range want {
+			ok = ok && s.labels[k] == v
+		}
+		if ok {
+			return &ss[i]
+		}
+	}
+	return nil
+}
+
+// waitFor polls cond until it holds or 10 s pass.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	testkit.Eventually(t, 10*time.Second, cond, "waiting for %s", what)
+}
+
+// labelsHold reports whether any label value of any family contains s.
+func labelsHold(t *testing.T, r *Registry, s string) string {
+	t.Helper()
+	fams, err := r.Gatherer().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fams {
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if s != "" && strings.Contains(l.GetValue(), s) {
+					return f.GetName() + "{" + l.GetName() + "=" + l.GetValue() + "}"
+				}
+			}
+		}
+	}
+	return ""
+}

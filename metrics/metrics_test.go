@@ -1,0 +1,172 @@
+package metrics
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"bhtop/internal/simtest"
+	"bhtop/market"
+	"bhtop/rest"
+	"bhtop/sim"
+	"bhtop/state"
+	"bhtop/stream"
+)
+
+// TestStreamMetrics: the per-account series follow a live session on the
+// simulator: events by type, stream up, lag, weight, requests by route.
+func TestStreamMetrics(t *testing.T) {
+	l := newLive(t, "", 50)
+	waitFor(t, "events of two types", func() bool {
+		ev := gather(t, l.reg, "bhtop_events_total")
+		a := find(ev, map[string]string{"account": DefaultAccount, "type": "outboundAccountInfo"})
+		x := find(ev, map[string]string{"account": DefaultAccount, "type": "executionReport"})
+		return a != nil && x != nil && a.value > 0 && x.value > 0
+	})
+	var total float64
+	for _, s := range gather(t, l.reg, "bhtop_events_total") {
+		total += s.value
+	}
+	if st := l.sess.Hub().Latest().Stats; total < float64(st.Events)-200 || total > float64(l.sess.Hub().Latest().Stats.Events) {
+		t.Errorf("sum of bhtop_events_total = %v, state counts %d", total, st.Events)
+	}
+	if up := find(gather(t, l.reg, "bhtop_stream_up"), map[string]string{"account": DefaultAccount}); up == nil || up.value != 1 {
+		t.Errorf("bhtop_stream_up = %+v, want 1", up)
+	}
+	waitFor(t, "a lag observation", func() bool {
+		h := find(gather(t, l.reg, "bhtop_event_lag_seconds"), map[string]string{"account": DefaultAccount})
+		return h != nil && h.count > 0
+	})
+	if w := find(gather(t, l.reg, "bhtop_request_weight_used"), map[string]string{"account": DefaultAccount}); w == nil || w.value <= 0 {
+		t.Errorf("bhtop_request_weight_used = %+v, want > 0 after the snapshots", w)
+	}
+	reqs := gather(t, l.reg, "bhtop_requests_total")
+	if r := find(reqs, map[string]string{"endpoint": "GET /openapi/v1/account", "status": "200"}); r == nil || r.value < 1 {
+		t.Errorf("bhtop_requests_total{GET /openapi/v1/account,200} = %+v; all: %+v", r, reqs)
+	}
+	for _, s := range reqs {
+		if strings.ContainsAny(s.labels["endpoint"], "?=&") {
+			t.Errorf("endpoint label %q is not a route template", s.labels["endpoint"])
+		}
+	}
+	if r := find(gather(t, l.reg, "bhtop_reconnects_total"), map[string]string{"account": DefaultAccount}); r == nil || r.value != 0 {
+		t.Errorf("bhtop_reconnects_total = %+v, want 0", r)
+	}
+	for _, name := range []string{"go_goroutines", "go_memstats_alloc_bytes", "process_resident_memory_bytes"} {
+		if len(gather(t, l.reg, name)) == 0 {
+			t.Errorf("%s missing: the Go runtime and process collectors are registered", name)
+		}
+	}
+}
+
+// TestNoSecretsOrOrderIDsInLabels: after orders were placed, no label
+// holds the API key, the secret, a listenKey or an order id.
+func TestNoSecretsOrOrderIDsInLabels(t *testing.T) {
+	l := newLive(t, "main", 20)
+	tr := rest.NewTrader(l.rest)
+	ack := tr.PlaceOrder(context.Background(), rest.OrderRequest{Symbol: "ETHBTC", Side: "BUY", Type: "LIMIT",
+		TimeInForce: "GTC", Quantity: "1", Price: "0.001", NewClientOrderID: "bh-metrics-test"})
+	if ack.Outcome != rest.OutcomeAccepted {
+		t.Fatalf("PlaceOrder: %+v", ack)
+	}
+	waitFor(t, "the order in the state", func() bool { return len(l.sess.Hub().Latest().Orders) > 0 })
+	secrets := []string{l.sim.APIKey(), sim.DemoSecret, ack.OrderID, "bh-metrics-test"}
+	for _, o := range l.sess.Hub().Latest().Orders {
+		secrets = append(secrets, o.OrderID)
+	}
+	for _, s := range secrets {
+		if where := labelsHold(t, l.reg, s); where != "" {
+			t.Errorf("a label holds %q: %s", s, where)
+		}
+	}
+}
+
+// TestEquityAndPnL: with market data, bhtop_equity and
+// bhtop_position_unrealized_pnl come from package value.
+func TestEquityAndPnL(t *testing.T) {
+	reg := New()
+	var sh state.Hub
+	sh.Publish(&state.Snapshot{Version: 1,
+		Balances:  []state.Balance{{Asset: "BTC", Free: "1.5", Locked: "0.5"}, {Asset: "USDT", Free: "100", Locked: "0"}},
+		Positions: []state.Position{{Symbol: "BTC-PERP", Side: "LONG", AvgPrice: "20000", Total: "2", LiquidationPrice: "15000"}},
+	})
+	var mh market.Hub
+	mh.Publish(&market.Snapshot{Version: 1,
+		Quotes:      map[string]market.Quote{"BTCUSDT": {Symbol: "BTCUSDT", Last: "30000"}, "BTC-PERP": {Symbol: "BTC-PERP", Mark: "21000"}},
+		Instruments: map[string]market.Instrument{"BTC-PERP": {Symbol: "BTC-PERP", Base: "BTC", Quote: "USDT", Contract: true, Multiplier: "0.001"}},
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	reg.AddAccount(ctx, Account{Name: "main", State: &sh, Market: &mh, Status: func() stream.Status { return stream.Status{} }})
+	// 2 BTC × 30000 + 100 USDT + PnL (21000-20000)·2·0.001 = 2 USDT
+	if eq := find(gather(t, reg, "bhtop_equity"), map[string]string{"account": "main", "asset": "USDT"}); eq == nil || eq.value != 60102 {
+		t.Errorf("bhtop_equity = %+v, want 60102", eq)
+	}
+	if p := find(gather(t, reg, "bhtop_position_unrealized_pnl"), map[string]string{"account": "main", "symbol": "BTC-PERP", "side": "LONG"}); p == nil || p.value != 2 {
+		t.Errorf("bhtop_position_unrealized_pnl = %+v, want 2", p)
+	}
+	cancel()
+	waitFor(t, "the account to leave", func() bool { return len(gather(t, reg, "bhtop_equity")) == 0 })
+}
+
+// TestViewersAndHTTP: bhtop_serve_viewers reads its count at scrape, and
+// Listen serves the exposition format at /metrics.
+func TestViewersAndHTTP(t *testing.T) {
+	reg := New()
+	n := 3
+	reg.SetViewers(func() int { return n })
+	reg.CountRequest("GET /openapi/v1/ping", 200)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addr, err := reg.Listen(ctx, "127.0.0.1:0", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{"bhtop_serve_viewers 3", `bhtop_requests_total{endpoint="GET /openapi/v1/ping",status="200"} 1`, "go_goroutines"} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+	if resp, err := http.Get("http://" + addr + "/other"); err == nil {
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("/other: HTTP %d, want 404", resp.StatusCode)
+		}
+		resp.Body.Close()
+	}
+	var nilReg *Registry // switched off: every method is a no-op
+	nilReg.CountRequest("x", 1)
+	nilReg.SetViewers(func() int { return 1 })
+	nilReg.AddAccount(ctx, Account{})
+	if nilReg.RequestHook() != nil || nilReg.Gatherer() != nil {
+		t.Error("a nil Registry hands out hooks")
+	}
+}
+
+// TestSimulatorRequests: the simulator's OnRequest hook counts requests by
+// route template, the user stream without its listenKey.
+func TestSimulatorRequests(t *testing.T) {
+	reg := New()
+	s := simtest.Start(t, sim.Options{OnRequest: reg.CountRequest})
+	for _, p := range []string{"/openapi/v1/ping", "/openapi/v1/ping", "/no/such/path?secret=x"} {
+		resp, err := http.Get(s.URL() + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	reqs := gather(t, reg, "bhtop_requests_total")
+	if r := find(reqs, map[string]string{"endpoint": "GET /openapi/v1/ping", "status": "200"}); r == nil || r.value != 2 {
+		t.Errorf("ping count = %+v, want 2", r)
+	}
+	if r := find(reqs, map[string]string{"endpoint": "other", "status": "404"}); r == nil || r.value != 1 {
+		t.Errorf("other count = %+v, want 1 (%+v)", r, reqs)
+	}
+}

@@ -1,0 +1,202 @@
+package serve
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/pem"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+
+	"bhtop/internal/testkit"
+)
+
+// openSSHKey writes an ed25519 private key file for the OpenSSH client
+// and returns it with its signer.
+func openSSHKey(t *testing.T, dir string) (file string, signer gossh.Signer) {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, err := gossh.MarshalPrivateKey(priv, "options test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file = filepath.Join(dir, "id_ed25519")
+	if err := os.WriteFile(file, pem.EncodeToMemory(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if signer, err = gossh.NewSignerFromKey(priv); err != nil {
+		t.Fatal(err)
+	}
+	return file, signer
+}
+
+// TestOpenSSHKeyOptions runs the stock OpenSSH client against keys whose
+// authorized_keys lines carry options: from= refuses a login (the client
+// is told nothing, the log says why), BHTOP_ACCOUNTS reaches the viewer,
+// no-pty and restrict refuse the terminal, and a keys file made writable by
+// others revokes every key.
+func TestOpenSSHKeyOptions(t *testing.T) {
+	if _, err := exec.LookPath("ssh"); err != nil {
+		t.Skip("ssh not installed")
+	}
+	logs := &testkit.Buffer{}
+	var tick atomic.Int64 // the refusal log's clock: a minute per call, so no line is held back
+	f := newFixture(t, func(c *Config) {
+		c.Logger = slog.New(slog.NewTextHandler(logs, nil))
+		c.now = func() time.Time { return time.Unix(tick.Add(60), 0) }
+	})
+	dir := t.TempDir()
+	keyFile, signer := openSSHKey(t, dir)
+	pub := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(signer.PublicKey())))
+	host, port, _ := net.SplitHostPort(f.addr)
+	setLine := func(options string) {
+		t.Helper()
+		line := pub + " desk@test\n"
+		if options != "" {
+			line = options + " " + line
+		}
+		if err := os.WriteFile(f.keysFile, []byte(line), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		later := time.Now().Add(time.Duration(len(options)) * time.Millisecond) // a new mtime: re-read
+		_ = os.Chtimes(f.keysFile, later, later)
+	}
+	ssh := func(ctx context.Context, tty bool, stdin io.Reader) (string, int) {
+		t.Helper()
+		args := []string{"-p", port, "-i", keyFile, "-F", "/dev/null", "-o", "IdentitiesOnly=yes",
+			"-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes",
+			"-o", "LogLevel=ERROR", "-o", "ConnectTimeout=5"}
+		if tty {
+			args = append(args, "-tt")
+		} else {
+			args = append(args, "-T")
+		}
+		cmd := exec.CommandContext(ctx, "ssh", append(args, "desk@"+host)...)
+		cmd.Stdin = stdin
+		out, _ := cmd.CombinedOutput()
+		return string(out), cmd.ProcessState.ExitCode()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+
+	t.Run("from refuses", func(t *testing.T) {
+		setLine(`from="10.0.0.0/8"`)
+		out, code := ssh(ctx, false, nil)
+		if code != 255 || !strings.Contains(out, "Permission denied") {
+			t.Errorf("ssh: exit %d, %q; want 255 and permission denied", code, out)
+		}
+		if strings.Contains(out, "from") || strings.Contains(out, "10.0.0.0") {
+			t.Errorf("the client was told why: %q", out)
+		}
+		if !strings.Contains(logs.String(), `does not match from=\"10.0.0.0/8\"`) {
+			t.Errorf("the log does not say why:\n%s", logs.String())
+		}
+	})
+
+	t.Run("negation refuses", func(t *testing.T) {
+		setLine(`from="*,!127.0.0.1"`)
+		if out, code := ssh(ctx, false, nil); code != 255 {
+			t.Errorf("ssh: exit %d, %q; want 255", code, out)
+		}
+	})
+
+	// pipe is the client's stdin: an *os.File, so that exec does not wait
+	// for a copying goroutine after ssh exits.
+	pipe := func() (*os.File, *os.File) {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { r.Close(); w.Close() })
+		return r, w
+	}
+
+	t.Run("from and accounts allow", func(t *testing.T) {
+		setLine(`from="10.*,127.0.0.0/8",environment="BHTOP_ACCOUNTS=main,bot1"`)
+		stdin, w := pipe()
+		done := make(chan struct{})
+		var out string
+		var code int
+		go func() { out, code = ssh(ctx, true, stdin); close(done) }()
+		select {
+		case v := <-f.viewers:
+			if !slices.Equal(v.Accounts, []string{"main", "bot1"}) {
+				t.Errorf("Viewer.Accounts = %q, want [main bot1]", v.Accounts)
+			}
+		case <-time.After(15 * time.Second):
+			t.Fatalf("no session; log:\n%s", logs.String())
+		}
+		_, _ = w.Write([]byte("q"))
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			t.Fatal("q did not end the session")
+		}
+		if code != 0 {
+			t.Errorf("ssh: exit %d, %q", code, out)
+		}
+	})
+
+	for _, opts := range []string{"no-pty", "restrict"} {
+		t.Run(opts, func(t *testing.T) {
+			setLine(opts)
+			// OpenSSH's -tt makes a refused pty fatal; an interactive ssh
+			// goes on and is told the dashboard needs a terminal.
+			out, code := ssh(ctx, true, strings.NewReader(""))
+			if code == 0 || !strings.Contains(out, "PTY allocation request failed") {
+				t.Errorf("ssh -tt with %s: exit %d, %q; want a refused pty", opts, code, out)
+			}
+			if f.srv.Sessions() != 0 {
+				t.Error("a session is open")
+			}
+		})
+	}
+
+	t.Run("restrict,pty allows", func(t *testing.T) {
+		setLine(`restrict,pty`)
+		stdin, w := pipe()
+		done := make(chan int)
+		go func() { _, code := ssh(ctx, true, stdin); done <- code }()
+		select {
+		case v := <-f.viewers:
+			if v.Accounts != nil {
+				t.Errorf("Viewer.Accounts = %q, want nil (all)", v.Accounts)
+			}
+		case <-time.After(15 * time.Second):
+			t.Fatal("no session")
+		}
+		_, _ = w.Write([]byte("q"))
+		if code := <-done; code != 0 {
+			t.Errorf("exit %d", code)
+		}
+	})
+
+	t.Run("writable file revokes", func(t *testing.T) {
+		setLine("")
+		if err := os.Chmod(f.keysFile, 0o666); err != nil {
+			t.Fatal(err)
+		}
+		later := time.Now().Add(time.Hour)
+		_ = os.Chtimes(f.keysFile, later, later)
+		if out, code := ssh(ctx, false, nil); code != 255 {
+			t.Errorf("ssh with a mode 0666 keys file: exit %d, %q; want 255", code, out)
+		}
+		if !strings.Contains(logs.String(), "writable by group or others") {
+			t.Errorf("the log does not say why:\n%s", logs.String())
+		}
+	})
+}
