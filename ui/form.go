@@ -139,14 +139,9 @@ func (f *orderForm) typeText(s string) {
 				break
 			}
 		}
-	case fieldLeverage:
-		f.lev, f.errs[fieldLeverage] = appendAmount(f.lev, s)
-	case fieldTrigger:
-		f.trigger, f.errs[fieldTrigger] = appendAmount(f.trigger, s)
-	case fieldQty:
-		f.qty, f.errs[fieldQty] = appendAmount(f.qty, s)
-	case fieldPrice:
-		f.price, f.errs[fieldPrice] = appendAmount(f.price, s)
+	case fieldLeverage, fieldTrigger, fieldQty, fieldPrice:
+		v := f.amount(f.field)
+		*v, f.errs[f.field] = appendAmount(*v, s)
 	case fieldSide:
 		if f.contract {
 			break
@@ -167,23 +162,28 @@ func (f *orderForm) backspace() {
 		_, size := utf8.DecodeLastRuneInString(s)
 		return s[:len(s)-size]
 	}
-	switch f.field {
-	case fieldSymbol:
+	if f.field == fieldSymbol {
 		f.search = trim(f.search)
-	case fieldQty:
-		f.qty = trim(f.qty)
-		f.errs[fieldQty] = amountSyntax(f.qty)
-	case fieldPrice:
-		f.price = trim(f.price)
-		f.errs[fieldPrice] = amountSyntax(f.price)
-	case fieldLeverage:
-		f.lev = trim(f.lev)
-		f.errs[fieldLeverage] = amountSyntax(f.lev)
-	case fieldTrigger:
-		f.trigger = trim(f.trigger)
-		f.errs[fieldTrigger] = amountSyntax(f.trigger)
+	} else if v := f.amount(f.field); v != nil {
+		*v = trim(*v)
+		f.errs[f.field] = amountSyntax(*v)
 	}
 	f.checked = false
+}
+
+// amount is the typed text of an amount field (nil for the others).
+func (f *orderForm) amount(field int) *string {
+	switch field {
+	case fieldQty:
+		return &f.qty
+	case fieldPrice:
+		return &f.price
+	case fieldLeverage:
+		return &f.lev
+	case fieldTrigger:
+		return &f.trigger
+	}
+	return nil
 }
 
 // maxAmountLen is the longest amount the form takes.

@@ -92,7 +92,7 @@ func (f *orderForm) validateContract(ref string) (actions.Review, bool) {
 	r := f.contractRequest()
 	for _, fld := range []int{fieldQty, fieldPrice, fieldLeverage, fieldTrigger} {
 		if f.uses(fld) {
-			if e := amountSyntax(f.text(fld)); e != "" {
+			if e := amountSyntax(*f.amount(fld)); e != "" {
 				f.errs[fld] = e
 			}
 		}
@@ -111,21 +111,6 @@ func (f *orderForm) validateContract(ref string) (actions.Review, bool) {
 		}
 	}
 	return rv, len(f.general) == 0
-}
-
-// text is a typed field's text.
-func (f *orderForm) text(field int) string {
-	switch field {
-	case fieldQty:
-		return f.qty
-	case fieldPrice:
-		return f.price
-	case fieldLeverage:
-		return f.lev
-	case fieldTrigger:
-		return f.trigger
-	}
-	return ""
 }
 
 // contractRef is the price a contract order would fill at, for its
