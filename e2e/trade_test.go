@@ -104,3 +104,33 @@ func TestReadOnlyTradeKeysSendNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestContractOrderFromForm: the form's contract side sends one signed
+// contract order the simulator accepts, and the review shows its margin.
+func TestContractOrderFromForm(t *testing.T) {
+	s := startSim(t, "--activity", "0")
+	tm := startTerm(t, 160, 48, credentials(s))
+	tm.waitText("● live")
+	tm.keys("n")
+	tm.waitText("New spot order")
+	tm.keys("Up", "Right")
+	tm.waitText("New contract order")
+	tm.keys("Down")
+	tm.text("ETH-PERP")
+	tm.keys("Down", "Down", "Down", "Down", "Down") // side, type, price type, TIF, leverage
+	tm.text("10")
+	tm.keys("Down")
+	tm.text("2")
+	tm.keys("Down")
+	tm.text("100")
+	tm.keys("Enter")
+	tm.waitText("SEND THIS CONTRACT ORDER?")
+	tm.waitText("margin needed")
+	tm.keys("y")
+	tm.waitText("order accepted: BUY_OPEN 2 ETH-PERP")
+	tm.keys("q")
+	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
+	if got := countReq(s.requests(t), "POST /openapi/contract/v1/order"); got != 1 {
+		t.Errorf("contract orders sent %d, want 1", got)
+	}
+}

@@ -11,7 +11,7 @@ import (
 
 // readOnlyDashboard returns the NewModel used when Config.NewModel is nil:
 // the dashboard over the shared upstream with a nil Trader, which is
-// read-only mode (n and x do not exist). serve has no Trader to give.
+// read-only mode (n, x and X do not exist). serve has no Trader to give.
 func readOnlyDashboard(up Upstream, theme string, fps int, more ...ui.Option) func(context.Context, Viewer) tea.Model {
 	frame := time.Second / time.Duration(fps)
 	return func(ctx context.Context, v Viewer) tea.Model {

@@ -30,11 +30,11 @@ func fillColumns() []column {
 		return "taker"
 	})
 	pnl := f(func(x *state.Fill) string { return x.RealizedPnl })
-	when := func(it *item, _ *cellCtx) string {
+	when := func(it *item, c *cellCtx) string { // in the clock's zone, as the events are
 		if it.fill.Time == 0 {
 			return ""
 		}
-		return time.UnixMilli(it.fill.Time).UTC().Format("15:04:05")
+		return time.UnixMilli(it.fill.Time).In(c.now.Location()).Format("15:04:05")
 	}
 	sidePaint := func(it *item, p *paints) paint {
 		switch {

@@ -127,7 +127,7 @@ func WithContext(ctx context.Context) Option { return func(m *Model) { m.ctx = c
 func WithMetrics(mt *Metrics) Option { return func(m *Model) { m.metrics = mt } }
 
 // New returns the dashboard on b. A nil t means read-only: the order keys
-// n and x do not exist (not in the help, pressing them does nothing).
+// n, x and X do not exist (not in the help, pressing them does nothing).
 func New(b Backend, t Trader, opts ...Option) Model {
 	m := Model{
 		b:      b,
