@@ -55,7 +55,7 @@ func fillColumns() []column {
 		return paint{}
 	}
 	return []column{
-		{title: "Time", fixed: 8, text: when, cmp: func(a, b *item) int { return int(sign64(a.fill.Time - b.fill.Time)) }},
+		{title: "Time", prio: 1, fixed: 8, text: when, cmp: func(a, b *item) int { return int(sign64(a.fill.Time - b.fill.Time)) }},
 		{title: "Mkt", prio: 5, max: 8, text: plain(market), cmp: textCmp(market)},
 		{title: "Symbol", max: 14, text: plain(symbol), cmp: textCmp(symbol)},
 		{title: "Side", max: 10, text: plain(side), cmp: textCmp(side), paint: sidePaint},

@@ -71,8 +71,10 @@ func newLayout(w, h int, market bool) layout {
 		l.gridMarket = false
 		return l
 	}
-	mktW := w / 2
-	fillsW := w / 4
+	// The Market pane keeps room for its trend line; the Fills pane gets a
+	// little more than the Events of what is left.
+	mktW := max(w*2/5, min(w/2, 56))
+	fillsW := (w - mktW - 2) * 11 / 20
 	l.gridMarket = true
 	l.panes[paneMarket] = rect{0, y, mktW, eventsH}
 	l.panes[paneFills] = rect{mktW + 1, y, fillsW, eventsH}

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
+	"bhtop/actions"
 	"bhtop/rest"
 )
 
@@ -121,5 +124,42 @@ func TestReadOnlyHasNoTradeKeys(t *testing.T) {
 		if strings.Contains(help, k) {
 			t.Errorf("read-only help lists %q", k)
 		}
+	}
+}
+
+// TestCancelAllShowsProgress: progress replaces the box's counts as it
+// comes, keys wait for the end, and the end's summary closes on any key.
+func TestCancelAllShowsProgress(t *testing.T) {
+	tr := &testTrader{}
+	m := press(t, sized(New(newTestBackend(testSnapshot()), tr, WithNow(fixedNow)), 80, 24), "2 X")
+	next, _ := m.Update(keyMsg("y"))
+	m = next.(Model)
+	if m.cancelRun == nil || !m.busy {
+		t.Fatalf("y did not start the cancel-all")
+	}
+	feed := &cancelFeed{id: m.cancelRun.id}
+	next, cmd := m.Update(cancelAllMsg{id: feed.id, sum: actions.Summary{Total: 4, Cancelled: 2}, run: feed})
+	m = next.(Model)
+	if cmd == nil || !strings.Contains(ansi.Strip(m.View().Content), "CANCELLING… 2 of 4") {
+		t.Fatalf("progress not shown or not re-armed:\n%s", ansi.Strip(m.View().Content))
+	}
+	m = press(t, m, "esc y") // ignored while it runs
+	if m.cancelRun == nil {
+		t.Fatalf("a key closed the progress before the end")
+	}
+	next, _ = m.Update(cancelAllMsg{id: feed.id, sum: actions.Summary{Total: 4, Cancelled: 3, Failed: 1, Errors: []string{"spot BTCUSDT 1001: boom"}}, done: true})
+	m = next.(Model)
+	screen := ansi.Strip(m.View().Content)
+	for _, want := range []string{"CANCEL-ALL DONE: 4 orders", "3  cancelled", "1  failed", "! spot BTCUSDT 1001: boom", "cancel-all: 3 cancelled, 0 already closed, 1 failed"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("summary lacks %q:\n%s", want, screen)
+		}
+	}
+	m = press(t, m, "y")
+	if m.cancelRun != nil || m.busy {
+		t.Errorf("summary still open or busy after a key")
+	}
+	if len(tr.cancelAlls) != 0 {
+		t.Errorf("the trader was called %d times (the test fed the replies itself)", len(tr.cancelAlls))
 	}
 }
