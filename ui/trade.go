@@ -79,7 +79,7 @@ func (m Model) askCancelAll() Model {
 	return m
 }
 
-// onCloseEdit edits the closing review's quantity; ok is false for a key
+// edit edits the closing review's quantity; it is false for a key
 // that is not an edit.
 func (c *closeReview) edit(msg tea.KeyPressMsg) bool {
 	switch {
