@@ -54,6 +54,9 @@ type fileSettings struct {
 	ValueIn    string   `toml:"value_in"`
 	Watch      []string `toml:"watch"`
 
+	// Accounts are the [accounts.NAME] tables (accounts.go).
+	Accounts map[string]accountSettings `toml:"accounts"`
+
 	Alerts []map[string]any `toml:"alerts"`
 	rules  []alert.Rule     // Alerts, validated by loadFile
 }
