@@ -109,6 +109,7 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		return fail(upstreamExitCode(err), "%v", err)
 	}
 	defer as.Close() // idempotent: the normal path closes it below
+	first := as.list[0].up.sess // --metrics reads its state after Close
 	as.Start()
 	as.follow(dk)
 	logger.Info("dashboard started", "accounts", len(as.list), "simulated", as.list[0].up.simulated, "readOnly", conn.ReadOnly)
@@ -139,7 +140,7 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	}
 	var lost []error // files that could not be written: the run fails
 	if metrics != nil {
-		if err := writeMetrics(*metricsFile, metrics, as.list[0].up.sess.Hub().Latest()); err != nil {
+		if err := writeMetrics(*metricsFile, metrics, first.Hub().Latest()); err != nil {
 			lost = append(lost, err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"bhtop/config"
 	"bhtop/market"
 	"bhtop/notify"
+	"bhtop/state"
 	"bhtop/value"
 )
 
@@ -62,7 +63,9 @@ func dumpAccounts(ctx context.Context, accts []config.Account, dk *desk, logger 
 	wg.Wait()
 	<-ctx.Done()
 	mkts := make([]*market.Snapshot, len(as.list))
+	states := make([]*state.Snapshot, len(as.list))
 	for i, a := range as.list {
+		states[i] = a.up.sess.Hub().Latest()
 		if h := a.up.MarketHub(); h != nil {
 			mkts[i] = h.Latest()
 		}
@@ -71,7 +74,7 @@ func dumpAccounts(ctx context.Context, accts []config.Account, dk *desk, logger 
 		fmt.Fprintf(stdio.Err, "bhtop dump: %v\n", err)
 	}
 	dk.close(finishWait)
-	b, err := accountsJSON(as, mkts, dk.alerts())
+	b, err := accountsJSON(as, states, mkts, dk.alerts())
 	if err == nil && indent != "" {
 		var out bytes.Buffer
 		if err = json.Indent(&out, b, "", indent); err == nil {
@@ -99,12 +102,12 @@ func dumpAccounts(ctx context.Context, accts []config.Account, dk *desk, logger 
 // accountsJSON composes the several-account dump on one line: each
 // account's dump (with its own alerts), then the total valued in the
 // first account's asset.
-func accountsJSON(as *accounts, mkts []*market.Snapshot, alerts []notify.Record) ([]byte, error) {
+func accountsJSON(as *accounts, states []*state.Snapshot, mkts []*market.Snapshot, alerts []notify.Record) ([]byte, error) {
 	var out bytes.Buffer
 	out.WriteString(`{"accounts":{`)
 	parts := make([]value.Part, len(as.list))
 	for i, a := range as.list {
-		s := a.up.sess.Hub().Latest()
+		s := states[i]
 		mine := []notify.Record{}
 		for _, r := range alerts {
 			if r.Account == a.name {

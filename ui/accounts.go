@@ -165,6 +165,7 @@ func (m Model) show(i int) Model {
 		for p := range m.panes {
 			m.panes[p].builtOK = false
 		}
+		m.refresh() // builds the market view the layout prepares with
 		if m.width > 0 {
 			m = m.onResize(tea.WindowSizeMsg{Width: m.width, Height: m.height})
 		}

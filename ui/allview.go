@@ -47,7 +47,10 @@ func (m *Model) refreshAll() {
 		m.status = a.Backend.Status()
 		r := allRow{name: a.Name, stream: m.connState(), equity: "—", upnl: "—"}
 		r.bad = m.status.State != upstream.StateLive
-		if v != nil {
+		switch {
+		case s.Version == 0:
+			r.note = "no snapshot yet" // nothing known: never shown as 0
+		case v != nil:
 			r.equity = m.amount(v.Equity.StringFixed(valuePlaces(v.Asset))) + " " + v.Asset
 			if p, ok := value.UnrealizedIn(v, ms); ok {
 				r.upnl = m.amount(p.StringFixed(valuePlaces(v.Asset))) + " " + v.Asset
@@ -55,7 +58,7 @@ func (m *Model) refreshAll() {
 			if len(v.Unpriced) > 0 {
 				r.note = "unpriced " + strings.Join(v.Unpriced, ",")
 			}
-		} else if a.Market == nil || ms == nil || ms.Version == 0 {
+		default:
 			r.note = "no market data"
 		}
 		d.rows = append(d.rows, r)
