@@ -125,6 +125,9 @@ func (as *accounts) uiAccounts(readOnly bool) []ui.Account {
 	out := make([]ui.Account, len(as.list))
 	for i, a := range as.list {
 		out[i] = ui.Account{Name: a.name, Backend: a.up.sess}
+		if len(as.list) == 1 && a.name == config.DefaultAccount {
+			out[i].Name = "" // no [accounts.NAME] tables: nothing names it
+		}
 		if !readOnly && !a.readOnly {
 			out[i].Trader = a.up.sess
 		}

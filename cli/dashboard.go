@@ -108,7 +108,7 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	if err != nil {
 		return fail(upstreamExitCode(err), "%v", err)
 	}
-	defer as.Close() // idempotent: the normal path closes it below
+	defer as.Close()            // idempotent: the normal path closes it below
 	first := as.list[0].up.sess // --metrics reads its state after Close
 	as.Start()
 	as.follow(dk)

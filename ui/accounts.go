@@ -12,7 +12,7 @@ import (
 )
 
 // Account is one followed account as the dashboard sees it (DESIGN.md
-// 'Accounts'): its name, its live backend, its Trader (nil: this account
+// 'Accounts'): its name (shown in the header; "" shows none), its live backend, its Trader (nil: this account
 // is read-only) and its market, valued in ValueIn (default USDT).
 type Account struct {
 	Name    string
@@ -55,10 +55,12 @@ func NewDesk(accts []Account, opts ...Option) Model {
 		opts = append(opts, WithMarket(a0.Market, a0.ValueIn))
 	}
 	m := New(a0.Backend, a0.Trader, opts...)
+	d := &m.acc
 	if len(accts) < 2 {
+		d.list = []accountSlot{{Account: a0}}
+		m.drawShortHelp()
 		return m
 	}
-	d := &m.acc
 	d.list = make([]accountSlot, len(accts))
 	for i, a := range accts {
 		if a.ValueIn == "" {
@@ -175,10 +177,10 @@ func (m Model) show(i int) Model {
 	return m
 }
 
-// accountName is the name the header shows: "" with one account.
+// accountName is the name the header shows ("" for an unnamed one).
 func (m *Model) accountName() string {
 	d := &m.acc
-	if !d.several() || d.all() {
+	if len(d.list) == 0 || d.all() {
 		return ""
 	}
 	return d.list[d.cur].Name

@@ -73,10 +73,11 @@ func TestAccountTradingKeys(t *testing.T) {
 	}
 }
 
-// TestOneAccountDesk: with one account nothing shows accounts: no name
-// in the header, a and A do nothing and are not in the help.
+// TestOneAccountDesk: with one unnamed account nothing shows accounts: no
+// name in the header, a and A do nothing and are not in the help.
 func TestOneAccountDesk(t *testing.T) {
 	a := twoAccounts()[:1]
+	a[0].Name = ""
 	m := sized(NewDesk(a, WithNow(fixedNow), WithNoColor(true)), 120, 30)
 	plain := sized(New(a[0].Backend, a[0].Trader, WithNow(fixedNow), WithNoColor(true), WithMarket(a[0].Market, "USDT")), 120, 30)
 	if got, want := ansi.Strip(press(t, m, "a").View().Content), ansi.Strip(plain.View().Content); got != want {
