@@ -184,3 +184,27 @@ func (f *Flags) pick(file fileSettings, path string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// checkRuleAccounts refuses an alert rule naming an account the file's
+// [accounts.NAME] tables do not have (it would never fire), with the
+// rule's line. Without tables a rule's account is not checked.
+func checkRuleAccounts(path, text string, file fileSettings) error {
+	if len(file.Accounts) == 0 {
+		return nil
+	}
+	lines := scanAlertLines(text)
+	for i, r := range file.rules {
+		if r.Account == "" {
+			continue
+		}
+		if _, known := file.Accounts[r.Account]; known {
+			continue
+		}
+		where := ""
+		if line := lines.line(i, "account"); line > 0 {
+			where = fmt.Sprintf("line %d: ", line)
+		}
+		return fmt.Errorf("config file %s: %s[[alerts]] rule %d: account %q is not one of the [accounts.NAME] tables", path, where, i+1, r.Account)
+	}
+	return nil
+}

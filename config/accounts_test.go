@@ -92,6 +92,12 @@ secret_key = "s"`, want: []want{{"default", "http://x.example:1", "k", "s", "USD
 		{name: "unknown key in a table", file: "[accounts.a]\ntheme = \"dark\"\n", err: "unknown setting(s) accounts.a.theme"},
 		{name: "bad name", file: "[accounts.\"a b\"]\nread_only = true\n", err: `account name "a b"`},
 		{name: "a table's error names the account", file: "[accounts.a]\napi_key = \"k\"\n", err: "account a: BHTOP_API_KEY is set but no secret key"},
+		{name: "an alert rule naming an unknown account", file: accountsFile + "\n[[alerts]]\nkind = \"fill\"\naccount = \"bot2\"\n",
+			err: `line 18: [[alerts]] rule 1: account "bot2" is not one of the [accounts.NAME] tables`},
+		{name: "an alert rule naming a table", file: accountsFile + "\n[[alerts]]\nkind = \"fill\"\naccount = \"bot1\"\n", want: []want{
+			{"bot1", "http://bot.example:2", "topkey", "topsecret", "BTC", true},
+			{"main", "http://top.example:1", "mainkey", "mainsecret", "BTC", false},
+		}},
 		{name: "--record with several accounts", args: []string{"--record", "/tmp/x"}, file: accountsFile, err: "--record with several accounts"},
 	}
 	for _, tt := range tests {

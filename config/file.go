@@ -110,6 +110,9 @@ func parseFile(path string, b []byte) (fileSettings, error) {
 	if fsets.rules, err = parseAlerts(path, string(b), fsets.Alerts); err != nil {
 		return fsets, err
 	}
+	if err := checkRuleAccounts(path, string(b), fsets); err != nil {
+		return fsets, err
+	}
 	return fsets, nil
 }
 
