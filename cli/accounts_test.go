@@ -150,8 +150,7 @@ func TestAccountMetricsLabels(t *testing.T) {
 
 // TestDashboardAccounts: the dashboard follows two accounts of one
 // simulator, one with a wrong key: main goes live, a shows bot failing
-// (main unaffected), a again the All view with both, q quits and each
-// live account's listenKey is closed.
+// (main unaffected), a again the All view with both, and q quits.
 func TestDashboardAccounts(t *testing.T) {
 	env := deskEnv(t, twoAccountsConfig(t))
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

@@ -132,8 +132,8 @@ func (f *Flags) ResolveAccounts(getenv func(string) string) ([]Account, error) {
 		}
 		return []Account{{Name: DefaultAccount, Conn: c}}, nil
 	}
-	if set["record"] && len(names) > 1 {
-		return nil, errors.New("--record with several accounts: set record in each [accounts.NAME] table (a journal holds one account)")
+	if len(names) > 1 && (set["record"] || getenv("BHTOP_RECORD") != "") {
+		return nil, errors.New("--record (or BHTOP_RECORD) with several accounts: set record in each [accounts.NAME] table (a journal holds one account)")
 	}
 	out := make([]Account, 0, len(names))
 	for _, n := range names {

@@ -34,6 +34,9 @@ import (
 //	value_in    = "USDT"          # the asset the account is valued in
 //	watch       = ["BTCUSDT", "ETHBTC"]
 //
+//	[accounts.main]              # several accounts (accounts.go): each table
+//	api_key = "..."              # holds connection keys and inherits the rest
+//
 //	[[alerts]]                   # alert rules (package alert), repeatable
 //	kind  = "price_cross"
 //	symbol = "BTCUSDT"
