@@ -30,12 +30,15 @@ func (s *Session) notePublished(snap *state.Snapshot) {
 	if s.primed {
 		prev, j := s.prevOrders, 0
 		for i := range snap.Orders {
-			o := &snap.Orders[i]
-			for j < len(prev) && compareOrderKeys(&prev[j], o) < 0 {
+			o := snap.Orders[i]
+			for j < len(prev) && compareOrderKeys(prev[j], o) < 0 {
 				j++ // an order no longer retained
 			}
 			var before orderMark
-			seen := j < len(prev) && compareOrderKeys(&prev[j], o) == 0
+			seen := j < len(prev) && compareOrderKeys(prev[j], o) == 0
+			if seen && prev[j] == o {
+				continue // the same row: unchanged
+			}
 			if seen {
 				before = orderMark{prev[j].Status, prev[j].ExecutedQty}
 				if before == (orderMark{o.Status, o.ExecutedQty}) {

@@ -60,7 +60,7 @@ type Session struct {
 	created map[string]bool // keys created and not yet deleted
 	primed  bool            // prevOrders holds a baseline
 	// prevOrders: the orders of the snapshot compared last (writer only)
-	prevOrders []state.Order
+	prevOrders []*state.Order
 
 	// order-note rate limit (writer goroutine only)
 	noteWindow  time.Time

@@ -64,7 +64,7 @@ func (m *Model) revalue() {
 	if m.market.hub != nil {
 		ms = m.market.hub.Latest()
 	}
-	if m.mk != nil && ms == nil && m.mk.live == false {
+	if m.mk != nil && ms == nil && !m.mk.live {
 		return // no market at all: the empty view stays
 	}
 	if m.mk != nil && (ms == nil || ms.Version == m.mk.snap.Version) && m.snap.Version == m.mk.state {
