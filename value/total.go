@@ -40,7 +40,7 @@ func Sum(in string, parts []Part) Total {
 		if p.Val == nil {
 			if p.State != nil {
 				for _, b := range p.State.Balances {
-					if !sum(b.Free, b.Locked).IsZero() {
+					if !sumNum(b.Free, b.Locked).isZero() {
 						add(b.Asset)
 					}
 				}
