@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"net"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -136,15 +135,8 @@ func TestAccountMetricsLabels(t *testing.T) {
 		code, _, _ := runCLI(env, "dump", "--for", "3s", "--metrics-addr", addr)
 		done <- code
 	}()
-	var body string
-	testkit.Eventually(t, 10*time.Second, func() bool {
-		if resp, err := http.Get("http://" + addr + "/metrics"); err == nil {
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			body = string(b)
-		}
-		return strings.Contains(body, `bhtop_stream_up{account="main"} 1`) && strings.Contains(body, `bhtop_stream_up{account="bot"} 0`)
-	}, "/metrics never showed main up and bot down")
+	scrapeUntil(t, addr, "/metrics never showed main up and bot down",
+		`bhtop_stream_up{account="main"} 1`, `bhtop_stream_up{account="bot"} 0`, `bhtop_equity{account="main",asset="USDT"}`)
 	<-done
 }
 

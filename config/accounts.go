@@ -13,8 +13,9 @@ import (
 // [accounts.NAME] tables (DESIGN.md 'Accounts'); nothing shown names it.
 const DefaultAccount = "default"
 
-// accountSettings is one [accounts.NAME] table: the connection keys an
-// account may set. Keys it leaves out are inherited from the top level.
+// accountSettings are the connection keys: the top level's (embedded in
+// fileSettings) and one [accounts.NAME] table's. Keys a table leaves out
+// are inherited from the top level.
 //
 //	[accounts.bot1]
 //	base_url    = "https://api.example.com"

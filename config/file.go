@@ -42,20 +42,9 @@ import (
 //	symbol = "BTCUSDT"
 //	above = 70000
 type fileSettings struct {
-	BaseURL    string   `toml:"base_url"`
-	WSURL      string   `toml:"ws_url"`
-	APIKey     string   `toml:"api_key"`
-	SecretKey  string   `toml:"secret_key"`
-	SecretFile string   `toml:"secret_file"`
-	RecvWindow int      `toml:"recv_window"`
-	Keepalive  string   `toml:"keepalive"`
-	Rotate     string   `toml:"rotate"`
-	ReadOnly   *bool    `toml:"read_only"`
-	Record     string   `toml:"record"`
-	Theme      string   `toml:"theme"`
-	Log        string   `toml:"log"`
-	ValueIn    string   `toml:"value_in"`
-	Watch      []string `toml:"watch"`
+	accountSettings        // the connection keys, which a table may set too
+	Theme           string `toml:"theme"`
+	Log             string `toml:"log"`
 
 	// Accounts are the [accounts.NAME] tables (accounts.go).
 	Accounts map[string]accountSettings `toml:"accounts"`

@@ -40,14 +40,7 @@ func sharedAccounts(accts []ui.Account, every time.Duration) []ui.Account {
 // read-only dashboard over the accounts the viewer's key allows (a / A
 // switch among them; the All view totals only them).
 func readOnlyDesk(accts []ui.Account, theme string, fps int, more ...ui.Option) func(context.Context, Viewer) tea.Model {
-	frame := time.Second / time.Duration(fps)
 	return func(ctx context.Context, v Viewer) tea.Model {
-		opts := append([]ui.Option{
-			ui.WithTheme(theme),
-			ui.WithNoColor(v.NoColor()),
-			ui.WithContext(ctx),
-			ui.WithFrameInterval(frame),
-		}, more...)
-		return ui.NewDesk(allowedAccounts(accts, v.Accounts), opts...)
+		return ui.NewDesk(allowedAccounts(accts, v.Accounts), viewerOptions(ctx, v, theme, fps, more)...)
 	}
 }
