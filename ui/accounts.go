@@ -185,3 +185,9 @@ func (m *Model) accountName() string {
 	}
 	return d.list[d.cur].Name
 }
+
+// off returns b disabled (the account keys until NewDesk enables them).
+func off(b key.Binding) key.Binding {
+	b.SetEnabled(false)
+	return b
+}

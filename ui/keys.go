@@ -69,12 +69,6 @@ func DefaultKeyMap() KeyMap {
 	}
 }
 
-// off returns b disabled.
-func off(b key.Binding) key.Binding {
-	b.SetEnabled(false)
-	return b
-}
-
 // SetReadOnly disables (or enables) the order keys n and x.
 func (k *KeyMap) SetReadOnly(readOnly bool) {
 	k.New.SetEnabled(!readOnly)
