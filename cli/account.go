@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 
 	"bhtop/config"
 	"bhtop/signer"
@@ -38,16 +40,30 @@ func openAccounts(ctx context.Context, accts []config.Account, o upstreamOptions
 			return nil, err
 		}
 	}
-	for _, a := range accts {
+	// Opened side by side: one account's slow clock sync (an unreachable
+	// service) does not hold up the others.
+	as.list = make([]*account, len(accts))
+	errs := make([]error, len(accts))
+	var wg sync.WaitGroup
+	for i, a := range accts {
 		oa := o
 		oa.trade = o.trade && !a.ReadOnly
 		oa.simulated = as.sim != nil && a.BaseURL == as.sim.URL()
-		up, err := openUpstream(ctx, a.Conn, oa)
-		if err != nil {
-			as.Close()
-			return nil, fmt.Errorf("account %s: %w", a.Name, err)
-		}
-		as.list = append(as.list, &account{name: a.Name, readOnly: a.ReadOnly, up: up})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			up, err := openUpstream(ctx, a.Conn, oa)
+			if err != nil {
+				errs[i] = fmt.Errorf("account %s: %w", a.Name, err)
+				return
+			}
+			as.list[i] = &account{name: a.Name, readOnly: a.ReadOnly, up: up}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		as.Close()
+		return nil, err
 	}
 	return as, nil
 }
@@ -98,6 +114,9 @@ func (as *accounts) follow(d *desk) {
 func (as *accounts) Close() error {
 	var first error
 	for _, a := range as.list {
+		if a == nil {
+			continue // never opened
+		}
 		if err := a.up.Close(); err != nil && first == nil {
 			first = fmt.Errorf("account %s: %w", a.name, err)
 		}
