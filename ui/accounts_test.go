@@ -41,6 +41,7 @@ func TestAccountScreens(t *testing.T) {
 		{"all-backwards", "A"},
 		{"around", "a a a"},
 		{"all-ignores-pane-keys", "A n x r 2"},
+		{"all-private", "A p"},
 	}
 	for _, size := range [][2]int{{120, 30}, {80, 24}} {
 		for _, v := range views {

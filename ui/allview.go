@@ -51,9 +51,9 @@ func (m *Model) refreshAll() {
 		case s.Version == 0:
 			r.note = "no snapshot yet" // nothing known: never shown as 0
 		case v != nil:
-			r.equity = m.amount(v.Equity.StringFixed(valuePlaces(v.Asset))) + " " + v.Asset
+			r.equity = v.Equity.StringFixed(valuePlaces(v.Asset)) + " " + v.Asset
 			if p, ok := value.UnrealizedIn(v, ms); ok {
-				r.upnl = m.amount(p.StringFixed(valuePlaces(v.Asset))) + " " + v.Asset
+				r.upnl = p.StringFixed(valuePlaces(v.Asset)) + " " + v.Asset
 			}
 			if len(v.Unpriced) > 0 {
 				r.note = "unpriced " + strings.Join(v.Unpriced, ",")
@@ -64,24 +64,28 @@ func (m *Model) refreshAll() {
 		d.rows = append(d.rows, r)
 	}
 	t := value.Sum(in, parts)
-	d.total = allTotal{equity: m.amount(t.Equity.StringFixed(valuePlaces(in))) + " " + in}
+	d.total = allTotal{equity: t.Equity.StringFixed(valuePlaces(in)) + " " + in}
 	if len(t.Unpriced) > 0 {
 		d.total.unpriced = "unpriced " + strings.Join(t.Unpriced, ",")
 	}
 }
 
-// amount is s, or the privacy mask.
+// amount is s (an amount and its asset), or with privacy on the mask
+// and the asset; "—" stays.
 func (m *Model) amount(s string) string {
-	if m.privacy {
-		return hidden
+	if !m.privacy || s == "—" {
+		return s
 	}
-	return s
+	if _, asset, ok := strings.Cut(s, " "); ok {
+		return hidden + " " + asset
+	}
+	return hidden
 }
 
 // allHeader is the header line of the All view.
 func (m *Model) allHeader() string {
 	parts := []string{m.pt.header.wrap(" bhtop "), m.pt.badge.wrap(" ALL ACCOUNTS "),
-		strconv.Itoa(len(m.acc.list)) + " accounts", m.pt.accent.wrap("total " + m.acc.total.equity)}
+		strconv.Itoa(len(m.acc.list)) + " accounts", m.pt.accent.wrap("total " + m.amount(m.acc.total.equity))}
 	if m.privacy {
 		parts = append(parts, m.pt.badge.wrap(" PRIVATE "))
 	}
@@ -105,12 +109,16 @@ func (m *Model) allStatus() string {
 func (m *Model) writeAll(b *strings.Builder) {
 	w, h := m.lay.w, m.lay.body.h
 	nameW, eqW, pnlW := len("Account"), len("Equity"), len("Unrealized PnL")
-	for _, r := range m.acc.rows {
+	rows := make([]allRow, len(m.acc.rows))
+	for i, r := range m.acc.rows {
+		r.equity, r.upnl = m.amount(r.equity), m.amount(r.upnl)
+		rows[i] = r
 		nameW = max(nameW, textWidth(r.name))
 		eqW = max(eqW, textWidth(r.equity))
 		pnlW = max(pnlW, textWidth(r.upnl))
 	}
-	eqW = max(eqW, textWidth(m.acc.total.equity))
+	total := m.amount(m.acc.total.equity)
+	eqW = max(eqW, textWidth(total))
 	left := func(s string, n int) string { return s + strings.Repeat(" ", max(0, n-textWidth(s))) }
 	right := func(s string, n int) string { return strings.Repeat(" ", max(0, n-textWidth(s))) + s }
 	row := func(name, eq, pnl, stream, note string) string {
@@ -118,7 +126,7 @@ func (m *Model) writeAll(b *strings.Builder) {
 	}
 	var lines []string
 	lines = append(lines, m.pt.colHeader.wrap(fit(row("Account", "Equity", "Unrealized PnL", "Stream", ""), w)))
-	for _, r := range m.acc.rows {
+	for _, r := range rows {
 		note := r.note
 		if note != "" {
 			note = m.pt.muted.wrap(note)
@@ -126,7 +134,7 @@ func (m *Model) writeAll(b *strings.Builder) {
 		lines = append(lines, fitStyled(row(r.name, r.equity, r.upnl, r.stream, note), w))
 	}
 	lines = append(lines, fit("", w))
-	lines = append(lines, fitStyled(m.pt.accent.wrap(row("Total", m.acc.total.equity, "", "", ""))+" "+m.pt.muted.wrap(m.acc.total.unpriced), w))
+	lines = append(lines, fitStyled(m.pt.accent.wrap(row("Total", total, "", "", ""))+" "+m.pt.muted.wrap(m.acc.total.unpriced), w))
 	for i := range h {
 		if i < len(lines) {
 			b.WriteString(lines[i])
