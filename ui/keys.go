@@ -28,7 +28,8 @@ type KeyMap struct {
 	NextAccount, PrevAccount key.Binding
 }
 
-// DefaultKeyMap returns the contract keys with every binding enabled.
+// DefaultKeyMap returns the contract keys with every binding enabled but
+// the account keys, which only a dashboard of several accounts has.
 func DefaultKeyMap() KeyMap {
 	b := func(keys []string, help, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
