@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -204,6 +205,11 @@ func serveAccounts(ctx context.Context, sf serveFlags, accts []config.Account, l
 		cfg.Upstream, cfg.Options = up.sess, up.uiOptions()
 	} else {
 		cfg.Accounts = as.uiAccounts(true)
+		names := make([]string, len(accts))
+		for i, a := range accts {
+			names[i] = a.Name
+		}
+		logger.Info("serving accounts", "accounts", strings.Join(names, ","))
 	}
 	srv, err := serve.New(cfg)
 	if err != nil {
