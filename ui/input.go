@@ -43,6 +43,9 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case m.chart != nil:
 		return m.onChartKey(msg)
 	}
+	if mm, cmd, ok := m.onAccountKey(msg); ok {
+		return mm, cmd
+	}
 	return m.onPaneKey(msg)
 }
 

@@ -24,9 +24,13 @@ type KeyMap struct {
 	History, Theme     key.Binding
 	Zero, Privacy      key.Binding
 	Help, Quit         key.Binding
+	// NextAccount and PrevAccount (a / A) are enabled by NewDesk with
+	// several accounts only.
+	NextAccount, PrevAccount key.Binding
 }
 
-// DefaultKeyMap returns the contract keys with every binding enabled.
+// DefaultKeyMap returns the contract keys with every binding enabled but
+// the account keys, which only a dashboard of several accounts has.
 func DefaultKeyMap() KeyMap {
 	b := func(keys []string, help, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
@@ -64,6 +68,8 @@ func DefaultKeyMap() KeyMap {
 		Privacy:      b([]string{"p"}, "p", "privacy"),
 		Help:         b([]string{"?"}, "?", "help"),
 		Quit:         b([]string{"q", "ctrl+c"}, "q", "quit"),
+		NextAccount:  off(b([]string{"a"}, "a", "next account")),
+		PrevAccount:  off(b([]string{"A"}, "A", "previous account")),
 	}
 }
 
@@ -76,7 +82,7 @@ func (k *KeyMap) SetReadOnly(readOnly bool) {
 
 // ShortHelp is the one-line help under the panes.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Help, k.NextPane, k.New, k.Cancel, k.Chart, k.Filter, k.Sort, k.History, k.Quit}
+	return []key.Binding{k.Help, k.NextPane, k.NextAccount, k.New, k.Cancel, k.Chart, k.Filter, k.Sort, k.History, k.Quit}
 }
 
 // FullHelp is the help screen on `?`, in columns narrow enough for 80
@@ -85,6 +91,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextPane, k.PrevPane, k.Pane1, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Filter, k.Esc, k.Sort, k.Reverse, k.History, k.Zero, k.Theme, k.Privacy},
-		{k.New, k.Cancel, k.CancelAll, k.Chart, k.IntervalPrev, k.IntervalNext, k.Keepalive, k.Resync, k.Help, k.Quit},
+		{k.New, k.Cancel, k.CancelAll, k.Chart, k.IntervalPrev, k.IntervalNext, k.Keepalive, k.Resync, k.NextAccount, k.PrevAccount, k.Help, k.Quit},
 	}
 }

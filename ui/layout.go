@@ -147,6 +147,10 @@ func (m *Model) writeBody(b *strings.Builder) {
 		lines(out[:l.body.h])
 		return
 	}
+	if m.acc.all() {
+		m.writeAll(b)
+		return
+	}
 	if m.chart != nil && len(m.chart.lines) == l.body.h {
 		lines(m.chart.lines)
 		return

@@ -38,6 +38,7 @@ type Model struct {
 	frame   time.Duration
 	metrics *Metrics
 
+	acc      deskAccounts // several accounts (accounts.go); zero: one
 	keys     KeyMap
 	help     help.Model
 	theme    int // index into themes.Names()
@@ -237,6 +238,7 @@ func (m *Model) refresh() {
 		m.noteSeq = seq
 	}
 	m.rebuild()
+	m.refreshAll()
 }
 
 // rebuild refreshes every pane's rows (each reuses its cache when nothing
