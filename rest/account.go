@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"bhtop/api"
 	"context"
 	"strconv"
 )
@@ -99,7 +100,7 @@ func (c *Client) ContractOpenOrders(ctx context.Context, limit int) ([]OrderReco
 
 // routeContractHistory is GET /openapi/contract/v1/historyOrders (an
 // extension): closed contract orders.
-var routeContractHistory = route{"GET", "/openapi/contract/v1/historyOrders", secUserData, 5, false}
+var routeContractHistory = routeOf(api.ContractHistoryOrders)
 
 // ContractHistoryOrders lists closed contract orders (GET
 // /openapi/contract/v1/historyOrders); symbol "" means all, limit <= 0

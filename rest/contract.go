@@ -1,15 +1,16 @@
 package rest
 
 import (
+	"bhtop/api"
 	"context"
 	"strings"
 )
 
 // The contract order endpoints (API-FACTS.md extensions).
 var (
-	routeContractOrder  = route{"POST", "/openapi/contract/v1/order", secTrade, 1, true}
-	routeContractCancel = route{"DELETE", "/openapi/contract/v1/order/cancel", secTrade, 1, true}
-	routeBatchCancel    = route{"DELETE", "/openapi/contract/v1/order/batchCancel", secTrade, 1, true}
+	routeContractOrder  = routeOf(api.ContractOrder)
+	routeContractCancel = routeOf(api.ContractCancel)
+	routeBatchCancel    = routeOf(api.ContractBatchCancel)
 )
 
 // Contract order sides, order types and price types (API-FACTS.md).

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"bhtop/api"
 	"context"
 	"strconv"
 	"strings"
@@ -8,8 +9,8 @@ import (
 
 // The trade history endpoints (API-FACTS.md 'Trading extras').
 var (
-	routeMyTrades         = route{"GET", "/openapi/v1/myTrades", secUserData, 5, false}
-	routeContractMyTrades = route{"GET", "/openapi/contract/v1/myTrades", secUserData, 1, false}
+	routeMyTrades         = routeOf(api.MyTrades)
+	routeContractMyTrades = routeOf(api.ContractMyTrades)
 )
 
 // MaxTradesPage is the most rows one myTrades request returns.
