@@ -1,9 +1,10 @@
 package rest
 
 import (
-	"bhtop/api"
 	"context"
 	"strconv"
+
+	"bhtop/api"
 )
 
 // Account fetches the account flags and balances (GET /openapi/v1/account).

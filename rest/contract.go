@@ -1,9 +1,10 @@
 package rest
 
 import (
-	"bhtop/api"
 	"context"
 	"strings"
+
+	"bhtop/api"
 )
 
 // The contract order endpoints (API-FACTS.md extensions).

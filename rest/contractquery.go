@@ -1,8 +1,9 @@
 package rest
 
 import (
-	"bhtop/api"
 	"context"
+
+	"bhtop/api"
 )
 
 // routeContractQuery is GET /openapi/contract/v1/getOrder (an extension;

@@ -1,10 +1,11 @@
 package rest
 
 import (
-	"bhtop/api"
 	"net/url"
 	"strconv"
 	"strings"
+
+	"bhtop/api"
 )
 
 // params is an ordered list of request parameters. It is encoded in the

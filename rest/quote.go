@@ -1,13 +1,14 @@
 package rest
 
 import (
-	"bhtop/api"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
+
+	"bhtop/api"
 )
 
 // The quote endpoints (API-FACTS.md 'Market data'): public (security

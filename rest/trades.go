@@ -1,10 +1,11 @@
 package rest
 
 import (
-	"bhtop/api"
 	"context"
 	"strconv"
 	"strings"
+
+	"bhtop/api"
 )
 
 // The trade history endpoints (API-FACTS.md 'Trading extras').

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"bhtop/api"
 	"bhtop/event"
 	"bhtop/sim/engine"
 
@@ -12,11 +13,11 @@ import (
 
 // Order statuses (SPEC.md).
 const (
-	statusNew       = "NEW"
-	statusPartially = "PARTIALLY_FILLED"
-	statusFilled    = "FILLED"
-	statusCanceled  = "CANCELED"
-	statusRejected  = "REJECTED"
+	statusNew       = api.StatusNew
+	statusPartially = api.StatusPartiallyFilled
+	statusFilled    = api.StatusFilled
+	statusCanceled  = api.StatusCanceled
+	statusRejected  = api.StatusRejected
 )
 
 // Commission rates: taker and maker, charged in the asset received (spot)

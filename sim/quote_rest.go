@@ -1,36 +1,12 @@
 package sim
 
 import (
-	"net/url"
-	"strconv"
-
 	"bhtop/sim/engine"
 )
 
 // The quote REST endpoints of API-FACTS.md 'Market data': views of the
 // engine's books, tapes and klines. Security NONE; a symbol the endpoint
 // does not know is -1121.
-
-// depthWeight is the depth endpoints' weight: 1, 5 for a limit above 100,
-// 10 above 500.
-func depthWeight(q url.Values) int {
-	n, _ := strconv.Atoi(q.Get("limit"))
-	switch {
-	case n > 500:
-		return 10
-	case n > 100:
-		return 5
-	}
-	return 1
-}
-
-// tickerWeight is 40 for all symbols at once, else 1.
-func tickerWeight(q url.Values) int {
-	if q.Get("symbol") == "" {
-		return 40
-	}
-	return 1
-}
 
 // marketSymbol reads the mandatory symbol of a spot (contract false) or
 // contract endpoint.
