@@ -30,7 +30,7 @@ var (
 	QueryOrder = Endpoint{Method: "GET", Path: "/openapi/v1/order", Security: UserData, Weight: 1,
 		Params: opt("orderId", "origClientOrderId")}
 	CancelOrder = Endpoint{Method: "DELETE", Path: "/openapi/v1/order", Security: Trade, Weight: 1,
-		Order: true, Changing: true, Params: opt("orderId", "clientOrderId")}
+		Order: true, Changing: true, Params: opt("symbol", "orderId", "clientOrderId")}
 	OpenOrders = Endpoint{Method: "GET", Path: "/openapi/v1/openOrders", Security: UserData, Weight: 1,
 		Params: opt("symbol", "orderId", "limit")}
 	HistoryOrders = Endpoint{Method: "GET", Path: "/openapi/v1/historyOrders", Security: UserData, Weight: 5,
