@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 
+	"bhtop/api"
 	"bhtop/rest"
 	"bhtop/state"
 )
@@ -48,8 +49,9 @@ func CountBySymbol(ts []Target) map[string]int {
 }
 
 // Canceller cancels many orders: contract ones with one batchCancel per
-// symbol, spot ones one DELETE each (the client's rate governor paces
-// them), each request sent once.
+// symbol, spot ones one DELETE each, each request sent once. The pacing
+// is the client's rate governor's: every cancel and batchCancel counts
+// toward the ORDER limit (api.CancelOrder.Order; see package api for why).
 type Canceller struct {
 	Trader *rest.Trader
 	// Progress, if set, is called after each request with the summary so
@@ -181,10 +183,10 @@ func (c Canceller) batch(ctx context.Context, sym string, ts []Target, sum *Summ
 	}
 	for _, t := range ts {
 		switch st, ok := status[t.OrderID]; {
-		case ok && (st == "NEW" || st == "PARTIALLY_FILLED"):
+		case ok && api.Open(st):
 			sum.Failed++
 			sum.Errors = append(sum.Errors, fmt.Sprintf("contract %s %s: still open after batchCancel", sym, t.OrderID))
-		case ok && st != "CANCELED":
+		case ok && st != api.StatusCanceled:
 			sum.AlreadyClosed++
 		default:
 			sum.Cancelled++
