@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 
 	"bhtop/api"
 	"bhtop/rest"
@@ -83,7 +83,7 @@ func (c Canceller) CancelAll(ctx context.Context, targets []Target) Summary {
 		}
 		bySymbol[t.Symbol] = append(bySymbol[t.Symbol], t)
 	}
-	sort.Strings(symbols)
+	slices.Sort(symbols)
 	others := c.othersOpen(ctx, bySymbol)
 	for _, sym := range symbols {
 		if others[sym] { // batchCancel would take orders not asked for

@@ -1,7 +1,8 @@
 package actions
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 
 	"github.com/shopspring/decimal"
 
@@ -64,6 +65,6 @@ func FeeTotals(fills []state.Fill) []FeeTotal {
 	for a, t := range sums {
 		out = append(out, FeeTotal{a, t})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Asset < out[j].Asset })
+	slices.SortFunc(out, func(a, b FeeTotal) int { return cmp.Compare(a.Asset, b.Asset) })
 	return out
 }

@@ -1,7 +1,9 @@
 package sim
 
 import (
-	"sort"
+	"cmp"
+	"maps"
+	"slices"
 
 	"bhtop/event"
 
@@ -106,12 +108,7 @@ func (s *Server) accountList() []*account {
 	if len(s.accounts) == 1 {
 		return []*account{s.demo}
 	}
-	l := make([]*account, 0, len(s.accounts))
-	for _, a := range s.accounts {
-		l = append(l, a)
-	}
-	sort.Slice(l, func(i, j int) bool { return l[i].id < l[j].id })
-	return l
+	return slices.SortedFunc(maps.Values(s.accounts), func(a, b *account) int { return cmp.Compare(a.id, b.id) })
 }
 
 func (s *Server) encodeOpts() event.EncodeOptions {
@@ -136,11 +133,7 @@ type balanceJSON struct {
 
 func (s *Server) handleAccount(c *call) (any, *apiError) {
 	a := c.key.account
-	assets := make([]string, 0, len(a.balances))
-	for k := range a.balances {
-		assets = append(assets, k)
-	}
-	sort.Strings(assets)
+	assets := slices.Sorted(maps.Keys(a.balances))
 	bals := make([]balanceJSON, 0, len(assets))
 	for _, k := range assets {
 		b := a.balances[k]

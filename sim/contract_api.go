@@ -1,7 +1,7 @@
 package sim
 
 import (
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -200,7 +200,7 @@ func (s *Server) handlePositions(c *call) (any, *apiError) {
 			keys = append(keys, k)
 		}
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	out := make([]positionRecord, 0, len(keys))
 	for _, k := range keys {
 		p := a.positions[k]

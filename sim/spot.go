@@ -1,9 +1,9 @@
 package sim
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
-	"sort"
 	"strconv"
 
 	"github.com/shopspring/decimal"
@@ -247,7 +247,7 @@ func (s *Server) listOrders(c *call, orders []*order, contract bool, def int64) 
 		}
 		rows = append(rows, o)
 	}
-	sort.Slice(rows, func(i, j int) bool { return rows[i].id < rows[j].id })
+	slices.SortFunc(rows, func(a, b *order) int { return cmp.Compare(a.id, b.id) })
 	if int64(len(rows)) > limit {
 		rows = rows[int64(len(rows))-limit:]
 	}

@@ -1,8 +1,9 @@
 package sim
 
 import (
+	"cmp"
 	"encoding/json"
-	"sort"
+	"slices"
 	"strconv"
 
 	"github.com/shopspring/decimal"
@@ -73,7 +74,7 @@ func (s *Server) pickTrades(c *call, contract bool, def int64) ([]*accountTrade,
 		}
 		rows = append(rows, t)
 	}
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].id < rows[j].id })
+	slices.SortStableFunc(rows, func(a, b *accountTrade) int { return cmp.Compare(a.id, b.id) })
 	if int64(len(rows)) > limit {
 		if fromID > 0 && toID == 0 {
 			rows = rows[:limit]
