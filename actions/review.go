@@ -6,6 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"bhtop/dec"
 	"bhtop/rest"
 	"bhtop/state"
 )
@@ -57,7 +58,7 @@ func FeeTotals(fills []state.Fill) []FeeTotal {
 		if f.CommissionAsset == "" {
 			continue
 		}
-		if c, err := decimal.NewFromString(f.Commission); err == nil {
+		if c, ok := dec.Parse(f.Commission); ok {
 			sums[f.CommissionAsset] = sums[f.CommissionAsset].Add(c)
 		}
 	}
