@@ -6,6 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"bhtop/dec"
 	"bhtop/state"
 )
 
@@ -98,13 +99,13 @@ func (t *tradeWatch) scanOrders(orders []state.Order) {
 
 // increased reports whether the executed quantity grew ("" is zero).
 func increased(before, after string) bool {
-	a, err := decimal.NewFromString(after)
-	if err != nil {
+	a, ok := dec.Parse(after)
+	if !ok {
 		return false
 	}
 	b := decimal.Zero
 	if before != "" {
-		if b, err = decimal.NewFromString(before); err != nil {
+		if b, ok = dec.Parse(before); !ok {
 			return false
 		}
 	}
