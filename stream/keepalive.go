@@ -34,11 +34,13 @@ func (s *Session) newKey(ctx context.Context) (string, error) {
 	s.mu.Lock()
 	s.key = key
 	s.created[key] = true
-	s.status.KeyCreated = now
-	s.status.KeysCreated++
-	s.status.KeyExpires = now.Add(s.cfg.KeyTTL)
-	s.status.LastKeepalive = time.Time{}
-	s.status.NextKeepalive = now.Add(s.cfg.Keepalive)
+	s.setStatus(func(st *Status) {
+		st.KeyCreated = now
+		st.KeysCreated++
+		st.KeyExpires = now.Add(s.cfg.KeyTTL)
+		st.LastKeepalive = time.Time{}
+		st.NextKeepalive = now.Add(s.cfg.Keepalive)
+	})
 	s.mu.Unlock()
 	s.note(NoteKeepalive, "new listenKey created")
 	select {
@@ -129,9 +131,11 @@ func (s *Session) keepalive(ctx context.Context, key string) (time.Time, error) 
 	exp := now.Add(s.cfg.KeyTTL)
 	s.mu.Lock()
 	if s.key == key {
-		s.status.LastKeepalive = now
-		s.status.KeyExpires = exp
-		s.status.NextKeepalive = now.Add(s.cfg.Keepalive)
+		s.setStatus(func(st *Status) {
+			st.LastKeepalive = now
+			st.KeyExpires = exp
+			st.NextKeepalive = now.Add(s.cfg.Keepalive)
+		})
 	}
 	s.mu.Unlock()
 	s.note(NoteKeepalive, "keepalive sent")
@@ -150,7 +154,8 @@ func (s *Session) keepaliveLoop(ctx context.Context) {
 	var gateUntil time.Time // the REST client refuses to send until then (429/418)
 	for {
 		s.mu.Lock()
-		key, next, expires := s.key, s.status.NextKeepalive, s.status.KeyExpires
+		st := s.statusNow()
+		key, next, expires := s.key, st.NextKeepalive, st.KeyExpires
 		s.mu.Unlock()
 		var t clock.Timer
 		var wait <-chan time.Time

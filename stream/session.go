@@ -24,12 +24,12 @@ import (
 //
 // Use New, then Start, then Close (which DELETEs every listenKey it made).
 type Session struct {
-	cfg    Config
-	rest   *rest.Client
-	trader *rest.Trader
-	hub    *state.Hub
-	store  *state.Store // owned by the writer goroutine
-	notes  NoteLog
+	cfg      Config
+	rest     *rest.Client
+	trader   *rest.Trader
+	hub      *state.Hub
+	store    *state.Store // owned by the writer goroutine
+	reporter              // status and notes
 
 	in         chan item
 	writerDone chan struct{}
@@ -53,9 +53,9 @@ type Session struct {
 	closeOnce  sync.Once
 	eventsOnly atomic.Bool // an extension endpoint failed: the note was shown
 
+	// mu guards the listenKeys and closing; taken before reporter's lock.
 	mu      sync.Mutex
-	closing bool // Close has begun: no new goroutines join wg
-	status  Status
+	closing bool            // Close has begun: no new goroutines join wg
 	key     string          // the current listenKey
 	created map[string]bool // keys created and not yet deleted
 	primed  bool            // prevOrders holds a baseline
@@ -98,14 +98,14 @@ func New(cfg Config) (*Session, error) {
 	if s.store == nil {
 		s.store = state.NewStore()
 	}
-	s.status = Status{
+	s.reporter.init(s.cfg.Now, s.cfg.Logger, Status{
 		State:     StateConnecting,
 		Simulated: cfg.Simulated,
 		Host:      cfg.Host,
 		ReadOnly:  cfg.Trader == nil,
 
 		ConnMaxAge: cfg.MaxAge,
-	}
+	})
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	return s, nil
 }
@@ -163,9 +163,7 @@ func (s *Session) Hub() *state.Hub { return s.hub }
 
 // Status is the connection status for the header and status line.
 func (s *Session) Status() Status {
-	s.mu.Lock()
-	st := s.status
-	s.mu.Unlock()
+	st := s.statusNow()
 	if ns := s.lastFrame.Load(); ns > 0 {
 		st.LastFrame = time.Unix(0, ns)
 	}
@@ -204,30 +202,6 @@ func (s *Session) Resync(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-// setStatus changes the status under the lock. Reason and LastError often
-// quote the service, so they are made safe to print here.
-func (s *Session) setStatus(f func(st *Status)) {
-	s.mu.Lock()
-	f(&s.status)
-	s.status.Reason = sanitize(s.status.Reason, lineMax)
-	s.status.LastError = sanitize(s.status.LastError, lineMax)
-	s.mu.Unlock()
-}
-
-func (s *Session) note(kind NoteKind, text string) {
-	text = sanitize(text, lineMax)
-	s.notes.Add(s.cfg.Now(), kind, text)
-	s.cfg.Logger.Info(text, "kind", string(kind))
-}
-
-// noteError records an error: a note, the error count and the status.
-func (s *Session) noteError(text string) {
-	text = sanitize(text, lineMax)
-	s.notes.Add(s.cfg.Now(), NoteError, text)
-	s.cfg.Logger.Warn(text)
-	s.setStatus(func(st *Status) { st.Errors++; st.LastError = text })
 }
 
 // goTracked runs f on a goroutine counted in wg, unless Close has begun.
