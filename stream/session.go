@@ -58,14 +58,8 @@ type Session struct {
 	closing bool            // Close has begun: no new goroutines join wg
 	key     string          // the current listenKey
 	created map[string]bool // keys created and not yet deleted
-	primed  bool            // prevOrders holds a baseline
-	// prevOrders: the orders of the snapshot compared last (writer only)
-	prevOrders []state.Order
 
-	// order-note rate limit (writer goroutine only)
-	noteWindow  time.Time
-	noteBudget  int
-	noteSkipped int
+	orderNotes // what the stream did to orders (writer goroutine only)
 }
 
 // New returns a session for cfg. It does no I/O until Start.
@@ -106,6 +100,7 @@ func New(cfg Config) (*Session, error) {
 
 		ConnMaxAge: cfg.MaxAge,
 	})
+	s.orderNotes = orderNotes{log: &s.notes, now: s.cfg.Now}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	return s, nil
 }
