@@ -45,19 +45,16 @@ type Session struct {
 	lastBusy  atomic.Int64 // unix ns when the event rate was last >= 1/s
 
 	resyncReq  chan chan error
-	keyLost    chan string   // a key the keepalive found dead
-	keyChanged chan struct{} // wakes the keepalive loop
 	live       chan struct{} // closed after the first resync
 	liveOnce   sync.Once
 	startOnce  sync.Once
 	closeOnce  sync.Once
 	eventsOnly atomic.Bool // an extension endpoint failed: the note was shown
 
-	// mu guards the listenKeys and closing; taken before reporter's lock.
+	// mu guards closing and the keyring's keys; taken before reporter's lock.
 	mu      sync.Mutex
-	closing bool            // Close has begun: no new goroutines join wg
-	key     string          // the current listenKey
-	created map[string]bool // keys created and not yet deleted
+	closing bool // Close has begun: no new goroutines join wg
+	keyring      // the listenKeys
 
 	orderNotes // what the stream did to orders (writer goroutine only)
 }
@@ -81,10 +78,7 @@ func New(cfg Config) (*Session, error) {
 		writerDone: make(chan struct{}),
 		stopWriter: make(chan struct{}),
 		resyncReq:  make(chan chan error),
-		keyLost:    make(chan string, 1),
-		keyChanged: make(chan struct{}, 1),
 		live:       make(chan struct{}),
-		created:    map[string]bool{},
 	}
 	if s.hub == nil {
 		s.hub = &state.Hub{}
@@ -101,6 +95,7 @@ func New(cfg Config) (*Session, error) {
 		ConnMaxAge: cfg.MaxAge,
 	})
 	s.orderNotes = orderNotes{log: &s.notes, now: s.cfg.Now}
+	s.keyring = newKeyring(s.rest, &s.cfg, &s.reporter, &s.mu)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	return s, nil
 }
