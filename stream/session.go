@@ -44,19 +44,19 @@ type Session struct {
 	lastEvent atomic.Int64 // unix ns of the newest frame that was not a heartbeat
 	lastBusy  atomic.Int64 // unix ns when the event rate was last >= 1/s
 
-	resyncReq  chan chan error
-	live       chan struct{} // closed after the first resync
-	liveOnce   sync.Once
-	startOnce  sync.Once
-	closeOnce  sync.Once
-	eventsOnly atomic.Bool // an extension endpoint failed: the note was shown
+	resyncReq chan chan error
+	live      chan struct{} // closed after the first resync
+	liveOnce  sync.Once
+	startOnce sync.Once
+	closeOnce sync.Once
 
 	// mu guards closing and the keyring's keys; taken before reporter's lock.
 	mu      sync.Mutex
 	closing bool // Close has begun: no new goroutines join wg
 	keyring      // the listenKeys
 
-	orderNotes // what the stream did to orders (writer goroutine only)
+	orderNotes  // what the stream did to orders (writer goroutine only)
+	snapshotter // the REST snapshots of a resync
 }
 
 // New returns a session for cfg. It does no I/O until Start.
@@ -96,6 +96,7 @@ func New(cfg Config) (*Session, error) {
 	})
 	s.orderNotes = orderNotes{log: &s.notes, now: s.cfg.Now}
 	s.keyring = newKeyring(s.rest, &s.cfg, &s.reporter, &s.mu)
+	s.snapshotter.rest, s.snapshotter.cfg, s.snapshotter.rep, s.snapshotter.apply = s.rest, &s.cfg, &s.reporter, s.do
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	return s, nil
 }
