@@ -57,6 +57,7 @@ type Session struct {
 
 	orderNotes  // what the stream did to orders (writer goroutine only)
 	snapshotter // the REST snapshots of a resync
+	reconciler  // the outcomes of the orders sent from here
 }
 
 // New returns a session for cfg. It does no I/O until Start.
@@ -98,6 +99,8 @@ func New(cfg Config) (*Session, error) {
 	s.keyring = newKeyring(s.rest, &s.cfg, &s.reporter, &s.mu)
 	s.snapshotter.rest, s.snapshotter.cfg, s.snapshotter.rep, s.snapshotter.apply = s.rest, &s.cfg, &s.reporter, s.do
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.reconciler = reconciler{rest: s.rest, cfg: &s.cfg, rep: &s.reporter, hub: s.hub, apply: s.do,
+		goTracked: s.goTracked, ctx: s.ctx}
 	return s, nil
 }
 
