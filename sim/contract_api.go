@@ -92,7 +92,7 @@ func (s *Server) parseContractOrder(c *call) (*order, *apiError) {
 // placeContract reserves margin (open) or position (close), registers the
 // order, and executes it against the book (a STOP order waits for its
 // trigger). A LIMIT_MAKER that would take is REJECTED (-2010).
-func (s *Server) placeContract(o *order, now int64) *apiError {
+func (x *exchange) placeContract(o *order, now int64) *apiError {
 	a, sym := o.acct, o.sym
 	side := positionSide(o)
 	if o.close {
@@ -117,22 +117,22 @@ func (s *Server) placeContract(o *order, now int64) *apiError {
 		b.locked = b.locked.Add(need)
 		o.lockAsset, o.locked = sym.marginAsset, need
 	}
-	s.register(o, now)
+	x.register(o, now)
 	if o.close {
-		s.publishPosition(a, sym, side, now)
+		x.publishPosition(a, sym, side, now)
 	}
 	switch {
 	case o.tif == "LIMIT_MAKER" && !o.stop && o.wouldTake():
-		s.reject(o, now)
-		s.flushAccounts(now)
+		x.reject(o, now)
+		x.flushAccounts(now)
 		return badParam(codeNewOrderRejected, "Order would immediately match and take.")
 	case o.stop:
 		sym.stops = append(sym.stops, o)
 	default:
-		s.execute(o, now)
-		s.triggerStops(sym, now) // its trades may have moved the last price
+		x.execute(o, now)
+		x.triggerStops(sym, now) // its trades may have moved the last price
 	}
-	s.flushAccounts(now)
+	x.flushAccounts(now)
 	return nil
 }
 

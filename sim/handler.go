@@ -114,12 +114,6 @@ func (s *Server) serve(w *recorder, r *http.Request, body string) {
 	writeJSON(w, http.StatusOK, res)
 }
 
-func (s *Server) locked(f func()) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f()
-}
-
 func (s *Server) faultRoll() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -16,13 +16,13 @@ import (
 const fundingEvery = 8 * time.Hour
 
 // indexSymbols lists the index names of the contracts, in brokerInfo order.
-func (s *Server) indexSymbols() []*symbol {
+func (x *exchange) indexSymbols() []*symbol {
 	var l []*symbol
 	seen := map[string]bool{}
-	for _, sym := range s.symbolList {
+	for _, sym := range x.symbolList {
 		if sym.contract && !seen[sym.index] {
 			seen[sym.index] = true
-			l = append(l, s.symbols[sym.index])
+			l = append(l, x.symbols[sym.index])
 		}
 	}
 	return l
@@ -66,10 +66,10 @@ func (s *Server) handleIndex(c *call) (any, *apiError) {
 
 // fundingRate is the seeded rate of sym's funding interval starting at
 // start: -0.0005 to 0.0005 in steps of 0.00005.
-func (s *Server) fundingRate(sym *symbol, start int64) decimal.Decimal {
+func (x *exchange) fundingRate(sym *symbol, start int64) decimal.Decimal {
 	h := fnv.New64a()
 	_, _ = h.Write([]byte(sym.name))
-	_, _ = h.Write([]byte{byte(start), byte(start >> 8), byte(start >> 16), byte(start >> 24), byte(start >> 32), byte(start >> 40), byte(s.opts.Seed)})
+	_, _ = h.Write([]byte{byte(start), byte(start >> 8), byte(start >> 16), byte(start >> 24), byte(start >> 32), byte(start >> 40), byte(x.opts.Seed)})
 	return decimal.New(int64(h.Sum64()%21)-10, -5).Mul(decimal.NewFromInt(5))
 }
 
@@ -91,9 +91,9 @@ type contractRow struct {
 }
 
 // openInterest is the quantity of the long positions of every account.
-func (s *Server) openInterest(sym *symbol) decimal.Decimal {
+func (x *exchange) openInterest(sym *symbol) decimal.Decimal {
 	var n decimal.Decimal
-	for _, a := range s.accounts {
+	for _, a := range x.accounts {
 		if p := a.positions[posKey(sym.name, "LONG")]; p != nil {
 			n = n.Add(p.total)
 		}

@@ -41,7 +41,7 @@ func limitParam(p params, def, most int64) (int, *apiError) {
 
 type pair = [2]string
 
-func (s *Server) levels(sym *symbol, side engine.Side, n int) []pair {
+func (x *exchange) levels(sym *symbol, side engine.Side, n int) []pair {
 	lv := sym.mkt.Book().Depth(side, n, nil)
 	out := make([]pair, len(lv))
 	for i, l := range lv {

@@ -9,9 +9,9 @@ import (
 // The ticker endpoints and the pairs list. Without a symbol they list the
 // spot symbols.
 
-func (s *Server) spotSymbols() []*symbol {
+func (x *exchange) spotSymbols() []*symbol {
 	var l []*symbol
-	for _, sym := range s.symbolList {
+	for _, sym := range x.symbolList {
 		if !sym.contract {
 			l = append(l, sym)
 		}
@@ -52,7 +52,7 @@ type ticker24 struct {
 	QuoteVolume  string `json:"quoteVolume"`
 }
 
-func (s *Server) ticker24(sym *symbol, now int64) ticker24 {
+func (x *exchange) ticker24(sym *symbol, now int64) ticker24 {
 	b, m := day(sym, now), sym.mkt
 	bid, _ := best(sym, engine.Buy)
 	ask, _ := best(sym, engine.Sell)

@@ -88,7 +88,7 @@ func checkFilters(sym *symbol, qty, price decimal.Decimal, checkPrice bool) *api
 // placeSpot locks the funds of a validated order, registers it, publishes
 // NEW, and executes it against the book (see execute). A LIMIT_MAKER that
 // would take is registered and REJECTED, and the request answers -2010.
-func (s *Server) placeSpot(o *order, now int64) *apiError {
+func (x *exchange) placeSpot(o *order, now int64) *apiError {
 	a, sym := o.acct, o.sym
 	o.lockAsset, o.locked = sym.base, o.qty
 	if o.side == "BUY" {
@@ -100,34 +100,34 @@ func (s *Server) placeSpot(o *order, now int64) *apiError {
 	b := a.bal(o.lockAsset)
 	b.free = b.free.Sub(o.locked)
 	b.locked = b.locked.Add(o.locked)
-	s.register(o, now)
+	x.register(o, now)
 	if o.typ == "LIMIT_MAKER" && o.wouldTake() {
-		s.reject(o, now)
-		s.flushAccounts(now)
+		x.reject(o, now)
+		x.flushAccounts(now)
 		return badParam(codeNewOrderRejected, "Order would immediately match and take.")
 	}
-	s.execute(o, now)
-	s.flushAccounts(now)
+	x.execute(o, now)
+	x.flushAccounts(now)
 	return nil
 }
 
 // register gives o its ids and creation time, and publishes NEW.
-func (s *Server) register(o *order, now int64) {
+func (x *exchange) register(o *order, now int64) {
 	if o.sym.contract {
-		s.nextCtrID++
-		o.id = s.nextCtrID
+		x.nextCtrID++
+		o.id = x.nextCtrID
 	} else {
-		s.nextSpotID++
-		o.id = s.nextSpotID
+		x.nextSpotID++
+		o.id = x.nextSpotID
 	}
 	if o.clientID == "" {
-		s.nextClient++
-		o.clientID = strconv.FormatUint(s.nextClient, 10)
+		x.nextClient++
+		o.clientID = strconv.FormatUint(x.nextClient, 10)
 	}
 	o.status = statusNew
 	o.created = o.acct.execTime(now)
-	s.addOrder(o)
-	s.publishExec(o, now)
+	x.addOrder(o)
+	x.publishExec(o, now)
 }
 
 type newOrderReply struct {
@@ -193,15 +193,15 @@ func (s *Server) handleQueryOrder(c *call) (any, *apiError) {
 }
 
 // cancelChecked cancels o unless it is closed already.
-func (s *Server) cancelChecked(o *order, now int64) *apiError {
+func (x *exchange) cancelChecked(o *order, now int64) *apiError {
 	switch o.status {
 	case statusFilled:
 		return badParam(codeOrderFilled, "Order has been filled.")
 	case statusCanceled:
 		return badParam(codeOrderCanceled, "Order has been canceled.")
 	}
-	s.cancel(o, now)
-	s.flushAccounts(now)
+	x.cancel(o, now)
+	x.flushAccounts(now)
 	return nil
 }
 
@@ -258,9 +258,9 @@ func (s *Server) listOrders(c *call, orders []*order, contract bool, def int64) 
 	return out, nil
 }
 
-func (s *Server) openOrders(a *account) []*order {
+func (x *exchange) openOrders(a *account) []*order {
 	var l []*order
-	for _, sym := range s.symbolList {
+	for _, sym := range x.symbolList {
 		for _, o := range sym.open {
 			if o.acct == a && o.isOpen() {
 				l = append(l, o)
@@ -270,7 +270,7 @@ func (s *Server) openOrders(a *account) []*order {
 	return l
 }
 
-func (s *Server) closedOrders(a *account) []*order {
+func (x *exchange) closedOrders(a *account) []*order {
 	l := make([]*order, 0, len(a.closed))
 	for _, id := range a.closed {
 		if o := a.orders[id]; o != nil {

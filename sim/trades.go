@@ -27,7 +27,7 @@ type accountTrade struct {
 const maxAccountTrades = 100_000
 
 // recordTrade keeps the last fill of o for the account's myTrades.
-func (s *Server) recordTrade(o *order, now int64) {
+func (x *exchange) recordTrade(o *order, now int64) {
 	a := o.acct
 	if len(a.trades) >= maxAccountTrades+maxAccountTrades/10 {
 		a.trades = append(a.trades[:0], a.trades[len(a.trades)-maxAccountTrades:]...)
