@@ -28,7 +28,7 @@ const (
 // Server is the simulator: an HTTP server (REST and the user-stream
 // WebSocket) over an in-memory exchange. Use New, then Start, then Close.
 type Server struct {
-	opts Options
+	opts      Options
 	*exchange // the matching engine's side: accounts, orders, books, tape
 
 	keys    map[string]*keyInfo // API key -> key and its account
