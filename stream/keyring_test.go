@@ -3,7 +3,6 @@ package stream
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"sync"
 	"testing"
 	"time"
@@ -22,12 +21,9 @@ func TestKeyring(t *testing.T) {
 	s := simtest.Start(t, sim.Options{})
 	c := s.Client()
 	clk := clock.NewFake(time.Unix(1_700_000_000, 0))
-	cfg := Config{REST: c, WSURL: "ws://unused", Clock: clk}
-	cfg.setDefaults()
-	var rep reporter
-	rep.init(cfg.Now, slog.New(slog.DiscardHandler), Status{})
+	cfg, rep := partsFor(c, Config{Clock: clk})
 	var mu sync.Mutex
-	k := newKeyring(c, &cfg, &rep, &mu)
+	k := newKeyring(c, cfg, rep, &mu)
 	ctx := context.Background()
 
 	key, err := k.currentKey(ctx)

@@ -2,11 +2,8 @@ package stream
 
 import (
 	"context"
-	"log/slog"
 	"testing"
-	"time"
 
-	"bhtop/internal/clock"
 	"bhtop/internal/simtest"
 	"bhtop/rest"
 	"bhtop/sim"
@@ -25,12 +22,9 @@ func TestReconcilerSettle(t *testing.T) {
 	if res.Outcome != rest.OutcomeAccepted {
 		t.Fatalf("place: %+v", res)
 	}
-	cfg := Config{REST: s.Client(), WSURL: "ws://unused", Clock: clock.NewFake(time.Unix(1_700_000_000, 0))}
-	cfg.setDefaults()
-	var rep reporter
-	rep.init(cfg.Now, slog.New(slog.DiscardHandler), Status{})
+	cfg, rep := partsFor(s.Client(), Config{})
 	w := &writer{store: state.NewStore()}
-	r := &reconciler{rest: cfg.REST, cfg: &cfg, rep: &rep, hub: &state.Hub{}, ctx: ctx,
+	r := &reconciler{rest: cfg.REST, cfg: cfg, rep: rep, hub: &state.Hub{}, ctx: ctx,
 		apply:     func(fn func(*writer)) bool { fn(w); return true },
 		goTracked: func(f func()) { f() }}
 

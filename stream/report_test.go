@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"bhtop/internal/clock"
+	"bhtop/rest"
 )
 
 // TestReporter: notes are made safe to print and logged; an error note
@@ -34,4 +37,17 @@ func TestReporter(t *testing.T) {
 			t.Errorf("%q is not safe to print", s)
 		}
 	}
+}
+
+// partsFor is a Config for a session part tested alone (the REST client
+// c, a fake clock, ws unused, cfg's other fields) and a reporter on it.
+func partsFor(c *rest.Client, cfg Config) (*Config, *reporter) {
+	cfg.REST, cfg.WSURL = c, "ws://unused"
+	if cfg.Clock == nil {
+		cfg.Clock = clock.NewFake(time.Unix(1_700_000_000, 0))
+	}
+	cfg.setDefaults()
+	rep := &reporter{}
+	rep.init(cfg.Now, slog.New(slog.DiscardHandler), Status{})
+	return &cfg, rep
 }

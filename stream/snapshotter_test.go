@@ -3,12 +3,9 @@ package stream
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"strings"
 	"testing"
-	"time"
 
-	"bhtop/internal/clock"
 	"bhtop/internal/simtest"
 	"bhtop/rest"
 	"bhtop/sim"
@@ -32,12 +29,8 @@ func TestSnapshotter(t *testing.T) {
 		limit    int
 		complete bool
 	}{{1000, true}, {2, false}} {
-		cfg := Config{REST: s.Client(), WSURL: "ws://unused", Clock: clock.NewFake(time.Unix(1_700_000_000, 0)),
-			OpenOrdersLimit: c.limit}
-		cfg.setDefaults()
-		var rep reporter
-		rep.init(cfg.Now, slog.New(slog.DiscardHandler), Status{})
-		p := &snapshotter{rest: cfg.REST, cfg: &cfg, rep: &rep, apply: func(func(*writer)) bool { return true }}
+		cfg, rep := partsFor(s.Client(), Config{OpenOrdersLimit: c.limit})
+		p := &snapshotter{rest: cfg.REST, cfg: cfg, rep: rep, apply: func(func(*writer)) bool { return true }}
 		snap, err := p.takeSnapshots(ctx)
 		if err != nil {
 			t.Fatalf("limit %d: %v", c.limit, err)
