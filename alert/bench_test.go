@@ -17,7 +17,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	st := &state.Snapshot{}
 	mk := &market.Snapshot{Version: 1, Quotes: map[string]market.Quote{}, Instruments: map[string]market.Instrument{}}
 	for i := range 10000 {
-		st.Orders = append(st.Orders, state.Order{Market: "spot", Symbol: "ETHBTC", OrderID: fmt.Sprint(i), Side: "BUY",
+		st.Orders = append(st.Orders, &state.Order{Market: "spot", Symbol: "ETHBTC", OrderID: fmt.Sprint(i), Side: "BUY",
 			Type: "LIMIT", Quantity: "2", ExecutedQty: "1", Status: "PARTIALLY_FILLED"})
 	}
 	for i := range 50 {
@@ -47,7 +47,7 @@ func BenchmarkEvaluate(b *testing.B) {
 		}
 		rules = append(rules, r)
 	}
-	other := append([]state.Order(nil), st.Orders...) // same rows, another array
+	other := append([]*state.Order(nil), st.Orders...) // same rows, another array
 	for _, changed := range []bool{false, true} {
 		b.Run(map[bool]string{false: "orders unchanged", true: "orders changed"}[changed], func(b *testing.B) {
 			e := NewEngine(rules)

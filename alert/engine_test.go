@@ -159,8 +159,8 @@ func TestEveryKindFiresOncePerCrossing(t *testing.T) {
 }
 
 // order is a spot order row.
-func order(id, status, executed string) state.Order {
-	return state.Order{Market: "spot", Symbol: "ETHBTC", OrderID: id, Side: "BUY", Type: "LIMIT", Quantity: "2",
+func order(id, status, executed string) *state.Order {
+	return &state.Order{Market: "spot", Symbol: "ETHBTC", OrderID: id, Side: "BUY", Type: "LIMIT", Quantity: "2",
 		ExecutedQty: executed, Status: status}
 }
 
@@ -169,8 +169,8 @@ func order(id, status, executed string) state.Order {
 func TestFillAndRejection(t *testing.T) {
 	fill := []Rule{rule(t, 1, map[string]any{"kind": "fill"})}
 	runSteps(t, fill, []step{
-		{func(w *world) { w.st.Orders = []state.Order{order("1", "PARTIALLY_FILLED", "1")} }, 0, ""}, // baseline
-		{func(w *world) { w.st.Orders = []state.Order{order("1", "FILLED", "2")} }, 1, "fill: ETHBTC BUY LIMIT filled 2 of 2"},
+		{func(w *world) { w.st.Orders = []*state.Order{order("1", "PARTIALLY_FILLED", "1")} }, 0, ""}, // baseline
+		{func(w *world) { w.st.Orders = []*state.Order{order("1", "FILLED", "2")} }, 1, "fill: ETHBTC BUY LIMIT filled 2 of 2"},
 		{nil, 0, ""},
 		{func(w *world) { w.st.Orders = append(w.st.Orders, order("2", "FILLED", "2")) }, 1, "filled 2 of 2"},
 		{func(w *world) {
@@ -178,16 +178,16 @@ func TestFillAndRejection(t *testing.T) {
 		}, 1, "2 × fill"},
 		{func(w *world) { w.st.Orders = append(w.st.Orders, order("5", "NEW", "0")) }, 0, ""},
 		{func(w *world) { w.st.Orders = w.st.Orders[4:] }, 0, ""}, // older orders left the retention
-		{func(w *world) { w.st.Orders = []state.Order{order("4", "FILLED", "2"), order("5", "NEW", "0")} }, 1, "filled 2 of 2"},
+		{func(w *world) { w.st.Orders = []*state.Order{order("4", "FILLED", "2"), order("5", "NEW", "0")} }, 1, "filled 2 of 2"},
 	})
 	other := []Rule{rule(t, 1, map[string]any{"kind": "fill", "symbol": "BTCUSDT"})}
 	runSteps(t, other, []step{
 		{nil, 0, ""},
-		{func(w *world) { w.st.Orders = []state.Order{order("1", "FILLED", "2")} }, 0, ""},
+		{func(w *world) { w.st.Orders = []*state.Order{order("1", "FILLED", "2")} }, 0, ""},
 	})
 	rej := []Rule{rule(t, 1, map[string]any{"kind": "order_rejected"})}
 	runSteps(t, rej, []step{
-		{func(w *world) { w.st.Orders = []state.Order{order("1", "REJECTED", "0")} }, 0, ""}, // baseline
+		{func(w *world) { w.st.Orders = []*state.Order{order("1", "REJECTED", "0")} }, 0, ""}, // baseline
 		{func(w *world) { w.st.Orders = append(w.st.Orders, order("2", "REJECTED", "0")) }, 1, "order rejected: ETHBTC BUY LIMIT order 2"},
 		{nil, 0, ""},
 		{func(w *world) {

@@ -17,7 +17,7 @@ type tradeWatch struct {
 	version uint64
 	primed  bool
 	orders  map[orderKey]orderSeen
-	rows    *state.Order // first row of the last snapshot's Orders (shared while unchanged)
+	rows    **state.Order // first element of the last snapshot's Orders (shared while unchanged)
 	nrows   int
 	pending map[string]string // clientOrderId -> status
 
@@ -55,8 +55,8 @@ func (t *tradeWatch) update(s *state.Snapshot) (fresh bool) {
 // whose orders did not change shares the previous one's rows, and is
 // skipped; otherwise the map is updated in place (no allocation per
 // order) and orders no longer retained are dropped.
-func (t *tradeWatch) scanOrders(orders []state.Order) {
-	var first *state.Order
+func (t *tradeWatch) scanOrders(orders []*state.Order) {
+	var first **state.Order
 	if len(orders) > 0 {
 		first = &orders[0]
 	}
@@ -68,7 +68,7 @@ func (t *tradeWatch) scanOrders(orders []state.Order) {
 		t.orders = make(map[orderKey]orderSeen, len(orders))
 	}
 	for i := range orders {
-		o := &orders[i]
+		o := orders[i]
 		k := orderKey{o.Market, o.OrderID}
 		prev, had := t.orders[k]
 		if had && prev.executed == o.ExecutedQty && prev.status == o.Status {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"time"
 
 	"bhtop/config"
@@ -54,7 +55,10 @@ func runReplay(args []string, stdio IO) int {
 	store := state.NewStore(state.WithRetention(*retention))
 	bad := &badLines{name: rest[0]}
 	if *dump {
-		err := journal.Scan(in, func(rec journal.Record) { bad.note(rec, applyRecord(store, rec)) })
+		// Lines are parsed and decoded on every core, folded in order here.
+		err := journal.ScanDecoded(in, runtime.GOMAXPROCS(0), func(d *journal.Decoded) {
+			bad.note(d.Record, applyDecoded(store, d))
+		})
 		if err != nil {
 			fmt.Fprintf(stdio.Err, "bhtop replay: %s: %v\n", rest[0], err)
 			return ExitFail
@@ -100,6 +104,17 @@ func openInput(name string, stdio IO) (io.Reader, func(), error) {
 // applyRecord folds one journal record; a bad record is one malformed
 // frame. It returns why the line could not be folded, "" when it was.
 func applyRecord(store *state.Store, rec journal.Record) string {
+	return fold(store, rec, func() { store.ApplyFrame(rec.Frame, nil) })
+}
+
+// applyDecoded is applyRecord for a record whose frame is decoded.
+func applyDecoded(store *state.Store, d *journal.Decoded) string {
+	return fold(store, d.Record, func() { store.ApplyEvents(d.Events, nil) })
+}
+
+// fold counts a bad record as one malformed frame, else folds its frame
+// with apply; it returns why the line could not be folded, "" when it was.
+func fold(store *state.Store, rec journal.Record, apply func()) string {
 	switch {
 	case rec.Long:
 		store.CountMalformed()
@@ -109,7 +124,7 @@ func applyRecord(store *state.Store, rec journal.Record) string {
 		return "recorded as not JSON"
 	}
 	before := store.Stats().Malformed
-	store.ApplyFrame(rec.Frame, nil)
+	apply()
 	if store.Stats().Malformed == before {
 		return ""
 	}

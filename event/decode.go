@@ -113,6 +113,7 @@ type Decoder struct {
 	scratch []byte
 	slots   [len(usedKeys) + 1]span // by slotOf; slot 0 takes every other key
 	ping    span
+	base    int // the index in events of the current frame's first event
 }
 
 // Reasons a frame or an element is malformed.
@@ -137,12 +138,39 @@ func init() {
 // heartbeat. The result (one Event per element; one KindMalformed Event
 // when the frame as a whole is not valid) is valid until the next call.
 func (d *Decoder) Decode(frame []byte) []Event {
-	d.events = d.events[:0]
-	d.bals = d.bals[:0]
+	d.Reset()
 	if cap(d.scratch) < len(frame) {
 		d.scratch = make([]byte, 0, len(frame)+len(frame)/4)
 	}
-	d.scratch = d.scratch[:0]
+	return d.decode(frame)
+}
+
+// DecodeKeep decodes one frame as Decode does, but the events of the
+// frames decoded by DecodeKeep since the last Reset stay valid: a batch
+// of frames is decoded on one goroutine and folded on another. It returns
+// this frame's events.
+func (d *Decoder) DecodeKeep(frame []byte) []Event {
+	d.base = len(d.events)
+	if cap(d.scratch)-len(d.scratch) < len(frame) {
+		// Unescaped text never outgrows its frame; a new block leaves the
+		// earlier frames' text where it is.
+		d.scratch = make([]byte, 0, max(len(frame)+len(frame)/4, 64<<10))
+	}
+	return d.decode(frame)
+}
+
+// DropLast forgets the events of the last DecodeKeep (a frame decoded on
+// a guess that proved wrong).
+func (d *Decoder) DropLast() { d.events = d.events[:d.base] }
+
+// Reset starts a new batch: the events of earlier calls are overwritten
+// by the next ones.
+func (d *Decoder) Reset() {
+	d.events, d.bals, d.scratch, d.base = d.events[:0], d.bals[:0], d.scratch[:0], 0
+}
+
+// decode decodes frame, appending its events to d.events after d.base.
+func (d *Decoder) decode(frame []byte) []Event {
 	if len(frame) > MaxFrame {
 		return d.whole(frame, ReasonTooLarge)
 	}
@@ -188,12 +216,12 @@ func (d *Decoder) Decode(frame []byte) []Event {
 	if s.bad || s.i != len(frame) {
 		return d.whole(frame, ReasonNotJSON)
 	}
-	return d.events
+	return d.events[d.base:]
 }
 
 func (d *Decoder) whole(frame []byte, reason string) []Event {
-	d.events = append(d.events[:0], Event{Kind: KindMalformed, Reason: reason, Raw: frame})
-	return d.events
+	d.events = append(d.events[:d.base], Event{Kind: KindMalformed, Reason: reason, Raw: frame})
+	return d.events[d.base:]
 }
 
 // letters the decoder records; every other key is skipped.

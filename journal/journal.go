@@ -111,26 +111,20 @@ func NewReader(r io.Reader) *Reader { return &Reader{r: bufio.NewReaderSize(r, 1
 
 // Next returns the next non-blank line as a Record, or io.EOF.
 func (jr *Reader) Next() (Record, error) {
-	for {
-		line, err := jr.readLine()
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				err = fmt.Errorf("line %d: %w", jr.lineNo+1, err)
-			}
-			return Record{}, err
-		}
-		jr.lineNo++
-		if jr.long {
-			return Record{Bad: true, Long: true, Line: jr.lineNo, Cut: jr.cut}, nil
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		rec := Parse(line)
-		rec.Line, rec.Cut = jr.lineNo, jr.cut
-		return rec, nil
+	line, long, err := jr.nextRaw()
+	if err != nil {
+		return Record{}, err
 	}
+	if long {
+		return Record{Bad: true, Long: true, Line: jr.lineNo, Cut: jr.cut}, nil
+	}
+	rec := Parse(line)
+	rec.Line, rec.Cut = jr.lineNo, jr.cut
+	return rec, nil
 }
+
+// isBlank says whether line holds only white space.
+func isBlank(line []byte) bool { return len(bytes.TrimSpace(line)) == 0 }
 
 // readLine reads one line without its line break; a line over MaxLine is
 // consumed and flagged long.

@@ -67,7 +67,7 @@ func waitFor(t *testing.T, h *market.Hub, what string, ok func(*market.Snapshot)
 	}
 }
 
-func account(version uint64, orders ...state.Order) *state.Snapshot {
+func account(version uint64, orders ...*state.Order) *state.Snapshot {
 	return &state.Snapshot{
 		Version:   version,
 		Balances:  []state.Balance{{Asset: "BTC", Free: "1", Locked: "0"}, {Asset: "USDT", Free: "1000", Locked: "0"}},
@@ -114,7 +114,7 @@ func TestClientFollowsTheAccountsSymbols(t *testing.T) {
 
 	// An open order on XRPUSDT adds it; a snapshot without ETH-PERP's
 	// position drops it.
-	next := account(2, state.Order{Symbol: "XRPUSDT", Status: "NEW"})
+	next := account(2, &state.Order{Symbol: "XRPUSDT", Status: "NEW"})
 	next.Positions = nil
 	st.Publish(next)
 	waitFor(t, c.Hub(), "XRPUSDT followed and ETH-PERP dropped", func(m *market.Snapshot) bool {

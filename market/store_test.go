@@ -132,7 +132,7 @@ func TestTouched(t *testing.T) {
 	}
 	st := &state.Snapshot{
 		Balances: []state.Balance{{Asset: "USDT"}, {Asset: "BTC"}, {Asset: "LTC"}, {Asset: "EUR"}, {Asset: "BHT"}, {Asset: "XYZ"}},
-		Orders: []state.Order{
+		Orders: []*state.Order{
 			{Symbol: "XRPUSDT", Status: "NEW"},
 			{Symbol: "ETHBTC", Status: "FILLED"},
 			{Symbol: "NOPE", Status: "NEW"},

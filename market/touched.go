@@ -32,7 +32,7 @@ func Touched(s *state.Snapshot, instruments map[string]Instrument, valueIn strin
 			routeVia(b.Asset, valueIn, pairs, instruments, add)
 		}
 		for i := range s.Orders {
-			if o := &s.Orders[i]; o.Open() {
+			if o := s.Orders[i]; o.Open() {
 				add(o.Symbol)
 			}
 		}

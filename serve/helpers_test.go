@@ -143,15 +143,20 @@ func mustDial(t testing.TB, addr string, key gossh.Signer) *gossh.Client {
 
 // screen collects a session's output; text returns it with ANSI stripped.
 type screen struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-	n   int64
+	mu     sync.Mutex
+	buf    bytes.Buffer
+	n      int64
+	stamps bool        // record write times (BenchmarkCapacity)
+	writes []time.Time // the write times while stamps is on
 }
 
 func (s *screen) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.n += int64(len(p))
+	if s.stamps {
+		s.writes = append(s.writes, time.Now())
+	}
 	if s.buf.Len() > 128<<10 { // keep the tail only
 		tail := append([]byte(nil), s.buf.Bytes()[s.buf.Len()-64<<10:]...)
 		s.buf.Reset()
@@ -164,6 +169,20 @@ func (s *screen) text() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return ansi.Strip(s.buf.String())
+}
+
+// stamp turns the recording of write times on or off.
+func (s *screen) stamp(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stamps = on
+}
+
+// writeTimes are the recorded write times, oldest first.
+func (s *screen) writeTimes() []time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.writes)
 }
 
 func (s *screen) bytes() int64 {

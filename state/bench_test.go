@@ -1,7 +1,9 @@
 package state
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"runtime"
 	"strconv"
 	"sync"
@@ -11,6 +13,7 @@ import (
 
 	"bhtop/event"
 	"bhtop/gen"
+	"bhtop/journal"
 )
 
 // benchEvents is the size of the mixed corpus the ingest benchmarks fold.
@@ -66,6 +69,39 @@ func BenchmarkIngest(b *testing.B) {
 		s := NewStore()
 		for _, f := range frames {
 			s.ApplyFrame(f, nil)
+		}
+	}
+	reportPerEvent(b, benchEvents, mallocs()-m0, c0)
+}
+
+// journalText is the benchmark corpus as a journal (one record a line).
+var journalText = sync.OnceValue(func() []byte {
+	var buf bytes.Buffer
+	if err := gen.Write(&buf, gen.Options{Events: benchEvents, Seed: 1}); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+})
+
+// BenchmarkIngestParallel is replay --dump's ingest in-process: the same
+// corpus as a journal, its lines parsed and decoded on every core
+// (journal.ScanDecoded) and folded in order into a fresh Store per op.
+func BenchmarkIngestParallel(b *testing.B) {
+	text := journalText()
+	b.ReportAllocs()
+	b.ResetTimer()
+	m0, c0 := mallocs(), cpuTime()
+	for i := 0; i < b.N; i++ {
+		s := NewStore()
+		err := journal.ScanDecoded(bytes.NewReader(text), runtime.GOMAXPROCS(0), func(d *journal.Decoded) {
+			if d.Bad {
+				s.CountMalformed()
+				return
+			}
+			s.ApplyEvents(d.Events, nil)
+		})
+		if err != nil {
+			b.Fatal(err)
 		}
 	}
 	reportPerEvent(b, benchEvents, mallocs()-m0, c0)
@@ -277,10 +313,17 @@ func BenchmarkIngestKnownOrders(b *testing.B) {
 	}
 }
 
-// BenchmarkSnapshot takes a snapshot after 100 order updates, with 10,000
-// open and 10,000 closed orders held. cpu-ns/snapshot leaves out the
-// updates.
+// BenchmarkSnapshot takes a snapshot after 1 and after 100 order updates,
+// with 10,000 open and 10,000 closed orders held. cpu-ns/snapshot leaves
+// out the updates: it is the snapshot's fixed cost plus building the
+// changed rows (each an order and its fill).
 func BenchmarkSnapshot(b *testing.B) {
+	for _, changes := range []int{1, 100} {
+		b.Run(fmt.Sprintf("changes=%d", changes), func(b *testing.B) { benchSnapshot(b, changes) })
+	}
+}
+
+func benchSnapshot(b *testing.B, changes int) {
 	s, _ := knownOrders(10_000, 0)
 	for i := 0; i < 10_000; i++ { // 10,000 closed orders
 		r := event.ExecutionReport{EventTime: 2_000, Symbol: "LTCBTC", ClientOrderID: "x", Side: "SELL", Type: "LIMIT",
@@ -299,8 +342,8 @@ func BenchmarkSnapshot(b *testing.B) {
 	c0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		t0 := cpuTime()
-		for j := 0; j < 100; j++ { // 100 of the 7,500 spot orders (4293153 + n, n%4 != 0)
-			k := (i*100 + j) % 7_500
+		for j := 0; j < changes; j++ { // changes of the 7,500 spot orders (4293153 + n, n%4 != 0)
+			k := (i*changes + j) % 7_500
 			r.EventTime = int64(2_000 + i)
 			r.OrderID = strconv.Itoa(4293153 + k/3*4 + k%3 + 1)
 			r.CumQty = strconv.Itoa(i + 1)

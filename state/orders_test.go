@@ -34,7 +34,7 @@ func fold(s *Store, frames ...[]byte) *Store {
 func findOrder(snap *Snapshot, market, id string) *Order {
 	for i := range snap.Orders {
 		if snap.Orders[i].Market == market && snap.Orders[i].OrderID == id {
-			return &snap.Orders[i]
+			return snap.Orders[i]
 		}
 	}
 	return nil

@@ -13,13 +13,14 @@ import (
 // Snapshot returns an immutable copy of the state for readers, with a
 // Version one greater than the previous one. Parts that did not change
 // since the previous Snapshot are shared with it, and each order's row is
-// built once per change, so a snapshot costs a copy of the order rows.
+// built once per change, so a snapshot costs a copy of the order rows'
+// pointers (each row is shared by every snapshot it did not change in).
 func (s *Store) Snapshot() *Snapshot {
 	s.version++
 	snap := &Snapshot{Version: s.version, Stats: s.stats, LastEventTime: s.lastEvent}
 	prev := s.prev
 	if prev == nil {
-		prev = &Snapshot{Balances: []Balance{}, Orders: []Order{}, Positions: []Position{}, Pending: []Pending{}, Fills: []Fill{}}
+		prev = &Snapshot{Balances: []Balance{}, Orders: []*Order{}, Positions: []Position{}, Pending: []Pending{}, Fills: []Fill{}}
 	}
 	if s.acct != nil && s.acctRow == nil {
 		s.acctRow = &Account{CanTrade: s.acct.canTrade, CanWithdraw: s.acct.canWithdraw, CanDeposit: s.acct.canDeposit, Updated: s.acct.e}
@@ -90,14 +91,13 @@ func compareOrders(a, b *order) int {
 // last call, dropping removed ones) and returns the rows. When no order
 // was added or removed, it copies prev's rows in one move and rebuilds
 // only the changed ones.
-func (s *Store) orderRows(prev []Order) []Order {
+func (s *Store) orderRows(prev []*Order) []*Order {
 	if len(s.added) == 0 && s.removed == 0 && len(prev) == len(s.sorted) {
-		rows := make([]Order, len(prev))
-		copy(rows, prev)
+		rows := slices.Clone(prev)
 		for _, o := range s.changed {
 			if o.row == nil && !o.removed {
 				o.row = o.materialize()
-				rows[o.idx] = *o.row
+				rows[o.idx] = o.row
 			}
 		}
 		clear(s.changed)
@@ -127,13 +127,13 @@ func (s *Store) orderRows(prev []Order) []Order {
 	}
 	clear(s.changed)
 	s.changed = s.changed[:0]
-	rows := make([]Order, len(s.sorted))
+	rows := make([]*Order, len(s.sorted))
 	for i, o := range s.sorted {
 		if o.row == nil {
 			o.row = o.materialize()
 		}
 		o.idx = i
-		rows[i] = *o.row
+		rows[i] = o.row
 	}
 	return rows
 }

@@ -101,6 +101,15 @@ func (s *Store) ApplyFrame(frame []byte, onPing func(n []byte)) {
 	}
 }
 
+// ApplyEvents folds events decoded elsewhere (event.Decoder.DecodeKeep on
+// another goroutine) exactly as ApplyFrame folds the events of a frame:
+// decoding may run ahead of folding, in parallel.
+func (s *Store) ApplyEvents(evs []event.Event, onPing func(n []byte)) {
+	for i := range evs {
+		s.apply(&evs[i], onPing)
+	}
+}
+
 func (s *Store) apply(ev *event.Event, onPing func([]byte)) {
 	switch ev.Kind {
 	case event.KindMalformed:

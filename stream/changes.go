@@ -25,7 +25,7 @@ type orderNotes struct {
 
 	primed bool // prevOrders holds a baseline
 	// prevOrders: the orders of the snapshot compared last
-	prevOrders []state.Order
+	prevOrders []*state.Order
 
 	// the rate limit
 	noteWindow  time.Time
@@ -47,12 +47,15 @@ func (s *orderNotes) notePublished(snap *state.Snapshot) {
 	if s.primed {
 		prev, j := s.prevOrders, 0
 		for i := range snap.Orders {
-			o := &snap.Orders[i]
-			for j < len(prev) && compareOrderKeys(&prev[j], o) < 0 {
+			o := snap.Orders[i]
+			for j < len(prev) && compareOrderKeys(prev[j], o) < 0 {
 				j++ // an order no longer retained
 			}
 			var before orderMark
-			seen := j < len(prev) && compareOrderKeys(&prev[j], o) == 0
+			seen := j < len(prev) && compareOrderKeys(prev[j], o) == 0
+			if seen && prev[j] == o {
+				continue // the same row: unchanged
+			}
 			if seen {
 				before = orderMark{prev[j].Status, prev[j].ExecutedQty}
 				if before == (orderMark{o.Status, o.ExecutedQty}) {

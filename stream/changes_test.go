@@ -11,8 +11,8 @@ import (
 	"bhtop/state"
 )
 
-func order(market, id, status, executed string) state.Order {
-	return state.Order{Market: market, Symbol: "ETHUSDT", OrderID: id, Side: "BUY", Type: "LIMIT",
+func order(market, id, status, executed string) *state.Order {
+	return &state.Order{Market: market, Symbol: "ETHUSDT", OrderID: id, Side: "BUY", Type: "LIMIT",
 		Price: "3000", Quantity: "1", ExecutedQty: executed, Status: status}
 }
 
@@ -20,7 +20,7 @@ func order(market, id, status, executed string) state.Order {
 // (a side-by-side walk in dump order) notes new orders, fills, cancels and
 // rejects, and nothing for orders that did not change or were dropped.
 func TestOrderNotes(t *testing.T) {
-	base := []state.Order{
+	base := []*state.Order{
 		order("contract", "9", "NEW", "0"),
 		order("contract", "10", "NEW", "0"),
 		order("spot", "5", "NEW", "0"),
@@ -28,18 +28,18 @@ func TestOrderNotes(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		next []state.Order
+		next []*state.Order
 		want []string // one substring per note, in order
 	}{
 		{"nothing changed", base, nil},
-		{"a fill", []state.Order{base[0], base[1], base[2], order("spot", "100", "FILLED", "1")},
+		{"a fill", []*state.Order{base[0], base[1], base[2], order("spot", "100", "FILLED", "1")},
 			[]string{"fill BUY 1 ETHUSDT LIMIT @ 3000 (order 100): executed 1, FILLED"}},
-		{"a cancel and a reject", []state.Order{order("contract", "9", "CANCELED", "0"), base[1], order("spot", "5", "REJECTED", "0"), base[3]},
+		{"a cancel and a reject", []*state.Order{order("contract", "9", "CANCELED", "0"), base[1], order("spot", "5", "REJECTED", "0"), base[3]},
 			[]string{"canceled BUY 1 ETHUSDT LIMIT @ 3000 (order 9)", "rejected BUY 1 ETHUSDT LIMIT @ 3000 (order 5)"}},
-		{"new orders between and after known ones", []state.Order{base[0], order("contract", "11", "NEW", "0"), base[2], order("spot", "99", "NEW", "0"), base[3], order("spot", "1000", "NEW", "0")},
+		{"new orders between and after known ones", []*state.Order{base[0], order("contract", "11", "NEW", "0"), base[2], order("spot", "99", "NEW", "0"), base[3], order("spot", "1000", "NEW", "0")},
 			[]string{"(order 11)", "(order 99)", "(order 1000)"}},
-		{"dropped orders make no note", []state.Order{base[1], base[3]}, nil},
-		{"a known id in the other market is new", []state.Order{base[0], base[1], base[2], order("spot", "10", "NEW", "0"), base[3]},
+		{"dropped orders make no note", []*state.Order{base[1], base[3]}, nil},
+		{"a known id in the other market is new", []*state.Order{base[0], base[1], base[2], order("spot", "10", "NEW", "0"), base[3]},
 			[]string{"new BUY 1 ETHUSDT LIMIT @ 3000 (order 10)"}},
 	}
 	for _, tt := range tests {

@@ -191,7 +191,7 @@ func truthDiff(ctx context.Context, c *rest.Client, snap *state.Snapshot) (strin
 			diffs = append(diffs, fmt.Sprintf("balance %s: got %+v, want free %s locked %s", b.Asset, h, b.Free, b.Locked))
 		}
 	}
-	open := map[string]state.Order{}
+	open := map[string]*state.Order{}
 	for _, o := range snap.Orders {
 		if o.Open() {
 			open[o.Market+"/"+o.OrderID] = o

@@ -15,8 +15,8 @@ func TestOrderNotesRateLimit(t *testing.T) {
 	var log NoteLog
 	now := time.Unix(1_700_000_000, 0)
 	n := orderNotes{log: &log, now: func() time.Time { return now }}
-	n.notePublished(&state.Snapshot{Orders: []state.Order{order("spot", "1", "NEW", "0")}})
-	var burst []state.Order
+	n.notePublished(&state.Snapshot{Orders: []*state.Order{order("spot", "1", "NEW", "0")}})
+	var burst []*state.Order
 	for i := range maxChangeNotes + 5 {
 		burst = append(burst, order("spot", fmt.Sprint(100+i), "NEW", "0"))
 	}

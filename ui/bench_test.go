@@ -47,7 +47,7 @@ func benchMarket() *market.Snapshot {
 func benchModelWith(b *testing.B, open, closed int, opts ...Option) Model {
 	s := bigSnapshot(open, 500, 200)
 	for i := range closed {
-		s.Orders = append(s.Orders, state.Order{Market: "spot", Symbol: "OLDUSDT", OrderID: fmt.Sprint(900000 + i),
+		s.Orders = append(s.Orders, &state.Order{Market: "spot", Symbol: "OLDUSDT", OrderID: fmt.Sprint(900000 + i),
 			Side: "SELL", Type: "LIMIT", Price: "1.5", Quantity: "2", ExecutedQty: "2", AvgPrice: ptr("1.5"), Status: "FILLED"})
 	}
 	m := sized(New(newTestBackend(s), &testTrader{}, append([]Option{WithNow(fixedNow)}, opts...)...), 200, 60)

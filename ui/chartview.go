@@ -249,7 +249,7 @@ func (m *Model) chartMarkers(sym string) []chart.Marker {
 	}
 	s := m.snap
 	for i := range s.Orders {
-		o := &s.Orders[i]
+		o := s.Orders[i]
 		if o.Symbol != sym || !o.Open() {
 			continue
 		}

@@ -153,7 +153,7 @@ func testSnapshot() *state.Snapshot {
 			{Asset: "ETH", Free: "12.5", Locked: "0", Updated: ms(time.Minute)},
 			{Asset: "USDT", Free: "10250.75", Locked: "1034.5", Updated: ms(time.Minute)},
 		},
-		Orders: []state.Order{
+		Orders: []*state.Order{
 			{Market: "contract", Symbol: "BTC-PERP", OrderID: "77", ClientOrderID: "c77", Side: "BUY_OPEN", Type: "LIMIT", TimeInForce: "GTC", Price: "60000", Quantity: "2", ExecutedQty: "0", CumulativeQuoteQty: "0", Status: "NEW", Working: true, Created: ms(3 * time.Hour), Leverage: ptr("10"), Close: ptr(false)},
 			{Market: "spot", Symbol: "BTCUSDT", OrderID: "1001", ClientOrderID: "a1", Side: "BUY", Type: "LIMIT", TimeInForce: "GTC", Price: "61000.5", Quantity: "0.01", ExecutedQty: "0.004", CumulativeQuoteQty: "244.002", AvgPrice: ptr("61000.5"), Status: "PARTIALLY_FILLED", Working: true, Created: ms(5 * time.Minute)},
 			{Market: "spot", Symbol: "ETHBTC", OrderID: "1002", ClientOrderID: "a2", Side: "SELL", Type: "LIMIT_MAKER", Price: "0.0345", Quantity: "1.5", ExecutedQty: "0", CumulativeQuoteQty: "0", Status: "NEW", Working: true, Created: ms(50 * time.Second)},
@@ -181,7 +181,7 @@ func bigSnapshot(n, nb, np int) *state.Snapshot {
 		s.Balances = append(s.Balances, state.Balance{Asset: fmt.Sprintf("A%04d", i), Free: fmt.Sprintf("%d.%d", i*37, i%97), Locked: fmt.Sprintf("%d", i%5)})
 	}
 	for i := range n {
-		s.Orders = append(s.Orders, state.Order{
+		s.Orders = append(s.Orders, &state.Order{
 			Market: "spot", Symbol: fmt.Sprintf("S%03dUSDT", i%300), OrderID: fmt.Sprint(100000 + i), ClientOrderID: fmt.Sprint("c", i),
 			Side: []string{"BUY", "SELL"}[i%2], Type: "LIMIT", TimeInForce: "GTC",
 			Price: fmt.Sprintf("%d.%02d", 100+i%1000, i%100), Quantity: fmt.Sprintf("%d.%03d", 1+i%7, i%1000),

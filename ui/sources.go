@@ -51,7 +51,7 @@ func orderItems(s *state.Snapshot, history bool) ([]item, int) {
 		out = make([]item, 0, len(s.Orders))
 	}
 	for i := range s.Orders {
-		o := &s.Orders[i]
+		o := s.Orders[i]
 		if o.Open() != history {
 			out = append(out, item{ord: o})
 		}

@@ -1,7 +1,6 @@
 package value
 
 import (
-	"math/bits"
 	"slices"
 
 	"github.com/shopspring/decimal"
@@ -51,55 +50,19 @@ var pow10 = func() (p [20]uint64) {
 }()
 
 // divSmall is div for coefficients of at most 18 digits, in 64-bit and
-// 128-bit integer arithmetic: the quotient truncated to 19 digits, then
-// rounded half away from zero to 18 (as div does). ok is false when the
-// operands do not fit it.
+// 128-bit integer arithmetic (divMag). ok is false when the operands
+// do not fit it.
 func divSmall(a, b decimal.Decimal) (decimal.Decimal, bool) {
-	da, db := a.NumDigits(), b.NumDigits()
-	if da > 18 || db > 18 {
+	if a.NumDigits() > 18 || b.NumDigits() > 18 {
 		return decimal.Decimal{}, false
 	}
-	ca, cb := a.CoefficientInt64(), b.CoefficientInt64()
-	neg := (ca < 0) != (cb < 0)
-	ua, ub := uint64(ca), uint64(cb)
-	if ca < 0 {
-		ua = uint64(-ca)
-	}
-	if cb < 0 {
-		ub = uint64(-cb)
-	}
-	k := 18 + db - da // the quotient ua·10^k / ub is in (10^17, 10^19)
-	quo := func(k int) (uint64, bool) {
-		if k < 0 || k >= len(pow10) {
-			return 0, false
-		}
-		hi, lo := bits.Mul64(ua, pow10[k])
-		if hi >= ub {
-			return 0, false
-		}
-		q, _ := bits.Div64(hi, lo, ub)
-		return q, true
-	}
-	q, ok := quo(k)
-	if ok && q < pow10[18] {
-		k++
-		q, ok = quo(k)
-	}
-	if !ok || q < pow10[18] {
+	na, nb := numOf(a), numOf(b)
+	q, ok := divMag(0, na.lo, nb.lo, na.e, nb.e)
+	if !ok {
 		return decimal.Decimal{}, false
 	}
-	// q has 19 digits, truncated toward zero: rounding its last digit
-	// half up rounds the exact quotient.
-	last := q % 10
-	q /= 10
-	if last >= 5 {
-		q++
-	}
-	v := int64(q)
-	if neg {
-		v = -v
-	}
-	return decimal.New(v, a.Exponent()-b.Exponent()-int32(k)+1), true
+	q.neg = na.neg != nb.neg
+	return q.dec(), true
 }
 
 // roundSig rounds d to n significant digits, half away from zero.
@@ -130,18 +93,28 @@ func parse(s string) (decimal.Decimal, bool) {
 
 // parseSmall reads [-]digits[.digits] with at most 18 digits in all.
 func parseSmall(s string) (decimal.Decimal, bool) {
+	c, e, ok := parseSmallCoef(s)
+	if !ok {
+		return decimal.Decimal{}, false
+	}
+	return decimal.New(c, e), true
+}
+
+// parseSmallCoef reads [-]digits[.digits] with at most 18 digits in all
+// as coefficient × 10^exp.
+func parseSmallCoef(s string) (coef int64, exp int32, ok bool) {
 	i, neg := 0, false
 	if s[0] == '-' {
 		i, neg = 1, true
 	}
 	var v int64
-	digits, exp, dot := 0, int32(0), false
+	digits, dot := 0, false
 	for ; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case c >= '0' && c <= '9':
 			if digits++; digits > 18 {
-				return decimal.Decimal{}, false
+				return 0, 0, false
 			}
 			v = v*10 + int64(c-'0')
 			if dot {
@@ -150,45 +123,50 @@ func parseSmall(s string) (decimal.Decimal, bool) {
 		case c == '.' && !dot:
 			dot = true
 		default:
-			return decimal.Decimal{}, false
+			return 0, 0, false
 		}
 	}
 	if digits == 0 {
-		return decimal.Decimal{}, false
+		return 0, 0, false
 	}
 	if neg {
 		v = -v
 	}
-	return decimal.New(v, exp), true
+	return v, exp, true
 }
 
-// lastOf is the last price of symbol in m; ok is false when unknown or
-// not positive (a zero last price routes nothing).
-func lastOf(m *market.Snapshot, symbol string) (decimal.Decimal, bool) {
-	q, found := m.Quotes[symbol]
+// lastOf is the last price of the symbol base+quote in m; ok is false
+// when unknown or not positive (a zero last price routes nothing). The
+// symbol is spelled in buf, so looking it up does not allocate.
+func lastOf(m *market.Snapshot, base, quote string) (num, bool) {
+	var buf [64]byte
+	q, found := m.Quotes[string(append(append(buf[:0], base...), quote...))]
 	if !found {
-		return decimal.Decimal{}, false
+		return num{}, false
 	}
-	d, ok := parse(q.Last)
-	if !ok || !d.IsPositive() {
-		return decimal.Decimal{}, false
+	d, ok := parseNum(q.Last)
+	if !ok || d.sign() <= 0 {
+		return num{}, false
 	}
 	return d, true
 }
 
+// numOne is 1.
+var numOne = num{lo: 1}
+
 // direct prices asset in in by one symbol: last of asset+in, else
 // 1 / last of in+asset.
-func direct(m *market.Snapshot, asset, in string) (decimal.Decimal, bool) {
+func direct(m *market.Snapshot, asset, in string) (num, bool) {
 	if asset == in {
-		return one, true
+		return numOne, true
 	}
-	if p, ok := lastOf(m, asset+in); ok {
+	if p, ok := lastOf(m, asset, in); ok {
 		return p, true
 	}
-	if p, ok := lastOf(m, in+asset); ok {
-		return div(one, p)
+	if p, ok := lastOf(m, in, asset); ok {
+		return numOne.quo(p)
 	}
-	return decimal.Decimal{}, false
+	return num{}, false
 }
 
 // Price is the price of one unit of asset in asset in, by the routes of
@@ -196,11 +174,20 @@ func direct(m *market.Snapshot, asset, in string) (decimal.Decimal, bool) {
 // in+asset; else through one bridge asset (BTC first, then any) by the same
 // two rules. ok is false when there is no route.
 func Price(m *market.Snapshot, asset, in string) (price decimal.Decimal, ok bool) {
+	p, ok := priceNum(m, asset, in)
+	if !ok {
+		return decimal.Decimal{}, false
+	}
+	return p.dec(), true
+}
+
+// priceNum is Price as a num.
+func priceNum(m *market.Snapshot, asset, in string) (num, bool) {
 	if m == nil {
 		if asset == in {
-			return one, true
+			return numOne, true
 		}
-		return decimal.Decimal{}, false
+		return num{}, false
 	}
 	if p, ok := direct(m, asset, in); ok {
 		return p, true
@@ -213,23 +200,23 @@ func Price(m *market.Snapshot, asset, in string) (price decimal.Decimal, ok bool
 			return p, true
 		}
 	}
-	return decimal.Decimal{}, false
+	return num{}, false
 }
 
 // bridged prices asset in in through the bridge asset b.
-func bridged(m *market.Snapshot, asset, b, in string) (decimal.Decimal, bool) {
+func bridged(m *market.Snapshot, asset, b, in string) (num, bool) {
 	if b == asset || b == in {
-		return decimal.Decimal{}, false
+		return num{}, false
 	}
 	p1, ok := direct(m, asset, b)
 	if !ok {
-		return decimal.Decimal{}, false
+		return num{}, false
 	}
 	p2, ok := direct(m, b, in)
 	if !ok {
-		return decimal.Decimal{}, false
+		return num{}, false
 	}
-	return p1.Mul(p2), true
+	return p1.mul(p2), true
 }
 
 // bridges are the assets other than BTC that a price route may pass

@@ -55,6 +55,11 @@ type Valuation struct {
 
 // Of values the account s against the market m in asset in. It returns nil
 // when m holds no market data at all (Version 0 or no quotes).
+//
+// The arithmetic is done on nums (128-bit while the numbers fit, exact
+// decimals beyond) and the results become decimals at the end, from one
+// block (decBlock): a valuation of 1,000 assets allocates a handful of
+// times, not tens of thousands.
 func Of(s *state.Snapshot, m *market.Snapshot, in string) *Valuation {
 	if m == nil || m.Version == 0 || len(m.Quotes) == 0 {
 		return nil
@@ -62,135 +67,146 @@ func Of(s *state.Snapshot, m *market.Snapshot, in string) *Valuation {
 	if s == nil {
 		s = &state.Snapshot{}
 	}
-	v := &Valuation{Asset: in, Equity: decimal.Zero}
-	pr := pricer{m: m, in: in, seen: make(map[string]priced, len(s.Balances)+4)}
-	unpriced := map[string]bool{}
+	v := &Valuation{Asset: in}
+	pr := pricer{m: m, in: in}
+	var unpriced []string
+	var blk decBlock
+	blk.grow(4*len(s.Balances) + 5*len(s.Positions) + 1)
+	// One block holds every pointed-to decimal: an asset's price, value and
+	// share, a position's mark, index, PnL and its two percentages.
+	slab := make([]decimal.Decimal, 3*len(s.Balances)+5*len(s.Positions))
+	values := make([]num, len(s.Balances))
 
+	equity := num{}
 	v.Assets = make([]AssetValue, len(s.Balances))
-	// One block holds every asset's price, value and share (the
-	// pointers of AssetValue point into it).
-	slab := make([]decimal.Decimal, 3*len(s.Balances))
 	for i, b := range s.Balances {
 		av := &v.Assets[i]
 		av.Asset = b.Asset
-		av.Total = sum(b.Free, b.Locked)
-		if p, ok := pr.price(b.Asset); ok {
-			slab[3*i], slab[3*i+1] = p, av.Total.Mul(p)
-			av.Price, av.Value = &slab[3*i], &slab[3*i+1]
-			v.Equity = v.Equity.Add(slab[3*i+1])
-		} else if !av.Total.IsZero() {
-			unpriced[b.Asset] = true
+		total := sumNum(b.Free, b.Locked)
+		av.Total = blk.dec(total)
+		// Each balance is its own asset: priced once, not cached.
+		if p, ok := priceNum(m, b.Asset, in); ok {
+			values[i] = total.mul(p)
+			av.Price = blk.ptr(&slab[3*i], p)
+			av.Value = blk.ptr(&slab[3*i+1], values[i])
+			equity = equity.add(values[i])
+		} else if !total.isZero() {
+			unpriced = append(unpriced, b.Asset)
 		}
 	}
 
 	v.Positions = make([]PositionValue, len(s.Positions))
+	pslab := slab[3*len(s.Balances):]
 	for i := range s.Positions {
 		pv := &v.Positions[i]
-		*pv = position(&s.Positions[i], m)
-		if pv.Unrealized == nil {
+		pnl, ok := position(pv, &s.Positions[i], m, &blk, pslab[5*i:5*i+5])
+		if !ok {
 			continue
 		}
 		if p, ok := pr.price(pv.PnLAsset); ok {
-			v.Equity = v.Equity.Add(pv.Unrealized.Mul(p))
-		} else if !pv.Unrealized.IsZero() {
-			unpriced[pv.PnLAsset] = true
+			equity = equity.add(pnl.mul(p))
+		} else if !pnl.isZero() {
+			unpriced = append(unpriced, pv.PnLAsset)
 		}
 	}
+	v.Equity = blk.dec(equity)
 
 	// Shares multiply by one reciprocal of the equity: one division for
 	// all assets (shares are for display).
-	if inv, ok := div(one, v.Equity); ok {
+	if inv, ok := numOne.quo(equity); ok {
 		for i := range v.Assets {
-			av := &v.Assets[i]
-			if av.Value == nil {
-				continue
+			if av := &v.Assets[i]; av.Value != nil {
+				av.Share = blk.ptr(&slab[3*i+2], values[i].mul(inv))
 			}
-			slab[3*i+2] = av.Value.Mul(inv)
-			av.Share = &slab[3*i+2]
 		}
 	}
-	for a := range unpriced {
-		v.Unpriced = append(v.Unpriced, a)
-	}
-	slices.Sort(v.Unpriced)
+	slices.Sort(unpriced)
+	v.Unpriced = slices.Compact(unpriced)
 	return v
 }
 
 // priced is a cached price route result.
 type priced struct {
-	p  decimal.Decimal
+	p  num
 	ok bool
 }
 
-// pricer prices assets in one valuation asset, each asset once.
+// pricer prices assets in one valuation asset, each asset once (the
+// positions' few PnL assets).
 type pricer struct {
 	m    *market.Snapshot
 	in   string
 	seen map[string]priced
 }
 
-func (r *pricer) price(asset string) (decimal.Decimal, bool) {
+func (r *pricer) price(asset string) (num, bool) {
 	if c, found := r.seen[asset]; found {
 		return c.p, c.ok
 	}
-	p, ok := Price(r.m, asset, r.in)
+	if r.seen == nil {
+		r.seen = make(map[string]priced, 4)
+	}
+	p, ok := priceNum(r.m, asset, r.in)
 	r.seen[asset] = priced{p, ok}
 	return p, ok
 }
 
-// sum adds two decimal literals; a malformed or empty one counts as 0
+// sumNum adds two decimal literals; a malformed or empty one counts as 0
 // (the state only holds literals that decoded as decimals).
-func sum(a, b string) decimal.Decimal {
-	x, _ := parse(a)
-	y, ok := parse(b)
-	if !ok || y.IsZero() {
+func sumNum(a, b string) num {
+	x, _ := parseNum(a)
+	y, ok := parseNum(b)
+	if !ok || y.isZero() {
 		return x
 	}
-	return x.Add(y)
+	return x.add(y)
 }
 
-// position values one contract position against its instrument and
-// quote: mark (the quote's Mark, else its last price), index, unrealized
-// PnL and its percentages. Fields stay nil when unknown.
-func position(p *state.Position, m *market.Snapshot) PositionValue {
-	pv := PositionValue{AccountID: p.AccountID, Symbol: p.Symbol, Side: p.Side}
+// position values one contract position p into pv against its
+// instrument and quote: mark (the quote's Mark, else its last price),
+// index, unrealized PnL and its percentages, each pointing into slab (5
+// decimals). Fields stay nil when unknown; ok says whether the PnL is
+// known, and pnl is it.
+func position(pv *PositionValue, p *state.Position, m *market.Snapshot, blk *decBlock, slab []decimal.Decimal) (pnl num, ok bool) {
+	*pv = PositionValue{AccountID: p.AccountID, Symbol: p.Symbol, Side: p.Side}
 	q := m.Quotes[p.Symbol]
-	mark, ok := parse(q.Mark)
+	mark, ok := parseNum(q.Mark)
 	if !ok {
-		mark, ok = parse(q.Last)
+		mark, ok = parseNum(q.Last)
 	}
-	if ok && mark.IsPositive() {
-		pv.Mark = &mark
+	if !ok || mark.sign() <= 0 {
+		if idx, ok := parseNum(q.Index); ok {
+			pv.Index = blk.ptr(&slab[1], idx)
+		}
+		return num{}, false
 	}
-	if idx, ok := parse(q.Index); ok {
-		pv.Index = &idx
+	pv.Mark = blk.ptr(&slab[0], mark)
+	if idx, ok := parseNum(q.Index); ok {
+		pv.Index = blk.ptr(&slab[1], idx)
 	}
-	if pv.Mark == nil {
-		return pv
-	}
-	if liq, ok := parse(p.LiquidationPrice); ok && liq.IsPositive() {
-		if d, ok := DistancePct(mark, liq); ok {
-			pv.LiquidationPct = &d
+	if liq, ok := parseNum(p.LiquidationPrice); ok && liq.sign() > 0 {
+		if d, ok := distancePct(mark, liq); ok {
+			pv.LiquidationPct = blk.ptr(&slab[2], d)
 		}
 	}
 	ins, known := m.Instruments[p.Symbol]
 	if !known {
-		return pv
+		return num{}, false
 	}
-	qty, ok1 := parse(p.Total)
-	avg, ok2 := parse(p.AvgPrice)
-	mult, ok3 := parse(ins.Multiplier)
-	if !ok3 || mult.IsZero() {
-		mult = one
+	qty, ok1 := parseNum(p.Total)
+	avg, ok2 := parseNum(p.AvgPrice)
+	mult, ok3 := parseNum(ins.Multiplier)
+	if !ok3 || mult.isZero() {
+		mult = numOne
 	}
 	if !ok1 || !ok2 {
-		return pv
+		return num{}, false
 	}
-	pnl, ok := Unrealized(p.Side, qty, avg, mark, mult, ins.Inverse)
+	pnl, ok = unrealized(p.Side, qty, avg, mark, mult, ins.Inverse)
 	if !ok {
-		return pv
+		return num{}, false
 	}
-	pv.Unrealized = &pnl
+	pv.Unrealized = blk.ptr(&slab[3], pnl)
 	pv.PnLAsset = ins.Quote
 	if ins.Inverse {
 		pv.PnLAsset = ins.MarginAsset
@@ -198,10 +214,10 @@ func position(p *state.Position, m *market.Snapshot) PositionValue {
 			pv.PnLAsset = ins.Base
 		}
 	}
-	if margin, ok := parse(p.Margin); ok && !margin.IsZero() {
-		if pct, ok := div(pnl.Mul(hundred), margin); ok {
-			pv.UnrealizedPct = &pct
+	if margin, ok := parseNum(p.Margin); ok && !margin.isZero() {
+		if pct, ok := pnl.mul(numHundred).quo(margin); ok {
+			pv.UnrealizedPct = blk.ptr(&slab[4], pct)
 		}
 	}
-	return pv
+	return pnl, true
 }

@@ -1,0 +1,195 @@
+package journal
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"bhtop/event"
+)
+
+// Decoded is one journal record with its frame's events, decoded ahead of
+// folding by ScanDecoded.
+type Decoded struct {
+	Record
+	// Events are the frame's events (event.Decoder's Decode of Frame); nil
+	// for a bad record.
+	Events []event.Event
+}
+
+// Block sizes for ScanDecoded: a block holds about blockBytes of lines (or
+// blockLines lines), enough to make handing it to a worker cheap and few
+// enough that the blocks in flight stay small.
+const (
+	blockBytes = 256 << 10
+	blockLines = 2048
+)
+
+// rawLine is one line of a block: where its bytes are in the block's data
+// and what the Reader learned reading it.
+type rawLine struct {
+	start, end int
+	line       int
+	long, cut  bool
+}
+
+// block is a run of journal lines read ahead, decoded by one worker, then
+// folded in order.
+type block struct {
+	data  []byte
+	lines []rawLine
+	recs  []Decoded
+	dec   event.Decoder
+	ready chan struct{} // one token when recs are decoded
+}
+
+// ScanDecoded reads every record of r like Scan, and calls fn for each in
+// journal order on the calling goroutine, with the frame already decoded:
+// lines are read in blocks, and the blocks are parsed and decoded on up to
+// workers goroutines while earlier ones are folded. A record and its
+// events are valid only during the call. A read error stops the scan
+// after the records before it, as in Scan.
+func ScanDecoded(r io.Reader, workers int, fn func(d *Decoded)) error {
+	workers = max(workers, 1)
+	n := 2*workers + 2 // blocks in flight: each worker busy, the folder busy, one read ahead
+	free := make(chan *block, n)
+	for range n {
+		free <- &block{ready: make(chan struct{}, 1)}
+	}
+	work, order := make(chan *block, n), make(chan *block, n)
+	var readErr error
+	go func() {
+		defer close(order)
+		defer close(work)
+		readErr = readBlocks(NewReader(r), free, work, order)
+	}()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for b := range work {
+				b.decode()
+				b.ready <- struct{}{}
+			}
+		})
+	}
+	for b := range order {
+		<-b.ready
+		for i := range b.recs {
+			fn(&b.recs[i])
+		}
+		free <- b
+	}
+	wg.Wait()
+	if readErr != nil {
+		return fmt.Errorf("read journal: %w", readErr)
+	}
+	return nil
+}
+
+// readBlocks fills blocks from free with lines of jr and hands each to the
+// workers and, in order, to the folder; it returns the read error, nil at
+// the end of the journal.
+func readBlocks(jr *Reader, free <-chan *block, work, order chan<- *block) error {
+	for {
+		b := <-free
+		b.data, b.lines = b.data[:0], b.lines[:0]
+		var err error
+		for len(b.data) < blockBytes && len(b.lines) < blockLines {
+			var line []byte
+			var long bool
+			if line, long, err = jr.nextRaw(); err != nil {
+				break
+			}
+			start := len(b.data)
+			b.data = append(b.data, line...)
+			b.lines = append(b.lines, rawLine{start: start, end: len(b.data), line: jr.lineNo, long: long, cut: jr.cut})
+		}
+		if len(b.lines) > 0 {
+			order <- b
+			work <- b
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// decode parses and decodes the block's lines into recs.
+func (b *block) decode() {
+	b.dec.Reset()
+	b.recs = b.recs[:0]
+	for _, l := range b.lines {
+		d := Decoded{Record: Record{Bad: true, Long: true}}
+		line := b.data[l.start:l.end]
+		switch {
+		case l.long:
+		case b.decodeRecord(line, &d):
+		default:
+			d.Record = Parse(line)
+			if !d.Bad {
+				d.Events = b.dec.DecodeKeep(d.Frame)
+			}
+		}
+		d.Line, d.Cut = l.line, l.cut
+		b.recs = append(b.recs, d)
+	}
+}
+
+// decodeRecord reads the usual line, {"recv":digits,"frame":{...}} (or
+// [...]), scanning the frame once: when the decoder finds the frame to be
+// one JSON value, the line is exactly such a record, as Parse would say.
+// Otherwise it returns false, having kept nothing, and Parse decides.
+func (b *block) decodeRecord(line []byte, d *Decoded) bool {
+	const head, mid = `{"recv":`, `,"frame":`
+	if !bytes.HasPrefix(line, []byte(head)) || len(line) < len(head)+len(mid)+3 || line[len(line)-1] != '}' {
+		return false
+	}
+	i := len(head)
+	for i < len(line) && line[i] >= '0' && line[i] <= '9' {
+		i++
+	}
+	digits := line[len(head):i]
+	if len(digits) == 0 || !bytes.HasPrefix(line[i:], []byte(mid)) {
+		return false
+	}
+	frame := line[i+len(mid) : len(line)-1]
+	if len(frame) < 2 || (frame[0] != '{' || frame[len(frame)-1] != '}') && (frame[0] != '[' || frame[len(frame)-1] != ']') {
+		return false
+	}
+	evs := b.dec.DecodeKeep(frame)
+	if len(evs) == 1 && evs[0].Kind == event.KindMalformed && len(evs[0].Raw) == len(frame) &&
+		(evs[0].Reason == event.ReasonNotJSON || evs[0].Reason == event.ReasonTooLarge) {
+		b.dec.DropLast()
+		return false
+	}
+	ms, _ := event.ParseTime(digits)
+	d.Record, d.Events = Record{Recv: ms, Frame: frame}, evs
+	return true
+}
+
+// nextRaw returns the next non-blank line without parsing it (valid until
+// the next call), or long for a line over MaxLine, or io.EOF; errors carry
+// the line number.
+func (jr *Reader) nextRaw() (line []byte, long bool, err error) {
+	for {
+		line, err := jr.readLine()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				err = fmt.Errorf("line %d: %w", jr.lineNo+1, err)
+			}
+			return nil, false, err
+		}
+		jr.lineNo++
+		if jr.long {
+			return nil, true, nil
+		}
+		if !isBlank(line) {
+			return line, false, nil
+		}
+	}
+}

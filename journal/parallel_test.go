@@ -1,0 +1,96 @@
+package journal
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"bhtop/event"
+	"bhtop/gen"
+)
+
+// scanned is what a scan reports of one record, to compare the two scans.
+func scanned(rec Record, evs []event.Event) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "line %d recv %d bad %v bare %v long %v cut %v frame %q:", rec.Line, rec.Recv, rec.Bad, rec.Bare, rec.Long, rec.Cut, rec.Frame)
+	for _, ev := range evs {
+		fmt.Fprintf(&b, " [%v %q %q]", ev.Kind, ev.Reason, ev.Raw)
+	}
+	return b.String()
+}
+
+// sameScans checks that ScanDecoded reports every record of text, and its
+// events, as Scan and Decode do, with 1 and 3 workers.
+func sameScans(t *testing.T, text []byte) {
+	t.Helper()
+	var want []string
+	var dec event.Decoder
+	errWant := Scan(bytes.NewReader(text), func(rec Record) {
+		var evs []event.Event
+		if !rec.Bad {
+			evs = dec.Decode(rec.Frame)
+		}
+		want = append(want, scanned(rec, evs))
+	})
+	for _, workers := range []int{1, 3} {
+		var got []string
+		errGot := ScanDecoded(bytes.NewReader(text), workers, func(d *Decoded) {
+			got = append(got, scanned(d.Record, d.Events))
+		})
+		if fmt.Sprint(errGot) != fmt.Sprint(errWant) || len(got) != len(want) {
+			t.Fatalf("ScanDecoded(%d workers) = %d records, %v; Scan = %d records, %v", workers, len(got), errGot, len(want), errWant)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("ScanDecoded(%d workers) record %d = %s, want %s", workers, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+func TestScanDecodedAgreesWithScan(t *testing.T) {
+	lines := []string{
+		`{"recv":1700000000123,"frame":{"e":"executionReport","E":1}}`,
+		`{"recv":1700000000123,"frame":{"e":"outboundAccountInfo","E":2,"B":[{"a":"BTC","f":"1","l":"0"}]}}`,
+		`{"recv":1,"frame":[{"e":"x"},{"e":"executionReport","s":"A\u0042C"}]}`,
+		`{"recv":1,"frame":{"a":1},"e":{"b":2}}`,
+		`{"recv":1,"frame":{"a":1},"b":{"c":2}}`,
+		`{"recv":1,"frame":{"a":1} }`,
+		`{"recv":1,"frame":{"a":tru}}`,
+		`{"recv":1,"frame":}`,
+		`{"recv":1,"frame":[]}`,
+		`{"recv":99999999999999999999,"frame":{"e":"x"}}`,
+		`{"recv":"5","frame":{"e":"x"}}`,
+		`{"recv":1700000000123,"bad":"{\"e\":"}`,
+		`{"e":"outboundAccountInfo","E":1}`,
+		`[{"e":"x"}]`,
+		`{"ping":1}`,
+		"   ",
+		"\x00\xff\xfe",
+		`{"recv":1,"frame":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}`,
+		`{"recv":1,"frame":{"e":"x","d":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}}`,
+	}
+	sameScans(t, []byte(strings.Join(lines, "\n")+"\n"))
+	sameScans(t, []byte(strings.Join(lines, "\r\n")))                   // cut last line
+	sameScans(t, []byte("x\n"+strings.Repeat("y", MaxLine+10)+"\nz\n")) // a long line
+
+	var j bytes.Buffer
+	if err := gen.Write(&j, gen.Options{Events: 30_000, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	sameScans(t, j.Bytes()) // several blocks
+}
+
+// FuzzScanDecoded: any journal scans the same, decoded ahead in blocks or
+// line by line.
+func FuzzScanDecoded(f *testing.F) {
+	for _, seed := range []string{
+		"{\"recv\":1,\"frame\":{\"e\":\"executionReport\",\"E\":1}}\n{\"recv\":1,\"frame\":{\"a\":1},\"e\":{\"b\":2}}\n",
+		"{\"recv\":1,\"frame\":[{\"e\":\"x\"}]}\r\n\n{\"recv\":2,\"bad\":\"x\"}",
+		"[{\"e\":\"x\"}]\n{\"recv\":1,\"frame\":}",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, text []byte) { sameScans(t, text) })
+}
