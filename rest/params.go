@@ -56,7 +56,9 @@ func routeOf(e api.Endpoint) route {
 // weighed is r with the weight its parameters p give (ticker/24hr
 // without a symbol, depth by limit).
 func (r route) weighed(p *params) route {
-	r.weight = r.ep.WeightOf(p.get)
+	if r.ep.Weighing != api.Fixed {
+		r.weight = r.ep.WeightOf(p.get)
+	}
 	return r
 }
 

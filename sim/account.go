@@ -133,7 +133,8 @@ type balanceJSON struct {
 
 func (s *Server) handleAccount(c *call) (any, *apiError) {
 	a := c.key.account
-	assets := slices.Sorted(maps.Keys(a.balances))
+	assets := slices.AppendSeq(make([]string, 0, len(a.balances)), maps.Keys(a.balances))
+	slices.Sort(assets)
 	bals := make([]balanceJSON, 0, len(assets))
 	for _, k := range assets {
 		b := a.balances[k]

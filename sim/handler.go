@@ -78,7 +78,10 @@ func (s *Server) serve(w *recorder, r *http.Request, body string) {
 	if k := r.Header.Get("X-BH-APIKEY"); s.keys[k] != nil {
 		ids = append(ids, "key:"+k)
 	}
-	weight := rt.ep.WeightOf(r.URL.Query().Get)
+	weight := rt.ep.Weight
+	if rt.ep.Weighing != api.Fixed { // parse the query only when it matters
+		weight = rt.ep.WeightOf(r.URL.Query().Get)
+	}
 	if e := s.limiter.admit(now, ids, weight, rt.ep.Order); e != nil {
 		s.writeError(w, e)
 		return
