@@ -61,7 +61,7 @@ type Canceller struct {
 
 // closedCodes are the service's answers to a cancel of an order that is
 // no longer open (API-FACTS.md errors).
-var closedCodes = map[int]bool{-1139: true, -1142: true, -2013: true}
+var closedCodes = map[int]bool{api.CodeOrderFilled: true, api.CodeOrderCanceled: true, api.CodeNoSuchOrder: true}
 
 // CancelAll cancels every target and returns the summary. It stops early
 // (the rest counted as failed) when ctx ends.
