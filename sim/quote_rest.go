@@ -41,15 +41,6 @@ func limitParam(p params, def, most int64) (int, *apiError) {
 
 type pair = [2]string
 
-func (x *exchange) levels(sym *symbol, side engine.Side, n int) []pair {
-	lv := sym.mkt.Book().Depth(side, n, nil)
-	out := make([]pair, len(lv))
-	for i, l := range lv {
-		out[i] = pair{sym.mkt.Price(l.Price).String(), sym.mkt.Qty(l.Qty).String()}
-	}
-	return out
-}
-
 func (s *Server) depth(c *call, contract bool) (any, *apiError) {
 	sym, e := s.marketSymbol(c.p, contract)
 	if e != nil {

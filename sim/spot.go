@@ -85,51 +85,6 @@ func checkFilters(sym *symbol, qty, price decimal.Decimal, checkPrice bool) *api
 	return nil
 }
 
-// placeSpot locks the funds of a validated order, registers it, publishes
-// NEW, and executes it against the book (see execute). A LIMIT_MAKER that
-// would take is registered and REJECTED, and the request answers -2010.
-func (x *exchange) placeSpot(o *order, now int64) *apiError {
-	a, sym := o.acct, o.sym
-	o.lockAsset, o.locked = sym.base, o.qty
-	if o.side == "BUY" {
-		o.lockAsset, o.locked = sym.quote, o.qty.Mul(o.price)
-	}
-	if b := a.balances[o.lockAsset]; b == nil || b.free.LessThan(o.locked) {
-		return errInsufficient()
-	}
-	b := a.bal(o.lockAsset)
-	b.free = b.free.Sub(o.locked)
-	b.locked = b.locked.Add(o.locked)
-	x.register(o, now)
-	if o.typ == "LIMIT_MAKER" && o.wouldTake() {
-		x.reject(o, now)
-		x.flushAccounts(now)
-		return badParam(codeNewOrderRejected, "Order would immediately match and take.")
-	}
-	x.execute(o, now)
-	x.flushAccounts(now)
-	return nil
-}
-
-// register gives o its ids and creation time, and publishes NEW.
-func (x *exchange) register(o *order, now int64) {
-	if o.sym.contract {
-		x.nextCtrID++
-		o.id = x.nextCtrID
-	} else {
-		x.nextSpotID++
-		o.id = x.nextSpotID
-	}
-	if o.clientID == "" {
-		x.nextClient++
-		o.clientID = strconv.FormatUint(x.nextClient, 10)
-	}
-	o.status = statusNew
-	o.created = o.acct.execTime(now)
-	x.addOrder(o)
-	x.publishExec(o, now)
-}
-
 type newOrderReply struct {
 	orderRecord
 	TransactTime int64 `json:"transactTime"`
@@ -192,19 +147,6 @@ func (s *Server) handleQueryOrder(c *call) (any, *apiError) {
 	return o.record(), nil
 }
 
-// cancelChecked cancels o unless it is closed already.
-func (x *exchange) cancelChecked(o *order, now int64) *apiError {
-	switch o.status {
-	case statusFilled:
-		return badParam(codeOrderFilled, "Order has been filled.")
-	case statusCanceled:
-		return badParam(codeOrderCanceled, "Order has been canceled.")
-	}
-	x.cancel(o, now)
-	x.flushAccounts(now)
-	return nil
-}
-
 func (s *Server) handleCancelOrder(c *call) (any, *apiError) {
 	o, e := s.findOrder(c, "orderId", "clientOrderId", false)
 	if e != nil {
@@ -256,28 +198,6 @@ func (s *Server) listOrders(c *call, orders []*order, contract bool, def int64) 
 		out[i] = o.record()
 	}
 	return out, nil
-}
-
-func (x *exchange) openOrders(a *account) []*order {
-	var l []*order
-	for _, sym := range x.symbolList {
-		for _, o := range sym.open {
-			if o.acct == a && o.isOpen() {
-				l = append(l, o)
-			}
-		}
-	}
-	return l
-}
-
-func (x *exchange) closedOrders(a *account) []*order {
-	l := make([]*order, 0, len(a.closed))
-	for _, id := range a.closed {
-		if o := a.orders[id]; o != nil {
-			l = append(l, o)
-		}
-	}
-	return l
 }
 
 func (s *Server) handleOpenOrders(c *call) (any, *apiError) {

@@ -26,19 +26,6 @@ type accountTrade struct {
 // forgotten.
 const maxAccountTrades = 100_000
 
-// recordTrade keeps the last fill of o for the account's myTrades.
-func (x *exchange) recordTrade(o *order, now int64) {
-	a := o.acct
-	if len(a.trades) >= maxAccountTrades+maxAccountTrades/10 {
-		a.trades = append(a.trades[:0], a.trades[len(a.trades)-maxAccountTrades:]...)
-	}
-	a.trades = append(a.trades, accountTrade{
-		id: o.lastTrade, orderID: o.id, matchID: o.lastMatch, o: o,
-		price: o.lastPrice, qty: o.lastQty, fee: o.lastFee, feeAsset: o.feeAsset,
-		pnl: o.lastPnl, time: now, maker: o.lastMaker,
-	})
-}
-
 // pickTrades selects the account's trades of one market by the myTrades
 // parameters: symbol, startTime, endTime, fromId, toId (inclusive) and
 // limit; the newest that qualify (with only fromId: the oldest from it),
