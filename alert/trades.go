@@ -6,6 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"bhtop/api"
 	"bhtop/dec"
 	"bhtop/state"
 )
@@ -81,7 +82,7 @@ func (t *tradeWatch) scanOrders(orders []*state.Order) {
 		if o.ExecutedQty != prev.executed && increased(prev.executed, o.ExecutedQty) {
 			t.fills = append(t.fills, *o)
 		}
-		if o.Status == "REJECTED" && (!had || prev.status != "REJECTED") {
+		if o.Status == api.StatusRejected && (!had || prev.status != api.StatusRejected) {
 			t.rejected = append(t.rejected, fmt.Sprintf("%s %s %s order %s", o.Symbol, o.Side, o.Type, o.OrderID))
 		}
 	}

@@ -76,7 +76,7 @@ func (t *Trader) PlaceContractOrder(ctx context.Context, req ContractOrderReques
 	res := OrderResult{ClientOrderID: req.ClientOrderID, Symbol: req.Symbol}
 	res = t.c.orderCall(ctx, routeContractOrder, req.params(), res)
 	if res.Outcome == OutcomeAccepted && res.Status == "" {
-		res.Status = "NEW"
+		res.Status = api.StatusNew
 	}
 	return res
 }

@@ -109,7 +109,7 @@ func (c *Client) orderCall(ctx context.Context, r route, p *params, res OrderRes
 			res.Status = w.Message
 		}
 		if res.Status == "" && r == routeNewOrder {
-			res.Status = "NEW"
+			res.Status = api.StatusNew
 		}
 	case rep.status >= 400 && rep.status <= 499:
 		ae := apiError(rep)

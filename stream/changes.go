@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"bhtop/api"
 	"bhtop/event"
 	"bhtop/state"
 )
@@ -106,13 +107,13 @@ func compareOrderKeys(a, b *state.Order) int {
 func describe(o *state.Order, before orderMark, seen bool) string {
 	what := fmt.Sprintf("%s %s %s %s @ %s (order %s)", o.Side, o.Quantity, o.Symbol, o.Type, o.Price, o.OrderID)
 	switch {
-	case o.ExecutedQty != before.executed && (o.Status == "FILLED" || o.Status == "PARTIALLY_FILLED"):
+	case o.ExecutedQty != before.executed && (o.Status == api.StatusFilled || o.Status == api.StatusPartiallyFilled):
 		return fmt.Sprintf("fill %s: executed %s, %s", what, o.ExecutedQty, o.Status)
-	case o.Status == "CANCELED":
+	case o.Status == api.StatusCanceled:
 		return "canceled " + what
-	case o.Status == "REJECTED":
+	case o.Status == api.StatusRejected:
 		return "rejected " + what
-	case !seen && o.Status == "NEW":
+	case !seen && o.Status == api.StatusNew:
 		return "new " + what
 	case o.Status != before.status && seen:
 		return fmt.Sprintf("%s %s", o.Status, what)
