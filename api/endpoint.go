@@ -7,7 +7,7 @@
 //
 // To add an endpoint: declare it in endpoints.go, list it in All, give the
 // simulator a handler (sim/routes.go) and the client a method (rest).
-// TestEveryEndpointServed and TestClientCallsOnlyTable fail until both
+// TestServesEveryEndpoint (sim) and TestClientCallsOnlyTable (rest) fail until both
 // sides agree.
 package api
 
