@@ -7,8 +7,8 @@
 //
 // To add an endpoint: declare it in endpoints.go, list it in All, give the
 // simulator a handler (sim/routes.go) and the client a method (rest).
-// TestServesEveryEndpoint (sim) and TestClientCallsOnlyTable (rest) fail until both
-// sides agree.
+// TestServesEveryEndpoint (sim) and TestClientCallsOnlyTable (rest) fail
+// until both sides agree.
 package api
 
 import "strconv"
