@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 
+	"bhtop/api"
 	"bhtop/rest"
 	"bhtop/state"
 )
@@ -48,8 +49,9 @@ func CountBySymbol(ts []Target) map[string]int {
 }
 
 // Canceller cancels many orders: contract ones with one batchCancel per
-// symbol, spot ones one DELETE each (the client's rate governor paces
-// them), each request sent once.
+// symbol, spot ones one DELETE each, each request sent once. The pacing
+// is the client's rate governor's: every cancel and batchCancel counts
+// toward the ORDER limit (api.CancelOrder.Order; see package api for why).
 type Canceller struct {
 	Trader *rest.Trader
 	// Progress, if set, is called after each request with the summary so
@@ -59,7 +61,7 @@ type Canceller struct {
 
 // closedCodes are the service's answers to a cancel of an order that is
 // no longer open (API-FACTS.md errors).
-var closedCodes = map[int]bool{-1139: true, -1142: true, -2013: true}
+var closedCodes = map[int]bool{api.CodeOrderFilled: true, api.CodeOrderCanceled: true, api.CodeNoSuchOrder: true}
 
 // CancelAll cancels every target and returns the summary. It stops early
 // (the rest counted as failed) when ctx ends.
@@ -81,7 +83,7 @@ func (c Canceller) CancelAll(ctx context.Context, targets []Target) Summary {
 		}
 		bySymbol[t.Symbol] = append(bySymbol[t.Symbol], t)
 	}
-	sort.Strings(symbols)
+	slices.Sort(symbols)
 	others := c.othersOpen(ctx, bySymbol)
 	for _, sym := range symbols {
 		if others[sym] { // batchCancel would take orders not asked for
@@ -181,10 +183,10 @@ func (c Canceller) batch(ctx context.Context, sym string, ts []Target, sum *Summ
 	}
 	for _, t := range ts {
 		switch st, ok := status[t.OrderID]; {
-		case ok && (st == "NEW" || st == "PARTIALLY_FILLED"):
+		case ok && api.Open(st):
 			sum.Failed++
 			sum.Errors = append(sum.Errors, fmt.Sprintf("contract %s %s: still open after batchCancel", sym, t.OrderID))
-		case ok && st != "CANCELED":
+		case ok && st != api.StatusCanceled:
 			sum.AlreadyClosed++
 		default:
 			sum.Cancelled++

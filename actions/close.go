@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"bhtop/dec"
 	"bhtop/rest"
 	"bhtop/state"
 )
@@ -36,7 +37,7 @@ func CloseOrder(p state.Position, qty string) (rest.ContractOrderRequest, error)
 		}
 		qty = p.Available
 	}
-	q, ok := positive(qty)
+	q, ok := dec.Positive(qty)
 	switch {
 	case !ok:
 		return rest.ContractOrderRequest{}, fmt.Errorf("quantity %q: want a positive decimal", qty)
@@ -54,7 +55,7 @@ var ErrNoPosition = errors.New("no such open position")
 func FindPosition(positions []state.Position, symbol, side string) (state.Position, error) {
 	for _, p := range positions {
 		if p.Symbol == symbol && strings.EqualFold(p.Side, side) {
-			if t, err := decimal.NewFromString(p.Total); err == nil && t.IsPositive() {
+			if t, ok := dec.Parse(p.Total); ok && t.IsPositive() {
 				return p, nil
 			}
 		}

@@ -1,10 +1,12 @@
 package actions
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 
 	"github.com/shopspring/decimal"
 
+	"bhtop/dec"
 	"bhtop/rest"
 	"bhtop/state"
 )
@@ -56,7 +58,7 @@ func FeeTotals(fills []state.Fill) []FeeTotal {
 		if f.CommissionAsset == "" {
 			continue
 		}
-		if c, err := decimal.NewFromString(f.Commission); err == nil {
+		if c, ok := dec.Parse(f.Commission); ok {
 			sums[f.CommissionAsset] = sums[f.CommissionAsset].Add(c)
 		}
 	}
@@ -64,6 +66,6 @@ func FeeTotals(fills []state.Fill) []FeeTotal {
 	for a, t := range sums {
 		out = append(out, FeeTotal{a, t})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Asset < out[j].Asset })
+	slices.SortFunc(out, func(a, b FeeTotal) int { return cmp.Compare(a.Asset, b.Asset) })
 	return out
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"bhtop/dec"
 	"bhtop/rest"
 )
 
@@ -46,21 +47,15 @@ func (p Problems) Has(field string) bool {
 	return slices.ContainsFunc(p, func(e FieldError) bool { return e.Field == field })
 }
 
-// positive parses a positive decimal literal.
-func positive(s string) (decimal.Decimal, bool) {
-	d, err := decimal.NewFromString(s)
-	return d, err == nil && d.IsPositive() && !strings.ContainsAny(s, "eE+")
-}
-
 // filter is one of a symbol's min/max/step filters; zero values are "none".
 type filter struct{ lo, hi, step string }
 
 // check returns why v breaks f ("" when it does not). The step counts
 // from the minimum, as the service's filters do.
 func (f filter) check(v decimal.Decimal) string {
-	lo, _ := decimal.NewFromString(f.lo)
-	hi, _ := decimal.NewFromString(f.hi)
-	step, _ := decimal.NewFromString(f.step)
+	lo, _ := dec.Parse(f.lo)
+	hi, _ := dec.Parse(f.hi)
+	step, _ := dec.Parse(f.step)
 	switch {
 	case lo.IsPositive() && v.LessThan(lo):
 		return "below the minimum " + f.lo
@@ -101,14 +96,14 @@ func CheckContractOrder(sym rest.ContractSymbol, r rest.ContractOrderRequest, re
 	pt := oneOf("priceType", r.PriceType, "INPUT", rest.ContractPriceTypes)
 	oneOf("timeInForce", r.TimeInForce, "GTC", rest.ContractTIFs)
 	prices := filter{sym.MinPrice, sym.MaxPrice, sym.TickSize}
-	qty, ok := positive(r.Quantity)
+	qty, ok := dec.Positive(r.Quantity)
 	if !ok {
 		bad("quantity", "want a positive decimal such as 1.5")
 	} else if msg := (filter{sym.MinQty, sym.MaxQty, sym.StepSize}).check(qty); msg != "" {
 		bad("quantity", msg)
 	}
 	if r.Price != "" || pt == "INPUT" {
-		if price, ok := positive(r.Price); !ok {
+		if price, ok := dec.Positive(r.Price); !ok {
 			bad("price", "want a positive decimal (priceType INPUT needs one)")
 		} else if msg := prices.check(price); msg != "" {
 			bad("price", msg)
@@ -120,7 +115,7 @@ func CheckContractOrder(sym rest.ContractSymbol, r rest.ContractOrderRequest, re
 	case typ != "STOP" && r.TriggerPrice != "":
 		bad("triggerPrice", "only a STOP order takes a trigger price")
 	case r.TriggerPrice != "":
-		if tp, ok := positive(r.TriggerPrice); !ok {
+		if tp, ok := dec.Positive(r.TriggerPrice); !ok {
 			bad("triggerPrice", "want a positive decimal")
 		} else if msg := prices.check(tp); msg != "" {
 			bad("triggerPrice", msg)
@@ -129,13 +124,13 @@ func CheckContractOrder(sym rest.ContractSymbol, r rest.ContractOrderRequest, re
 	if r.OverPrice != "" {
 		if pt != "OVER" {
 			bad("overPrice", "only priceType OVER takes an over price")
-		} else if op, ok := positive(r.OverPrice); !ok {
+		} else if op, ok := dec.Positive(r.OverPrice); !ok {
 			bad("overPrice", "want a positive decimal")
 		} else if msg := (filter{step: sym.TickSize}).check(op); msg != "" {
 			bad("overPrice", msg)
 		}
 	}
-	switch lev, ok := positive(r.Leverage); {
+	switch lev, ok := dec.Positive(r.Leverage); {
 	case r.IsClose() && r.Leverage != "":
 		bad("leverage", "a closing order takes no leverage (the position's applies)")
 	case !r.IsClose() && !ok:
@@ -149,7 +144,7 @@ func CheckContractOrder(sym rest.ContractSymbol, r rest.ContractOrderRequest, re
 	if ref == "" {
 		ref = r.Price
 	}
-	if mn, _ := decimal.NewFromString(sym.MinNotional); mn.IsPositive() && ref != "" {
+	if mn, _ := dec.Parse(sym.MinNotional); mn.IsPositive() && ref != "" {
 		if n, err := Notional(sym, r.Quantity, ref); err == nil && n.LessThan(mn) {
 			bad("notional", "notional "+n.String()+" below the minimum "+sym.MinNotional)
 		}
@@ -170,7 +165,7 @@ func Notional(sym rest.ContractSymbol, qty, price string) (decimal.Decimal, erro
 	if err != nil {
 		return decimal.Decimal{}, errors.New("quantity: not a decimal")
 	}
-	if m, ok := positive(sym.Multiplier); ok {
+	if m, ok := dec.Positive(sym.Multiplier); ok {
 		q = q.Mul(m)
 	}
 	p, err := decimal.NewFromString(price)
@@ -186,7 +181,7 @@ func Notional(sym rest.ContractSymbol, qty, price string) (decimal.Decimal, erro
 // Margin is the initial margin an opening order of notional n needs at
 // leverage lev (n / lev, rounded up to 8 decimals), in MarginAsset(sym).
 func Margin(n decimal.Decimal, lev string) (decimal.Decimal, error) {
-	l, ok := positive(lev)
+	l, ok := dec.Positive(lev)
 	if !ok {
 		return decimal.Decimal{}, errors.New("leverage: not a positive decimal")
 	}
@@ -208,4 +203,11 @@ func MarginAsset(sym rest.ContractSymbol) string {
 		return sym.BaseAsset
 	}
 	return sym.QuoteAsset
+}
+
+// CheckFilter returns why v breaks the filter with minimum lo, maximum hi
+// and increment step (counted from lo), "" when it does not; an empty or
+// zero bound is no bound. Spot and contract orders use the same rule.
+func CheckFilter(v decimal.Decimal, lo, hi, step string) string {
+	return filter{lo, hi, step}.check(v)
 }

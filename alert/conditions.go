@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"bhtop/dec"
 )
 
 // verdicts evaluates a level rule (every kind but fill and order_rejected).
@@ -33,9 +35,9 @@ func (ev *evaluation) balanceBelow(r Rule) verdict {
 	total := decimal.Zero // an asset with no balance row holds nothing
 	for _, b := range ev.State.Balances {
 		if b.Asset == r.Asset {
-			free, err1 := decimal.NewFromString(b.Free)
-			locked, err2 := decimal.NewFromString(b.Locked)
-			if err1 != nil || err2 != nil {
+			free, ok1 := dec.Parse(b.Free)
+			locked, ok2 := dec.Parse(b.Locked)
+			if !ok1 || !ok2 {
 				return verdict{}
 			}
 			total = free.Add(locked)
@@ -125,8 +127,8 @@ func (ev *evaluation) priceCross(r Rule) verdict {
 	if text == "" {
 		text = q.Mark
 	}
-	p, err := decimal.NewFromString(text)
-	if err != nil {
+	p, ok := dec.Parse(text)
+	if !ok {
 		return verdict{}
 	}
 	if r.Above != nil {

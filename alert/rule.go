@@ -5,9 +5,9 @@ package alert
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -46,10 +46,10 @@ var fieldsOf = map[Kind]struct{ required, optional []string }{
 // Kinds returns the rule kinds, sorted.
 func Kinds() []string {
 	out := make([]string, 0, len(fieldsOf))
-	for k := range fieldsOf {
+	for k := range maps.Keys(fieldsOf) {
 		out = append(out, string(k))
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return out
 }
 
@@ -101,12 +101,7 @@ func ParseRule(n int, fields map[string]any) (Rule, error) {
 	}
 	r := Rule{Kind: Kind(kindS), ID: fmt.Sprintf("%s#%d", kindS, n)}
 	allowed := append(append([]string{"kind", "account"}, spec.required...), spec.optional...)
-	names := make([]string, 0, len(fields))
-	for k := range fields {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
 		if !slices.Contains(allowed, k) {
 			return Rule{}, &FieldError{k, fmt.Sprintf("not a field of %s (its fields: %s)", kindS, strings.Join(allowed[1:], ", "))}
 		}

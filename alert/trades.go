@@ -6,6 +6,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"bhtop/api"
+	"bhtop/dec"
 	"bhtop/state"
 )
 
@@ -80,7 +82,7 @@ func (t *tradeWatch) scanOrders(orders []*state.Order) {
 		if o.ExecutedQty != prev.executed && increased(prev.executed, o.ExecutedQty) {
 			t.fills = append(t.fills, *o)
 		}
-		if o.Status == "REJECTED" && (!had || prev.status != "REJECTED") {
+		if o.Status == api.StatusRejected && (!had || prev.status != api.StatusRejected) {
 			t.rejected = append(t.rejected, fmt.Sprintf("%s %s %s order %s", o.Symbol, o.Side, o.Type, o.OrderID))
 		}
 	}
@@ -98,13 +100,13 @@ func (t *tradeWatch) scanOrders(orders []*state.Order) {
 
 // increased reports whether the executed quantity grew ("" is zero).
 func increased(before, after string) bool {
-	a, err := decimal.NewFromString(after)
-	if err != nil {
+	a, ok := dec.Parse(after)
+	if !ok {
 		return false
 	}
 	b := decimal.Zero
 	if before != "" {
-		if b, err = decimal.NewFromString(before); err != nil {
+		if b, ok = dec.Parse(before); !ok {
 			return false
 		}
 	}

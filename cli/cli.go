@@ -8,8 +8,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -75,12 +76,7 @@ func Run(args []string, stdio IO) int {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: bhtop [command] [flags]")
 	fmt.Fprintln(w)
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(commands)) {
 		label := n
 		if n == "" {
 			label = "(none)"

@@ -72,10 +72,11 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	if err := checkDeskFlags(df); err != nil {
 		return fail(ExitUsage, "%v", err)
 	}
-	conn, err := connFlags.Resolve(stdio.Getenv)
+	accts, err := connFlags.ResolveAccounts(stdio.Getenv)
 	if err != nil {
 		return fail(ExitUsage, "%v", err)
 	}
+	conn := accts[0].Conn // the settings every account shares (theme, log, alerts)
 	if conn.Theme != "" && !slices.Contains(themes.Names(), conn.Theme) {
 		return fail(ExitUsage, "--theme %q: want one of %v", conn.Theme, themes.Names())
 	}
@@ -103,47 +104,43 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		return fail(ExitFail, "%v", err)
 	}
 	defer dk.close(exitWait)
-	up, err := openUpstream(ctx, conn, upstreamOptions{simActivity: dashboardSimActivity, trade: !conn.ReadOnly, logger: logger, metrics: dk.reg})
+	as, err := openAccounts(ctx, accts, upstreamOptions{simActivity: dashboardSimActivity, trade: true, logger: logger, metrics: dk.reg})
 	if err != nil {
 		return fail(upstreamExitCode(err), "%v", err)
 	}
-	defer up.Close() // idempotent: the normal path closes it below
-	sess, simulated := up.sess, up.simulated
-	up.Start()
-	dk.follow("", up)
-	logger.Info("dashboard started", "simulated", simulated, "readOnly", conn.ReadOnly)
+	defer as.Close()            // idempotent: the normal path closes it below
+	first := as.list[0].up.sess // --metrics reads its state after Close
+	as.Start()
+	as.follow(dk)
+	logger.Info("dashboard started", "accounts", len(as.list), "simulated", as.list[0].up.simulated, "readOnly", conn.ReadOnly)
 
-	// Read-only is a capability: without a Trader the dashboard has no
-	// way to send an order, and openUpstream built no rest.Trader either.
-	var trader ui.Trader
-	if !conn.ReadOnly {
-		trader = sess
-	}
 	var metrics *ui.Metrics
 	if *metricsFile != "" {
 		metrics = ui.NewMetrics()
 	}
-	uiOpts := append([]ui.Option{
+	uiOpts := []ui.Option{
 		ui.WithTheme(conn.Theme),
 		ui.WithNoColor(stdio.Getenv("NO_COLOR") != ""),
 		ui.WithContext(ctx),
 		ui.WithMetrics(metrics),
 		ui.WithFrameInterval(time.Second / time.Duration(*fps)),
-	}, up.uiOptions()...)
-	model := ui.New(sess, trader, uiOpts...)
+	}
+	// Read-only is a capability: an account without a Trader has no way
+	// to send an order, and openUpstream built no rest.Trader for it.
+	model := ui.NewDesk(as.uiAccounts(false), uiOpts...)
 	opts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(stdio.In), tea.WithOutput(stdio.Out),
 		tea.WithFPS(*fps)}, progOpts...)
 	prog := tea.NewProgram(model, opts...)
 	go toasts.run(dk.ctx, prog)
 	_, runErr := prog.Run()
 
-	if err := up.Close(); err != nil {
+	if err := as.Close(); err != nil {
 		logger.Warn("closing the session", "err", err)
 		fmt.Fprintf(stdio.Err, "bhtop: closing the user stream: %v\n", err)
 	}
 	var lost []error // files that could not be written: the run fails
 	if metrics != nil {
-		if err := writeMetrics(*metricsFile, metrics, sess.Hub().Latest()); err != nil {
+		if err := writeMetrics(*metricsFile, metrics, first.Hub().Latest()); err != nil {
 			lost = append(lost, err)
 		}
 	}
@@ -152,7 +149,7 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		return fail(ExitFail, "dashboard: %v", runErr)
 	}
 	logger.Info("dashboard closed")
-	lost = append(lost, up.RecordErr(), closeLog())
+	lost = append(lost, as.RecordErr(), closeLog())
 	if err := errors.Join(lost...); err != nil {
 		return fail(ExitFail, "%v", err)
 	}

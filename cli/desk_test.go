@@ -116,15 +116,7 @@ func TestDumpMetricsAddr(t *testing.T) {
 		code, _, _ := runCLI(deskEnv(t, ""), "dump", "--for", "3s", "--metrics-addr", addr)
 		done <- code
 	}()
-	var body string
-	testkit.Eventually(t, 10*time.Second, func() bool {
-		if resp, err := http.Get("http://" + addr + "/metrics"); err == nil {
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			body = string(b)
-		}
-		return strings.Contains(body, `bhtop_stream_up{account="default"} 1`)
-	}, "/metrics never showed bhtop_stream_up 1")
+	body := scrapeUntil(t, addr, "/metrics never showed bhtop_stream_up 1", `bhtop_stream_up{account="default"} 1`)
 	for _, want := range []string{"bhtop_events_total{", "bhtop_requests_total{endpoint=\"GET /openapi/v1/account\",status=\"200\"}", "go_goroutines"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("/metrics lacks %s", want)
@@ -157,4 +149,25 @@ func TestDashboardAlertToast(t *testing.T) {
 	if !strings.Contains(screen, "\a") {
 		t.Errorf("no bell was rung")
 	}
+}
+
+// scrapeUntil reads http://addr/metrics until it holds every one of want
+// (failing with what after 10 s) and returns the last body read.
+func scrapeUntil(t *testing.T, addr, what string, want ...string) string {
+	t.Helper()
+	var body string
+	testkit.Eventually(t, 10*time.Second, func() bool {
+		if resp, err := http.Get("http://" + addr + "/metrics"); err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			body = string(b)
+		}
+		for _, w := range want {
+			if !strings.Contains(body, w) {
+				return false
+			}
+		}
+		return true
+	}, "%s", what)
+	return body
 }

@@ -116,9 +116,13 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	if forD < 0 {
 		return fail(ExitUsage, "--for %s: want a positive duration", forD)
 	}
-	conn, err := connFlags.Resolve(stdio.Getenv)
+	accts, err := connFlags.ResolveAccounts(stdio.Getenv)
 	if err != nil {
 		return fail(ExitUsage, "%v", err)
+	}
+	conn := accts[0].Conn
+	if len(accts) > 1 && len(orders) > 0 {
+		return fail(ExitUsage, "--order places on one account: pick it with --account NAME")
 	}
 	if err := checkFlags(outputFile("--record", conn.Record), outputFile("--log", conn.Log)); err != nil {
 		return fail(ExitUsage, "%v", err)
@@ -142,13 +146,16 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 		return fail(ExitFail, "%v", err)
 	}
 	defer dk.close(finishWait)
+	if len(accts) > 1 {
+		return dumpAccounts(ctx, accts, dk, logger, closeLog, ind(indent), stdio)
+	}
 	up, err := openUpstream(ctx, conn, upstreamOptions{simActivity: dumpSimActivity, trade: !conn.ReadOnly, logger: logger, metrics: dk.reg})
 	if err != nil {
 		return fail(upstreamExitCode(err), "%v", err)
 	}
 	sess := up.sess
 	up.Start()
-	dk.follow("", up)
+	dk.follow(accts[0].Name, up)
 	live := sess.WaitLive(ctx) == nil
 	if live {
 		for _, o := range orders {
@@ -171,10 +178,6 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 		// but no signed snapshot: the state lacks balances and orders.
 		return fail(ExitFail, "no REST snapshot was ever taken, so the state would be incomplete: %s", notLiveReason(st))
 	}
-	ind := ""
-	if indent {
-		ind = "  "
-	}
 	var mkt *market.Snapshot
 	if h := up.MarketHub(); h != nil {
 		mkt = h.Latest()
@@ -183,7 +186,7 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	// their commands have finished.
 	dk.close(finishWait)
 	alerts := dumpMember{"alerts", dk.alerts()}
-	if err := writeDump(stdio.Out, sess.Hub().Latest(), mkt, conn.ValueIn, ind, alerts); err != nil {
+	if err := writeDump(stdio.Out, sess.Hub().Latest(), mkt, conn.ValueIn, ind(indent), alerts); err != nil {
 		return fail(ExitFail, "%v", err)
 	}
 	// The state is printed (it is whole), but a journal or log that lost

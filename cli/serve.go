@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -59,11 +60,12 @@ func runServe(args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
 		return ExitUsage
 	}
-	c, err := conn.Resolve(stdio.Getenv)
+	accts, err := conn.ResolveAccounts(stdio.Getenv)
 	if err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
 		return ExitUsage
 	}
+	c := accts[0].Conn // the settings every account shares (theme, log, alerts)
 	if err := checkDeskFlags(df); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
 		return ExitUsage
@@ -76,9 +78,11 @@ func runServe(args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Err, "bhtop serve: --theme %q: want one of %v\n", c.Theme, themes.Names())
 		return ExitUsage
 	}
-	if !c.HasCredentials() && c.BaseURL != "" {
-		fmt.Fprintf(stdio.Err, "bhtop serve: needs credentials for %s: set BHTOP_API_KEY and BHTOP_SECRET_KEY (or --secret-file); without a base URL it serves the built-in simulator\n", c.BaseURL)
-		return ExitUsage
+	for _, a := range accts {
+		if !a.HasCredentials() && a.BaseURL != "" {
+			fmt.Fprintf(stdio.Err, "bhtop serve: needs credentials for %s: set BHTOP_API_KEY and BHTOP_SECRET_KEY (or --secret-file); without a base URL it serves the built-in simulator\n", a.BaseURL)
+			return ExitUsage
+		}
 	}
 	if err := checkFlags(outputFile("--record", c.Record), outputFile("--log", c.Log), sf.files()); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
@@ -103,7 +107,7 @@ func runServe(args []string, stdio IO) int {
 		return ExitFail
 	}
 	defer dk.close(exitWait)
-	if err := errors.Join(serveUntilDone(ctx, sf, c, logger, dk), closeLog()); err != nil {
+	if err := errors.Join(serveAccounts(ctx, sf, accts, logger, dk), closeLog()); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
 		return ExitFail
 	}
@@ -163,34 +167,51 @@ func (sf *serveFlags) defaults(getenv func(string) string) error {
 	return nil
 }
 
-// serveUntilDone opens the upstream, serves SSH until ctx ends, then
-// closes the sessions and after them the upstream (DELETE listenKey). A
-// nil dk exports no metrics and evaluates no alerts.
+// serveUntilDone serves the one account of c (see serveAccounts).
 func serveUntilDone(ctx context.Context, sf serveFlags, c config.Conn, logger *slog.Logger, dk *desk) error {
+	return serveAccounts(ctx, sf, []config.Account{{Name: config.DefaultAccount, Conn: c}}, logger, dk)
+}
+
+// serveAccounts opens the accounts, serves SSH until ctx ends, then
+// closes the sessions and after them the accounts (DELETE listenKey). One
+// account without [accounts.NAME] tables is served as it always was;
+// otherwise each viewer sees the accounts its key allows. A nil dk
+// exports no metrics and evaluates no alerts.
+func serveAccounts(ctx context.Context, sf serveFlags, accts []config.Account, logger *slog.Logger, dk *desk) error {
 	if dk == nil {
 		dk = &desk{}
 	}
 	// Serve is read-only: no rest.Trader is made (trade is false).
-	up, err := openUpstream(ctx, c, upstreamOptions{simActivity: sf.simActivity, logger: logger, metrics: dk.reg})
+	as, err := openAccounts(ctx, accts, upstreamOptions{simActivity: sf.simActivity, logger: logger, metrics: dk.reg})
 	if err != nil {
 		return err
 	}
 	defer func() {
-		if err := up.Close(); err != nil {
+		if err := as.Close(); err != nil {
 			logger.Warn("close the user stream", "err", err)
 		}
 	}()
-	srv, err := serve.New(serve.Config{
+	c := accts[0].Conn
+	cfg := serve.Config{
 		AuthorizedKeys: sf.authorizedKeys,
 		HostKey:        sf.hostKey,
 		MaxSessions:    sf.maxSessions,
 		IdleTimeout:    sf.idleTimeout,
 		FPS:            sf.fps,
-		Upstream:       up.sess,
-		Options:        up.uiOptions(),
 		Theme:          c.Theme,
 		Logger:         logger,
-	})
+	}
+	if up := as.list[0].up; len(accts) == 1 && accts[0].Name == config.DefaultAccount {
+		cfg.Upstream, cfg.Options = up.sess, up.uiOptions()
+	} else {
+		cfg.Accounts = as.uiAccounts(true)
+		names := make([]string, len(accts))
+		for i, a := range accts {
+			names[i] = a.Name
+		}
+		logger.Info("serving accounts", "accounts", strings.Join(names, ","))
+	}
+	srv, err := serve.New(cfg)
 	if err != nil {
 		return err
 	}
@@ -198,8 +219,8 @@ func serveUntilDone(ctx context.Context, sf serveFlags, c config.Conn, logger *s
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	up.Start() // only now that the setup is known good: no listenKey for nothing
-	dk.follow("", up)
+	as.Start() // only now that the setup is known good: no listenKey for nothing
+	as.follow(dk)
 	dk.reg.SetViewers(srv.Sessions)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -215,8 +236,8 @@ func serveUntilDone(ctx context.Context, sf serveFlags, c config.Conn, logger *s
 		logger.Warn("shutdown", "err", err)
 	}
 	<-served
-	if err := up.Close(); err != nil {
+	if err := as.Close(); err != nil {
 		logger.Warn("close the user stream", "err", err)
 	}
-	return up.RecordErr()
+	return as.RecordErr()
 }

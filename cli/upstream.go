@@ -52,15 +52,18 @@ type upstreamOptions struct {
 	simActivity float64 // events/s of the in-process simulator
 	// trade builds a rest.Trader for the session. Read-only wiring leaves
 	// it false, and then no code path can place or cancel an order.
-	trade   bool
-	logger  *slog.Logger
-	metrics *metrics.Registry // counts the REST client's requests; nil: none
+	trade bool
+	// simulated says conn points at an in-process simulator opened by the
+	// caller (several accounts share one): the header says SIMULATED.
+	simulated bool
+	logger    *slog.Logger
+	metrics   *metrics.Registry // counts the REST client's requests; nil: none
 }
 
 // openUpstream builds the session; the caller Starts it. It fails with an error
 // wrapping errNeedsCredentials when a base URL comes without credentials.
 func openUpstream(ctx context.Context, conn config.Conn, o upstreamOptions) (*upstream, error) {
-	u := &upstream{}
+	u := &upstream{simulated: o.simulated}
 	if !conn.HasCredentials() {
 		if conn.BaseURL != "" {
 			return nil, fmt.Errorf("%s %w", conn.BaseURL, errNeedsCredentials)

@@ -65,6 +65,7 @@ type Flags struct {
 	record     string
 	theme      string
 	log        string
+	account    string
 	market     marketFlags
 }
 
@@ -83,6 +84,7 @@ func AddFlags(fs *flag.FlagSet) *Flags {
 	fs.StringVar(&f.record, "record", "", "append a journal of received frames to `FILE` (env BHTOP_RECORD)")
 	fs.StringVar(&f.theme, "theme", "", "colour theme (env BHTOP_THEME)")
 	fs.StringVar(&f.log, "log", "", "write a debug log to `FILE` (env BHTOP_LOG)")
+	fs.StringVar(&f.account, "account", "", "follow only these accounts of the config file's [accounts.NAME] tables: `NAME[,NAME]` (default all)")
 	return f
 }
 
@@ -92,16 +94,36 @@ type setting struct {
 }
 
 // Resolve combines the parsed flags, the environment (getenv) and the
-// config file into Conn. Errors name the setting and its source.
+// config file into Conn. Errors name the setting and its source. With
+// [accounts.NAME] tables it resolves the one account --account picks (or
+// the only table); several accounts are an error: use ResolveAccounts.
 func (f *Flags) Resolve(getenv func(string) string) (Conn, error) {
-	if getenv == nil {
-		getenv = func(string) string { return "" }
+	accts, err := f.ResolveAccounts(getenv)
+	if err != nil {
+		return Conn{}, err
 	}
+	if len(accts) > 1 {
+		names := make([]string, len(accts))
+		for i, a := range accts {
+			names[i] = a.Name
+		}
+		return Conn{}, fmt.Errorf("the config file names several accounts (%s): pick one with --account NAME", strings.Join(names, ", "))
+	}
+	return accts[0].Conn, nil
+}
+
+// visited is the set of flags given on the command line.
+func (f *Flags) visited() map[string]bool {
 	set := map[string]bool{}
 	f.fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	return set
+}
 
+// load reads the config file named by --config, BHTOP_CONFIG or the
+// default path; it returns the settings and the path.
+func (f *Flags) load(getenv func(string) string) (fileSettings, string, error) {
 	path := f.configFile
-	if !set["config"] {
+	if !f.visited()["config"] {
 		path = getenv("BHTOP_CONFIG")
 	}
 	explicit := path != ""
@@ -109,11 +131,18 @@ func (f *Flags) Resolve(getenv func(string) string) (Conn, error) {
 		path = DefaultPath(getenv)
 	}
 	file, err := loadFile(path, explicit)
-	if err != nil {
-		return Conn{}, err
-	}
+	return file, path, err
+}
 
+// resolve builds one account's Conn from the flags, the environment and
+// file (the top-level settings, or an account's inherited ones); id, when
+// not nil, is the account's table, whose identity keys come first.
+func (f *Flags) resolve(set map[string]bool, getenv func(string) string, file fileSettings, path string, id *identity) (Conn, error) {
+	var err error
 	pick := func(flagName, flagVal, env string, fileVal string, fileKey string) setting {
+		if s := id.value(fileKey); s.val != "" {
+			return s
+		}
 		if flagName != "" && set[flagName] {
 			return setting{flagVal, "--" + flagName}
 		}
@@ -142,7 +171,7 @@ func (f *Flags) Resolve(getenv func(string) string) (Conn, error) {
 	}
 	c.APIKey = strings.TrimSpace(pick("", "", "BHTOP_API_KEY", file.APIKey, "api_key").val)
 
-	if c.Secret, err = f.secret(set, getenv, file, path); err != nil {
+	if c.Secret, err = f.secret(set, getenv, file, path, id); err != nil {
 		return Conn{}, err
 	}
 
@@ -181,9 +210,16 @@ func (f *Flags) Resolve(getenv func(string) string) (Conn, error) {
 	return c, nil
 }
 
-// secret resolves the secret key: --secret-file, BHTOP_SECRET_KEY,
+// secret resolves the secret key: an account table's secret_key or
+// secret_file, then --secret-file, BHTOP_SECRET_KEY,
 // BHTOP_SECRET_FILE, then the config file's secret_key or secret_file.
-func (f *Flags) secret(set map[string]bool, getenv func(string) string, file fileSettings, path string) (signer.Secret, error) {
+func (f *Flags) secret(set map[string]bool, getenv func(string) string, file fileSettings, path string, id *identity) (signer.Secret, error) {
+	if s := id.value("secret_key"); s.val != "" {
+		return signer.NewSecret(strings.TrimSpace(s.val)), nil
+	}
+	if s := id.value("secret_file"); s.val != "" {
+		return readSecretFile(s.val, s.src)
+	}
 	switch {
 	case set["secret-file"]:
 		return readSecretFile(f.secretFile, "--secret-file")

@@ -34,25 +34,20 @@ import (
 //	value_in    = "USDT"          # the asset the account is valued in
 //	watch       = ["BTCUSDT", "ETHBTC"]
 //
+//	[accounts.main]              # several accounts (accounts.go): each table
+//	api_key = "..."              # holds connection keys and inherits the rest
+//
 //	[[alerts]]                   # alert rules (package alert), repeatable
 //	kind  = "price_cross"
 //	symbol = "BTCUSDT"
 //	above = 70000
 type fileSettings struct {
-	BaseURL    string   `toml:"base_url"`
-	WSURL      string   `toml:"ws_url"`
-	APIKey     string   `toml:"api_key"`
-	SecretKey  string   `toml:"secret_key"`
-	SecretFile string   `toml:"secret_file"`
-	RecvWindow int      `toml:"recv_window"`
-	Keepalive  string   `toml:"keepalive"`
-	Rotate     string   `toml:"rotate"`
-	ReadOnly   *bool    `toml:"read_only"`
-	Record     string   `toml:"record"`
-	Theme      string   `toml:"theme"`
-	Log        string   `toml:"log"`
-	ValueIn    string   `toml:"value_in"`
-	Watch      []string `toml:"watch"`
+	accountSettings        // the connection keys, which a table may set too
+	Theme           string `toml:"theme"`
+	Log             string `toml:"log"`
+
+	// Accounts are the [accounts.NAME] tables (accounts.go).
+	Accounts map[string]accountSettings `toml:"accounts"`
 
 	Alerts []map[string]any `toml:"alerts"`
 	rules  []alert.Rule     // Alerts, validated by loadFile
@@ -105,6 +100,9 @@ func parseFile(path string, b []byte) (fileSettings, error) {
 		return fsets, fmt.Errorf("config file %s: unknown setting(s) %s", path, strings.Join(keys, ", "))
 	}
 	if fsets.rules, err = parseAlerts(path, string(b), fsets.Alerts); err != nil {
+		return fsets, err
+	}
+	if err := checkRuleAccounts(path, string(b), fsets); err != nil {
 		return fsets, err
 	}
 	return fsets, nil

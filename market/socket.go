@@ -9,11 +9,13 @@ import (
 	"strings"
 	"time"
 
+	"bhtop/api"
+
 	"github.com/gorilla/websocket"
 )
 
 // QuotePath is the quote socket's path on the service's WebSocket host.
-const QuotePath = "/openapi/quote/ws/v1"
+const QuotePath = api.QuoteStreamPath
 
 // Topics subscribes each symbol to (the dashboard's chart loads other
 // intervals by REST).

@@ -3,6 +3,8 @@ package rest
 import (
 	"context"
 	"strconv"
+
+	"bhtop/api"
 )
 
 // Account fetches the account flags and balances (GET /openapi/v1/account).
@@ -99,7 +101,7 @@ func (c *Client) ContractOpenOrders(ctx context.Context, limit int) ([]OrderReco
 
 // routeContractHistory is GET /openapi/contract/v1/historyOrders (an
 // extension): closed contract orders.
-var routeContractHistory = route{"GET", "/openapi/contract/v1/historyOrders", secUserData, 5, false}
+var routeContractHistory = routeOf(api.ContractHistoryOrders)
 
 // ContractHistoryOrders lists closed contract orders (GET
 // /openapi/contract/v1/historyOrders); symbol "" means all, limit <= 0

@@ -3,13 +3,15 @@ package rest
 import (
 	"context"
 	"strings"
+
+	"bhtop/api"
 )
 
 // The contract order endpoints (API-FACTS.md extensions).
 var (
-	routeContractOrder  = route{"POST", "/openapi/contract/v1/order", secTrade, 1, true}
-	routeContractCancel = route{"DELETE", "/openapi/contract/v1/order/cancel", secTrade, 1, true}
-	routeBatchCancel    = route{"DELETE", "/openapi/contract/v1/order/batchCancel", secTrade, 1, true}
+	routeContractOrder  = routeOf(api.ContractOrder)
+	routeContractCancel = routeOf(api.ContractCancel)
+	routeBatchCancel    = routeOf(api.ContractBatchCancel)
 )
 
 // Contract order sides, order types and price types (API-FACTS.md).
@@ -74,7 +76,7 @@ func (t *Trader) PlaceContractOrder(ctx context.Context, req ContractOrderReques
 	res := OrderResult{ClientOrderID: req.ClientOrderID, Symbol: req.Symbol}
 	res = t.c.orderCall(ctx, routeContractOrder, req.params(), res)
 	if res.Outcome == OutcomeAccepted && res.Status == "" {
-		res.Status = "NEW"
+		res.Status = api.StatusNew
 	}
 	return res
 }

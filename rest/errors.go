@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"bhtop/api"
 )
 
 // Sentinel errors. Every error the client returns for a service reply
@@ -43,25 +45,25 @@ var (
 
 // codeSentinels maps service codes to the sentinel they mean.
 var codeSentinels = map[int]error{
-	-1002: ErrUnauthorized,
-	-2014: ErrBadKeyFormat,
-	-2015: ErrKeyRejected,
-	-1021: ErrInvalidTimestamp,
-	-1022: ErrInvalidSignature,
-	-1125: ErrInvalidListenKey,
-	-2013: ErrNoSuchOrder,
+	api.CodeUnauthorized:     ErrUnauthorized,
+	api.CodeBadAPIKeyFmt:     ErrBadKeyFormat,
+	api.CodeRejectedKey:      ErrKeyRejected,
+	api.CodeInvalidTimestamp: ErrInvalidTimestamp,
+	api.CodeInvalidSignature: ErrInvalidSignature,
+	api.CodeInvalidListenKey: ErrInvalidListenKey,
+	api.CodeNoSuchOrder:      ErrNoSuchOrder,
 }
 
 // hints are what a person can do about a code.
 var hints = map[int]string{
-	-1002: "set the API key (BHTOP_API_KEY)",
-	-2014: "the API key must be 1-256 letters, digits, '-' or '_': check BHTOP_API_KEY",
-	-2015: "API key unknown or lacks the permission this call needs: check BHTOP_API_KEY and the key's permissions",
-	-1021: "clock off by more than recvWindow: run SyncTime / check NTP, or raise --recv-window",
-	-1022: "signature rejected: the secret key does not match the API key (check BHTOP_SECRET_KEY / --secret-file)",
-	-1125: "listenKey expired or closed: create a new one",
-	-1003: "too many requests: slow down and honour Retry-After",
-	-1015: "too many orders: slow down",
+	api.CodeUnauthorized:     "set the API key (BHTOP_API_KEY)",
+	api.CodeBadAPIKeyFmt:     "the API key must be 1-256 letters, digits, '-' or '_': check BHTOP_API_KEY",
+	api.CodeRejectedKey:      "API key unknown or lacks the permission this call needs: check BHTOP_API_KEY and the key's permissions",
+	api.CodeInvalidTimestamp: "clock off by more than recvWindow: run SyncTime / check NTP, or raise --recv-window",
+	api.CodeInvalidSignature: "signature rejected: the secret key does not match the API key (check BHTOP_SECRET_KEY / --secret-file)",
+	api.CodeInvalidListenKey: "listenKey expired or closed: create a new one",
+	api.CodeTooManyRequests:  "too many requests: slow down and honour Retry-After",
+	api.CodeTooManyOrders:    "too many orders: slow down",
 }
 
 // Is makes errors.Is(err, ErrKeyRejected) and friends work on an

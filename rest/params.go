@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"bhtop/api"
 )
 
 // params is an ordered list of request parameters. It is encoded in the
@@ -36,43 +38,58 @@ func (p *params) encode() string {
 	return b.String()
 }
 
-// security is an endpoint's security type (SPEC.md "Security types").
-type security int
-
-const (
-	secNone       security = iota // open
-	secUserStream                 // API key, timestamp
-	secUserData                   // API key, timestamp, signature
-	secTrade                      // API key, timestamp, signature
-)
-
-func (s security) keyed() bool  { return s != secNone }
-func (s security) signed() bool { return s == secUserData || s == secTrade }
-
-// route is one endpoint with its weight (API-FACTS.md) and whether it
-// counts toward the ORDER limit.
+// route is one endpoint of the api table and the weight of one request
+// of it (the table's weight, or the one its parameters give).
 type route struct {
 	method, path string
-	sec          security
+	sec          api.Security
 	weight       int
 	order        bool
+	ep           *api.Endpoint // the table entry (for weights by parameter)
+}
+
+// routeOf is the route of an endpoint of the api table.
+func routeOf(e api.Endpoint) route {
+	return route{method: e.Method, path: e.Path, sec: e.Security, weight: e.Weight, order: e.Order, ep: &e}
+}
+
+// weighed is r with the weight its parameters p give (ticker/24hr
+// without a symbol, depth by limit).
+func (r route) weighed(p *params) route {
+	if r.ep.Weighing != api.Fixed {
+		r.weight = r.ep.WeightOf(p.get)
+	}
+	return r
+}
+
+// get is the value of parameter k, or "".
+func (p *params) get(k string) string {
+	if p == nil {
+		return ""
+	}
+	for _, kv := range p.kv {
+		if kv[0] == k {
+			return kv[1]
+		}
+	}
+	return ""
 }
 
 // The endpoints the client calls.
 var (
-	routePing          = route{"GET", "/openapi/v1/ping", secNone, 0, false}
-	routeTime          = route{"GET", "/openapi/v1/time", secNone, 0, false}
-	routeBrokerInfo    = route{"GET", "/openapi/v1/brokerInfo", secNone, 0, false}
-	routeNewOrder      = route{"POST", "/openapi/v1/order", secTrade, 1, true}
-	routeTestOrder     = route{"POST", "/openapi/v1/order/test", secTrade, 1, false}
-	routeQueryOrder    = route{"GET", "/openapi/v1/order", secUserData, 1, false}
-	routeCancelOrder   = route{"DELETE", "/openapi/v1/order", secTrade, 1, true}
-	routeOpenOrders    = route{"GET", "/openapi/v1/openOrders", secUserData, 1, false}
-	routeHistoryOrders = route{"GET", "/openapi/v1/historyOrders", secUserData, 5, false}
-	routeAccount       = route{"GET", "/openapi/v1/account", secUserData, 5, false}
-	routeCreateListen  = route{"POST", "/openapi/v1/userDataStream", secUserStream, 1, false}
-	routeKeepAlive     = route{"PUT", "/openapi/v1/userDataStream", secUserStream, 1, false}
-	routeCloseListen   = route{"DELETE", "/openapi/v1/userDataStream", secUserStream, 1, false}
-	routeContractPos   = route{"GET", "/openapi/contract/v1/positions", secUserData, 1, false}
-	routeContractOpen  = route{"GET", "/openapi/contract/v1/openOrders", secUserData, 1, false}
+	routePing          = routeOf(api.Ping)
+	routeTime          = routeOf(api.Time)
+	routeBrokerInfo    = routeOf(api.BrokerInfo)
+	routeNewOrder      = routeOf(api.NewOrder)
+	routeTestOrder     = routeOf(api.TestOrder)
+	routeQueryOrder    = routeOf(api.QueryOrder)
+	routeCancelOrder   = routeOf(api.CancelOrder)
+	routeOpenOrders    = routeOf(api.OpenOrders)
+	routeHistoryOrders = routeOf(api.HistoryOrders)
+	routeAccount       = routeOf(api.Account)
+	routeCreateListen  = routeOf(api.CreateListenKey)
+	routeKeepAlive     = routeOf(api.KeepListenKey)
+	routeCloseListen   = routeOf(api.CloseListenKey)
+	routeContractPos   = routeOf(api.ContractPositions)
+	routeContractOpen  = routeOf(api.ContractOpenOrders)
 )

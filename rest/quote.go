@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+
+	"bhtop/api"
 )
 
 // The quote endpoints (API-FACTS.md 'Market data'): public (security
@@ -14,26 +16,12 @@ import (
 // documented weights. Decimals stay exact literals and trade ids exact
 // strings.
 
-// quoteRoute is a public GET route with weight w.
-func quoteRoute(path string, w int) route { return route{"GET", path, secNone, w, false} }
-
-// Quote endpoint paths.
-const (
-	pathDepth         = "/openapi/quote/v1/depth"
-	pathContractDepth = "/openapi/quote/v1/contract/depth"
-	pathTrades        = "/openapi/quote/v1/trades"
-	pathContractTrade = "/openapi/quote/v1/contract/trades"
-	pathKlines        = "/openapi/quote/v1/klines"
-	pathContractKline = "/openapi/quote/v1/contract/klines"
-	pathTicker24h     = "/openapi/quote/v1/ticker/24hr"
-	pathTickerPrice   = "/openapi/quote/v1/ticker/price"
-	pathBookTicker    = "/openapi/quote/v1/ticker/bookTicker"
-	pathContractIndex = "/openapi/quote/v1/contract/index"
-	pathContracts     = "/openapi/v1/contracts"
-)
+// quoteRoute is the route of a market-data endpoint; its weight comes
+// from the api table and the request's parameters.
+func quoteRoute(e api.Endpoint) route { return routeOf(e) }
 
 // AllTickersWeight is the weight of GET ticker/24hr without a symbol.
-const AllTickersWeight = 40
+const AllTickersWeight = api.AllSymbolsWeight
 
 // IsNotFound reports whether err is an HTTP 404 answer: the service has
 // no such endpoint (a service without the quote extension).
@@ -55,41 +43,29 @@ type Depth struct {
 	Asks []PriceLevel
 }
 
-// DepthWeight is the weight of a depth request for limit (API-FACTS.md:
-// 1; 5 for limit 500, 10 for 1000).
-func DepthWeight(limit int) int {
-	switch {
-	case limit >= 1000:
-		return 10
-	case limit >= 500:
-		return 5
-	}
-	return 1
-}
-
 // Depth fetches the book of a spot symbol (GET /openapi/quote/v1/depth),
 // or of a contract with contract set (/openapi/quote/v1/contract/depth);
 // limit <= 0 is the service's default (100).
 func (c *Client) Depth(ctx context.Context, symbol string, limit int, contract bool) (Depth, error) {
-	path := pathDepth
+	ep := api.Depth
 	if contract {
-		path = pathContractDepth
+		ep = api.ContractDepth
 	}
 	var w struct {
 		Time flexInt        `json:"time"`
 		Bids [][]flexString `json:"bids"`
 		Asks [][]flexString `json:"asks"`
 	}
-	if err := c.call(ctx, quoteRoute(path, DepthWeight(limit)), listParams(symbol, limit), &w); err != nil {
+	if err := c.call(ctx, quoteRoute(ep), listParams(symbol, limit), &w); err != nil {
 		return Depth{}, err
 	}
 	bids, err := levels(w.Bids)
 	if err != nil {
-		return Depth{}, fmt.Errorf("GET %s: bids: %w", path, err)
+		return Depth{}, fmt.Errorf("GET %s: bids: %w", ep.Path, err)
 	}
 	asks, err := levels(w.Asks)
 	if err != nil {
-		return Depth{}, fmt.Errorf("GET %s: asks: %w", path, err)
+		return Depth{}, fmt.Errorf("GET %s: asks: %w", ep.Path, err)
 	}
 	return Depth{Time: int64(w.Time), Bids: bids, Asks: asks}, nil
 }
@@ -117,9 +93,9 @@ type PublicTrade struct {
 // /openapi/quote/v1/trades, or contract/trades); limit <= 0 is the
 // service's default (60, also the most).
 func (c *Client) Trades(ctx context.Context, symbol string, limit int, contract bool) ([]PublicTrade, error) {
-	path := pathTrades
+	ep := api.Trades
 	if contract {
-		path = pathContractTrade
+		ep = api.ContractTrades
 	}
 	var ws []struct {
 		Price        flexString `json:"price"`
@@ -127,7 +103,7 @@ func (c *Client) Trades(ctx context.Context, symbol string, limit int, contract 
 		Time         flexInt    `json:"time"`
 		IsBuyerMaker flexBool   `json:"isBuyerMaker"`
 	}
-	if err := c.call(ctx, quoteRoute(path, 1), listParams(symbol, limit), &ws); err != nil {
+	if err := c.call(ctx, quoteRoute(ep), listParams(symbol, limit), &ws); err != nil {
 		return nil, err
 	}
 	out := make([]PublicTrade, len(ws))
@@ -163,9 +139,9 @@ type Kline struct {
 func (c *Client) Klines(ctx context.Context, r KlineRequest) ([]Kline, error) {
 	p := &params{}
 	p.add("symbol", r.Symbol).add("interval", r.Interval)
-	path := pathKlines
+	ep := api.Klines
 	if r.Contract {
-		path = pathContractKline
+		ep = api.ContractKlines
 		if r.To > 0 {
 			p.addInt("to", r.To)
 		}
@@ -181,14 +157,14 @@ func (c *Client) Klines(ctx context.Context, r KlineRequest) ([]Kline, error) {
 		p.addInt("limit", int64(r.Limit))
 	}
 	var ws [][]flexString
-	if err := c.call(ctx, quoteRoute(path, 1), p, &ws); err != nil {
+	if err := c.call(ctx, quoteRoute(ep), p, &ws); err != nil {
 		return nil, err
 	}
 	out := make([]Kline, 0, len(ws))
 	for i, w := range ws {
 		k, err := kline(w)
 		if err != nil {
-			return nil, fmt.Errorf("GET %s: bar %d: %w", path, i, err)
+			return nil, fmt.Errorf("GET %s: bar %d: %w", ep.Path, i, err)
 		}
 		out = append(out, k)
 	}
@@ -258,7 +234,7 @@ func (w wireTicker24h) ticker() Ticker24h {
 // Ticker24h fetches one symbol's 24 h ticker (GET ticker/24hr, weight 1).
 func (c *Client) Ticker24h(ctx context.Context, symbol string) (Ticker24h, error) {
 	var w wireTicker24h
-	if err := c.call(ctx, quoteRoute(pathTicker24h, 1), listParams(symbol, 0), &w); err != nil {
+	if err := c.call(ctx, quoteRoute(api.Ticker24h), listParams(symbol, 0), &w); err != nil {
 		return Ticker24h{}, err
 	}
 	t := w.ticker()
@@ -272,7 +248,7 @@ func (c *Client) Ticker24h(ctx context.Context, symbol string) (Ticker24h, error
 // symbol). It weighs AllTickersWeight (40): call it rarely.
 func (c *Client) Tickers24h(ctx context.Context) ([]Ticker24h, error) {
 	var ws []wireTicker24h
-	if err := c.call(ctx, quoteRoute(pathTicker24h, AllTickersWeight), nil, &ws); err != nil {
+	if err := c.call(ctx, quoteRoute(api.Ticker24h), nil, &ws); err != nil {
 		return nil, err
 	}
 	out := make([]Ticker24h, len(ws))
@@ -304,7 +280,7 @@ func (w wireBookTicker) book() BookTicker {
 // BookTicker fetches one symbol's best bid and ask (GET ticker/bookTicker).
 func (c *Client) BookTicker(ctx context.Context, symbol string) (BookTicker, error) {
 	var w wireBookTicker
-	if err := c.call(ctx, quoteRoute(pathBookTicker, 1), listParams(symbol, 0), &w); err != nil {
+	if err := c.call(ctx, quoteRoute(api.BookTicker), listParams(symbol, 0), &w); err != nil {
 		return BookTicker{}, err
 	}
 	b := w.book()
@@ -317,7 +293,7 @@ func (c *Client) BookTicker(ctx context.Context, symbol string) (BookTicker, err
 // BookTickers fetches every symbol's best bid and ask.
 func (c *Client) BookTickers(ctx context.Context) ([]BookTicker, error) {
 	var ws []wireBookTicker
-	if err := c.call(ctx, quoteRoute(pathBookTicker, 1), nil, &ws); err != nil {
+	if err := c.call(ctx, quoteRoute(api.BookTicker), nil, &ws); err != nil {
 		return nil, err
 	}
 	out := make([]BookTicker, len(ws))
@@ -341,7 +317,7 @@ type wirePrice struct {
 // docs' answer is {"price"}; an added "symbol" is accepted.
 func (c *Client) TickerPrice(ctx context.Context, symbol string) (SymbolPrice, error) {
 	var w wirePrice
-	if err := c.call(ctx, quoteRoute(pathTickerPrice, 1), listParams(symbol, 0), &w); err != nil {
+	if err := c.call(ctx, quoteRoute(api.TickerPrice), listParams(symbol, 0), &w); err != nil {
 		return SymbolPrice{}, err
 	}
 	if w.Symbol == "" {
@@ -353,7 +329,7 @@ func (c *Client) TickerPrice(ctx context.Context, symbol string) (SymbolPrice, e
 // TickerPrices fetches every symbol's last price.
 func (c *Client) TickerPrices(ctx context.Context) ([]SymbolPrice, error) {
 	var ws []wirePrice
-	if err := c.call(ctx, quoteRoute(pathTickerPrice, 1), nil, &ws); err != nil {
+	if err := c.call(ctx, quoteRoute(api.TickerPrice), nil, &ws); err != nil {
 		return nil, err
 	}
 	out := make([]SymbolPrice, len(ws))
@@ -376,7 +352,7 @@ func (c *Client) ContractIndex(ctx context.Context, symbol string) (ContractInde
 		Index map[string]flexString `json:"index"`
 		EDP   map[string]flexString `json:"edp"`
 	}
-	if err := c.call(ctx, quoteRoute(pathContractIndex, 0), listParams(symbol, 0), &w); err != nil {
+	if err := c.call(ctx, quoteRoute(api.ContractIndex), listParams(symbol, 0), &w); err != nil {
 		return ContractIndex{}, err
 	}
 	ci := ContractIndex{Index: make(map[string]string, len(w.Index)), EDP: make(map[string]string, len(w.EDP))}
@@ -417,7 +393,7 @@ func (c *Client) Contracts(ctx context.Context) ([]ContractTicker, error) {
 		NextFundingRate   flexString `json:"nextFundingRate"`
 		NextFundingRateTs flexInt    `json:"nextFundingRateTs"`
 	}
-	if err := c.call(ctx, quoteRoute(pathContracts, 1), nil, &ws); err != nil {
+	if err := c.call(ctx, quoteRoute(api.Contracts), nil, &ws); err != nil {
 		return nil, err
 	}
 	out := make([]ContractTicker, len(ws))

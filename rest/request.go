@@ -58,22 +58,22 @@ func (c *Client) acquire(ctx context.Context, r route) error {
 // means not a byte of the request left the process. 429 and 418 answers
 // also set the governor's gates here.
 func (c *Client) send(ctx context.Context, r route, p *params) (reply, error) {
-	if r.sec.keyed() && c.apiKey == "" || r.sec.signed() && c.secret.Empty() {
+	if r.sec.Keyed() && c.apiKey == "" || r.sec.Signed() && c.secret.Empty() {
 		return reply{}, &notSentError{ErrNoCredentials}
 	}
-	if r.sec.keyed() {
+	if r.sec.Keyed() {
 		c.maybeResync(ctx)
 	}
-	if err := c.acquire(ctx, r); err != nil {
+	if err := c.acquire(ctx, r.weighed(p)); err != nil {
 		return reply{}, &notSentError{err}
 	}
 	all := params{kv: append([][2]string(nil), p.kv...)}
-	if r.sec.keyed() {
+	if r.sec.Keyed() {
 		all.addInt("recvWindow", c.recvWindow.Milliseconds())
 		all.addInt("timestamp", c.Now().UnixMilli())
 	}
 	text := all.encode()
-	if r.sec.signed() {
+	if r.sec.Signed() {
 		sig := signer.Sign(c.secret, text)
 		if text != "" {
 			text += "&"
@@ -107,7 +107,7 @@ func (c *Client) send(ctx context.Context, r route, p *params) (reply, error) {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
-	if r.sec.keyed() {
+	if r.sec.Keyed() {
 		req.Header.Set("X-BH-APIKEY", c.apiKey)
 	}
 	start := c.clock()
@@ -244,7 +244,7 @@ func (c *Client) call(ctx context.Context, r route, p *params, out any) error {
 		p = &params{}
 	}
 	err := c.call1(ctx, r, p, out)
-	if r.method == http.MethodGet && r.sec.keyed() && errors.Is(err, ErrInvalidTimestamp) {
+	if r.method == http.MethodGet && r.sec.Keyed() && errors.Is(err, ErrInvalidTimestamp) {
 		if c.SyncTime(ctx) == nil {
 			err = c.call1(ctx, r, p, out)
 		}

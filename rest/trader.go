@@ -5,6 +5,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"strings"
+
+	"bhtop/api"
 )
 
 // Trader sends order-changing requests. It is the only way to place or
@@ -107,12 +109,12 @@ func (c *Client) orderCall(ctx context.Context, r route, p *params, res OrderRes
 			res.Status = w.Message
 		}
 		if res.Status == "" && r == routeNewOrder {
-			res.Status = "NEW"
+			res.Status = api.StatusNew
 		}
 	case rep.status >= 400 && rep.status <= 499:
 		ae := apiError(rep)
 		res.Outcome, res.Code, res.Msg = OutcomeRejected, ae.Code, msgOf(ae)
-		if ae.Code == -1021 {
+		if ae.Code == api.CodeInvalidTimestamp {
 			c.staleOffset() // the next timestamped request re-measures it
 		}
 	default: // 5XX (or anything else): it may have taken effect

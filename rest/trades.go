@@ -4,12 +4,14 @@ import (
 	"context"
 	"strconv"
 	"strings"
+
+	"bhtop/api"
 )
 
 // The trade history endpoints (API-FACTS.md 'Trading extras').
 var (
-	routeMyTrades         = route{"GET", "/openapi/v1/myTrades", secUserData, 5, false}
-	routeContractMyTrades = route{"GET", "/openapi/contract/v1/myTrades", secUserData, 1, false}
+	routeMyTrades         = routeOf(api.MyTrades)
+	routeContractMyTrades = routeOf(api.ContractMyTrades)
 )
 
 // MaxTradesPage is the most rows one myTrades request returns.

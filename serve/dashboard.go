@@ -11,16 +11,21 @@ import (
 
 // readOnlyDashboard returns the NewModel used when Config.NewModel is nil:
 // the dashboard over the shared upstream with a nil Trader, which is
-// read-only mode (n and x do not exist). serve has no Trader to give.
+// read-only mode (n, x and X do not exist). serve has no Trader to give.
 func readOnlyDashboard(up Upstream, theme string, fps int, more ...ui.Option) func(context.Context, Viewer) tea.Model {
-	frame := time.Second / time.Duration(fps)
 	return func(ctx context.Context, v Viewer) tea.Model {
-		opts := append([]ui.Option{
-			ui.WithTheme(theme),
-			ui.WithNoColor(v.NoColor()),
-			ui.WithContext(ctx),
-			ui.WithFrameInterval(frame),
-		}, more...)
-		return ui.New(up, nil, opts...)
+		return ui.New(up, nil, viewerOptions(ctx, v, theme, fps, more)...)
 	}
+}
+
+// viewerOptions are the dashboard options of one viewer's session: the
+// theme, the client's NO_COLOR, the session's context and the frame rate,
+// then more.
+func viewerOptions(ctx context.Context, v Viewer, theme string, fps int, more []ui.Option) []ui.Option {
+	return append([]ui.Option{
+		ui.WithTheme(theme),
+		ui.WithNoColor(v.NoColor()),
+		ui.WithContext(ctx),
+		ui.WithFrameInterval(time.Second / time.Duration(fps)),
+	}, more...)
 }

@@ -77,18 +77,18 @@ func TestOrderKeysOverSSHSendNothing(t *testing.T) {
 	v.screen.waitFor(t, "Open Orders", 10*time.Second)
 	// Focus the open orders, move to a row, then try every way to an order:
 	// new order form, cancel, confirmations, submit.
-	for _, keys := range []string{"2", "j", "n", "y", "\r", "BTCUSDT\t1\t1\r", "y", "\x1b", "x", "y", "\r", "y"} {
+	for _, keys := range []string{"2", "j", "n", "y", "\r", "BTCUSDT\t1\t1\r", "y", "\x1b", "x", "y", "\r", "y", "X", "y", "3", "x", "y", "6", "x", "y"} {
 		if _, err := v.stdin.Write([]byte(keys)); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	// The keys reached the dashboard (? opens the help, which must not
-	// list n or x).
+	// list n, x or X).
 	v.stdin.Write([]byte("?"))
 	v.screen.waitFor(t, "resync", 5*time.Second)
 	time.Sleep(500 * time.Millisecond)
-	for _, hidden := range []string{"new order", "cancel order"} {
+	for _, hidden := range []string{"new order", "cancel order", "cancel / close", "cancel all shown"} {
 		if strings.Contains(v.screen.text(), hidden) {
 			t.Errorf("a read-only viewer's screen showed %q", hidden)
 		}

@@ -27,6 +27,10 @@ func (s *Server) authorize(ctx ssh.Context, key ssh.PublicKey) bool {
 		s.refused.warn("refused key", "why", why, "user", ctx.User(), "remote", ctx.RemoteAddr().String(), "key", fp)
 		return false
 	}
+	if len(s.cfg.Accounts) > 0 && len(allowedAccounts(s.cfg.Accounts, g.accounts)) == 0 {
+		s.refused.warn("refused key", "why", "its BHTOP_ACCOUNTS allows none of the accounts served", "user", ctx.User(), "remote", ctx.RemoteAddr().String(), "key", fp)
+		return false
+	}
 	if gc, found := ctx.Value(gateKey{}).(*admittedConn); found && !gc.g.roomForAuthed() {
 		s.refused.warn("login refused: too many connections", "remote", ctx.RemoteAddr().String(), "max", s.cfg.MaxConnections)
 		return false

@@ -86,6 +86,13 @@ type Config struct {
 	// a keepalive, resync or symbols request; default DefaultShareEvery.
 	ShareEvery time.Duration
 
+	// Accounts, when set, are the accounts served (DESIGN.md 'Accounts'),
+	// in place of Upstream: each viewer's dashboard holds those its key's
+	// environment="BHTOP_ACCOUNTS=a,b" allows (no such option: all), and
+	// a key allowed none is refused at login (logged, never explained).
+	// Their Traders are dropped: serve never trades.
+	Accounts []ui.Account
+
 	// Options are more dashboard options every session's model gets
 	// from the default NewModel (ui.WithMarket: the shared market hub).
 	Options []ui.Option
@@ -159,6 +166,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Stall == 0 {
 		cfg.Stall = DefaultStall
+	}
+	if cfg.NewModel == nil && len(cfg.Accounts) > 0 {
+		cfg.NewModel = readOnlyDesk(sharedAccounts(cfg.Accounts, cfg.ShareEvery), cfg.Theme, cfg.FPS, cfg.Options...)
 	}
 	if cfg.NewModel == nil {
 		if cfg.Upstream == nil {

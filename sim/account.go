@@ -1,7 +1,9 @@
 package sim
 
 import (
-	"sort"
+	"cmp"
+	"maps"
+	"slices"
 
 	"bhtop/event"
 
@@ -39,7 +41,7 @@ var demoBalances = [][2]string{
 	{"XRP", "50000"}, {"BHT", "250000"},
 }
 
-func (s *Server) newDemoAccount(id string) *account {
+func (x *exchange) newDemoAccount(id string) *account {
 	a := &account{
 		id: id, contractID: id,
 		balances:  map[string]*balance{},
@@ -50,8 +52,8 @@ func (s *Server) newDemoAccount(id string) *account {
 	for _, b := range demoBalances {
 		a.balances[b[0]] = &balance{free: decimal.RequireFromString(b[1])}
 	}
-	a.updateTime = s.nowMs()
-	s.accounts[id] = a
+	a.updateTime = x.nowMs()
+	x.accounts[id] = a
 	return a
 }
 
@@ -72,11 +74,11 @@ func (a *account) bal(asset string) *balance {
 // flushAccounts publishes one outboundAccountInfo per account with the
 // balances changed since the last flush. E is strictly increasing per
 // account, so balance updates never tie.
-func (s *Server) flushAccounts(now int64) {
-	if s.act.batching {
+func (x *exchange) flushAccounts(now int64) {
+	if x.act.batching {
 		return
 	}
-	for _, a := range s.accountList() {
+	for _, a := range x.accountList() {
 		if len(a.dirty) == 0 {
 			continue
 		}
@@ -92,30 +94,25 @@ func (s *Server) flushAccounts(now int64) {
 			info.Balances = append(info.Balances, event.BalanceChange{Asset: asset, Free: b.free.String(), Locked: b.locked.String()})
 		}
 		a.dirty = a.dirty[:0]
-		s.emit(a.id, event.AppendAccount(nil, &info, s.encodeOpts()))
+		x.emit(a.id, event.AppendAccount(nil, &info, x.encodeOpts()))
 	}
 }
 
 // emit publishes one encoded event of account id on the feed and counts it.
-func (s *Server) emit(id string, obj []byte) {
-	s.published++
-	s.feed.publish(id, obj)
+func (x *exchange) emit(id string, obj []byte) {
+	x.published++
+	x.feed.publish(id, obj)
 }
 
-func (s *Server) accountList() []*account {
-	if len(s.accounts) == 1 {
-		return []*account{s.demo}
+func (x *exchange) accountList() []*account {
+	if len(x.accounts) == 1 {
+		return []*account{x.demo}
 	}
-	l := make([]*account, 0, len(s.accounts))
-	for _, a := range s.accounts {
-		l = append(l, a)
-	}
-	sort.Slice(l, func(i, j int) bool { return l[i].id < l[j].id })
-	return l
+	return slices.SortedFunc(maps.Values(x.accounts), func(a, b *account) int { return cmp.Compare(a.id, b.id) })
 }
 
-func (s *Server) encodeOpts() event.EncodeOptions {
-	return event.EncodeOptions{Optional: s.opts.Faults.OptionalFields}
+func (x *exchange) encodeOpts() event.EncodeOptions {
+	return event.EncodeOptions{Optional: x.opts.Faults.OptionalFields}
 }
 
 // execTime is the E of an order event: the server time, never before the
@@ -136,11 +133,8 @@ type balanceJSON struct {
 
 func (s *Server) handleAccount(c *call) (any, *apiError) {
 	a := c.key.account
-	assets := make([]string, 0, len(a.balances))
-	for k := range a.balances {
-		assets = append(assets, k)
-	}
-	sort.Strings(assets)
+	assets := slices.AppendSeq(make([]string, 0, len(a.balances)), maps.Keys(a.balances))
+	slices.Sort(assets)
 	bals := make([]balanceJSON, 0, len(assets))
 	for _, k := range assets {
 		b := a.balances[k]

@@ -46,59 +46,59 @@ func (s *Server) runActivity() {
 
 // activityStep does about n events' worth of activity and returns the
 // number of events published.
-func (s *Server) activityStep(n float64) int {
-	st := &s.act
+func (x *exchange) activityStep(n float64) int {
+	st := &x.act
 	st.budget += n
-	start := s.published
-	now := s.nowMs()
+	start := x.published
+	now := x.nowMs()
 	st.batching = true
 	for st.budget >= 1 {
-		before := s.published
-		s.activityAction(now)
-		k := float64(s.published - before)
+		before := x.published
+		x.activityAction(now)
+		k := float64(x.published - before)
 		if k < 1 {
 			k = 1
 		}
 		st.budget -= k
 	}
 	st.batching = false
-	s.flushAccounts(now)
-	return int(s.published - start)
+	x.flushAccounts(now)
+	return int(x.published - start)
 }
 
-func (s *Server) activityAction(now int64) {
-	r := s.rnd.IntN(100)
+func (x *exchange) activityAction(now int64) {
+	r := x.rnd.IntN(100)
 	switch {
 	case r < 6:
-		s.activityContract(now)
-	case r < 45 && s.openActivity() < activityMaxOpen:
-		s.activityPlace(now)
+		x.activityContract(now)
+	case r < 45 && x.openActivity() < activityMaxOpen:
+		x.activityPlace(now)
 	default:
-		o := s.pickActivity()
+		o := x.pickActivity()
 		switch {
 		case o == nil:
-			s.activityPlace(now)
+			x.activityPlace(now)
 		case r < 65:
-			s.cancel(o, now)
+			x.cancel(o, now)
 		default:
 			rem := o.qty.Sub(o.executed)
 			q := rem
-			if s.rnd.IntN(3) != 0 {
+			if x.rnd.IntN(3) != 0 {
 				if half := rem.Div(decimal.NewFromInt(2)).Div(o.sym.step).Floor().Mul(o.sym.step); half.IsPositive() {
 					q = half
 				}
 			}
-			s.activityFill(o, q, now)
+			x.activityFill(o, q, now)
 		}
 	}
 }
 
 // pickActivity returns a random open activity order (nil if none),
 // dropping closed ones from the list as it meets them.
-func (s *Server) pickActivity() *order {
-	st := &s.act
+func (x *exchange) pickActivity() *order {
+	st := &x.act
 	for len(st.open) > 0 {
-		i := s.rnd.IntN(len(st.open))
+		i := x.rnd.IntN(len(st.open))
 		o := st.open[i]
 		if o.isOpen() {
 			return o
@@ -113,18 +113,18 @@ func (s *Server) pickActivity() *order {
 
 // activityPlace places a small resting spot order a few ticks away from
 // the market, on the other side if the first lacks balance.
-func (s *Server) activityPlace(now int64) {
+func (x *exchange) activityPlace(now int64) {
 	var spot []*symbol
-	for _, sym := range s.symbolList {
+	for _, sym := range x.symbolList {
 		if !sym.contract {
 			spot = append(spot, sym)
 		}
 	}
-	sym := spot[s.rnd.IntN(len(spot))]
-	qty := minQty(sym).Mul(decimal.NewFromInt(int64(1 + s.rnd.IntN(5))))
-	away := sym.tick.Mul(decimal.NewFromInt(int64(1 + s.rnd.IntN(10*sym.swing))))
+	sym := spot[x.rnd.IntN(len(spot))]
+	qty := minQty(sym).Mul(decimal.NewFromInt(int64(1 + x.rnd.IntN(5))))
+	away := sym.tick.Mul(decimal.NewFromInt(int64(1 + x.rnd.IntN(10*sym.swing))))
 	sides := []string{"BUY", "SELL"}
-	if s.rnd.IntN(2) == 0 {
+	if x.rnd.IntN(2) == 0 {
 		sides[0], sides[1] = sides[1], sides[0]
 	}
 	for _, side := range sides {
@@ -135,9 +135,9 @@ func (s *Server) activityPlace(now int64) {
 		if !price.IsPositive() {
 			continue
 		}
-		o := &order{acct: s.demo, sym: sym, side: side, typ: "LIMIT", tif: "GTC", price: price, qty: qty, activity: true}
-		if s.placeSpot(o, now) == nil {
-			s.act.open = append(s.act.open, o)
+		o := &order{acct: x.demo, sym: sym, side: side, typ: "LIMIT", tif: "GTC", price: price, qty: qty, activity: true}
+		if x.placeSpot(o, now) == nil {
+			x.act.open = append(x.act.open, o)
 			return
 		}
 	}
@@ -145,7 +145,7 @@ func (s *Server) activityPlace(now int64) {
 
 // openActivity is the number of activity orders not known to be closed
 // (an upper bound of the open ones).
-func (s *Server) openActivity() int { return len(s.act.open) }
+func (x *exchange) openActivity() int { return len(x.act.open) }
 
 // minQty is the smallest quantity of sym that passes LOT_SIZE and
 // MIN_NOTIONAL at its current price.
@@ -161,28 +161,28 @@ func minQty(sym *symbol) decimal.Decimal {
 }
 
 // activityContract opens or closes a small contract position at market.
-func (s *Server) activityContract(now int64) {
+func (x *exchange) activityContract(now int64) {
 	var ctr []*symbol
-	for _, sym := range s.symbolList {
+	for _, sym := range x.symbolList {
 		if sym.contract {
 			ctr = append(ctr, sym)
 		}
 	}
-	sym := ctr[s.rnd.IntN(len(ctr))]
+	sym := ctr[x.rnd.IntN(len(ctr))]
 	side := "LONG"
-	if s.rnd.IntN(2) == 0 {
+	if x.rnd.IntN(2) == 0 {
 		side = "SHORT"
 	}
-	p := s.demo.positions[posKey(sym.name, side)]
-	o := &order{acct: s.demo, sym: sym, typ: "LIMIT", priceType: "MARKET", tif: "IOC", activity: true}
-	if p != nil && p.available.IsPositive() && (s.rnd.IntN(2) == 0 || p.total.GreaterThan(sym.minQty.Mul(decimal.NewFromInt(50)))) {
+	p := x.demo.positions[posKey(sym.name, side)]
+	o := &order{acct: x.demo, sym: sym, typ: "LIMIT", priceType: "MARKET", tif: "IOC", activity: true}
+	if p != nil && p.available.IsPositive() && (x.rnd.IntN(2) == 0 || p.total.GreaterThan(sym.minQty.Mul(decimal.NewFromInt(50)))) {
 		o.close = true
 		o.side = "SELL"
 		if side == "SHORT" {
 			o.side = "BUY"
 		}
 		o.qty = p.available
-		if half := p.available.Div(decimal.NewFromInt(2)).Div(sym.step).Floor().Mul(sym.step); half.IsPositive() && s.rnd.IntN(2) == 0 {
+		if half := p.available.Div(decimal.NewFromInt(2)).Div(sym.step).Floor().Mul(sym.step); half.IsPositive() && x.rnd.IntN(2) == 0 {
 			o.qty = half
 		}
 	} else {
@@ -190,16 +190,16 @@ func (s *Server) activityContract(now int64) {
 		if side == "SHORT" {
 			o.side = "SELL"
 		}
-		o.qty = sym.minQty.Mul(decimal.NewFromInt(int64(1 + s.rnd.IntN(10))))
-		o.leverage = decimal.NewFromInt(int64(5 + 5*s.rnd.IntN(4)))
+		o.qty = sym.minQty.Mul(decimal.NewFromInt(int64(1 + x.rnd.IntN(10))))
+		o.leverage = decimal.NewFromInt(int64(5 + 5*x.rnd.IntN(4)))
 	}
 	o.price = bandPrice(sym, o.side)
-	_ = s.placeContract(o, now)
+	_ = x.placeContract(o, now)
 }
 
 // activityFill fills q of a resting activity order out of turn, as a
 // trade on the tape at the order's price.
-func (s *Server) activityFill(o *order, q decimal.Decimal, now int64) {
+func (x *exchange) activityFill(o *order, q decimal.Decimal, now int64) {
 	var id uint64
 	m := o.sym.mkt
 	if o.eo != nil {
@@ -207,5 +207,5 @@ func (s *Server) activityFill(o *order, q decimal.Decimal, now int64) {
 	} else {
 		id = m.Print(m.Ticks(o.price), m.Lots(q), o.side == "BUY", now).ID
 	}
-	s.fill(o, q, o.price, true, now, id, 0)
+	x.fill(o, q, o.price, true, now, id, 0)
 }

@@ -62,7 +62,7 @@ func (a *account) position(sym *symbol, side string) *position {
 // settleContract applies a contract fill to the margin balance and the
 // position: an open adds margin and quantity, a close releases margin pro
 // rata and realizes PnL. The fee is charged on the notional.
-func (s *Server) settleContract(o *order, qty, price, rate decimal.Decimal, now int64) {
+func (x *exchange) settleContract(o *order, qty, price, rate decimal.Decimal, now int64) {
 	a, sym := o.acct, o.sym
 	p := a.position(sym, positionSide(o))
 	b := a.bal(sym.marginAsset)
@@ -144,8 +144,8 @@ func (p *position) info(a *account) event.PositionInfo {
 	}
 }
 
-func (s *Server) publishPosition(a *account, sym *symbol, side string, _ int64) {
+func (x *exchange) publishPosition(a *account, sym *symbol, side string, _ int64) {
 	p := a.position(sym, side)
 	info := p.info(a)
-	s.emit(a.id, event.AppendPosition(nil, &info, s.encodeOpts()))
+	x.emit(a.id, event.AppendPosition(nil, &info, x.encodeOpts()))
 }

@@ -1,7 +1,7 @@
 package sim
 
 import (
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -89,53 +89,6 @@ func (s *Server) parseContractOrder(c *call) (*order, *apiError) {
 	return o, nil
 }
 
-// placeContract reserves margin (open) or position (close), registers the
-// order, and executes it against the book (a STOP order waits for its
-// trigger). A LIMIT_MAKER that would take is REJECTED (-2010).
-func (s *Server) placeContract(o *order, now int64) *apiError {
-	a, sym := o.acct, o.sym
-	side := positionSide(o)
-	if o.close {
-		p := a.positions[posKey(sym.name, side)]
-		if p == nil || p.available.LessThan(o.qty) {
-			return badParam(codeNewOrderRejected, "Position is not enough to close.")
-		}
-		o.leverage = p.leverage
-		p.available = p.available.Sub(o.qty)
-	} else {
-		price := o.price
-		if o.stop {
-			price = decimal.Max(o.price, o.trigger)
-		}
-		n := notional(sym, o.qty, price)
-		need := n.DivRound(o.leverage, 8).Add(n.Mul(takerRate).Truncate(8))
-		if b := a.balances[sym.marginAsset]; b == nil || b.free.LessThan(need) {
-			return errInsufficient()
-		}
-		b := a.bal(sym.marginAsset)
-		b.free = b.free.Sub(need)
-		b.locked = b.locked.Add(need)
-		o.lockAsset, o.locked = sym.marginAsset, need
-	}
-	s.register(o, now)
-	if o.close {
-		s.publishPosition(a, sym, side, now)
-	}
-	switch {
-	case o.tif == "LIMIT_MAKER" && !o.stop && o.wouldTake():
-		s.reject(o, now)
-		s.flushAccounts(now)
-		return badParam(codeNewOrderRejected, "Order would immediately match and take.")
-	case o.stop:
-		sym.stops = append(sym.stops, o)
-	default:
-		s.execute(o, now)
-		s.triggerStops(sym, now) // its trades may have moved the last price
-	}
-	s.flushAccounts(now)
-	return nil
-}
-
 func (s *Server) handleContractOrder(c *call) (any, *apiError) {
 	o, e := s.parseContractOrder(c)
 	if e != nil {
@@ -200,7 +153,7 @@ func (s *Server) handlePositions(c *call) (any, *apiError) {
 			keys = append(keys, k)
 		}
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	out := make([]positionRecord, 0, len(keys))
 	for _, k := range keys {
 		p := a.positions[k]

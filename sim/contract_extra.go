@@ -1,7 +1,8 @@
 package sim
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -51,12 +52,7 @@ func (s *Server) handleContractAccount(c *call) (any, *apiError) {
 			assets[sym.marginAsset] = true
 		}
 	}
-	names := make([]string, 0, len(assets))
-	for k := range assets {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, asset := range names {
+	for _, asset := range slices.Sorted(maps.Keys(assets)) {
 		var pos, ord decimal.Decimal
 		for _, p := range a.positions {
 			if p.sym.marginAsset == asset {

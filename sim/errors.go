@@ -3,6 +3,8 @@ package sim
 import (
 	"fmt"
 	"net/http"
+
+	"bhtop/api"
 )
 
 // apiError is an error reply: HTTP status and the {"code","msg"} payload
@@ -15,34 +17,34 @@ type apiError struct {
 	retryAfter int
 }
 
-// Error codes of API-FACTS.md that the simulator answers with.
+// Error codes the simulator answers with (package api names them all).
 const (
-	codeUnknown          = -1000
-	codeDisconnected     = -1001
-	codeUnauthorized     = -1002
-	codeTooManyRequests  = -1003
-	codeTimeout          = -1007
-	codeTooManyOrders    = -1015
-	codeFilterFailure    = -1013
-	codeInvalidTimestamp = -1021
-	codeInvalidSignature = -1022
-	codeIllegalChars     = -1100
-	codeTooManyParams    = -1101
-	codeMandatoryParam   = -1102
-	codeBadPrecision     = -1111
-	codeInvalidTIF       = -1115
-	codeInvalidOrderType = -1116
-	codeInvalidSide      = -1117
-	codeBadInterval      = -1120
-	codeBadSymbol        = -1121
-	codeInvalidListenKey = -1125
-	codeOrderFilled      = -1139
-	codeOrderDuplicated  = -1141
-	codeOrderCanceled    = -1142
-	codeNewOrderRejected = -2010
-	codeNoSuchOrder      = -2013
-	codeBadAPIKeyFmt     = -2014
-	codeRejectedKey      = -2015
+	codeUnknown          = api.CodeUnknown
+	codeDisconnected     = api.CodeDisconnected
+	codeUnauthorized     = api.CodeUnauthorized
+	codeTooManyRequests  = api.CodeTooManyRequests
+	codeTimeout          = api.CodeTimeout
+	codeTooManyOrders    = api.CodeTooManyOrders
+	codeFilterFailure    = api.CodeFilterFailure
+	codeInvalidTimestamp = api.CodeInvalidTimestamp
+	codeInvalidSignature = api.CodeInvalidSignature
+	codeIllegalChars     = api.CodeIllegalChars
+	codeTooManyParams    = api.CodeTooManyParams
+	codeMandatoryParam   = api.CodeMandatoryParam
+	codeBadPrecision     = api.CodeBadPrecision
+	codeInvalidTIF       = api.CodeInvalidTIF
+	codeInvalidOrderType = api.CodeInvalidOrderType
+	codeInvalidSide      = api.CodeInvalidSide
+	codeBadInterval      = api.CodeBadInterval
+	codeBadSymbol        = api.CodeBadSymbol
+	codeInvalidListenKey = api.CodeInvalidListenKey
+	codeOrderFilled      = api.CodeOrderFilled
+	codeOrderDuplicated  = api.CodeOrderDuplicated
+	codeOrderCanceled    = api.CodeOrderCanceled
+	codeNewOrderRejected = api.CodeNewOrderRejected
+	codeNoSuchOrder      = api.CodeNoSuchOrder
+	codeBadAPIKeyFmt     = api.CodeBadAPIKeyFmt
+	codeRejectedKey      = api.CodeRejectedKey
 )
 
 func errf(status, code int, format string, a ...any) *apiError {

@@ -7,98 +7,26 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"bhtop/api"
 	"bhtop/signer"
 )
-
-// Security types of SPEC.md.
-const (
-	secNone       = "NONE"
-	secTrade      = "TRADE"
-	secUserData   = "USER_DATA"
-	secUserStream = "USER_STREAM"
-)
-
-// route is one REST endpoint: its weight, security type and handler.
-type route struct {
-	weight   int
-	sec      string
-	order    bool // counts toward the ORDERS limits and uses its own recvWindow
-	changing bool // order-changing: subject to the 5XX faults
-	handler  func(s *Server, c *call) (any, *apiError)
-	weigh    func(url.Values) int // the weight when it depends on the parameters
-	quote    bool                 // a quote endpoint: 404 under Options.NoMarketData
-}
-
-// call is one authenticated request being served.
-type call struct {
-	p   params
-	key *keyInfo // nil for NONE endpoints
-	now time.Time
-}
-
-func (s *Server) routes() map[string]route {
-	return map[string]route{
-		"GET /openapi/v1/ping":                     {weight: 0, sec: secNone, order: false, changing: false, handler: (*Server).handlePing},
-		"GET /openapi/v1/time":                     {weight: 0, sec: secNone, order: false, changing: false, handler: (*Server).handleTime},
-		"GET /openapi/v1/brokerInfo":               {weight: 0, sec: secNone, order: false, changing: false, handler: (*Server).handleBrokerInfo},
-		"POST /openapi/v1/order":                   {weight: 1, sec: secTrade, order: true, changing: true, handler: (*Server).handleNewOrder},
-		"POST /openapi/v1/order/test":              {weight: 1, sec: secTrade, order: false, changing: false, handler: (*Server).handleTestOrder},
-		"GET /openapi/v1/order":                    {weight: 1, sec: secUserData, order: false, changing: false, handler: (*Server).handleQueryOrder},
-		"DELETE /openapi/v1/order":                 {weight: 1, sec: secTrade, order: false, changing: true, handler: (*Server).handleCancelOrder},
-		"GET /openapi/v1/openOrders":               {weight: 1, sec: secUserData, order: false, changing: false, handler: (*Server).handleOpenOrders},
-		"GET /openapi/v1/historyOrders":            {weight: 5, sec: secUserData, order: false, changing: false, handler: (*Server).handleHistoryOrders},
-		"GET /openapi/v1/account":                  {weight: 5, sec: secUserData, order: false, changing: false, handler: (*Server).handleAccount},
-		"POST /openapi/v1/userDataStream":          {weight: 1, sec: secUserStream, order: false, changing: false, handler: (*Server).handleCreateListenKey},
-		"PUT /openapi/v1/userDataStream":           {weight: 1, sec: secUserStream, order: false, changing: false, handler: (*Server).handleKeepalive},
-		"DELETE /openapi/v1/userDataStream":        {weight: 1, sec: secUserStream, order: false, changing: false, handler: (*Server).handleCloseListenKey},
-		"GET /openapi/contract/v1/positions":       {weight: 1, sec: secUserData, order: false, changing: false, handler: (*Server).handlePositions},
-		"GET /openapi/contract/v1/openOrders":      {weight: 1, sec: secUserData, order: false, changing: false, handler: (*Server).handleContractOpenOrders},
-		"GET /openapi/contract/v1/historyOrders":   {weight: 5, sec: secUserData, order: false, changing: false, handler: (*Server).handleContractHistory},
-		"GET /openapi/contract/v1/getOrder":        {weight: 1, sec: secUserData, order: false, changing: false, handler: (*Server).handleContractQuery},
-		"POST /openapi/contract/v1/order":          {weight: 1, sec: secTrade, order: true, changing: true, handler: (*Server).handleContractOrder},
-		"DELETE /openapi/contract/v1/order/cancel": {weight: 1, sec: secTrade, order: false, changing: true, handler: (*Server).handleContractCancel},
-
-		"GET /openapi/v1/myTrades":                      {weight: 5, sec: secUserData, handler: (*Server).handleMyTrades},
-		"GET /openapi/contract/v1/myTrades":             {weight: 1, sec: secUserData, handler: (*Server).handleContractMyTrades},
-		"DELETE /openapi/contract/v1/order/batchCancel": {weight: 1, sec: secTrade, changing: true, handler: (*Server).handleBatchCancel},
-		"GET /openapi/contract/v1/account":              {weight: 1, sec: secUserData, handler: (*Server).handleContractAccount},
-		"POST /openapi/contract/v1/modifyMargin":        {weight: 1, sec: secTrade, handler: (*Server).handleModifyMargin},
-
-		"GET /openapi/quote/v1/depth":             {weight: 1, sec: secNone, handler: (*Server).handleDepth, weigh: depthWeight, quote: true},
-		"GET /openapi/quote/v1/trades":            {weight: 1, sec: secNone, handler: (*Server).handleTrades, quote: true},
-		"GET /openapi/quote/v1/klines":            {weight: 1, sec: secNone, handler: (*Server).handleKlines, quote: true},
-		"GET /openapi/quote/v1/ticker/24hr":       {weight: 1, sec: secNone, handler: (*Server).handleTicker24, weigh: tickerWeight, quote: true},
-		"GET /openapi/quote/v1/ticker/price":      {weight: 1, sec: secNone, handler: (*Server).handleTickerPrice, quote: true},
-		"GET /openapi/quote/v1/ticker/bookTicker": {weight: 1, sec: secNone, handler: (*Server).handleBookTicker, quote: true},
-		"GET /openapi/v1/pairs":                   {weight: 1, sec: secNone, handler: (*Server).handlePairs, quote: true},
-		"GET /openapi/quote/v1/contract/index":    {weight: 0, sec: secNone, handler: (*Server).handleIndex, quote: true},
-		"GET /openapi/quote/v1/contract/depth":    {weight: 1, sec: secNone, handler: (*Server).handleContractDepth, weigh: depthWeight, quote: true},
-		"GET /openapi/quote/v1/contract/trades":   {weight: 1, sec: secNone, handler: (*Server).handleContractPublicTrades, quote: true},
-		"GET /openapi/quote/v1/contract/klines":   {weight: 1, sec: secNone, handler: (*Server).handleContractKlines, quote: true},
-		"GET /openapi/v1/contracts":               {weight: 1, sec: secNone, handler: (*Server).handleContracts, quote: true},
-		"GET /openapi/contract/v1/fundingRate":    {weight: 0, sec: secNone, handler: (*Server).handleFundingRate, quote: true},
-	}
-}
-
-var routeTable = (*Server)(nil).routes()
 
 // ServeHTTP routes every request: /openapi/ws/ to the user stream, the
 // rest through rate limits, authentication, the timing rule and faults.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
 	var body string
-	if r.URL.Path == "/openapi/quote/ws/v1" {
+	if r.URL.Path == api.QuoteStreamPath {
 		rec.onHijack = func() { s.logRequest(r, "", rec) }
 		s.serveQuoteStream(rec, r)
 		if rec.hijacked {
 			return
 		}
-	} else if strings.HasPrefix(r.URL.Path, "/openapi/ws/") {
+	} else if strings.HasPrefix(r.URL.Path, api.UserStreamPrefix) {
 		// An accepted connection is logged as it opens (it may last
 		// hours); a refused handshake when it has been answered.
 		rec.onHijack = func() { s.logRequest(r, "", rec) }
@@ -141,7 +69,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiE
 
 func (s *Server) serve(w *recorder, r *http.Request, body string) {
 	rt, ok := routeTable[r.Method+" "+r.URL.Path]
-	if !ok || (rt.quote && s.opts.NoMarketData) {
+	if !ok || (rt.ep.Market && s.opts.NoMarketData) {
 		s.writeError(w, errf(http.StatusNotFound, codeUnknown, "Unknown path %s %s.", r.Method, r.URL.Path))
 		return
 	}
@@ -150,11 +78,11 @@ func (s *Server) serve(w *recorder, r *http.Request, body string) {
 	if k := r.Header.Get("X-BH-APIKEY"); s.keys[k] != nil {
 		ids = append(ids, "key:"+k)
 	}
-	weight := rt.weight
-	if rt.weigh != nil {
-		weight = rt.weigh(r.URL.Query())
+	weight := rt.ep.Weight
+	if rt.ep.Weighing != api.Fixed { // parse the query only when it matters
+		weight = rt.ep.WeightOf(r.URL.Query().Get)
 	}
-	if e := s.limiter.admit(now, ids, weight, rt.order); e != nil {
+	if e := s.limiter.admit(now, ids, weight, rt.ep.Order); e != nil {
 		s.writeError(w, e)
 		return
 	}
@@ -172,7 +100,7 @@ func (s *Server) serve(w *recorder, r *http.Request, body string) {
 		s.writeError(w, e)
 		return
 	}
-	if rt.changing && s.opts.Faults.OrderErrorRate > 0 && s.faultRoll() {
+	if rt.ep.Changing && s.opts.Faults.OrderErrorRate > 0 && s.faultRoll() {
 		if s.opts.Faults.OrderErrorTakesEffect {
 			s.locked(func() { _, _ = rt.handler(s, c) })
 		}
@@ -189,12 +117,6 @@ func (s *Server) serve(w *recorder, r *http.Request, body string) {
 	writeJSON(w, http.StatusOK, res)
 }
 
-func (s *Server) locked(f func()) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f()
-}
-
 func (s *Server) faultRoll() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -204,7 +126,7 @@ func (s *Server) faultRoll() bool {
 // authenticate checks the key header, permissions and, for TRADE and
 // USER_DATA, the signature over the raw query and body.
 func (s *Server) authenticate(r *http.Request, rt route, p params, body string) (*keyInfo, *apiError) {
-	if rt.sec == secNone {
+	if !rt.ep.Security.Keyed() {
 		return nil, nil
 	}
 	k := r.Header.Get("X-BH-APIKEY")
@@ -215,10 +137,10 @@ func (s *Server) authenticate(r *http.Request, rt route, p params, body string) 
 		return nil, errf(http.StatusUnauthorized, codeBadAPIKeyFmt, "API-key format invalid.")
 	}
 	ki := s.keys[k]
-	if ki == nil || (ki.perms != nil && !ki.perms[rt.sec]) {
+	if ki == nil || (ki.perms != nil && !ki.perms[rt.ep.Security.String()]) {
 		return nil, errf(http.StatusUnauthorized, codeRejectedKey, "Invalid API-key, IP, or permissions for action.")
 	}
-	if rt.sec == secTrade || rt.sec == secUserData {
+	if rt.ep.Security.Signed() {
 		q, qsig := signer.StripSignature(r.URL.RawQuery)
 		b, bsig := signer.StripSignature(body)
 		sig := qsig
@@ -251,7 +173,7 @@ func checkTiming(rt route, p params, now time.Time) *apiError {
 		return errMandatory("timestamp")
 	}
 	window := int64(5000)
-	if rt.order {
+	if rt.ep.RecvWindow {
 		rw, e := p.int64("recvWindow", 5000)
 		if e != nil {
 			return e
@@ -341,11 +263,11 @@ func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 // endpointOf is the route template of r for metrics: a known route, the
 // user stream with its listenKey replaced, or "other".
 func endpointOf(r *http.Request) string {
-	if r.URL.Path == "/openapi/quote/ws/v1" {
-		return "GET /openapi/quote/ws/v1"
+	if r.URL.Path == api.QuoteStreamPath {
+		return "GET " + api.QuoteStreamPath
 	}
-	if strings.HasPrefix(r.URL.Path, "/openapi/ws/") {
-		return "GET /openapi/ws/{listenKey}"
+	if strings.HasPrefix(r.URL.Path, api.UserStreamPrefix) {
+		return "GET " + api.UserStreamPrefix + "{listenKey}"
 	}
 	key := r.Method + " " + r.URL.Path
 	if _, ok := routeTable[key]; ok {

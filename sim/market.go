@@ -59,11 +59,11 @@ const (
 	historyEvery = 30 * time.Second
 )
 
-func (s *Server) initMarkets() {
-	s.symbols = map[string]*symbol{}
-	s.eng = engine.New()
-	flowRnd := rand.New(rand.NewPCG(uint64(s.opts.Seed), 0x51ed270b27a4c3f1))
-	now := s.nowMs()
+func (x *exchange) initMarkets() {
+	x.symbols = map[string]*symbol{}
+	x.eng = engine.New()
+	flowRnd := rand.New(rand.NewPCG(uint64(x.opts.Seed), 0x51ed270b27a4c3f1))
+	now := x.nowMs()
 	for _, sp := range symbolSpecs {
 		sym := &symbol{
 			name: sp.name, base: sp.base, quote: sp.quote,
@@ -78,49 +78,49 @@ func (s *Server) initMarkets() {
 		sym.maxPrice = decimal.NewFromInt(10_000_000)
 		// about 0.05% of the price per step
 		sym.swing = max(int(price.Mul(decimal.RequireFromString("0.0005")).Div(sym.tick).IntPart()), 1)
-		sym.mkt = s.eng.Add(sym.name, sym.tick, sym.step, price.Div(sym.tick).IntPart())
+		sym.mkt = x.eng.Add(sym.name, sym.tick, sym.step, price.Div(sym.tick).IntPart())
 		unit := sym.mkt.Lots(minQty(sym).Mul(decimal.NewFromInt(10)))
 		if sym.inverse {
 			unit = max(unit, 50)
 		}
 		sym.flow = engine.NewFlow(sym.mkt, rand.New(rand.NewPCG(flowRnd.Uint64(), flowRnd.Uint64())), int64(sym.swing), unit)
 		sym.flow.Backfill(now-historySpan.Milliseconds(), now, historyEvery.Milliseconds())
-		s.symbols[sym.name] = sym
-		s.symbolList = append(s.symbolList, sym)
+		x.symbols[sym.name] = sym
+		x.symbolList = append(x.symbolList, sym)
 	}
-	for _, sym := range s.symbolList {
-		s.applyTrades(sym, sym.flow.Step(now, 0), now)
+	for _, sym := range x.symbolList {
+		x.applyTrades(sym, sym.flow.Step(now, 0), now)
 	}
 }
 
 // marketStep moves every market one step: the simulated traders walk,
 // quote and trade, filling the resting orders they cross.
-func (s *Server) marketStep() {
-	now := s.nowMs()
-	dt := s.opts.MarketInterval
+func (x *exchange) marketStep() {
+	now := x.nowMs()
+	dt := x.opts.MarketInterval
 	if dt <= 0 {
 		dt = 500 * time.Millisecond
 	}
-	takers := max(s.opts.MarketActivity, 0) * dt.Seconds()
-	for _, sym := range s.symbolList {
-		s.applyTrades(sym, sym.flow.Step(now, takers), now)
-		s.triggerStops(sym, now)
+	takers := max(x.opts.MarketActivity, 0) * dt.Seconds()
+	for _, sym := range x.symbolList {
+		x.applyTrades(sym, sym.flow.Step(now, takers), now)
+		x.triggerStops(sym, now)
 	}
-	s.flushAccounts(now)
+	x.flushAccounts(now)
 }
 
 // applyTrades settles the account orders on either side of each trade:
 // the resting one as maker, the incoming one as taker, at the trade's
 // price, quantity and time.
-func (s *Server) applyTrades(sym *symbol, trades []engine.Trade, now int64) {
+func (x *exchange) applyTrades(sym *symbol, trades []engine.Trade, now int64) {
 	for i := range trades {
 		tr := &trades[i]
 		qty, price := sym.mkt.Qty(tr.Qty), sym.mkt.Price(tr.Price)
 		if tr.Maker != nil && tr.Maker.Ref != nil {
-			s.fill(tr.Maker.Ref.(*order), qty, price, true, now, tr.ID, orderID(tr.Taker))
+			x.fill(tr.Maker.Ref.(*order), qty, price, true, now, tr.ID, orderID(tr.Taker))
 		}
 		if tr.Taker != nil && tr.Taker.Ref != nil {
-			s.fill(tr.Taker.Ref.(*order), qty, price, false, now, tr.ID, orderID(tr.Maker))
+			x.fill(tr.Taker.Ref.(*order), qty, price, false, now, tr.ID, orderID(tr.Maker))
 		}
 	}
 }
@@ -128,30 +128,30 @@ func (s *Server) applyTrades(sym *symbol, trades []engine.Trade, now int64) {
 // crossTo moves a symbol's market to price, filling the resting orders
 // the move crosses with at most liquidity in all ("0": no cap). Tests
 // drive the market with it.
-func (s *Server) crossTo(name, price, liquidity string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sym := s.symbols[name]
-	now := s.nowMs()
+func (x *exchange) crossTo(name, price, liquidity string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	sym := x.symbols[name]
+	now := x.nowMs()
 	m := sym.mkt
 	trades := sym.flow.MoveTo(m.Ticks(decimal.RequireFromString(price)), m.Lots(decimal.RequireFromString(liquidity)), now)
-	s.applyTrades(sym, trades, now)
-	s.triggerStops(sym, now)
-	s.flushAccounts(now)
+	x.applyTrades(sym, trades, now)
+	x.triggerStops(sym, now)
+	x.flushAccounts(now)
 }
 
 // quoteBook replaces the simulated maker's quotes of a symbol by one bid
 // and one ask of qty each, so a test knows the prices a marketable order
 // gets.
-func (s *Server) quoteBook(name, bid, ask, qty string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sym := s.symbols[name]
-	now := s.nowMs()
+func (x *exchange) quoteBook(name, bid, ask, qty string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	sym := x.symbols[name]
+	now := x.nowMs()
 	m := sym.mkt
 	trades := sym.flow.Quote(m.Ticks(decimal.RequireFromString(bid)), m.Ticks(decimal.RequireFromString(ask)), m.Lots(decimal.RequireFromString(qty)), now)
-	s.applyTrades(sym, trades, now)
-	s.flushAccounts(now)
+	x.applyTrades(sym, trades, now)
+	x.flushAccounts(now)
 }
 
 func (s *Server) runMarket() {

@@ -42,14 +42,14 @@ func (o *order) immediate() bool {
 // execute matches a registered order against its book as taker, then
 // rests what is left (GTC), or cancels it, or rejects the order when an
 // immediate one found nothing (or, fill-or-kill, not enough).
-func (s *Server) execute(o *order, now int64) {
+func (x *exchange) execute(o *order, now int64) {
 	m := o.sym.mkt
-	eo := s.eng.NewOrder(engineSide(o.side), m.Ticks(o.price), m.Lots(o.qty.Sub(o.executed)), o)
+	eo := x.eng.NewOrder(engineSide(o.side), m.Ticks(o.price), m.Lots(o.qty.Sub(o.executed)), o)
 	if o.tif == "FOK" && m.Book().Available(eo.Side, eo.Price) < eo.Qty {
-		s.reject(o, now)
+		x.reject(o, now)
 		return
 	}
-	s.applyTrades(o.sym, m.Match(eo, now), now)
+	x.applyTrades(o.sym, m.Match(eo, now), now)
 	if eo.Qty == 0 || !o.isOpen() {
 		return
 	}
@@ -58,8 +58,8 @@ func (s *Server) execute(o *order, now int64) {
 		m.Rest(eo)
 		o.eo = eo
 	case o.executed.IsZero():
-		s.reject(o, now)
+		x.reject(o, now)
 	default:
-		s.cancel(o, now)
+		x.cancel(o, now)
 	}
 }

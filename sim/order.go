@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"bhtop/api"
 	"bhtop/event"
 	"bhtop/sim/engine"
 
@@ -12,11 +13,11 @@ import (
 
 // Order statuses (SPEC.md).
 const (
-	statusNew       = "NEW"
-	statusPartially = "PARTIALLY_FILLED"
-	statusFilled    = "FILLED"
-	statusCanceled  = "CANCELED"
-	statusRejected  = "REJECTED"
+	statusNew       = api.StatusNew
+	statusPartially = api.StatusPartiallyFilled
+	statusFilled    = api.StatusFilled
+	statusCanceled  = api.StatusCanceled
+	statusRejected  = api.StatusRejected
 )
 
 // Commission rates: taker and maker, charged in the asset received (spot)
@@ -66,7 +67,7 @@ func (o *order) isOpen() bool { return o.status == statusNew || o.status == stat
 
 // publishExec publishes the order's current state as an executionReport or
 // contractExecutionReport and stamps its update time.
-func (s *Server) publishExec(o *order, now int64) {
+func (x *exchange) publishExec(o *order, now int64) {
 	e := o.acct.execTime(now)
 	o.updated = e
 	r := event.ExecutionReport{
@@ -88,11 +89,11 @@ func (s *Server) publishExec(o *order, now int64) {
 			r.CommissionAsset = o.sym.marginAsset
 		}
 	}
-	s.emit(o.acct.id, event.AppendExecution(nil, &r, s.encodeOpts()))
+	x.emit(o.acct.id, event.AppendExecution(nil, &r, x.encodeOpts()))
 }
 
 // addOrder registers a new order with its account and symbol.
-func (s *Server) addOrder(o *order) {
+func (x *exchange) addOrder(o *order) {
 	a := o.acct
 	a.orders[o.id] = o
 	a.byClient[o.clientID] = o
@@ -118,7 +119,7 @@ func (sym *symbol) compact() {
 
 // closed records that o left the open state, pruning the oldest closed
 // orders beyond maxClosedOrders.
-func (s *Server) closed(o *order) {
+func (x *exchange) closed(o *order) {
 	a := o.acct
 	a.closed = append(a.closed, o.id)
 	if len(a.closed) > maxClosedOrders+maxClosedOrders/10 {
@@ -138,36 +139,36 @@ func (s *Server) closed(o *order) {
 // fill executes qty of o at price (trade id tradeID), settles balances
 // (and the position of a contract order), records the account's trade and
 // publishes the order event.
-func (s *Server) fill(o *order, qty, price decimal.Decimal, maker bool, now int64, tradeID, matchID uint64) {
+func (x *exchange) fill(o *order, qty, price decimal.Decimal, maker bool, now int64, tradeID, matchID uint64) {
 	rate := takerRate
 	if maker {
 		rate = makerRate
 	}
 	if o.sym.contract {
-		s.settleContract(o, qty, price, rate, now)
+		x.settleContract(o, qty, price, rate, now)
 	} else {
-		s.settleSpot(o, qty, price, rate)
+		x.settleSpot(o, qty, price, rate)
 	}
 	o.executed = o.executed.Add(qty)
 	o.cumQuote = o.cumQuote.Add(qty.Mul(price))
 	o.lastQty, o.lastPrice, o.lastMaker, o.lastTrade, o.lastMatch = qty, price, maker, tradeID, matchID
 	o.fees = o.fees.Add(o.lastFee)
-	s.recordTrade(o, now)
+	x.recordTrade(o, now)
 	if o.executed.GreaterThanOrEqual(o.qty) {
 		o.status = statusFilled
 		o.eo = nil // the book let go of it as it filled
-		s.releaseLock(o)
-		s.closed(o)
+		x.releaseLock(o)
+		x.closed(o)
 	} else {
 		o.status = statusPartially
 	}
-	s.publishExec(o, now)
+	x.publishExec(o, now)
 	if o.sym.contract {
-		s.publishPosition(o.acct, o.sym, positionSide(o), now)
+		x.publishPosition(o.acct, o.sym, positionSide(o), now)
 	}
 }
 
-func (s *Server) settleSpot(o *order, qty, price, rate decimal.Decimal) {
+func (x *exchange) settleSpot(o *order, qty, price, rate decimal.Decimal) {
 	a, sym := o.acct, o.sym
 	quote := qty.Mul(price)
 	if o.side == "BUY" {
@@ -195,7 +196,7 @@ func (s *Server) settleSpot(o *order, qty, price, rate decimal.Decimal) {
 }
 
 // releaseLock returns what is still locked for o to free.
-func (s *Server) releaseLock(o *order) {
+func (x *exchange) releaseLock(o *order) {
 	if o.lockAsset == "" || o.locked.IsZero() {
 		return
 	}
@@ -207,32 +208,32 @@ func (s *Server) releaseLock(o *order) {
 
 // cancel cancels an open order: takes it off the book, releases its lock
 // (or reserved position) and publishes CANCELED.
-func (s *Server) cancel(o *order, now int64) { s.finish(o, statusCanceled, now) }
+func (x *exchange) cancel(o *order, now int64) { x.finish(o, statusCanceled, now) }
 
 // reject closes an order that could not be carried out: REJECTED, with
 // what it reserved released.
-func (s *Server) reject(o *order, now int64) { s.finish(o, statusRejected, now) }
+func (x *exchange) reject(o *order, now int64) { x.finish(o, statusRejected, now) }
 
-func (s *Server) finish(o *order, status string, now int64) {
+func (x *exchange) finish(o *order, status string, now int64) {
 	o.status = status
 	o.lastQty, o.lastPrice, o.lastFee = decimal.Zero, decimal.Zero, decimal.Zero
 	if o.eo != nil {
 		o.sym.mkt.Cancel(o.eo)
 		o.eo = nil
 	}
-	s.dropStop(o)
-	s.releaseLock(o)
+	x.dropStop(o)
+	x.releaseLock(o)
 	if o.sym.contract && o.close {
 		if p := o.acct.positions[posKey(o.sym.name, positionSide(o))]; p != nil {
 			p.available = p.available.Add(o.qty.Sub(o.executed))
-			s.publishExec(o, now)
-			s.publishPosition(o.acct, o.sym, positionSide(o), now)
-			s.closed(o)
+			x.publishExec(o, now)
+			x.publishPosition(o.acct, o.sym, positionSide(o), now)
+			x.closed(o)
 			return
 		}
 	}
-	s.publishExec(o, now)
-	s.closed(o)
+	x.publishExec(o, now)
+	x.closed(o)
 }
 
 // orderRecord is the REST order record of API-FACTS.md (spot), with the

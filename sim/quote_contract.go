@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"hash/fnv"
 	"time"
 
 	"bhtop/sim/engine"
@@ -14,19 +13,6 @@ import (
 // funding is charged every fundingEvery at a seeded rate per interval.
 
 const fundingEvery = 8 * time.Hour
-
-// indexSymbols lists the index names of the contracts, in brokerInfo order.
-func (s *Server) indexSymbols() []*symbol {
-	var l []*symbol
-	seen := map[string]bool{}
-	for _, sym := range s.symbolList {
-		if sym.contract && !seen[sym.index] {
-			seen[sym.index] = true
-			l = append(l, s.symbols[sym.index])
-		}
-	}
-	return l
-}
 
 // edp is the average index of the last 10 minutes: the mean close of the
 // index symbol's minute bars opened in that time.
@@ -64,15 +50,6 @@ func (s *Server) handleIndex(c *call) (any, *apiError) {
 	return map[string]any{"index": index, "edp": avg}, nil
 }
 
-// fundingRate is the seeded rate of sym's funding interval starting at
-// start: -0.0005 to 0.0005 in steps of 0.00005.
-func (s *Server) fundingRate(sym *symbol, start int64) decimal.Decimal {
-	h := fnv.New64a()
-	_, _ = h.Write([]byte(sym.name))
-	_, _ = h.Write([]byte{byte(start), byte(start >> 8), byte(start >> 16), byte(start >> 24), byte(start >> 32), byte(start >> 40), byte(s.opts.Seed)})
-	return decimal.New(int64(h.Sum64()%21)-10, -5).Mul(decimal.NewFromInt(5))
-}
-
 type contractRow struct {
 	Symbol            string `json:"symbol"`
 	QuoteToken        string `json:"quoteToken"`
@@ -88,17 +65,6 @@ type contractRow struct {
 	FundingRate       string `json:"fundingRate"`
 	NextFundingRate   string `json:"nextFundingRate"`
 	NextFundingRateTs string `json:"nextFundingRateTs"`
-}
-
-// openInterest is the quantity of the long positions of every account.
-func (s *Server) openInterest(sym *symbol) decimal.Decimal {
-	var n decimal.Decimal
-	for _, a := range s.accounts {
-		if p := a.positions[posKey(sym.name, "LONG")]; p != nil {
-			n = n.Add(p.total)
-		}
-	}
-	return n
 }
 
 func (s *Server) handleContracts(c *call) (any, *apiError) {

@@ -1,36 +1,12 @@
 package sim
 
 import (
-	"net/url"
-	"strconv"
-
 	"bhtop/sim/engine"
 )
 
 // The quote REST endpoints of API-FACTS.md 'Market data': views of the
 // engine's books, tapes and klines. Security NONE; a symbol the endpoint
 // does not know is -1121.
-
-// depthWeight is the depth endpoints' weight: 1, 5 for a limit above 100,
-// 10 above 500.
-func depthWeight(q url.Values) int {
-	n, _ := strconv.Atoi(q.Get("limit"))
-	switch {
-	case n > 500:
-		return 10
-	case n > 100:
-		return 5
-	}
-	return 1
-}
-
-// tickerWeight is 40 for all symbols at once, else 1.
-func tickerWeight(q url.Values) int {
-	if q.Get("symbol") == "" {
-		return 40
-	}
-	return 1
-}
 
 // marketSymbol reads the mandatory symbol of a spot (contract false) or
 // contract endpoint.
@@ -64,15 +40,6 @@ func limitParam(p params, def, most int64) (int, *apiError) {
 }
 
 type pair = [2]string
-
-func (s *Server) levels(sym *symbol, side engine.Side, n int) []pair {
-	lv := sym.mkt.Book().Depth(side, n, nil)
-	out := make([]pair, len(lv))
-	for i, l := range lv {
-		out[i] = pair{sym.mkt.Price(l.Price).String(), sym.mkt.Qty(l.Qty).String()}
-	}
-	return out
-}
 
 func (s *Server) depth(c *call, contract bool) (any, *apiError) {
 	sym, e := s.marketSymbol(c.p, contract)

@@ -9,16 +9,6 @@ import (
 // The ticker endpoints and the pairs list. Without a symbol they list the
 // spot symbols.
 
-func (s *Server) spotSymbols() []*symbol {
-	var l []*symbol
-	for _, sym := range s.symbolList {
-		if !sym.contract {
-			l = append(l, sym)
-		}
-	}
-	return l
-}
-
 // best is the best price and quantity of a side as decimal strings, "" when
 // the side is empty.
 func best(sym *symbol, side engine.Side) (price, qty string) {
@@ -50,17 +40,6 @@ type ticker24 struct {
 	LowPrice     string `json:"lowPrice"`
 	Volume       string `json:"volume"`
 	QuoteVolume  string `json:"quoteVolume"`
-}
-
-func (s *Server) ticker24(sym *symbol, now int64) ticker24 {
-	b, m := day(sym, now), sym.mkt
-	bid, _ := best(sym, engine.Buy)
-	ask, _ := best(sym, engine.Sell)
-	return ticker24{
-		Time: now, Symbol: sym.name, BestBidPrice: bid, BestAskPrice: ask, LastPrice: sym.last().String(),
-		OpenPrice: m.Price(b.O).String(), HighPrice: m.Price(b.H).String(), LowPrice: m.Price(b.L).String(),
-		Volume: m.Qty(b.Volume).String(), QuoteVolume: m.QuoteQty(b.QuoteVol).String(),
-	}
 }
 
 // perSymbol answers one row for the symbol sent, or an array of the spot

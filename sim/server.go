@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"strings"
@@ -15,7 +14,6 @@ import (
 	"time"
 
 	"bhtop/signer"
-	"bhtop/sim/engine"
 	"bhtop/sim/quotews"
 )
 
@@ -30,29 +28,16 @@ const (
 // Server is the simulator: an HTTP server (REST and the user-stream
 // WebSocket) over an in-memory exchange. Use New, then Start, then Close.
 type Server struct {
-	opts Options
-	feed feed
+	opts      Options
+	*exchange // the matching engine's side: accounts, orders, books, tape
 
 	keys    map[string]*keyInfo // API key -> key and its account
 	limiter *limiter
 	logMu   sync.Mutex
 
-	// mu guards the exchange: accounts, orders, markets, listen keys and
-	// rnd. Events are published under it, so they leave in change order.
-	mu         sync.Mutex
-	rnd        *rand.Rand
-	accounts   map[string]*account
-	demo       *account
-	extra      []AccountKey   // accounts 2..N and their keys
-	eng        *engine.Engine // books, tapes and klines of every symbol
-	symbols    map[string]*symbol
-	symbolList []*symbol // in brokerInfo order
+	// listenKeys are guarded by the exchange's mu.
 	listenKeys map[string]*listenKey
-	nextSpotID uint64
-	nextCtrID  uint64
-	nextClient uint64
-	act        activityState
-	published  uint64 // events published so far
+	extra      []AccountKey // accounts 2..N and their keys
 
 	quotes *quotews.Server // the quote socket
 
@@ -120,15 +105,9 @@ func New(opts Options) *Server {
 		opts:       opts,
 		keys:       map[string]*keyInfo{},
 		limiter:    newLimiter(opts.RateLimits, opts.BanScale),
-		rnd:        rand.New(rand.NewPCG(uint64(opts.Seed), 0x9e3779b97f4a7c15)),
-		accounts:   map[string]*account{},
 		listenKeys: map[string]*listenKey{},
-		nextSpotID: 1_000_000_000_000,
-		nextCtrID:  469_961_015_902_208_000,
-		nextClient: 1_000_000_000,
 	}
-	s.initMarkets()
-	s.demo = s.newDemoAccount("1")
+	s.exchange = newExchange(&s.opts)
 	s.addAccounts()
 	for _, k := range opts.Keys {
 		ki := &keyInfo{Key: k, account: s.demo}
@@ -201,6 +180,4 @@ func (s *Server) APIKey() string { return s.opts.Keys[0].APIKey }
 func (s *Server) Secret() signer.Secret { return s.opts.Keys[0].Secret }
 
 // Now is the server clock: Options.Now plus Options.Skew.
-func (s *Server) Now() time.Time { return s.opts.Now().Add(s.opts.Skew) }
-
-func (s *Server) nowMs() int64 { return s.Now().UnixMilli() }
+func (s *Server) Now() time.Time { return s.exchange.Now() }

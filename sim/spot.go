@@ -1,9 +1,9 @@
 package sim
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
-	"sort"
 	"strconv"
 
 	"github.com/shopspring/decimal"
@@ -85,51 +85,6 @@ func checkFilters(sym *symbol, qty, price decimal.Decimal, checkPrice bool) *api
 	return nil
 }
 
-// placeSpot locks the funds of a validated order, registers it, publishes
-// NEW, and executes it against the book (see execute). A LIMIT_MAKER that
-// would take is registered and REJECTED, and the request answers -2010.
-func (s *Server) placeSpot(o *order, now int64) *apiError {
-	a, sym := o.acct, o.sym
-	o.lockAsset, o.locked = sym.base, o.qty
-	if o.side == "BUY" {
-		o.lockAsset, o.locked = sym.quote, o.qty.Mul(o.price)
-	}
-	if b := a.balances[o.lockAsset]; b == nil || b.free.LessThan(o.locked) {
-		return errInsufficient()
-	}
-	b := a.bal(o.lockAsset)
-	b.free = b.free.Sub(o.locked)
-	b.locked = b.locked.Add(o.locked)
-	s.register(o, now)
-	if o.typ == "LIMIT_MAKER" && o.wouldTake() {
-		s.reject(o, now)
-		s.flushAccounts(now)
-		return badParam(codeNewOrderRejected, "Order would immediately match and take.")
-	}
-	s.execute(o, now)
-	s.flushAccounts(now)
-	return nil
-}
-
-// register gives o its ids and creation time, and publishes NEW.
-func (s *Server) register(o *order, now int64) {
-	if o.sym.contract {
-		s.nextCtrID++
-		o.id = s.nextCtrID
-	} else {
-		s.nextSpotID++
-		o.id = s.nextSpotID
-	}
-	if o.clientID == "" {
-		s.nextClient++
-		o.clientID = strconv.FormatUint(s.nextClient, 10)
-	}
-	o.status = statusNew
-	o.created = o.acct.execTime(now)
-	s.addOrder(o)
-	s.publishExec(o, now)
-}
-
 type newOrderReply struct {
 	orderRecord
 	TransactTime int64 `json:"transactTime"`
@@ -192,19 +147,6 @@ func (s *Server) handleQueryOrder(c *call) (any, *apiError) {
 	return o.record(), nil
 }
 
-// cancelChecked cancels o unless it is closed already.
-func (s *Server) cancelChecked(o *order, now int64) *apiError {
-	switch o.status {
-	case statusFilled:
-		return badParam(codeOrderFilled, "Order has been filled.")
-	case statusCanceled:
-		return badParam(codeOrderCanceled, "Order has been canceled.")
-	}
-	s.cancel(o, now)
-	s.flushAccounts(now)
-	return nil
-}
-
 func (s *Server) handleCancelOrder(c *call) (any, *apiError) {
 	o, e := s.findOrder(c, "orderId", "clientOrderId", false)
 	if e != nil {
@@ -247,7 +189,7 @@ func (s *Server) listOrders(c *call, orders []*order, contract bool, def int64) 
 		}
 		rows = append(rows, o)
 	}
-	sort.Slice(rows, func(i, j int) bool { return rows[i].id < rows[j].id })
+	slices.SortFunc(rows, func(a, b *order) int { return cmp.Compare(a.id, b.id) })
 	if int64(len(rows)) > limit {
 		rows = rows[int64(len(rows))-limit:]
 	}
@@ -256,28 +198,6 @@ func (s *Server) listOrders(c *call, orders []*order, contract bool, def int64) 
 		out[i] = o.record()
 	}
 	return out, nil
-}
-
-func (s *Server) openOrders(a *account) []*order {
-	var l []*order
-	for _, sym := range s.symbolList {
-		for _, o := range sym.open {
-			if o.acct == a && o.isOpen() {
-				l = append(l, o)
-			}
-		}
-	}
-	return l
-}
-
-func (s *Server) closedOrders(a *account) []*order {
-	l := make([]*order, 0, len(a.closed))
-	for _, id := range a.closed {
-		if o := a.orders[id]; o != nil {
-			l = append(l, o)
-		}
-	}
-	return l
 }
 
 func (s *Server) handleOpenOrders(c *call) (any, *apiError) {

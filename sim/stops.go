@@ -54,7 +54,7 @@ func (s *Server) typedPrice(p params, sym *symbol, side, priceType string) (deci
 
 // triggerStops executes the STOP orders of sym that its last price has
 // reached.
-func (s *Server) triggerStops(sym *symbol, now int64) {
+func (x *exchange) triggerStops(sym *symbol, now int64) {
 	if len(sym.stops) == 0 {
 		return
 	}
@@ -77,12 +77,12 @@ func (s *Server) triggerStops(sym *symbol, now int64) {
 		if o.priceType == "MARKET" {
 			o.price = bandPrice(sym, o.side)
 		}
-		s.execute(o, now)
+		x.execute(o, now)
 	}
 }
 
 // dropStop forgets a STOP order that closed before its trigger.
-func (s *Server) dropStop(o *order) {
+func (x *exchange) dropStop(o *order) {
 	if !o.stop {
 		return
 	}

@@ -1,8 +1,9 @@
 package sim
 
 import (
+	"cmp"
 	"encoding/json"
-	"sort"
+	"slices"
 	"strconv"
 
 	"github.com/shopspring/decimal"
@@ -24,19 +25,6 @@ type accountTrade struct {
 // maxAccountTrades bounds the trades kept per account; older ones are
 // forgotten.
 const maxAccountTrades = 100_000
-
-// recordTrade keeps the last fill of o for the account's myTrades.
-func (s *Server) recordTrade(o *order, now int64) {
-	a := o.acct
-	if len(a.trades) >= maxAccountTrades+maxAccountTrades/10 {
-		a.trades = append(a.trades[:0], a.trades[len(a.trades)-maxAccountTrades:]...)
-	}
-	a.trades = append(a.trades, accountTrade{
-		id: o.lastTrade, orderID: o.id, matchID: o.lastMatch, o: o,
-		price: o.lastPrice, qty: o.lastQty, fee: o.lastFee, feeAsset: o.feeAsset,
-		pnl: o.lastPnl, time: now, maker: o.lastMaker,
-	})
-}
 
 // pickTrades selects the account's trades of one market by the myTrades
 // parameters: symbol, startTime, endTime, fromId, toId (inclusive) and
@@ -73,7 +61,7 @@ func (s *Server) pickTrades(c *call, contract bool, def int64) ([]*accountTrade,
 		}
 		rows = append(rows, t)
 	}
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].id < rows[j].id })
+	slices.SortStableFunc(rows, func(a, b *accountTrade) int { return cmp.Compare(a.id, b.id) })
 	if int64(len(rows)) > limit {
 		if fromID > 0 && toID == 0 {
 			rows = rows[:limit]

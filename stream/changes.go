@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"bhtop/api"
 	"bhtop/event"
 	"bhtop/state"
 )
@@ -16,6 +17,23 @@ import (
 
 type orderMark struct{ status, executed string }
 
+// orderNotes compares each published snapshot's orders with the previous
+// one's and writes what changed to the events log, at most maxChangeNotes
+// a second. It is used by the writer goroutine only.
+type orderNotes struct {
+	log *NoteLog
+	now func() time.Time
+
+	primed bool // prevOrders holds a baseline
+	// prevOrders: the orders of the snapshot compared last
+	prevOrders []*state.Order
+
+	// the rate limit
+	noteWindow  time.Time
+	noteBudget  int
+	noteSkipped int
+}
+
 // maxChangeNotes bounds the order notes made per second, so that a busy
 // account does not push connection and error notes out of the log; the
 // rest are summarized in one line.
@@ -25,7 +43,7 @@ const maxChangeNotes = 10
 // walks the new snapshot's orders and the previous one's side by side:
 // both are sorted by market, then order id (the dump's order), so the
 // comparison allocates nothing however many orders are retained.
-func (s *Session) notePublished(snap *state.Snapshot) {
+func (s *orderNotes) notePublished(snap *state.Snapshot) {
 	var lines []string
 	if s.primed {
 		prev, j := s.prevOrders, 0
@@ -56,10 +74,10 @@ func (s *Session) notePublished(snap *state.Snapshot) {
 	if !primed {
 		return
 	}
-	now := s.cfg.Now()
+	now := s.now()
 	if now.Sub(s.noteWindow) >= time.Second {
 		if s.noteSkipped > 0 {
-			s.notes.Add(now, NoteInfo, fmt.Sprintf("… and %d more order updates", s.noteSkipped))
+			s.log.Add(now, NoteInfo, fmt.Sprintf("… and %d more order updates", s.noteSkipped))
 		}
 		s.noteWindow, s.noteBudget, s.noteSkipped = now, maxChangeNotes, 0
 	}
@@ -73,7 +91,7 @@ func (s *Session) notePublished(snap *state.Snapshot) {
 		if strings.HasPrefix(l, "fill") {
 			kind = NoteFill
 		}
-		s.notes.Add(now, kind, l)
+		s.log.Add(now, kind, l)
 	}
 }
 
@@ -89,13 +107,13 @@ func compareOrderKeys(a, b *state.Order) int {
 func describe(o *state.Order, before orderMark, seen bool) string {
 	what := fmt.Sprintf("%s %s %s %s @ %s (order %s)", o.Side, o.Quantity, o.Symbol, o.Type, o.Price, o.OrderID)
 	switch {
-	case o.ExecutedQty != before.executed && (o.Status == "FILLED" || o.Status == "PARTIALLY_FILLED"):
+	case o.ExecutedQty != before.executed && (o.Status == api.StatusFilled || o.Status == api.StatusPartiallyFilled):
 		return fmt.Sprintf("fill %s: executed %s, %s", what, o.ExecutedQty, o.Status)
-	case o.Status == "CANCELED":
+	case o.Status == api.StatusCanceled:
 		return "canceled " + what
-	case o.Status == "REJECTED":
+	case o.Status == api.StatusRejected:
 		return "rejected " + what
-	case !seen && o.Status == "NEW":
+	case !seen && o.Status == api.StatusNew:
 		return "new " + what
 	case o.Status != before.status && seen:
 		return fmt.Sprintf("%s %s", o.Status, what)

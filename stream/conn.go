@@ -15,6 +15,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"bhtop/api"
 	"bhtop/internal/clock"
 )
 
@@ -54,7 +55,7 @@ func (e *errRefused) Error() string {
 
 // dial opens the socket for key.
 func (s *Session) dial(ctx context.Context, key string) (*conn, error) {
-	url := strings.TrimRight(s.cfg.WSURL, "/") + "/openapi/ws/" + key
+	url := strings.TrimRight(s.cfg.WSURL, "/") + api.UserStreamPrefix + key
 	ws, resp, err := s.cfg.Dialer.DialContext(ctx, url, nil)
 	if err != nil {
 		if resp != nil && resp.StatusCode >= 400 && resp.StatusCode < 500 {

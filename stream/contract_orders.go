@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"bhtop/actions"
 	"bhtop/rest"
 )
 
@@ -27,4 +28,25 @@ func (s *Session) PlaceContractOrder(ctx context.Context, req rest.ContractOrder
 	}
 	what := fmt.Sprintf("%s %s %s %s @ %s", req.Side, req.Quantity, req.Symbol, req.OrderType, price)
 	return s.track(cid, what, true, func() rest.OrderResult { return s.trader.PlaceContractOrder(ctx, req) })
+}
+
+// Contracts lists the contract symbols and their filters from brokerInfo.
+func (s *Session) Contracts(ctx context.Context) ([]rest.ContractSymbol, error) {
+	info, err := s.rest.BrokerInfo(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("load contracts: %w", err)
+	}
+	return info.Contracts, nil
+}
+
+// CancelAll cancels every target once (actions.Canceller: contract
+// orders by batchCancel per symbol, spot ones one by one through the rate
+// governor), calling progress after each request, and returns the
+// summary. A read-only session sends nothing and counts every target
+// failed.
+func (s *Session) CancelAll(ctx context.Context, targets []actions.Target, progress func(actions.Summary)) actions.Summary {
+	if s.trader == nil {
+		return actions.Summary{Total: len(targets), Failed: len(targets), Errors: []string{errReadOnly.Error()}}
+	}
+	return actions.Canceller{Trader: s.trader, Progress: progress}.CancelAll(ctx, targets)
 }

@@ -4,45 +4,68 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"sync"
 	"time"
 
 	"bhtop/internal/clock"
 	"bhtop/rest"
 )
 
-// listenKey bookkeeping: creation, keepalive, retirement, and the DELETE
-// of every key this process created when it exits.
+// keyring is the session's listenKey lifecycle: creation, keepalive,
+// retirement, and the DELETE of every key this process created when it
+// exits. It shares the session's lock (mu), which also guards closing,
+// and reports through the session's reporter.
+type keyring struct {
+	rest *rest.Client
+	cfg  *Config
+	rep  *reporter
+	mu   *sync.Mutex // the session's
+
+	key        string          // the current listenKey
+	created    map[string]bool // keys created and not yet deleted
+	keyLost    chan string     // a key the keepalive found dead
+	keyChanged chan struct{}   // wakes the keepalive loop
+}
+
+func newKeyring(c *rest.Client, cfg *Config, rep *reporter, mu *sync.Mutex) keyring {
+	return keyring{rest: c, cfg: cfg, rep: rep, mu: mu, created: map[string]bool{},
+		keyLost: make(chan string, 1), keyChanged: make(chan struct{}, 1)}
+}
 
 // currentKey returns the listenKey in use, creating one when there is none.
-func (s *Session) currentKey(ctx context.Context) (string, error) {
-	s.mu.Lock()
-	key := s.key
-	s.mu.Unlock()
+func (k *keyring) currentKey(ctx context.Context) (string, error) {
+	k.mu.Lock()
+	key := k.key
+	k.mu.Unlock()
 	if key != "" {
 		return key, nil
 	}
-	return s.newKey(ctx)
+	return k.newKey(ctx)
 }
 
 // newKey POSTs a new listenKey and makes it current.
-func (s *Session) newKey(ctx context.Context) (string, error) {
-	key, err := s.rest.CreateListenKey(ctx)
+func (k *keyring) newKey(ctx context.Context) (string, error) {
+	key, err := k.rest.CreateListenKey(ctx)
 	if err != nil {
 		return "", fmt.Errorf("create listenKey: %w", err)
 	}
-	now := s.cfg.Now()
-	s.mu.Lock()
-	s.key = key
-	s.created[key] = true
-	s.status.KeyCreated = now
-	s.status.KeysCreated++
-	s.status.KeyExpires = now.Add(s.cfg.KeyTTL)
-	s.status.LastKeepalive = time.Time{}
-	s.status.NextKeepalive = now.Add(s.cfg.Keepalive)
-	s.mu.Unlock()
-	s.note(NoteKeepalive, "new listenKey created")
+	now := k.cfg.Now()
+	k.mu.Lock()
+	k.key = key
+	k.created[key] = true
+	k.rep.setStatus(func(st *Status) {
+		st.KeyCreated = now
+		st.KeysCreated++
+		st.KeyExpires = now.Add(k.cfg.KeyTTL)
+		st.LastKeepalive = time.Time{}
+		st.NextKeepalive = now.Add(k.cfg.Keepalive)
+	})
+	k.mu.Unlock()
+	k.rep.note(NoteKeepalive, "new listenKey created")
 	select {
-	case s.keyChanged <- struct{}{}:
+	case k.keyChanged <- struct{}{}:
 	default:
 	}
 	return key, nil
@@ -50,93 +73,80 @@ func (s *Session) newKey(ctx context.Context) (string, error) {
 
 // retireKey stops using key (dead or replaced). When it may still be
 // valid it is DELETEd, best effort.
-func (s *Session) retireKey(ctx context.Context, key string, stillValid bool) {
-	s.mu.Lock()
-	if s.key == key {
-		s.key = ""
+func (k *keyring) retireKey(ctx context.Context, key string, stillValid bool) {
+	k.mu.Lock()
+	if k.key == key {
+		k.key = ""
 	}
-	s.mu.Unlock()
+	k.mu.Unlock()
 	if !stillValid {
-		s.mu.Lock()
-		delete(s.created, key)
-		s.mu.Unlock()
+		k.mu.Lock()
+		delete(k.created, key)
+		k.mu.Unlock()
 		return
 	}
-	s.deleteKey(ctx, key)
+	k.deleteKey(ctx, key)
 }
 
-func (s *Session) deleteKey(ctx context.Context, key string) error {
+func (k *keyring) deleteKey(ctx context.Context, key string) error {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	err := s.rest.CloseListenKey(ctx, key)
+	err := k.rest.CloseListenKey(ctx, key)
 	if err == nil || errors.Is(err, rest.ErrInvalidListenKey) {
-		s.mu.Lock()
-		delete(s.created, key)
-		s.mu.Unlock()
+		k.mu.Lock()
+		delete(k.created, key)
+		k.mu.Unlock()
 		return nil
 	}
 	return fmt.Errorf("close listenKey: %w", err)
 }
 
 // deleteAllKeys DELETEs every key created and not yet deleted.
-func (s *Session) deleteAllKeys(ctx context.Context) error {
-	s.mu.Lock()
-	keys := make([]string, 0, len(s.created))
-	for k := range s.created {
-		keys = append(keys, k)
-	}
-	s.key = ""
-	s.mu.Unlock()
+func (k *keyring) deleteAllKeys(ctx context.Context) error {
+	k.mu.Lock()
+	keys := slices.Collect(maps.Keys(k.created))
+	k.key = ""
+	k.mu.Unlock()
 	var errs []error
-	for _, k := range keys {
-		if err := s.deleteKey(ctx, k); err != nil {
+	for _, key := range keys {
+		if err := k.deleteKey(ctx, key); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	if len(keys) > 0 && len(errs) == 0 {
-		s.note(NoteKeepalive, "listenKey closed")
+		k.rep.note(NoteKeepalive, "listenKey closed")
 	}
 	return errors.Join(errs...)
 }
 
-// Keepalive sends PUT /openapi/v1/userDataStream now and returns the
-// key's new expiry. A -1125 answer makes the session move to a new key.
-func (s *Session) Keepalive(ctx context.Context) (time.Time, error) {
-	s.mu.Lock()
-	key := s.key
-	s.mu.Unlock()
-	if key == "" {
-		return time.Time{}, errors.New("keepalive: no listenKey yet")
-	}
-	return s.keepalive(ctx, key)
-}
-
-func (s *Session) keepalive(ctx context.Context, key string) (time.Time, error) {
-	err := s.rest.KeepAliveListenKey(ctx, key)
-	now := s.cfg.Now()
+func (k *keyring) keepalive(ctx context.Context, key string) (time.Time, error) {
+	err := k.rest.KeepAliveListenKey(ctx, key)
+	now := k.cfg.Now()
 	if err != nil {
 		if errors.Is(err, rest.ErrInvalidListenKey) {
-			s.noteError("keepalive: listenKey no longer valid; moving to a new one")
+			k.rep.noteError("keepalive: listenKey no longer valid; moving to a new one")
 			select {
-			case s.keyLost <- key:
+			case k.keyLost <- key:
 			default:
 			}
 		} else {
-			s.noteError(fmt.Sprintf("keepalive failed: %v", err))
+			k.rep.noteError(fmt.Sprintf("keepalive failed: %v", err))
 		}
 		return time.Time{}, fmt.Errorf("keepalive listenKey: %w", err)
 	}
-	exp := now.Add(s.cfg.KeyTTL)
-	s.mu.Lock()
-	if s.key == key {
-		s.status.LastKeepalive = now
-		s.status.KeyExpires = exp
-		s.status.NextKeepalive = now.Add(s.cfg.Keepalive)
+	exp := now.Add(k.cfg.KeyTTL)
+	k.mu.Lock()
+	if k.key == key {
+		k.rep.setStatus(func(st *Status) {
+			st.LastKeepalive = now
+			st.KeyExpires = exp
+			st.NextKeepalive = now.Add(k.cfg.Keepalive)
+		})
 	}
-	s.mu.Unlock()
-	s.note(NoteKeepalive, "keepalive sent")
+	k.mu.Unlock()
+	k.rep.note(NoteKeepalive, "keepalive sent")
 	select {
-	case s.keyChanged <- struct{}{}: // re-time the loop from now
+	case k.keyChanged <- struct{}{}: // re-time the loop from now
 	default:
 	}
 	return exp, nil
@@ -144,33 +154,34 @@ func (s *Session) keepalive(ctx context.Context, key string) (time.Time, error) 
 
 // keepaliveLoop PUTs the current key every Keepalive. A failure is retried
 // with backoff, often enough to land before the key could lapse.
-func (s *Session) keepaliveLoop(ctx context.Context) {
+func (k *keyring) keepaliveLoop(ctx context.Context) {
 	failures := 0
 	dead := ""              // a key found invalid: wait for the next one
 	var gateUntil time.Time // the REST client refuses to send until then (429/418)
 	for {
-		s.mu.Lock()
-		key, next, expires := s.key, s.status.NextKeepalive, s.status.KeyExpires
-		s.mu.Unlock()
+		k.mu.Lock()
+		st := k.rep.statusNow()
+		key, next, expires := k.key, st.NextKeepalive, st.KeyExpires
+		k.mu.Unlock()
 		var t clock.Timer
 		var wait <-chan time.Time
 		if key != "" && key != dead {
-			now := s.cfg.Now()
+			now := k.cfg.Now()
 			d := next.Sub(now)
 			if failures > 0 {
-				d = backoff(failures-1, time.Second, s.cfg.BackoffCap, jitter)
+				d = backoff(failures-1, time.Second, k.cfg.BackoffCap, jitter)
 				if left := expires.Sub(now) / 3; left > 0 && left < d {
 					d = left // try again before the key could lapse
 				}
 				d = max(d, 500*time.Millisecond, gateUntil.Sub(now))
 			}
-			t = s.cfg.Clock.NewTimer(max(d, 0))
+			t = k.cfg.Clock.NewTimer(max(d, 0))
 			wait = t.C()
 		}
 		fired := false
 		select {
 		case <-ctx.Done():
-		case <-s.keyChanged:
+		case <-k.keyChanged:
 			failures = 0
 		case <-wait:
 			fired = true
@@ -184,7 +195,7 @@ func (s *Session) keepaliveLoop(ctx context.Context) {
 		if !fired {
 			continue
 		}
-		if _, err := s.keepalive(ctx, key); err != nil {
+		if _, err := k.keepalive(ctx, key); err != nil {
 			if errors.Is(err, rest.ErrInvalidListenKey) {
 				failures, dead = 0, key
 				continue
@@ -199,8 +210,20 @@ func (s *Session) keepaliveLoop(ctx context.Context) {
 		failures = 0
 		// keepalive poked keyChanged; drain it so the loop does not spin.
 		select {
-		case <-s.keyChanged:
+		case <-k.keyChanged:
 		default:
 		}
 	}
+}
+
+// Keepalive sends PUT /openapi/v1/userDataStream now and returns the
+// key's new expiry. A -1125 answer makes the session move to a new key.
+func (s *Session) Keepalive(ctx context.Context) (time.Time, error) {
+	s.mu.Lock()
+	key := s.key
+	s.mu.Unlock()
+	if key == "" {
+		return time.Time{}, errors.New("keepalive: no listenKey yet")
+	}
+	return s.keyring.keepalive(ctx, key)
 }

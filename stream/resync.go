@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"bhtop/rest"
 	"bhtop/state"
@@ -49,51 +50,65 @@ func (s *Session) resync(ctx context.Context, held bool) error {
 	return nil
 }
 
+// snapshotter reads what a resync folds in: the account and open orders
+// (required), the contract positions and open orders (extensions), the
+// final state of orders that closed unseen, and the newest executions
+// (trades.go). It reports through the session's reporter and hands the
+// records it reads to apply (the session's writer); the session decides
+// when (resync holds the stream's frames around it).
+type snapshotter struct {
+	rest       *rest.Client
+	cfg        *Config
+	rep        *reporter
+	apply      func(fn func(w *writer)) bool
+	eventsOnly atomic.Bool // an extension endpoint failed: the note was shown
+}
+
 // takeSnapshots asks for the account and the open orders (required), and
 // the contract positions and open orders (extensions: an error degrades to
 // events only, with a note).
-func (s *Session) takeSnapshots(ctx context.Context) (state.RESTSnapshot, error) {
+func (p *snapshotter) takeSnapshots(ctx context.Context) (state.RESTSnapshot, error) {
 	var snap state.RESTSnapshot
-	acct, err := s.rest.Account(ctx)
+	acct, err := p.rest.Account(ctx)
 	if err != nil {
 		return snap, fmt.Errorf("resync account: %w", err)
 	}
 	snap.Account = accountSnap(acct)
-	open, err := s.rest.OpenOrders(ctx, "", s.cfg.OpenOrdersLimit)
+	open, err := p.rest.OpenOrders(ctx, "", p.cfg.OpenOrdersLimit)
 	if err != nil {
 		return snap, fmt.Errorf("resync open orders: %w", err)
 	}
-	if len(open) < s.cfg.OpenOrdersLimit {
+	if len(open) < p.cfg.OpenOrdersLimit {
 		snap.HaveSpotOrders = true
 	} else {
-		s.note(NoteInfo, fmt.Sprintf("open orders: the service listed %d (the limit); orders beyond it follow events only", len(open)))
+		p.rep.note(NoteInfo, fmt.Sprintf("open orders: the service listed %d (the limit); orders beyond it follow events only", len(open)))
 	}
 	for _, r := range open {
 		snap.SpotOpenOrders = append(snap.SpotOpenOrders, orderSnap(state.MarketSpot, r))
 	}
-	positions, perr := s.rest.ContractPositions(ctx)
-	copen, oerr := s.rest.ContractOpenOrders(ctx, s.cfg.OpenOrdersLimit)
+	positions, perr := p.rest.ContractPositions(ctx)
+	copen, oerr := p.rest.ContractOpenOrders(ctx, p.cfg.OpenOrdersLimit)
 	if perr == nil {
 		snap.HavePositions = true
-		for _, p := range positions {
-			snap.Positions = append(snap.Positions, positionOf(p))
+		for _, pos := range positions {
+			snap.Positions = append(snap.Positions, positionOf(pos))
 		}
 	}
-	if oerr == nil && len(copen) < s.cfg.OpenOrdersLimit {
+	if oerr == nil && len(copen) < p.cfg.OpenOrdersLimit {
 		snap.HaveContractOrders = true
 		for _, r := range copen {
 			snap.ContractOpenOrders = append(snap.ContractOpenOrders, orderSnap(state.MarketContract, r))
 		}
 	}
-	if err := errors.Join(perr, oerr); err != nil && ctx.Err() == nil && !s.eventsOnly.Swap(true) {
-		s.note(NoteInfo, fmt.Sprintf("contract snapshots unavailable, contract data from events only: %v", err))
+	if err := errors.Join(perr, oerr); err != nil && ctx.Err() == nil && !p.eventsOnly.Swap(true) {
+		p.rep.note(NoteInfo, fmt.Sprintf("contract snapshots unavailable, contract data from events only: %v", err))
 	}
 	return snap, nil
 }
 
 // queryMissing asks the service for the final state of orders that were
 // open here but are not open there, and folds the answers in.
-func (s *Session) queryMissing(ctx context.Context, missing []state.OrderKey) {
+func (p *snapshotter) queryMissing(ctx context.Context, missing []state.OrderKey) {
 	for _, k := range missing {
 		if ctx.Err() != nil {
 			return
@@ -102,19 +117,19 @@ func (s *Session) queryMissing(ctx context.Context, missing []state.OrderKey) {
 		if q.OrderID == "" {
 			q.OrigClientOrderID = k.ClientOrderID
 		}
-		query := s.rest.QueryOrder
+		query := p.rest.QueryOrder
 		if k.Market == state.MarketContract {
-			query = s.rest.ContractQueryOrder
+			query = p.rest.ContractQueryOrder
 		}
 		rec, err := query(ctx, q)
 		if err != nil {
 			if !errors.Is(err, rest.ErrNoSuchOrder) {
-				s.noteError(fmt.Sprintf("query order %s: %v", k.OrderID, err))
+				p.rep.noteError(fmt.Sprintf("query order %s: %v", k.OrderID, err))
 			}
 			continue
 		}
 		os := orderSnap(k.Market, rec)
-		s.do(func(w *writer) { w.store.ApplyOrderRecord(os) })
+		p.apply(func(w *writer) { w.store.ApplyOrderRecord(os) })
 	}
 }
 

@@ -24,12 +24,12 @@ import (
 //
 // Use New, then Start, then Close (which DELETEs every listenKey it made).
 type Session struct {
-	cfg    Config
-	rest   *rest.Client
-	trader *rest.Trader
-	hub    *state.Hub
-	store  *state.Store // owned by the writer goroutine
-	notes  NoteLog
+	cfg      Config
+	rest     *rest.Client
+	trader   *rest.Trader
+	hub      *state.Hub
+	store    *state.Store // owned by the writer goroutine
+	reporter              // status and notes
 
 	in         chan item
 	writerDone chan struct{}
@@ -44,28 +44,20 @@ type Session struct {
 	lastEvent atomic.Int64 // unix ns of the newest frame that was not a heartbeat
 	lastBusy  atomic.Int64 // unix ns when the event rate was last >= 1/s
 
-	resyncReq  chan chan error
-	keyLost    chan string   // a key the keepalive found dead
-	keyChanged chan struct{} // wakes the keepalive loop
-	live       chan struct{} // closed after the first resync
-	liveOnce   sync.Once
-	startOnce  sync.Once
-	closeOnce  sync.Once
-	eventsOnly atomic.Bool // an extension endpoint failed: the note was shown
+	resyncReq chan chan error
+	live      chan struct{} // closed after the first resync
+	liveOnce  sync.Once
+	startOnce sync.Once
+	closeOnce sync.Once
 
+	// mu guards closing and the keyring's keys; taken before reporter's lock.
 	mu      sync.Mutex
 	closing bool // Close has begun: no new goroutines join wg
-	status  Status
-	key     string          // the current listenKey
-	created map[string]bool // keys created and not yet deleted
-	primed  bool            // prevOrders holds a baseline
-	// prevOrders: the orders of the snapshot compared last (writer only)
-	prevOrders []*state.Order
+	keyring      // the listenKeys
 
-	// order-note rate limit (writer goroutine only)
-	noteWindow  time.Time
-	noteBudget  int
-	noteSkipped int
+	orderNotes  // what the stream did to orders (writer goroutine only)
+	snapshotter // the REST snapshots of a resync
+	reconciler  // the outcomes of the orders sent from here
 }
 
 // New returns a session for cfg. It does no I/O until Start.
@@ -87,10 +79,7 @@ func New(cfg Config) (*Session, error) {
 		writerDone: make(chan struct{}),
 		stopWriter: make(chan struct{}),
 		resyncReq:  make(chan chan error),
-		keyLost:    make(chan string, 1),
-		keyChanged: make(chan struct{}, 1),
 		live:       make(chan struct{}),
-		created:    map[string]bool{},
 	}
 	if s.hub == nil {
 		s.hub = &state.Hub{}
@@ -98,15 +87,20 @@ func New(cfg Config) (*Session, error) {
 	if s.store == nil {
 		s.store = state.NewStore()
 	}
-	s.status = Status{
+	s.reporter.init(s.cfg.Now, s.cfg.Logger, Status{
 		State:     StateConnecting,
 		Simulated: cfg.Simulated,
 		Host:      cfg.Host,
 		ReadOnly:  cfg.Trader == nil,
 
 		ConnMaxAge: cfg.MaxAge,
-	}
+	})
+	s.orderNotes = orderNotes{log: &s.notes, now: s.cfg.Now}
+	s.keyring = newKeyring(s.rest, &s.cfg, &s.reporter, &s.mu)
+	s.snapshotter.rest, s.snapshotter.cfg, s.snapshotter.rep, s.snapshotter.apply = s.rest, &s.cfg, &s.reporter, s.do
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.reconciler = reconciler{rest: s.rest, cfg: &s.cfg, rep: &s.reporter, hub: s.hub, apply: s.do,
+		goTracked: s.goTracked, ctx: s.ctx}
 	return s, nil
 }
 
@@ -163,9 +157,7 @@ func (s *Session) Hub() *state.Hub { return s.hub }
 
 // Status is the connection status for the header and status line.
 func (s *Session) Status() Status {
-	s.mu.Lock()
-	st := s.status
-	s.mu.Unlock()
+	st := s.statusNow()
 	if ns := s.lastFrame.Load(); ns > 0 {
 		st.LastFrame = time.Unix(0, ns)
 	}
@@ -204,30 +196,6 @@ func (s *Session) Resync(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-// setStatus changes the status under the lock. Reason and LastError often
-// quote the service, so they are made safe to print here.
-func (s *Session) setStatus(f func(st *Status)) {
-	s.mu.Lock()
-	f(&s.status)
-	s.status.Reason = sanitize(s.status.Reason, lineMax)
-	s.status.LastError = sanitize(s.status.LastError, lineMax)
-	s.mu.Unlock()
-}
-
-func (s *Session) note(kind NoteKind, text string) {
-	text = sanitize(text, lineMax)
-	s.notes.Add(s.cfg.Now(), kind, text)
-	s.cfg.Logger.Info(text, "kind", string(kind))
-}
-
-// noteError records an error: a note, the error count and the status.
-func (s *Session) noteError(text string) {
-	text = sanitize(text, lineMax)
-	s.notes.Add(s.cfg.Now(), NoteError, text)
-	s.cfg.Logger.Warn(text)
-	s.setStatus(func(st *Status) { st.Errors++; st.LastError = text })
 }
 
 // goTracked runs f on a goroutine counted in wg, unless Close has begun.

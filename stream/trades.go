@@ -16,15 +16,15 @@ const tradesOnResync = rest.MaxTradesPage
 // fetchTrades folds the newest executions of both markets into the
 // store's fills (events and records of one trade are one fill there).
 // myTrades is an extension: an error is a note, never a failed resync.
-func (s *Session) fetchTrades(ctx context.Context) {
+func (p *snapshotter) fetchTrades(ctx context.Context) {
 	for _, contract := range []bool{false, true} {
-		recs, err := s.rest.RecentTrades(ctx, contract, tradesOnResync, 0)
+		recs, err := p.rest.RecentTrades(ctx, contract, tradesOnResync, 0)
 		if len(recs) > 0 {
 			snaps := tradeSnaps(recs)
-			s.do(func(w *writer) { w.store.ApplyTrades(snaps) })
+			p.apply(func(w *writer) { w.store.ApplyTrades(snaps) })
 		}
 		if err != nil && ctx.Err() == nil {
-			s.note(NoteInfo, fmt.Sprintf("trade history unavailable, fills from events only: %v", err))
+			p.rep.note(NoteInfo, fmt.Sprintf("trade history unavailable, fills from events only: %v", err))
 		}
 	}
 }

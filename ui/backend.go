@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"bhtop/actions"
 	"bhtop/rest"
 	"bhtop/state"
 	"bhtop/upstream"
@@ -36,4 +37,11 @@ type Backend interface {
 type Trader interface {
 	PlaceOrder(ctx context.Context, req rest.OrderRequest) rest.OrderResult
 	CancelOrder(ctx context.Context, req rest.CancelRequest) rest.OrderResult
+	// PlaceContractOrder sends one contract order.
+	PlaceContractOrder(ctx context.Context, req rest.ContractOrderRequest) rest.OrderResult
+	// Contracts lists the contract symbols and filters from brokerInfo.
+	Contracts(ctx context.Context) ([]rest.ContractSymbol, error)
+	// CancelAll cancels every target, each with at most one request,
+	// calling progress after each request, and returns the summary.
+	CancelAll(ctx context.Context, targets []actions.Target, progress func(actions.Summary)) actions.Summary
 }

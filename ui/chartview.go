@@ -65,6 +65,8 @@ func (m *Model) selectedSymbol() string {
 		return it.pos.Symbol
 	case it.mrow != nil:
 		return it.mrow.symbol
+	case it.fill != nil:
+		return it.fill.Symbol
 	case it.bal != nil:
 		in := m.market.valueIn
 		if in == "" || it.bal.Asset == in {

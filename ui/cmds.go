@@ -21,15 +21,18 @@ type (
 	tickMsg struct{}
 	// symbolsMsg answers Backend.Symbols.
 	symbolsMsg struct {
-		id      int
-		symbols []rest.Symbol
-		err     error
+		id        int
+		symbols   []rest.Symbol
+		err       error
+		contracts []rest.ContractSymbol
+		cerr      error // the contracts could not be listed
 	}
-	// placedMsg answers Trader.PlaceOrder.
+	// placedMsg answers Trader.PlaceOrder and PlaceContractOrder; what
+	// says the order as a person reads it.
 	placedMsg struct {
-		id  int
-		req rest.OrderRequest
-		res rest.OrderResult
+		id   int
+		what string
+		res  rest.OrderResult
 	}
 	// canceledMsg answers Trader.CancelOrder.
 	canceledMsg struct {
@@ -89,17 +92,21 @@ func (m Model) request(do func(ctx context.Context) tea.Msg) tea.Cmd {
 }
 
 func (m Model) symbolsCmd(id int) tea.Cmd {
-	b := m.b
+	b, t := m.b, m.t
 	return m.request(func(ctx context.Context) tea.Msg {
 		syms, err := b.Symbols(ctx)
-		return symbolsMsg{id: id, symbols: syms, err: err}
+		msg := symbolsMsg{id: id, symbols: syms, err: err}
+		if err == nil && t != nil {
+			msg.contracts, msg.cerr = t.Contracts(ctx)
+		}
+		return msg
 	})
 }
 
 func (m Model) placeCmd(id int, req rest.OrderRequest) tea.Cmd {
 	t := m.t
 	return m.request(func(ctx context.Context) tea.Msg {
-		return placedMsg{id: id, req: req, res: t.PlaceOrder(ctx, req)}
+		return placedMsg{id: id, what: orderSummary(&req), res: t.PlaceOrder(ctx, req)}
 	})
 }
 

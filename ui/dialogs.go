@@ -6,25 +6,41 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"bhtop/actions"
 	"bhtop/rest"
 )
 
 // confirmation is a pending yes/no question. Only `y` answers yes; every
-// other key answers no. Exactly one of place and cancel is set.
+// other key answers no (the closing review's quantity takes digits too).
+// Exactly one of place, contract, closing, cancel and cancelAll is set.
 type confirmation struct {
-	place    *rest.OrderRequest
-	notional string
-	quote    string
-	cancel   *rest.CancelRequest
-	summary  string // the order being canceled, as a person reads it
+	place     *rest.OrderRequest
+	notional  string
+	quote     string
+	contract  *rest.ContractOrderRequest
+	review    actions.Review
+	closing   *closeReview
+	cancel    *rest.CancelRequest
+	summary   string // the order being canceled, as a person reads it
+	cancelAll []actions.Target
 }
+
+// sends reports whether the question is about sending an order (else
+// about cancelling).
+func (c *confirmation) sends() bool { return c.place != nil || c.contract != nil || c.closing != nil }
 
 // dialog draws whatever covers the panes: the confirmation, the order
 // form or the help. ok is false when nothing does.
 func (m *Model) dialog() (string, bool) {
 	switch {
+	case m.confirm != nil && m.confirm.closing != nil:
+		return m.closeView(), true
+	case m.confirm != nil && m.confirm.cancelAll != nil:
+		return m.cancelAllView(), true
 	case m.confirm != nil:
 		return m.confirmView(), true
+	case m.cancelRun != nil:
+		return m.cancelRunView(), true
 	case m.form != nil:
 		return m.formView(), true
 	case m.showHelp:
@@ -59,6 +75,9 @@ func (m *Model) confirmView() string {
 				lines = append(lines, "⚠ "+w)
 			}
 		}
+	case c.contract != nil:
+		lines = append(lines, "SEND THIS CONTRACT ORDER?", "", contractSummary(c.contract))
+		lines = append(lines, contractReviewLines(c.review, c.contract, m.snap)...)
 	case c.cancel != nil:
 		lines = append(lines, "CANCEL THIS ORDER?", "", c.summary)
 	}
@@ -83,7 +102,11 @@ func (m *Model) formView() string {
 	f := m.form
 	st := &m.st
 	var b strings.Builder
-	b.WriteString(st.Title.Render("New spot order"))
+	if f.contract {
+		b.WriteString(st.Title.Render("New contract order"))
+	} else {
+		b.WriteString(st.Title.Render("New spot order"))
+	}
 	b.WriteString("\n\n")
 	if f.loading {
 		b.WriteString("loading symbols from brokerInfo…\n")
@@ -124,12 +147,24 @@ func (m *Model) formView() string {
 	if f.search != "" {
 		symText += " (" + f.search + ")"
 	}
+	if f.contract && f.contractsErr != "" {
+		symText = f.contractsErr
+	}
+	row(fieldMarket, "Market", formMarkets[boolIndex(f.contract)], true)
 	row(fieldSymbol, "Symbol", symText, true)
-	row(fieldSide, "Side", formSides[f.side], true)
-	row(fieldType, "Type", formTypes[f.typ], true)
-	row(fieldTIF, "TIF", formTIFs[f.tif], true)
+	row(fieldSide, "Side", f.sideName(), true)
+	row(fieldType, "Type", f.typeName(), true)
+	if f.contract {
+		r := f.contractRequest()
+		row(fieldPriceType, "PriceType", r.PriceType, true)
+		row(fieldTIF, "TIF", r.TimeInForce, true)
+		row(fieldLeverage, "Leverage", f.lev, false)
+	} else {
+		row(fieldTIF, "TIF", formTIFs[f.tif], true)
+	}
 	row(fieldQty, "Quantity", f.qty, false)
 	row(fieldPrice, "Price", f.price, false)
+	row(fieldTrigger, "Trigger", f.trigger, false)
 	for _, l := range m.formQuoteLines(f) {
 		b.WriteString(l)
 		b.WriteString("\n")
@@ -137,7 +172,13 @@ func (m *Model) formView() string {
 	b.WriteString("\n")
 	b.WriteString(st.Muted.Render(filterLine(sym)))
 	b.WriteString("\n")
-	if m.snap != nil && sym.Symbol != "" {
+	if f.contract {
+		if cs := f.contractSymbol(); cs.Symbol.Symbol != "" && m.snap != nil {
+			asset := actions.MarginAsset(cs)
+			b.WriteString(st.Muted.Render("margin in " + asset + ", free " + freeOf(m.snap, asset).String()))
+			b.WriteString("\n")
+		}
+	} else if m.snap != nil && sym.Symbol != "" {
 		free := "free " + freeOf(m.snap, sym.BaseAsset).String() + " " + sym.BaseAsset +
 			", " + freeOf(m.snap, sym.QuoteAsset).String() + " " + sym.QuoteAsset
 		b.WriteString(st.Muted.Render(free))
@@ -193,4 +234,30 @@ func filterLine(s rest.Symbol) string {
 		return "no filters"
 	}
 	return strings.Join(parts, " · ")
+}
+
+// boolIndex is 1 for true, 0 for false.
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// contractSummary is one line saying what a contract order does.
+func contractSummary(r *rest.ContractOrderRequest) string {
+	s := r.Side + " " + r.Quantity + " " + r.Symbol + " " + r.OrderType + " " + r.PriceType
+	if r.TimeInForce != "" {
+		s += " " + r.TimeInForce
+	}
+	if r.Price != "" {
+		s += " @ " + r.Price
+	}
+	if r.TriggerPrice != "" {
+		s += " trigger " + r.TriggerPrice
+	}
+	if r.Leverage != "" {
+		s += " " + r.Leverage + "x"
+	}
+	return s
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"bhtop/actions"
 	"bhtop/rest"
 	"bhtop/state"
 	"bhtop/upstream"
@@ -76,7 +77,10 @@ type testTrader struct {
 	mu      sync.Mutex
 	placed  []rest.OrderRequest
 	cancels []rest.CancelRequest
-	outcome rest.Outcome
+	// contract orders and cancel-all runs
+	contract   []rest.ContractOrderRequest
+	cancelAlls [][]actions.Target
+	outcome    rest.Outcome
 }
 
 func (t *testTrader) PlaceOrder(_ context.Context, req rest.OrderRequest) rest.OrderResult {
@@ -104,10 +108,50 @@ func (t *testTrader) CancelOrder(_ context.Context, req rest.CancelRequest) rest
 	return rest.OrderResult{Outcome: rest.OutcomeAccepted, OrderID: req.OrderID, Status: "CANCELED", HTTPStatus: 200}
 }
 
+func (t *testTrader) PlaceContractOrder(_ context.Context, req rest.ContractOrderRequest) rest.OrderResult {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.contract = append(t.contract, req)
+	return rest.OrderResult{Outcome: rest.OutcomeAccepted, OrderID: "9002", ClientOrderID: "ui-test-2", Symbol: req.Symbol, Status: "NEW", HTTPStatus: 200}
+}
+
+func (t *testTrader) Contracts(context.Context) ([]rest.ContractSymbol, error) {
+	return testContracts(), nil
+}
+
+// CancelAll counts every target cancelled but the last, which closed
+// meanwhile, reporting progress after each.
+func (t *testTrader) CancelAll(_ context.Context, ts []actions.Target, progress func(actions.Summary)) actions.Summary {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.cancelAlls = append(t.cancelAlls, ts)
+	sum := actions.Summary{Total: len(ts), Errors: []string{}}
+	for i := range ts {
+		if i == len(ts)-1 && i > 0 {
+			sum.AlreadyClosed++
+		} else {
+			sum.Cancelled++
+		}
+		if progress != nil {
+			progress(sum)
+		}
+	}
+	return sum
+}
+
 func (t *testTrader) calls() (placed, canceled int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return len(t.placed), len(t.cancels)
+	return len(t.placed) + len(t.contract), len(t.cancels) + len(t.cancelAlls)
+}
+
+func testContracts() []rest.ContractSymbol {
+	return []rest.ContractSymbol{
+		{Symbol: rest.Symbol{Symbol: "BTC-PERP", Status: "TRADING", BaseAsset: "BTC", QuoteAsset: "USDT", MinPrice: "0.1", MaxPrice: "1000000", TickSize: "0.1", MinQty: "1", MaxQty: "100000", StepSize: "1", MinNotional: "5"},
+			Multiplier: "0.001", MarginAsset: "USDT"},
+		{Symbol: rest.Symbol{Symbol: "ETH-PERP", Status: "TRADING", BaseAsset: "ETH", QuoteAsset: "USDT", MinPrice: "0.01", MaxPrice: "100000", TickSize: "0.01", MinQty: "1", MaxQty: "100000", StepSize: "1", MinNotional: "5"},
+			Multiplier: "0.01", MarginAsset: "USDT"},
+	}
 }
 
 func liveStatus() upstream.Status {
@@ -168,6 +212,12 @@ func testSnapshot() *state.Snapshot {
 		Pending: []state.Pending{
 			{ClientOrderID: "bh-1", Symbol: "ETHUSDT", Side: "BUY", Status: state.PendingSent, Since: ms(time.Second)},
 			{ClientOrderID: "bh-2", Symbol: "BTCUSDT", Side: "SELL", Status: state.PendingUnknown, Since: ms(4 * time.Second), Reason: "HTTP 504"},
+		},
+		Fills: []state.Fill{
+			{Market: "spot", Symbol: "BTCUSDT", OrderID: "1001", TradeID: "5001", Side: "BUY", Price: "61000.5", Qty: "0.004", QuoteQty: "244.002", Commission: "0.000004", CommissionAsset: "BTC", Maker: true, Time: ms(4 * time.Minute)},
+			{Market: "contract", Symbol: "BTC-PERP", OrderID: "70", TradeID: "5002", Side: "SELL_CLOSE", Price: "61200", Qty: "1", QuoteQty: "61.2", Commission: "0.03672", CommissionAsset: "USDT", Time: ms(3 * time.Minute), RealizedPnl: "1.4"},
+			{Market: "spot", Symbol: "ETHUSDT", OrderID: "1003", TradeID: "5003", Side: "BUY", Price: "2099.9", Qty: "3", QuoteQty: "6299.7", Commission: "6.2997", CommissionAsset: "USDT", Time: ms(2 * time.Minute)},
+			{Market: "contract", Symbol: "ETH-PERP", OrderID: "71", TradeID: "5004", Side: "SELL_OPEN", Price: "2150", Qty: "10", QuoteQty: "215", Commission: "0.129", CommissionAsset: "USDT", Time: ms(time.Minute), RealizedPnl: "-0.5"},
 		},
 		Stats:         state.Stats{Events: 120, Applied: 118, Stale: 2},
 		LastEventTime: ms(150 * time.Millisecond),

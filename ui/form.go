@@ -7,30 +7,38 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"bhtop/actions"
 	"bhtop/rest"
 	"bhtop/state"
 )
 
-// The order form: pick a symbol from brokerInfo, a side, a type and a
-// time in force, type a quantity and a price. Everything is checked
-// against the symbol's filters and the free balance before the review
-// step; nothing is sent from the form itself.
+// The order form: pick the market (spot or contract), a symbol from
+// brokerInfo, a side, a type and a time in force (for a contract also the
+// price type and leverage), type a quantity and a price. Everything is
+// checked against the symbol's filters (and, for spot, the free balance)
+// before the review step; nothing is sent from the form itself.
 
-// Form fields, in tab order.
+// Form fields, in tab order. The form opens on the symbol; the market is
+// one step up.
 const (
-	fieldSymbol = iota
+	fieldMarket = iota
+	fieldSymbol
 	fieldSide
 	fieldType
+	fieldPriceType
 	fieldTIF
+	fieldLeverage
 	fieldQty
 	fieldPrice
+	fieldTrigger
 	numFields
 )
 
 var (
-	formSides = []string{"BUY", "SELL"}
-	formTypes = []string{"LIMIT", "MARKET", "LIMIT_MAKER"}
-	formTIFs  = []string{"GTC", "IOC", "FOK"}
+	formMarkets = []string{"spot", "contract"}
+	formSides   = []string{"BUY", "SELL"}
+	formTypes   = []string{"LIMIT", "MARKET", "LIMIT_MAKER"}
+	formTIFs    = []string{"GTC", "IOC", "FOK"}
 )
 
 // orderForm is the form's state. It is copied with the model, so it holds
@@ -47,14 +55,32 @@ type orderForm struct {
 	qty     string
 	price   string
 	field   int
-	errs    [numFields]string
-	general []string // balance and notional problems
-	checked bool     // validation ran since the last edit
+	// The contract side: contract is the market choice; the others are
+	// its own symbol list and fields (contract.go).
+	contract  bool
+	contracts []rest.ContractSymbol
+	// contractsErr says why the contracts could not be listed.
+	contractsErr string
+	csym         int
+	cside        int
+	ctyp         int
+	ptype        int
+	ctif         int
+	lev          string
+	trigger      string
+	errs         [numFields]string
+	general      []string // balance and notional problems
+	checked      bool     // validation ran since the last edit
 }
 
 // uses reports whether a field applies to the current order type.
 func (f *orderForm) uses(field int) bool {
+	if f.contract {
+		return f.contractUses(field)
+	}
 	switch field {
+	case fieldPriceType, fieldLeverage, fieldTrigger:
+		return false
 	case fieldTIF:
 		return formTypes[f.typ] == "LIMIT"
 	case fieldPrice:
@@ -77,11 +103,21 @@ func (f *orderForm) step(d int) {
 func (f *orderForm) cycle(d int) {
 	wrap := func(i, n int) int { return ((i+d)%n + n) % n }
 	switch f.field {
+	case fieldMarket:
+		f.contract = !f.contract
+		f.search = ""
 	case fieldSymbol:
-		if len(f.symbols) > 0 {
-			f.sym = wrap(f.sym, len(f.symbols))
+		if n := f.symbolCount(); n > 0 {
+			*f.symIdx() = wrap(*f.symIdx(), n)
 			f.search = ""
 		}
+	}
+	if f.contract {
+		f.cycleContract(wrap)
+		f.checked = false
+		return
+	}
+	switch f.field {
 	case fieldSide:
 		f.side = wrap(f.side, len(formSides))
 	case fieldType:
@@ -97,17 +133,19 @@ func (f *orderForm) typeText(s string) {
 	switch f.field {
 	case fieldSymbol:
 		f.search += strings.ToUpper(s)
-		for i, sym := range f.symbols {
-			if strings.HasPrefix(sym.Symbol, f.search) {
-				f.sym = i
+		for i := range f.symbolCount() {
+			if strings.HasPrefix(f.symbolAt(i).Symbol, f.search) {
+				*f.symIdx() = i
 				break
 			}
 		}
-	case fieldQty:
-		f.qty, f.errs[fieldQty] = appendAmount(f.qty, s)
-	case fieldPrice:
-		f.price, f.errs[fieldPrice] = appendAmount(f.price, s)
+	case fieldLeverage, fieldTrigger, fieldQty, fieldPrice:
+		v := f.amount(f.field)
+		*v, f.errs[f.field] = appendAmount(*v, s)
 	case fieldSide:
+		if f.contract {
+			break
+		}
 		switch strings.ToLower(s) {
 		case "b":
 			f.side = 0
@@ -124,17 +162,28 @@ func (f *orderForm) backspace() {
 		_, size := utf8.DecodeLastRuneInString(s)
 		return s[:len(s)-size]
 	}
-	switch f.field {
-	case fieldSymbol:
+	if f.field == fieldSymbol {
 		f.search = trim(f.search)
-	case fieldQty:
-		f.qty = trim(f.qty)
-		f.errs[fieldQty] = amountSyntax(f.qty)
-	case fieldPrice:
-		f.price = trim(f.price)
-		f.errs[fieldPrice] = amountSyntax(f.price)
+	} else if v := f.amount(f.field); v != nil {
+		*v = trim(*v)
+		f.errs[f.field] = amountSyntax(*v)
 	}
 	f.checked = false
+}
+
+// amount is the typed text of an amount field (nil for the others).
+func (f *orderForm) amount(field int) *string {
+	switch field {
+	case fieldQty:
+		return &f.qty
+	case fieldPrice:
+		return &f.price
+	case fieldLeverage:
+		return &f.lev
+	case fieldTrigger:
+		return &f.trigger
+	}
+	return nil
 }
 
 // maxAmountLen is the longest amount the form takes.
@@ -180,12 +229,50 @@ func amountSyntax(v string) string {
 	return ""
 }
 
-// symbol is the chosen symbol (zero when none are loaded).
-func (f *orderForm) symbol() rest.Symbol {
-	if f.sym < 0 || f.sym >= len(f.symbols) {
+// symbol is the chosen symbol (zero when none are loaded); for a
+// contract, its spot-like part (name, assets, filters).
+func (f *orderForm) symbol() rest.Symbol { return f.symbolAt(*f.symIdx()) }
+
+// symbolAt is the market's i-th symbol (zero when out of range).
+func (f *orderForm) symbolAt(i int) rest.Symbol {
+	switch {
+	case i < 0 || i >= f.symbolCount():
 		return rest.Symbol{}
+	case f.contract:
+		return f.contracts[i].Symbol
 	}
-	return f.symbols[f.sym]
+	return f.symbols[i]
+}
+
+// symbolCount is how many symbols the chosen market lists.
+func (f *orderForm) symbolCount() int {
+	if f.contract {
+		return len(f.contracts)
+	}
+	return len(f.symbols)
+}
+
+// symIdx is the chosen market's symbol index.
+func (f *orderForm) symIdx() *int {
+	if f.contract {
+		return &f.csym
+	}
+	return &f.sym
+}
+
+// sideName and typeName are the chosen side and order type as sent.
+func (f *orderForm) sideName() string {
+	if f.contract {
+		return rest.ContractSides[f.cside]
+	}
+	return formSides[f.side]
+}
+
+func (f *orderForm) typeName() string {
+	if f.contract {
+		return rest.ContractOrderTypes[f.ctyp]
+	}
+	return formTypes[f.typ]
 }
 
 // request is the order the form describes.
@@ -214,23 +301,11 @@ func filterDec(s string) (decimal.Decimal, bool) {
 	return d, true
 }
 
-// checkRange checks v against min, max and an increment counted from min.
-func checkRange(v decimal.Decimal, minS, maxS, stepS, what string) string {
-	lo, hasLo := filterDec(minS)
-	if hasLo && v.LessThan(lo) {
-		return what + " below the minimum " + minS
-	}
-	if hi, ok := filterDec(maxS); ok && v.GreaterThan(hi) {
-		return what + " above the maximum " + maxS
-	}
-	if st, ok := filterDec(stepS); ok {
-		base := v
-		if hasLo {
-			base = v.Sub(lo)
-		}
-		if !base.Mod(st).IsZero() {
-			return what + " must be a multiple of " + stepS
-		}
+// inFilter is actions.CheckFilter's answer for the field what ("" when v
+// passes).
+func inFilter(what string, v decimal.Decimal, lo, hi, step string) string {
+	if e := actions.CheckFilter(v, lo, hi, step); e != "" {
+		return what + " " + e
 	}
 	return ""
 }
@@ -283,14 +358,14 @@ func (f *orderForm) validate(s *state.Snapshot) (notional string, ok bool) {
 	}
 	qty, e := parsePositive(f.qty, "quantity")
 	if e == "" {
-		e = checkRange(qty, sym.MinQty, sym.MaxQty, sym.StepSize, "quantity")
+		e = inFilter("quantity", qty, sym.MinQty, sym.MaxQty, sym.StepSize)
 	}
 	f.errs[fieldQty] = e
 	var price decimal.Decimal
 	if f.uses(fieldPrice) {
 		price, e = parsePositive(f.price, "price")
 		if e == "" {
-			e = checkRange(price, sym.MinPrice, sym.MaxPrice, sym.TickSize, "price")
+			e = inFilter("price", price, sym.MinPrice, sym.MaxPrice, sym.TickSize)
 		}
 		f.errs[fieldPrice] = e
 	}

@@ -74,6 +74,9 @@ func runReply(m Model, cmd tea.Cmd) Model {
 	case symbolsMsg, placedMsg, canceledMsg, keepaliveMsg, resyncMsg:
 		next, _ := m.Update(reply)
 		return next.(Model)
+	case cancelAllMsg: // progress, re-armed until the end
+		next, cmd := m.Update(reply)
+		return runReply(next.(Model), cmd)
 	}
 	return m
 }
@@ -105,6 +108,15 @@ var goldenViews = []goldenView{
 	{"review", "n down down down down type:0.01 down type:60000 enter"},
 	{"cancel", "2 down down down x"},
 	{"help", "?"},
+	{"fills", "6"},
+	{"fills-privacy", "6 p"},
+	{"form-contract", "n up right"},
+	{"form-contract-invalid", "n up right down down down right down down down type:10 down type:1.5 down type:60000.05 enter"},
+	{"review-contract", "n up right down down down down down down type:10 down type:5 down type:60000 enter"},
+	{"close", "3 x"},
+	{"close-edited", "3 x backspace type:1"},
+	{"cancel-all", "2 X"},
+	{"cancel-all-done", "2 X y"},
 }
 
 var goldenThemes = []struct {

@@ -15,6 +15,9 @@ import (
 // connection's state and the listenKey and socket ages (DESIGN.md, "What
 // the header and status line always show").
 func (m *Model) headerLine() string {
+	if m.acc.all() {
+		return m.allHeader()
+	}
 	long := m.headerText(false)
 	if textWidth(ansiStrip(long)) <= m.lay.w {
 		return fitStyled(long, m.lay.w)
@@ -26,6 +29,9 @@ func (m *Model) headerText(short bool) string {
 	s := &m.status
 	var parts []string
 	parts = append(parts, m.pt.header.wrap(" bhtop "))
+	if n := m.accountName(); n != "" {
+		parts = append(parts, m.pt.accent.wrap(n))
+	}
 	if s.Simulated {
 		parts = append(parts, m.pt.badge.wrap(" SIMULATED "))
 	} else if s.Host != "" {
@@ -110,6 +116,9 @@ func (m *Model) connState() string {
 // weight, errors and how fresh the data is. Narrow screens get the short
 // labels.
 func (m *Model) statusLine() string {
+	if m.acc.all() {
+		return m.allStatus()
+	}
 	long := m.statusText(false)
 	if textWidth(long) <= m.lay.w {
 		return m.pt.status.wrap(fit(long, m.lay.w))

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"bhtop/actions"
 	"bhtop/rest"
 	"bhtop/state"
 	"bhtop/themes"
@@ -20,6 +21,13 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case m.confirm != nil:
 		return m.onConfirmKey(msg)
+	case m.cancelRun != nil:
+		if m.cancelRun.done { // any key closes the summary
+			m.cancelRun = nil
+		} else if key.Matches(msg, m.keys.Quit) {
+			return m.quit()
+		}
+		return m, nil
 	case m.form != nil:
 		return m.onFormKey(msg)
 	case m.showHelp:
@@ -35,6 +43,9 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case m.chart != nil:
 		return m.onChartKey(msg)
 	}
+	if mm, cmd, ok := m.onAccountKey(msg); ok {
+		return mm, cmd
+	}
 	return m.onPaneKey(msg)
 }
 
@@ -49,16 +60,49 @@ func (m Model) quit() (tea.Model, tea.Cmd) {
 func (m Model) onConfirmKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	c := m.confirm
 	m.confirm = nil
+	if c.closing != nil && msg.String() != "y" {
+		cl := *c.closing
+		if cl.edit(msg) {
+			cc := *c
+			cc.closing = &cl
+			m.confirm = &cc
+			return m, nil
+		}
+	}
 	if msg.String() != "y" || m.t == nil || m.busy {
-		if c.place != nil {
+		if c.sends() {
 			m.setMsg(msgWarn, "not sent")
 		} else {
 			m.setMsg(msgWarn, "not canceled")
 		}
 		return m, nil
 	}
+	if c.closing != nil {
+		req, err := actions.CloseOrder(c.closing.pos, c.closing.qty)
+		if err != nil { // nothing sent: the review stays, saying why
+			cl := *c.closing
+			cl.err = err.Error()
+			cc := *c
+			cc.closing = &cl
+			m.confirm = &cc
+			return m, nil
+		}
+		c.contract = &req
+	}
 	m.reqID++
 	m.busy = true
+	switch {
+	case c.cancelAll != nil:
+		m.metrics.count("cancels_sent")
+		m.cancelRun = &cancelRunState{id: m.reqID, sum: actions.Summary{Total: len(c.cancelAll)}}
+		m.setMsg(msgInfo, "cancelling "+itoaInt(len(c.cancelAll))+" open orders …")
+		return m, m.cancelAllCmd(m.reqID, c.cancelAll)
+	case c.contract != nil:
+		m.form = nil
+		m.metrics.count("orders_sent")
+		m.setMsg(msgInfo, "sending "+contractSummary(c.contract)+" …")
+		return m, m.contractPlaceCmd(m.reqID, *c.contract)
+	}
 	if c.place != nil {
 		m.form = nil
 		m.metrics.count("orders_sent")
@@ -91,6 +135,14 @@ func (m Model) onFormKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		f.backspace()
 	case "enter":
 		if f.loading || f.loadErr != "" {
+			return m, nil
+		}
+		if f.contract {
+			r := f.contractRequest()
+			rv, ok := f.validateContract(m.contractRef(r))
+			if ok {
+				m.confirm = &confirmation{contract: &r, review: rv}
+			}
 			return m, nil
 		}
 		notional, ok := f.validate(m.snap)
@@ -214,6 +266,8 @@ func (m Model) onPaneKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.focus = paneEvents
 	case key.Matches(msg, k.Pane5):
 		m.focus = paneMarket
+	case key.Matches(msg, k.Pane6):
+		m.focus = paneFills
 	case key.Matches(msg, k.Chart):
 		m = m.openChart()
 	case key.Matches(msg, k.Up):
@@ -260,8 +314,12 @@ func (m Model) onPaneKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.resyncCmd()
 	case key.Matches(msg, k.New):
 		return m.openForm()
+	case key.Matches(msg, k.Cancel) && m.focus == panePositions:
+		return m.askClose(), nil
 	case key.Matches(msg, k.Cancel):
 		return m.askCancel(), nil
+	case key.Matches(msg, k.CancelAll):
+		return m.askCancelAll(), nil
 	default:
 		m.msg = prev // a key that does nothing leaves the screen alone
 		return m, nil
@@ -279,11 +337,14 @@ func (m Model) openForm() (tea.Model, tea.Cmd) {
 		m.setMsg(msgWarn, "an order request is still in flight")
 		return m, nil
 	}
-	f := &orderForm{}
+	f := &orderForm{field: fieldSymbol}
 	if m.chart != nil {
 		f.search = m.chart.symbol // preselect the charted symbol
+		f.contract = m.mk.snap.Instruments[m.chart.symbol].Contract
 	} else if it, ok := m.panes[m.focus].selected(); ok && it.pend == nil {
 		f.search = m.selectedSymbol() // or the selected row's
+		f.contract = it.pos != nil || (it.ord != nil && it.ord.Market == state.MarketContract) ||
+			(it.fill != nil && it.fill.Market == state.MarketContract)
 	}
 	m.form = f
 	if m.symbols == nil {
@@ -291,19 +352,25 @@ func (m Model) openForm() (tea.Model, tea.Cmd) {
 		m.reqID++
 		return m, m.symbolsCmd(m.reqID)
 	}
-	f.setSymbols(m.symbols)
+	f.setSymbols(m.symbols, m.contracts, m.contractsErr)
 	return m, nil
 }
 
 // setSymbols fills the form's symbol list, keeping a preselected one.
-func (f *orderForm) setSymbols(syms []rest.Symbol) {
+func (f *orderForm) setSymbols(syms []rest.Symbol, contracts []rest.ContractSymbol, contractsErr string) {
 	f.loading = false
 	f.symbols = syms
+	f.contracts, f.contractsErr = contracts, contractsErr
 	want := f.search
 	f.search = ""
 	for i, s := range syms {
 		if s.Symbol == want {
 			f.sym = i
+		}
+	}
+	for i, s := range contracts {
+		if s.Symbol.Symbol == want {
+			f.csym = i
 		}
 	}
 }

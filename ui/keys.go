@@ -3,13 +3,13 @@ package ui
 import "charm.land/bubbles/v2/key"
 
 // KeyMap is the dashboard's keyboard (DESIGN.md, "Keyboard"). Help is
-// generated from it, so a disabled binding (n and x in read-only mode)
+// generated from it, so a disabled binding (n, x and X in read-only mode)
 // neither matches nor appears in the help.
 type KeyMap struct {
 	NextPane, PrevPane key.Binding
 	Pane1, Pane2       key.Binding
 	Pane3, Pane4       key.Binding
-	Pane5              key.Binding
+	Pane5, Pane6       key.Binding
 	Chart              key.Binding
 	IntervalPrev       key.Binding
 	IntervalNext       key.Binding
@@ -19,13 +19,18 @@ type KeyMap struct {
 	Filter, Esc        key.Binding
 	Sort, Reverse      key.Binding
 	New, Cancel        key.Binding
+	CancelAll          key.Binding
 	Keepalive, Resync  key.Binding
 	History, Theme     key.Binding
 	Zero, Privacy      key.Binding
 	Help, Quit         key.Binding
+	// NextAccount and PrevAccount (a / A) are enabled by NewDesk with
+	// several accounts only.
+	NextAccount, PrevAccount key.Binding
 }
 
-// DefaultKeyMap returns the contract keys with every binding enabled.
+// DefaultKeyMap returns the contract keys with every binding enabled but
+// the account keys, which only a dashboard of several accounts has.
 func DefaultKeyMap() KeyMap {
 	b := func(keys []string, help, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
@@ -33,11 +38,12 @@ func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		NextPane:     b([]string{"tab"}, "tab", "next pane"),
 		PrevPane:     b([]string{"shift+tab"}, "shift+tab", "previous pane"),
-		Pane1:        b([]string{"1"}, "1–5", "focus pane"),
+		Pane1:        b([]string{"1"}, "1–6", "focus pane"),
 		Pane2:        b([]string{"2"}, "2", "open orders"),
 		Pane3:        b([]string{"3"}, "3", "positions"),
 		Pane4:        b([]string{"4"}, "4", "events"),
 		Pane5:        b([]string{"5"}, "5", "market"),
+		Pane6:        b([]string{"6"}, "6", "fills"),
 		Chart:        b([]string{"c"}, "c", "chart"),
 		IntervalPrev: b([]string{"left", "["}, "←/[", "shorter interval"),
 		IntervalNext: b([]string{"right", "]"}, "→/]", "longer interval"),
@@ -52,7 +58,8 @@ func DefaultKeyMap() KeyMap {
 		Sort:         b([]string{"s"}, "s", "sort column"),
 		Reverse:      b([]string{"S"}, "S", "reverse sort"),
 		New:          b([]string{"n"}, "n", "new order"),
-		Cancel:       b([]string{"x"}, "x", "cancel order"),
+		Cancel:       b([]string{"x"}, "x", "cancel / close"),
+		CancelAll:    b([]string{"X"}, "X", "cancel all shown"),
 		Keepalive:    b([]string{"K"}, "K", "keepalive"),
 		Resync:       b([]string{"r"}, "r", "resync"),
 		History:      b([]string{"h"}, "h", "closed orders"),
@@ -61,26 +68,29 @@ func DefaultKeyMap() KeyMap {
 		Privacy:      b([]string{"p"}, "p", "privacy"),
 		Help:         b([]string{"?"}, "?", "help"),
 		Quit:         b([]string{"q", "ctrl+c"}, "q", "quit"),
+		NextAccount:  off(b([]string{"a"}, "a", "next account")),
+		PrevAccount:  off(b([]string{"A"}, "A", "previous account")),
 	}
 }
 
-// SetReadOnly disables (or enables) the order keys n and x.
+// SetReadOnly disables (or enables) the order keys n, x and X.
 func (k *KeyMap) SetReadOnly(readOnly bool) {
 	k.New.SetEnabled(!readOnly)
 	k.Cancel.SetEnabled(!readOnly)
+	k.CancelAll.SetEnabled(!readOnly)
 }
 
 // ShortHelp is the one-line help under the panes.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Help, k.NextPane, k.New, k.Cancel, k.Chart, k.Filter, k.Sort, k.History, k.Quit}
+	return []key.Binding{k.Help, k.NextPane, k.NextAccount, k.New, k.Cancel, k.Chart, k.Filter, k.Sort, k.History, k.Quit}
 }
 
 // FullHelp is the help screen on `?`, in columns narrow enough for 80
-// columns. Keys 2–5 are listed with 1 ("1–5").
+// columns. Keys 2–6 are listed with 1 ("1–6").
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextPane, k.PrevPane, k.Pane1, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Filter, k.Esc, k.Sort, k.Reverse, k.History, k.Zero, k.Theme, k.Privacy},
-		{k.New, k.Cancel, k.Chart, k.IntervalPrev, k.IntervalNext, k.Keepalive, k.Resync, k.Help, k.Quit},
+		{k.New, k.Cancel, k.CancelAll, k.Chart, k.IntervalPrev, k.IntervalNext, k.Keepalive, k.Resync, k.NextAccount, k.PrevAccount, k.Help, k.Quit},
 	}
 }

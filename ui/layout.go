@@ -60,17 +60,25 @@ func newLayout(w, h int, market bool) layout {
 	l.panes[paneOrders] = rect{0, 1, w, ordersH}
 	l.panes[paneBalances] = rect{0, 1 + ordersH, balW, midH}
 	l.panes[panePositions] = rect{balW + 1, 1 + ordersH, w - balW - 1, midH}
+	y := 1 + ordersH + midH
 	if !market {
-		// No market at all: the events get the bottom row (the Market
-		// pane is still a key away, saying why it is empty).
-		l.panes[paneEvents] = rect{0, 1 + ordersH + midH, w, eventsH}
+		// No market at all: the fills and events share the bottom row
+		// (the Market pane is still a key away, saying why it is empty).
+		fillsW := w / 2
+		l.panes[paneFills] = rect{0, y, fillsW, eventsH}
+		l.panes[paneEvents] = rect{fillsW + 1, y, w - fillsW - 1, eventsH}
+		l.panes[paneMarket] = l.panes[paneEvents] // drawn there when focused
 		l.gridMarket = false
 		return l
 	}
-	mktW := w * 3 / 5
+	// The Market pane keeps room for its trend line; the Fills pane gets a
+	// little more than the Events of what is left.
+	mktW := max(w*2/5, min(w/2, 56))
+	fillsW := (w - mktW - 2) * 11 / 20
 	l.gridMarket = true
-	l.panes[paneMarket] = rect{0, 1 + ordersH + midH, mktW, eventsH}
-	l.panes[paneEvents] = rect{mktW + 1, 1 + ordersH + midH, w - mktW - 1, eventsH}
+	l.panes[paneMarket] = rect{0, y, mktW, eventsH}
+	l.panes[paneFills] = rect{mktW + 1, y, fillsW, eventsH}
+	l.panes[paneEvents] = rect{mktW + fillsW + 2, y, w - mktW - fillsW - 2, eventsH}
 	return l
 }
 
@@ -139,6 +147,10 @@ func (m *Model) writeBody(b *strings.Builder) {
 		lines(out[:l.body.h])
 		return
 	}
+	if m.acc.all() {
+		m.writeAll(b)
+		return
+	}
 	if m.chart != nil && len(m.chart.lines) == l.body.h {
 		lines(m.chart.lines)
 		return
@@ -161,6 +173,18 @@ func (m *Model) writeBody(b *strings.Builder) {
 			b.WriteByte('\n')
 		}
 	}
+	three := func(a, c, d paneID) {
+		ar, cr, dr := l.panes[a], l.panes[c], l.panes[d]
+		ad, cd, dd := m.paneDrawer(a, ar.w, ar.h), m.paneDrawer(c, cr.w, cr.h), m.paneDrawer(d, dr.w, dr.h)
+		for i := range ar.h {
+			ad.line(b, i)
+			b.WriteString(sep)
+			cd.line(b, i)
+			b.WriteString(sep)
+			dd.line(b, i)
+			b.WriteByte('\n')
+		}
+	}
 	if l.tabs {
 		b.WriteString(m.tabBar())
 		b.WriteByte('\n')
@@ -171,11 +195,11 @@ func (m *Model) writeBody(b *strings.Builder) {
 	two(paneBalances, panePositions)
 	switch {
 	case l.gridMarket:
-		two(paneMarket, paneEvents)
+		three(paneMarket, paneFills, paneEvents)
 	case m.focus == paneMarket:
-		one(paneMarket, l.panes[paneEvents]) // focused without a market: it takes the events' place
+		two(paneFills, paneMarket) // focused without a market: it takes the events' place
 	default:
-		one(paneEvents, l.panes[paneEvents])
+		two(paneFills, paneEvents)
 	}
 }
 
@@ -197,6 +221,8 @@ func (m *Model) paneDrawer(id paneID, w, h int) paneDraw {
 		empty = "(nothing yet)"
 	case paneMarket:
 		empty = m.marketEmpty()
+	case paneFills:
+		empty = "(no fills yet)"
 	}
 	if m.snap.Version == 0 && id != paneEvents && id != paneMarket {
 		empty = "waiting for the first snapshot…"
@@ -208,6 +234,9 @@ func (m *Model) paneDrawer(id paneID, w, h int) paneDraw {
 		cell: cellCtx{now: m.now, mk: m.mk}, p: &m.pt, noColor: m.noColor, privacy: m.privacy,
 		focused: id == m.focus, stale: m.stale() && id != paneEvents,
 		filtering: m.filtering && id == m.focus, title: title, empty: empty,
+	}
+	if id == paneFills {
+		c.note = m.feeNote
 	}
 	return m.panes[id].drawer(c, w, h)
 }

@@ -25,6 +25,9 @@ var marketViews = []goldenView{
 	{"form-cross", "n down down down down type:0.01 down a"},
 	{"review-cross", "n down down down down type:0.01 down a enter"},
 	{"privacy", "3 p"},
+	{"fills", "6"},
+	{"review-contract-opponent", "n up right down down down down right down down type:10 down type:5 enter"},
+	{"close", "3 down x"},
 }
 
 func marketModel(ms *market.Snapshot, w, h int, opts ...Option) Model {

@@ -38,6 +38,7 @@ type Model struct {
 	frame   time.Duration
 	metrics *Metrics
 
+	acc      deskAccounts // several accounts (accounts.go); zero: one
 	keys     KeyMap
 	help     help.Model
 	theme    int // index into themes.Names()
@@ -64,11 +65,17 @@ type Model struct {
 	form      *orderForm
 	confirm   *confirmation
 	symbols   []rest.Symbol
-	reqID     int // id of the newest request whose reply is awaited
-	busy      bool
-	msg       string
-	msgKind   msgKind
-	shortHelp string // the message line's help, drawn on resize and theme change
+	contracts []rest.ContractSymbol
+	// contractsErr says why the contracts could not be listed.
+	contractsErr string
+	cancelRun    *cancelRunState // a cancel-all running or its summary shown
+	feeNote      string          // the Fills pane's fee totals
+	feeVersion   uint64
+	reqID        int // id of the newest request whose reply is awaited
+	busy         bool
+	msg          string
+	msgKind      msgKind
+	shortHelp    string // the message line's help, drawn on resize and theme change
 }
 
 // msgKind colours the message line.
@@ -121,7 +128,7 @@ func WithContext(ctx context.Context) Option { return func(m *Model) { m.ctx = c
 func WithMetrics(mt *Metrics) Option { return func(m *Model) { m.metrics = mt } }
 
 // New returns the dashboard on b. A nil t means read-only: the order keys
-// n and x do not exist (not in the help, pressing them does nothing).
+// n, x and X do not exist (not in the help, pressing them does nothing).
 func New(b Backend, t Trader, opts ...Option) Model {
 	m := Model{
 		b:      b,
@@ -193,6 +200,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onPlaced(msg), nil
 	case canceledMsg:
 		return m.onCanceled(msg), nil
+	case cancelAllMsg:
+		return m.onCancelAll(msg)
 	case keepaliveMsg:
 		return m.onKeepalive(msg), nil
 	case resyncMsg:
@@ -229,6 +238,7 @@ func (m *Model) refresh() {
 		m.noteSeq = seq
 	}
 	m.rebuild()
+	m.refreshAll()
 }
 
 // rebuild refreshes every pane's rows (each reuses its cache when nothing
@@ -258,6 +268,12 @@ func (m *Model) rebuild() {
 	}
 	if p[paneEvents].stale(m.noteSeq, mk, 0) {
 		p[paneEvents].setRows(noteItems(m.notes), m.noteSeq, 0, 0, mk)
+	}
+	if p[paneFills].stale(v, mk, 0) {
+		p[paneFills].setRows(fillItems(s), v, 0, 0, mk)
+	}
+	if m.feeVersion != v || v == 0 {
+		m.feeNote, m.feeVersion = feeNote(s), v
 	}
 	if p[paneMarket].stale(0, mk, 0) {
 		p[paneMarket].setRows(marketItems(mk), 0, 0, 0, mk)

@@ -244,6 +244,8 @@ func TestFilterSortScrollTabs(t *testing.T) {
 	sendKeys(tm, "tab")
 	waitText(t, tm, "Market (0)")
 	sendKeys(tm, "tab")
+	waitText(t, tm, "Fills (0)")
+	sendKeys(tm, "tab")
 	waitText(t, tm, "Balances (19)") // A0000 is zero: hidden
 	m := finish(t, tm)
 	o := m.panes[paneOrders]

@@ -132,3 +132,15 @@ func TestSymbolsWidth(t *testing.T) {
 		}
 	}
 }
+
+func TestWriteFitCutsASCIIAsFit(t *testing.T) {
+	for _, s := range []string{"fill BUY 0.5 ETHBTC @ 0.0345", "abc", "x", "connected to the user stream"} {
+		for w := 1; w <= len(s)+2; w++ {
+			var b strings.Builder
+			writeFit(&b, s, w)
+			if got, want := b.String(), fit(s, w); got != want {
+				t.Errorf("writeFit(%q, %d) = %q, fit gives %q", s, w, got, want)
+			}
+		}
+	}
+}

@@ -122,5 +122,21 @@ func writeFit(b *strings.Builder, s string, w int) {
 		writeSpaces(b, w-tw)
 		return
 	}
+	if w > 0 && plainASCII(s) { // cut in place: what fit does, without its copies
+		b.WriteString(s[:w-1])
+		b.WriteString("…")
+		return
+	}
 	b.WriteString(fit(s, w))
+}
+
+// plainASCII reports whether s is printable ASCII (one cell a byte, no
+// escape codes).
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
 }

@@ -8,7 +8,7 @@ import (
 	"bhtop/upstream"
 )
 
-// paneID names the panes, in focus order (keys 1–5).
+// paneID names the panes, in focus order (keys 1–6).
 type paneID int
 
 const (
@@ -17,12 +17,13 @@ const (
 	panePositions
 	paneEvents
 	paneMarket
+	paneFills
 	numPanes
 )
 
 // paneTitles are the panes' names as shown (stable text: tests and the
 // end-to-end check look for them).
-var paneTitles = [numPanes]string{"Balances", "Open Orders", "Positions", "Events", "Market"}
+var paneTitles = [numPanes]string{"Balances", "Open Orders", "Positions", "Events", "Market", "Fills"}
 
 const historyTitle = "Order History"
 
@@ -353,6 +354,8 @@ func newPanes() [numPanes]pane {
 	ps[paneEvents] = newPane(paneEvents, eventColumns())
 	ps[paneEvents].follow = true
 	ps[paneMarket] = newPane(paneMarket, marketColumns())
+	ps[paneFills] = newPane(paneFills, fillColumns())
+	ps[paneFills].follow = true
 	for _, id := range []paneID{paneBalances, paneOrders, panePositions, paneMarket} {
 		ps[id].usesMarket = true
 	}

@@ -18,8 +18,15 @@ func (m Model) onSymbols(msg symbolsMsg) Model {
 		f.loadErr = "could not load symbols: " + msg.err.Error()
 		return m
 	}
-	m.symbols = msg.symbols
-	f.setSymbols(msg.symbols)
+	m.symbols, m.contracts = msg.symbols, msg.contracts
+	m.contractsErr = ""
+	switch {
+	case msg.cerr != nil:
+		m.contractsErr = "could not load contracts: " + msg.cerr.Error()
+	case len(msg.contracts) == 0:
+		m.contractsErr = "the service lists no contracts"
+	}
+	f.setSymbols(m.symbols, m.contracts, m.contractsErr)
 	return m
 }
 
@@ -31,7 +38,7 @@ func (m Model) onPlaced(msg placedMsg) Model {
 	m.busy = false
 	r := msg.res
 	m.metrics.count("orders_" + outcomeName(r.Outcome))
-	m.showOutcome(r.Outcome, "order accepted: "+orderSummary(&msg.req)+" (id "+r.OrderID+")",
+	m.showOutcome(r.Outcome, "order accepted: "+msg.what+" (id "+r.OrderID+")",
 		"order rejected: "+reason(r),
 		"order outcome UNKNOWN ("+reason(r)+"): shown as UNKNOWN until reconciled by client id "+r.ClientOrderID)
 	return m

@@ -29,6 +29,7 @@ type item struct {
 	pos   *state.Position
 	note  *upstream.Note
 	mrow  *mktRow // a Market pane row
+	fill  *state.Fill
 	// idx is the row's index in the snapshot's slice (positions: the
 	// market view's cells are index-aligned with them).
 	idx int
@@ -51,6 +52,8 @@ func (it *item) id() string {
 		return string(rune(0)) + itoa(it.note.Seq)
 	case it.mrow != nil:
 		return it.mrow.symbol
+	case it.fill != nil:
+		return "fill/" + it.fill.Market + "/" + it.fill.OrderID + "/" + it.fill.TradeID + "/" + itoa(uint64(it.fill.Time))
 	}
 	return ""
 }

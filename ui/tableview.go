@@ -17,6 +17,7 @@ type viewCtx struct {
 	filtering bool // the filter is being typed
 	title     string
 	empty     string // shown when there are no rows
+	note      string // after the row count (the fills' fee totals)
 }
 
 // hidden is what privacy mode shows instead of an amount.
@@ -277,6 +278,14 @@ func (p *pane) titleLine(c viewCtx, w int) string {
 	b.WriteString(" (")
 	b.WriteString(strconv.Itoa(len(p.rows)))
 	b.WriteString(")")
+	if c.note != "" {
+		b.WriteString("  ")
+		if c.privacy {
+			b.WriteString(maskNumbers(c.note))
+		} else {
+			b.WriteString(c.note)
+		}
+	}
 	if s := p.sortName(); s != "" {
 		b.WriteString("  sort:")
 		b.WriteString(s)

@@ -74,32 +74,6 @@ func roundSig(d decimal.Decimal, n int) decimal.Decimal {
 	return d.Round(-d.Exponent() - int32(extra))
 }
 
-// parse reads a decimal literal; ok is false for "" and malformed text.
-// Plain literals of up to 18 digits (the usual case) skip the big-number
-// parser.
-func parse(s string) (decimal.Decimal, bool) {
-	switch s {
-	case "":
-		return decimal.Decimal{}, false
-	case "0":
-		return decimal.Zero, true
-	}
-	if d, ok := parseSmall(s); ok {
-		return d, true
-	}
-	d, err := decimal.NewFromString(s)
-	return d, err == nil
-}
-
-// parseSmall reads [-]digits[.digits] with at most 18 digits in all.
-func parseSmall(s string) (decimal.Decimal, bool) {
-	c, e, ok := parseSmallCoef(s)
-	if !ok {
-		return decimal.Decimal{}, false
-	}
-	return decimal.New(c, e), true
-}
-
 // parseSmallCoef reads [-]digits[.digits] with at most 18 digits in all
 // as coefficient × 10^exp.
 func parseSmallCoef(s string) (coef int64, exp int32, ok bool) {

@@ -1,7 +1,8 @@
 package clock
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"sync"
 	"time"
 )
@@ -99,11 +100,8 @@ func (f *Fake) set(t time.Time) {
 			due = append(due, w)
 		}
 	}
-	sort.Slice(due, func(i, j int) bool {
-		if !due[i].at.Equal(due[j].at) {
-			return due[i].at.Before(due[j].at)
-		}
-		return due[i].id < due[j].id
+	slices.SortFunc(due, func(a, b *fakeWaiter) int {
+		return cmp.Or(a.at.Compare(b.at), cmp.Compare(a.id, b.id))
 	})
 	for _, w := range due {
 		select {

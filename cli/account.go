@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"bhtop/config"
+	"bhtop/signer"
+	"bhtop/sim"
+	"bhtop/ui"
+)
+
+// account is one followed account (DESIGN.md 'Accounts'): its name and
+// its upstream, which holds the stream session and state, its own REST
+// client (so its own rate governor) and its market client. The desk keeps
+// its metrics and alert state under the same name. A problem in one
+// account stays in its upstream and never stops the others.
+type account struct {
+	name     string
+	readOnly bool
+	up       *upstream
+}
+
+// accounts is the list a command follows, in the order given, with the
+// in-process simulator they share (if any), closed after them.
+type accounts struct {
+	list []*account
+	sim  *sim.Server
+}
+
+// openAccounts opens one upstream per account. With several accounts,
+// those without credentials and base URL share one in-process simulator
+// with as many independent accounts; a single one opens as it always did.
+func openAccounts(ctx context.Context, accts []config.Account, o upstreamOptions) (*accounts, error) {
+	as := &accounts{}
+	if len(accts) > 1 {
+		if err := as.startSim(accts, o); err != nil {
+			return nil, err
+		}
+	}
+	// Opened side by side: one account's slow clock sync (an unreachable
+	// service) does not hold up the others.
+	as.list = make([]*account, len(accts))
+	errs := make([]error, len(accts))
+	var wg sync.WaitGroup
+	for i, a := range accts {
+		oa := o
+		oa.trade = o.trade && !a.ReadOnly
+		oa.simulated = as.sim != nil && a.BaseURL == as.sim.URL()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			up, err := openUpstream(ctx, a.Conn, oa)
+			if err != nil {
+				errs[i] = fmt.Errorf("account %s: %w", a.Name, err)
+				return
+			}
+			as.list[i] = &account{name: a.Name, readOnly: a.ReadOnly, up: up}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		as.Close()
+		return nil, err
+	}
+	return as, nil
+}
+
+// startSim starts one simulator for the accounts with neither
+// credentials nor base URL, and points each at its own simulated account.
+func (as *accounts) startSim(accts []config.Account, o upstreamOptions) error {
+	var need []int
+	for i, a := range accts {
+		if !a.HasCredentials() && a.BaseURL == "" {
+			need = append(need, i)
+		}
+	}
+	if len(need) == 0 {
+		return nil
+	}
+	srv := sim.New(sim.Options{Activity: o.simActivity, Accounts: len(need)})
+	if err := srv.Start(); err != nil {
+		return fmt.Errorf("start the simulator: %w", err)
+	}
+	as.sim = srv
+	keys := srv.Accounts(sim.DemoSecret)
+	for k, i := range need {
+		c := &accts[i].Conn
+		c.BaseURL, c.WSURL, c.APIKey = srv.URL(), srv.WSURL(), keys[k].APIKey
+		c.Secret = signer.NewSecret(keys[k].SecretKey)
+	}
+	o.logger.Info("no credentials: the accounts use the built-in simulator", "url", srv.URL(), "accounts", len(need))
+	return nil
+}
+
+// Start starts every account's stream and market client.
+func (as *accounts) Start() {
+	for _, a := range as.list {
+		a.up.Start()
+	}
+}
+
+// follow hands every account to the desk (metrics and alert rules).
+func (as *accounts) follow(d *desk) {
+	for _, a := range as.list {
+		d.follow(a.name, a.up)
+	}
+}
+
+// Close closes every account (DELETE of its listenKeys), then the shared
+// simulator. It returns the first closing error.
+func (as *accounts) Close() error {
+	var first error
+	for _, a := range as.list {
+		if a == nil {
+			continue // never opened
+		}
+		if err := a.up.Close(); err != nil && first == nil {
+			first = fmt.Errorf("account %s: %w", a.name, err)
+		}
+	}
+	if as.sim != nil {
+		_ = as.sim.Close()
+		as.sim = nil
+	}
+	return first
+}
+
+// RecordErr is the first --record journal error of any account.
+func (as *accounts) RecordErr() error {
+	for _, a := range as.list {
+		if err := a.up.RecordErr(); err != nil {
+			return fmt.Errorf("account %s: %w", a.name, err)
+		}
+	}
+	return nil
+}
+
+// uiAccounts are the accounts as the dashboard sees them; readOnly drops
+// every Trader (serve, --read-only).
+func (as *accounts) uiAccounts(readOnly bool) []ui.Account {
+	out := make([]ui.Account, len(as.list))
+	for i, a := range as.list {
+		out[i] = ui.Account{Name: a.name, Backend: a.up.sess}
+		if len(as.list) == 1 && a.name == config.DefaultAccount {
+			out[i].Name = "" // no [accounts.NAME] tables: nothing names it
+		}
+		if !readOnly && !a.readOnly {
+			out[i].Trader = a.up.sess
+		}
+		if a.up.market != nil {
+			out[i].Market, out[i].ValueIn = a.up.market.Hub(), a.up.valueIn
+		}
+	}
+	return out
+}

@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+
+	"bhtop/config"
+	"bhtop/internal/simtest"
+	"bhtop/signer"
+	"bhtop/sim"
+)
+
+// benchWindow is how long each measurement of BenchmarkFollowAccounts
+// lasts; the followers first settle as long (the market clients' first
+// snapshots are a start-up cost).
+const benchWindow = 3 * time.Second
+
+// followEnv names the environment variable that makes TestFollowerChild
+// the follower process of BenchmarkFollowAccounts: a JSON followJob.
+const followEnv = "BHTOP_BENCH_FOLLOW"
+
+// followJob is what the follower process follows, and followResult what
+// it measured over the window.
+type followJob struct {
+	Accounts []struct{ BaseURL, WSURL, APIKey, Secret string }
+}
+
+type followResult struct {
+	CPU    time.Duration // user + system over the window
+	Heap   uint64        // live heap after the window
+	Events int64         // events folded over the window, all accounts
+}
+
+// BenchmarkFollowAccounts follows n accounts at once, each on its own
+// simulator making 100 events per second, with a user stream, state and
+// market client per account as the dashboard and serve keep them. The
+// followers run in a child process (this test binary, TestFollowerChild),
+// so its CPU is theirs alone, not the simulators'. Issue 12's goal: 20
+// accounts under 10 % of a core (0.005 core/account) and 200 MiB.
+//
+//	go test ./cli/ -run '^$' -bench FollowAccounts -benchtime 1x
+func BenchmarkFollowAccounts(b *testing.B) {
+	for _, n := range []int{1, 20} {
+		b.Run(fmt.Sprintf("accounts=%d", n), func(b *testing.B) {
+			var job followJob
+			for i := range n {
+				s := simtest.Start(b, sim.Options{Seed: int64(i + 1), Activity: 100, RequestLog: io.Discard})
+				job.Accounts = append(job.Accounts, struct{ BaseURL, WSURL, APIKey, Secret string }{s.URL(), s.WSURL(), s.APIKey(), sim.DemoSecret})
+			}
+			spec, _ := json.Marshal(job)
+			var total followResult
+			b.ResetTimer()
+			for range b.N {
+				var out bytes.Buffer
+				cmd := exec.Command(os.Args[0], "-test.run=^TestFollowerChild$", "-test.count=1")
+				cmd.Env = append(os.Environ(), followEnv+"="+string(spec))
+				cmd.Stdout, cmd.Stderr = &out, &out
+				if err := cmd.Run(); err != nil {
+					b.Fatalf("follower: %v\n%s", err, out.String())
+				}
+				var r followResult
+				line, _, _ := bytes.Cut(out.Bytes(), []byte("\n"))
+				if err := json.Unmarshal(line, &r); err != nil {
+					b.Fatalf("follower said %q: %v", out.String(), err)
+				}
+				total.CPU += r.CPU
+				total.Heap = max(total.Heap, r.Heap)
+				total.Events += r.Events
+			}
+			b.StopTimer()
+			secs := float64(b.N) * benchWindow.Seconds()
+			b.ReportMetric(total.CPU.Seconds()/secs/float64(n), "core/account")
+			b.ReportMetric(float64(total.Events)/secs/float64(n), "events/s/account")
+			b.ReportMetric(float64(total.Heap)/float64(n)/(1<<20), "MiB/account")
+		})
+	}
+}
+
+// TestFollowerChild is BenchmarkFollowAccounts's follower process; it is
+// skipped unless that benchmark started it. It follows the accounts of
+// the job, waits for them to go live and settle, then prints one line of
+// JSON: what the window cost.
+func TestFollowerChild(t *testing.T) {
+	spec := os.Getenv(followEnv)
+	if spec == "" {
+		t.Skip("the follower process of BenchmarkFollowAccounts")
+	}
+	var job followJob
+	if err := json.Unmarshal([]byte(spec), &job); err != nil {
+		t.Fatal(err)
+	}
+	accts := make([]config.Account, len(job.Accounts))
+	for i, a := range job.Accounts {
+		accts[i] = config.Account{Name: fmt.Sprint("a", i), Conn: config.Conn{BaseURL: a.BaseURL, WSURL: a.WSURL, APIKey: a.APIKey,
+			Secret: signer.NewSecret(a.Secret), RecvWindow: config.DefaultRecvWindow, Keepalive: config.DefaultKeepalive,
+			Rotate: config.DefaultRotate, ValueIn: "USDT"}}
+	}
+	ctx := context.Background()
+	as, err := openAccounts(ctx, accts, upstreamOptions{logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer as.Close()
+	as.Start()
+	for _, a := range as.list {
+		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		if err := a.up.sess.WaitLive(wctx); err != nil {
+			t.Fatalf("%s not live: %v", a.name, err)
+		}
+		cancel()
+	}
+	time.Sleep(benchWindow) // settle: the market clients' first snapshots
+	events := func() (sum int64) {
+		for _, a := range as.list {
+			sum += a.up.sess.Hub().Latest().Stats.Events
+		}
+		return sum
+	}
+	e0, c0 := events(), cpuTime()
+	time.Sleep(benchWindow)
+	r := followResult{CPU: cpuTime() - c0, Events: events() - e0, Heap: heapInUse()}
+	b, _ := json.Marshal(r)
+	fmt.Printf("%s\n", b)
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// heapInUse is the live heap after a collection.
+func heapInUse() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapInuse
+}

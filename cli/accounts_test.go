@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
+	"bhtop/sim"
+)
+
+// twoAccountsConfig names two accounts of one simulator: "main" with the
+// second simulated account's keys and "bot" with a wrong secret.
+func twoAccountsConfig(t *testing.T) string {
+	t.Helper()
+	s := simtest.Start(t, sim.Options{Activity: 2, Accounts: 2})
+	k := s.Accounts(sim.DemoSecret)[1]
+	return "base_url = \"" + s.URL() + "\"\n\n[accounts.main]\napi_key = \"" + k.APIKey + "\"\nsecret_key = \"" + k.SecretKey + "\"\n" +
+		"\n[accounts.bot]\napi_key = \"" + k.APIKey + "\"\nsecret_key = \"wrong\"\n"
+}
+
+// accountsDump is the several-account dump.
+type accountsDump struct {
+	Accounts map[string]struct {
+		Account  *struct{ CanTrade bool } `json:"account"`
+		Balances []struct{ Asset string } `json:"balances"`
+		Alerts   []any                    `json:"alerts"`
+	} `json:"accounts"`
+	Total *struct {
+		Asset    string   `json:"asset"`
+		Equity   string   `json:"equity"`
+		Unpriced []string `json:"unpriced"`
+	} `json:"total"`
+}
+
+// TestDumpAccounts: without --account every account of the config file
+// is dumped under "accounts" with a "total"; two simulated accounts (no
+// credentials) share one in-process simulator, each with its own state.
+func TestDumpAccounts(t *testing.T) {
+	env := deskEnv(t, "[accounts.a]\n[accounts.b]\nvalue_in = \"USDT\"\n")
+	code, out, errOut := runCLI(env, "dump", "--for", "2s")
+	if code != ExitOK {
+		t.Fatalf("dump exit %d; stderr: %s", code, errOut)
+	}
+	var d accountsDump
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatalf("dump: %v\n%s", err, out)
+	}
+	if len(d.Accounts) != 2 || d.Total == nil || d.Total.Asset != "USDT" || d.Total.Equity == "" || d.Total.Unpriced == nil {
+		t.Fatalf("dump = %s", out)
+	}
+	for _, n := range []string{"a", "b"} {
+		a := d.Accounts[n]
+		if a.Account == nil || len(a.Balances) == 0 || a.Alerts == nil {
+			t.Errorf("account %s: %+v", n, a)
+		}
+	}
+	if !strings.HasPrefix(out, `{"accounts":{"a":{"account":`) {
+		t.Errorf("dump does not start with the accounts in order: %.60s", out)
+	}
+}
+
+// TestDumpOneAccount: --account NAME prints that account's dump exactly
+// as a single account's; an unknown name exits 2.
+func TestDumpOneAccount(t *testing.T) {
+	env := deskEnv(t, "[accounts.a]\n[accounts.b]\n")
+	code, out, errOut := runCLI(env, "dump", "--for", "1s", "--account", "b")
+	if code != ExitOK {
+		t.Fatalf("dump exit %d; stderr: %s", code, errOut)
+	}
+	var d map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"account", "balances", "orders", "positions", "pending", "stats", "market", "valuation", "alerts"} {
+		if _, ok := d[k]; !ok {
+			t.Errorf("one account's dump lacks %q", k)
+		}
+	}
+	if _, ok := d["accounts"]; ok {
+		t.Error("one account's dump has \"accounts\"")
+	}
+	if code, _, errOut := runCLI(env, "dump", "--for", "1s", "--account", "nope"); code != ExitUsage || !strings.Contains(errOut, "--account nope: no such account") {
+		t.Errorf("unknown account: exit %d, %q; want 2", code, errOut)
+	}
+	if code, _, _ := runCLI(env, "dump", "--order", "symbol=ETHBTC&side=BUY&quantity=1&price=0.01"); code != ExitUsage {
+		t.Errorf("--order with two accounts: exit %d, want 2", code)
+	}
+}
+
+// TestDumpAccountsWrongKey: an account with a wrong key never goes live,
+// the other does and is dumped whole; the run prints both and fails
+// naming the broken one.
+func TestDumpAccountsWrongKey(t *testing.T) {
+	env := deskEnv(t, twoAccountsConfig(t))
+	code, out, errOut := runCLI(env, "dump", "--for", "2s")
+	if code != ExitFail || !strings.Contains(errOut, "account bot:") || strings.Contains(errOut, "account main:") {
+		t.Fatalf("dump exit %d, stderr %q; want 1 naming bot only", code, errOut)
+	}
+	var d accountsDump
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatalf("dump: %v\n%s", err, out)
+	}
+	if m := d.Accounts["main"]; m.Account == nil || len(m.Balances) == 0 {
+		t.Errorf("main was not followed: %+v", m)
+	}
+	if b := d.Accounts["bot"]; b.Account != nil || len(b.Balances) != 0 {
+		t.Errorf("bot has a state without a good key: %+v", b)
+	}
+	if strings.Contains(out+errOut, "wrong") {
+		t.Error("a secret was printed")
+	}
+}
+
+// TestAccountMetricsLabels: each account's metrics carry its name.
+func TestAccountMetricsLabels(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	env := deskEnv(t, twoAccountsConfig(t))
+	done := make(chan int)
+	go func() {
+		code, _, _ := runCLI(env, "dump", "--for", "3s", "--metrics-addr", addr)
+		done <- code
+	}()
+	scrapeUntil(t, addr, "/metrics never showed main up and bot down",
+		`bhtop_stream_up{account="main"} 1`, `bhtop_stream_up{account="bot"} 0`, `bhtop_equity{account="main",asset="USDT"}`)
+	<-done
+}
+
+// TestDashboardAccounts: the dashboard follows two accounts of one
+// simulator, one with a wrong key: main goes live, a shows bot failing
+// (main unaffected), a again the All view with both, and q quits.
+func TestDashboardAccounts(t *testing.T) {
+	env := deskEnv(t, twoAccountsConfig(t))
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	in, typer := io.Pipe()
+	out := &lockedLog{}
+	var errOut bytes.Buffer
+	mark := 0 // what was drawn before the last key is not looked at
+	step := func(want ...string) bool {
+		return testkit.Within(10*time.Second, func() bool {
+			screen := ansi.Strip(out.String()[mark:])
+			for _, w := range want {
+				if !strings.Contains(screen, w) {
+					return false
+				}
+			}
+			return true
+		})
+	}
+	failed := make(chan []string, 1)
+	go func() {
+		var steps []string
+		defer func() { failed <- steps }()
+		defer typer.Close()
+		for _, s := range []struct {
+			want []string
+			key  string
+		}{
+			{[]string{"main", "● live", "Balances"}, "a"},
+			{[]string{"bot", "-1022"}, "a"},
+			{[]string{"ALL ACCOUNTS", "1/2 streams live"}, "q"},
+		} {
+			if !step(s.want...) {
+				steps = append(steps, "never saw "+strings.Join(s.want, ", "))
+				return
+			}
+			mark = len(out.String())
+			_, _ = typer.Write([]byte(s.key))
+		}
+	}()
+	code := runDashboardContext(ctx, []string{"--account", "main,bot"}, IO{In: in, Out: out, Err: &errOut, Getenv: env},
+		tea.WithWindowSize(140, 40))
+	timedOut := ctx.Err() != nil
+	cancel()
+	if steps := <-failed; timedOut || len(steps) > 0 || code != ExitOK {
+		t.Fatalf("dashboard exit %d (timed out: %v), %v; stderr %s", code, timedOut, steps, errOut.String())
+	}
+}

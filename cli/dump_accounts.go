@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"bhtop/config"
+	"bhtop/market"
+	"bhtop/notify"
+	"bhtop/state"
+	"bhtop/value"
+)
+
+// ind is the dump's indent for --indent.
+func ind(indent bool) string {
+	if indent {
+		return "  "
+	}
+	return ""
+}
+
+// dumpTotal is the several-account dump's "total".
+type dumpTotal struct {
+	Asset    string   `json:"asset"`
+	Equity   string   `json:"equity"`
+	Unpriced []string `json:"unpriced"`
+}
+
+// dumpAccounts is `bhtop dump` over several accounts (DESIGN.md
+// 'Accounts'): every account streams at once until ctx ends, then it
+// prints {"accounts": {"NAME": <dump>}, "total": {"asset", "equity",
+// "unpriced"}}. An account that never went live (a wrong key) is still
+// printed, with what it has; the run then fails after printing, naming it.
+func dumpAccounts(ctx context.Context, accts []config.Account, dk *desk, logger *slog.Logger, closeLog func() error, indent string, stdio IO) int {
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stdio.Err, "bhtop dump: "+format+"\n", a...)
+		return ExitFail
+	}
+	as, err := openAccounts(ctx, accts, upstreamOptions{simActivity: dumpSimActivity, logger: logger, metrics: dk.reg})
+	if err != nil {
+		fail("%v", err)
+		return upstreamExitCode(err)
+	}
+	defer as.Close()
+	as.Start()
+	as.follow(dk)
+	notLive := make([]string, len(as.list))
+	var wg sync.WaitGroup
+	for i, a := range as.list {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if a.up.sess.WaitLive(ctx) != nil || a.up.sess.Status().LastSnapshot.IsZero() {
+				notLive[i] = notLiveReason(a.up.sess.Status())
+			}
+		}()
+	}
+	wg.Wait()
+	<-ctx.Done()
+	mkts := make([]*market.Snapshot, len(as.list))
+	states := make([]*state.Snapshot, len(as.list))
+	for i, a := range as.list {
+		states[i] = a.up.sess.Hub().Latest()
+		if h := a.up.MarketHub(); h != nil {
+			mkts[i] = h.Latest()
+		}
+	}
+	if err := as.Close(); err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop dump: %v\n", err)
+	}
+	dk.close(finishWait)
+	b, err := accountsJSON(as, states, mkts, dk.alerts())
+	if err == nil && indent != "" {
+		var out bytes.Buffer
+		if err = json.Indent(&out, b, "", indent); err == nil {
+			b = out.Bytes()
+		}
+	}
+	if err != nil {
+		return fail("write state dump: %v", err)
+	}
+	if _, err := stdio.Out.Write(append(b, '\n')); err != nil {
+		return fail("write state dump: %v", err)
+	}
+	code := ExitOK
+	for i, why := range notLive {
+		if why != "" {
+			code = fail("account %s: the user stream never went live with a REST snapshot: %s", as.list[i].name, why)
+		}
+	}
+	if err := errors.Join(as.RecordErr(), closeLog()); err != nil {
+		return fail("%v", err)
+	}
+	return code
+}
+
+// accountsJSON composes the several-account dump on one line: each
+// account's dump (with its own alerts), then the total valued in the
+// first account's asset.
+func accountsJSON(as *accounts, states []*state.Snapshot, mkts []*market.Snapshot, alerts []notify.Record) ([]byte, error) {
+	var out bytes.Buffer
+	out.WriteString(`{"accounts":{`)
+	parts := make([]value.Part, len(as.list))
+	for i, a := range as.list {
+		s := states[i]
+		mine := []notify.Record{}
+		for _, r := range alerts {
+			if r.Account == a.name {
+				mine = append(mine, r)
+			}
+		}
+		b, err := dumpJSON(s, mkts[i], a.up.valueIn, dumpMember{"alerts", mine})
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			out.WriteByte(',')
+		}
+		name, _ := json.Marshal(a.name)
+		out.Write(name)
+		out.WriteByte(':')
+		out.Write(b)
+		parts[i] = value.Part{State: s, Market: mkts[i], Val: value.Of(s, mkts[i], a.up.valueIn)}
+	}
+	t := value.Sum(as.list[0].up.valueIn, parts)
+	tb, err := marshal(dumpTotal{Asset: t.Asset, Equity: t.Equity.String(), Unpriced: t.Unpriced})
+	if err != nil {
+		return nil, err
+	}
+	out.WriteString(`},"total":`)
+	out.Write(tb)
+	out.WriteByte('}')
+	return out.Bytes(), nil
+}

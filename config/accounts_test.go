@@ -1,0 +1,161 @@
+package config
+
+import (
+	"flag"
+
+	"bhtop/signer"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// resolveAccounts is resolve's twin for ResolveAccounts.
+func resolveAccounts(t *testing.T, args []string, e env, file string) ([]Account, error) {
+	t.Helper()
+	dir := t.TempDir()
+	if e == nil {
+		e = env{}
+	}
+	e["XDG_CONFIG_HOME"] = dir
+	if file != "" {
+		p := filepath.Join(dir, "bhtop", "config.toml")
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(file), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	f := AddFlags(fs).AddMarketFlags()
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	return f.ResolveAccounts(e.get)
+}
+
+const accountsFile = `base_url = "http://top.example:1"
+api_key = "topkey"
+secret_key = "topsecret"
+read_only = true
+value_in = "BTC"
+
+[accounts.main]
+api_key = "mainkey"
+secret_key = "mainsecret"
+read_only = false
+
+[accounts.bot1]
+base_url = "http://bot.example:2"
+watch = ["ethbtc"]
+`
+
+func TestResolveAccounts(t *testing.T) {
+	type want struct {
+		name, base, key, secret, valueIn string
+		readOnly                         bool
+	}
+	tests := []struct {
+		name string
+		args []string
+		env  env
+		file string
+		want []want
+		err  string
+	}{
+		{name: "no tables: one default account", file: `base_url = "http://x.example:1"
+api_key = "k"
+secret_key = "s"`, want: []want{{"default", "http://x.example:1", "k", "s", "USDT", false}}},
+		{name: "no file at all", want: []want{{"default", "", "", "", "USDT", false}}},
+		{name: "all tables by name, inheriting the top level", file: accountsFile, want: []want{
+			{"bot1", "http://bot.example:2", "topkey", "topsecret", "BTC", true},
+			{"main", "http://top.example:1", "mainkey", "mainsecret", "BTC", false},
+		}},
+		{name: "--account picks", args: []string{"--account", "main"}, file: accountsFile, want: []want{
+			{"main", "http://top.example:1", "mainkey", "mainsecret", "BTC", false},
+		}},
+		{name: "--account keeps its order", args: []string{"--account", "main,bot1"}, file: accountsFile, want: []want{
+			{"main", "http://top.example:1", "mainkey", "mainsecret", "BTC", false},
+			{"bot1", "http://bot.example:2", "topkey", "topsecret", "BTC", true},
+		}},
+		{name: "a table's key wins over the environment", args: []string{"--account", "main"}, file: accountsFile,
+			env: env{"BHTOP_API_KEY": "envkey", "BHTOP_SECRET_KEY": "envsecret", "BHTOP_VALUE_IN": "ETH"}, want: []want{
+				{"main", "http://top.example:1", "mainkey", "mainsecret", "ETH", false},
+			}},
+		{name: "a flag wins over a table's setting", args: []string{"--account", "main", "--read-only"}, file: accountsFile, want: []want{
+			{"main", "http://top.example:1", "mainkey", "mainsecret", "BTC", true},
+		}},
+		{name: "unknown account", args: []string{"--account", "nope"}, file: accountsFile, err: "--account nope: no such account (the config file names: bot1, main)"},
+		{name: "unknown account without tables", args: []string{"--account", "main"}, err: "--account main: no such account"},
+		{name: "default without tables", args: []string{"--account", "default"}, want: []want{{"default", "", "", "", "USDT", false}}},
+		{name: "unknown key in a table", file: "[accounts.a]\ntheme = \"dark\"\n", err: "unknown setting(s) accounts.a.theme"},
+		{name: "bad name", file: "[accounts.\"a b\"]\nread_only = true\n", err: `account name "a b"`},
+		{name: "a table's error names the account", file: "[accounts.a]\napi_key = \"k\"\n", err: "account a: BHTOP_API_KEY is set but no secret key"},
+		{name: "an alert rule naming an unknown account", file: accountsFile + "\n[[alerts]]\nkind = \"fill\"\naccount = \"bot2\"\n",
+			err: `line 18: [[alerts]] rule 1: account "bot2" is not one of the [accounts.NAME] tables`},
+		{name: "an alert rule naming a table", file: accountsFile + "\n[[alerts]]\nkind = \"fill\"\naccount = \"bot1\"\n", want: []want{
+			{"bot1", "http://bot.example:2", "topkey", "topsecret", "BTC", true},
+			{"main", "http://top.example:1", "mainkey", "mainsecret", "BTC", false},
+		}},
+		{name: "BHTOP_RECORD with several accounts", env: env{"BHTOP_RECORD": "/tmp/x"}, file: accountsFile, err: "BHTOP_RECORD) with several accounts"},
+		{name: "BHTOP_RECORD with one of them", args: []string{"--account", "main"}, env: env{"BHTOP_RECORD": "/tmp/x"}, file: accountsFile, want: []want{
+			{"main", "http://top.example:1", "mainkey", "mainsecret", "BTC", false},
+		}},
+		{name: "--record with several accounts", args: []string{"--record", "/tmp/x"}, file: accountsFile, err: "--record (or BHTOP_RECORD) with several accounts"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := resolveAccounts(t, tt.args, tt.env, tt.file)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("ResolveAccounts() error = %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ResolveAccounts() error = %v", err)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("ResolveAccounts() = %d accounts, want %d", len(got), len(tt.want))
+			}
+			for i, w := range tt.want {
+				g := got[i]
+				gw := want{g.Name, g.BaseURL, g.APIKey, secretText(g.Secret, tt.want), g.ValueIn, g.ReadOnly}
+				if gw != w {
+					t.Errorf("account %d = %+v, want %+v", i, gw, w)
+				}
+			}
+		})
+	}
+}
+
+func TestResolveOneOfSeveral(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "c.toml")
+	if err := os.WriteFile(p, []byte(accountsFile), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	f := AddFlags(fs)
+	if err := fs.Parse([]string{"--config", p}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Resolve(env{}.get); err == nil || !strings.Contains(err.Error(), "pick one with --account NAME") {
+		t.Fatalf("Resolve() with two accounts: error = %v, want one asking for --account", err)
+	}
+}
+
+// secretText names which of the wanted secrets s is (by signing with it),
+// "" for none: a Secret never prints.
+func secretText[W any](s signer.Secret, _ []W) string {
+	if s.Empty() {
+		return ""
+	}
+	for _, c := range []string{"k", "s", "topsecret", "mainsecret", "envsecret"} {
+		if signer.Sign(s, "x") == signer.Sign(signer.NewSecret(c), "x") {
+			return c
+		}
+	}
+	return "?"
+}

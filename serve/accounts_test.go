@@ -1,0 +1,105 @@
+package serve
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+
+	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
+	"bhtop/rest"
+	"bhtop/signer"
+	"bhtop/sim"
+	"bhtop/stream"
+	"bhtop/ui"
+)
+
+// TestViewersSeeTheirAccounts: two accounts served; two stock OpenSSH
+// viewers whose keys allow one account each see only that one (a does
+// not reach the other), and a key allowed none is refused, the log
+// saying why.
+func TestViewersSeeTheirAccounts(t *testing.T) {
+	for _, tool := range []string{"ssh", "tmux"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed", tool)
+		}
+	}
+	s := simtest.Start(t, sim.Options{Seed: 1, Activity: 5, Accounts: 2})
+	k2 := s.Accounts(sim.DemoSecret)[1]
+	sess1, err := stream.New(stream.Config{REST: s.Client(), WSURL: s.WSURL(), Simulated: true})
+	main := testkit.Live(t, sess1, err)
+	c2 := rest.New(s.URL(), rest.WithAPIKey(k2.APIKey), rest.WithSecret(signer.NewSecret(k2.SecretKey)))
+	sess2, err := stream.New(stream.Config{REST: c2, WSURL: s.WSURL(), Simulated: true})
+	bot := testkit.Live(t, sess2, err)
+
+	logs := &testkit.Buffer{}
+	f := newFixture(t, func(c *Config) {
+		c.NewModel, c.Upstream = nil, nil
+		c.Accounts = []ui.Account{{Name: "main", Backend: main}, {Name: "bot", Backend: bot}}
+		c.Logger = slog.New(slog.NewTextHandler(logs, nil))
+	})
+	dir := t.TempDir()
+	fileA, keyA := openSSHKey(t, dir)
+	dirB := filepath.Join(dir, "b")
+	dirC := filepath.Join(dir, "c")
+	for _, d := range []string{dirB, dirC} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fileB, keyB := openSSHKey(t, dirB)
+	fileC, keyC := openSSHKey(t, dirC)
+	line := func(opts string, k gossh.Signer) string {
+		return opts + " " + strings.TrimSpace(string(gossh.MarshalAuthorizedKey(k.PublicKey())))
+	}
+	keys := strings.Join([]string{
+		line(`environment="BHTOP_ACCOUNTS=main"`, keyA),
+		line(`environment="BHTOP_ACCOUNTS=bot"`, keyB),
+		line(`environment="BHTOP_ACCOUNTS=other"`, keyC),
+	}, "\n") + "\n"
+	if err := os.WriteFile(f.keysFile, []byte(keys), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	host, port, _ := net.SplitHostPort(f.addr)
+	knownHosts := filepath.Join(dir, "known_hosts")
+	if err := os.WriteFile(knownHosts, []byte(fmt.Sprintf("[%s]:%s %s", host, port, gossh.MarshalAuthorizedKey(f.srv.HostKey()))), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sshCmd := func(keyFile string) string {
+		return strings.Join([]string{"ssh", "-p", port, "-i", keyFile, "-F", "/dev/null",
+			"-o", "IdentitiesOnly=yes", "-o", "StrictHostKeyChecking=yes", "-o", "UserKnownHostsFile=" + knownHosts,
+			"-o", "BatchMode=yes", "desk@" + host}, " ")
+	}
+	x := testkit.NewTmux(t)
+	for _, v := range []struct{ file, mine, other string }{{fileA, "main", "bot"}, {fileB, "bot", "main"}} {
+		term := x.Term(t, 120, 40, sshCmd(v.file)+"; sleep 30")
+		header := func(s string) string { return strings.SplitN(s, "\n", 2)[0] }
+		term.WaitFor("the "+v.mine+" account over OpenSSH", func(s string) bool {
+			return strings.Contains(header(s), " "+v.mine+" ") && strings.Contains(s, "Balances") && strings.Contains(s, "live")
+		})
+		term.Keys("a")
+		term.Keys("A")
+		time.Sleep(300 * time.Millisecond) // a and A would switch within a frame
+		if s := term.Screen(); !strings.Contains(header(s), " "+v.mine+" ") || strings.Contains(header(s), v.other) || strings.Contains(s, "ALL ACCOUNTS") {
+			t.Errorf("viewer of %s reached another account:\n%s", v.mine, s)
+		}
+		term.Keys("q")
+	}
+	testkit.Eventually(t, 10*time.Second, func() bool { return f.srv.Sessions() == 0 }, "q to end both sessions")
+
+	out, err := exec.Command("ssh", append(strings.Fields(sshCmd(fileC))[1:], "-T", "true")...).CombinedOutput()
+	if err == nil || strings.Contains(string(out), "BHTOP_ACCOUNTS") || strings.Contains(string(out), "other") {
+		t.Errorf("a key allowed no account: ssh err %v, output %q; want a plain refusal", err, out)
+	}
+	testkit.Eventually(t, 5*time.Second, func() bool {
+		return strings.Contains(logs.String(), "allows none of the accounts served")
+	}, "the log to say why the key was refused")
+}

@@ -1,0 +1,195 @@
+package ui
+
+import (
+	"context"
+	"sync/atomic"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/shopspring/decimal"
+
+	"bhtop/market"
+)
+
+// Account is one followed account as the dashboard sees it (DESIGN.md
+// 'Accounts'): its name (shown in the header; "" shows none), its live backend, its Trader (nil: this account
+// is read-only) and its market, valued in ValueIn (default USDT).
+type Account struct {
+	Name    string
+	Backend Backend
+	Trader  Trader
+	Market  *market.Hub
+	ValueIn string
+}
+
+// deskAccounts are the dashboard's accounts when it follows several; the
+// zero value is the one account New was given, and nothing shows it.
+type deskAccounts struct {
+	list  []accountSlot
+	cur   int           // index into list; len(list) is the All view
+	shown *atomic.Int32 // cur, for the notice forwarders
+	rows  []allRow      // the All view's rows and total, rebuilt by refresh
+	total allTotal
+}
+
+// accountSlot is an account and what the dashboard remembers of it while
+// another is shown.
+type accountSlot struct {
+	Account
+	equity0 *decimal.Decimal // the first equity seen: the header's change
+}
+
+// several reports whether there is more than one account to switch to.
+func (d *deskAccounts) several() bool { return len(d.list) > 1 }
+
+// all reports whether the All view is shown.
+func (d *deskAccounts) all() bool { return d.several() && d.cur == len(d.list) }
+
+// NewDesk returns the dashboard over several accounts: the first is
+// shown; a / A cycle through the others and the All view. Each account's
+// Trader is its own: trading keys act on the account shown, and are gone
+// on a read-only one. With one account it is New with that account.
+func NewDesk(accts []Account, opts ...Option) Model {
+	a0 := accts[0]
+	if a0.Market != nil {
+		opts = append(opts, WithMarket(a0.Market, a0.ValueIn))
+	}
+	m := New(a0.Backend, a0.Trader, opts...)
+	d := &m.acc
+	if len(accts) < 2 {
+		d.list = []accountSlot{{Account: a0}}
+		m.drawShortHelp()
+		return m
+	}
+	d.list = make([]accountSlot, len(accts))
+	for i, a := range accts {
+		if a.ValueIn == "" {
+			a.ValueIn = "USDT"
+		}
+		d.list[i] = accountSlot{Account: a}
+	}
+	d.shown = new(atomic.Int32)
+	m.keys.NextAccount.SetEnabled(true)
+	m.keys.PrevAccount.SetEnabled(true)
+	m.notice, m.mnotice = forwardNotices(m.ctx, accts, d.shown)
+	m.drawShortHelp()
+	m.refresh()
+	return m
+}
+
+// forwardNotices subscribes to every account's state and market hubs and
+// passes on the notices of the account shown (all of them in the All
+// view) to one state and one market channel (1 slot, newest wins), which
+// the dashboard's listeners wait on whichever account is shown. The
+// market channel is nil when no account has market data.
+func forwardNotices(ctx context.Context, accts []Account, shown *atomic.Int32) (state, mkt <-chan struct{}) {
+	out := make(chan struct{}, 1)
+	var mout chan struct{}
+	for _, a := range accts {
+		if a.Market != nil {
+			mout = make(chan struct{}, 1)
+		}
+	}
+	all := int32(len(accts))
+	forward := func(i int32, in <-chan struct{}, unsub func(), to chan struct{}) {
+		defer unsub()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-in:
+			}
+			if s := shown.Load(); s == i || s == all {
+				select {
+				case to <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}
+	for i, a := range accts {
+		in, unsub := a.Backend.Hub().Subscribe()
+		go forward(int32(i), in, unsub, out)
+		if a.Market != nil {
+			min, munsub := a.Market.Subscribe()
+			go forward(int32(i), min, munsub, mout)
+		}
+	}
+	return out, mout
+}
+
+// onAccountKey switches accounts on a / A; ok is false for any other key
+// (and always with one account). In the All view it also keeps every key
+// that acts on one account away from the panes.
+func (m Model) onAccountKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
+	d := &m.acc
+	if !d.several() {
+		return m, nil, false
+	}
+	step := 0
+	switch {
+	case key.Matches(msg, m.keys.NextAccount):
+		step = 1
+	case key.Matches(msg, m.keys.PrevAccount):
+		step = len(d.list) // -1 modulo len(list)+1
+	}
+	if step == 0 {
+		if d.all() && !key.Matches(msg, m.keys.Quit, m.keys.Help, m.keys.Theme, m.keys.Privacy) {
+			return m, nil, true
+		}
+		return m, nil, false
+	}
+	if m.busy {
+		m.setMsg(msgWarn, "a request is in flight: switch accounts once it is answered")
+		return m, nil, true
+	}
+	return m.show((d.cur + step) % (len(d.list) + 1)), nil, true
+}
+
+// show makes account i (len(list): the All view) the one shown: the
+// backend, trader and market are swapped, and every pane is built again
+// from that account's snapshot.
+func (m Model) show(i int) Model {
+	d := &m.acc
+	if d.cur < len(d.list) {
+		d.list[d.cur].equity0 = m.equity0
+	}
+	d.cur = i
+	d.shown.Store(int32(i))
+	m.chart, m.msg = nil, ""
+	if i < len(d.list) {
+		a := d.list[i]
+		m.b, m.t = a.Backend, a.Trader
+		m.market = marketSource{hub: a.Market, valueIn: a.ValueIn}
+		m.keys.SetReadOnly(m.t == nil)
+		m.equity0, m.mk = a.equity0, nil
+		m.notes, m.noteSeq, m.symbols = nil, 0, nil
+		m.contracts, m.contractsErr = nil, ""
+		m.feeNote, m.feeVersion = "", 0 // another account's fills
+		for p := range m.panes {
+			m.panes[p].builtOK = false
+		}
+		m.refresh() // builds the market view the layout prepares with
+		if m.width > 0 {
+			m = m.onResize(tea.WindowSizeMsg{Width: m.width, Height: m.height})
+		}
+	}
+	m.drawShortHelp()
+	m.refresh()
+	return m
+}
+
+// accountName is the name the header shows ("" for an unnamed one).
+func (m *Model) accountName() string {
+	d := &m.acc
+	if len(d.list) == 0 || d.all() {
+		return ""
+	}
+	return d.list[d.cur].Name
+}
+
+// off returns b disabled (the account keys until NewDesk enables them).
+func off(b key.Binding) key.Binding {
+	b.SetEnabled(false)
+	return b
+}

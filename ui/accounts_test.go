@@ -1,0 +1,119 @@
+package ui
+
+import (
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"bhtop/internal/simtest"
+	"bhtop/rest"
+	"bhtop/signer"
+	"bhtop/sim"
+	"bhtop/stream"
+	"bhtop/upstream"
+)
+
+// twoAccounts are a live account "main" (trading, with market) and an
+// account "bot1" whose key the service refuses, as a wrong key shows.
+func twoAccounts() []Account {
+	live := newTestBackend(testSnapshot())
+	bad := newTestBackend(nil)
+	bad.setStatus(upstream.Status{State: upstream.StateReconnecting, Simulated: true, RetryAt: t0.Add(8 * time.Second),
+		Reason: "POST listenKey: HTTP 401 -2015: Invalid API-key, IP, or permissions for action.", Errors: 3})
+	return []Account{
+		{Name: "main", Backend: live, Trader: &testTrader{}, Market: marketHub(testMarket()), ValueIn: "USDT"},
+		{Name: "bot1", Backend: bad, Market: marketHub(testMarket()), ValueIn: "USDT"},
+	}
+}
+
+// TestAccountScreens: the header names the account shown; a / A cycle
+// main → bot1 → All → main; the failing account shows its failure while
+// main stays live; the All view lists both with the total.
+func TestAccountScreens(t *testing.T) {
+	views := []goldenView{
+		{"main", ""},
+		{"bot1", "a"},
+		{"all", "a a"},
+		{"all-backwards", "A"},
+		{"around", "a a a"},
+		{"all-ignores-pane-keys", "A n x r 2"},
+		{"all-private", "A p"},
+	}
+	for _, size := range [][2]int{{120, 30}, {80, 24}} {
+		for _, v := range views {
+			t.Run(v.name+"-"+itoa(uint64(size[0])), func(t *testing.T) {
+				m := sized(NewDesk(twoAccounts(), WithNow(fixedNow), WithNoColor(true)), size[0], size[1])
+				m = press(t, m, v.keys)
+				out := ansi.Strip(m.View().Content)
+				checkScreen(t, out, size[0], size[1])
+				golden.RequireEqual(t, []byte(out))
+			})
+		}
+	}
+}
+
+// TestAccountTradingKeys: the trading keys act on the account shown, and
+// an account without a Trader has none (read-only per account).
+func TestAccountTradingKeys(t *testing.T) {
+	accts := twoAccounts()
+	m := sized(NewDesk(accts, WithNow(fixedNow)), 120, 30)
+	if m.ReadOnly() || !m.keys.New.Enabled() {
+		t.Fatal("main has a Trader: n must be enabled")
+	}
+	m = press(t, m, "a")
+	if !m.ReadOnly() || m.keys.New.Enabled() || m.keys.Cancel.Enabled() {
+		t.Fatal("bot1 has no Trader: the dashboard must be read-only there")
+	}
+	m = press(t, m, "A")
+	if m.ReadOnly() || m.t != accts[0].Trader {
+		t.Fatal("back on main: its Trader must be the one used")
+	}
+}
+
+// TestOneAccountDesk: with one unnamed account nothing shows accounts: no
+// name in the header, a and A do nothing and are not in the help.
+func TestOneAccountDesk(t *testing.T) {
+	a := twoAccounts()[:1]
+	a[0].Name = ""
+	m := sized(NewDesk(a, WithNow(fixedNow), WithNoColor(true)), 120, 30)
+	plain := sized(New(a[0].Backend, a[0].Trader, WithNow(fixedNow), WithNoColor(true), WithMarket(a[0].Market, "USDT")), 120, 30)
+	if got, want := ansi.Strip(press(t, m, "a").View().Content), ansi.Strip(plain.View().Content); got != want {
+		t.Errorf("one-account desk after a:\n%s\nwant the plain dashboard:\n%s", got, want)
+	}
+}
+
+// TestTwoSimulatorAccounts: two accounts of a real simulator followed at
+// once over loopback, one with a wrong key: that one shows as failing,
+// the other goes live, and the All view says so for each.
+func TestTwoSimulatorAccounts(t *testing.T) {
+	srv := simtest.Start(t, sim.Options{Activity: 5, Accounts: 2})
+	good := srv.Accounts(sim.DemoSecret)[1] // the second account, with its own keys
+	session := func(key, secret string) *stream.Session {
+		c := rest.New(srv.URL(), rest.WithAPIKey(key), rest.WithSecret(signer.NewSecret(secret)))
+		s, err := stream.New(stream.Config{REST: c, WSURL: srv.WSURL(), Simulated: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Start()
+		t.Cleanup(func() { _ = s.Close(t.Context()) })
+		return s
+	}
+	live := session(good.APIKey, good.SecretKey)
+	wrong := session(good.APIKey, "not-the-secret")
+	_ = live
+	accts := []Account{{Name: "bot2", Backend: live, Trader: live}, {Name: "wrongkey", Backend: wrong}}
+	p := probe{Model: NewDesk(accts, WithNoColor(true)), screen: new(atomic.Pointer[string]), sizes: new(atomic.Int32)}
+	tm := &program{TestModel: teatest.NewTestModel(t, p, teatest.WithInitialTermSize(140, 30)), screen: p.screen}
+	waitText(t, tm, "bot2", "● live", "Balances", "USDT")
+	sendKeys(tm, "a")
+	waitText(t, tm, "wrongkey", "-1022")
+	sendKeys(tm, "a")
+	waitText(t, tm, "ALL ACCOUNTS", "bot2", "wrongkey", "1/2 streams live")
+	sendKeys(tm, "a")
+	waitText(t, tm, "bot2", "● live")
+	finish(t, tm)
+}

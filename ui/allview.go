@@ -1,0 +1,146 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"bhtop/market"
+	"bhtop/upstream"
+	"bhtop/value"
+)
+
+// The All view (key a / A past the last account): one row per account
+// with its stream's health, equity and unrealized PnL, and their total.
+
+// allRow is one account's line of the All view, as text.
+type allRow struct {
+	name, stream       string // stream: styled connection state
+	equity, upnl, note string
+	bad                bool // the stream is not live: the row is painted
+}
+
+// allTotal is the All view's total line.
+type allTotal struct {
+	equity, unpriced string
+}
+
+// refreshAll rebuilds the All view's rows from every account's newest
+// snapshots; it does nothing unless the All view is shown.
+func (m *Model) refreshAll() {
+	d := &m.acc
+	if !d.all() {
+		return
+	}
+	saved := m.status
+	defer func() { m.status = saved }()
+	in := d.list[0].ValueIn
+	parts := make([]value.Part, len(d.list))
+	d.rows = d.rows[:0]
+	for i, a := range d.list {
+		s := a.Backend.Hub().Latest()
+		var ms *market.Snapshot
+		if a.Market != nil {
+			ms = a.Market.Latest()
+		}
+		v := value.Of(s, ms, a.ValueIn)
+		parts[i] = value.Part{State: s, Market: ms, Val: v}
+		m.status = a.Backend.Status()
+		r := allRow{name: a.Name, stream: m.connState(), equity: "—", upnl: "—"}
+		r.bad = m.status.State != upstream.StateLive
+		switch {
+		case s.Version == 0:
+			r.note = "no snapshot yet" // nothing known: never shown as 0
+		case v != nil:
+			r.equity = v.Equity.StringFixed(valuePlaces(v.Asset)) + " " + v.Asset
+			if p, ok := value.UnrealizedIn(v, ms); ok {
+				r.upnl = p.StringFixed(valuePlaces(v.Asset)) + " " + v.Asset
+			}
+			if len(v.Unpriced) > 0 {
+				r.note = "unpriced " + strings.Join(v.Unpriced, ",")
+			}
+		default:
+			r.note = "no market data"
+		}
+		d.rows = append(d.rows, r)
+	}
+	t := value.Sum(in, parts)
+	d.total = allTotal{equity: t.Equity.StringFixed(valuePlaces(in)) + " " + in}
+	if len(t.Unpriced) > 0 {
+		d.total.unpriced = "unpriced " + strings.Join(t.Unpriced, ",")
+	}
+}
+
+// amount is s (an amount and its asset), or with privacy on the mask
+// and the asset; "—" stays.
+func (m *Model) amount(s string) string {
+	if !m.privacy || s == "—" {
+		return s
+	}
+	if _, asset, ok := strings.Cut(s, " "); ok {
+		return hidden + " " + asset
+	}
+	return hidden
+}
+
+// allHeader is the header line of the All view.
+func (m *Model) allHeader() string {
+	parts := []string{m.pt.header.wrap(" bhtop "), m.pt.badge.wrap(" ALL ACCOUNTS "),
+		strconv.Itoa(len(m.acc.list)) + " accounts", m.pt.accent.wrap("total " + m.amount(m.acc.total.equity))}
+	if m.privacy {
+		parts = append(parts, m.pt.badge.wrap(" PRIVATE "))
+	}
+	return fitStyled(strings.Join(parts, " "), m.lay.w)
+}
+
+// allStatus is the status line of the All view.
+func (m *Model) allStatus() string {
+	live := 0
+	for _, r := range m.acc.rows {
+		if !r.bad {
+			live++
+		}
+	}
+	t := " " + strconv.Itoa(live) + "/" + strconv.Itoa(len(m.acc.rows)) + " streams live  a/A: next/previous account"
+	return m.pt.status.wrap(fit(t, m.lay.w))
+}
+
+// writeAll draws the All view's body: body.h lines, each ended by a
+// newline.
+func (m *Model) writeAll(b *strings.Builder) {
+	w, h := m.lay.w, m.lay.body.h
+	nameW, eqW, pnlW := len("Account"), len("Equity"), len("Unrealized PnL")
+	rows := make([]allRow, len(m.acc.rows))
+	for i, r := range m.acc.rows {
+		r.equity, r.upnl = m.amount(r.equity), m.amount(r.upnl)
+		rows[i] = r
+		nameW = max(nameW, textWidth(r.name))
+		eqW = max(eqW, textWidth(r.equity))
+		pnlW = max(pnlW, textWidth(r.upnl))
+	}
+	total := m.amount(m.acc.total.equity)
+	eqW = max(eqW, textWidth(total))
+	left := func(s string, n int) string { return s + strings.Repeat(" ", max(0, n-textWidth(s))) }
+	right := func(s string, n int) string { return strings.Repeat(" ", max(0, n-textWidth(s))) + s }
+	row := func(name, eq, pnl, stream, note string) string {
+		return " " + left(name, nameW) + "  " + right(eq, eqW) + "  " + right(pnl, pnlW) + "  " + stream + "  " + note
+	}
+	var lines []string
+	lines = append(lines, m.pt.colHeader.wrap(fit(row("Account", "Equity", "Unrealized PnL", "Stream", ""), w)))
+	for _, r := range rows {
+		note := r.note
+		if note != "" {
+			note = m.pt.muted.wrap(note)
+		}
+		lines = append(lines, fitStyled(row(r.name, r.equity, r.upnl, r.stream, note), w))
+	}
+	lines = append(lines, fit("", w))
+	lines = append(lines, fitStyled(m.pt.accent.wrap(row("Total", total, "", "", ""))+" "+m.pt.muted.wrap(m.acc.total.unpriced), w))
+	for i := range h {
+		if i < len(lines) {
+			b.WriteString(lines[i])
+		} else {
+			b.WriteString(strings.Repeat(" ", w))
+		}
+		b.WriteByte('\n')
+	}
+}

@@ -1,0 +1,165 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"bhtop/actions"
+	"bhtop/rest"
+)
+
+// The trading actions through the whole program: a contract order, the
+// closing of a position and the cancel-all each send once on `y`, back
+// out on any other key, and do not exist in read-only mode.
+
+func TestContractOrderYSendsOnce(t *testing.T) {
+	b, tr := newTestBackend(testSnapshot()), &testTrader{}
+	tm := startProgram(t, b, tr, 80, 24)
+	sendKeys(tm, "n")
+	waitText(t, tm, "New spot order")
+	sendKeys(tm, "up", "right")
+	waitText(t, tm, "New contract order", "BTC-PERP")
+	sendKeys(tm, "down", "down", "down", "down", "down", "down")
+	tm.Type("10")
+	sendKeys(tm, "down")
+	tm.Type("5")
+	sendKeys(tm, "down")
+	tm.Type("60000")
+	sendKeys(tm, "enter")
+	waitText(t, tm, "SEND THIS CONTRACT ORDER?", "notional 300 USDT", "margin needed 30 USDT")
+	sendKeys(tm, "y", "y", "y")
+	waitText(t, tm, "order accepted: BUY_OPEN 5 BTC-PERP")
+	finish(t, tm)
+	if len(tr.contract) != 1 || len(tr.placed) != 0 {
+		t.Fatalf("contract orders %d, spot orders %d; want 1, 0", len(tr.contract), len(tr.placed))
+	}
+	want := rest.ContractOrderRequest{Symbol: "BTC-PERP", Side: "BUY_OPEN", OrderType: "LIMIT", PriceType: "INPUT",
+		TimeInForce: "GTC", Quantity: "5", Price: "60000", Leverage: "10"}
+	if tr.contract[0] != want {
+		t.Errorf("PlaceContractOrder(%+v), want %+v", tr.contract[0], want)
+	}
+}
+
+func TestClosePositionYSendsOnce(t *testing.T) {
+	b, tr := newTestBackend(testSnapshot()), &testTrader{}
+	tm := startProgram(t, b, tr, 80, 24)
+	sendKeys(tm, "3", "down", "x")
+	waitText(t, tm, "CLOSE THIS POSITION?", "ETH-PERP SHORT", "quantity [10_]")
+	sendKeys(tm, "backspace", "backspace")
+	tm.Type("4")
+	waitText(t, tm, "quantity [4_]", "BUY_CLOSE 4 ETH-PERP LIMIT OPPONENT")
+	sendKeys(tm, "y", "y")
+	waitText(t, tm, "order accepted: BUY_CLOSE 4 ETH-PERP")
+	finish(t, tm)
+	if len(tr.contract) != 1 {
+		t.Fatalf("contract orders %d, want 1", len(tr.contract))
+	}
+	want := rest.ContractOrderRequest{Symbol: "ETH-PERP", Side: "BUY_CLOSE", OrderType: "LIMIT", PriceType: "OPPONENT",
+		TimeInForce: "GTC", Quantity: "4"}
+	if tr.contract[0] != want {
+		t.Errorf("PlaceContractOrder(%+v), want %+v", tr.contract[0], want)
+	}
+}
+
+func TestCloseQuantityAboveAvailableSendsNothing(t *testing.T) {
+	tr := &testTrader{}
+	m := sized(New(newTestBackend(testSnapshot()), tr, WithNow(fixedNow)), 80, 24)
+	m = press(t, m, "3 x type:5 y") // available 2: "25" is too much
+	if len(tr.contract) != 0 || m.confirm == nil || !strings.Contains(m.confirm.closing.err, "exceeds") {
+		t.Fatalf("sent %d, review open %v; want nothing sent and the review saying why", len(tr.contract), m.confirm != nil)
+	}
+}
+
+func TestCancelAllYRunsOnce(t *testing.T) {
+	b, tr := newTestBackend(testSnapshot()), &testTrader{}
+	tm := startProgram(t, b, tr, 80, 24)
+	sendKeys(tm, "2", "/")
+	tm.Type("spot")
+	sendKeys(tm, "enter", "X")
+	waitText(t, tm, "CANCEL 3 OPEN ORDERS?", "spot ETHUSDT")
+	sendKeys(tm, "y", "y")
+	waitText(t, tm, "CANCEL-ALL DONE: 3 orders", "2  cancelled", "1  already closed")
+	sendKeys(tm, "y") // closes the summary, sends nothing
+	waitText(t, tm, "cancel-all: 2 cancelled, 1 already closed, 0 failed", "Open Orders")
+	finish(t, tm)
+	if len(tr.cancelAlls) != 1 || len(tr.cancelAlls[0]) != 3 {
+		t.Fatalf("cancel-all runs %d; want 1 of the 3 spot orders shown", len(tr.cancelAlls))
+	}
+	for _, tg := range tr.cancelAlls[0] {
+		if tg.Market != "spot" {
+			t.Errorf("target %+v is not one of the filtered rows", tg)
+		}
+	}
+}
+
+func TestTradeReviewsAnyOtherKeyBacksOut(t *testing.T) {
+	for _, open := range []string{"3 x", "2 X", "n up right down down down down down down type:10 down type:5 down type:60000 enter"} {
+		for _, k := range []string{"n", "enter", "esc", "q", "x", "X", "tab", "Y"} {
+			t.Run(open+"/"+k, func(t *testing.T) {
+				tr := &testTrader{}
+				m := press(t, sized(New(newTestBackend(testSnapshot()), tr, WithNow(fixedNow)), 80, 24), open)
+				if m.confirm == nil {
+					t.Fatalf("no review after %q", open)
+				}
+				next, cmd := m.Update(keyMsg(k))
+				m = runReply(next.(Model), cmd)
+				if placed, canceled := tr.calls(); placed+canceled != 0 || m.confirm != nil {
+					t.Errorf("after %q: %d sent, review open %v; want 0, false", k, placed+canceled, m.confirm != nil)
+				}
+			})
+		}
+	}
+}
+
+func TestReadOnlyHasNoTradeKeys(t *testing.T) {
+	m := sized(New(newTestBackend(testSnapshot()), nil, WithNow(fixedNow)), 160, 48)
+	m = press(t, m, "2 X 3 x 2 x n 6 x X ?")
+	if m.confirm != nil || m.form != nil || m.cancelRun != nil {
+		t.Fatalf("read-only opened a review or form")
+	}
+	help := m.View().Content
+	for _, k := range []string{"new order", "cancel / close", "cancel all shown"} {
+		if strings.Contains(help, k) {
+			t.Errorf("read-only help lists %q", k)
+		}
+	}
+}
+
+// TestCancelAllShowsProgress: progress replaces the box's counts as it
+// comes, keys wait for the end, and the end's summary closes on any key.
+func TestCancelAllShowsProgress(t *testing.T) {
+	tr := &testTrader{}
+	m := press(t, sized(New(newTestBackend(testSnapshot()), tr, WithNow(fixedNow)), 80, 24), "2 X")
+	next, _ := m.Update(keyMsg("y"))
+	m = next.(Model)
+	if m.cancelRun == nil || !m.busy {
+		t.Fatalf("y did not start the cancel-all")
+	}
+	feed := &cancelFeed{id: m.cancelRun.id}
+	next, cmd := m.Update(cancelAllMsg{id: feed.id, sum: actions.Summary{Total: 4, Cancelled: 2}, run: feed})
+	m = next.(Model)
+	if cmd == nil || !strings.Contains(ansi.Strip(m.View().Content), "CANCELLING… 2 of 4") {
+		t.Fatalf("progress not shown or not re-armed:\n%s", ansi.Strip(m.View().Content))
+	}
+	m = press(t, m, "esc y") // ignored while it runs
+	if m.cancelRun == nil {
+		t.Fatalf("a key closed the progress before the end")
+	}
+	next, _ = m.Update(cancelAllMsg{id: feed.id, sum: actions.Summary{Total: 4, Cancelled: 3, Failed: 1, Errors: []string{"spot BTCUSDT 1001: boom"}}, done: true})
+	m = next.(Model)
+	screen := ansi.Strip(m.View().Content)
+	for _, want := range []string{"CANCEL-ALL DONE: 4 orders", "3  cancelled", "1  failed", "! spot BTCUSDT 1001: boom", "cancel-all: 3 cancelled, 0 already closed, 1 failed"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("summary lacks %q:\n%s", want, screen)
+		}
+	}
+	m = press(t, m, "y")
+	if m.cancelRun != nil || m.busy {
+		t.Errorf("summary still open or busy after a key")
+	}
+	if len(tr.cancelAlls) != 0 {
+		t.Errorf("the trader was called %d times (the test fed the replies itself)", len(tr.cancelAlls))
+	}
+}

@@ -1,0 +1,90 @@
+package value
+
+import (
+	"slices"
+
+	"github.com/shopspring/decimal"
+
+	"bhtop/market"
+	"bhtop/state"
+)
+
+// Part is one account of a Sum: its state, the market it is valued
+// against and its valuation (nil without market data).
+type Part struct {
+	State  *state.Snapshot
+	Market *market.Snapshot
+	Val    *Valuation
+}
+
+// Total is several accounts' equity in one asset. Unpriced lists, sorted,
+// the assets left out: those of the parts' Unpriced, a part's valuation
+// asset with no route to Asset, and every balance of a part with no
+// valuation at all (no market data). Nothing is ever counted as 0.
+type Total struct {
+	Asset    string
+	Equity   decimal.Decimal
+	Unpriced []string
+}
+
+// Sum adds the parts' equities in asset in: a part valued in another
+// asset is converted at that asset's price in the part's market.
+func Sum(in string, parts []Part) Total {
+	t := Total{Asset: in, Equity: decimal.Zero, Unpriced: []string{}}
+	add := func(a string) {
+		if !slices.Contains(t.Unpriced, a) {
+			t.Unpriced = append(t.Unpriced, a)
+		}
+	}
+	for _, p := range parts {
+		if p.Val == nil {
+			if p.State != nil {
+				for _, b := range p.State.Balances {
+					if !sumNum(b.Free, b.Locked).isZero() {
+						add(b.Asset)
+					}
+				}
+			}
+			continue
+		}
+		for _, a := range p.Val.Unpriced {
+			add(a)
+		}
+		if p.Val.Asset == in {
+			t.Equity = t.Equity.Add(p.Val.Equity)
+			continue
+		}
+		if px, ok := Price(p.Market, p.Val.Asset, in); ok {
+			t.Equity = t.Equity.Add(p.Val.Equity.Mul(px))
+		} else {
+			add(p.Val.Asset)
+		}
+	}
+	slices.Sort(t.Unpriced)
+	return t
+}
+
+// UnrealizedIn sums v's positions' unrealized PnL in v's asset (each
+// converted from its PnL asset at m's price); ok is false when one is
+// unknown or has no price route.
+func UnrealizedIn(v *Valuation, m *market.Snapshot) (pnl decimal.Decimal, ok bool) {
+	if v == nil {
+		return decimal.Zero, false
+	}
+	pnl = decimal.Zero
+	for _, p := range v.Positions {
+		if p.Unrealized == nil {
+			return pnl, false
+		}
+		if p.PnLAsset == v.Asset {
+			pnl = pnl.Add(*p.Unrealized)
+			continue
+		}
+		px, ok := Price(m, p.PnLAsset, v.Asset)
+		if !ok {
+			return pnl, false
+		}
+		pnl = pnl.Add(p.Unrealized.Mul(px))
+	}
+	return pnl, true
+}
