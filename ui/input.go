@@ -197,9 +197,9 @@ func (m Model) onChartKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Esc, k.Chart):
 		m.chart = nil
 	case key.Matches(msg, k.IntervalPrev):
-		return m.stepInterval(-1), nil
+		return m.stepInterval(-1)
 	case key.Matches(msg, k.IntervalNext):
-		return m.stepInterval(1), nil
+		return m.stepInterval(1)
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
 	case key.Matches(msg, k.New):
@@ -270,6 +270,8 @@ func (m Model) onPaneKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.focus = paneFills
 	case key.Matches(msg, k.Chart):
 		m = m.openChart()
+		m.rebuild()
+		return m, m.loadCandles(true)
 	case key.Matches(msg, k.Up):
 		p.move(-1)
 	case key.Matches(msg, k.Down):
