@@ -196,6 +196,7 @@ func (m Model) onChartKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.quit()
 	case key.Matches(msg, k.Esc, k.Chart):
 		m.chart = nil
+		m.drawShortHelp()
 	case key.Matches(msg, k.IntervalPrev):
 		return m.stepInterval(-1)
 	case key.Matches(msg, k.IntervalNext):
@@ -270,6 +271,7 @@ func (m Model) onPaneKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.focus = paneFills
 	case key.Matches(msg, k.Chart):
 		m = m.openChart()
+		m.drawShortHelp()
 		m.rebuild()
 		return m, m.loadCandles(true)
 	case key.Matches(msg, k.Up):

@@ -302,9 +302,17 @@ func (m *Model) applyTheme() {
 	m.drawShortHelp()
 }
 
-// drawShortHelp renders the one-line help for the current width and theme.
+// drawShortHelp renders the one-line help for the current width, theme
+// and view: the panes, the chart or the All accounts view.
 func (m *Model) drawShortHelp() {
-	m.shortHelp = fitStyled(" "+m.help.ShortHelpView(m.keys.ShortHelp()), m.lay.w)
+	keys := m.keys.ShortHelp()
+	switch {
+	case m.acc.all():
+		keys = m.keys.AllShortHelp()
+	case m.chart != nil:
+		keys = m.keys.ChartShortHelp()
+	}
+	m.shortHelp = fitStyled(" "+m.help.ShortHelpView(keys), m.lay.w)
 }
 
 // setMsg sets the message line.
