@@ -39,7 +39,7 @@ func (m *Model) dialog() (string, bool) {
 		return m.cancelAllView(), true
 	case m.confirm != nil:
 		return m.confirmView(), true
-	case m.cancelRun != nil:
+	case m.cancelRun != nil && !m.cancelRun.hidden:
 		return m.cancelRunView(), true
 	case m.form != nil:
 		return m.formView(), true

@@ -21,11 +21,17 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case m.confirm != nil:
 		return m.onConfirmKey(msg)
-	case m.cancelRun != nil:
-		if m.cancelRun.done { // any key closes the summary
+	case m.cancelRun != nil && !m.cancelRun.hidden:
+		switch {
+		case m.cancelRun.done: // any key closes the summary
 			m.cancelRun = nil
-		} else if key.Matches(msg, m.keys.Quit) {
+		case key.Matches(msg, m.keys.Quit): // ends ctx: the cancels stop
 			return m.quit()
+		case key.Matches(msg, m.keys.Esc):
+			r := *m.cancelRun
+			r.hidden = true
+			m.cancelRun = &r
+			m.setMsg(msgInfo, cancelProgressText(r.sum))
 		}
 		return m, nil
 	case m.form != nil:
