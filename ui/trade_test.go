@@ -184,3 +184,31 @@ func TestCancelAllShowsProgress(t *testing.T) {
 		t.Errorf("the trader was called %d times (the test fed the replies itself)", len(tr.cancelAlls))
 	}
 }
+
+// TestContractOverPrice: price type OVER asks for the over price (and no
+// price), the review values the order at the best ask plus it, and y
+// sends overPrice.
+func TestContractOverPrice(t *testing.T) {
+	tr := &testTrader{}
+	m := marketModel(testMarket(), 80, 24, WithNoColor(true))
+	m.t = tr
+	m = press(t, m, "n up right down down down down right right right down down type:10 down type:5 down enter")
+	screen := ansi.Strip(m.View().Content)
+	if m.confirm != nil || !strings.Contains(screen, "OverPrice") || !strings.Contains(screen, "needs the amount over") {
+		t.Fatalf("OVER without an over price went on, or the field is missing:\n%s", screen)
+	}
+	m = press(t, m, "type:2.5 enter")
+	screen = ansi.Strip(m.View().Content)
+	// BTC-PERP: best ask 61050.5 + 2.5, × 5 contracts of 0.001.
+	for _, want := range []string{"OVER GTC over 2.5", "notional 305.265 USDT"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("review lacks %q:\n%s", want, screen)
+		}
+	}
+	m = press(t, m, "y")
+	want := rest.ContractOrderRequest{Symbol: "BTC-PERP", Side: "BUY_OPEN", OrderType: "LIMIT", PriceType: "OVER",
+		TimeInForce: "GTC", Quantity: "5", OverPrice: "2.5", Leverage: "10"}
+	if len(tr.contract) != 1 || tr.contract[0] != want {
+		t.Fatalf("sent %+v, want one %+v", tr.contract, want)
+	}
+}
