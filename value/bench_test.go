@@ -130,6 +130,30 @@ func marketRing(m *market.Snapshot, n, moved int) []*market.Snapshot {
 // same the same pair asked again; cold is Equity (nothing remembered, as
 // for snapshots not made by the store) on fresh's snapshots.
 func BenchmarkValuerEquity(b *testing.B) {
+	benchValuer(b, func(v *Valuer, s *state.Snapshot, m *market.Snapshot) bool {
+		_, unpriced, ok := v.Equity(s, m, "USDT")
+		return ok && len(unpriced) == 0
+	}, func(s *state.Snapshot, m *market.Snapshot) bool {
+		_, unpriced, ok := Equity(s, m, "USDT")
+		return ok && len(unpriced) == 0
+	})
+}
+
+// BenchmarkValuerOf is BenchmarkValuerEquity for the whole valuation (Of:
+// what the dashboard's panes show).
+func BenchmarkValuerOf(b *testing.B) {
+	benchValuer(b, func(v *Valuer, s *state.Snapshot, m *market.Snapshot) bool {
+		val := v.Of(s, m, "USDT")
+		return val != nil && len(val.Unpriced) == 0
+	}, func(s *state.Snapshot, m *market.Snapshot) bool {
+		val := Of(s, m, "USDT")
+		return val != nil && len(val.Unpriced) == 0
+	})
+}
+
+// benchValuer runs the cases of BenchmarkValuerEquity on warm (by a
+// Valuer) and cold.
+func benchValuer(b *testing.B, warm func(*Valuer, *state.Snapshot, *market.Snapshot) bool, cold func(*state.Snapshot, *market.Snapshot) bool) {
 	s, m := benchAccount()
 	for _, c := range []struct {
 		name  string
@@ -142,16 +166,18 @@ func BenchmarkValuerEquity(b *testing.B) {
 				ring = marketRing(m, c.ring, c.moved)
 			}
 			var v Valuer
-			v.Equity(s, ring[len(ring)-1], "USDT")
+			warm(&v, s, ring[len(ring)-1])
 			b.ReportAllocs()
 			n, cpu0 := 0, cpuTime()
 			for b.Loop() {
-				eq := v.Equity
+				ok := false
 				if c.name == "cold" {
-					eq = Equity
+					ok = cold(s, ring[n%len(ring)])
+				} else {
+					ok = warm(&v, s, ring[n%len(ring)])
 				}
-				if _, unpriced, ok := eq(s, ring[n%len(ring)], "USDT"); !ok || len(unpriced) != 0 {
-					b.Fatal("no equity")
+				if !ok {
+					b.Fatal("no valuation")
 				}
 				n++
 			}

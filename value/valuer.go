@@ -64,18 +64,20 @@ type balMemo struct {
 	asset, free, locked string
 	total, value        num
 	price               priceMemo
-	stale               bool // a quote it read moved
+	stale               bool   // a quote it read moved
+	gen                 uint64 // the valuation that last made it
 }
 
 // posMemo is one position row: the literals and the quote prices its
 // PnL was computed from, the PnL and the price route of its asset.
 type posMemo struct {
-	sym, side, avg, qty string
-	mark, last          string // the quote's Mark and Last it read
-	pnl                 num
-	asset               string
-	ok, done, stale     bool
-	price               *priceMemo
+	acct, sym, side, avg, qty, margin, liq string
+	mark, last, index                      string // the quote's fields it read
+	gen                                    uint64 // the valuation that made it
+	pnl                                    num
+	asset                                  string
+	ok, done, stale                        bool
+	price                                  *priceMemo
 }
 
 // get is the price of asset in in against m: the remembered one when
@@ -176,7 +178,7 @@ func (v *Valuer) balance(i int, b *state.Balance, m *market.Snapshot) (total, va
 	if !same {
 		*bm = balMemo{asset: b.Asset, free: b.Free, locked: b.Locked, total: sumNum(b.Free, b.Locked), price: priceMemo{deps: bm.price.deps[:0]}}
 	}
-	bm.stale, bm.price.done = false, false
+	bm.stale, bm.price.done, bm.gen = false, false, v.tick
 	bm.price.get(m, b.Asset, v.in)
 	bm.value = num{}
 	if bm.price.ok {
@@ -203,16 +205,18 @@ func (v *Valuer) position(i int, p *state.Position, m *market.Snapshot) (pm *pos
 		v.pos = append(v.pos, posMemo{})
 	}
 	pm = &v.pos[i]
-	same := pm.done && pm.sym == p.Symbol && pm.side == p.Side && pm.avg == p.AvgPrice && pm.qty == p.Total
+	same := pm.done && pm.sym == p.Symbol && pm.side == p.Side && pm.avg == p.AvgPrice && pm.qty == p.Total &&
+		pm.acct == p.AccountID && pm.margin == p.Margin && pm.liq == p.LiquidationPrice
 	if same && !pm.stale && !v.checkAll {
 		return pm, pm.ok
 	}
 	q := m.Quotes[p.Symbol]
-	if !same || pm.mark != q.Mark || pm.last != q.Last {
-		if !same { // else row i is indexed under its symbol already
+	if !same || pm.mark != q.Mark || pm.last != q.Last || pm.index != q.Index {
+		if !same || pm.sym != p.Symbol { // else row i is indexed under its symbol already
 			v.read(p.Symbol, -1-i)
 		}
-		*pm = posMemo{sym: p.Symbol, side: p.Side, avg: p.AvgPrice, qty: p.Total, mark: q.Mark, last: q.Last, done: true}
+		*pm = posMemo{acct: p.AccountID, sym: p.Symbol, side: p.Side, avg: p.AvgPrice, qty: p.Total, margin: p.Margin,
+			liq: p.LiquidationPrice, mark: q.Mark, last: q.Last, index: q.Index, done: true, gen: v.tick}
 		if mark, ok := markOf(&q); ok {
 			pm.pnl, pm.asset, pm.ok = pnlOf(p, mark, m)
 		}
@@ -246,10 +250,23 @@ func (v *Valuer) Equity(s *state.Snapshot, m *market.Snapshot, in string) (equit
 	if s == nil {
 		s = &state.Snapshot{}
 	}
-	if s == v.s && m == v.m && in == v.in && mapID(m.Instruments) == v.ins {
-		return v.eq, slices.Clone(v.unp), true
+	if !v.same(s, m, in) {
+		eq := v.pass(s, m, in)
+		v.eq, v.val = eq.dec(), nil
 	}
+	return v.eq, slices.Clone(v.unp), true
+}
+
+// same says whether s and m in in are what the last valuation valued.
+func (v *Valuer) same(s *state.Snapshot, m *market.Snapshot, in string) bool {
+	return s == v.s && m == v.m && in == v.in && mapID(m.Instruments) == v.ins && v.tick > 0
+}
+
+// pass brings every row's memo up to s and m in in and sums the equity;
+// it leaves the unpriced assets in v.unp and the snapshots in v.s, v.m.
+func (v *Valuer) pass(s *state.Snapshot, m *market.Snapshot, in string) num {
 	v.begin(m, in)
+	var unpriced []string
 	eq, pnls := num{}, num{}
 	for i := range s.Balances {
 		b := &s.Balances[i]
@@ -274,9 +291,82 @@ func (v *Valuer) Equity(s *state.Snapshot, m *market.Snapshot, in string) (equit
 	}
 	v.pos = v.pos[:len(s.Positions)]
 	v.reindex()
-	eq = eq.add(pnls)
 	slices.Sort(unpriced)
-	unpriced = slices.Compact(unpriced)
-	v.s, v.m, v.eq, v.unp, v.val = s, m, eq.dec(), unpriced, nil
-	return v.eq, slices.Clone(unpriced), true
+	v.s, v.m, v.unp = s, m, slices.Compact(unpriced)
+	return eq.add(pnls)
+}
+
+// Of is Of(s, m, in), reusing what did not change since the Valuer's
+// last valuation: a row whose memo still holds keeps the previous
+// valuation's decimals (they are immutable), and only the shares of
+// equity are made anew. The same snapshots asked again give the same
+// *Valuation; callers must not modify it.
+func (v *Valuer) Of(s *state.Snapshot, m *market.Snapshot, in string) *Valuation {
+	if m == nil || m.Version == 0 || len(m.Quotes) == 0 {
+		return nil
+	}
+	if s == nil {
+		s = &state.Snapshot{}
+	}
+	if v.same(s, m, in) && v.val != nil {
+		return v.val
+	}
+	prev, prevTick := v.val, v.tick
+	equity := v.pass(s, m, in)
+	if v.tick != prevTick+1 || v.tick == 1 {
+		prev = nil
+	}
+	// A row made before this pass was made (and valued) by the last one.
+	kept := func(gen uint64) bool { return prev != nil && gen != v.tick }
+
+	val := &Valuation{Asset: in, Unpriced: slices.Clone(v.unp)}
+	// The block holds the shares and the decimals of the rows made anew.
+	need := len(s.Balances) + 1
+	for i := range v.bals {
+		if !kept(v.bals[i].gen) || i >= len(prev.Assets) {
+			need += 3
+		}
+	}
+	for i := range v.pos {
+		if !kept(v.pos[i].gen) || i >= len(prev.Positions) {
+			need += 5
+		}
+	}
+	var blk decBlock
+	blk.grow(need)
+	slab := make([]decimal.Decimal, 3*len(s.Balances)+5*len(s.Positions))
+	val.Assets = make([]AssetValue, len(s.Balances))
+	for i := range s.Balances {
+		av, bm := &val.Assets[i], &v.bals[i]
+		if kept(bm.gen) && i < len(prev.Assets) {
+			*av = prev.Assets[i]
+			av.Share = nil
+			continue
+		}
+		av.Asset = bm.asset
+		av.Total = blk.dec(bm.total)
+		if bm.price.ok {
+			av.Price = blk.ptr(&slab[3*i], bm.price.p)
+			av.Value = blk.ptr(&slab[3*i+1], bm.value)
+		}
+	}
+	val.Positions = make([]PositionValue, len(s.Positions))
+	pslab := slab[3*len(s.Balances):]
+	for i := range s.Positions {
+		if kept(v.pos[i].gen) && i < len(prev.Positions) {
+			val.Positions[i] = prev.Positions[i]
+			continue
+		}
+		position(&val.Positions[i], &s.Positions[i], m, &blk, pslab[5*i:5*i+5])
+	}
+	val.Equity = blk.dec(equity)
+	if inv, ok := numOne.quo(equity); ok {
+		for i := range val.Assets {
+			if av := &val.Assets[i]; av.Value != nil {
+				av.Share = blk.ptr(&slab[3*i+2], v.bals[i].value.mul(inv))
+			}
+		}
+	}
+	v.eq, v.val = val.Equity, val
+	return val
 }

@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/shopspring/decimal"
 
 	"bhtop/market"
 	"bhtop/state"
@@ -25,6 +28,11 @@ func TestValuerAgreesWithEquity(t *testing.T) {
 			eq, unp, ok := v.Equity(s, m, in)
 			if ok != wantOK || ok && (eq.String() != want.String() || !slices.Equal(unp, wantUnp)) {
 				t.Fatalf("%s: Valuer = %s %v %v, Equity = %s %v %v", name, eq, unp, ok, want, wantUnp, wantOK)
+			}
+		}
+		for range 2 {
+			if got, want := show(v.Of(s, m, in)), show(Of(s, m, in)); got != want {
+				t.Fatalf("%s: Valuer.Of =\n%s\nOf =\n%s", name, got, want)
 			}
 		}
 	}
@@ -134,16 +142,27 @@ func tick(st *market.Store, t int64, last func(sym string) string, symbols ...st
 
 // TestValuerFollowsStore: a Valuer fed the market store's snapshots (which
 // say what moved since an earlier one) gives Equity's answer exactly:
-// every publication read, some skipped, an older one read again, a quote
+// every publication read (by Of, then Equity), some skipped, an older one read again, a quote
 // removed, the instruments replaced, the state moving.
 func TestValuerFollowsStore(t *testing.T) {
 	s, m := benchAccount()
 	st := storeFeed(m)
+	ins := maps.Clone(st.Instruments())
+	for i := range 50 {
+		sym := fmt.Sprintf("C%03d-PERP", i)
+		in := ins[sym]
+		in.Index = "BTCUSDT"
+		ins[sym] = in
+	}
+	st.SetInstruments(ins)
 	var v Valuer
 	var old []*market.Snapshot
 	check := func(name string, s *state.Snapshot, m *market.Snapshot) {
 		t.Helper()
 		want, wantUnp, _ := Equity(s, m, "USDT")
+		if got, want := show(v.Of(s, m, "USDT")), show(Of(s, m, "USDT")); got != want {
+			t.Fatalf("%s: Valuer.Of differs from Of", name)
+		}
 		eq, unp, ok := v.Equity(s, m, "USDT")
 		if !ok || eq.String() != want.String() || !slices.Equal(unp, wantUnp) {
 			t.Fatalf("%s: Valuer = %s %v, Equity = %s %v", name, eq, unp, want, wantUnp)
@@ -168,6 +187,14 @@ func TestValuerFollowsStore(t *testing.T) {
 			st.Remove(fmt.Sprintf("A%03dUSDT", step))
 		case step%41 == 9:
 			st.SetInstruments(maps.Clone(st.Instruments()))
+		case step%8 == 3:
+			st.SetIndex(map[string]string{"BTCUSDT": fmt.Sprint(60000 + step)})
+		case step%19 == 4:
+			ns := *s
+			ns.Positions = slices.Clone(s.Positions)
+			ns.Positions[step].Margin, ns.Positions[step+1].LiquidationPrice = "11", "901"
+			ns.Positions[step+2].AccountID = "sub"
+			s = &ns
 		case step%13 == 2:
 			ns := *s
 			ns.Balances = slices.Clone(s.Balances)
@@ -185,4 +212,29 @@ func TestValuerFollowsStore(t *testing.T) {
 			check(fmt.Sprint("step ", step), s, snap)
 		}
 	}
+}
+
+// show spells out a valuation exactly: every decimal as coefficient and
+// exponent, nil as "nil".
+func show(v *Valuation) string {
+	if v == nil {
+		return "nil"
+	}
+	d := func(x decimal.Decimal) string { return fmt.Sprintf("%se%d", x.Coefficient(), x.Exponent()) }
+	p := func(x *decimal.Decimal) string {
+		if x == nil {
+			return "nil"
+		}
+		return d(*x)
+	}
+	var b strings.Builder
+	fmt.Fprintln(&b, v.Asset, d(v.Equity), v.Unpriced, v.Unpriced == nil)
+	for _, a := range v.Assets {
+		fmt.Fprintln(&b, a.Asset, d(a.Total), p(a.Price), p(a.Value), p(a.Share))
+	}
+	for _, x := range v.Positions {
+		fmt.Fprintln(&b, x.AccountID, x.Symbol, x.Side, p(x.Mark), p(x.Index), p(x.Unrealized), x.PnLAsset,
+			p(x.UnrealizedPct), p(x.LiquidationPct))
+	}
+	return b.String()
 }
