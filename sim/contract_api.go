@@ -9,11 +9,12 @@ import (
 
 // parseContractOrder validates POST /openapi/contract/v1/order.
 func (s *Server) parseContractOrder(c *call) (*order, *apiError) {
-	sym, e := s.symbol(c.p, true)
+	o, e := s.newOrder(c, true)
 	if e != nil {
 		return nil, e
 	}
-	o := &order{acct: c.key.account, sym: sym, typ: "LIMIT", priceType: "INPUT", tif: "GTC"}
+	sym := o.sym
+	o.typ, o.priceType, o.tif = "LIMIT", "INPUT", "GTC"
 	side, e := c.p.required("side")
 	if e != nil {
 		return nil, e
@@ -101,11 +102,8 @@ func (s *Server) handleContractOrder(c *call) (any, *apiError) {
 }
 
 func (s *Server) handleContractCancel(c *call) (any, *apiError) {
-	o, e := s.findOrder(c, "orderId", "clientOrderId", true)
+	o, e := s.cancelFound(c, true)
 	if e != nil {
-		return nil, e
-	}
-	if e := s.cancelChecked(o, c.now.UnixMilli()); e != nil {
 		return nil, e
 	}
 	return o.record(), nil
