@@ -62,14 +62,21 @@ func mallocs() uint64 {
 // pings) into a fresh Store per op.
 func BenchmarkIngest(b *testing.B) {
 	frames := corpus()
+	benchIngest(b, func(s *Store) {
+		for _, f := range frames {
+			s.ApplyFrame(f, nil)
+		}
+	})
+}
+
+// benchIngest measures fold, given a fresh Store per op, per event of the
+// benchmark corpus.
+func benchIngest(b *testing.B, fold func(s *Store)) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	m0, c0 := mallocs(), cpuTime()
 	for i := 0; i < b.N; i++ {
-		s := NewStore()
-		for _, f := range frames {
-			s.ApplyFrame(f, nil)
-		}
+		fold(NewStore())
 	}
 	reportPerEvent(b, benchEvents, mallocs()-m0, c0)
 }
@@ -88,11 +95,7 @@ var journalText = sync.OnceValue(func() []byte {
 // (journal.ScanDecoded) and folded in order into a fresh Store per op.
 func BenchmarkIngestParallel(b *testing.B) {
 	text := journalText()
-	b.ReportAllocs()
-	b.ResetTimer()
-	m0, c0 := mallocs(), cpuTime()
-	for i := 0; i < b.N; i++ {
-		s := NewStore()
+	benchIngest(b, func(s *Store) {
 		err := journal.ScanDecoded(bytes.NewReader(text), runtime.GOMAXPROCS(0), func(d *journal.Decoded) {
 			if d.Bad {
 				s.CountMalformed()
@@ -103,8 +106,7 @@ func BenchmarkIngestParallel(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-	}
-	reportPerEvent(b, benchEvents, mallocs()-m0, c0)
+	})
 }
 
 // BenchmarkIngestBaselineEncodingJSON folds the same corpus, decoding each
@@ -112,16 +114,11 @@ func BenchmarkIngestParallel(b *testing.B) {
 // case-insensitively and so is not even correct).
 func BenchmarkIngestBaselineEncodingJSON(b *testing.B) {
 	frames := corpus()
-	b.ReportAllocs()
-	b.ResetTimer()
-	m0, c0 := mallocs(), cpuTime()
-	for i := 0; i < b.N; i++ {
-		s := NewStore()
+	benchIngest(b, func(s *Store) {
 		for _, f := range frames {
 			baselineApply(s, f)
 		}
-	}
-	reportPerEvent(b, benchEvents, mallocs()-m0, c0)
+	})
 }
 
 type baseProbe struct {
