@@ -45,11 +45,9 @@ func (s *Server) parseContractOrder(c *call) (*order, *apiError) {
 	if o.tif, e = c.p.oneOf("timeInForce", "GTC", codeInvalidTIF, "Invalid timeInForce.", "GTC", "FOK", "IOC", "LIMIT_MAKER"); e != nil {
 		return nil, e
 	}
-	qty, e := c.p.requiredDecimal("quantity")
-	if e != nil {
+	if o.qty, e = c.p.requiredDecimal("quantity"); e != nil {
 		return nil, e
 	}
-	o.qty = qty
 	price, ok, e := c.p.decimal("price")
 	if e != nil {
 		return nil, e
@@ -76,7 +74,7 @@ func (s *Server) parseContractOrder(c *call) (*order, *apiError) {
 		}
 		o.leverage = lev
 	}
-	if e := checkFilters(sym, qty, price, o.priceType == "INPUT"); e != nil {
+	if e := checkFilters(sym, o.qty, price, o.priceType == "INPUT"); e != nil {
 		return nil, e
 	}
 	cid, e := c.p.required("clientOrderId")

@@ -32,11 +32,9 @@ func (s *Server) parseSpotOrder(c *call) (*order, *apiError) {
 	if o.tif, e = c.p.oneOf("timeInForce", "GTC", codeInvalidTIF, "Invalid timeInForce.", "GTC", "IOC", "FOK"); e != nil {
 		return nil, e
 	}
-	qty, e := c.p.requiredDecimal("quantity")
-	if e != nil {
+	if o.qty, e = c.p.requiredDecimal("quantity"); e != nil {
 		return nil, e
 	}
-	o.qty = qty
 	price, ok, e := c.p.decimal("price")
 	if e != nil {
 		return nil, e
@@ -47,7 +45,7 @@ func (s *Server) parseSpotOrder(c *call) (*order, *apiError) {
 		return nil, errMandatory("price")
 	}
 	o.price = price
-	if e := checkFilters(sym, qty, price, o.typ != "MARKET"); e != nil {
+	if e := checkFilters(sym, o.qty, price, o.typ != "MARKET"); e != nil {
 		return nil, e
 	}
 	if cid, ok := c.p.str("newClientOrderId"); ok {
