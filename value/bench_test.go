@@ -3,10 +3,9 @@ package value
 import (
 	"fmt"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
+	"bhtop/internal/testkit"
 	"bhtop/market"
 	"bhtop/state"
 )
@@ -48,7 +47,7 @@ func benchAccount() (*state.Snapshot, *market.Snapshot) {
 func BenchmarkOf(b *testing.B) {
 	s, m := benchAccount()
 	b.ReportAllocs()
-	n, cpu0 := 0, cpuTime()
+	n, cpu0 := 0, testkit.CPUTime()
 	for b.Loop() {
 		if v := Of(s, m, "USDT"); v == nil || len(v.Unpriced) != 0 {
 			b.Fatalf("valuation %v", v)
@@ -57,7 +56,7 @@ func BenchmarkOf(b *testing.B) {
 	}
 	// CPU time per valuation: what other processes on a shared machine
 	// do not inflate (GC workers included).
-	if cpu := cpuTime() - cpu0; cpu > 0 {
+	if cpu := testkit.CPUTime() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/op")
 	}
 }
@@ -67,27 +66,17 @@ func BenchmarkOf(b *testing.B) {
 func BenchmarkEquity(b *testing.B) {
 	s, m := benchAccount()
 	b.ReportAllocs()
-	n, cpu0 := 0, cpuTime()
+	n, cpu0 := 0, testkit.CPUTime()
 	for b.Loop() {
 		if _, unpriced, ok := Equity(s, m, "USDT"); !ok || len(unpriced) != 0 {
 			b.Fatal("no equity")
 		}
 		n++
 	}
-	if cpu := cpuTime() - cpu0; cpu > 0 {
+	if cpu := testkit.CPUTime() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/op")
 	}
 }
-
-// cpuTime is the CPU time (user + system) the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // marketRing is n market snapshots following m as the market store
 // publishes them (each saying which quotes moved since the one before):
 // each publication moves the last price of moved of the balances'
@@ -168,7 +157,7 @@ func benchValuer(b *testing.B, warm func(*Valuer, *state.Snapshot, *market.Snaps
 			var v Valuer
 			warm(&v, s, ring[len(ring)-1])
 			b.ReportAllocs()
-			n, cpu0 := 0, cpuTime()
+			n, cpu0 := 0, testkit.CPUTime()
 			for b.Loop() {
 				ok := false
 				if c.name == "cold" {
@@ -181,7 +170,7 @@ func benchValuer(b *testing.B, warm func(*Valuer, *state.Snapshot, *market.Snaps
 				}
 				n++
 			}
-			if cpu := cpuTime() - cpu0; cpu > 0 {
+			if cpu := testkit.CPUTime() - cpu0; cpu > 0 {
 				b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/op")
 			}
 		})
