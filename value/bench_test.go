@@ -77,6 +77,7 @@ func BenchmarkEquity(b *testing.B) {
 		b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/op")
 	}
 }
+
 // marketRing is n market snapshots following m as the market store
 // publishes them (each saying which quotes moved since the one before):
 // each publication moves the last price of moved of the balances'
