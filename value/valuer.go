@@ -321,10 +321,12 @@ func (v *Valuer) Of(s *state.Snapshot, m *market.Snapshot, in string) *Valuation
 
 	val := &Valuation{Asset: in, Unpriced: slices.Clone(v.unp)}
 	// The block holds the shares and the decimals of the rows made anew.
-	need := len(s.Balances) + 1
+	// The slab holds the pointed-to decimals of those rows (a price and a
+	// value, or a position's five) and every share.
+	need := len(s.Balances)
 	for i := range v.bals {
 		if !kept(v.bals[i].gen) || i >= len(prev.Assets) {
-			need += 3
+			need += 2
 		}
 	}
 	for i := range v.pos {
@@ -333,8 +335,10 @@ func (v *Valuer) Of(s *state.Snapshot, m *market.Snapshot, in string) *Valuation
 		}
 	}
 	var blk decBlock
-	blk.grow(need)
-	slab := make([]decimal.Decimal, 3*len(s.Balances)+5*len(s.Positions))
+	blk.grow(need + len(s.Balances) + 1)
+	slab := make([]decimal.Decimal, need)
+	take := func(n int) []decimal.Decimal { d := slab[:n:n]; slab = slab[n:]; return d }
+	shares := take(len(s.Balances))
 	val.Assets = make([]AssetValue, len(s.Balances))
 	for i := range s.Balances {
 		av, bm := &val.Assets[i], &v.bals[i]
@@ -346,24 +350,24 @@ func (v *Valuer) Of(s *state.Snapshot, m *market.Snapshot, in string) *Valuation
 		av.Asset = bm.asset
 		av.Total = blk.dec(bm.total)
 		if bm.price.ok {
-			av.Price = blk.ptr(&slab[3*i], bm.price.p)
-			av.Value = blk.ptr(&slab[3*i+1], bm.value)
+			d := take(2)
+			av.Price = blk.ptr(&d[0], bm.price.p)
+			av.Value = blk.ptr(&d[1], bm.value)
 		}
 	}
 	val.Positions = make([]PositionValue, len(s.Positions))
-	pslab := slab[3*len(s.Balances):]
 	for i := range s.Positions {
 		if kept(v.pos[i].gen) && i < len(prev.Positions) {
 			val.Positions[i] = prev.Positions[i]
 			continue
 		}
-		position(&val.Positions[i], &s.Positions[i], m, &blk, pslab[5*i:5*i+5])
+		position(&val.Positions[i], &s.Positions[i], m, &blk, take(5))
 	}
 	val.Equity = blk.dec(equity)
 	if inv, ok := numOne.quo(equity); ok {
 		for i := range val.Assets {
 			if av := &val.Assets[i]; av.Value != nil {
-				av.Share = blk.ptr(&slab[3*i+2], v.bals[i].value.mul(inv))
+				av.Share = blk.ptr(&shares[i], v.bals[i].value.mul(inv))
 			}
 		}
 	}
