@@ -47,56 +47,41 @@ func runServe(args []string, stdio IO) int {
 	fs.Float64Var(&sf.simActivity, "sim-activity", 5, "background events per second of the built-in simulator (without credentials)")
 	conn := config.AddFlags(fs).AddMarketFlags()
 	df := addDeskFlags(fs)
-	pos, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return ExitOK
-	}
-	if err != nil {
-		return ExitUsage
-	}
-	if len(pos) > 0 {
-		fmt.Fprintf(stdio.Err, "bhtop serve: unexpected argument %q\n", pos[0])
-		return ExitUsage
+	fail := failer(stdio.Err, "bhtop serve")
+	if exit, ok := parseFlagsOnly(fs, args, fail); !ok {
+		return exit
 	}
 	if err := checkFlags(sf.check(), listenAddr("--listen", sf.listen)); err != nil {
-		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
-		return ExitUsage
+		return fail(ExitUsage, "%v", err)
 	}
 	accts, err := conn.ResolveAccounts(stdio.Getenv)
 	if err != nil {
-		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
-		return ExitUsage
+		return fail(ExitUsage, "%v", err)
 	}
 	c := accts[0].Conn // the settings every account shares (theme, log, alerts)
 	if err := checkDeskFlags(df); err != nil {
-		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
-		return ExitUsage
+		return fail(ExitUsage, "%v", err)
 	}
 	if err := sf.defaults(stdio.Getenv); err != nil {
-		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
-		return ExitUsage
+		return fail(ExitUsage, "%v", err)
 	}
 	if c.Theme != "" && !slices.Contains(themes.Names(), c.Theme) {
-		fmt.Fprintf(stdio.Err, "bhtop serve: --theme %q: want one of %v\n", c.Theme, themes.Names())
-		return ExitUsage
+		return fail(ExitUsage, "--theme %q: want one of %v", c.Theme, themes.Names())
 	}
 	for _, a := range accts {
 		if !a.HasCredentials() && a.BaseURL != "" {
-			fmt.Fprintf(stdio.Err, "bhtop serve: needs credentials for %s: set BHTOP_API_KEY and BHTOP_SECRET_KEY (or --secret-file); without a base URL it serves the built-in simulator\n", a.BaseURL)
-			return ExitUsage
+			return fail(ExitUsage, "needs credentials for %s: set BHTOP_API_KEY and BHTOP_SECRET_KEY (or --secret-file); without a base URL it serves the built-in simulator", a.BaseURL)
 		}
 	}
 	if err := checkFlags(outputFile("--record", c.Record), outputFile("--log", c.Log), sf.files()); err != nil {
-		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
-		return ExitUsage
+		return fail(ExitUsage, "%v", err)
 	}
 	logger := slog.New(slog.NewTextHandler(stdio.Err, nil))
 	closeLog := func() error { return nil }
 	if c.Log != "" {
 		l, cl, err := openOrderLog(c.Log)
 		if err != nil {
-			fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
-			return ExitUsage
+			return fail(ExitUsage, "%v", err)
 		}
 		defer cl()
 		logger, closeLog = l, cl
@@ -105,13 +90,11 @@ func runServe(args []string, stdio IO) int {
 	defer stop()
 	dk, err := openDesk(ctx, df, c, logger, nil)
 	if err != nil {
-		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
-		return ExitFail
+		return fail(ExitFail, "%v", err)
 	}
 	defer dk.close(exitWait)
 	if err := errors.Join(serveAccounts(ctx, sf, accts, logger, dk), closeLog()); err != nil {
-		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
-		return ExitFail
+		return fail(ExitFail, "%v", err)
 	}
 	return ExitOK
 }

@@ -2,10 +2,9 @@ package value
 
 import (
 	"fmt"
-	"syscall"
 	"testing"
-	"time"
 
+	"bhtop/internal/testkit"
 	"bhtop/market"
 	"bhtop/state"
 )
@@ -47,7 +46,7 @@ func benchAccount() (*state.Snapshot, *market.Snapshot) {
 func BenchmarkOf(b *testing.B) {
 	s, m := benchAccount()
 	b.ReportAllocs()
-	n, cpu0 := 0, cpuTime()
+	n, cpu0 := 0, testkit.CPUTime()
 	for b.Loop() {
 		if v := Of(s, m, "USDT"); v == nil || len(v.Unpriced) != 0 {
 			b.Fatalf("valuation %v", v)
@@ -56,7 +55,7 @@ func BenchmarkOf(b *testing.B) {
 	}
 	// CPU time per valuation: what other processes on a shared machine
 	// do not inflate (GC workers included).
-	if cpu := cpuTime() - cpu0; cpu > 0 {
+	if cpu := testkit.CPUTime() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/op")
 	}
 }
@@ -66,23 +65,14 @@ func BenchmarkOf(b *testing.B) {
 func BenchmarkEquity(b *testing.B) {
 	s, m := benchAccount()
 	b.ReportAllocs()
-	n, cpu0 := 0, cpuTime()
+	n, cpu0 := 0, testkit.CPUTime()
 	for b.Loop() {
 		if _, unpriced, ok := Equity(s, m, "USDT"); !ok || len(unpriced) != 0 {
 			b.Fatal("no equity")
 		}
 		n++
 	}
-	if cpu := cpuTime() - cpu0; cpu > 0 {
+	if cpu := testkit.CPUTime() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/op")
 	}
-}
-
-// cpuTime is the CPU time (user + system) the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
