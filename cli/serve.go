@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"os"
@@ -24,6 +25,7 @@ import (
 // config.AddFlags).
 type serveFlags struct {
 	listen, authorizedKeys, hostKey string
+	hostKeyDefault                  bool // hostKey is the default path, not --host-key
 	maxSessions, fps                int
 	idleTimeout, shutdownWait       time.Duration
 	simActivity                     float64
@@ -37,7 +39,7 @@ func runServe(args []string, stdio IO) int {
 	var sf serveFlags
 	fs.StringVar(&sf.listen, "listen", serve.DefaultAddr, "SSH listen `ADDR`")
 	fs.StringVar(&sf.authorizedKeys, "authorized-keys", "", "OpenSSH authorized_keys `FILE` of the viewers (default ~/.ssh/authorized_keys; re-read when it changes)")
-	fs.StringVar(&sf.hostKey, "host-key", "", "host key `FILE`, created (ed25519, mode 0600) if missing (default $XDG_CONFIG_HOME/bhtop/ssh_host_ed25519)")
+	fs.StringVar(&sf.hostKey, "host-key", "", "host key `FILE`, created (ed25519, mode 0600) if missing, in an existing directory (default $XDG_CONFIG_HOME/bhtop/ssh_host_ed25519)")
 	fs.IntVar(&sf.maxSessions, "max-sessions", serve.DefaultMaxSessions, "most viewers at once")
 	fs.DurationVar(&sf.idleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "close a session after this long without input (0: never)")
 	fs.IntVar(&sf.fps, "fps", serve.DefaultFPS, "most frames per second sent to each viewer")
@@ -119,8 +121,23 @@ func (sf *serveFlags) files() error {
 	case st.IsDir():
 		return fmt.Errorf("--authorized-keys %s: is a directory; want the OpenSSH authorized_keys file", sf.authorizedKeys)
 	}
-	if st, err := os.Stat(sf.hostKey); err == nil && st.IsDir() {
+	st, err = os.Stat(sf.hostKey)
+	switch {
+	case err == nil && st.IsDir():
 		return fmt.Errorf("--host-key %s: is a directory; want the key file", sf.hostKey)
+	case err == nil || !errors.Is(err, fs.ErrNotExist):
+		return nil // loaded (or refused with the reason) by serve.New
+	case sf.hostKeyDefault:
+		// bhtop's own config directory holds the default key: made
+		// (0700) like the config file's, and the log says the key was created.
+		if err := os.MkdirAll(filepath.Dir(sf.hostKey), 0o700); err != nil {
+			return fmt.Errorf("host key directory: %w", err)
+		}
+		return nil
+	}
+	dir := filepath.Dir(sf.hostKey)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("--host-key %s: directory %s does not exist; the key is created only in an existing directory", sf.hostKey, dir)
 	}
 	return nil
 }
@@ -143,6 +160,7 @@ func (sf *serveFlags) defaults(getenv func(string) string) error {
 			dir = filepath.Join(home, ".config")
 		}
 		sf.hostKey = filepath.Join(dir, "bhtop", "ssh_host_ed25519")
+		sf.hostKeyDefault = true
 	}
 	if sf.idleTimeout == 0 {
 		sf.idleTimeout = -1 // serve.Config: negative is never
