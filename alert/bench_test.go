@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"bhtop/internal/benchkit"
 	"bhtop/market"
 	"bhtop/state"
 )
@@ -20,17 +21,7 @@ func BenchmarkEvaluate(b *testing.B) {
 		st.Orders = append(st.Orders, &state.Order{Market: "spot", Symbol: "ETHBTC", OrderID: fmt.Sprint(i), Side: "BUY",
 			Type: "LIMIT", Quantity: "2", ExecutedQty: "1", Status: "PARTIALLY_FILLED"})
 	}
-	for i := range 50 {
-		a := fmt.Sprintf("A%d", i)
-		st.Balances = append(st.Balances, state.Balance{Asset: a, Free: "10", Locked: "1"})
-		mk.Quotes[a+"USDT"] = market.Quote{Symbol: a + "USDT", Last: "1.5"}
-	}
-	for i := range 20 {
-		s := fmt.Sprintf("C%d-PERP", i)
-		st.Positions = append(st.Positions, state.Position{Symbol: s, Side: "LONG", AvgPrice: "100", Total: "3", LiquidationPrice: "80"})
-		mk.Quotes[s] = market.Quote{Symbol: s, Mark: "101"}
-		mk.Instruments[s] = market.Instrument{Symbol: s, Quote: "USDT", Contract: true, Multiplier: "1"}
-	}
+	benchkit.Account(st, mk, 50, 20)
 	var rules []Rule
 	for i, f := range []map[string]any{
 		{"kind": "fill"}, {"kind": "order_rejected"},

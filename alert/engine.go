@@ -51,6 +51,9 @@ type Engine struct {
 	rules  []Rule
 	active map[condKey]bool
 	trades map[string]*tradeWatch // per account: fills and rejections seen
+	// valuers values each account, remembering what did not move since
+	// its last evaluation (value.Valuer).
+	valuers map[string]*value.Valuer
 }
 
 // condKey identifies one condition's edge state.
@@ -62,7 +65,7 @@ type condKey struct {
 
 // NewEngine returns an engine for rules (in their file order).
 func NewEngine(rules []Rule) *Engine {
-	return &Engine{rules: rules, active: map[condKey]bool{}, trades: map[string]*tradeWatch{}}
+	return &Engine{rules: rules, active: map[condKey]bool{}, trades: map[string]*tradeWatch{}, valuers: map[string]*value.Valuer{}}
 }
 
 // Rules returns the engine's rules.
@@ -82,7 +85,12 @@ func (e *Engine) Evaluate(in Input) []Firing {
 	if in.State == nil {
 		in.State = &state.Snapshot{}
 	}
-	ev := evaluation{Input: in}
+	vr := e.valuers[in.Account]
+	if vr == nil {
+		vr = &value.Valuer{}
+		e.valuers[in.Account] = vr
+	}
+	ev := evaluation{Input: in, valuer: vr}
 	var tw *tradeWatch
 	fresh := false
 	var out []Firing
@@ -152,6 +160,7 @@ type evaluation struct {
 	Input
 	valued bool
 	val    *value.Valuation
+	valuer *value.Valuer // the account's
 }
 
 // valueIn is the valuation asset (USDT unless ValueIn says).
@@ -170,15 +179,15 @@ func (ev *evaluation) valuation() *value.Valuation {
 	if !ev.valued {
 		ev.valued = true
 		if ev.priced() {
-			ev.val = value.Of(ev.State, ev.Market, ev.valueIn())
+			ev.val = ev.valuer.Of(ev.State, ev.Market, ev.valueIn())
 		}
 	}
 	return ev.val
 }
 
 // equity is the account's equity in ValueIn (ok false without market
-// data): the valuation's when there is one, else value.Equity alone,
-// which costs a fraction of a whole valuation.
+// data): the valuation's when there is one, else the equity alone (the
+// account's Valuer's Equity), which costs a fraction of a whole valuation.
 func (ev *evaluation) equity() (eq decimal.Decimal, in string, ok bool) {
 	if ev.valued {
 		if ev.val == nil {
@@ -189,6 +198,6 @@ func (ev *evaluation) equity() (eq decimal.Decimal, in string, ok bool) {
 	if !ev.priced() {
 		return decimal.Decimal{}, "", false
 	}
-	eq, _, ok = value.Equity(ev.State, ev.Market, ev.valueIn())
+	eq, _, ok = ev.valuer.Equity(ev.State, ev.Market, ev.valueIn())
 	return eq, ev.valueIn(), ok
 }

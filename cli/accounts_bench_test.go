@@ -9,13 +9,12 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
-	"runtime"
-	"syscall"
 	"testing"
 	"time"
 
 	"bhtop/config"
 	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
 	"bhtop/signer"
 	"bhtop/sim"
 )
@@ -126,25 +125,9 @@ func TestFollowerChild(t *testing.T) {
 		}
 		return sum
 	}
-	e0, c0 := events(), cpuTime()
+	e0, c0 := events(), testkit.CPUTime()
 	time.Sleep(benchWindow)
-	r := followResult{CPU: cpuTime() - c0, Events: events() - e0, Heap: heapInUse()}
+	r := followResult{CPU: testkit.CPUTime() - c0, Events: events() - e0, Heap: testkit.HeapInUse()}
 	b, _ := json.Marshal(r)
 	fmt.Printf("%s\n", b)
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// heapInUse is the live heap after a collection.
-func heapInUse() uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapInuse
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"strings"
 	"testing"
 	"time"
@@ -123,12 +122,7 @@ func TestDumpAccountsWrongKey(t *testing.T) {
 
 // TestAccountMetricsLabels: each account's metrics carry its name.
 func TestAccountMetricsLabels(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := testkit.FreeAddr(t)
 	env := deskEnv(t, twoAccountsConfig(t))
 	done := make(chan int)
 	go func() {

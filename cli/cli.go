@@ -110,6 +110,39 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	return pos, err
 }
 
+// parseFlags parses args with parseInterspersed. When not ok the command
+// ends here with exit: ExitOK after -h (the usage is written), ExitUsage
+// after a bad flag (its one line is written).
+func parseFlags(fs *flag.FlagSet, args []string) (pos []string, exit int, ok bool) {
+	pos, err := parseInterspersed(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return nil, ExitOK, false
+	case err != nil:
+		return nil, ExitUsage, false
+	}
+	return pos, 0, true
+}
+
+// parseFlagsOnly is parseFlags for a command that takes no positional
+// argument: one is refused through fail.
+func parseFlagsOnly(fs *flag.FlagSet, args []string, fail func(code int, format string, a ...any) int) (exit int, ok bool) {
+	pos, exit, ok := parseFlags(fs, args)
+	if ok && len(pos) > 0 {
+		return fail(ExitUsage, "unexpected argument %q", pos[0]), false
+	}
+	return exit, ok
+}
+
+// failer returns how a command named name refuses: it writes one line
+// "name: message" to w and returns code, the exit code to end with.
+func failer(w io.Writer, name string) func(code int, format string, a ...any) int {
+	return func(code int, format string, a ...any) int {
+		fmt.Fprintf(w, name+": "+format+"\n", a...)
+		return code
+	}
+}
+
 // oneLine escapes the control characters of s (a line break or a
 // terminal escape typed into an argument), so that a message quoting an
 // argument stays one harmless line.

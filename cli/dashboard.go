@@ -52,17 +52,11 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	df := addDeskFlags(fs)
 	cpuProfile := fs.String("cpuprofile", "", "") // hidden: write a pprof CPU profile of the whole run
 	hideFlags(fs, "cpuprofile")
-	pos, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return ExitOK
+	pos, exit, ok := parseFlags(fs, args)
+	if !ok {
+		return exit
 	}
-	if err != nil {
-		return ExitUsage
-	}
-	fail := func(code int, format string, a ...any) int {
-		fmt.Fprintf(stdio.Err, "bhtop: "+format+"\n", a...)
-		return code
-	}
+	fail := failer(stdio.Err, "bhtop")
 	if err := intIn("--fps", *fps, 1, 120); err != nil {
 		return fail(ExitUsage, "%v", err)
 	}

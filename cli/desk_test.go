@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -105,12 +104,7 @@ func TestBadAlertRuleExits2(t *testing.T) {
 
 // TestDumpMetricsAddr: dump --metrics-addr serves /metrics while it runs.
 func TestDumpMetricsAddr(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := testkit.FreeAddr(t)
 	done := make(chan int)
 	go func() {
 		code, _, _ := runCLI(deskEnv(t, ""), "dump", "--for", "3s", "--metrics-addr", addr)

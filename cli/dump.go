@@ -96,19 +96,9 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	fs.Var(&orders, "order", "place this spot order once live: 'symbol=ETHBTC&side=BUY&type=LIMIT&quantity=1&price=0.05' (repeatable)")
 	fs.BoolVar(&indent, "indent", false, "indent the JSON")
 	df := addDeskFlags(fs)
-	pos, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return ExitOK
-	}
-	if err != nil {
-		return ExitUsage
-	}
-	fail := func(code int, format string, a ...any) int {
-		fmt.Fprintf(stdio.Err, "bhtop dump: "+format+"\n", a...)
-		return code
-	}
-	if len(pos) > 0 {
-		return fail(ExitUsage, "unexpected argument %q", pos[0])
+	fail := failer(stdio.Err, "bhtop dump")
+	if exit, ok := parseFlagsOnly(fs, args, fail); !ok {
+		return exit
 	}
 	if err := checkDeskFlags(df); err != nil {
 		return fail(ExitUsage, "%v", err)

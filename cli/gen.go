@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 
@@ -16,12 +15,9 @@ func runGen(args []string, stdio IO) int {
 	seed := fs.Uint64("seed", 1, "random seed: the same seed writes the same journal")
 	open := fs.Int("open", 200, "open orders kept working at once")
 	inOrder := fs.Bool("in-order", false, "deliver every event once, in order, one per frame")
-	rest, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return ExitOK
-	}
-	if err != nil {
-		return ExitUsage
+	rest, exit, ok := parseFlags(fs, args)
+	if !ok {
+		return exit
 	}
 	if err := checkFlags(atLeast("--events", *events, 0), intIn("--open", *open, 1, 10_000_000)); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop gen: %v\n", err)

@@ -121,12 +121,9 @@ func runOrder(args []string, stdio IO) int {
 		fs.PrintDefaults()
 	}
 	f := newOrderFlags(fs)
-	pos, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return ExitOK
-	}
-	if err != nil {
-		return ExitUsage
+	pos, exit, ok := parseFlags(fs, args)
+	if !ok {
+		return exit
 	}
 	if len(pos) != 1 || !slices.Contains(orderVerbs, pos[0]) {
 		fmt.Fprintln(stdio.Err, "bhtop order: want exactly one of: new, cancel, close, cancel-all")

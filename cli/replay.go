@@ -31,12 +31,9 @@ func runReplay(args []string, stdio IO) int {
 	dump := fs.Bool("dump", false, "fold the journal as fast as possible and print the state JSON")
 	speed := fs.Float64("speed", 1, "playback speed factor (2 = twice as fast)")
 	retention := fs.Int("retention", state.DefaultRetention, "closed orders kept")
-	rest, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return ExitOK
-	}
-	if err != nil {
-		return ExitUsage
+	rest, exit, ok := parseFlags(fs, args)
+	if !ok {
+		return exit
 	}
 	if err := checkFlags(floatIn("--speed", *speed, minSpeed, maxSpeed), atLeast("--retention", *retention, 0)); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop replay: %v\n", err)

@@ -112,6 +112,9 @@ func TestNoCommandLeaksTheSecret(t *testing.T) {
 		{"dump", nil, []string{"dump", "--for", "2s", "--record", filepath.Join(dir, "dump.jsonl"), "--log", filepath.Join(dir, "dump.log"),
 			"--order", "symbol=ETHBTC&side=BUY&quantity=0.01&price=0.01"}},
 		{"dump, unreachable", map[string]string{"BHTOP_BASE_URL": "http://127.0.0.1:1"}, []string{"dump", "--for", "1s", "--log", filepath.Join(dir, "dump.log")}},
+		{"order new, credentials in the base URL", map[string]string{"BHTOP_BASE_URL": "http://u:" + leakSecret + "@127.0.0.1:1"}, newOrder},
+		{"dump, credentials in --base-url", nil, []string{"dump", "--for", "1s", "--base-url", "http://u:" + leakSecret + "@127.0.0.1:1/%zz"}},
+		{"serve, credentials in --ws-url", nil, []string{"serve", "--ws-url", "ws://" + leakSecret + "@127.0.0.1:1"}},
 	}
 	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"os"
@@ -24,6 +25,7 @@ import (
 // config.AddFlags).
 type serveFlags struct {
 	listen, authorizedKeys, hostKey string
+	hostKeyDefault                  bool // hostKey is the default path, not --host-key
 	maxSessions, fps                int
 	idleTimeout, shutdownWait       time.Duration
 	simActivity                     float64
@@ -37,7 +39,7 @@ func runServe(args []string, stdio IO) int {
 	var sf serveFlags
 	fs.StringVar(&sf.listen, "listen", serve.DefaultAddr, "SSH listen `ADDR`")
 	fs.StringVar(&sf.authorizedKeys, "authorized-keys", "", "OpenSSH authorized_keys `FILE` of the viewers (default ~/.ssh/authorized_keys; re-read when it changes)")
-	fs.StringVar(&sf.hostKey, "host-key", "", "host key `FILE`, created (ed25519, mode 0600) if missing (default $XDG_CONFIG_HOME/bhtop/ssh_host_ed25519)")
+	fs.StringVar(&sf.hostKey, "host-key", "", "host key `FILE`, created (ed25519, mode 0600) if missing, in an existing directory (default $XDG_CONFIG_HOME/bhtop/ssh_host_ed25519)")
 	fs.IntVar(&sf.maxSessions, "max-sessions", serve.DefaultMaxSessions, "most viewers at once")
 	fs.DurationVar(&sf.idleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "close a session after this long without input (0: never)")
 	fs.IntVar(&sf.fps, "fps", serve.DefaultFPS, "most frames per second sent to each viewer")
@@ -45,56 +47,41 @@ func runServe(args []string, stdio IO) int {
 	fs.Float64Var(&sf.simActivity, "sim-activity", 5, "background events per second of the built-in simulator (without credentials)")
 	conn := config.AddFlags(fs).AddMarketFlags()
 	df := addDeskFlags(fs)
-	pos, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return ExitOK
-	}
-	if err != nil {
-		return ExitUsage
-	}
-	if len(pos) > 0 {
-		fmt.Fprintf(stdio.Err, "bhtop serve: unexpected argument %q\n", pos[0])
-		return ExitUsage
+	fail := failer(stdio.Err, "bhtop serve")
+	if exit, ok := parseFlagsOnly(fs, args, fail); !ok {
+		return exit
 	}
 	if err := checkFlags(sf.check(), listenAddr("--listen", sf.listen)); err != nil {
-		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
-		return ExitUsage
+		return fail(ExitUsage, "%v", err)
 	}
 	accts, err := conn.ResolveAccounts(stdio.Getenv)
 	if err != nil {
-		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
-		return ExitUsage
+		return fail(ExitUsage, "%v", err)
 	}
 	c := accts[0].Conn // the settings every account shares (theme, log, alerts)
 	if err := checkDeskFlags(df); err != nil {
-		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
-		return ExitUsage
+		return fail(ExitUsage, "%v", err)
 	}
 	if err := sf.defaults(stdio.Getenv); err != nil {
-		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
-		return ExitUsage
+		return fail(ExitUsage, "%v", err)
 	}
 	if c.Theme != "" && !slices.Contains(themes.Names(), c.Theme) {
-		fmt.Fprintf(stdio.Err, "bhtop serve: --theme %q: want one of %v\n", c.Theme, themes.Names())
-		return ExitUsage
+		return fail(ExitUsage, "--theme %q: want one of %v", c.Theme, themes.Names())
 	}
 	for _, a := range accts {
 		if !a.HasCredentials() && a.BaseURL != "" {
-			fmt.Fprintf(stdio.Err, "bhtop serve: needs credentials for %s: set BHTOP_API_KEY and BHTOP_SECRET_KEY (or --secret-file); without a base URL it serves the built-in simulator\n", a.BaseURL)
-			return ExitUsage
+			return fail(ExitUsage, "needs credentials for %s: set BHTOP_API_KEY and BHTOP_SECRET_KEY (or --secret-file); without a base URL it serves the built-in simulator", a.BaseURL)
 		}
 	}
 	if err := checkFlags(outputFile("--record", c.Record), outputFile("--log", c.Log), sf.files()); err != nil {
-		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
-		return ExitUsage
+		return fail(ExitUsage, "%v", err)
 	}
 	logger := slog.New(slog.NewTextHandler(stdio.Err, nil))
 	closeLog := func() error { return nil }
 	if c.Log != "" {
 		l, cl, err := openOrderLog(c.Log)
 		if err != nil {
-			fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
-			return ExitUsage
+			return fail(ExitUsage, "%v", err)
 		}
 		defer cl()
 		logger, closeLog = l, cl
@@ -103,13 +90,11 @@ func runServe(args []string, stdio IO) int {
 	defer stop()
 	dk, err := openDesk(ctx, df, c, logger, nil)
 	if err != nil {
-		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
-		return ExitFail
+		return fail(ExitFail, "%v", err)
 	}
 	defer dk.close(exitWait)
 	if err := errors.Join(serveAccounts(ctx, sf, accts, logger, dk), closeLog()); err != nil {
-		fmt.Fprintf(stdio.Err, "bhtop serve: %v\n", err)
-		return ExitFail
+		return fail(ExitFail, "%v", err)
 	}
 	return ExitOK
 }
@@ -136,8 +121,23 @@ func (sf *serveFlags) files() error {
 	case st.IsDir():
 		return fmt.Errorf("--authorized-keys %s: is a directory; want the OpenSSH authorized_keys file", sf.authorizedKeys)
 	}
-	if st, err := os.Stat(sf.hostKey); err == nil && st.IsDir() {
+	st, err = os.Stat(sf.hostKey)
+	switch {
+	case err == nil && st.IsDir():
 		return fmt.Errorf("--host-key %s: is a directory; want the key file", sf.hostKey)
+	case err == nil || !errors.Is(err, fs.ErrNotExist):
+		return nil // loaded (or refused with the reason) by serve.New
+	case sf.hostKeyDefault:
+		// bhtop's own config directory holds the default key: made
+		// (0700) like the config file's, and the log says the key was created.
+		if err := os.MkdirAll(filepath.Dir(sf.hostKey), 0o700); err != nil {
+			return fmt.Errorf("host key directory: %w", err)
+		}
+		return nil
+	}
+	dir := filepath.Dir(sf.hostKey)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("--host-key %s: directory %s does not exist; the key is created only in an existing directory", sf.hostKey, dir)
 	}
 	return nil
 }
@@ -160,6 +160,7 @@ func (sf *serveFlags) defaults(getenv func(string) string) error {
 			dir = filepath.Join(home, ".config")
 		}
 		sf.hostKey = filepath.Join(dir, "bhtop", "ssh_host_ed25519")
+		sf.hostKeyDefault = true
 	}
 	if sf.idleTimeout == 0 {
 		sf.idleTimeout = -1 // serve.Config: negative is never

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -95,5 +96,45 @@ func TestServeConnectionSettings(t *testing.T) {
 	logged, _ := os.ReadFile(logFile)
 	if code != ExitFail || !strings.Contains(string(logged), "built-in simulator") || strings.Contains(errOut, "built-in simulator") {
 		t.Errorf("serve --log: exit %d, log file %q, stderr %q; want the log in the file only", code, logged, errOut)
+	}
+}
+
+// TestServeHostKeyOnlyInExistingDirectory: --host-key under a directory
+// that does not exist is refused (exit 2, naming the directory) and no
+// directory is created; the default path's own bhtop directory is made.
+func TestServeHostKeyOnlyInExistingDirectory(t *testing.T) {
+	dir := t.TempDir()
+	keys := filepath.Join(dir, "authorized_keys")
+	if err := os.WriteFile(keys, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "cfg")}
+	getenv := func(k string) string { return env[k] }
+	// A taken listen address: should the key be accepted, serve fails
+	// soon after instead of serving.
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	hk := filepath.Join(dir, "no", "such", "dir", "hk")
+	code, _, errOut := runCLI(getenv, "serve", "--listen", taken.Addr().String(), "--authorized-keys", keys, "--host-key", hk)
+	if code != ExitUsage || !strings.Contains(errOut, filepath.Join(dir, "no", "such", "dir")+" does not exist") {
+		t.Errorf("serve --host-key %s = %d, stderr %q; want %d and the missing directory named", hk, code, errOut, ExitUsage)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "no")); err == nil {
+		t.Error("serve created the --host-key directories")
+	}
+
+	// The default key path: its directory is bhtop's own and is made.
+	sf := serveFlags{authorizedKeys: keys}
+	if err := sf.defaults(getenv); err != nil {
+		t.Fatal(err)
+	}
+	if err := sf.files(); err != nil {
+		t.Fatalf("files() with the default host key = %v", err)
+	}
+	if st, err := os.Stat(filepath.Dir(sf.hostKey)); err != nil || !st.IsDir() || st.Mode().Perm() != 0o700 {
+		t.Errorf("default host key directory: %v, %v; want a 0700 directory", st, err)
 	}
 }

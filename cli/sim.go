@@ -150,33 +150,23 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 	fs.IntVar(&errStat, "order-error-status", 504, "fault: HTTP status of those answers (500..599)")
 	fs.BoolVar(&opts.Faults.OrderErrorTakesEffect, "order-error-takes-effect", false, "fault: the order request takes effect despite the 5XX")
 	metricsAddr := fs.String("metrics-addr", "", "serve Prometheus metrics (requests served, Go runtime) at http://`HOST:PORT`/metrics")
-	pos, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return ExitOK
-	}
-	if err != nil {
-		return ExitUsage
-	}
-	if len(pos) > 0 {
-		fmt.Fprintf(stdio.Err, "bhtop sim: unexpected argument %q\n", pos[0])
-		return ExitUsage
+	fail := failer(stdio.Err, "bhtop sim")
+	if exit, ok := parseFlagsOnly(fs, args, fail); !ok {
+		return exit
 	}
 	if err := checkFlags(checkSimFlags(opts, interval), listenAddr("--addr", opts.Addr), outputFile("--log-requests", logPath),
 		checkDeskFlags(&deskFlags{metricsAddr: *metricsAddr})); err != nil {
-		fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err)
-		return ExitUsage
+		return fail(ExitUsage, "%v", err)
 	}
 	if keys.err != nil {
-		fmt.Fprintf(stdio.Err, "bhtop sim: --key: %v\n", keys.err)
-		return ExitUsage
+		return fail(ExitUsage, "--key: %v", keys.err)
 	}
+	var err error
 	if opts.RateLimits, err = parseRateLimits(limits); err != nil {
-		fmt.Fprintf(stdio.Err, "bhtop sim: --rate-limits: %v\n", err)
-		return ExitUsage
+		return fail(ExitUsage, "--rate-limits: %v", err)
 	}
 	if errStat < 500 || errStat > 599 {
-		fmt.Fprintf(stdio.Err, "bhtop sim: --order-error-status %d: want 500..599\n", errStat)
-		return ExitUsage
+		return fail(ExitUsage, "--order-error-status %d: want 500..599", errStat)
 	}
 	opts.Faults.OrderErrorStatus = errStat
 	opts.MarketInterval = interval
@@ -197,8 +187,7 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 		// simulator serves on) and fails the run at exit.
 		reqLog, err = openSink("--log-requests", logPath, func(err error) { fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err) })
 		if err != nil {
-			fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err)
-			return ExitFail
+			return fail(ExitFail, "%v", err)
 		}
 		defer reqLog.Close()
 		opts.RequestLog = reqLog
@@ -207,16 +196,14 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 		reg := metrics.New()
 		addr, err := reg.Listen(ctx, *metricsAddr, nil)
 		if err != nil {
-			fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err)
-			return ExitFail
+			return fail(ExitFail, "%v", err)
 		}
 		fmt.Fprintf(stdio.Err, "bhtop sim: metrics at http://%s/metrics\n", addr)
 		opts.OnRequest = reg.CountRequest
 	}
 	s := sim.New(opts)
 	if err := s.Start(); err != nil {
-		fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err)
-		return ExitFail
+		return fail(ExitFail, "%v", err)
 	}
 	line, _ := json.Marshal(struct {
 		BaseURL   string           `json:"baseUrl"`

@@ -2,37 +2,19 @@ package config
 
 import (
 	"flag"
-
-	"bhtop/signer"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"bhtop/signer"
 )
 
 // resolveAccounts is resolve's twin for ResolveAccounts.
 func resolveAccounts(t *testing.T, args []string, e env, file string) ([]Account, error) {
 	t.Helper()
-	dir := t.TempDir()
-	if e == nil {
-		e = env{}
-	}
-	e["XDG_CONFIG_HOME"] = dir
-	if file != "" {
-		p := filepath.Join(dir, "bhtop", "config.toml")
-		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(file), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	fs := flag.NewFlagSet("t", flag.ContinueOnError)
-	f := AddFlags(fs).AddMarketFlags()
-	if err := fs.Parse(args); err != nil {
-		t.Fatal(err)
-	}
-	return f.ResolveAccounts(e.get)
+	f, get := parsed(t, args, e, file, 0o600)
+	return f.ResolveAccounts(get)
 }
 
 const accountsFile = `base_url = "http://top.example:1"

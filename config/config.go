@@ -252,19 +252,24 @@ func checkURL(s setting, schemes ...string) (string, error) {
 	if s.val == "" {
 		return "", nil
 	}
+	shown := redactURL(s.val) // credentials typed into the URL are never echoed
 	u, err := url.Parse(strings.TrimRight(s.val, "/"))
 	if err != nil {
-		return "", fmt.Errorf("%s: %q is not a URL: %w", s.src, s.val, err)
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // its text holds the whole URL
+		}
+		return "", fmt.Errorf("%s: %q is not a URL: %w", s.src, shown, err)
 	}
 	ok := false
 	for _, sc := range schemes {
 		ok = ok || u.Scheme == sc
 	}
 	if !ok || u.Host == "" {
-		return "", fmt.Errorf("%s: %q must be %s://host[:port]", s.src, s.val, strings.Join(schemes, "|"))
+		return "", fmt.Errorf("%s: %q must be %s://host[:port]", s.src, shown, strings.Join(schemes, "|"))
 	}
 	if u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-		return "", fmt.Errorf("%s: %q must have no path, query or user (endpoints start at /openapi/)", s.src, s.val)
+		return "", fmt.Errorf("%s: %q must have no path, query or user (endpoints start at /openapi/)", s.src, shown)
 	}
 	return u.Scheme + "://" + u.Host, nil
 }

@@ -19,6 +19,15 @@ func (e env) get(k string) string { return e[k] }
 // XDG_CONFIG_HOME holding the given config file text ("" = no file).
 func resolve(t *testing.T, args []string, e env, file string, mode os.FileMode) (Conn, error) {
 	t.Helper()
+	f, get := parsed(t, args, e, file, mode)
+	return f.Resolve(get)
+}
+
+// parsed parses args into the command's flags and returns them with e's
+// lookup, after giving e a private XDG_CONFIG_HOME (unless e sets one)
+// holding the config file text with mode ("" = no file).
+func parsed(t *testing.T, args []string, e env, file string, mode os.FileMode) (*Flags, func(string) string) {
+	t.Helper()
 	dir := t.TempDir()
 	if e == nil {
 		e = env{}
@@ -43,7 +52,7 @@ func resolve(t *testing.T, args []string, e env, file string, mode os.FileMode) 
 	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
 	}
-	return f.Resolve(e.get)
+	return f, e.get
 }
 
 func TestResolvePrecedence(t *testing.T) {

@@ -95,7 +95,7 @@ func parseFile(path string, b []byte) (fileSettings, error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		keys := make([]string, len(und))
 		for i, k := range und {
-			keys[i] = k.String()
+			keys[i] = shownKey(k)
 		}
 		return fsets, fmt.Errorf("config file %s: unknown setting(s) %s", path, strings.Join(keys, ", "))
 	}

@@ -100,6 +100,10 @@ type Snapshot struct {
 	Candles     map[string][]Candle // key Symbol + "@" + interval ("BTCUSDT@1m"); oldest first
 	Instruments map[string]Instrument
 	Health      Health
+
+	// moves is what changed since the store's previous publication
+	// (MovedSince); nil in a snapshot not made by a Store.
+	moves *moveLog
 }
 
 // CandleKey is the key of Snapshot.Candles for a symbol and interval.

@@ -30,6 +30,7 @@ type Store struct {
 	health      Health
 
 	dirty        bool
+	movedSyms    []string // quotes changed since the last publication
 	dirtyTrades  map[string]bool
 	dirtyCandles map[string]bool
 	last         *Snapshot
@@ -39,7 +40,8 @@ type Store struct {
 // ticker never overwrites a newer trade's price.
 type quoteState struct {
 	Quote
-	lastAt int64
+	lastAt  int64
+	movedIn uint64 // the publication that will carry its last change
 }
 
 // NewStore returns an empty store publishing to hub (nil: a new Hub) on
@@ -71,6 +73,7 @@ func (s *Store) quote(symbol string) *quoteState {
 	if q == nil {
 		q = &quoteState{Quote: Quote{Symbol: symbol}}
 		s.quotes[symbol] = q
+		s.moved(q)
 	}
 	return q
 }
@@ -81,6 +84,7 @@ func (s *Store) touch(q *quoteState, t int64) {
 		t = s.nowMs()
 	}
 	q.Updated = max(q.Updated, t)
+	s.moved(q)
 	s.dirty = true
 }
 
@@ -105,8 +109,9 @@ func (s *Store) setLast(symbol, price string, t int64) {
 func (s *Store) SetInstruments(ins map[string]Instrument) {
 	s.instruments = ins
 	for sym, q := range s.quotes {
-		if ins[sym].Contract && q.Last != "" {
+		if ins[sym].Contract && q.Last != "" && q.Mark != q.Last {
 			q.Mark = q.Last
+			s.moved(q)
 		}
 	}
 	s.dirty = true
@@ -133,6 +138,9 @@ func (s *Store) Health() Health { return s.health }
 
 // Remove forgets a symbol that is no longer watched or touched.
 func (s *Store) Remove(symbol string) {
+	if _, had := s.quotes[symbol]; had {
+		s.movedSyms = append(s.movedSyms, symbol)
+	}
 	delete(s.quotes, symbol)
 	delete(s.books, symbol)
 	if _, had := s.trades[symbol]; had {
@@ -306,6 +314,7 @@ func (s *Store) Publish() *Snapshot {
 		Candles:     make(map[string][]Candle, len(s.candles)),
 		Instruments: s.instruments,
 		Health:      s.health,
+		moves:       s.logMoves(),
 	}
 	for sym, q := range s.quotes {
 		snap.Quotes[sym] = q.Quote

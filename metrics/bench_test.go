@@ -2,9 +2,9 @@ package metrics
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
+	"bhtop/internal/benchkit"
 	"bhtop/market"
 	"bhtop/state"
 	"bhtop/stream"
@@ -16,17 +16,7 @@ import (
 func BenchmarkScrape(b *testing.B) {
 	st := &state.Snapshot{Version: 1}
 	mk := &market.Snapshot{Version: 1, Quotes: map[string]market.Quote{}, Instruments: map[string]market.Instrument{}}
-	for i := range 50 {
-		a := fmt.Sprintf("A%d", i)
-		st.Balances = append(st.Balances, state.Balance{Asset: a, Free: "10", Locked: "1"})
-		mk.Quotes[a+"USDT"] = market.Quote{Symbol: a + "USDT", Last: "1.5"}
-	}
-	for i := range 20 {
-		s := fmt.Sprintf("C%d-PERP", i)
-		st.Positions = append(st.Positions, state.Position{Symbol: s, Side: "LONG", AvgPrice: "100", Total: "3", LiquidationPrice: "80"})
-		mk.Quotes[s] = market.Quote{Symbol: s, Mark: "101"}
-		mk.Instruments[s] = market.Instrument{Symbol: s, Quote: "USDT", Contract: true, Multiplier: "1"}
-	}
+	benchkit.Account(st, mk, 50, 20)
 	var sh state.Hub
 	sh.Publish(st)
 	var mh market.Hub

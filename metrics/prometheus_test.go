@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"bhtop/internal/testkit"
 )
 
 // TestPrometheusScrapes starts a real Prometheus server (Debian package
@@ -45,7 +46,7 @@ scrape_configs:
 	if err := os.WriteFile(cfgFile, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	web := freePort(t)
+	web := testkit.FreeAddr(t)
 	cmd := exec.CommandContext(ctx, bin,
 		"--config.file="+cfgFile,
 		"--storage.tsdb.path="+filepath.Join(dir, "data"),
@@ -103,16 +104,4 @@ scrape_configs:
 	} else {
 		t.Logf("Prometheus: sum(bhtop_events_total) %s", got)
 	}
-}
-
-// freePort returns a 127.0.0.1 address that was free a moment ago.
-func freePort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
 }

@@ -30,6 +30,19 @@ func startSim(t *testing.T, opts sim.Options) (*sim.Server, reqLog) {
 	return s.Server, reqLog{s.Log}
 }
 
+// startClient starts a simulator with opts and returns a client of it
+// with its first key pair, and the request log.
+func startClient(t *testing.T, opts sim.Options) (*rest.Client, reqLog) {
+	s, log := startSim(t, opts)
+	return client(s), log
+}
+
+// startTrader is startClient with a trader on the client.
+func startTrader(t *testing.T, opts sim.Options) (*rest.Trader, *rest.Client, reqLog) {
+	c, log := startClient(t, opts)
+	return rest.NewTrader(c), c, log
+}
+
 // client returns a client of s with its first key pair.
 func client(s *sim.Server, opts ...rest.Option) *rest.Client { return simtest.Client(s, opts...) }
 

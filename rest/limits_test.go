@@ -17,8 +17,7 @@ import (
 // Retry-After has passed: a call whose deadline comes first fails fast,
 // a patient one waits and then goes through.
 func TestBackoffAfter429(t *testing.T) {
-	s, log := startSim(t, sim.Options{RateLimits: sim.RateLimits{OrdersPerSecond: 1}})
-	c := client(s)
+	c, log := startClient(t, sim.Options{RateLimits: sim.RateLimits{OrdersPerSecond: 1}})
 	ctx := context.Background()
 	if err := c.SyncTime(ctx); err != nil {
 		t.Fatal(err)
@@ -85,8 +84,7 @@ func TestBackoffAfter429(t *testing.T) {
 // the governor configured from brokerInfo: the sim never answers 429 or
 // 418, and what cannot fit fails fast locally with ErrRateLimited.
 func TestHammerNeverMeets429(t *testing.T) {
-	s, log := startSim(t, sim.Options{RateLimits: sim.RateLimits{WeightPerMinute: 60, OrdersPerSecond: 2}})
-	c := client(s)
+	c, log := startClient(t, sim.Options{RateLimits: sim.RateLimits{WeightPerMinute: 60, OrdersPerSecond: 2}})
 	if _, err := c.BrokerInfo(context.Background()); err != nil {
 		t.Fatal(err)
 	}

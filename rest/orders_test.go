@@ -5,13 +5,13 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/signer"
 	"bhtop/sim"
@@ -101,12 +101,7 @@ func TestTimeoutIsUnknown(t *testing.T) {
 // TestRefusedConnectionIsRejected: when the connection cannot even be
 // made, nothing was sent, so the order is certainly not placed.
 func TestRefusedConnectionIsRejected(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := testkit.FreeAddr(t)
 	c := rest.New("http://"+addr, rest.WithAPIKey("k"), rest.WithSecret(s0()))
 	res := rest.NewTrader(c).PlaceOrder(context.Background(), restingBuy())
 	if res.Outcome != rest.OutcomeRejected || res.HTTPStatus != 0 || res.ClientOrderID == "" {
@@ -129,9 +124,7 @@ func TestNothingSecretInLogsOrErrors(t *testing.T) {
 	bad := rest.New(s.URL(), rest.WithAPIKey(s.APIKey()), rest.WithSecret(signer.NewSecret("wrong-secret")), rest.WithLogger(logger))
 	_, err1 := bad.Account(ctx)
 
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := testkit.FreeAddr(t)
 	gone := rest.New("http://"+addr, rest.WithAPIKey("k"), rest.WithSecret(signer.NewSecret("wrong-secret")), rest.WithLogger(logger))
 	_, err2 := gone.OpenOrders(ctx, "BTCUSDT", 5)
 	if err1 == nil || err2 == nil {

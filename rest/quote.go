@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -225,37 +226,22 @@ type wireTicker24h struct {
 	QuoteVolume flexString `json:"quoteVolume"`
 }
 
-func (w wireTicker24h) ticker() Ticker24h {
-	return Ticker24h{Time: int64(w.Time), Symbol: w.Symbol, BestBid: string(w.BestBid), BestAsk: string(w.BestAsk),
+// ticker converts w; an answer without its symbol is asked's.
+func (w wireTicker24h) ticker(asked string) Ticker24h {
+	return Ticker24h{Time: int64(w.Time), Symbol: cmp.Or(w.Symbol, asked), BestBid: string(w.BestBid), BestAsk: string(w.BestAsk),
 		Last: string(w.Last), Open: string(w.Open), High: string(w.High), Low: string(w.Low),
 		Volume: string(w.Volume), QuoteVolume: string(w.QuoteVolume)}
 }
 
 // Ticker24h fetches one symbol's 24 h ticker (GET ticker/24hr, weight 1).
 func (c *Client) Ticker24h(ctx context.Context, symbol string) (Ticker24h, error) {
-	var w wireTicker24h
-	if err := c.call(ctx, quoteRoute(api.Ticker24h), listParams(symbol, 0), &w); err != nil {
-		return Ticker24h{}, err
-	}
-	t := w.ticker()
-	if t.Symbol == "" {
-		t.Symbol = symbol
-	}
-	return t, nil
+	return quoteOf(ctx, c, api.Ticker24h, symbol, wireTicker24h.ticker)
 }
 
 // Tickers24h fetches every symbol's 24 h ticker (GET ticker/24hr without a
 // symbol). It weighs AllTickersWeight (40): call it rarely.
 func (c *Client) Tickers24h(ctx context.Context) ([]Ticker24h, error) {
-	var ws []wireTicker24h
-	if err := c.call(ctx, quoteRoute(api.Ticker24h), nil, &ws); err != nil {
-		return nil, err
-	}
-	out := make([]Ticker24h, len(ws))
-	for i, w := range ws {
-		out[i] = w.ticker()
-	}
-	return out, nil
+	return quotesOf(ctx, c, api.Ticker24h, wireTicker24h.ticker)
 }
 
 // BookTicker is a symbol's best bid and ask.
@@ -272,35 +258,20 @@ type wireBookTicker struct {
 	AskQty   flexString `json:"askQty"`
 }
 
-func (w wireBookTicker) book() BookTicker {
-	return BookTicker{Symbol: w.Symbol, BidPrice: string(w.BidPrice), BidQty: string(w.BidQty),
+// book converts w; an answer without its symbol is asked's.
+func (w wireBookTicker) book(asked string) BookTicker {
+	return BookTicker{Symbol: cmp.Or(w.Symbol, asked), BidPrice: string(w.BidPrice), BidQty: string(w.BidQty),
 		AskPrice: string(w.AskPrice), AskQty: string(w.AskQty)}
 }
 
 // BookTicker fetches one symbol's best bid and ask (GET ticker/bookTicker).
 func (c *Client) BookTicker(ctx context.Context, symbol string) (BookTicker, error) {
-	var w wireBookTicker
-	if err := c.call(ctx, quoteRoute(api.BookTicker), listParams(symbol, 0), &w); err != nil {
-		return BookTicker{}, err
-	}
-	b := w.book()
-	if b.Symbol == "" {
-		b.Symbol = symbol
-	}
-	return b, nil
+	return quoteOf(ctx, c, api.BookTicker, symbol, wireBookTicker.book)
 }
 
 // BookTickers fetches every symbol's best bid and ask.
 func (c *Client) BookTickers(ctx context.Context) ([]BookTicker, error) {
-	var ws []wireBookTicker
-	if err := c.call(ctx, quoteRoute(api.BookTicker), nil, &ws); err != nil {
-		return nil, err
-	}
-	out := make([]BookTicker, len(ws))
-	for i, w := range ws {
-		out[i] = w.book()
-	}
-	return out, nil
+	return quotesOf(ctx, c, api.BookTicker, wireBookTicker.book)
 }
 
 // SymbolPrice is a symbol's last price.
@@ -313,30 +284,36 @@ type wirePrice struct {
 	Price  flexString `json:"price"`
 }
 
+// price converts w; an answer without its symbol is asked's.
+func (w wirePrice) price(asked string) SymbolPrice {
+	return SymbolPrice{Symbol: cmp.Or(w.Symbol, asked), Price: string(w.Price)}
+}
+
 // TickerPrice fetches one symbol's last price (GET ticker/price). The
 // docs' answer is {"price"}; an added "symbol" is accepted.
 func (c *Client) TickerPrice(ctx context.Context, symbol string) (SymbolPrice, error) {
-	var w wirePrice
-	if err := c.call(ctx, quoteRoute(api.TickerPrice), listParams(symbol, 0), &w); err != nil {
-		return SymbolPrice{}, err
-	}
-	if w.Symbol == "" {
-		w.Symbol = symbol
-	}
-	return SymbolPrice{Symbol: w.Symbol, Price: string(w.Price)}, nil
+	return quoteOf(ctx, c, api.TickerPrice, symbol, wirePrice.price)
 }
 
 // TickerPrices fetches every symbol's last price.
 func (c *Client) TickerPrices(ctx context.Context) ([]SymbolPrice, error) {
-	var ws []wirePrice
-	if err := c.call(ctx, quoteRoute(api.TickerPrice), nil, &ws); err != nil {
-		return nil, err
+	return quotesOf(ctx, c, api.TickerPrice, wirePrice.price)
+}
+
+// quoteOf fetches endpoint e's answer for one symbol (weight 1), decoded
+// as W and converted by conv.
+func quoteOf[W, T any](ctx context.Context, c *Client, e api.Endpoint, symbol string, conv func(W, string) T) (T, error) {
+	var w W
+	if err := c.call(ctx, quoteRoute(e), listParams(symbol, 0), &w); err != nil {
+		var zero T
+		return zero, err
 	}
-	out := make([]SymbolPrice, len(ws))
-	for i, w := range ws {
-		out[i] = SymbolPrice{Symbol: w.Symbol, Price: string(w.Price)}
-	}
-	return out, nil
+	return conv(w, symbol), nil
+}
+
+// quotesOf fetches endpoint e's answer for every symbol, converted by conv.
+func quotesOf[W, T any](ctx context.Context, c *Client, e api.Endpoint, conv func(W, string) T) ([]T, error) {
+	return callList(ctx, c, quoteRoute(e), nil, func(w W) T { return conv(w, "") })
 }
 
 // ContractIndex is the reply of GET contract/index: index prices and

@@ -160,8 +160,7 @@ func TestQuote404(t *testing.T) {
 }
 
 func TestQuoteEndpointsAgainstSim(t *testing.T) {
-	s, log := startSim(t, sim.Options{})
-	c := client(s)
+	c, log := startClient(t, sim.Options{})
 	ctx := context.Background()
 
 	d, err := c.Depth(ctx, "BTCUSDT", 5, false)

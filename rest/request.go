@@ -236,6 +236,20 @@ func (c *Client) replyError(rep reply) error {
 	return ae
 }
 
+// callList calls r with p and converts each row of its JSON array answer
+// with conv.
+func callList[W, T any](ctx context.Context, c *Client, r route, p *params, conv func(W) T) ([]T, error) {
+	var ws []W
+	if err := c.call(ctx, r, p, &ws); err != nil {
+		return nil, err
+	}
+	out := make([]T, len(ws))
+	for i, w := range ws {
+		out[i] = conv(w)
+	}
+	return out, nil
+}
+
 // call sends r and decodes a 2XX answer into out (which may be nil). A
 // read-only (GET) call refused with -1021 measures the clock offset again
 // and is sent once more.

@@ -15,8 +15,7 @@ import (
 )
 
 func TestEndpointsAgainstSim(t *testing.T) {
-	s, log := startSim(t, sim.Options{RateLimits: sim.RateLimits{WeightPerMinute: 900}})
-	c := client(s)
+	c, log := startClient(t, sim.Options{RateLimits: sim.RateLimits{WeightPerMinute: 900}})
 	ctx := context.Background()
 
 	if err := c.Ping(ctx); err != nil {
@@ -249,8 +248,7 @@ func TestSkewAbsorbed(t *testing.T) {
 				name += "/auto"
 			}
 			t.Run(name, func(t *testing.T) {
-				s, log := startSim(t, sim.Options{Skew: skew})
-				c := client(s)
+				c, log := startClient(t, sim.Options{Skew: skew})
 				ctx := context.Background()
 				if explicit {
 					if err := c.SyncTime(ctx); err != nil {
@@ -305,9 +303,7 @@ func TestSyncWithoutTimeEndpoint(t *testing.T) {
 // TestContractOrders: contract ids exceed 2^53 and stay exact through
 // placement, listing, query and cancel; sides stay raw (BUY_OPEN).
 func TestContractOrders(t *testing.T) {
-	s, _ := startSim(t, sim.Options{})
-	c := client(s)
-	tr := rest.NewTrader(c)
+	tr, c, _ := startTrader(t, sim.Options{})
 	ctx := context.Background()
 	res := tr.PlaceContractOrder(ctx, rest.ContractOrderRequest{Symbol: "BTC-PERP-REV", Side: "BUY_OPEN",
 		Quantity: "10", Price: "50000", Leverage: "20"})

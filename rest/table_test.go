@@ -16,9 +16,7 @@ import (
 // request is an endpoint of the api table sending only that endpoint's
 // parameters.
 func TestClientCallsOnlyTable(t *testing.T) {
-	s, log := startSim(t, sim.Options{})
-	c := client(s)
-	tr := rest.NewTrader(c)
+	tr, c, log := startTrader(t, sim.Options{})
 	ctx := context.Background()
 	sym, csym := "BTCUSDT", "BTC-PERP-REV"
 	_ = c.Ping(ctx)

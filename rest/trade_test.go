@@ -12,9 +12,7 @@ import (
 // TestContractOrderParameters places contract orders using every
 // parameter and checks each was signed, accepted and sent as asked.
 func TestContractOrderParameters(t *testing.T) {
-	s, log := startSim(t, sim.Options{})
-	c := client(s)
-	tr := rest.NewTrader(c)
+	tr, _, log := startTrader(t, sim.Options{})
 	ctx := context.Background()
 	open := func(pt, price string) rest.ContractOrderRequest {
 		return rest.ContractOrderRequest{Symbol: "ETH-PERP", Side: "BUY_OPEN", Quantity: "1", Price: price,
@@ -60,9 +58,7 @@ func TestContractOrderParameters(t *testing.T) {
 }
 
 func TestBatchCancel(t *testing.T) {
-	s, log := startSim(t, sim.Options{})
-	c := client(s)
-	tr := rest.NewTrader(c)
+	tr, c, log := startTrader(t, sim.Options{})
 	ctx := context.Background()
 	rest1 := func(sym, price string) string {
 		res := tr.PlaceContractOrder(ctx, rest.ContractOrderRequest{Symbol: sym, Side: "BUY_OPEN", Quantity: "1", Price: price, Leverage: "10"})
@@ -92,9 +88,7 @@ func TestBatchCancel(t *testing.T) {
 // TestRecentTradesPaging pages backwards through both myTrades endpoints
 // in small pages and gets every execution exactly once.
 func TestRecentTradesPaging(t *testing.T) {
-	s, log := startSim(t, sim.Options{})
-	c := client(s)
-	tr := rest.NewTrader(c)
+	tr, c, log := startTrader(t, sim.Options{})
 	ctx := context.Background()
 	for i := 0; i < 7; i++ {
 		if res := tr.PlaceOrder(ctx, rest.OrderRequest{Symbol: "BTCUSDT", Side: "BUY", Type: "MARKET", Quantity: "0.01"}); res.Outcome != rest.OutcomeAccepted {

@@ -123,29 +123,13 @@ func (w wireContractTrade) record() TradeRecord {
 // MyTrades fetches one page of the account's spot executions (GET
 // /openapi/v1/myTrades), newest first.
 func (c *Client) MyTrades(ctx context.Context, q TradeQuery) ([]TradeRecord, error) {
-	var ws []wireSpotTrade
-	if err := c.call(ctx, routeMyTrades, q.params(false), &ws); err != nil {
-		return nil, err
-	}
-	out := make([]TradeRecord, len(ws))
-	for i, w := range ws {
-		out[i] = w.record()
-	}
-	return out, nil
+	return callList(ctx, c, routeMyTrades, q.params(false), wireSpotTrade.record)
 }
 
 // ContractMyTrades fetches one page of the account's contract executions
 // (GET /openapi/contract/v1/myTrades).
 func (c *Client) ContractMyTrades(ctx context.Context, q TradeQuery) ([]TradeRecord, error) {
-	var ws []wireContractTrade
-	if err := c.call(ctx, routeContractMyTrades, q.params(true), &ws); err != nil {
-		return nil, err
-	}
-	out := make([]TradeRecord, len(ws))
-	for i, w := range ws {
-		out[i] = w.record()
-	}
-	return out, nil
+	return callList(ctx, c, routeContractMyTrades, q.params(true), wireContractTrade.record)
 }
 
 // RecentTrades fetches up to max of the newest executions of one market

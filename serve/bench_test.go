@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"bhtop/internal/testkit"
 )
 
 // BenchmarkViewerBandwidth measures the bytes sent to each viewer per
@@ -43,7 +45,7 @@ func BenchmarkSessionMemory(b *testing.B) {
 		b.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(b *testing.B) {
 			l := newLive(b, 0)
 			f := newBenchServer(b, l)
-			heap0, g0 := heapInUse(), runtime.NumGoroutine()
+			heap0, g0 := testkit.HeapInUse(), runtime.NumGoroutine()
 			n := 0
 			for b.Loop() {
 				v := openViewer(b, mustDial(b, f.addr, f.client), size.w, size.h, nil)
@@ -51,7 +53,7 @@ func BenchmarkSessionMemory(b *testing.B) {
 				n++
 			}
 			time.Sleep(500 * time.Millisecond) // let each session settle
-			heap1, g1 := heapInUse(), runtime.NumGoroutine()
+			heap1, g1 := testkit.HeapInUse(), runtime.NumGoroutine()
 			b.ReportMetric(float64(heap1-heap0)/float64(n), "heapB/session")
 			b.ReportMetric(float64(g1-g0)/float64(n), "goroutines/session")
 		})

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"bhtop/internal/testkit"
 	"bhtop/state"
 )
 
@@ -47,20 +47,20 @@ func capacity(b *testing.B, viewers int, rate float64, fps int) {
 		c.MaxSessions = viewers + 8
 		c.FPS = fps
 	})
-	heap0 := heapInUse()
+	heap0 := testkit.HeapInUse()
 	vs := openViewers(b, f, viewers)
 	time.Sleep(time.Second) // past the first full frames
-	heap1 := heapInUse()
+	heap1 := testkit.HeapInUse()
 
 	probe := newLatencyProbe(l.sess.Hub(), vs)
 	defer probe.stop()
 	bytes0, events0 := totalBytes(vs), l.sess.Hub().Latest().Stats.Events
-	cpu0, start := cpuTime(), time.Now()
+	cpu0, start := testkit.CPUTime(), time.Now()
 	for b.Loop() {
 		time.Sleep(time.Second)
 	}
 	secs := time.Since(start).Seconds()
-	cpu := (cpuTime() - cpu0).Seconds()
+	cpu := (testkit.CPUTime() - cpu0).Seconds()
 	b.ReportMetric(100*cpu/secs, "cpu-%")
 	b.ReportMetric(float64(int64(heap1)-int64(heap0))/float64(viewers), "heapB/viewer")
 	b.ReportMetric(float64(totalBytes(vs)-bytes0)/float64(viewers)/secs, "B/viewer/s")
@@ -166,13 +166,4 @@ func (p *latencyProbe) percentiles() (p50, p99 time.Duration) {
 	}
 	slices.Sort(lat)
 	return lat[len(lat)/2], lat[len(lat)*99/100]
-}
-
-// cpuTime is the CPU time (user + system) the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

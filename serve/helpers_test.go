@@ -47,7 +47,7 @@ func newFixture(t testing.TB, edit func(*Config)) *fixture {
 	writeAuthorizedKeys(t, f.keysFile, f.client)
 	cfg := Config{
 		AuthorizedKeys: f.keysFile,
-		HostKey:        filepath.Join(dir, "host", "ssh_host_ed25519"),
+		HostKey:        filepath.Join(dir, "ssh_host_ed25519"),
 		Grace:          500 * time.Millisecond,
 		NewModel: func(_ context.Context, v Viewer) tea.Model {
 			select {

@@ -15,9 +15,10 @@ import (
 
 // LoadOrCreateHostKey returns the server's host key from path. When the
 // file does not exist it generates an ed25519 key and saves it there in
-// OpenSSH PEM form with mode 0600 (creating the directory with 0700), so
-// that clients see the same host key on every start; created tells which
-// happened. A key file readable by group or others is refused, as sshd
+// OpenSSH PEM form with mode 0600, so that clients see the same host key
+// on every start; created tells which happened. The file is created only
+// in an existing directory: a mistyped path is an error, not a new
+// directory tree. A key file readable by group or others is refused, as sshd
 // refuses one.
 func LoadOrCreateHostKey(path string) (signer gossh.Signer, created bool, err error) {
 	data, err := os.ReadFile(path)
@@ -57,8 +58,8 @@ func createHostKey(path string) (gossh.Signer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode host key: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("create host key directory: %w", err)
+	if err := existingDir(filepath.Dir(path)); err != nil {
+		return nil, fmt.Errorf("create host key %s: %w", path, err)
 	}
 	// O_EXCL: two servers starting at once must not overwrite each other's key.
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
@@ -79,4 +80,19 @@ func createHostKey(path string) (gossh.Signer, error) {
 		return nil, fmt.Errorf("host key signer: %w", err)
 	}
 	return signer, nil
+}
+
+// existingDir returns nil when dir is an existing directory, else an
+// error saying what is wrong.
+func existingDir(dir string) error {
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("directory %s does not exist (create it first, or name a file in an existing directory)", dir)
+	case err != nil:
+		return fmt.Errorf("directory %s: %w", dir, errors.Unwrap(err))
+	case !st.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	return nil
 }

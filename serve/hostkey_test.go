@@ -11,7 +11,7 @@ import (
 )
 
 func TestHostKeyCreatedThenReused(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "bhtop", "ssh_host_ed25519")
+	path := filepath.Join(t.TempDir(), "ssh_host_ed25519")
 	first, created, err := LoadOrCreateHostKey(path)
 	if err != nil || !created {
 		t.Fatalf("LoadOrCreateHostKey(missing) = created %v, err %v; want created", created, err)
@@ -100,5 +100,30 @@ func TestParseAuthorizedKeys(t *testing.T) {
 				t.Errorf("parseAuthorizedKeys(%q) = %d keys, %v; want %d", tt.in, len(got), err, tt.want)
 			}
 		})
+	}
+}
+
+// TestHostKeyOnlyInExistingDirectory: a host key under a directory that
+// does not exist is an error naming that directory, and nothing is
+// created.
+func TestHostKeyOnlyInExistingDirectory(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ name, path, want string }{
+		{"missing directories", filepath.Join(dir, "no", "such", "dir", "hk"), "does not exist"},
+		{"under a file", filepath.Join(file, "hk"), "not a directory"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, created, err := LoadOrCreateHostKey(tt.path)
+			if err == nil || created || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("LoadOrCreateHostKey(%s) = created %v, %v; want an error containing %q", tt.path, created, err, tt.want)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(dir, "no")); err == nil {
+		t.Error("LoadOrCreateHostKey created the missing directories")
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -86,13 +85,6 @@ func othersSent(before, after map[uint64]int64, excluded uint64) bool {
 	return false
 }
 
-func heapInUse() uint64 {
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapInuse
-}
-
 func TestStalledViewerDelaysNobody(t *testing.T) {
 	testkit.Long(t, "load test")
 	const viewers = 20
@@ -156,7 +148,7 @@ func TestStalledViewerDelaysNobody(t *testing.T) {
 	}
 	t.Logf("the stalled session blocked after %d bytes (waited %s)", sessionBytes(f.srv)[stalledID], time.Since(waitStart).Round(time.Millisecond))
 
-	heap0 := heapInUse()
+	heap0 := testkit.HeapInUse()
 	events0 := l.sess.Hub().Latest().Stats.Events
 	got0 := make([]int64, viewers)
 	for i, s := range screens {
@@ -174,7 +166,7 @@ func TestStalledViewerDelaysNobody(t *testing.T) {
 	if events == 0 {
 		t.Errorf("the upstream folded no events in %s while one viewer was stalled", window)
 	}
-	heap1 := heapInUse()
+	heap1 := testkit.HeapInUse()
 	t.Logf("heap in use %d -> %d bytes over %s", heap0, heap1, window)
 	if !raceEnabled && heap1 > heap0+64<<20 {
 		t.Errorf("heap grew from %d to %d bytes in %s: something queues", heap0, heap1, window)

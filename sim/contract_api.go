@@ -9,11 +9,12 @@ import (
 
 // parseContractOrder validates POST /openapi/contract/v1/order.
 func (s *Server) parseContractOrder(c *call) (*order, *apiError) {
-	sym, e := s.symbol(c.p, true)
+	o, e := s.newOrder(c, true)
 	if e != nil {
 		return nil, e
 	}
-	o := &order{acct: c.key.account, sym: sym, typ: "LIMIT", priceType: "INPUT", tif: "GTC"}
+	sym := o.sym
+	o.typ, o.priceType, o.tif = "LIMIT", "INPUT", "GTC"
 	side, e := c.p.required("side")
 	if e != nil {
 		return nil, e
@@ -44,11 +45,9 @@ func (s *Server) parseContractOrder(c *call) (*order, *apiError) {
 	if o.tif, e = c.p.oneOf("timeInForce", "GTC", codeInvalidTIF, "Invalid timeInForce.", "GTC", "FOK", "IOC", "LIMIT_MAKER"); e != nil {
 		return nil, e
 	}
-	qty, e := c.p.requiredDecimal("quantity")
-	if e != nil {
+	if o.qty, e = c.p.requiredDecimal("quantity"); e != nil {
 		return nil, e
 	}
-	o.qty = qty
 	price, ok, e := c.p.decimal("price")
 	if e != nil {
 		return nil, e
@@ -75,7 +74,7 @@ func (s *Server) parseContractOrder(c *call) (*order, *apiError) {
 		}
 		o.leverage = lev
 	}
-	if e := checkFilters(sym, qty, price, o.priceType == "INPUT"); e != nil {
+	if e := checkFilters(sym, o.qty, price, o.priceType == "INPUT"); e != nil {
 		return nil, e
 	}
 	cid, e := c.p.required("clientOrderId")
@@ -101,11 +100,8 @@ func (s *Server) handleContractOrder(c *call) (any, *apiError) {
 }
 
 func (s *Server) handleContractCancel(c *call) (any, *apiError) {
-	o, e := s.findOrder(c, "orderId", "clientOrderId", true)
+	o, e := s.cancelFound(c, true)
 	if e != nil {
-		return nil, e
-	}
-	if e := s.cancelChecked(o, c.now.UnixMilli()); e != nil {
 		return nil, e
 	}
 	return o.record(), nil

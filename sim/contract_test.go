@@ -17,11 +17,7 @@ func TestContractPositions(t *testing.T) {
 	usdt0 := decimal.RequireFromString(balanceOf(t, s, "USDT")[0])
 	order := func(params string) map[string]any {
 		t.Helper()
-		r := signed(t, s, "POST", "/openapi/contract/v1/order", params)
-		wantOK(t, r)
-		var m map[string]any
-		r.decode(t, &m)
-		return m
+		return signedOK(t, s, "POST", "/openapi/contract/v1/order", params)
 	}
 	positions := func() []map[string]any {
 		var p []map[string]any

@@ -107,6 +107,17 @@ func signed(t testing.TB, s *Server, method, path, params string) reply {
 	return raw(t, s, method, path, q, "", s.APIKey())
 }
 
+// signedOK is signed for a call that must succeed: any status but 200
+// fails the test; the answer is decoded as one JSON object.
+func signedOK(t testing.TB, s *Server, method, path, params string) map[string]any {
+	t.Helper()
+	r := signed(t, s, method, path, params)
+	wantOK(t, r)
+	var m map[string]any
+	r.decode(t, &m)
+	return m
+}
+
 func wantOK(t testing.TB, r reply) {
 	t.Helper()
 	if r.status != http.StatusOK {

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"bhtop/internal/defaults"
 )
 
 // Limits bound what clients can make the simulator hold: how long a
@@ -44,30 +46,15 @@ type Limits struct {
 }
 
 func (l Limits) withDefaults() Limits {
-	def := func(d *time.Duration, v time.Duration) {
-		if *d <= 0 {
-			*d = v
-		}
-	}
-	def(&l.ReadHeaderTimeout, 10*time.Second)
-	def(&l.ReadTimeout, 30*time.Second)
-	def(&l.WriteTimeout, 30*time.Second)
-	def(&l.IdleTimeout, 60*time.Second)
-	if l.MaxConns <= 0 {
-		l.MaxConns = 1024
-	}
-	if l.MaxHeaderBytes <= 0 {
-		l.MaxHeaderBytes = 64 << 10
-	}
-	if l.MaxBodyBytes <= 0 {
-		l.MaxBodyBytes = 1 << 20
-	}
-	if l.MaxListenKeys <= 0 {
-		l.MaxListenKeys = 10_000
-	}
-	if l.LogFieldBytes <= 0 {
-		l.LogFieldBytes = 4 << 10
-	}
+	defaults.Fill(&l.ReadHeaderTimeout, 10*time.Second)
+	defaults.Fill(&l.ReadTimeout, 30*time.Second)
+	defaults.Fill(&l.WriteTimeout, 30*time.Second)
+	defaults.Fill(&l.IdleTimeout, 60*time.Second)
+	defaults.Fill(&l.MaxConns, 1024)
+	defaults.Fill(&l.MaxHeaderBytes, 64<<10)
+	defaults.Fill(&l.MaxBodyBytes, 1<<20)
+	defaults.Fill(&l.MaxListenKeys, 10_000)
+	defaults.Fill(&l.LogFieldBytes, 4<<10)
 	return l
 }
 

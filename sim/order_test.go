@@ -105,11 +105,7 @@ func checkStream(t *testing.T, s *Server, tr truth) {
 
 func orderRec(t *testing.T, s *Server, params string) map[string]any {
 	t.Helper()
-	r := signed(t, s, "GET", "/openapi/v1/order", params)
-	wantOK(t, r)
-	var m map[string]any
-	r.decode(t, &m)
-	return m
+	return signedOK(t, s, "GET", "/openapi/v1/order", params)
 }
 
 func balanceOf(t *testing.T, s *Server, asset string) [2]string {

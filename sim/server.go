@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"bhtop/internal/defaults"
 	"bhtop/signer"
 	"bhtop/sim/quotews"
 )
@@ -64,36 +65,20 @@ func New(opts Options) *Server {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	if opts.ListenKeyTTL <= 0 {
-		opts.ListenKeyTTL = 60 * time.Minute
-	}
-	if opts.ConnMaxAge <= 0 {
-		opts.ConnMaxAge = 24 * time.Hour
-	}
-	if opts.PingInterval <= 0 {
-		opts.PingInterval = 30 * time.Second
-	}
-	if opts.BanScale <= 0 {
-		opts.BanScale = 1
-	}
+	defaults.Fill(&opts.ListenKeyTTL, 60*time.Minute)
+	defaults.Fill(&opts.ConnMaxAge, 24*time.Hour)
+	defaults.Fill(&opts.PingInterval, 30*time.Second)
+	defaults.Fill(&opts.BanScale, 1)
 	if opts.MarketInterval == 0 {
 		opts.MarketInterval = 500 * time.Millisecond
 	}
 	if opts.MarketActivity == 0 {
 		opts.MarketActivity = 2
 	}
-	if opts.QuoteIdle <= 0 {
-		opts.QuoteIdle = 5 * time.Minute
-	}
-	if opts.RateLimits.WeightPerMinute <= 0 {
-		opts.RateLimits.WeightPerMinute = 1500
-	}
-	if opts.RateLimits.OrdersPerSecond <= 0 {
-		opts.RateLimits.OrdersPerSecond = 20
-	}
-	if opts.RateLimits.OrdersPerDay <= 0 {
-		opts.RateLimits.OrdersPerDay = 350000
-	}
+	defaults.Fill(&opts.QuoteIdle, 5*time.Minute)
+	defaults.Fill(&opts.RateLimits.WeightPerMinute, 1500)
+	defaults.Fill(&opts.RateLimits.OrdersPerSecond, 20)
+	defaults.Fill(&opts.RateLimits.OrdersPerDay, 350000)
 	if opts.Faults.OrderErrorStatus == 0 {
 		opts.Faults.OrderErrorStatus = http.StatusGatewayTimeout
 	}

@@ -12,11 +12,11 @@ import (
 // parseSpotOrder validates a new spot order's parameters against the
 // symbol's filters, in the order the service reports problems.
 func (s *Server) parseSpotOrder(c *call) (*order, *apiError) {
-	sym, e := s.symbol(c.p, false)
+	o, e := s.newOrder(c, false)
 	if e != nil {
 		return nil, e
 	}
-	o := &order{acct: c.key.account, sym: sym}
+	sym := o.sym
 	if o.side, e = c.p.required("side"); e != nil {
 		return nil, e
 	}
@@ -32,11 +32,9 @@ func (s *Server) parseSpotOrder(c *call) (*order, *apiError) {
 	if o.tif, e = c.p.oneOf("timeInForce", "GTC", codeInvalidTIF, "Invalid timeInForce.", "GTC", "IOC", "FOK"); e != nil {
 		return nil, e
 	}
-	qty, e := c.p.requiredDecimal("quantity")
-	if e != nil {
+	if o.qty, e = c.p.requiredDecimal("quantity"); e != nil {
 		return nil, e
 	}
-	o.qty = qty
 	price, ok, e := c.p.decimal("price")
 	if e != nil {
 		return nil, e
@@ -47,7 +45,7 @@ func (s *Server) parseSpotOrder(c *call) (*order, *apiError) {
 		return nil, errMandatory("price")
 	}
 	o.price = price
-	if e := checkFilters(sym, qty, price, o.typ != "MARKET"); e != nil {
+	if e := checkFilters(sym, o.qty, price, o.typ != "MARKET"); e != nil {
 		return nil, e
 	}
 	if cid, ok := c.p.str("newClientOrderId"); ok {
@@ -60,6 +58,16 @@ func (s *Server) parseSpotOrder(c *call) (*order, *apiError) {
 		o.clientID = cid
 	}
 	return o, nil
+}
+
+// newOrder starts an order of the call's account in its symbol of one
+// market (contract); an unknown symbol is an error.
+func (s *Server) newOrder(c *call, contract bool) (*order, *apiError) {
+	sym, e := s.symbol(c.p, contract)
+	if e != nil {
+		return nil, e
+	}
+	return &order{acct: c.key.account, sym: sym}, nil
 }
 
 // checkFilters applies PRICE_FILTER (when checkPrice), LOT_SIZE and
@@ -147,12 +155,22 @@ func (s *Server) handleQueryOrder(c *call) (any, *apiError) {
 	return o.record(), nil
 }
 
-func (s *Server) handleCancelOrder(c *call) (any, *apiError) {
-	o, e := s.findOrder(c, "orderId", "clientOrderId", false)
+// cancelFound finds the call's order of one market (contract) by orderId
+// or clientOrderId and cancels it.
+func (s *Server) cancelFound(c *call, contract bool) (*order, *apiError) {
+	o, e := s.findOrder(c, "orderId", "clientOrderId", contract)
 	if e != nil {
 		return nil, e
 	}
 	if e := s.cancelChecked(o, c.now.UnixMilli()); e != nil {
+		return nil, e
+	}
+	return o, nil
+}
+
+func (s *Server) handleCancelOrder(c *call) (any, *apiError) {
+	o, e := s.cancelFound(c, false)
+	if e != nil {
 		return nil, e
 	}
 	return map[string]any{

@@ -7,12 +7,12 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"bhtop/event"
 	"bhtop/gen"
+	"bhtop/internal/testkit"
 	"bhtop/journal"
 )
 
@@ -34,21 +34,12 @@ var corpus = sync.OnceValue(func() [][]byte {
 func reportPerEvent(b *testing.B, events int, mallocs uint64, cpu0 time.Duration) {
 	total := float64(b.N) * float64(events)
 	wall := float64(b.Elapsed().Nanoseconds()) / total
-	cpu := float64(cpuTime()-cpu0) / total
+	cpu := float64(testkit.CPUTime()-cpu0) / total
 	b.ReportMetric(wall, "ns/event")
 	b.ReportMetric(1e9/wall, "events/s")
 	b.ReportMetric(cpu, "cpu-ns/event")
 	b.ReportMetric(1e9/cpu, "cpu-events/s")
 	b.ReportMetric(float64(mallocs)/total, "allocs/event")
-}
-
-// cpuTime is the CPU time (user + system) the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func mallocs() uint64 {
@@ -62,14 +53,21 @@ func mallocs() uint64 {
 // pings) into a fresh Store per op.
 func BenchmarkIngest(b *testing.B) {
 	frames := corpus()
-	b.ReportAllocs()
-	b.ResetTimer()
-	m0, c0 := mallocs(), cpuTime()
-	for i := 0; i < b.N; i++ {
-		s := NewStore()
+	benchIngest(b, func(s *Store) {
 		for _, f := range frames {
 			s.ApplyFrame(f, nil)
 		}
+	})
+}
+
+// benchIngest measures fold, given a fresh Store per op, per event of the
+// benchmark corpus.
+func benchIngest(b *testing.B, fold func(s *Store)) {
+	b.ReportAllocs()
+	b.ResetTimer()
+	m0, c0 := mallocs(), testkit.CPUTime()
+	for i := 0; i < b.N; i++ {
+		fold(NewStore())
 	}
 	reportPerEvent(b, benchEvents, mallocs()-m0, c0)
 }
@@ -88,11 +86,7 @@ var journalText = sync.OnceValue(func() []byte {
 // (journal.ScanDecoded) and folded in order into a fresh Store per op.
 func BenchmarkIngestParallel(b *testing.B) {
 	text := journalText()
-	b.ReportAllocs()
-	b.ResetTimer()
-	m0, c0 := mallocs(), cpuTime()
-	for i := 0; i < b.N; i++ {
-		s := NewStore()
+	benchIngest(b, func(s *Store) {
 		err := journal.ScanDecoded(bytes.NewReader(text), runtime.GOMAXPROCS(0), func(d *journal.Decoded) {
 			if d.Bad {
 				s.CountMalformed()
@@ -103,8 +97,7 @@ func BenchmarkIngestParallel(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-	}
-	reportPerEvent(b, benchEvents, mallocs()-m0, c0)
+	})
 }
 
 // BenchmarkIngestBaselineEncodingJSON folds the same corpus, decoding each
@@ -112,16 +105,11 @@ func BenchmarkIngestParallel(b *testing.B) {
 // case-insensitively and so is not even correct).
 func BenchmarkIngestBaselineEncodingJSON(b *testing.B) {
 	frames := corpus()
-	b.ReportAllocs()
-	b.ResetTimer()
-	m0, c0 := mallocs(), cpuTime()
-	for i := 0; i < b.N; i++ {
-		s := NewStore()
+	benchIngest(b, func(s *Store) {
 		for _, f := range frames {
 			baselineApply(s, f)
 		}
-	}
-	reportPerEvent(b, benchEvents, mallocs()-m0, c0)
+	})
 }
 
 type baseProbe struct {
@@ -289,13 +277,13 @@ func BenchmarkIngestKnownOrders(b *testing.B) {
 	b.ResetTimer()
 	k := 0
 	var setup time.Duration
-	c0 := cpuTime()
+	c0 := testkit.CPUTime()
 	for i := 0; i < b.N; i++ {
 		if k == len(frames) {
 			b.StopTimer()
-			t0 := cpuTime()
+			t0 := testkit.CPUTime()
 			s, _ = knownOrders(n, 0)
-			setup += cpuTime() - t0
+			setup += testkit.CPUTime() - t0
 			k = 0
 			b.StartTimer()
 		}
@@ -303,7 +291,7 @@ func BenchmarkIngestKnownOrders(b *testing.B) {
 		k++
 	}
 	wall := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
-	cpu := float64(cpuTime()-c0-setup) / float64(b.N)
+	cpu := float64(testkit.CPUTime()-c0-setup) / float64(b.N)
 	b.ReportMetric(wall, "ns/event")
 	b.ReportMetric(1e9/wall, "events/s")
 	b.ReportMetric(cpu, "cpu-ns/event")
@@ -339,9 +327,9 @@ func benchSnapshot(b *testing.B, changes int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	var applying time.Duration
-	c0 := cpuTime()
+	c0 := testkit.CPUTime()
 	for i := 0; i < b.N; i++ {
-		t0 := cpuTime()
+		t0 := testkit.CPUTime()
 		for j := 0; j < changes; j++ { // changes of the 7,500 spot orders (4293153 + n, n%4 != 0)
 			k := (i*changes + j) % 7_500
 			r.EventTime = int64(2_000 + i)
@@ -351,12 +339,12 @@ func benchSnapshot(b *testing.B, changes int) {
 			buf = event.AppendExecution(buf[:0], &r, event.EncodeOptions{})
 			s.ApplyFrame(buf, nil)
 		}
-		applying += cpuTime() - t0
+		applying += testkit.CPUTime() - t0
 		if snap := s.Snapshot(); len(snap.Orders) != 20_000 {
 			b.Fatalf("orders = %d, want 20000", len(snap.Orders))
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-c0-applying)/float64(b.N), "cpu-ns/snapshot")
+	b.ReportMetric(float64(testkit.CPUTime()-c0-applying)/float64(b.N), "cpu-ns/snapshot")
 	if st := s.Stats(); st.Stale != 0 {
 		b.Fatalf("stats = %+v: updates were stale", st)
 	}

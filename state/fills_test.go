@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"bhtop/event"
+	"bhtop/internal/testkit"
 
 	"github.com/shopspring/decimal"
 )
@@ -168,24 +169,24 @@ func BenchmarkFoldFills(b *testing.B) {
 	fold(s, frames...) // warm: the ring is full and every order known
 	b.ReportAllocs()
 	b.ResetTimer()
-	c0, setup := cpuTime(), time.Duration(0)
+	c0, setup := testkit.CPUTime(), time.Duration(0)
 	round := 1
 	for i := 0; i < b.N; i++ {
 		k := i % n
 		if k == 0 {
 			b.StopTimer() // new trade ids for the next pass
-			t0 := cpuTime()
+			t0 := testkit.CPUTime()
 			round++
 			for j := range frames {
 				frames[j] = execFill(MarketSpot, strconv.Itoa(1+j%100), int64(round*n+j), "1", "0.05",
 					strconv.Itoa(round*n+j/100), strconv.Itoa(round*n+j+1))
 			}
-			setup += cpuTime() - t0
+			setup += testkit.CPUTime() - t0
 			b.StartTimer()
 		}
 		s.ApplyFrame(frames[k], nil)
 	}
-	reportFills(b, cpuTime()-c0-setup)
+	reportFills(b, testkit.CPUTime()-c0-setup)
 }
 
 // BenchmarkFoldFillRepeats folds repeats of fills already known (duplicate
@@ -198,11 +199,11 @@ func BenchmarkFoldFillRepeats(b *testing.B) {
 	s := fold(NewStore(), frames...)
 	b.ReportAllocs()
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := testkit.CPUTime()
 	for i := 0; i < b.N; i++ {
 		s.ApplyFrame(frames[i%len(frames)], nil)
 	}
-	reportFills(b, cpuTime()-c0)
+	reportFills(b, testkit.CPUTime()-c0)
 }
 
 // BenchmarkFoldFillOnly is the fill fold alone (no frame decoding, no
@@ -221,13 +222,13 @@ func BenchmarkFoldFillOnly(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := testkit.CPUTime()
 	for i := 0; i < b.N; i++ {
 		k := i % len(ids)
 		in.tradeID, in.z, in.time = ids[k], ids[k], int64(k)
 		s.foldFill(&in) // a trade evicted one round ago comes back: new again
 	}
-	reportFills(b, cpuTime()-c0)
+	reportFills(b, testkit.CPUTime()-c0)
 }
 
 // reportFills reports fills per second of wall and of process CPU time

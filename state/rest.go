@@ -162,8 +162,9 @@ func mulDecimal(a, b string) string {
 }
 
 // AddPending records an order this process is sending (status PENDING or
-// UNKNOWN); it replaces one with the same clientOrderId. An order already
-// known by that clientOrderId settles it at once.
+// UNKNOWN); it replaces one with the same clientOrderId (but not a refused
+// send, which stays listed). An order already known by that clientOrderId
+// settles it at once.
 func (s *Store) AddPending(p Pending) {
 	for _, mk := range s.markets {
 		for _, o := range mk.orders {
@@ -172,12 +173,10 @@ func (s *Store) AddPending(p Pending) {
 			}
 		}
 	}
-	for i := range s.pending {
-		if s.pending[i].ClientOrderID == p.ClientOrderID {
-			s.pending[i] = p
-			s.pendDirty = true
-			return
-		}
+	if i := s.openPending(p.ClientOrderID); i >= 0 {
+		s.pending[i] = p
+		s.pendDirty = true
+		return
 	}
 	s.pending = append(s.pending, p)
 	s.pendDirty = true
@@ -187,22 +186,47 @@ func (s *Store) AddPending(p Pending) {
 // to UNKNOWN after a 504, or NOT_PLACED after -2013); unknown ids are
 // ignored.
 func (s *Store) SetPendingStatus(clientOrderID, status, reason string) {
-	for i := range s.pending {
-		if s.pending[i].ClientOrderID == clientOrderID {
-			s.pending[i].Status, s.pending[i].Reason = status, reason
-			s.pendDirty = true
-		}
+	if i := s.openPending(clientOrderID); i >= 0 {
+		s.pending[i].Status, s.pending[i].Reason = status, reason
+		s.pendDirty = true
 	}
 }
 
+// RefusePending records that the service refused the send of p outright
+// (a 4XX such as -1141 ORDER_DUPLICATED): its pending entry, or a new one
+// when it was never listed (its clientOrderId belongs to a known order),
+// becomes NOT_PLACED with reason and stays listed: no report or query
+// settles it, so every order sent is accounted for.
+func (s *Store) RefusePending(p Pending, reason string) {
+	p.Status, p.Reason, p.refused = PendingNotPlaced, reason, true
+	if i := s.openPending(p.ClientOrderID); i >= 0 {
+		p.Since = s.pending[i].Since
+		s.pending[i] = p
+	} else {
+		s.pending = append(s.pending, p)
+	}
+	s.pendDirty = true
+}
+
+// openPending is the index of the pending entry with this clientOrderId
+// that a report or answer may still change (not a refused send), or -1.
+func (s *Store) openPending(c string) int {
+	for i := range s.pending {
+		if s.pending[i].ClientOrderID == c && !s.pending[i].refused {
+			return i
+		}
+	}
+	return -1
+}
+
 // settle removes the pending order with this clientOrderId: the order is
-// now in orders.
+// now in orders. A refused send stays listed.
 func (s *Store) settle(c []byte) {
 	if len(s.pending) == 0 {
 		return
 	}
 	for i := range s.pending {
-		if s.pending[i].ClientOrderID == string(c) {
+		if s.pending[i].ClientOrderID == string(c) && !s.pending[i].refused {
 			s.pending = slices.Delete(slices.Clone(s.pending), i, i+1)
 			s.pendDirty = true
 			return

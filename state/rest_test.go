@@ -118,3 +118,28 @@ func TestPending(t *testing.T) {
 		t.Errorf("pending = %d: an order already reported is not pending", n)
 	}
 }
+
+// TestRefusedPendingStays: a send refused outright is listed as NOT_PLACED
+// even when its clientOrderId is a known order's (a duplicate), and a
+// later report of that order does not settle it away.
+func TestRefusedPendingStays(t *testing.T) {
+	s := NewStore()
+	r := spot("11", 10, "NEW", "0", "0")
+	dup := []byte(string(r[:len(r)-1]) + `,"c":"bh-9"}`)
+	fold(s, dup)
+	p := Pending{ClientOrderID: "bh-9", Symbol: "ETHBTC", Side: "BUY", Status: PendingSent, Since: 20}
+	s.AddPending(p) // known order: not listed
+	s.RefusePending(p, "-1141 Duplicate order sent.")
+	r2 := spot("11", 30, "PARTIALLY_FILLED", "0.5", "0.05")
+	fold(s, []byte(string(r2[:len(r2)-1])+`,"c":"bh-9"}`))
+	got := s.Snapshot().Pending
+	if len(got) != 1 || got[0].Status != PendingNotPlaced || got[0].Reason != "-1141 Duplicate order sent." || got[0].Since != 20 {
+		t.Errorf("pending = %+v, want bh-9 NOT_PLACED -1141", got)
+	}
+	s.AddPending(Pending{ClientOrderID: "bh-8", Status: PendingSent, Since: 40})
+	s.AddPending(Pending{ClientOrderID: "bh-8", Status: PendingSent, Since: 41})
+	s.RefusePending(Pending{ClientOrderID: "bh-8"}, "-2010 insufficient balance")
+	if got := s.Snapshot().Pending; len(got) != 2 || got[1].Since != 41 || got[1].Status != PendingNotPlaced {
+		t.Errorf("pending = %+v, want bh-8 refused in place", got)
+	}
+}

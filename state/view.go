@@ -104,6 +104,11 @@ type Pending struct {
 	Status        string `json:"status"` // PENDING, UNKNOWN or NOT_PLACED
 	Since         int64  `json:"since"`  // ms when it was sent
 	Reason        string `json:"reason"` // e.g. "HTTP 504"
+
+	// refused: the service refused this send outright (a 4XX); no report
+	// or query can settle it, as any order with its clientOrderId is
+	// another one (e.g. the order whose id it duplicated).
+	refused bool
 }
 
 // Stats counts what the fold has seen. Events == Applied + Stale.

@@ -7,6 +7,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"bhtop/internal/clock"
+	"bhtop/internal/defaults"
 	"bhtop/rest"
 	"bhtop/state"
 )
@@ -83,34 +84,23 @@ type Config struct {
 func (c *Config) Now() time.Time { return c.Clock.Now() }
 
 func (c *Config) setDefaults() {
-	def := func(d *time.Duration, v time.Duration) {
-		if *d <= 0 {
-			*d = v
-		}
-	}
-	def(&c.Keepalive, 30*time.Minute)
-	def(&c.Rotate, 23*time.Hour+30*time.Minute)
-	def(&c.KeyTTL, 60*time.Minute)
-	def(&c.MaxAge, 24*time.Hour)
-	def(&c.BackoffBase, 500*time.Millisecond)
-	def(&c.BackoffCap, 30*time.Second)
-	def(&c.AuthRetry, 30*time.Second)
-	def(&c.ReadTimeout, 90*time.Second)
-	def(&c.PingEvery, min(c.ReadTimeout/3, 20*time.Second))
-	def(&c.PongWait, min(c.PingEvery/2, 10*time.Second))
-	def(&c.QuietActive, 2*time.Minute)
-	def(&c.QuietMax, 30*time.Minute)
-	def(&c.QueryDelay, 2*time.Second)
-	def(&c.PublishEvery, 50*time.Millisecond)
-	if c.OpenOrdersLimit <= 0 {
-		c.OpenOrdersLimit = 1000
-	}
-	if c.InboxSize <= 0 {
-		c.InboxSize = 1024
-	}
-	if c.MaxHeld <= 0 {
-		c.MaxHeld = 200000
-	}
+	defaults.Fill(&c.Keepalive, 30*time.Minute)
+	defaults.Fill(&c.Rotate, 23*time.Hour+30*time.Minute)
+	defaults.Fill(&c.KeyTTL, 60*time.Minute)
+	defaults.Fill(&c.MaxAge, 24*time.Hour)
+	defaults.Fill(&c.BackoffBase, 500*time.Millisecond)
+	defaults.Fill(&c.BackoffCap, 30*time.Second)
+	defaults.Fill(&c.AuthRetry, 30*time.Second)
+	defaults.Fill(&c.ReadTimeout, 90*time.Second)
+	defaults.Fill(&c.PingEvery, min(c.ReadTimeout/3, 20*time.Second))
+	defaults.Fill(&c.PongWait, min(c.PingEvery/2, 10*time.Second))
+	defaults.Fill(&c.QuietActive, 2*time.Minute)
+	defaults.Fill(&c.QuietMax, 30*time.Minute)
+	defaults.Fill(&c.QueryDelay, 2*time.Second)
+	defaults.Fill(&c.PublishEvery, 50*time.Millisecond)
+	defaults.Fill(&c.OpenOrdersLimit, 1000)
+	defaults.Fill(&c.InboxSize, 1024)
+	defaults.Fill(&c.MaxHeld, 200000)
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}

@@ -21,13 +21,13 @@ func (s *Session) PlaceContractOrder(ctx context.Context, req rest.ContractOrder
 		req.ClientOrderID = rest.NewClientOrderID()
 	}
 	cid := req.ClientOrderID
-	s.pend(cid, req.Symbol, req.Side)
+	p := s.pend(cid, req.Symbol, req.Side)
 	price := req.Price
 	if req.PriceType != "" && req.PriceType != "INPUT" {
 		price = req.PriceType
 	}
 	what := fmt.Sprintf("%s %s %s %s @ %s", req.Side, req.Quantity, req.Symbol, req.OrderType, price)
-	return s.track(cid, what, true, func() rest.OrderResult { return s.trader.PlaceContractOrder(ctx, req) })
+	return s.track(p, what, true, func() rest.OrderResult { return s.trader.PlaceContractOrder(ctx, req) })
 }
 
 // Contracts lists the contract symbols and their filters from brokerInfo.

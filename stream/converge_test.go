@@ -36,20 +36,7 @@ func TestConvergesToTruthUnderFaults(t *testing.T) {
 	time.Sleep(time.Second) // the busy phase: nothing is asserted on time
 	f.srv.SetActivity(0)
 
-	diff, ok := f.settled(4 * time.Second)
-	snap := f.s.Hub().Latest()
-	t.Logf("events %d applied %d stale %d malformed %d; orders %d; reconnects %d",
-		snap.Stats.Events, snap.Stats.Applied, snap.Stats.Stale, snap.Stats.Malformed,
-		len(snap.Orders), f.s.Status().Connects-1)
-	if !ok {
-		t.Fatalf("state differs from the REST truth:\n%s", diff)
-	}
-	if snap.Stats.Events < 1000 {
-		t.Errorf("events = %d, want a busy stream (>= 1000)", snap.Stats.Events)
-	}
-	if snap.Stats.Malformed != 0 {
-		t.Errorf("malformed = %d, want 0", snap.Stats.Malformed)
-	}
+	f.wantTruth(t, 4*time.Second, 1000)
 	if f.s.Status().Connects < 3 {
 		t.Errorf("connections = %d, want >= 3 (drops every 0.4s)", f.s.Status().Connects)
 	}

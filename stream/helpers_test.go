@@ -157,10 +157,12 @@ func (f *fixture) describe() string {
 		f.log.count("POST", userStream), f.log.count("PUT", userStream), f.log.count("DELETE", userStream))
 }
 
-// settled waits up to within for the session's state to equal the
-// simulator's REST truth; it returns the last difference and whether
-// they became equal.
-func (f *fixture) settled(within time.Duration) (string, bool) {
+// wantTruth waits up to within for the session's state to equal the
+// simulator's REST truth, logs the fold's counts, and fails the test
+// unless they became equal after a busy stream (at least minEvents
+// events) with nothing malformed.
+func (f *fixture) wantTruth(t *testing.T, within time.Duration, minEvents int64) {
+	t.Helper()
 	var diff string
 	ok := testkit.Within(within, func() bool {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -169,7 +171,19 @@ func (f *fixture) settled(within time.Duration) (string, bool) {
 		diff, err = truthDiff(ctx, f.rest, f.s.Hub().Latest())
 		return err == nil && diff == ""
 	})
-	return diff, ok
+	snap := f.s.Hub().Latest()
+	t.Logf("events %d applied %d stale %d malformed %d; orders retained %d; snapshots %d; reconnects %d",
+		snap.Stats.Events, snap.Stats.Applied, snap.Stats.Stale, snap.Stats.Malformed,
+		len(snap.Orders), snap.Version, f.s.Status().Connects-1)
+	if !ok {
+		t.Fatalf("state differs from the REST truth:\n%s", diff)
+	}
+	if snap.Stats.Events < minEvents {
+		t.Errorf("events = %d, want a busy stream (>= %d)", snap.Stats.Events, minEvents)
+	}
+	if snap.Stats.Malformed != 0 {
+		t.Errorf("malformed = %d, want 0", snap.Stats.Malformed)
+	}
 }
 
 // truthDiff compares the session's latest snapshot with the simulator's

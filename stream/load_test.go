@@ -40,17 +40,5 @@ func TestExactAt20kEventsWithReader(t *testing.T) {
 	time.Sleep(time.Second) // let the stream run; nothing is asserted on time
 	f.srv.SetActivity(0)
 
-	diff, ok := f.settled(5 * time.Second)
-	snap := hub.Latest()
-	t.Logf("events %d applied %d stale %d; orders retained %d; snapshots %d; reconnects %d",
-		snap.Stats.Events, snap.Stats.Applied, snap.Stats.Stale, len(snap.Orders), snap.Version, f.s.Status().Connects-1)
-	if !ok {
-		t.Fatalf("state differs from the REST truth:\n%s", diff)
-	}
-	if snap.Stats.Events < 10000 {
-		t.Errorf("events = %d, want a busy stream (>= 10000)", snap.Stats.Events)
-	}
-	if snap.Stats.Malformed != 0 {
-		t.Errorf("malformed = %d, want 0", snap.Stats.Malformed)
-	}
+	f.wantTruth(t, 5*time.Second, 10000)
 }

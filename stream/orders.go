@@ -43,9 +43,9 @@ func (s *Session) PlaceOrder(ctx context.Context, req rest.OrderRequest) rest.Or
 		req.NewClientOrderID = rest.NewClientOrderID()
 	}
 	cid := req.NewClientOrderID
-	s.pend(cid, req.Symbol, req.Side)
+	p := s.pend(cid, req.Symbol, req.Side)
 	what := fmt.Sprintf("%s %s %s %s @ %s", req.Side, req.Quantity, req.Symbol, req.Type, req.Price)
-	return s.track(cid, what, false, func() rest.OrderResult { return s.trader.PlaceOrder(ctx, req) })
+	return s.track(p, what, false, func() rest.OrderResult { return s.trader.PlaceOrder(ctx, req) })
 }
 
 // CancelOrder sends one cancel and notes its outcome; the stream's report

@@ -28,18 +28,23 @@ type reconciler struct {
 	ctx       context.Context // the session's: canceled by Close
 }
 
-// pend lists cid as PENDING: an order about to be sent.
-func (r *reconciler) pend(cid, symbol, side string) {
+// pend lists cid as PENDING: an order about to be sent. It returns the
+// entry for track.
+func (r *reconciler) pend(cid, symbol, side string) state.Pending {
 	p := state.Pending{ClientOrderID: cid, Symbol: symbol, Side: side,
 		Status: state.PendingSent, Since: r.cfg.Now().UnixMilli()}
 	r.apply(func(w *writer) { w.store.AddPending(p) })
+	return p
 }
 
-// track sends a new order (listed as pending by the caller) once and
+// track sends new order p (listed as pending by the caller) once and
 // follows its outcome: accepted waits for the stream's report, rejected
-// leaves as NOT_PLACED, unknown is queried by client order id (in its
-// market) until the service answers.
-func (r *reconciler) track(cid, what string, contract bool, send func() rest.OrderResult) rest.OrderResult {
+// stays listed as NOT_PLACED with the service's code and message (even
+// when its clientOrderId is a known order's, as with -1141
+// ORDER_DUPLICATED), unknown is queried by client order id (in its market)
+// until the service answers.
+func (r *reconciler) track(p state.Pending, what string, contract bool, send func() rest.OrderResult) rest.OrderResult {
+	cid := p.ClientOrderID
 	r.rep.note(NoteOrder, "sent: "+what+" ("+cid+")")
 	res := send()
 	switch res.Outcome {
@@ -49,7 +54,10 @@ func (r *reconciler) track(cid, what string, contract bool, send func() rest.Ord
 	case rest.OutcomeRejected:
 		// The service says it never existed: NOT_PLACED, with its message.
 		msg := sanitize(res.Msg, serviceTextMax)
-		r.apply(func(w *writer) { w.store.SetPendingStatus(cid, state.PendingNotPlaced, msg) })
+		if res.Code != 0 {
+			msg = fmt.Sprintf("%d %s", res.Code, msg)
+		}
+		r.apply(func(w *writer) { w.store.RefusePending(p, msg) })
 		r.rep.noteError(fmt.Sprintf("rejected: %s: %s", what, msg))
 	default:
 		reason := sanitize(res.Msg, serviceTextMax)

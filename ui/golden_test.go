@@ -16,27 +16,24 @@ import (
 // theme files keep the escape codes, so they show that the themes differ
 // and that NO_COLOR has no colour codes at all.
 
-// key is a key press as Bubble Tea delivers it.
+// namedKeys are the keys keyMsg knows by name; any other name is its first
+// rune typed.
+var namedKeys = map[string]tea.KeyPressMsg{
+	"enter":     {Code: tea.KeyEnter},
+	"esc":       {Code: tea.KeyEscape},
+	"tab":       {Code: tea.KeyTab},
+	"down":      {Code: tea.KeyDown},
+	"up":        {Code: tea.KeyUp},
+	"right":     {Code: tea.KeyRight},
+	"left":      {Code: tea.KeyLeft},
+	"backspace": {Code: tea.KeyBackspace},
+	"ctrl+c":    {Code: 'c', Mod: tea.ModCtrl},
+}
+
+// keyMsg is a key press as Bubble Tea delivers it.
 func keyMsg(s string) tea.KeyPressMsg {
-	switch s {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "ctrl+c":
-		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	if k, ok := namedKeys[s]; ok {
+		return k
 	}
 	r := []rune(s)[0]
 	return tea.KeyPressMsg{Code: r, Text: s}

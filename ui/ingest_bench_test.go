@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"io"
-	"syscall"
 	"testing"
 	"time"
 
@@ -84,7 +83,7 @@ func benchLiveIngest(b *testing.B, reader string) {
 
 	published := func() uint64 { return hub.Latest().Version }
 	events := func() int64 { return hub.Latest().Stats.Events }
-	connects0, ev0, ver0, cpu0 := sess.Status().Connects, events(), published(), cpuTime()
+	connects0, ev0, ver0, cpu0 := sess.Status().Connects, events(), published(), testkit.CPUTime()
 	b.ResetTimer()
 	start := time.Now()
 	for events()-ev0 < int64(b.N) {
@@ -99,16 +98,7 @@ func benchLiveIngest(b *testing.B, reader string) {
 	b.ReportMetric(float64(n)/el.Seconds(), "events/s")
 	b.ReportMetric(float64(published()-ver0)/el.Seconds(), "snapshots/s")
 	b.ReportMetric(float64(sess.Status().Connects-connects0), "reconnects")
-	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(n), "cpu-ns/event")
+	b.ReportMetric(float64((testkit.CPUTime()-cpu0).Nanoseconds())/float64(n), "cpu-ns/event")
 	cancel()
 	<-done
-}
-
-// cpuTime is the CPU time (user + system) the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -29,6 +29,10 @@ type mktView struct {
 	lastText map[string]string
 	rows     []mktRow         // the Market pane, sorted by symbol
 	sparks   map[string]spark // each row's sparkline and what it was drawn from
+
+	// valuer made val; the next build (in Update, as this one) uses it
+	// again, so only the rows a new market or state moved are valued anew.
+	valuer *value.Valuer
 }
 
 // spark is a drawn sparkline and the series it was drawn from, so an
@@ -70,12 +74,16 @@ const sparkWidth = 16
 var emptyMkt = &market.Snapshot{}
 
 // newMktView values s against ms in asset in. prev (nil at first) lends
-// what did not change: parsed last prices and drawn sparklines.
+// what did not change: parsed last prices, drawn sparklines and its
+// Valuer.
 func newMktView(seq uint64, s *state.Snapshot, ms *market.Snapshot, in string, live bool, prev *mktView) *mktView {
 	if ms == nil {
 		ms = emptyMkt
 	}
-	v := &mktView{seq: seq, snap: ms, state: s.Version, live: live}
+	v := &mktView{seq: seq, snap: ms, state: s.Version, live: live, valuer: &value.Valuer{}}
+	if prev != nil && prev.valuer != nil {
+		v.valuer = prev.valuer
+	}
 	if ms.Version == 0 {
 		return v
 	}
@@ -90,7 +98,7 @@ func newMktView(seq uint64, s *state.Snapshot, ms *market.Snapshot, in string, l
 			v.last[sym], v.lastText[sym] = d, q.Last
 		}
 	}
-	v.val = value.Of(s, ms, in)
+	v.val = v.valuer.Of(s, ms, in)
 	if v.val != nil {
 		places := valuePlaces(in)
 		v.assets = make(map[string]assetCells, len(v.val.Assets))

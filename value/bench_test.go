@@ -2,10 +2,10 @@ package value
 
 import (
 	"fmt"
-	"syscall"
+	"strings"
 	"testing"
-	"time"
 
+	"bhtop/internal/testkit"
 	"bhtop/market"
 	"bhtop/state"
 )
@@ -47,7 +47,7 @@ func benchAccount() (*state.Snapshot, *market.Snapshot) {
 func BenchmarkOf(b *testing.B) {
 	s, m := benchAccount()
 	b.ReportAllocs()
-	n, cpu0 := 0, cpuTime()
+	n, cpu0 := 0, testkit.CPUTime()
 	for b.Loop() {
 		if v := Of(s, m, "USDT"); v == nil || len(v.Unpriced) != 0 {
 			b.Fatalf("valuation %v", v)
@@ -56,7 +56,7 @@ func BenchmarkOf(b *testing.B) {
 	}
 	// CPU time per valuation: what other processes on a shared machine
 	// do not inflate (GC workers included).
-	if cpu := cpuTime() - cpu0; cpu > 0 {
+	if cpu := testkit.CPUTime() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/op")
 	}
 }
@@ -66,23 +66,114 @@ func BenchmarkOf(b *testing.B) {
 func BenchmarkEquity(b *testing.B) {
 	s, m := benchAccount()
 	b.ReportAllocs()
-	n, cpu0 := 0, cpuTime()
+	n, cpu0 := 0, testkit.CPUTime()
 	for b.Loop() {
 		if _, unpriced, ok := Equity(s, m, "USDT"); !ok || len(unpriced) != 0 {
 			b.Fatal("no equity")
 		}
 		n++
 	}
-	if cpu := cpuTime() - cpu0; cpu > 0 {
+	if cpu := testkit.CPUTime() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/op")
 	}
 }
 
-// cpuTime is the CPU time (user + system) the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
+// marketRing is n market snapshots following m as the market store
+// publishes them (each saying which quotes moved since the one before):
+// each publication moves the last price of moved of the balances'
+// symbols and moved/2 of the positions' (moved 1000: every quote). A
+// reader walking round the ring finds, once per round, a snapshot older
+// than the one before (the store's move log does not help: it compares
+// every quote it reads), which the figures include.
+func marketRing(m *market.Snapshot, n, moved int) []*market.Snapshot {
+	st := storeFeed(m)
+	ring := make([]*market.Snapshot, n)
+	for k := range ring {
+		var syms []string
+		for j := range moved {
+			i := (k*moved + j) % 1000
+			sym := fmt.Sprintf("A%03dUSDT", i)
+			if i%10 == 0 {
+				sym = fmt.Sprintf("A%03dBTC", i)
+			}
+			syms = append(syms, sym)
+		}
+		for j := range moved / 2 {
+			syms = append(syms, fmt.Sprintf("C%03d-PERP", (k*moved/2+j)%500))
+		}
+		tick(st, int64(10+k), func(sym string) string {
+			if strings.HasPrefix(sym, "C") {
+				return fmt.Sprintf("%d.5", 1000+k%7)
+			}
+			return fmt.Sprintf("%d.%04d", 1+k%3, k)
+		}, syms...)
+		ring[k] = st.Publish()
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return ring
+}
+
+// BenchmarkValuerEquity is the equity of the benchmark account by one
+// Valuer, as a reader asks for it after each market update: fresh is the
+// market store's next snapshot with 1% of the quotes moved (what the
+// dashboard and the alert engine pay per market update: the state rarely
+// changes between two), moved the next snapshot with every quote moved,
+// same the same pair asked again; cold is Equity (nothing remembered, as
+// for snapshots not made by the store) on fresh's snapshots.
+func BenchmarkValuerEquity(b *testing.B) {
+	benchValuer(b, func(v *Valuer, s *state.Snapshot, m *market.Snapshot) bool {
+		_, unpriced, ok := v.Equity(s, m, "USDT")
+		return ok && len(unpriced) == 0
+	}, func(s *state.Snapshot, m *market.Snapshot) bool {
+		_, unpriced, ok := Equity(s, m, "USDT")
+		return ok && len(unpriced) == 0
+	})
+}
+
+// BenchmarkValuerOf is BenchmarkValuerEquity for the whole valuation (Of:
+// what the dashboard's panes show).
+func BenchmarkValuerOf(b *testing.B) {
+	benchValuer(b, func(v *Valuer, s *state.Snapshot, m *market.Snapshot) bool {
+		val := v.Of(s, m, "USDT")
+		return val != nil && len(val.Unpriced) == 0
+	}, func(s *state.Snapshot, m *market.Snapshot) bool {
+		val := Of(s, m, "USDT")
+		return val != nil && len(val.Unpriced) == 0
+	})
+}
+
+// benchValuer runs the cases of BenchmarkValuerEquity on warm (by a
+// Valuer) and cold.
+func benchValuer(b *testing.B, warm func(*Valuer, *state.Snapshot, *market.Snapshot) bool, cold func(*state.Snapshot, *market.Snapshot) bool) {
+	s, m := benchAccount()
+	for _, c := range []struct {
+		name  string
+		moved int
+		ring  int
+	}{{"cold", 10, 64}, {"fresh", 10, 64}, {"moved", 1000, 16}, {"same", 0, 1}} {
+		b.Run(c.name, func(b *testing.B) {
+			ring := []*market.Snapshot{m}
+			if c.moved > 0 {
+				ring = marketRing(m, c.ring, c.moved)
+			}
+			var v Valuer
+			warm(&v, s, ring[len(ring)-1])
+			b.ReportAllocs()
+			n, cpu0 := 0, testkit.CPUTime()
+			for b.Loop() {
+				ok := false
+				if c.name == "cold" {
+					ok = cold(s, ring[n%len(ring)])
+				} else {
+					ok = warm(&v, s, ring[n%len(ring)])
+				}
+				if !ok {
+					b.Fatal("no valuation")
+				}
+				n++
+			}
+			if cpu := testkit.CPUTime() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/op")
+			}
+		})
+	}
 }

@@ -20,11 +20,15 @@ func Equity(s *state.Snapshot, m *market.Snapshot, in string) (equity decimal.De
 	if s == nil {
 		s = &state.Snapshot{}
 	}
-	eq := num{}
+	// The balances and the PnLs are summed apart: PnLs valued through
+	// a division carry many decimals, and the balances' sum many integer
+	// digits; together they may pass 128 bits, and once one sum does, each
+	// addition to it allocates. Exact sums do not depend on the order.
+	eq, pnls := num{}, num{}
 	for i := range s.Balances {
 		b := &s.Balances[i]
 		total := sumNum(b.Free, b.Locked)
-		if p, ok := priceNum(m, b.Asset, in); ok {
+		if p, ok := priceNum(m, b.Asset, in, nil); ok {
 			eq = eq.add(total.mul(p))
 		} else if !total.isZero() {
 			unpriced = append(unpriced, b.Asset)
@@ -43,11 +47,12 @@ func Equity(s *state.Snapshot, m *market.Snapshot, in string) (equity decimal.De
 			continue
 		}
 		if price, ok := pr.price(asset); ok {
-			eq = eq.add(pnl.mul(price))
+			pnls = pnls.add(pnl.mul(price))
 		} else if !pnl.isZero() {
 			unpriced = append(unpriced, asset)
 		}
 	}
+	eq = eq.add(pnls)
 	slices.Sort(unpriced)
 	return eq.dec(), slices.Compact(unpriced), true
 }

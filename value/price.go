@@ -109,13 +109,31 @@ func parseSmallCoef(s string) (coef int64, exp int32, ok bool) {
 	return v, exp, true
 }
 
+// dep is a quote a price route read: its symbol and the last price it
+// had ("" when unknown). A route that reads the same last prices again
+// gives the same price.
+type dep struct{ sym, last string }
+
 // lastOf is the last price of the symbol base+quote in m; ok is false
 // when unknown or not positive (a zero last price routes nothing). The
-// symbol is spelled in buf, so looking it up does not allocate.
-func lastOf(m *market.Snapshot, base, quote string) (num, bool) {
+// symbol is spelled in buf, so looking it up does not allocate. When tr
+// is not nil, the quote read is appended to it.
+func lastOf(m *market.Snapshot, base, quote string, tr *[]dep) (num, bool) {
 	var buf [64]byte
+	sym := append(append(buf[:0], base...), quote...)
 	// An unknown symbol reads as Last "", which does not parse.
-	d, ok := parseNum(m.Quotes[string(append(append(buf[:0], base...), quote...))].Last)
+	last := m.Quotes[string(sym)].Last
+	if tr != nil {
+		// A route read again mostly reads the same symbols: the one
+		// spelled here before is kept rather than spelled anew.
+		d := *tr
+		if n := len(d); n < cap(d) && d[:n+1][n].sym == string(sym) {
+			*tr = append(d, dep{d[:n+1][n].sym, last})
+		} else {
+			*tr = append(d, dep{string(sym), last})
+		}
+	}
+	d, ok := parseNum(last)
 	if !ok || d.sign() <= 0 {
 		return num{}, false
 	}
@@ -127,14 +145,14 @@ var numOne = num{lo: 1}
 
 // direct prices asset in in by one symbol: last of asset+in, else
 // 1 / last of in+asset.
-func direct(m *market.Snapshot, asset, in string) (num, bool) {
+func direct(m *market.Snapshot, asset, in string, tr *[]dep) (num, bool) {
 	if asset == in {
 		return numOne, true
 	}
-	if p, ok := lastOf(m, asset, in); ok {
+	if p, ok := lastOf(m, asset, in, tr); ok {
 		return p, true
 	}
-	if p, ok := lastOf(m, in, asset); ok {
+	if p, ok := lastOf(m, in, asset, tr); ok {
 		return numOne.quo(p)
 	}
 	return num{}, false
@@ -145,29 +163,31 @@ func direct(m *market.Snapshot, asset, in string) (num, bool) {
 // in+asset; else through one bridge asset (BTC first, then any) by the same
 // two rules. ok is false when there is no route.
 func Price(m *market.Snapshot, asset, in string) (price decimal.Decimal, ok bool) {
-	p, ok := priceNum(m, asset, in)
+	p, ok := priceNum(m, asset, in, nil)
 	if !ok {
 		return decimal.Decimal{}, false
 	}
 	return p.dec(), true
 }
 
-// priceNum is Price as a num.
-func priceNum(m *market.Snapshot, asset, in string) (num, bool) {
+// priceNum is Price as a num. When tr is not nil, every quote the route
+// read is appended to it (see Valuer); a route through a bridge other
+// than BTC also depends on m's instruments.
+func priceNum(m *market.Snapshot, asset, in string, tr *[]dep) (num, bool) {
 	if m == nil {
 		if asset == in {
 			return numOne, true
 		}
 		return num{}, false
 	}
-	if p, ok := direct(m, asset, in); ok {
+	if p, ok := direct(m, asset, in, tr); ok {
 		return p, true
 	}
-	if p, ok := bridged(m, asset, bridgeFirst, in); ok {
+	if p, ok := bridged(m, asset, bridgeFirst, in, tr); ok {
 		return p, true
 	}
 	for _, b := range bridges(m, asset, in) {
-		if p, ok := bridged(m, asset, b, in); ok {
+		if p, ok := bridged(m, asset, b, in, tr); ok {
 			return p, true
 		}
 	}
@@ -175,15 +195,15 @@ func priceNum(m *market.Snapshot, asset, in string) (num, bool) {
 }
 
 // bridged prices asset in in through the bridge asset b.
-func bridged(m *market.Snapshot, asset, b, in string) (num, bool) {
+func bridged(m *market.Snapshot, asset, b, in string, tr *[]dep) (num, bool) {
 	if b == asset || b == in {
 		return num{}, false
 	}
-	p1, ok := direct(m, asset, b)
+	p1, ok := direct(m, asset, b, tr)
 	if !ok {
 		return num{}, false
 	}
-	p2, ok := direct(m, b, in)
+	p2, ok := direct(m, b, in, tr)
 	if !ok {
 		return num{}, false
 	}

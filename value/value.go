@@ -77,7 +77,8 @@ func Of(s *state.Snapshot, m *market.Snapshot, in string) *Valuation {
 	slab := make([]decimal.Decimal, 3*len(s.Balances)+5*len(s.Positions))
 	values := make([]num, len(s.Balances))
 
-	equity := num{}
+	// Balances and PnLs are summed apart, as in Equity.
+	equity, pnls := num{}, num{}
 	v.Assets = make([]AssetValue, len(s.Balances))
 	for i, b := range s.Balances {
 		av := &v.Assets[i]
@@ -85,7 +86,7 @@ func Of(s *state.Snapshot, m *market.Snapshot, in string) *Valuation {
 		total := sumNum(b.Free, b.Locked)
 		av.Total = blk.dec(total)
 		// Each balance is its own asset: priced once, not cached.
-		if p, ok := priceNum(m, b.Asset, in); ok {
+		if p, ok := priceNum(m, b.Asset, in, nil); ok {
 			values[i] = total.mul(p)
 			av.Price = blk.ptr(&slab[3*i], p)
 			av.Value = blk.ptr(&slab[3*i+1], values[i])
@@ -104,11 +105,12 @@ func Of(s *state.Snapshot, m *market.Snapshot, in string) *Valuation {
 			continue
 		}
 		if p, ok := pr.price(pv.PnLAsset); ok {
-			equity = equity.add(pnl.mul(p))
+			pnls = pnls.add(pnl.mul(p))
 		} else if !pnl.isZero() {
 			unpriced = append(unpriced, pv.PnLAsset)
 		}
 	}
+	equity = equity.add(pnls)
 	v.Equity = blk.dec(equity)
 
 	// Shares multiply by one reciprocal of the equity: one division for
@@ -146,7 +148,7 @@ func (r *pricer) price(asset string) (num, bool) {
 	if r.seen == nil {
 		r.seen = make(map[string]priced, 4)
 	}
-	p, ok := priceNum(r.m, asset, r.in)
+	p, ok := priceNum(r.m, asset, r.in, nil)
 	r.seen[asset] = priced{p, ok}
 	return p, ok
 }

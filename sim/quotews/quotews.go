@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"bhtop/internal/defaults"
 )
 
 // Source is the market the socket shows. Its methods are called from the
@@ -51,21 +53,13 @@ type Server struct {
 
 // New returns a Server of src; connections end when done is closed.
 func New(src Source, opts Options, done <-chan struct{}) *Server {
-	if opts.Idle <= 0 {
-		opts.Idle = 5 * time.Minute
-	}
+	defaults.Fill(&opts.Idle, 5*time.Minute)
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	if opts.Tick <= 0 {
-		opts.Tick = 100 * time.Millisecond
-	}
-	if opts.Depth <= 0 {
-		opts.Depth = 300 * time.Millisecond
-	}
-	if opts.Bar <= 0 {
-		opts.Bar = time.Second
-	}
+	defaults.Fill(&opts.Tick, 100*time.Millisecond)
+	defaults.Fill(&opts.Depth, 300*time.Millisecond)
+	defaults.Fill(&opts.Bar, time.Second)
 	return &Server{src: src, opts: opts, done: done}
 }
 
