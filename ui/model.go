@@ -4,6 +4,7 @@ package ui
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -76,6 +77,7 @@ type Model struct {
 	msg          string
 	msgKind      msgKind
 	shortHelp    string // the message line's help, drawn on resize and theme change
+	noHelp       string // the message line under a dialog: blank
 }
 
 // msgKind colours the message line.
@@ -313,6 +315,7 @@ func (m *Model) drawShortHelp() {
 		keys = m.keys.ChartShortHelp()
 	}
 	m.shortHelp = fitStyled(" "+m.help.ShortHelpView(keys), m.lay.w)
+	m.noHelp = strings.Repeat(" ", max(m.lay.w, 0))
 }
 
 // setMsg sets the message line.
