@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"bhtop/actions"
+	declit "bhtop/dec"
 	"bhtop/rest"
 )
 
@@ -221,7 +222,7 @@ func cursorIf(on bool) string {
 func filterLine(s rest.Symbol) string {
 	var parts []string
 	add := func(label, v string) {
-		if _, ok := filterDec(v); ok {
+		if _, ok := declit.Nonzero(v); ok {
 			parts = append(parts, label+" "+v)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"bhtop/actions"
+	declit "bhtop/dec"
 	"bhtop/rest"
 	"bhtop/state"
 )
@@ -296,15 +297,6 @@ func (f *orderForm) request() rest.OrderRequest {
 	return req
 }
 
-// filterDec parses a filter value; ok is false for "no such filter".
-func filterDec(s string) (decimal.Decimal, bool) {
-	d, err := decimal.NewFromString(s)
-	if err != nil || d.IsZero() {
-		return decimal.Decimal{}, false
-	}
-	return d, true
-}
-
 // inFilter is actions.CheckFilter's answer for the field what ("" when v
 // passes).
 func inFilter(what string, v decimal.Decimal, lo, hi, step string) string {
@@ -382,7 +374,7 @@ func (f *orderForm) validate(s *state.Snapshot) (notional string, ok bool) {
 	if f.uses(fieldPrice) {
 		n = price.Mul(qty)
 		notional = n.String()
-		if mn, ok := filterDec(sym.MinNotional); ok && n.LessThan(mn) {
+		if mn, ok := declit.Nonzero(sym.MinNotional); ok && n.LessThan(mn) {
 			f.general = append(f.general, "notional "+notional+" below the minimum "+sym.MinNotional)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"bhtop/chart"
+	declit "bhtop/dec"
 	"bhtop/market"
 	"bhtop/state"
 	"bhtop/value"
@@ -235,14 +236,9 @@ func (v *mktView) orderDistance(symbol, price string) string {
 	return pctText(d)
 }
 
-// dec parses a decimal literal; ok is false for "" or a bad literal.
-func dec(s string) (decimal.Decimal, bool) {
-	if s == "" {
-		return decimal.Decimal{}, false
-	}
-	d, err := decimal.NewFromString(s)
-	return d, err == nil
-}
+// dec parses a decimal literal; ok is false for "" or a bad literal
+// (package dec's Parse, under the short name the panes use).
+func dec(s string) (decimal.Decimal, bool) { return declit.Parse(s) }
 
 // pctText shows a percentage with a sign and two decimals: "+1.25%".
 func pctText(d decimal.Decimal) string { return signed(d.StringFixed(2)) + "%" }
