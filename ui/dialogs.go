@@ -45,12 +45,7 @@ func (m *Model) dialog() (string, bool) {
 	case m.form != nil:
 		return m.formView(), true
 	case m.showHelp:
-		h := m.help
-		h.ShowAll = true
-		h.SetWidth(m.lay.w - m.st.Box.GetHorizontalFrameSize() - 2)
-		body := m.st.Title.Render("Keys") + "\n\n" + h.View(m.keys) + "\n\n" +
-			m.st.Muted.Render("? or esc closes this help")
-		return m.boxed(m.st.Box, body), true
+		return m.boxed(m.st.Box, m.helpScreen().View()), true
 	}
 	return "", false
 }

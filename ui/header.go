@@ -196,8 +196,8 @@ func (m *Model) messageLine() string {
 		}
 		return p.wrap(fit(" "+text, m.lay.w))
 	}
-	if m.filtering {
-		return fit(" filter: type to narrow · enter keep · esc clear", m.lay.w)
+	if m.prompt.on {
+		return fit(" "+m.prompt.View(), m.lay.w)
 	}
 	if m.form != nil || m.confirm != nil || m.showHelp || (m.cancelRun != nil && !m.cancelRun.hidden) {
 		return m.noHelp

@@ -37,15 +37,14 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case m.form != nil:
 		return m.onFormKey(msg)
 	case m.showHelp:
-		switch {
-		case key.Matches(msg, m.keys.Quit):
+		h, cmd := m.helpScreen().Update(msg)
+		if h.quit {
 			return m.quit()
-		case key.Matches(msg, m.keys.Help, m.keys.Esc):
-			m.showHelp = false
 		}
-		return m, nil
-	case m.filtering:
-		return m.onFilterKey(msg), nil
+		m.showHelp = !h.closed
+		return m, cmd
+	case m.prompt.on:
+		return m.onFilterKey(msg)
 	case m.chart != nil:
 		return m.onChartKey(msg)
 	}
@@ -215,27 +214,15 @@ func (m Model) onChartKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// onFilterKey edits the focused pane's filter as it is typed.
-func (m Model) onFilterKey(msg tea.KeyPressMsg) Model {
-	p := &m.panes[m.focus]
-	switch msg.String() {
-	case "esc":
-		p.filter = ""
-		m.filtering = false
-	case "enter":
-		m.filtering = false
-	case "backspace":
-		if p.filter != "" {
-			_, size := lastRune(p.filter)
-			p.filter = p.filter[:len(p.filter)-size]
-		}
-	default:
-		if msg.Text != "" {
-			p.filter += msg.Text
-		}
-	}
+// onFilterKey hands the key to the filter prompt and narrows the
+// focused pane to what it holds.
+func (m Model) onFilterKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	m.prompt.text = m.panes[m.focus].filter // a click may have moved the focus
+	m.prompt, cmd = m.prompt.Update(msg)
+	m.panes[m.focus].filter = m.prompt.text
 	m.rebuild()
-	return m
+	return m, cmd
 }
 
 func lastRune(s string) (rune, int) {
@@ -293,7 +280,7 @@ func (m Model) onPaneKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Bottom):
 		p.move(len(p.rows))
 	case key.Matches(msg, k.Filter):
-		m.filtering = true
+		m.prompt = newFilterPrompt(m.keys, p.filter)
 	case key.Matches(msg, k.Esc):
 		p.filter = ""
 	case key.Matches(msg, k.Sort):

@@ -17,13 +17,15 @@ type KeyMap struct {
 	PageUp, PageDown   key.Binding
 	Top, Bottom        key.Binding
 	Filter, Esc        key.Binding
-	Sort, Reverse      key.Binding
-	New, Cancel        key.Binding
-	CancelAll          key.Binding
-	Keepalive, Resync  key.Binding
-	History, Theme     key.Binding
-	Zero, Privacy      key.Binding
-	Help, Quit         key.Binding
+	// FilterKeep and Erase are the filter prompt's enter and backspace.
+	FilterKeep, Erase key.Binding
+	Sort, Reverse     key.Binding
+	New, Cancel       key.Binding
+	CancelAll         key.Binding
+	Keepalive, Resync key.Binding
+	History, Theme    key.Binding
+	Zero, Privacy     key.Binding
+	Help, Quit        key.Binding
 	// NextAccount and PrevAccount (a / A) are enabled by NewDesk with
 	// several accounts only.
 	NextAccount, PrevAccount key.Binding
@@ -55,6 +57,8 @@ func DefaultKeyMap() KeyMap {
 		Bottom:       b([]string{"G", "end"}, "G", "bottom"),
 		Filter:       b([]string{"/"}, "/", "filter"),
 		Esc:          b([]string{"esc"}, "esc", "clear / close"),
+		FilterKeep:   b([]string{"enter"}, "enter", "keep"),
+		Erase:        b([]string{"backspace"}, "backspace", "erase"),
 		Sort:         b([]string{"s"}, "s", "sort column"),
 		Reverse:      b([]string{"S"}, "S", "reverse sort"),
 		New:          b([]string{"n"}, "n", "new order"),

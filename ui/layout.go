@@ -233,7 +233,7 @@ func (m *Model) paneDrawer(id paneID, w, h int) paneDraw {
 	c := viewCtx{
 		cell: cellCtx{now: m.now, mk: m.mk}, p: &m.pt, noColor: m.noColor, privacy: m.privacy,
 		focused: id == m.focus, stale: m.stale() && id != paneEvents,
-		filtering: m.filtering && id == m.focus, title: title, empty: empty,
+		filtering: m.prompt.on && id == m.focus, title: title, empty: empty,
 	}
 	if id == paneFills {
 		c.note = m.feeNote

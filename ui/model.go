@@ -61,8 +61,8 @@ type Model struct {
 	panes         [numPanes]pane
 	focus         paneID
 
-	showHelp  bool
-	filtering bool
+	showHelp  bool         // the help screen is open (helpScreen)
+	prompt    filterPrompt // the focused pane's filter being typed
 	form      *orderForm
 	confirm   *confirmation
 	symbols   []rest.Symbol
