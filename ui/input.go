@@ -22,18 +22,7 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case m.confirm != nil:
 		return m.onConfirmKey(msg)
 	case m.cancelRun != nil && !m.cancelRun.hidden:
-		switch {
-		case m.cancelRun.done: // any key closes the summary
-			m.cancelRun = nil
-		case key.Matches(msg, m.keys.Quit): // ends ctx: the cancels stop
-			return m.quit()
-		case key.Matches(msg, m.keys.Esc):
-			r := *m.cancelRun
-			r.hidden = true
-			m.cancelRun = &r
-			m.setMsg(msgInfo, cancelProgressText(r.sum))
-		}
-		return m, nil
+		return m.onCancelRunKey(msg)
 	case m.form != nil:
 		return m.onFormKey(msg)
 	case m.showHelp:
@@ -52,6 +41,23 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return mm, cmd
 	}
 	return m.onPaneKey(msg)
+}
+
+// onCancelRunKey hands the key to the cancel-all's progress: quitting
+// ends ctx, which stops the cancels; hiding leaves a note on the message
+// line.
+func (m Model) onCancelRunKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	r, cmd := m.cancelRun.Update(msg)
+	switch {
+	case r.quit:
+		return m.quit()
+	case r.closed:
+		m.cancelRun = nil
+	case r.hidden:
+		m.cancelRun = &r
+		m.setMsg(msgInfo, cancelProgressText(r.sum))
+	}
+	return m, cmd
 }
 
 func (m Model) quit() (tea.Model, tea.Cmd) {
@@ -99,7 +105,7 @@ func (m Model) onConfirmKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case c.cancelAll != nil:
 		m.metrics.count("cancels_sent")
-		m.cancelRun = &cancelRunState{id: m.reqID, sum: actions.Summary{Total: len(c.cancelAll)}}
+		m.cancelRun = newCancelRun(m.keys, m.reqID, len(c.cancelAll))
 		m.setMsg(msgInfo, "cancelling "+itoaInt(len(c.cancelAll))+" open orders …")
 		return m, m.cancelAllCmd(m.reqID, c.cancelAll)
 	case c.contract != nil:

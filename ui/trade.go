@@ -25,15 +25,6 @@ type closeReview struct {
 	err string
 }
 
-// cancelRunState is a running (or finished) cancel-all: its progress, and
-// at the end the summary, shown until a key closes it.
-type cancelRunState struct {
-	id     int
-	sum    actions.Summary
-	done   bool
-	hidden bool // esc hid the progress: the keys are the panes' until the summary
-}
-
 // askClose opens the review of the selected position's closing order for
 // its whole available quantity.
 func (m Model) askClose() Model {
@@ -137,40 +128,6 @@ func (m *Model) cancelAllView() string {
 	}
 	lines = append(lines, "", "y = yes, cancel them    any other key = no")
 	return m.boxed(m.st.Confirm, strings.Join(lines, "\n"))
-}
-
-// cancelRunView is the cancel-all's progress, then its summary.
-func (m *Model) cancelRunView() string {
-	r := m.cancelRun
-	s := r.sum
-	title := "CANCELLING… " + strconv.Itoa(s.Done()) + " of " + strconv.Itoa(s.Total)
-	if r.done {
-		title = "CANCEL-ALL DONE: " + strconv.Itoa(s.Total) + " orders"
-	}
-	lines := []string{title, "",
-		padLeft(strconv.Itoa(s.Cancelled), 5) + "  cancelled",
-		padLeft(strconv.Itoa(s.AlreadyClosed), 5) + "  already closed",
-		padLeft(strconv.Itoa(s.Failed), 5) + "  failed"}
-	if s.Unknown > 0 {
-		lines = append(lines, padLeft(strconv.Itoa(s.Unknown), 5)+"  outcome unknown")
-	}
-	for i, e := range s.Errors {
-		if i == 3 {
-			lines = append(lines, "… "+strconv.Itoa(len(s.Errors)-i)+" more")
-			break
-		}
-		lines = append(lines, "! "+e)
-	}
-	if r.done {
-		lines = append(lines, "", "any key closes")
-	} else {
-		lines = append(lines, "", "esc hide (the cancels go on) · q quit (stops them)")
-	}
-	box := m.st.Box
-	if r.done && (s.Failed > 0 || s.Unknown > 0) {
-		box = m.st.Confirm
-	}
-	return m.boxed(box, strings.Join(lines, "\n"))
 }
 
 func padLeft(s string, w int) string {

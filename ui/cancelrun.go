@@ -1,0 +1,96 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"bhtop/actions"
+)
+
+// cancelRunState is a running (or finished) cancel-all: its progress, and
+// at the end the summary, shown until a key closes it. It is a sub-model:
+// while shown it has the keyboard (Update) and covers the panes (View).
+type cancelRunState struct {
+	keys   progressKeys
+	id     int
+	sum    actions.Summary
+	done   bool
+	hidden bool // esc hid the progress: the keys are the panes' until the summary
+	closed bool // a key closed the summary
+	quit   bool // q asked to quit, which stops the cancels
+}
+
+// progressKeys are the keys of a running cancel-all.
+type progressKeys struct {
+	Hide, Quit key.Binding
+}
+
+// newCancelRun starts showing the progress of a cancel-all of total
+// orders whose replies carry id.
+func newCancelRun(k KeyMap, id, total int) *cancelRunState {
+	return &cancelRunState{keys: progressKeys{Hide: k.Esc, Quit: k.Quit}, id: id, sum: actions.Summary{Total: total}}
+}
+
+// Update: any key closes the summary; while the cancels run, esc hides
+// the progress and q quits.
+func (r cancelRunState) Update(msg tea.Msg) (cancelRunState, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	switch {
+	case !ok:
+	case r.done:
+		r.closed = true
+	case key.Matches(k, r.keys.Quit):
+		r.quit = true
+	case key.Matches(k, r.keys.Hide):
+		r.hidden = true
+	}
+	return r, nil
+}
+
+// alarming reports whether the summary is drawn in the loud box: some
+// cancels failed or their outcome is unknown.
+func (r cancelRunState) alarming() bool {
+	return r.done && (r.sum.Failed > 0 || r.sum.Unknown > 0)
+}
+
+// View is the cancel-all's progress, then its summary.
+func (r cancelRunState) View() string {
+	s := r.sum
+	title := "CANCELLING… " + strconv.Itoa(s.Done()) + " of " + strconv.Itoa(s.Total)
+	if r.done {
+		title = "CANCEL-ALL DONE: " + strconv.Itoa(s.Total) + " orders"
+	}
+	lines := []string{title, "",
+		padLeft(strconv.Itoa(s.Cancelled), 5) + "  cancelled",
+		padLeft(strconv.Itoa(s.AlreadyClosed), 5) + "  already closed",
+		padLeft(strconv.Itoa(s.Failed), 5) + "  failed"}
+	if s.Unknown > 0 {
+		lines = append(lines, padLeft(strconv.Itoa(s.Unknown), 5)+"  outcome unknown")
+	}
+	for i, e := range s.Errors {
+		if i == 3 {
+			lines = append(lines, "… "+strconv.Itoa(len(s.Errors)-i)+" more")
+			break
+		}
+		lines = append(lines, "! "+e)
+	}
+	if r.done {
+		lines = append(lines, "", "any key closes")
+	} else {
+		lines = append(lines, "", r.keys.Hide.Help().Key+" hide (the cancels go on) · "+
+			r.keys.Quit.Help().Key+" quit (stops them)")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// cancelRunView boxes the cancel-all's progress or summary.
+func (m *Model) cancelRunView() string {
+	box := m.st.Box
+	if m.cancelRun.alarming() {
+		box = m.st.Confirm
+	}
+	return m.boxed(box, m.cancelRun.View())
+}
