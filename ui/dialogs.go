@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -24,6 +26,50 @@ type confirmation struct {
 	cancel    *rest.CancelRequest
 	summary   string // the order being canceled, as a person reads it
 	cancelAll []actions.Target
+	keys      confirmKeys
+	answer    answer // what the last key said
+}
+
+// confirmKeys are a question's keys: yes, and the closing review's erase.
+type confirmKeys struct {
+	Yes, Erase key.Binding
+}
+
+// answer is what a key said to a question.
+type answer int
+
+const (
+	answerNone answer = iota // nothing yet: the closing review's quantity was edited
+	answerYes
+	answerNo
+)
+
+// ask opens the question c, answered with the dashboard's keys.
+func (m *Model) ask(c confirmation) {
+	c.keys = confirmKeys{Yes: m.keys.Yes, Erase: m.keys.Erase}
+	m.confirm = &c
+}
+
+// Update answers the question: yes on `y`; on the closing review digits,
+// point and backspace edit the quantity; any other key is no.
+func (c confirmation) Update(msg tea.Msg) (confirmation, tea.Cmd) {
+	c.answer = answerNone
+	k, ok := msg.(tea.KeyPressMsg)
+	switch {
+	case !ok:
+	case key.Matches(k, c.keys.Yes):
+		c.answer = answerYes
+	default:
+		if c.closing != nil {
+			cl := *c.closing // copy: the question is a value
+			if cl.edit(k, c.keys.Erase) {
+				c.closing = &cl
+				return c, nil
+			}
+		}
+		c.answer = answerNo
+	}
+	return c, nil
 }
 
 // sends reports whether the question is about sending an order (else

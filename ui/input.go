@@ -69,18 +69,13 @@ func (m Model) quit() (tea.Model, tea.Cmd) {
 // and says nothing was sent. The confirmation is gone before the request
 // leaves, so a second `y` finds nothing to confirm.
 func (m Model) onConfirmKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	c := m.confirm
+	c, _ := m.confirm.Update(msg)
 	m.confirm = nil
-	if c.closing != nil && msg.String() != "y" {
-		cl := *c.closing
-		if cl.edit(msg) {
-			cc := *c
-			cc.closing = &cl
-			m.confirm = &cc
-			return m, nil
-		}
+	if c.answer == answerNone { // the closing review's quantity was edited
+		m.confirm = &c
+		return m, nil
 	}
-	if msg.String() != "y" || m.t == nil || m.busy {
+	if c.answer != answerYes || m.t == nil || m.busy {
 		if c.sends() {
 			m.setMsg(msgWarn, "not sent")
 		} else {
@@ -93,9 +88,8 @@ func (m Model) onConfirmKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if err != nil { // nothing sent: the review stays, saying why
 			cl := *c.closing
 			cl.err = err.Error()
-			cc := *c
-			cc.closing = &cl
-			m.confirm = &cc
+			c.closing, c.answer = &cl, answerNone
+			m.confirm = &c
 			return m, nil
 		}
 		c.contract = &req
@@ -152,7 +146,7 @@ func (m Model) onFormKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			r := f.contractRequest()
 			rv, ok := f.validateContract(m.contractRef(r))
 			if ok {
-				m.confirm = &confirmation{contract: &r, review: rv}
+				m.ask(confirmation{contract: &r, review: rv})
 			}
 			return m, nil
 		}
@@ -161,7 +155,7 @@ func (m Model) onFormKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		req := f.request()
-		m.confirm = &confirmation{place: &req, notional: notional, quote: f.symbol().QuoteAsset}
+		m.ask(confirmation{place: &req, notional: notional, quote: f.symbol().QuoteAsset})
 		return m, nil
 	default:
 		if p, what, ok := m.quotePrice(&f, msg.Text); ok {
@@ -407,6 +401,6 @@ func (m Model) askCancel() Model {
 	if o.Price != "" {
 		summary += " @ " + o.Price
 	}
-	m.confirm = &confirmation{cancel: &req, summary: summary}
+	m.ask(confirmation{cancel: &req, summary: summary})
 	return m
 }

@@ -19,6 +19,8 @@ type KeyMap struct {
 	Filter, Esc        key.Binding
 	// FilterKeep and Erase are the filter prompt's enter and backspace.
 	FilterKeep, Erase key.Binding
+	// Yes answers a question (send, cancel); any other key is no.
+	Yes               key.Binding
 	Sort, Reverse     key.Binding
 	New, Cancel       key.Binding
 	CancelAll         key.Binding
@@ -59,6 +61,7 @@ func DefaultKeyMap() KeyMap {
 		Esc:          b([]string{"esc"}, "esc", "clear / close"),
 		FilterKeep:   b([]string{"enter"}, "enter", "keep"),
 		Erase:        b([]string{"backspace"}, "backspace", "erase"),
+		Yes:          b([]string{"y"}, "y", "yes"),
 		Sort:         b([]string{"s"}, "s", "sort column"),
 		Reverse:      b([]string{"S"}, "S", "reverse sort"),
 		New:          b([]string{"n"}, "n", "new order"),

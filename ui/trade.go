@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"bhtop/actions"
@@ -41,7 +42,7 @@ func (m Model) askClose() Model {
 		m.setMsg(msgWarn, "cannot close: "+err.Error())
 		return m
 	}
-	m.confirm = &confirmation{closing: &closeReview{pos: *it.pos, qty: it.pos.Available}}
+	m.ask(confirmation{closing: &closeReview{pos: *it.pos, qty: it.pos.Available}})
 	return m
 }
 
@@ -67,15 +68,15 @@ func (m Model) askCancelAll() Model {
 		m.setMsg(msgWarn, "no open orders shown to cancel")
 		return m
 	}
-	m.confirm = &confirmation{cancelAll: targets}
+	m.ask(confirmation{cancelAll: targets})
 	return m
 }
 
 // edit edits the closing review's quantity; it is false for a key
 // that is not an edit.
-func (c *closeReview) edit(msg tea.KeyPressMsg) bool {
+func (c *closeReview) edit(msg tea.KeyPressMsg, erase key.Binding) bool {
 	switch {
-	case msg.String() == "backspace":
+	case key.Matches(msg, erase):
 		if c.qty != "" {
 			c.qty = c.qty[:len(c.qty)-1]
 		}
@@ -89,9 +90,12 @@ func (c *closeReview) edit(msg tea.KeyPressMsg) bool {
 	return true
 }
 
-// closeView is the closing review.
-func (m *Model) closeView() string {
-	c := m.confirm.closing
+// closeView is the closing review, boxed.
+func (m *Model) closeView() string { return m.boxed(m.st.Confirm, m.confirm.closing.View()) }
+
+// View is the closing review: the position, the quantity being edited
+// and the order it makes (or why it cannot).
+func (c closeReview) View() string {
 	p := c.pos
 	lines := []string{"CLOSE THIS POSITION?", "",
 		p.Symbol + " " + p.Side + "  total " + p.Total + "  available " + p.Available + "  avg " + p.AvgPrice}
@@ -105,7 +109,7 @@ func (m *Model) closeView() string {
 		lines = append(lines, "quantity ["+c.qty+"_]", contractSummary(&req)+" (best opposite price)")
 	}
 	lines = append(lines, "", "type to change the quantity", "y = yes, send    any other key = no")
-	return m.boxed(m.st.Confirm, strings.Join(lines, "\n"))
+	return strings.Join(lines, "\n")
 }
 
 // cancelAllView is the cancel-all review: how many orders per symbol.
