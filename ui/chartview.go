@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/shopspring/decimal"
 
@@ -20,6 +21,48 @@ type chartState struct {
 	lines  []string
 	key    chartKey
 	asked  time.Time // when the loader was last asked for these bars
+	keys   chartKeys
+	want   chartWant // what the last key asked of the root
+}
+
+// chartKeys are the keys the chart answers; the rest do nothing there.
+type chartKeys struct {
+	Close, Chart, Prev, Next, Help, New, Quit key.Binding
+}
+
+// chartWant is what a key on the chart asks of the root.
+type chartWant int
+
+const (
+	chartStay    chartWant = iota
+	chartClose             // esc or c: back to the panes
+	chartStepped           // the interval changed: draw and load its bars
+	chartHelp              // ?: the help screen over the chart
+	chartOrder             // n: the order form, preselecting the symbol
+	chartQuit
+)
+
+// Update handles the chart's keys: the intervals step here; closing,
+// help, the order form and quitting are asked of the root.
+func (c chartState) Update(msg tea.Msg) (chartState, tea.Cmd) {
+	c.want = chartStay
+	k, ok := msg.(tea.KeyPressMsg)
+	switch {
+	case !ok:
+	case key.Matches(k, c.keys.Quit):
+		c.want = chartQuit
+	case key.Matches(k, c.keys.Close, c.keys.Chart):
+		c.want = chartClose
+	case key.Matches(k, c.keys.Prev):
+		c.iv, c.want = (c.iv-1+len(market.Intervals))%len(market.Intervals), chartStepped
+	case key.Matches(k, c.keys.Next):
+		c.iv, c.want = (c.iv+1)%len(market.Intervals), chartStepped
+	case key.Matches(k, c.keys.Help):
+		c.want = chartHelp
+	case key.Matches(k, c.keys.New):
+		c.want = chartOrder
+	}
+	return c, nil
 }
 
 // reaskCandles is how long the chart waits for asked-for bars before it
@@ -50,7 +93,10 @@ func (m Model) openChart() Model {
 	if m.chart != nil {
 		iv = m.chart.iv // keep the interval chosen last
 	}
-	m.chart = &chartState{symbol: sym, iv: iv}
+	k := &m.keys
+	m.chart = &chartState{symbol: sym, iv: iv, keys: chartKeys{
+		Close: k.Esc, Chart: k.Chart, Prev: k.IntervalPrev, Next: k.IntervalNext, Help: k.Help, New: k.New, Quit: k.Quit,
+	}}
 	m.renderChart()
 	return m
 }
@@ -90,13 +136,27 @@ func (m *Model) selectedSymbol() string {
 	return ""
 }
 
-// stepInterval switches the chart's interval by d and asks for its bars.
-func (m Model) stepInterval(d int) (tea.Model, tea.Cmd) {
-	c := *m.chart
-	c.iv = (c.iv + d + len(market.Intervals)) % len(market.Intervals)
-	m.chart = &c
-	m.renderChart()
-	return m, m.loadCandles(true)
+// onChartKey hands the key to the chart and does what it asks: close,
+// draw a new interval and ask for its bars, open the help or the order
+// form over it, or quit.
+func (m Model) onChartKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	c, cmd := m.chart.Update(msg)
+	switch c.want {
+	case chartQuit:
+		return m.quit()
+	case chartClose:
+		m.chart = nil
+		m.drawShortHelp()
+	case chartStepped:
+		m.chart = &c
+		m.renderChart()
+		return m, m.loadCandles(true)
+	case chartHelp:
+		m.showHelp = true
+	case chartOrder:
+		return m.openForm()
+	}
+	return m, cmd
 }
 
 // loadCandles is the command asking the candle loader for the open

@@ -192,28 +192,6 @@ func (m *Model) quotePrice(f *orderForm, text string) (price, what string, ok bo
 	return "", "", false
 }
 
-// onChartKey handles the chart's keys: intervals, close, help and quit;
-// the order form may be opened over it.
-func (m Model) onChartKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	k := &m.keys
-	switch {
-	case key.Matches(msg, k.Quit):
-		return m.quit()
-	case key.Matches(msg, k.Esc, k.Chart):
-		m.chart = nil
-		m.drawShortHelp()
-	case key.Matches(msg, k.IntervalPrev):
-		return m.stepInterval(-1)
-	case key.Matches(msg, k.IntervalNext):
-		return m.stepInterval(1)
-	case key.Matches(msg, k.Help):
-		m.showHelp = true
-	case key.Matches(msg, k.New):
-		return m.openForm()
-	}
-	return m, nil
-}
-
 // onFilterKey hands the key to the filter prompt and narrows the
 // focused pane to what it holds.
 func (m Model) onFilterKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
