@@ -74,6 +74,8 @@ type orderForm struct {
 	errs         [numFields]string
 	general      []string // balance and notional problems
 	checked      bool     // validation ran since the last edit
+	keys         formKeys
+	want         formWant // what the last key asked of the root
 }
 
 // uses reports whether a field applies to the current order type.

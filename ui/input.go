@@ -119,57 +119,47 @@ func (m Model) onConfirmKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, m.cancelCmd(m.reqID, *c.cancel)
 }
 
-// onFormKey edits the order form; enter validates and goes to review.
+// onFormKey hands the key to the order form, first taking a live price
+// into the price field (b, a, l), then doing what the form asks: close,
+// or validate and open the review.
 func (m Model) onFormKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	f := *m.form // copy: the model is a value
 	m.form = &f
-	switch msg.String() {
-	case "esc":
+	if p, what, ok := m.quotePrice(&f, msg.Text); ok {
+		f.price, f.errs[fieldPrice], f.checked = p, "", false
+		if p == "" {
+			f.errs[fieldPrice] = "no " + what + " known for " + f.symbol().Symbol
+		}
+		return m, nil
+	}
+	f, cmd := f.Update(msg)
+	switch f.want {
+	case formClose:
 		m.form = nil
 		m.setMsg(msgWarn, "order form closed, nothing sent")
 		return m, nil
-	case "tab", "down":
-		f.step(1)
-	case "shift+tab", "up":
-		f.step(-1)
-	case "left":
-		f.cycle(-1)
-	case "right", "space":
-		f.cycle(1)
-	case "backspace":
-		f.backspace()
-	case "enter":
-		if f.loading || f.loadErr != "" {
-			return m, nil
-		}
-		if f.contract {
-			r := f.contractRequest()
-			rv, ok := f.validateContract(m.contractRef(r))
-			if ok {
-				m.ask(confirmation{contract: &r, review: rv})
-			}
-			return m, nil
-		}
-		notional, ok := f.validate(m.snap)
-		if !ok {
-			return m, nil
-		}
-		req := f.request()
-		m.ask(confirmation{place: &req, notional: notional, quote: f.symbol().QuoteAsset})
-		return m, nil
-	default:
-		if p, what, ok := m.quotePrice(&f, msg.Text); ok {
-			f.price, f.errs[fieldPrice], f.checked = p, "", false
-			if p == "" {
-				f.errs[fieldPrice] = "no " + what + " known for " + f.symbol().Symbol
-			}
-			return m, nil
-		}
-		if msg.Text != "" {
-			f.typeText(msg.Text)
-		}
+	case formSubmit:
+		return m.submitForm(&f), cmd
 	}
-	return m, nil
+	return m, cmd
+}
+
+// submitForm validates the form and, when it passes, opens the review.
+func (m Model) submitForm(f *orderForm) Model {
+	if f.contract {
+		r := f.contractRequest()
+		if rv, ok := f.validateContract(m.contractRef(r)); ok {
+			m.ask(confirmation{contract: &r, review: rv})
+		}
+		return m
+	}
+	notional, ok := f.validate(m.snap)
+	if !ok {
+		return m
+	}
+	req := f.request()
+	m.ask(confirmation{place: &req, notional: notional, quote: f.symbol().QuoteAsset})
+	return m
 }
 
 // quotePrice is the live price a key takes into the price field: b the
@@ -312,7 +302,7 @@ func (m Model) openForm() (tea.Model, tea.Cmd) {
 		m.setMsg(msgWarn, "an order request is still in flight")
 		return m, nil
 	}
-	f := &orderForm{field: fieldSymbol}
+	f := &orderForm{field: fieldSymbol, keys: m.keys.formKeys()}
 	if m.chart != nil {
 		f.search = m.chart.symbol // preselect the charted symbol
 		f.contract = m.mk.snap.Instruments[m.chart.symbol].Contract

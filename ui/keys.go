@@ -20,14 +20,18 @@ type KeyMap struct {
 	// FilterKeep and Erase are the filter prompt's enter and backspace.
 	FilterKeep, Erase key.Binding
 	// Yes answers a question (send, cancel); any other key is no.
-	Yes               key.Binding
-	Sort, Reverse     key.Binding
-	New, Cancel       key.Binding
-	CancelAll         key.Binding
-	Keepalive, Resync key.Binding
-	History, Theme    key.Binding
-	Zero, Privacy     key.Binding
-	Help, Quit        key.Binding
+	Yes key.Binding
+	// The order form's keys: fields, choices and enter.
+	FieldNext, FieldPrev   key.Binding
+	ChoicePrev, ChoiceNext key.Binding
+	Submit                 key.Binding
+	Sort, Reverse          key.Binding
+	New, Cancel            key.Binding
+	CancelAll              key.Binding
+	Keepalive, Resync      key.Binding
+	History, Theme         key.Binding
+	Zero, Privacy          key.Binding
+	Help, Quit             key.Binding
 	// NextAccount and PrevAccount (a / A) are enabled by NewDesk with
 	// several accounts only.
 	NextAccount, PrevAccount key.Binding
@@ -62,6 +66,11 @@ func DefaultKeyMap() KeyMap {
 		FilterKeep:   b([]string{"enter"}, "enter", "keep"),
 		Erase:        b([]string{"backspace"}, "backspace", "erase"),
 		Yes:          b([]string{"y"}, "y", "yes"),
+		FieldNext:    b([]string{"tab", "down"}, "tab/↓", "next field"),
+		FieldPrev:    b([]string{"shift+tab", "up"}, "shift+tab/↑", "previous field"),
+		ChoicePrev:   b([]string{"left"}, "←", "previous choice"),
+		ChoiceNext:   b([]string{"right", "space"}, "→/space", "next choice"),
+		Submit:       b([]string{"enter"}, "enter", "review"),
 		Sort:         b([]string{"s"}, "s", "sort column"),
 		Reverse:      b([]string{"S"}, "S", "reverse sort"),
 		New:          b([]string{"n"}, "n", "new order"),
