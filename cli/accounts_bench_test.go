@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"runtime/pprof"
 	"testing"
 	"time"
 
@@ -27,6 +28,13 @@ const benchWindow = 3 * time.Second
 // followEnv names the environment variable that makes TestFollowerChild
 // the follower process of BenchmarkFollowAccounts: a JSON followJob.
 const followEnv = "BHTOP_BENCH_FOLLOW"
+
+// followProfileEnv, when set to a file name, makes the follower process
+// write a CPU profile of its measurement window there (the child inherits
+// the benchmark's environment):
+//
+//	BHTOP_BENCH_CPUPROFILE=/tmp/follow.pprof go test ./cli/ -run '^$' -bench 'FollowAccounts/accounts=20' -benchtime 1x
+const followProfileEnv = "BHTOP_BENCH_CPUPROFILE"
 
 // followJob is what the follower process follows, and followResult what
 // it measured over the window.
@@ -124,6 +132,17 @@ func TestFollowerChild(t *testing.T) {
 			sum += a.up.sess.Hub().Latest().Stats.Events
 		}
 		return sum
+	}
+	if name := os.Getenv(followProfileEnv); name != "" {
+		f, err := os.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			t.Fatal(err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	e0, c0 := events(), testkit.CPUTime()
 	time.Sleep(benchWindow)
