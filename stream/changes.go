@@ -42,13 +42,20 @@ const maxChangeNotes = 10
 // notePublished runs on the writer goroutine (see writer.noteChanges). It
 // walks the new snapshot's orders and the previous one's side by side:
 // both are sorted by market, then order id (the dump's order), so the
-// comparison allocates nothing however many orders are retained.
+// comparison allocates nothing however many orders are retained. Rows
+// that did not change are the same pointers in both (state.Snapshot shares
+// them), so those cost one pointer comparison and only changed, added or
+// dropped rows compare keys.
 func (s *orderNotes) notePublished(snap *state.Snapshot) {
 	var lines []string
 	if s.primed {
 		prev, j := s.prevOrders, 0
 		for i := range snap.Orders {
 			o := snap.Orders[i]
+			if j < len(prev) && prev[j] == o {
+				j++ // the same row (rows are shared while unchanged)
+				continue
+			}
 			for j < len(prev) && compareOrderKeys(prev[j], o) < 0 {
 				j++ // an order no longer retained
 			}
