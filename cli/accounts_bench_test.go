@@ -36,6 +36,10 @@ const followEnv = "BHTOP_BENCH_FOLLOW"
 //	BHTOP_BENCH_CPUPROFILE=/tmp/follow.pprof go test ./cli/ -run '^$' -bench 'FollowAccounts/accounts=20' -benchtime 1x
 const followProfileEnv = "BHTOP_BENCH_CPUPROFILE"
 
+// followAllocEnv, likewise, names a file for the follower's heap profile
+// (allocations since it started) after the window.
+const followAllocEnv = "BHTOP_BENCH_MEMPROFILE"
+
 // followJob is what the follower process follows, and followResult what
 // it measured over the window.
 type followJob struct {
@@ -147,6 +151,16 @@ func TestFollowerChild(t *testing.T) {
 	e0, c0 := events(), testkit.CPUTime()
 	time.Sleep(benchWindow)
 	r := followResult{CPU: testkit.CPUTime() - c0, Events: events() - e0, Heap: testkit.HeapInUse()}
+	if name := os.Getenv(followAllocEnv); name != "" {
+		f, err := os.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
 	b, _ := json.Marshal(r)
 	fmt.Printf("%s\n", b)
 }
