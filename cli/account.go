@@ -152,6 +152,7 @@ func (as *accounts) uiAccounts(readOnly bool) []ui.Account {
 		}
 		if a.up.market != nil {
 			out[i].Market, out[i].ValueIn = a.up.market.Hub(), a.up.valueIn
+			out[i].Candles = a.up.market
 		}
 	}
 	return out

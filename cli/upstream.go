@@ -124,12 +124,13 @@ func (u *upstream) MarketHub() *market.Hub {
 }
 
 // uiOptions are the dashboard options the upstream implies: the market
-// hub and the valuation asset, when there is market data.
+// hub, the valuation asset and the chart's bar loader, when there is
+// market data.
 func (u *upstream) uiOptions() []ui.Option {
 	if u.market == nil {
 		return nil
 	}
-	return []ui.Option{ui.WithMarket(u.market.Hub(), u.valueIn)}
+	return []ui.Option{ui.WithMarket(u.market.Hub(), u.valueIn), ui.WithCandles(u.market)}
 }
 
 // Close stops the market client, closes the session (DELETE of its

@@ -18,7 +18,9 @@ type barSeries struct{ symbol, interval string }
 // chart switched to it): fetched by REST, then kept current by the
 // socket's kline_<interval> topic. It never blocks; the bars appear in a
 // later Snapshot under CandleKey(symbol, interval). 1m bars of followed
-// symbols are always there.
+// symbols are always there. While the request weight used is above half
+// the limit (the rate governor shared with the account) the request is
+// dropped, as when the loop is busy: the caller asks again later.
 func (c *Client) LoadCandles(symbol, interval string) {
 	select {
 	case c.barReqs <- barSeries{symbol, interval}:
@@ -35,6 +37,10 @@ func (c *Client) addBars(ctx context.Context, sock *socket, req barSeries) error
 		return nil
 	}
 	if slices.Contains(c.extraBars, req) {
+		return nil
+	}
+	if !c.withinBudget(1) { // not followed: the chart asks again later
+		c.cfg.Logger.Debug("request weight is scarce, leaving bars for later", "symbol", req.symbol, "interval", req.interval)
 		return nil
 	}
 	if len(c.extraBars) >= maxExtraBars {

@@ -20,6 +20,9 @@ type Account struct {
 	Trader  Trader
 	Market  *market.Hub
 	ValueIn string
+	// Candles loads the chart's bars of Market (nil: the chart merges
+	// the bars Market has).
+	Candles CandleLoader
 }
 
 // deskAccounts are the dashboard's accounts when it follows several; the
@@ -53,6 +56,9 @@ func NewDesk(accts []Account, opts ...Option) Model {
 	a0 := accts[0]
 	if a0.Market != nil {
 		opts = append(opts, WithMarket(a0.Market, a0.ValueIn))
+	}
+	if a0.Candles != nil {
+		opts = append(opts, WithCandles(a0.Candles))
 	}
 	m := New(a0.Backend, a0.Trader, opts...)
 	d := &m.acc
@@ -160,7 +166,7 @@ func (m Model) show(i int) Model {
 	if i < len(d.list) {
 		a := d.list[i]
 		m.b, m.t = a.Backend, a.Trader
-		m.market = marketSource{hub: a.Market, valueIn: a.ValueIn}
+		m.market = marketSource{hub: a.Market, valueIn: a.ValueIn, candles: a.Candles}
 		m.keys.SetReadOnly(m.t == nil)
 		m.equity0, m.mk = a.equity0, nil
 		m.notes, m.noteSeq, m.symbols = nil, 0, nil

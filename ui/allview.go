@@ -100,7 +100,7 @@ func (m *Model) allStatus() string {
 			live++
 		}
 	}
-	t := " " + strconv.Itoa(live) + "/" + strconv.Itoa(len(m.acc.rows)) + " streams live  a/A: next/previous account"
+	t := " " + strconv.Itoa(live) + "/" + strconv.Itoa(len(m.acc.rows)) + " streams live"
 	return m.pt.status.wrap(fit(t, m.lay.w))
 }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/shopspring/decimal"
 
 	"bhtop/chart"
@@ -18,7 +19,13 @@ type chartState struct {
 	iv     int // index into market.Intervals
 	lines  []string
 	key    chartKey
+	asked  time.Time // when the loader was last asked for these bars
 }
+
+// reaskCandles is how long the chart waits for asked-for bars before it
+// asks again (the loader drops requests while it is busy or the request
+// weight is scarce).
+const reaskCandles = 3 * time.Second
 
 // chartKey is what the drawn lines depend on.
 type chartKey struct {
@@ -83,13 +90,40 @@ func (m *Model) selectedSymbol() string {
 	return ""
 }
 
-// stepInterval switches the chart's interval by d.
-func (m Model) stepInterval(d int) Model {
+// stepInterval switches the chart's interval by d and asks for its bars.
+func (m Model) stepInterval(d int) (tea.Model, tea.Cmd) {
 	c := *m.chart
 	c.iv = (c.iv + d + len(market.Intervals)) % len(market.Intervals)
 	m.chart = &c
 	m.renderChart()
-	return m
+	return m, m.loadCandles(true)
+}
+
+// loadCandles is the command asking the candle loader for the open
+// chart's bars, when the market holds none at its interval: at once when
+// the chart opened or changed interval (now), else at most every
+// reaskCandles. The loader never blocks, and the bars come with a later
+// market snapshot. Nil when there is nothing to ask.
+func (m *Model) loadCandles(now bool) tea.Cmd {
+	l := m.market.candles
+	if m.chart == nil || l == nil {
+		return nil
+	}
+	sym, iv := m.chart.symbol, market.Intervals[m.chart.iv]
+	if len(m.mk.snap.Candles[market.CandleKey(sym, iv)]) > 0 {
+		return nil
+	}
+	t := m.nowFn()
+	if !now && t.Sub(m.chart.asked) < reaskCandles {
+		return nil
+	}
+	c := *m.chart
+	c.asked = t
+	m.chart = &c
+	return func() tea.Msg {
+		l.LoadCandles(sym, iv)
+		return nil
+	}
 }
 
 // renderChart draws the open chart again when something it shows
@@ -289,7 +323,7 @@ const weekStart = 4 * 24 * time.Hour
 func candlesFor(ms *market.Snapshot, sym string, iv int) (bars []market.Candle, note string) {
 	name := market.Intervals[iv]
 	if cs := ms.Candles[market.CandleKey(sym, name)]; len(cs) > 0 {
-		return cs, ""
+		return liveTail(cs, ms.Candles[market.CandleKey(sym, "1m")], name), ""
 	}
 	want, ok := intervalDur[name]
 	if !ok {
@@ -332,5 +366,51 @@ func mergeCandles(cs []market.Candle, d time.Duration) []market.Candle {
 		last := &out[len(out)-1]
 		last.High, last.Low, last.Volume = hi.String(), lo.String(), vol.String()
 	}
+	return out
+}
+
+// liveTail brings bars (the market's own at interval name) up to date
+// with the newer 1m bars: the newest bar takes the highs, lows and close
+// of the 1m bars in its span, and 1m bars past its end make new bars (so
+// the live bar moves with the 1m stream even before, or without, a push
+// of its own interval). bars is never changed: a copy is returned when
+// anything differs. 1M bars (months differ in length) stay as they are.
+func liveTail(bars, ones []market.Candle, name string) []market.Candle {
+	d, ok := intervalDur[name]
+	if !ok || name == "1m" || len(bars) == 0 {
+		return bars
+	}
+	last := bars[len(bars)-1]
+	i := len(ones)
+	for i > 0 && ones[i-1].OpenTime >= last.OpenTime {
+		i--
+	}
+	if i == len(ones) {
+		return bars
+	}
+	merged := mergeCandles(ones[i:], d)
+	end := last.OpenTime + d.Milliseconds()
+	if merged[0].OpenTime == last.OpenTime {
+		hi, ok1 := dec(last.High)
+		lo, ok2 := dec(last.Low)
+		mh, ok3 := dec(merged[0].High)
+		ml, ok4 := dec(merged[0].Low)
+		if !ok1 || !ok2 || !ok3 || !ok4 {
+			return bars
+		}
+		f := last
+		f.High, f.Low, f.Close = decimal.Max(hi, mh).String(), decimal.Min(lo, ml).String(), merged[0].Close
+		if len(merged) == 1 && f == last {
+			return bars
+		}
+		last, merged = f, merged[1:]
+	}
+	for _, b := range merged {
+		if b.OpenTime < end { // buckets that do not line up: leave the bars alone
+			return bars
+		}
+	}
+	out := make([]market.Candle, 0, len(bars)+len(merged))
+	out = append(append(append(out, bars[:len(bars)-1]...), last), merged...)
 	return out
 }

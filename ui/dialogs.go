@@ -39,7 +39,7 @@ func (m *Model) dialog() (string, bool) {
 		return m.cancelAllView(), true
 	case m.confirm != nil:
 		return m.confirmView(), true
-	case m.cancelRun != nil:
+	case m.cancelRun != nil && !m.cancelRun.hidden:
 		return m.cancelRunView(), true
 	case m.form != nil:
 		return m.formView(), true
@@ -164,6 +164,7 @@ func (m *Model) formView() string {
 	}
 	row(fieldQty, "Quantity", f.qty, false)
 	row(fieldPrice, "Price", f.price, false)
+	row(fieldOver, "OverPrice", f.over, false)
 	row(fieldTrigger, "Trigger", f.trigger, false)
 	for _, l := range m.formQuoteLines(f) {
 		b.WriteString(l)
@@ -252,6 +253,9 @@ func contractSummary(r *rest.ContractOrderRequest) string {
 	}
 	if r.Price != "" {
 		s += " @ " + r.Price
+	}
+	if r.OverPrice != "" {
+		s += " over " + r.OverPrice
 	}
 	if r.TriggerPrice != "" {
 		s += " trigger " + r.TriggerPrice

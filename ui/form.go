@@ -30,6 +30,7 @@ const (
 	fieldLeverage
 	fieldQty
 	fieldPrice
+	fieldOver // contract priceType OVER: added to the best opposite price
 	fieldTrigger
 	numFields
 )
@@ -68,6 +69,7 @@ type orderForm struct {
 	ctif         int
 	lev          string
 	trigger      string
+	over         string // overPrice of a priceType OVER order
 	errs         [numFields]string
 	general      []string // balance and notional problems
 	checked      bool     // validation ran since the last edit
@@ -79,7 +81,7 @@ func (f *orderForm) uses(field int) bool {
 		return f.contractUses(field)
 	}
 	switch field {
-	case fieldPriceType, fieldLeverage, fieldTrigger:
+	case fieldPriceType, fieldLeverage, fieldTrigger, fieldOver:
 		return false
 	case fieldTIF:
 		return formTypes[f.typ] == "LIMIT"
@@ -139,7 +141,7 @@ func (f *orderForm) typeText(s string) {
 				break
 			}
 		}
-	case fieldLeverage, fieldTrigger, fieldQty, fieldPrice:
+	case fieldLeverage, fieldTrigger, fieldQty, fieldPrice, fieldOver:
 		v := f.amount(f.field)
 		*v, f.errs[f.field] = appendAmount(*v, s)
 	case fieldSide:
@@ -182,6 +184,8 @@ func (f *orderForm) amount(field int) *string {
 		return &f.lev
 	case fieldTrigger:
 		return &f.trigger
+	case fieldOver:
+		return &f.over
 	}
 	return nil
 }

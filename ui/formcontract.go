@@ -22,6 +22,8 @@ func (f *orderForm) contractUses(field int) bool {
 		return !r.IsClose()
 	case fieldPrice:
 		return r.PriceType == "INPUT"
+	case fieldOver:
+		return r.PriceType == "OVER"
 	case fieldTrigger:
 		return r.OrderType == "STOP"
 	}
@@ -67,6 +69,9 @@ func (f *orderForm) contractRequest() rest.ContractOrderRequest {
 	if r.PriceType == "INPUT" {
 		r.Price = f.price
 	}
+	if r.PriceType == "OVER" {
+		r.OverPrice = f.over
+	}
 	if r.OrderType == "STOP" {
 		r.TriggerPrice = f.trigger
 	}
@@ -78,7 +83,7 @@ func (f *orderForm) contractRequest() rest.ContractOrderRequest {
 var problemFields = map[string]int{
 	"symbol": fieldSymbol, "side": fieldSide, "orderType": fieldType, "priceType": fieldPriceType,
 	"timeInForce": fieldTIF, "leverage": fieldLeverage, "quantity": fieldQty, "price": fieldPrice,
-	"triggerPrice": fieldTrigger,
+	"triggerPrice": fieldTrigger, "overPrice": fieldOver,
 }
 
 // validateContract checks the contract order and values it at ref (the
@@ -90,12 +95,15 @@ func (f *orderForm) validateContract(ref string) (actions.Review, bool) {
 	f.general = nil
 	f.checked = true
 	r := f.contractRequest()
-	for _, fld := range []int{fieldQty, fieldPrice, fieldLeverage, fieldTrigger} {
+	for _, fld := range []int{fieldQty, fieldPrice, fieldLeverage, fieldTrigger, fieldOver} {
 		if f.uses(fld) {
 			if e := amountSyntax(*f.amount(fld)); e != "" {
 				f.errs[fld] = e
 			}
 		}
+	}
+	if r.PriceType == "OVER" && f.over == "" && f.errs[fieldOver] == "" {
+		f.errs[fieldOver] = "an OVER order needs the amount over the best opposite price"
 	}
 	rv, probs := actions.ReviewContractOrder(f.contractSymbol(), r, ref)
 	for _, p := range probs {
@@ -115,20 +123,37 @@ func (f *orderForm) validateContract(ref string) (actions.Review, bool) {
 
 // contractRef is the price a contract order would fill at, for its
 // review: the typed price for INPUT, else the best opposite price (the
-// ask for a buy, the bid for a sell) or the last, "" when unknown.
+// ask for a buy, the bid for a sell) or the last, "" when unknown; for
+// OVER that price plus the over price (a buy; less it for a sell).
 func (m *Model) contractRef(r rest.ContractOrderRequest) string {
 	if r.PriceType == "INPUT" {
 		return r.Price
 	}
 	q := m.mk.snap.Quotes[r.Symbol]
 	opp := q.Ask
-	if r.Side == "SELL_OPEN" || r.Side == "SELL_CLOSE" {
+	sell := r.Side == "SELL_OPEN" || r.Side == "SELL_CLOSE"
+	if sell {
 		opp = q.Bid
 	}
 	for _, p := range []string{opp, q.Last, q.Mark} {
-		if d, err := decimal.NewFromString(p); err == nil && d.IsPositive() {
+		d, err := decimal.NewFromString(p)
+		if err != nil || !d.IsPositive() {
+			continue
+		}
+		if r.PriceType != "OVER" {
 			return p
 		}
+		over, err := decimal.NewFromString(r.OverPrice)
+		if err != nil {
+			return p
+		}
+		if sell {
+			over = over.Neg()
+		}
+		if d = d.Add(over); !d.IsPositive() {
+			return ""
+		}
+		return d.String()
 	}
 	return ""
 }

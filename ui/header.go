@@ -177,7 +177,8 @@ func (m *Model) statusText(short bool) string {
 	return b.String()
 }
 
-// messageLine shows the last outcome, the filter prompt or the short help.
+// messageLine shows the last outcome, the filter prompt or the short help
+// (none while a dialog has the keyboard: it says its own keys).
 func (m *Model) messageLine() string {
 	if m.msg != "" {
 		text := m.msg
@@ -197,6 +198,9 @@ func (m *Model) messageLine() string {
 	}
 	if m.filtering {
 		return fit(" filter: type to narrow · enter keep · esc clear", m.lay.w)
+	}
+	if m.form != nil || m.confirm != nil || m.showHelp || (m.cancelRun != nil && !m.cancelRun.hidden) {
+		return m.noHelp
 	}
 	return m.shortHelp
 }

@@ -21,11 +21,17 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case m.confirm != nil:
 		return m.onConfirmKey(msg)
-	case m.cancelRun != nil:
-		if m.cancelRun.done { // any key closes the summary
+	case m.cancelRun != nil && !m.cancelRun.hidden:
+		switch {
+		case m.cancelRun.done: // any key closes the summary
 			m.cancelRun = nil
-		} else if key.Matches(msg, m.keys.Quit) {
+		case key.Matches(msg, m.keys.Quit): // ends ctx: the cancels stop
 			return m.quit()
+		case key.Matches(msg, m.keys.Esc):
+			r := *m.cancelRun
+			r.hidden = true
+			m.cancelRun = &r
+			m.setMsg(msgInfo, cancelProgressText(r.sum))
 		}
 		return m, nil
 	case m.form != nil:
@@ -196,10 +202,11 @@ func (m Model) onChartKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.quit()
 	case key.Matches(msg, k.Esc, k.Chart):
 		m.chart = nil
+		m.drawShortHelp()
 	case key.Matches(msg, k.IntervalPrev):
-		return m.stepInterval(-1), nil
+		return m.stepInterval(-1)
 	case key.Matches(msg, k.IntervalNext):
-		return m.stepInterval(1), nil
+		return m.stepInterval(1)
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
 	case key.Matches(msg, k.New):
@@ -270,6 +277,9 @@ func (m Model) onPaneKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.focus = paneFills
 	case key.Matches(msg, k.Chart):
 		m = m.openChart()
+		m.drawShortHelp()
+		m.rebuild()
+		return m, m.loadCandles(true)
 	case key.Matches(msg, k.Up):
 		p.move(-1)
 	case key.Matches(msg, k.Down):

@@ -85,6 +85,22 @@ func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Help, k.NextPane, k.NextAccount, k.New, k.Cancel, k.Chart, k.Filter, k.Sort, k.History, k.Quit}
 }
 
+// AllShortHelp is the one-line help of the All accounts view: only the
+// keys that work there.
+func (k KeyMap) AllShortHelp() []key.Binding {
+	acct := k.NextAccount
+	acct.SetHelp("a/A", "next / previous account")
+	return []key.Binding{k.Help, acct, k.Privacy, k.Theme, k.Quit}
+}
+
+// ChartShortHelp is the one-line help under the chart: only the keys that
+// work there (the intervals are on the chart's own bottom line).
+func (k KeyMap) ChartShortHelp() []key.Binding {
+	esc := k.Esc
+	esc.SetHelp("esc", "close chart")
+	return []key.Binding{k.Help, esc, k.New, k.Quit}
+}
+
 // FullHelp is the help screen on `?`, in columns narrow enough for 80
 // columns. Keys 2–6 are listed with 1 ("1–6").
 func (k KeyMap) FullHelp() [][]key.Binding {

@@ -17,6 +17,20 @@ import (
 type marketSource struct {
 	hub     *market.Hub
 	valueIn string
+	candles CandleLoader // nil: the chart shows the bars the hub has
+}
+
+// CandleLoader fetches and then follows a symbol's bars at one interval:
+// the market client's LoadCandles. It must not block; the bars appear in
+// a later snapshot of the market hub under market.CandleKey.
+type CandleLoader interface {
+	LoadCandles(symbol, interval string)
+}
+
+// WithCandles lets the chart ask l for the bars of the interval it shows
+// (without it, intervals the hub lacks are merged from shorter bars).
+func WithCandles(l CandleLoader) Option {
+	return func(m *Model) { m.market.candles = l }
 }
 
 // WithMarket gives the dashboard the market hub to value the account
@@ -27,7 +41,7 @@ func WithMarket(h *market.Hub, valueIn string) Option {
 		if valueIn == "" {
 			valueIn = "USDT"
 		}
-		m.market = marketSource{hub: h, valueIn: valueIn}
+		m.market.hub, m.market.valueIn = h, valueIn
 	}
 }
 
@@ -54,7 +68,7 @@ func (m Model) listenMarket(notBefore time.Time) tea.Cmd {
 func (m Model) onMarket() (tea.Model, tea.Cmd) {
 	m.revalue()
 	m.rebuild()
-	return m, m.listenMarket(time.Now().Add(m.frame))
+	return m, tea.Batch(m.listenMarket(time.Now().Add(m.frame)), m.loadCandles(false))
 }
 
 // revalue builds the market view again when the state or the market

@@ -4,6 +4,7 @@ package ui
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -76,6 +77,7 @@ type Model struct {
 	msg          string
 	msgKind      msgKind
 	shortHelp    string // the message line's help, drawn on resize and theme change
+	noHelp       string // the message line under a dialog: blank
 }
 
 // msgKind colours the message line.
@@ -302,9 +304,18 @@ func (m *Model) applyTheme() {
 	m.drawShortHelp()
 }
 
-// drawShortHelp renders the one-line help for the current width and theme.
+// drawShortHelp renders the one-line help for the current width, theme
+// and view: the panes, the chart or the All accounts view.
 func (m *Model) drawShortHelp() {
-	m.shortHelp = fitStyled(" "+m.help.ShortHelpView(m.keys.ShortHelp()), m.lay.w)
+	keys := m.keys.ShortHelp()
+	switch {
+	case m.acc.all():
+		keys = m.keys.AllShortHelp()
+	case m.chart != nil:
+		keys = m.keys.ChartShortHelp()
+	}
+	m.shortHelp = fitStyled(" "+m.help.ShortHelpView(keys), m.lay.w)
+	m.noHelp = strings.Repeat(" ", max(m.lay.w, 0))
 }
 
 // setMsg sets the message line.

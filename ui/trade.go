@@ -28,9 +28,10 @@ type closeReview struct {
 // cancelRunState is a running (or finished) cancel-all: its progress, and
 // at the end the summary, shown until a key closes it.
 type cancelRunState struct {
-	id   int
-	sum  actions.Summary
-	done bool
+	id     int
+	sum    actions.Summary
+	done   bool
+	hidden bool // esc hid the progress: the keys are the panes' until the summary
 }
 
 // askClose opens the review of the selected position's closing order for
@@ -162,6 +163,8 @@ func (m *Model) cancelRunView() string {
 	}
 	if r.done {
 		lines = append(lines, "", "any key closes")
+	} else {
+		lines = append(lines, "", "esc hide (the cancels go on) · q quit (stops them)")
 	}
 	box := m.st.Box
 	if r.done && (s.Failed > 0 || s.Unknown > 0) {
@@ -232,9 +235,12 @@ func (m Model) onCancelAll(msg cancelAllMsg) (tea.Model, tea.Cmd) {
 	m.cancelRun = &r
 	r.sum = msg.sum
 	if !msg.done {
+		if r.hidden {
+			m.setMsg(msgInfo, cancelProgressText(r.sum))
+		}
 		return m, msg.run.next
 	}
-	r.done = true
+	r.done, r.hidden = true, false // the summary shows, hidden or not
 	m.busy = false
 	s := msg.sum
 	text := "cancel-all: " + strconv.Itoa(s.Cancelled) + " cancelled, " + strconv.Itoa(s.AlreadyClosed) +
@@ -248,6 +254,11 @@ func (m Model) onCancelAll(msg cancelAllMsg) (tea.Model, tea.Cmd) {
 	}
 	m.setMsg(kind, text)
 	return m, nil
+}
+
+// cancelProgressText is the message line while a hidden cancel-all runs.
+func cancelProgressText(s actions.Summary) string {
+	return "cancelling… " + strconv.Itoa(s.Done()) + " of " + strconv.Itoa(s.Total) + " (the summary shows at the end)"
 }
 
 // contractPlaceCmd sends one contract order.

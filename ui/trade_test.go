@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -128,7 +129,9 @@ func TestReadOnlyHasNoTradeKeys(t *testing.T) {
 }
 
 // TestCancelAllShowsProgress: progress replaces the box's counts as it
-// comes, keys wait for the end, and the end's summary closes on any key.
+// comes, keys wait for the end but esc, which hides the box (progress
+// goes to the message line), and the end's summary shows and closes on
+// any key.
 func TestCancelAllShowsProgress(t *testing.T) {
 	tr := &testTrader{}
 	m := press(t, sized(New(newTestBackend(testSnapshot()), tr, WithNow(fixedNow)), 80, 24), "2 X")
@@ -143,13 +146,31 @@ func TestCancelAllShowsProgress(t *testing.T) {
 	if cmd == nil || !strings.Contains(ansi.Strip(m.View().Content), "CANCELLING… 2 of 4") {
 		t.Fatalf("progress not shown or not re-armed:\n%s", ansi.Strip(m.View().Content))
 	}
-	m = press(t, m, "esc y") // ignored while it runs
-	if m.cancelRun == nil {
-		t.Fatalf("a key closed the progress before the end")
+	m = press(t, m, "y n 3") // ignored while it runs
+	if m.cancelRun == nil || m.form != nil || m.focus != paneOrders {
+		t.Fatalf("a key closed the progress or acted before the end")
+	}
+	if _, cmd := m.Update(keyMsg("q")); cmd == nil || m.ctx.Err() == nil {
+		t.Fatal("q while cancelling must quit and end the cancels' context")
+	}
+	m.ctx, m.cancel = context.WithCancel(context.Background()) // carry on as if q had not been pressed
+	m = press(t, m, "esc")                                     // hides the box; the cancels go on
+	screen := ansi.Strip(m.View().Content)
+	if m.cancelRun == nil || strings.Contains(screen, "CANCELLING") || !strings.Contains(screen, "cancelling… 2 of 4") {
+		t.Fatalf("esc did not hide the progress into the message line:\n%s", screen)
+	}
+	m = press(t, m, "3 n") // the panes have the keys; trading waits for the end
+	if m.focus != panePositions || m.form != nil {
+		t.Fatalf("hidden progress: focus %v, form open %v", m.focus, m.form != nil)
+	}
+	next, cmd = m.Update(cancelAllMsg{id: feed.id, sum: actions.Summary{Total: 4, Cancelled: 3}, run: feed})
+	m = next.(Model)
+	if cmd == nil || !strings.Contains(ansi.Strip(m.View().Content), "cancelling… 3 of 4") {
+		t.Fatalf("hidden progress not on the message line:\n%s", ansi.Strip(m.View().Content))
 	}
 	next, _ = m.Update(cancelAllMsg{id: feed.id, sum: actions.Summary{Total: 4, Cancelled: 3, Failed: 1, Errors: []string{"spot BTCUSDT 1001: boom"}}, done: true})
 	m = next.(Model)
-	screen := ansi.Strip(m.View().Content)
+	screen = ansi.Strip(m.View().Content)
 	for _, want := range []string{"CANCEL-ALL DONE: 4 orders", "3  cancelled", "1  failed", "! spot BTCUSDT 1001: boom", "cancel-all: 3 cancelled, 0 already closed, 1 failed"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("summary lacks %q:\n%s", want, screen)
@@ -161,5 +182,33 @@ func TestCancelAllShowsProgress(t *testing.T) {
 	}
 	if len(tr.cancelAlls) != 0 {
 		t.Errorf("the trader was called %d times (the test fed the replies itself)", len(tr.cancelAlls))
+	}
+}
+
+// TestContractOverPrice: price type OVER asks for the over price (and no
+// price), the review values the order at the best ask plus it, and y
+// sends overPrice.
+func TestContractOverPrice(t *testing.T) {
+	tr := &testTrader{}
+	m := marketModel(testMarket(), 80, 24, WithNoColor(true))
+	m.t = tr
+	m = press(t, m, "n up right down down down down right right right down down type:10 down type:5 down enter")
+	screen := ansi.Strip(m.View().Content)
+	if m.confirm != nil || !strings.Contains(screen, "OverPrice") || !strings.Contains(screen, "needs the amount over") {
+		t.Fatalf("OVER without an over price went on, or the field is missing:\n%s", screen)
+	}
+	m = press(t, m, "type:2.5 enter")
+	screen = ansi.Strip(m.View().Content)
+	// BTC-PERP: best ask 61050.5 + 2.5, × 5 contracts of 0.001.
+	for _, want := range []string{"OVER GTC over 2.5", "notional 305.265 USDT"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("review lacks %q:\n%s", want, screen)
+		}
+	}
+	m = press(t, m, "y")
+	want := rest.ContractOrderRequest{Symbol: "BTC-PERP", Side: "BUY_OPEN", OrderType: "LIMIT", PriceType: "OVER",
+		TimeInForce: "GTC", Quantity: "5", OverPrice: "2.5", Leverage: "10"}
+	if len(tr.contract) != 1 || tr.contract[0] != want {
+		t.Fatalf("sent %+v, want one %+v", tr.contract, want)
 	}
 }

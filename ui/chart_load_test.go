@@ -1,0 +1,174 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"bhtop/internal/simtest"
+	"bhtop/market"
+	"bhtop/rest"
+	"bhtop/sim"
+	"bhtop/stream"
+)
+
+// TestChartLoadsIntervalsFromSimulator: against the simulator, the chart
+// asks the market client for the bars of the interval it shows, and 1d
+// and 1M show the service's own bars, not ones merged from 1m bars.
+func TestChartLoadsIntervalsFromSimulator(t *testing.T) {
+	srv := simtest.Start(t, sim.Options{Activity: 5, MarketActivity: 20})
+	sess, err := stream.New(stream.Config{REST: srv.Client(), WSURL: srv.WSURL(), Simulated: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess.Start()
+	t.Cleanup(func() { _ = sess.Close(t.Context()) })
+	mc, err := market.New(market.Config{REST: rest.New(srv.URL()), WSURL: srv.WSURL(), State: sess.Hub(),
+		ValueIn: "USDT", Watch: []string{"BTCUSDT"}, PublishEvery: 20 * time.Millisecond, RecheckEvery: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mc.Start()
+	t.Cleanup(mc.Close)
+
+	m := New(sess, nil, WithNoColor(true), WithMarket(mc.Hub(), "USDT"), WithCandles(mc))
+	p := probe{Model: m, screen: new(atomic.Pointer[string]), sizes: new(atomic.Int32)}
+	tm := &program{TestModel: teatest.NewTestModel(t, p, teatest.WithInitialTermSize(160, 48)), screen: p.screen}
+	waitText(t, tm, "● live", "BTCUSDT")
+	sendKeys(tm, "5", "/")
+	tm.Type("BTCUSDT")
+	sendKeys(tm, "enter", "c")
+	waitText(t, tm, "▶ BTCUSDT 1m")
+	sendKeys(tm, "left", "left", "left") // 1m → 1M → 1w → 1d
+	waitText(t, tm, "▶ BTCUSDT 1d  last")
+	waitGone(t, tm, "(from 1m bars)")
+	sendKeys(tm, "right", "right") // 1w, 1M: no 1m bars merge into a month
+	waitText(t, tm, "▶ BTCUSDT 1M  last", " O ")
+	finish(t, tm)
+	if bars := mc.Hub().Latest().Candles[market.CandleKey("BTCUSDT", "1d")]; len(bars) < 2 {
+		t.Errorf("the market holds %d 1d bars, want the service's history", len(bars))
+	}
+}
+
+// waitGone waits until no screen line has text.
+func waitGone(t *testing.T, p *program, text string) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for {
+		s := p.screen.Load()
+		if s != nil && !strings.Contains(*s, text) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%q still on the screen:\n%s", text, *s)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// recordedLoads remembers the bars the chart asked for (the fixture
+// market has no client to ask).
+type recordedLoads struct {
+	mu   sync.Mutex
+	asks []string
+}
+
+func (r *recordedLoads) LoadCandles(symbol, interval string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.asks = append(r.asks, symbol+" "+interval)
+}
+
+func (r *recordedLoads) got() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.asks)
+}
+
+// dayBars adds 30 daily BTCUSDT bars ending with the day of t0 to s, the
+// last one older than the fixture's newest 1m bars.
+func dayBars(s *market.Snapshot) *market.Snapshot {
+	day := t0.Truncate(24 * time.Hour)
+	var bars []market.Candle
+	for i := range 30 {
+		o := 52000 + (i*53)%23*150
+		c := o + ((i*31)%9-4)*180
+		bars = append(bars, market.Candle{OpenTime: day.Add(time.Duration(i-29) * 24 * time.Hour).UnixMilli(),
+			Open: itoaInt(o), High: itoaInt(max(o, c) + 300), Low: itoaInt(min(o, c) - 250), Close: itoaInt(c), Volume: "100"})
+	}
+	bars[29].High, bars[29].Low = "60500", "59000" // the fixture's 1m bars lift and close it
+	s.Candles[market.CandleKey("BTCUSDT", "1d")] = bars
+	return s
+}
+
+// TestChartAsksForBars: opening the chart and changing its interval ask
+// the loader for bars the market lacks (never for bars it has), and the
+// market's own 1d bars show with their newest bar kept live by the 1m
+// bars (golden at 120×30).
+func TestChartAsksForBars(t *testing.T) {
+	loads := &recordedLoads{}
+	m := marketModel(dayBars(testMarket()), 120, 30, WithNoColor(true), WithCandles(loads))
+	m = press(t, m, "2 down down down c left left left")
+	if got, want := loads.got(), []string{"BTCUSDT 1M", "BTCUSDT 1w"}; !slices.Equal(got, want) {
+		t.Errorf("asked for %q, want %q (1m and 1d bars are there)", got, want)
+	}
+	out := ansi.Strip(m.View().Content)
+	checkScreen(t, out, 120, 30)
+	if strings.Contains(out, "from 1m bars") {
+		t.Errorf("1d bars are in the market, yet the chart merges them:\n%s", out)
+	}
+	golden.RequireEqual(t, []byte(out))
+	// The re-ask waits reaskCandles; a market notice past it asks again.
+	if m.loadCandles(false) != nil {
+		t.Error("asked again before reaskCandles passed")
+	}
+	m.nowFn = func() time.Time { return t0.Add(time.Hour) }
+	m = press(t, m, "right right")
+	if cmd := m.loadCandles(false); cmd != nil { // what onMarket asks
+		cmd()
+	}
+	if got := loads.got(); len(got) < 4 || got[len(got)-1] != "BTCUSDT 1M" {
+		t.Errorf("asks %q: want 1M asked again", got)
+	}
+}
+
+// TestLiveTail: the newest bar of an interval takes the newer 1m bars'
+// extremes and close; 1m bars past its end make a new bar.
+func TestLiveTail(t *testing.T) {
+	h := time.Hour.Milliseconds()
+	min := time.Minute.Milliseconds()
+	bars := []market.Candle{
+		{OpenTime: 0, Open: "1", High: "5", Low: "1", Close: "4", Volume: "9"},
+		{OpenTime: h, Open: "4", High: "6", Low: "3", Close: "5", Volume: "2"},
+	}
+	ones := []market.Candle{
+		{OpenTime: h - min, Open: "4", High: "9", Low: "0", Close: "4"}, // before the newest bar: ignored
+		{OpenTime: h + 2*min, Open: "5", High: "8", Low: "4", Close: "7"},
+		{OpenTime: 2*h + min, Open: "7", High: "7.5", Low: "6", Close: "6.5"},
+	}
+	got := liveTail(bars, ones, "1h")
+	want := []market.Candle{
+		bars[0],
+		{OpenTime: h, Open: "4", High: "8", Low: "3", Close: "7", Volume: "2"},
+		{OpenTime: 2 * h, Open: "7", High: "7.5", Low: "6", Close: "6.5", Volume: "0"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("liveTail =\n%+v\nwant\n%+v", got, want)
+	}
+	if bars[1].High != "6" {
+		t.Error("liveTail changed the market's bars")
+	}
+	if got := liveTail(bars, ones[:1], "1h"); &got[0] != &bars[0] {
+		t.Error("nothing newer: the bars must be returned as they are")
+	}
+	if got := liveTail(bars, ones, "1M"); &got[0] != &bars[0] {
+		t.Error("1M bars must stay as they are")
+	}
+}
