@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"runtime/pprof"
 	"testing"
 	"time"
 
@@ -27,6 +28,17 @@ const benchWindow = 3 * time.Second
 // followEnv names the environment variable that makes TestFollowerChild
 // the follower process of BenchmarkFollowAccounts: a JSON followJob.
 const followEnv = "BHTOP_BENCH_FOLLOW"
+
+// followProfileEnv, when set to a file name, makes the follower process
+// write a CPU profile of its measurement window there (the child inherits
+// the benchmark's environment):
+//
+//	BHTOP_BENCH_CPUPROFILE=/tmp/follow.pprof go test ./cli/ -run '^$' -bench 'FollowAccounts/accounts=20' -benchtime 1x
+const followProfileEnv = "BHTOP_BENCH_CPUPROFILE"
+
+// followAllocEnv, likewise, names a file for the follower's heap profile
+// (allocations since it started) after the window.
+const followAllocEnv = "BHTOP_BENCH_MEMPROFILE"
 
 // followJob is what the follower process follows, and followResult what
 // it measured over the window.
@@ -125,9 +137,30 @@ func TestFollowerChild(t *testing.T) {
 		}
 		return sum
 	}
+	if name := os.Getenv(followProfileEnv); name != "" {
+		f, err := os.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			t.Fatal(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	e0, c0 := events(), testkit.CPUTime()
 	time.Sleep(benchWindow)
 	r := followResult{CPU: testkit.CPUTime() - c0, Events: events() - e0, Heap: testkit.HeapInUse()}
+	if name := os.Getenv(followAllocEnv); name != "" {
+		f, err := os.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
 	b, _ := json.Marshal(r)
 	fmt.Printf("%s\n", b)
 }

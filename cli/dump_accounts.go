@@ -62,16 +62,23 @@ func dumpAccounts(ctx context.Context, accts []config.Account, dk *desk, logger 
 	}
 	wg.Wait()
 	<-ctx.Done()
-	mkts := make([]*market.Snapshot, len(as.list))
-	states := make([]*state.Snapshot, len(as.list))
+	// Read the hubs after Close: each session's writer folds what it has
+	// queued and publishes a last snapshot as it stops.
+	stateHubs := make([]*state.Hub, len(as.list))
+	marketHubs := make([]*market.Hub, len(as.list))
 	for i, a := range as.list {
-		states[i] = a.up.sess.Hub().Latest()
-		if h := a.up.MarketHub(); h != nil {
-			mkts[i] = h.Latest()
-		}
+		stateHubs[i], marketHubs[i] = a.up.sess.Hub(), a.up.MarketHub()
 	}
 	if err := as.Close(); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop dump: %v\n", err)
+	}
+	mkts := make([]*market.Snapshot, len(as.list))
+	states := make([]*state.Snapshot, len(as.list))
+	for i := range as.list {
+		states[i] = stateHubs[i].Latest()
+		if marketHubs[i] != nil {
+			mkts[i] = marketHubs[i].Latest()
+		}
 	}
 	dk.close(finishWait)
 	b, err := accountsJSON(as, states, mkts, dk.alerts())

@@ -42,6 +42,21 @@ func (h *Hub[T]) Latest() *T {
 	return new(T)
 }
 
+// Waiting reports whether some subscriber has consumed its last notice,
+// so that a Publish now would wake it. A writer may use it to publish
+// less eagerly while every reader still has a notice to act on (or none
+// is subscribed), since they read the latest snapshot when they do.
+func (h *Hub[T]) Waiting() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for c := range h.subs {
+		if len(c) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // Subscribe returns a channel that receives a notice after each Publish
 // (coalesced: one pending notice at most) and a function that unsubscribes.
 func (h *Hub[T]) Subscribe() (<-chan struct{}, func()) {

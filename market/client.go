@@ -308,9 +308,11 @@ func (c *Client) loop(ctx context.Context, sock *socket) error {
 	defer index.Stop()
 	recheck := time.NewTicker(c.cfg.RecheckEvery)
 	defer recheck.Stop()
-	notices, unsub := c.cfg.State.Subscribe()
-	defer unsub()
-	stateChanged := true // the state may have changed before Subscribe
+	// The state is looked at every RecheckEvery (a new snapshot is a new
+	// pointer) rather than subscribed to: a subscriber woken by every
+	// publish would make the stream's writer snapshot every frame (see
+	// hub.Waiting) for a flag read every RecheckEvery.
+	var seen *state.Snapshot // nil: the state may have changed before the loop
 	c.fetchIndex(ctx)
 
 	var p Push
@@ -338,11 +340,9 @@ func (c *Client) loop(ctx context.Context, sock *socket) error {
 			}
 		case <-index.C:
 			c.fetchIndex(ctx)
-		case <-notices:
-			stateChanged = true
 		case <-recheck.C:
-			if stateChanged {
-				stateChanged = false
+			if now := c.cfg.State.Latest(); now != seen {
+				seen = now
 				if err := c.resubscribe(ctx, sock); err != nil {
 					return err
 				}

@@ -105,22 +105,22 @@ func (s *Store) orderRows(prev []*Order) []*Order {
 		return rows
 	}
 	if len(s.added) > 0 || s.removed > 0 {
+		// Each added order's place is found by binary search (after the
+		// orders equal to it), so a few orders added among many cost a
+		// few comparisons each, not a comparison per retained order.
 		slices.SortFunc(s.added, compareOrders)
 		merged := make([]*order, 0, len(s.sorted)+len(s.added)-s.removed)
-		i, j := 0, 0
-		for i < len(s.sorted) || j < len(s.added) {
-			var o *order
-			if j >= len(s.added) || (i < len(s.sorted) && compareOrders(s.sorted[i], s.added[j]) <= 0) {
-				o, i = s.sorted[i], i+1
-			} else {
-				o, j = s.added[j], j+1
-			}
-			if !o.removed {
-				merged = append(merged, o)
-			} else {
-				s.recycle(o)
-			}
+		i := 0
+		for _, a := range s.added {
+			rest := s.sorted[i:]
+			k, _ := slices.BinarySearchFunc(rest, a, func(o, a *order) int {
+				return cmp.Or(compareOrders(o, a), -1) // equal ones go first
+			})
+			merged = s.keepRetained(merged, rest[:k])
+			merged = s.keepRetained(merged, []*order{a})
+			i += k
 		}
+		merged = s.keepRetained(merged, s.sorted[i:])
 		s.sorted, s.removed = merged, 0
 		clear(s.added)
 		s.added = s.added[:0]
@@ -134,6 +134,19 @@ func (s *Store) orderRows(prev []*Order) []*Order {
 		}
 		o.idx = i
 		rows[i] = o.row
+	}
+	return rows
+}
+
+// keepRetained appends the orders of run that are not removed to rows,
+// and recycles the removed ones.
+func (s *Store) keepRetained(rows []*order, run []*order) []*order {
+	for _, o := range run {
+		if !o.removed {
+			rows = append(rows, o)
+		} else {
+			s.recycle(o)
+		}
 	}
 	return rows
 }

@@ -42,13 +42,20 @@ const maxChangeNotes = 10
 // notePublished runs on the writer goroutine (see writer.noteChanges). It
 // walks the new snapshot's orders and the previous one's side by side:
 // both are sorted by market, then order id (the dump's order), so the
-// comparison allocates nothing however many orders are retained.
+// comparison allocates nothing however many orders are retained. Rows
+// that did not change are the same pointers in both (state.Snapshot shares
+// them), so those cost one pointer comparison and only changed, added or
+// dropped rows compare keys.
 func (s *orderNotes) notePublished(snap *state.Snapshot) {
-	var lines []string
+	var changes []orderChange
 	if s.primed {
 		prev, j := s.prevOrders, 0
 		for i := range snap.Orders {
 			o := snap.Orders[i]
+			if j < len(prev) && prev[j] == o {
+				j++ // the same row (rows are shared while unchanged)
+				continue
+			}
 			for j < len(prev) && compareOrderKeys(prev[j], o) < 0 {
 				j++ // an order no longer retained
 			}
@@ -63,8 +70,8 @@ func (s *orderNotes) notePublished(snap *state.Snapshot) {
 					continue
 				}
 			}
-			if line := describe(o, before, seen); line != "" {
-				lines = append(lines, line)
+			if c := (orderChange{o, before, seen}); c.what() != noNote {
+				changes = append(changes, c)
 			}
 		}
 	}
@@ -81,18 +88,56 @@ func (s *orderNotes) notePublished(snap *state.Snapshot) {
 		}
 		s.noteWindow, s.noteBudget, s.noteSkipped = now, maxChangeNotes, 0
 	}
-	for _, l := range lines {
+	for _, c := range changes {
 		if s.noteBudget <= 0 {
-			s.noteSkipped++
+			s.noteSkipped++ // counted, not worded: the words cost more than the fold
 			continue
 		}
 		s.noteBudget--
 		kind := NoteOrder
-		if strings.HasPrefix(l, "fill") {
+		if c.what() == fillNote {
 			kind = NoteFill
 		}
-		s.log.Add(now, kind, l)
+		s.log.Add(now, kind, describe(c.o, c.before, c.seen))
 	}
+}
+
+// orderChange is one order that changed since the snapshot compared
+// before: before is what it was (zero when not seen then).
+type orderChange struct {
+	o      *state.Order
+	before orderMark
+	seen   bool
+}
+
+// noteCase is which note an order change makes.
+type noteCase int
+
+const (
+	noNote noteCase = iota
+	fillNote
+	canceledNote
+	rejectedNote
+	newNote
+	statusNote
+)
+
+// what classifies the change without wording it (see describe).
+func (c orderChange) what() noteCase {
+	o, before, seen := c.o, c.before, c.seen
+	switch {
+	case o.ExecutedQty != before.executed && (o.Status == api.StatusFilled || o.Status == api.StatusPartiallyFilled):
+		return fillNote
+	case o.Status == api.StatusCanceled:
+		return canceledNote
+	case o.Status == api.StatusRejected:
+		return rejectedNote
+	case !seen && o.Status == api.StatusNew:
+		return newNote
+	case o.Status != before.status && seen:
+		return statusNote
+	}
+	return noNote
 }
 
 // compareOrderKeys orders a before b as the dump does: by market
@@ -106,16 +151,16 @@ func compareOrderKeys(a, b *state.Order) int {
 
 func describe(o *state.Order, before orderMark, seen bool) string {
 	what := fmt.Sprintf("%s %s %s %s @ %s (order %s)", o.Side, o.Quantity, o.Symbol, o.Type, o.Price, o.OrderID)
-	switch {
-	case o.ExecutedQty != before.executed && (o.Status == api.StatusFilled || o.Status == api.StatusPartiallyFilled):
+	switch (orderChange{o, before, seen}).what() {
+	case fillNote:
 		return fmt.Sprintf("fill %s: executed %s, %s", what, o.ExecutedQty, o.Status)
-	case o.Status == api.StatusCanceled:
+	case canceledNote:
 		return "canceled " + what
-	case o.Status == api.StatusRejected:
+	case rejectedNote:
 		return "rejected " + what
-	case !seen && o.Status == api.StatusNew:
+	case newNote:
 		return "new " + what
-	case o.Status != before.status && seen:
+	case statusNote:
 		return fmt.Sprintf("%s %s", o.Status, what)
 	}
 	return ""

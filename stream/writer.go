@@ -86,10 +86,10 @@ func (s *Session) runWriter(stop <-chan struct{}) {
 		case it := <-s.in:
 			w.handle(it)
 			// Publish at once when the inbox is empty (but not more often
-			// than publishGap allows), and at least every PublishEvery
-			// while busy.
+			// than publishGap allows) and a reader waits for it, and at
+			// least every PublishEvery while busy (see eager).
 			since := time.Since(w.lastPub)
-			if since >= s.cfg.PublishEvery || (len(s.in) == 0 && since >= w.publishGap()) {
+			if since >= s.cfg.PublishEvery || (len(s.in) == 0 && since >= w.publishGap() && w.eager(it)) {
 				w.publish()
 			}
 			if !fast && w.pending() {
@@ -204,6 +204,18 @@ func (w *writer) publish() {
 	w.s.hub.Publish(snap)
 	w.unnoted = snap
 	w.noteChanges(false)
+}
+
+// eager reports whether a publish right after it is worth its snapshot:
+// always after a function (a snapshot, an order query, a pending order:
+// callers may read the hub next), after a frame only when some subscriber
+// has consumed its last notice. Otherwise the tick publishes within
+// PublishEvery, as while busy: with no subscriber (readers that poll
+// Latest) or every subscriber still holding a notice (it reads the latest
+// snapshot when it gets to it), a snapshot per frame would be built for
+// no one. The store folds every frame either way.
+func (w *writer) eager(it item) bool {
+	return it.fn != nil || w.s.hub.Waiting()
 }
 
 // idleTick is the writer's tick while nothing waits to be published or
