@@ -81,6 +81,9 @@ type testTrader struct {
 	contract   []rest.ContractOrderRequest
 	cancelAlls [][]actions.Target
 	outcome    rest.Outcome
+	// hold, when set, keeps CancelAll from returning until it is closed,
+	// so a test can press keys while a cancel-all is surely running.
+	hold chan struct{}
 }
 
 func (t *testTrader) PlaceOrder(_ context.Context, req rest.OrderRequest) rest.OrderResult {
@@ -122,6 +125,9 @@ func (t *testTrader) Contracts(context.Context) ([]rest.ContractSymbol, error) {
 // CancelAll counts every target cancelled but the last, which closed
 // meanwhile, reporting progress after each.
 func (t *testTrader) CancelAll(_ context.Context, ts []actions.Target, progress func(actions.Summary)) actions.Summary {
+	if t.hold != nil {
+		<-t.hold
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.cancelAlls = append(t.cancelAlls, ts)

@@ -74,13 +74,19 @@ func TestCloseQuantityAboveAvailableSendsNothing(t *testing.T) {
 }
 
 func TestCancelAllYRunsOnce(t *testing.T) {
-	b, tr := newTestBackend(testSnapshot()), &testTrader{}
+	b, tr := newTestBackend(testSnapshot()), &testTrader{hold: make(chan struct{})}
 	tm := startProgram(t, b, tr, 80, 24)
 	sendKeys(tm, "2", "/")
 	tm.Type("spot")
 	sendKeys(tm, "enter", "X")
 	waitText(t, tm, "CANCEL 3 OPEN ORDERS?", "spot ETHUSDT")
-	sendKeys(tm, "y", "y")
+	sendKeys(tm, "y")
+	waitText(t, tm, "CANCELLING")
+	// The second y reaches the program while the cancel-all is held (Send
+	// returns once the loop took it), so it lands on the running progress,
+	// never on the summary.
+	sendKeys(tm, "y")
+	close(tr.hold)
 	waitText(t, tm, "CANCEL-ALL DONE: 3 orders", "2  cancelled", "1  already closed")
 	sendKeys(tm, "y") // closes the summary, sends nothing
 	waitText(t, tm, "cancel-all: 2 cancelled, 1 already closed, 0 failed", "Open Orders")
