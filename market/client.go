@@ -46,6 +46,10 @@ type Config struct {
 	RecheckEvery time.Duration // how often a changed state may change the symbols; default 1s
 	KlineLimit   int           // 1m bars fetched per symbol; default 240
 	StateWait    time.Duration // at start, how long to wait for the account's first state; default 3s
+	// KeepFor is how long a symbol that left the touched set stays
+	// subscribed, hidden from the snapshots, so that coming back costs no
+	// REST snapshot; default 2m, negative: dropped at once.
+	KeepFor time.Duration
 
 	Logger *slog.Logger
 	Now    func() time.Time
@@ -67,6 +71,9 @@ func (c *Config) setDefaults() {
 	def(&c.IndexEvery, 10*time.Second)
 	def(&c.RecheckEvery, time.Second)
 	def(&c.StateWait, 3*time.Second)
+	if c.KeepFor == 0 {
+		c.KeepFor = defaultKeepFor
+	}
 	if c.KlineLimit <= 0 {
 		c.KlineLimit = 240
 	}
@@ -119,7 +126,8 @@ type Client struct {
 
 	// Owned by the loop goroutine.
 	symbols   []string
-	extraBars []barSeries // followed beyond the 1m bars, oldest first
+	kept      map[string]time.Time // left the touched set at; hidden, still subscribed
+	extraBars []barSeries          // followed beyond the 1m bars, oldest first
 	results   chan func(*Store)
 	barReqs   chan barSeries
 
@@ -132,7 +140,8 @@ func New(cfg Config) (*Client, error) {
 		return nil, errors.New("market client: REST and WSURL are required")
 	}
 	cfg.setDefaults()
-	c := &Client{cfg: cfg, results: make(chan func(*Store), 64), barReqs: make(chan barSeries, 8)}
+	c := &Client{cfg: cfg, results: make(chan func(*Store), 64), barReqs: make(chan barSeries, 8),
+		kept: map[string]time.Time{}}
 	c.store = NewStore(cfg.Hub, cfg.Now)
 	c.store.SetHealth(false, "connecting")
 	c.store.Publish()
@@ -267,6 +276,7 @@ func (c *Client) session(ctx context.Context) (up bool, err error) {
 		}
 		c.store.SetInstruments(InstrumentsOf(bi))
 	}
+	c.forgetKept()
 	c.symbols = c.touched()
 	apply, err := c.fetchSnapshot(ctx, c.store.Instruments(), c.symbols)
 	if err != nil {
@@ -347,6 +357,9 @@ func (c *Client) loop(ctx context.Context, sock *socket) error {
 					return err
 				}
 			}
+			if err := c.dropExpired(sock); err != nil {
+				return err
+			}
 		}
 	}
 }
@@ -374,8 +387,9 @@ func (c *Client) ingest(frame []byte, p *Push, sock *socket) error {
 	return nil
 }
 
-// resubscribe follows a changed set of symbols: cancel the ones gone,
-// subscribe and snapshot the new ones.
+// resubscribe follows a changed set of symbols: hide the ones gone (kept
+// for KeepFor, see dropExpired), show again the ones kept, subscribe and
+// snapshot the new ones.
 func (c *Client) resubscribe(ctx context.Context, sock *socket) error {
 	now := c.touched()
 	if slices.Equal(now, c.symbols) {
@@ -393,14 +407,13 @@ func (c *Client) resubscribe(ctx context.Context, sock *socket) error {
 		}
 	}
 	c.symbols = now
-	if len(gone) > 0 {
-		if err := sock.subscribe("cancel", gone); err != nil {
-			return err
-		}
-		for _, s := range gone {
-			c.store.Remove(s)
-		}
+	c.keep(gone)
+	if err := c.dropExpired(sock); err != nil {
+		return err
 	}
+	back := len(added)
+	added = c.unkeep(added)
+	back -= len(added)
 	if len(added) > 0 {
 		if err := sock.subscribe("sub", added); err != nil {
 			return err
@@ -410,7 +423,7 @@ func (c *Client) resubscribe(ctx context.Context, sock *socket) error {
 			return c.fetchSnapshot(ctx, ins, added)
 		})
 	}
-	c.cfg.Logger.Info("market symbols changed", "added", added, "gone", gone)
+	c.cfg.Logger.Info("market symbols changed", "added", added, "back", back, "gone", gone)
 	return nil
 }
 

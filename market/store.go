@@ -28,6 +28,7 @@ type Store struct {
 	candles     map[string][]Candle
 	instruments map[string]Instrument
 	health      Health
+	hidden      map[string]bool // kept but left out of snapshots (Hide)
 
 	dirty        bool
 	movedSyms    []string // quotes changed since the last publication
@@ -56,7 +57,7 @@ func NewStore(hub *Hub, now func() time.Time) *Store {
 	return &Store{
 		hub: hub, now: now,
 		quotes: map[string]*quoteState{}, books: map[string]Book{}, trades: map[string][]Trade{},
-		candles: map[string][]Candle{}, instruments: map[string]Instrument{},
+		candles: map[string][]Candle{}, instruments: map[string]Instrument{}, hidden: map[string]bool{},
 		dirtyTrades: map[string]bool{}, dirtyCandles: map[string]bool{},
 		last: &Snapshot{},
 	}
@@ -143,6 +144,7 @@ func (s *Store) Remove(symbol string) {
 	}
 	delete(s.quotes, symbol)
 	delete(s.books, symbol)
+	delete(s.hidden, symbol)
 	if _, had := s.trades[symbol]; had {
 		delete(s.trades, symbol)
 		s.dirtyTrades[symbol] = true
@@ -317,9 +319,17 @@ func (s *Store) Publish() *Snapshot {
 		moves:       s.logMoves(),
 	}
 	for sym, q := range s.quotes {
-		snap.Quotes[sym] = q.Quote
+		if !s.hidden[sym] {
+			snap.Quotes[sym] = q.Quote
+		}
+	}
+	for sym := range s.hidden {
+		delete(snap.Books, sym)
 	}
 	for sym, tape := range s.trades {
+		if s.hidden[sym] {
+			continue
+		}
 		if !s.dirtyTrades[sym] && prev.Trades[sym] != nil {
 			snap.Trades[sym] = prev.Trades[sym]
 			continue
@@ -327,6 +337,9 @@ func (s *Store) Publish() *Snapshot {
 		snap.Trades[sym] = slices.Clone(tape[max(0, len(tape)-MaxTrades):])
 	}
 	for k, bars := range s.candles {
+		if len(s.hidden) > 0 && s.hidden[keySymbol(k)] {
+			continue
+		}
 		if !s.dirtyCandles[k] && prev.Candles[k] != nil {
 			snap.Candles[k] = prev.Candles[k]
 			continue

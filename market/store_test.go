@@ -147,3 +147,44 @@ func TestTouched(t *testing.T) {
 		t.Errorf("Touched = %v, want %v", got, want)
 	}
 }
+
+func TestStoreHidesAndShows(t *testing.T) {
+	s := testStore()
+	push(t, s, `{"symbol":"BTCUSDT","topic":"realtimes","data":[{"t":1000,"s":"BTCUSDT","c":"100","h":"110","l":"90","o":"95","v":"7","qv":"700"}]}`)
+	push(t, s, `{"symbol":"BTCUSDT","topic":"depth","data":[{"t":1001,"b":[["99","1"]],"a":[["101","3"]]}]}`)
+	push(t, s, `{"symbol":"BTCUSDT","topic":"trade","data":[{"v":"1","t":1002,"p":"100.2","q":"1"}],"f":true}`)
+	push(t, s, `{"symbol":"BTCUSDT","topic":"kline","params":{"klineType":"1m"},"data":[{"t":60000,"c":"1","h":"1","l":"1","o":"1","v":"1"}]}`)
+	push(t, s, `{"symbol":"ETH-PERP","topic":"trade","data":[{"v":"9","t":1500,"p":"3011.5","q":"1"}]}`)
+	first := s.Publish()
+
+	s.Hide("BTCUSDT")
+	// Pushes go on updating a hidden symbol.
+	push(t, s, `{"symbol":"BTCUSDT","topic":"trade","data":[{"v":"2","t":1003,"p":"100.5","q":"1"}]}`)
+	hid := s.Publish()
+	_, q := hid.Quotes["BTCUSDT"]
+	_, b := hid.Books["BTCUSDT"]
+	_, tr := hid.Trades["BTCUSDT"]
+	_, k := hid.Candles[CandleKey("BTCUSDT", "1m")]
+	if q || b || tr || k || hid.Quotes["ETH-PERP"].Last != "3011.5" {
+		t.Fatalf("hidden BTCUSDT published: quote %v book %v trades %v bars %v; quotes %v", q, b, tr, k, hid.Quotes)
+	}
+	moved := map[string]bool{}
+	if !hid.MovedSince(first, func(sym string) { moved[sym] = true }) || !moved["BTCUSDT"] {
+		t.Errorf("hiding BTCUSDT is not in the move log: %v", moved)
+	}
+
+	s.Show("BTCUSDT")
+	back := s.Publish()
+	if back.Quotes["BTCUSDT"].Last != "100.5" || len(back.Trades["BTCUSDT"]) != 2 ||
+		len(back.Candles[CandleKey("BTCUSDT", "1m")]) != 1 || len(back.Books["BTCUSDT"].Bids) != 1 {
+		t.Fatalf("shown BTCUSDT = %+v, %d trades", back.Quotes["BTCUSDT"], len(back.Trades["BTCUSDT"]))
+	}
+
+	// Removing a hidden symbol forgets it: new data shows.
+	s.Hide("BTCUSDT")
+	s.Remove("BTCUSDT")
+	push(t, s, `{"symbol":"BTCUSDT","topic":"trade","data":[{"v":"3","t":1004,"p":"101","q":"1"}],"f":true}`)
+	if got := s.Publish().Quotes["BTCUSDT"].Last; got != "101" {
+		t.Errorf("BTCUSDT after Remove and a trade: last %q, want 101", got)
+	}
+}
