@@ -33,6 +33,7 @@ type Store struct {
 	dirty        bool
 	movedSyms    []string // quotes changed since the last publication
 	dirtyTrades  map[string]bool
+	sharedTrades map[string]bool // the tape's array is in a snapshot
 	dirtyCandles map[string]bool
 	last         *Snapshot
 }
@@ -58,7 +59,7 @@ func NewStore(hub *Hub, now func() time.Time) *Store {
 		hub: hub, now: now,
 		quotes: map[string]*quoteState{}, books: map[string]Book{}, trades: map[string][]Trade{},
 		candles: map[string][]Candle{}, instruments: map[string]Instrument{}, hidden: map[string]bool{},
-		dirtyTrades: map[string]bool{}, dirtyCandles: map[string]bool{},
+		dirtyTrades: map[string]bool{}, sharedTrades: map[string]bool{}, dirtyCandles: map[string]bool{},
 		last: &Snapshot{},
 	}
 }
@@ -147,6 +148,7 @@ func (s *Store) Remove(symbol string) {
 	delete(s.hidden, symbol)
 	if _, had := s.trades[symbol]; had {
 		delete(s.trades, symbol)
+		delete(s.sharedTrades, symbol)
 		s.dirtyTrades[symbol] = true
 	}
 	for k := range s.candles {
@@ -201,19 +203,34 @@ func (s *Store) applyTrades(symbol string, ts []Trade, first bool) {
 	if symbol == "" {
 		return
 	}
+	// A published snapshot shares the tape's array up to its length:
+	// appending is safe, changing what is there needs a copy first.
 	tape := s.trades[symbol]
 	if first {
 		tape = tape[:0]
+		if s.sharedTrades[symbol] {
+			tape = nil
+		}
+		delete(s.sharedTrades, symbol)
 	}
 	for _, t := range ts {
 		i := len(tape)
 		for i > 0 && tape[i-1].Time > t.Time {
 			i--
 		}
+		if i < len(tape) && s.sharedTrades[symbol] {
+			tape = slices.Clone(tape)
+			delete(s.sharedTrades, symbol)
+		}
 		tape = slices.Insert(tape, i, t)
 	}
 	if len(tape) > 2*MaxTrades {
-		tape = append(tape[:0], tape[len(tape)-MaxTrades:]...)
+		if s.sharedTrades[symbol] {
+			tape = slices.Clone(tape[len(tape)-MaxTrades:])
+			delete(s.sharedTrades, symbol)
+		} else {
+			tape = append(tape[:0], tape[len(tape)-MaxTrades:]...)
+		}
 	}
 	s.trades[symbol] = tape
 	s.dirtyTrades[symbol] = true
@@ -299,9 +316,11 @@ func (s *Store) SetIndex(index map[string]string) {
 func (s *Store) Version() uint64 { return s.version }
 
 // Publish hands a new snapshot to the hub when anything changed since the
-// last one, and returns the latest snapshot. Maps are rebuilt; trade and
-// candle slices are copied only for the symbols that changed, the others
-// shared with the previous snapshot (snapshots are immutable).
+// last one, and returns the latest snapshot. Maps are rebuilt; candle
+// slices are copied only for the symbols that changed, the others shared
+// with the previous snapshot (snapshots are immutable); trade tapes are
+// shared with the store, which copies one before changing what a
+// snapshot holds (applyTrades).
 func (s *Store) Publish() *Snapshot {
 	if !s.dirty {
 		return s.last
@@ -334,7 +353,9 @@ func (s *Store) Publish() *Snapshot {
 			snap.Trades[sym] = prev.Trades[sym]
 			continue
 		}
-		snap.Trades[sym] = slices.Clone(tape[max(0, len(tape)-MaxTrades):])
+		n := len(tape)
+		snap.Trades[sym] = tape[max(0, n-MaxTrades):n:n]
+		s.sharedTrades[sym] = true
 	}
 	for k, bars := range s.candles {
 		if len(s.hidden) > 0 && s.hidden[keySymbol(k)] {

@@ -2,6 +2,7 @@ package market
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -186,5 +187,37 @@ func TestStoreHidesAndShows(t *testing.T) {
 	push(t, s, `{"symbol":"BTCUSDT","topic":"trade","data":[{"v":"3","t":1004,"p":"101","q":"1"}],"f":true}`)
 	if got := s.Publish().Quotes["BTCUSDT"].Last; got != "101" {
 		t.Errorf("BTCUSDT after Remove and a trade: last %q, want 101", got)
+	}
+}
+
+// TestStoreTradesStayPublished: a snapshot shares the store's trade tape,
+// so a later late trade, trim or first push must not change it.
+func TestStoreTradesStayPublished(t *testing.T) {
+	s := testStore()
+	trade := func(id, at int, first bool) {
+		push(t, s, fmt.Sprintf(`{"symbol":"BTCUSDT","topic":"trade","data":[{"v":"%d","t":%d,"p":"100","q":"1"}],"f":%v}`, id, at, first))
+	}
+	for i := range 10 {
+		trade(i, 1000+10*i, i == 0)
+	}
+	snap := s.Publish()
+	want := slices.Clone(snap.Trades["BTCUSDT"])
+	trade(100, 1095, false) // appended
+	mid := s.Publish()
+	trade(101, 1005, false) // late: inserted before published trades
+	for i := range 3 * MaxTrades {
+		trade(200+i, 2000+i, false) // trims the tape
+	}
+	s.Publish()
+	trade(999, 9000, true) // a first push replaces the tape
+	last := s.Publish()
+	if got := snap.Trades["BTCUSDT"]; !slices.Equal(got, want) {
+		t.Errorf("published trades changed:\n got %v\nwant %v", got, want)
+	}
+	if got := mid.Trades["BTCUSDT"]; len(got) != 11 || got[10].ID != "100" || !slices.Equal(got[:10], want) {
+		t.Errorf("second snapshot's trades = %v", got)
+	}
+	if got := last.Trades["BTCUSDT"]; len(got) != 1 || got[0].ID != "999" {
+		t.Errorf("after a first push: %v", got)
 	}
 }
