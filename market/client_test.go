@@ -85,7 +85,7 @@ func TestClientFollowsTheAccountsSymbols(t *testing.T) {
 	m := waitFor(t, c.Hub(), "BTCUSDT and ETH-PERP quotes, trades and bars", func(m *market.Snapshot) bool {
 		q, p := m.Quotes["BTCUSDT"], m.Quotes["ETH-PERP"]
 		return m.Health.Up && q.Last != "" && q.Bid != "" && q.Ask != "" && len(m.Trades["BTCUSDT"]) > 0 &&
-			len(m.Candles[market.CandleKey("BTCUSDT", "1m")]) > 0 && p.Mark != "" && p.Index != ""
+			m.Candles[market.CandleKey("BTCUSDT", "1m")].Len() > 0 && p.Mark != "" && p.Index != ""
 	})
 	if got := slices.Sorted(func(yield func(string) bool) {
 		for k := range m.Quotes {
@@ -109,7 +109,7 @@ func TestClientFollowsTheAccountsSymbols(t *testing.T) {
 	// A chart asks for 5m bars: fetched, then kept by the socket.
 	c.LoadCandles("BTCUSDT", "5m")
 	waitFor(t, c.Hub(), "BTCUSDT 5m bars", func(m *market.Snapshot) bool {
-		return len(m.Candles[market.CandleKey("BTCUSDT", "5m")]) > 0
+		return m.Candles[market.CandleKey("BTCUSDT", "5m")].Len() > 0
 	})
 
 	// An open order on XRPUSDT adds it; a snapshot without ETH-PERP's

@@ -38,11 +38,7 @@ func (s *Store) shownOrHidden(symbol string) {
 	if _, had := s.trades[symbol]; had {
 		s.dirtyTrades[symbol] = true
 	}
-	for k := range s.candles {
-		if keySymbol(k) == symbol {
-			s.dirtyCandles[k] = true
-		}
-	}
+	s.candlesMoved = true
 	s.dirty = true
 }
 
