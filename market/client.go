@@ -333,7 +333,9 @@ func (c *Client) loop(ctx context.Context, sock *socket) error {
 		case err := <-sock.done:
 			return err
 		case frame := <-sock.frames:
-			if err := c.ingest(frame, &p, sock); err != nil {
+			err := c.ingest(frame, &p, sock)
+			sock.recycle(frame)
+			if err != nil {
 				return err
 			}
 		case f := <-c.results:

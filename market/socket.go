@@ -25,13 +25,24 @@ var subTopics = []string{TopicRealtimes, TopicTrade, TopicDepth, TopicKline + "_
 const writeWait = 5 * time.Second
 
 // socket is one quote WebSocket. Its reader goroutine hands text frames
-// to the client's loop, which is the only writer.
+// to the client's loop, which is the only writer; the loop hands each
+// frame's buffer back (recycle) once decoded, so reading a frame costs no
+// allocation.
 type socket struct {
 	ws     *websocket.Conn
 	frames chan []byte
-	done   chan error // one value: why the reader ended
+	free   chan []byte // buffers of decoded frames, for the reader
+	done   chan error  // one value: why the reader ended
 	quit   chan struct{}
 }
+
+// Frame buffers: a new one's size, how many wait for reuse, and the
+// largest kept (one huge frame does not pin its buffer).
+const (
+	frameBufSize  = 2 << 10
+	freeFrameBufs = 16
+	maxFrameBuf   = 256 << 10
+)
 
 // dial opens the quote socket. A handshake answered with an HTTP status
 // (404 from a service without market data, 403, ...) is errDegraded.
@@ -50,7 +61,8 @@ func dial(ctx context.Context, cfg Config) (*socket, error) {
 		}
 		return nil, fmt.Errorf("connect the quote socket: %w", err)
 	}
-	s := &socket{ws: ws, frames: make(chan []byte, 256), done: make(chan error, 1), quit: make(chan struct{})}
+	s := &socket{ws: ws, frames: make(chan []byte, 256), free: make(chan []byte, freeFrameBufs),
+		done: make(chan error, 1), quit: make(chan struct{})}
 	go s.read(cfg.ReadTimeout)
 	return s, nil
 }
@@ -59,7 +71,7 @@ func dial(ctx context.Context, cfg Config) (*socket, error) {
 func (s *socket) read(timeout time.Duration) {
 	for {
 		_ = s.ws.SetReadDeadline(time.Now().Add(timeout))
-		typ, b, err := s.ws.ReadMessage()
+		typ, b, err := s.next()
 		if err != nil {
 			var ce *websocket.CloseError
 			if errors.As(err, &ce) {
@@ -71,6 +83,7 @@ func (s *socket) read(timeout time.Duration) {
 			return
 		}
 		if typ != websocket.TextMessage {
+			s.recycle(b)
 			continue
 		}
 		select {
@@ -78,6 +91,44 @@ func (s *socket) read(timeout time.Duration) {
 		case <-s.quit:
 			return
 		}
+	}
+}
+
+// next reads the next message into a recycled buffer.
+func (s *socket) next() (typ int, b []byte, err error) {
+	typ, r, err := s.ws.NextReader()
+	if err != nil {
+		return typ, nil, err
+	}
+	select {
+	case b = <-s.free:
+	default:
+		b = make([]byte, 0, frameBufSize)
+	}
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return typ, b, nil
+		}
+		if err != nil {
+			return typ, nil, err
+		}
+	}
+}
+
+// recycle hands a frame's buffer back to the reader once nothing refers
+// to it any more (the decoder copies the text it keeps).
+func (s *socket) recycle(b []byte) {
+	if cap(b) > maxFrameBuf {
+		return
+	}
+	select {
+	case s.free <- b[:0]:
+	default:
 	}
 }
 
