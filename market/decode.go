@@ -177,21 +177,32 @@ func (d *decoder) bar(v []byte) (b bar, ok bool) {
 			b.t, good = timeOf(val, good)
 		case "s":
 			b.s = d.str(val)
-		case "c":
-			b.c, good = d.dec(val, good)
-		case "h":
-			b.h, good = d.dec(val, good)
-		case "l":
-			b.l, good = d.dec(val, good)
-		case "o":
-			b.o, good = d.dec(val, good)
-		case "v":
-			b.v, good = d.dec(val, good)
-		case "qv":
-			b.qv, good = d.dec(val, good)
+		default:
+			if f := b.decimal(string(k)); f != nil {
+				*f, good = d.dec(val, good)
+			}
 		}
 	})
 	return b, ok && good && b.c != ""
+}
+
+// decimal is the field of b that key names, nil for none.
+func (b *bar) decimal(key string) *string {
+	switch key {
+	case "c":
+		return &b.c
+	case "h":
+		return &b.h
+	case "l":
+		return &b.l
+	case "o":
+		return &b.o
+	case "v":
+		return &b.v
+	case "qv":
+		return &b.qv
+	}
+	return nil
 }
 
 // realtime reads a 24 h ticker element.

@@ -231,7 +231,8 @@ func (s *Store) applyTrades(symbol string, ts []Trade, first bool) {
 	}
 	if len(tape) > 2*MaxTrades {
 		if s.sharedTrades[symbol] {
-			tape = slices.Clone(tape[len(tape)-MaxTrades:])
+			// Room to grow to the next trim without another copy.
+			tape = append(make([]Trade, 0, 2*MaxTrades+1), tape[len(tape)-MaxTrades:]...)
 			delete(s.sharedTrades, symbol)
 		} else {
 			tape = append(tape[:0], tape[len(tape)-MaxTrades:]...)
