@@ -24,25 +24,20 @@ var subTopics = []string{TopicRealtimes, TopicTrade, TopicDepth, TopicKline + "_
 // writeWait bounds each write to the socket.
 const writeWait = 5 * time.Second
 
-// socket is one quote WebSocket. Its reader goroutine hands text frames
-// to the client's loop, which is the only writer; the loop hands each
-// frame's buffer back (recycle) once decoded, so reading a frame costs no
-// allocation.
+// socket is one quote WebSocket. Its reader goroutine reads each text
+// frame into one buffer, reused, and hands it to the client (handle),
+// which decodes it there: no goroutine is woken per frame but the
+// reader. Writes are the client's, under its lock.
 type socket struct {
 	ws     *websocket.Conn
-	frames chan []byte
-	free   chan []byte // buffers of decoded frames, for the reader
-	done   chan error  // one value: why the reader ended
+	done   chan error // one value: why the reader ended
 	quit   chan struct{}
+	exited chan struct{} // closed when the reader has returned; nil: never started
 }
 
-// Frame buffers: a new one's size, how many wait for reuse, and the
-// largest kept (one huge frame does not pin its buffer).
-const (
-	frameBufSize  = 2 << 10
-	freeFrameBufs = 16
-	maxFrameBuf   = 256 << 10
-)
+// maxFrameBuf is the largest frame buffer the reader keeps for the next
+// frame (one huge frame does not pin its buffer).
+const maxFrameBuf = 256 << 10
 
 // dial opens the quote socket. A handshake answered with an HTTP status
 // (404 from a service without market data, 403, ...) is errDegraded.
@@ -61,17 +56,23 @@ func dial(ctx context.Context, cfg Config) (*socket, error) {
 		}
 		return nil, fmt.Errorf("connect the quote socket: %w", err)
 	}
-	s := &socket{ws: ws, frames: make(chan []byte, 256), free: make(chan []byte, freeFrameBufs),
-		done: make(chan error, 1), quit: make(chan struct{})}
-	go s.read(cfg.ReadTimeout)
-	return s, nil
+	return &socket{ws: ws, done: make(chan error, 1), quit: make(chan struct{})}, nil
 }
 
-// read hands text frames over until the socket fails or quit closes.
-func (s *socket) read(timeout time.Duration) {
+// start runs the reader: it calls handle with each text frame, whose
+// buffer it reuses once handle returns, until the socket fails, handle
+// fails or quit closes.
+func (s *socket) start(timeout time.Duration, handle func(frame []byte) error) {
+	s.exited = make(chan struct{})
+	go s.read(timeout, handle)
+}
+
+func (s *socket) read(timeout time.Duration, handle func(frame []byte) error) {
+	defer close(s.exited)
+	var buf []byte
 	for {
 		_ = s.ws.SetReadDeadline(time.Now().Add(timeout))
-		typ, b, err := s.next()
+		typ, b, err := s.next(buf)
 		if err != nil {
 			var ce *websocket.CloseError
 			if errors.As(err, &ce) {
@@ -82,28 +83,32 @@ func (s *socket) read(timeout time.Duration) {
 			s.done <- err
 			return
 		}
+		if cap(b) <= maxFrameBuf {
+			buf = b[:0]
+		}
 		if typ != websocket.TextMessage {
-			s.recycle(b)
 			continue
 		}
 		select {
-		case s.frames <- b:
 		case <-s.quit:
+			return
+		default:
+		}
+		if err := handle(b); err != nil {
+			s.done <- err
 			return
 		}
 	}
 }
 
-// next reads the next message into a recycled buffer.
-func (s *socket) next() (typ int, b []byte, err error) {
+// next reads the next message into b's array (b is empty).
+func (s *socket) next(b []byte) (typ int, _ []byte, err error) {
 	typ, r, err := s.ws.NextReader()
 	if err != nil {
 		return typ, nil, err
 	}
-	select {
-	case b = <-s.free:
-	default:
-		b = make([]byte, 0, frameBufSize)
+	if b == nil {
+		b = make([]byte, 0, 4<<10)
 	}
 	for {
 		if len(b) == cap(b) {
@@ -120,24 +125,16 @@ func (s *socket) next() (typ int, b []byte, err error) {
 	}
 }
 
-// recycle hands a frame's buffer back to the reader once nothing refers
-// to it any more (the decoder copies the text it keeps).
-func (s *socket) recycle(b []byte) {
-	if cap(b) > maxFrameBuf {
-		return
-	}
-	select {
-	case s.free <- b[:0]:
-	default:
-	}
-}
-
-// close ends the socket and its reader.
+// close ends the socket and waits for its reader: the caller must not
+// hold the client's lock, which the reader may be waiting for.
 func (s *socket) close() {
 	close(s.quit)
 	_ = s.ws.WriteControl(websocket.CloseMessage,
 		websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
 	_ = s.ws.Close()
+	if s.exited != nil {
+		<-s.exited
+	}
 }
 
 func (s *socket) write(v any) error {
