@@ -454,7 +454,7 @@ func (c *Client) resubscribe(ctx context.Context, sock *socket) error {
 }
 
 // background runs fetch in its own goroutine; the function it returns is
-// applied by the loop (the store's single writer).
+// applied by the loop, under the lock.
 func (c *Client) background(ctx context.Context, fetch func(context.Context) (func(*Store), error)) {
 	c.wg.Add(1)
 	go func() {

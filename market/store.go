@@ -13,9 +13,9 @@ const (
 	MaxCandles = 1000 // bars per symbol and interval
 )
 
-// Store holds the market as the quote client last saw it. It has one
-// writer: every method is called from the client's loop goroutine only
-// (tests and benchmarks call them directly). Readers never touch it: they
+// Store holds the market as the quote client last saw it. It has no lock
+// of its own: one writer at a time calls its methods (the client holding
+// its lock; tests and benchmarks directly). Readers never touch it: they
 // read the immutable Snapshots Publish hands to the Hub.
 type Store struct {
 	hub *Hub
