@@ -12,29 +12,24 @@ import (
 	"bhtop/themes"
 )
 
-// onKey routes a key press to whatever has the keyboard: the
-// confirmation, the form, the help, the filter prompt, or the panes.
+// onKey hands a key press to the sub-model that has the keyboard (mode),
+// or to the panes.
 func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if msg.String() == "ctrl+c" {
 		return m.quit()
 	}
-	switch {
-	case m.confirm != nil:
+	switch m.mode() {
+	case modeConfirm:
 		return m.onConfirmKey(msg)
-	case m.cancelRun != nil && !m.cancelRun.hidden:
+	case modeCancelRun:
 		return m.onCancelRunKey(msg)
-	case m.form != nil:
+	case modeForm:
 		return m.onFormKey(msg)
-	case m.showHelp:
-		h, cmd := m.helpScreen().Update(msg)
-		if h.quit {
-			return m.quit()
-		}
-		m.showHelp = !h.closed
-		return m, cmd
-	case m.prompt.on:
+	case modeHelp:
+		return m.onHelpKey(msg)
+	case modeFilter:
 		return m.onFilterKey(msg)
-	case m.chart != nil:
+	case modeChart:
 		return m.onChartKey(msg)
 	}
 	if mm, cmd, ok := m.onAccountKey(msg); ok {

@@ -68,7 +68,7 @@ func (m Model) askCancelAll() Model {
 		m.setMsg(msgWarn, "no open orders shown to cancel")
 		return m
 	}
-	m.ask(confirmation{cancelAll: targets})
+	m.ask(confirmation{cancelAll: cancelAllReview(targets)})
 	return m
 }
 
@@ -90,9 +90,6 @@ func (c *closeReview) edit(msg tea.KeyPressMsg, erase key.Binding) bool {
 	return true
 }
 
-// closeView is the closing review, boxed.
-func (m *Model) closeView() string { return m.boxed(m.st.Confirm, m.confirm.closing.View()) }
-
 // View is the closing review: the position, the quantity being edited
 // and the order it makes (or why it cannot).
 func (c closeReview) View() string {
@@ -112,17 +109,20 @@ func (c closeReview) View() string {
 	return strings.Join(lines, "\n")
 }
 
-// cancelAllView is the cancel-all review: how many orders per symbol.
-func (m *Model) cancelAllView() string {
-	ts := m.confirm.cancelAll
-	counts := actions.CountBySymbol(ts)
+// cancelAllReview is the orders a cancel-all would cancel, asked about
+// before any is (the confirmation's cancelAll).
+type cancelAllReview []actions.Target
+
+// View is the cancel-all review: how many orders per symbol, at most
+// room lines of them.
+func (r cancelAllReview) View(room int) string {
+	counts := actions.CountBySymbol(r)
 	keys := make([]string, 0, len(counts))
 	for k := range counts {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	lines := []string{"CANCEL " + strconv.Itoa(len(ts)) + " OPEN ORDERS?", ""}
-	room := max(1, m.lay.body.h-8)
+	lines := []string{"CANCEL " + strconv.Itoa(len(r)) + " OPEN ORDERS?", ""}
 	for i, k := range keys {
 		if i == room-1 && len(keys) > room {
 			lines = append(lines, "… and "+strconv.Itoa(len(keys)-i)+" more symbols")
@@ -131,7 +131,7 @@ func (m *Model) cancelAllView() string {
 		lines = append(lines, padLeft(strconv.Itoa(counts[k]), 5)+"  "+k)
 	}
 	lines = append(lines, "", "y = yes, cancel them    any other key = no")
-	return m.boxed(m.st.Confirm, strings.Join(lines, "\n"))
+	return strings.Join(lines, "\n")
 }
 
 func padLeft(s string, w int) string {
