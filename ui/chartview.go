@@ -1,24 +1,24 @@
 package ui
 
 import (
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"bhtop/chart"
 	"bhtop/market"
 )
 
 // chartState is the open candle chart (key c): its symbol and interval,
-// and the lines drawn for the current market view, state and size. The
-// lines are drawn in Update (renderChart), so View only copies them.
+// and its body drawn for the current market view, state, styles and size.
+// The body is drawn in Update (render, when one of those changed), so
+// View only hands it out.
 type chartState struct {
 	symbol string
-	iv     int // index into market.Intervals
-	lines  []string
-	key    chartKey
+	iv     int    // index into market.Intervals
+	body   string // rows lines, each ended by a newline
+	rows   int
+	key    chartKey  // what body was drawn from
 	asked  time.Time // when the loader was last asked for these bars
 	keys   chartKeys
 	want   chartWant // what the last key asked of the root
@@ -64,22 +64,15 @@ func (c chartState) Update(msg tea.Msg) (chartState, tea.Cmd) {
 	return c, nil
 }
 
+// View is the chart's body: the title line with the quote, the candles
+// with the account's prices marked, and the interval bar, as drawn by the
+// last render.
+func (c chartState) View() string { return c.body }
+
 // reaskCandles is how long the chart waits for asked-for bars before it
 // asks again (the loader drops requests while it is busy or the request
 // weight is scarce).
 const reaskCandles = 3 * time.Second
-
-// chartKey is what the drawn lines depend on.
-type chartKey struct {
-	mk      uint64
-	state   uint64
-	w, h    int
-	iv      int
-	styleID int
-}
-
-// maxMarkers bounds the order and position prices marked on a chart.
-const maxMarkers = 24
 
 // openChart opens the chart of the selected row's symbol.
 func (m Model) openChart() Model {
@@ -191,14 +184,7 @@ func (m *Model) renderChart() {
 	if m.chart == nil || m.lay.tiny || m.lay.w == 0 {
 		return
 	}
-	k := chartKey{mk: m.mk.seq, state: m.snap.Version, w: m.lay.w, h: m.lay.body.h, iv: m.chart.iv, styleID: m.styleID()}
-	if m.chart.lines != nil && m.chart.key == k {
-		return
-	}
-	c := *m.chart
-	c.key = k
-	c.lines = m.chartLines(&c)
-	m.chart = &c
+	m.chart = m.chart.render(m.modeCtx())
 }
 
 // styleID tells the theme, background and NO_COLOR apart.
@@ -211,157 +197,4 @@ func (m *Model) styleID() int {
 		id += 2
 	}
 	return id
-}
-
-// chartLines draws the chart's body: a title line with the quote, the
-// candles with the account's prices marked, and the interval bar.
-func (m *Model) chartLines(c *chartState) []string {
-	w, h := m.lay.w, m.lay.body.h
-	iv := market.Intervals[c.iv]
-	bars, note := candlesFor(m.mk.snap, c.symbol, c.iv)
-	lines := make([]string, 0, h)
-	lines = append(lines, m.chartTitle(c.symbol, iv, bars, note))
-	ch := h - 2
-	if ch < 1 {
-		return fitLines(lines, w, h)
-	}
-	cs := make([]chart.Candle, 0, len(bars))
-	for _, b := range bars {
-		o, ok1 := dec(b.Open)
-		hi, ok2 := dec(b.High)
-		lo, ok3 := dec(b.Low)
-		cl, ok4 := dec(b.Close)
-		if ok1 && ok2 && ok3 && ok4 {
-			cs = append(cs, chart.Candle{Open: o, High: hi, Low: lo, Close: cl})
-		}
-	}
-	if len(cs) == 0 {
-		msg := "  no " + iv + " candles for " + c.symbol + " yet"
-		if m.mk.snap.Version == 0 {
-			msg = "  no market data"
-			if r := m.mk.snap.Health.Reason; r != "" {
-				msg += " (" + r + ")"
-			}
-		}
-		lines = append(lines, m.pt.muted.wrap(fit(msg, w)))
-		for len(lines) < h-1 {
-			lines = append(lines, strings.Repeat(" ", w))
-		}
-	} else {
-		st := chart.CandleStyles{Up: chartStyle(m.pt.good), Down: chartStyle(m.pt.bad), Axis: chartStyle(m.pt.muted)}
-		body := chart.Candles(cs, w-1, ch, m.chartMarkers(c.symbol), st)
-		for _, l := range strings.Split(body, "\n") {
-			lines = append(lines, " "+l)
-		}
-	}
-	lines = append(lines, m.intervalBar(c.iv))
-	return fitLines(lines, w, h)
-}
-
-// fitLines makes lines exactly h lines of w cells.
-func fitLines(lines []string, w, h int) []string {
-	for i := range lines {
-		lines[i] = fitStyled(lines[i], w)
-	}
-	for len(lines) < h {
-		lines = append(lines, strings.Repeat(" ", w))
-	}
-	return lines[:h]
-}
-
-func chartStyle(p paint) chart.Style { return chart.Style{Open: p.open, Close: p.close} }
-
-// chartTitle is the chart's first line: symbol, interval, the live quote
-// and the newest bar.
-func (m *Model) chartTitle(sym, iv string, bars []market.Candle, note string) string {
-	q := m.mk.snap.Quotes[sym]
-	parts := []string{m.pt.titleFocused.wrap("▶ " + sym + " " + iv)}
-	if q.Last != "" {
-		last := "last " + q.Last
-		if ch := m.change24h(sym); ch != "" {
-			last += " (" + ch + " 24h)"
-		}
-		parts = append(parts, last)
-	}
-	if q.Bid != "" || q.Ask != "" {
-		parts = append(parts, "bid "+orDash(q.Bid)+" ask "+orDash(q.Ask))
-	}
-	if len(bars) > 0 {
-		b := bars[len(bars)-1]
-		parts = append(parts, m.pt.muted.wrap("O "+b.Open+" H "+b.High+" L "+b.Low+" C "+b.Close))
-	}
-	if note != "" {
-		parts = append(parts, m.pt.muted.wrap(note))
-	}
-	return " " + strings.Join(parts, "  ")
-}
-
-// change24h is the Market pane's 24 h change of sym ("" when unknown).
-func (m *Model) change24h(sym string) string {
-	for i := range m.mk.rows {
-		if m.mk.rows[i].symbol == sym {
-			return m.mk.rows[i].change
-		}
-	}
-	return ""
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
-}
-
-// intervalBar lists the intervals, the chosen one marked, and the keys.
-func (m *Model) intervalBar(cur int) string {
-	var b strings.Builder
-	b.WriteString(" ")
-	for i, iv := range market.Intervals {
-		if i == cur {
-			b.WriteString(m.pt.tabActive.wrap("[" + iv + "]"))
-		} else {
-			b.WriteString(m.pt.muted.wrap(" " + iv + " "))
-		}
-	}
-	b.WriteString(m.pt.muted.wrap("   ←/→ interval · esc close"))
-	return b.String()
-}
-
-// chartMarkers are the account's prices on sym: its open orders (side
-// and price, coloured by side) and its positions' entry and liquidation
-// prices. Orders at one price and side share one marker.
-func (m *Model) chartMarkers(sym string) []chart.Marker {
-	var out []chart.Marker
-	seen := map[string]bool{}
-	add := func(price, label string, p paint) {
-		d, ok := dec(price)
-		if !ok || !d.IsPositive() || len(out) >= maxMarkers || seen[label] {
-			return
-		}
-		seen[label] = true
-		out = append(out, chart.Marker{Price: d, Label: label, Style: chartStyle(p)})
-	}
-	s := m.snap
-	for i := range s.Orders {
-		o := s.Orders[i]
-		if o.Symbol != sym || !o.Open() {
-			continue
-		}
-		p := m.pt.buy
-		side := "BUY"
-		if strings.HasPrefix(o.Side, "SELL") {
-			p, side = m.pt.sell, "SELL"
-		}
-		add(o.Price, side+" "+o.Price, p)
-	}
-	for i := range s.Positions {
-		ps := &s.Positions[i]
-		if ps.Symbol != sym || isZeroAmount(ps.Total) {
-			continue
-		}
-		add(ps.AvgPrice, "entry "+ps.AvgPrice, m.pt.accent)
-		add(ps.LiquidationPrice, "liq "+ps.LiquidationPrice, m.pt.warn)
-	}
-	return out
 }
