@@ -96,3 +96,20 @@ func (r cancelRunState) text() string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// onCancelRunKey hands the key to the cancel-all's progress: quitting
+// ends ctx, which stops the cancels; hiding leaves a note on the message
+// line.
+func (m Model) onCancelRunKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	r, cmd := m.cancelRun.Update(msg)
+	switch {
+	case r.quit:
+		return m.quit()
+	case r.closed:
+		m.cancelRun = nil
+	case r.hidden:
+		m.cancelRun = &r
+		m.setMsg(msgInfo, cancelProgressText(r.sum))
+	}
+	return m, cmd
+}

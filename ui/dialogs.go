@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -159,4 +160,60 @@ func contractSummary(r *rest.ContractOrderRequest) string {
 		s += " " + r.Leverage + "x"
 	}
 	return s
+}
+
+// onConfirmKey: `y` sends exactly one request; anything else backs out
+// and says nothing was sent. The confirmation is gone before the request
+// leaves, so a second `y` finds nothing to confirm.
+func (m Model) onConfirmKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	c, _ := m.confirm.Update(msg)
+	m.confirm = nil
+	if c.answer == answerNone { // the closing review's quantity was edited
+		m.confirm = &c
+		return m, nil
+	}
+	if c.answer != answerYes || m.t == nil || m.busy {
+		if c.sends() {
+			m.setMsg(msgWarn, "not sent")
+		} else {
+			m.setMsg(msgWarn, "not canceled")
+		}
+		return m, nil
+	}
+	if c.closing != nil {
+		req, err := actions.CloseOrder(c.closing.pos, c.closing.qty)
+		if err != nil { // nothing sent: the review stays, saying why
+			cl := *c.closing
+			cl.err = err.Error()
+			c.closing, c.answer = &cl, answerNone
+			m.confirm = &c
+			return m, nil
+		}
+		c.contract = &req
+	}
+	m.reqID++
+	m.busy = true
+	switch {
+	case c.cancelAll != nil:
+		m.metrics.count("cancels_sent")
+		m.cancelRun = newCancelRun(m.keys, m.reqID, len(c.cancelAll))
+		m.setMsg(msgInfo, "cancelling "+strconv.Itoa(len(c.cancelAll))+" open orders …")
+		return m, m.cancelAllCmd(m.reqID, c.cancelAll)
+	case c.contract != nil:
+		return m.sending(contractSummary(c.contract), m.contractPlaceCmd(m.reqID, *c.contract))
+	case c.place != nil:
+		return m.sending(orderSummary(c.place), m.placeCmd(m.reqID, *c.place))
+	}
+	m.metrics.count("cancels_sent")
+	m.setMsg(msgInfo, "canceling "+c.summary+" …")
+	return m, m.cancelCmd(m.reqID, *c.cancel)
+}
+
+// sending closes the form and says the order (what, as a person reads
+// it) is on its way with send.
+func (m Model) sending(what string, send tea.Cmd) (tea.Model, tea.Cmd) {
+	m.form = nil
+	m.metrics.count("orders_sent")
+	m.setMsg(msgInfo, "sending "+what+" …")
+	return m, send
 }

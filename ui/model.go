@@ -248,14 +248,7 @@ func (m *Model) refresh() {
 func (m *Model) rebuild() {
 	s := m.snap
 	v := s.Version
-	zero := 0
-	if m.showZero {
-		zero = 1
-	}
-	hist := 0
-	if m.history {
-		hist = 1
-	}
+	zero, hist := boolIndex(m.showZero), boolIndex(m.history) // the pane modes the rows depend on
 	p := &m.panes
 	mk := m.mk
 	if p[paneBalances].stale(v, mk, zero) {

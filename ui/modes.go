@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -201,7 +202,7 @@ func (f filterPrompt) Update(msg tea.Msg) (filterPrompt, tea.Cmd) {
 		f.on = false
 	case key.Matches(k, f.keys.Erase):
 		if f.text != "" {
-			_, size := lastRune(f.text)
+			_, size := utf8.DecodeLastRuneInString(f.text)
 			f.text = f.text[:len(f.text)-size]
 		}
 	default:
@@ -216,4 +217,15 @@ func (f filterPrompt) Update(msg tea.Msg) (filterPrompt, tea.Cmd) {
 func (f filterPrompt) View() string {
 	keep, clear := f.keys.Keep.Help(), f.keys.Clear.Help()
 	return "filter: type to narrow · " + keep.Key + " " + keep.Desc + " · " + clear.Key + " " + clear.Desc
+}
+
+// onFilterKey hands the key to the filter prompt and narrows the
+// focused pane to what it holds.
+func (m Model) onFilterKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	m.prompt.text = m.panes[m.focus].filter // a click may have moved the focus
+	m.prompt, cmd = m.prompt.Update(msg)
+	m.panes[m.focus].filter = m.prompt.text
+	m.rebuild()
+	return m, cmd
 }
