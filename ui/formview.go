@@ -16,7 +16,11 @@ import (
 func (f orderForm) View(cx modeCtx) string {
 	st := cx.st
 	var b strings.Builder
-	b.WriteString(st.Title.Render("New " + formMarkets[boolIndex(f.contract)] + " order"))
+	if f.contract {
+		b.WriteString(st.Title.Render("New contract order"))
+	} else {
+		b.WriteString(st.Title.Render("New spot order"))
+	}
 	b.WriteString("\n\n")
 	switch {
 	case f.loading:
@@ -60,8 +64,10 @@ func (f *orderForm) writeFields(b *strings.Builder, st *themes.Styles) {
 		if f.field == field {
 			marker = "▶ "
 		}
-		v := "◀ " + value + " ▶"
-		if !choice {
+		var v string
+		if choice {
+			v = "◀ " + value + " ▶"
+		} else {
 			v = "[" + fit(value+cursorIf(f.field == field), 18) + "]"
 		}
 		if f.field == field {
