@@ -78,8 +78,7 @@ const reaskCandles = 3 * time.Second
 func (m Model) openChart() Model {
 	sym := m.selectedSymbol()
 	if sym == "" {
-		m.setMsg(msgWarn, "select a row with a symbol to chart it")
-		return m
+		return m.warned("select a row with a symbol to chart it")
 	}
 	iv := 0
 	if m.chart != nil {

@@ -123,14 +123,16 @@ func (c *confirmation) question(cx modeCtx) string {
 
 // orderSummary is one line saying what an order request does.
 func orderSummary(r *rest.OrderRequest) string {
-	s := r.Side + " " + r.Quantity + " " + r.Symbol + " " + r.Type
-	if r.TimeInForce != "" {
-		s += " " + r.TimeInForce
+	return r.Side + " " + r.Quantity + " " + r.Symbol + " " + r.Type + part(" ", r.TimeInForce, "") + part(" @ ", r.Price, "")
+}
+
+// part is v between before and after, or "" when v is: an optional part
+// of a summary.
+func part(before, v, after string) string {
+	if v == "" {
+		return ""
 	}
-	if r.Price != "" {
-		s += " @ " + r.Price
-	}
-	return s
+	return before + v + after
 }
 
 // boolIndex is 1 for true, 0 for false.
@@ -143,23 +145,9 @@ func boolIndex(b bool) int {
 
 // contractSummary is one line saying what a contract order does.
 func contractSummary(r *rest.ContractOrderRequest) string {
-	s := r.Side + " " + r.Quantity + " " + r.Symbol + " " + r.OrderType + " " + r.PriceType
-	if r.TimeInForce != "" {
-		s += " " + r.TimeInForce
-	}
-	if r.Price != "" {
-		s += " @ " + r.Price
-	}
-	if r.OverPrice != "" {
-		s += " over " + r.OverPrice
-	}
-	if r.TriggerPrice != "" {
-		s += " trigger " + r.TriggerPrice
-	}
-	if r.Leverage != "" {
-		s += " " + r.Leverage + "x"
-	}
-	return s
+	return r.Side + " " + r.Quantity + " " + r.Symbol + " " + r.OrderType + " " + r.PriceType +
+		part(" ", r.TimeInForce, "") + part(" @ ", r.Price, "") + part(" over ", r.OverPrice, "") +
+		part(" trigger ", r.TriggerPrice, "") + part(" ", r.Leverage, "x")
 }
 
 // onConfirmKey: `y` sends exactly one request; anything else backs out

@@ -160,14 +160,11 @@ func (m Model) askCancel() Model {
 	it, ok := m.panes[paneOrders].selected()
 	switch {
 	case m.focus != paneOrders || m.history || !ok:
-		m.setMsg(msgWarn, "select an open order in Open Orders to cancel it")
-		return m
+		return m.warned("select an open order in Open Orders to cancel it")
 	case it.ord == nil:
-		m.setMsg(msgWarn, "that order has no order id yet")
-		return m
+		return m.warned("that order has no order id yet")
 	case m.busy:
-		m.setMsg(msgWarn, "a request is still in flight")
-		return m
+		return m.warned("a request is still in flight")
 	}
 	o := it.ord
 	req := rest.CancelRequest{Symbol: o.Symbol, OrderID: o.OrderID}
@@ -177,10 +174,7 @@ func (m Model) askCancel() Model {
 			req.OrderType = "STOP"
 		}
 	}
-	summary := "order " + o.OrderID + ": " + o.Side + " " + o.Quantity + " " + o.Symbol + " " + o.Type
-	if o.Price != "" {
-		summary += " @ " + o.Price
-	}
+	summary := "order " + o.OrderID + ": " + o.Side + " " + o.Quantity + " " + o.Symbol + " " + o.Type + part(" @ ", o.Price, "")
 	m.ask(confirmation{cancel: &req, summary: summary})
 	return m
 }

@@ -317,6 +317,13 @@ func (m *Model) drawShortHelp() {
 // setMsg sets the message line.
 func (m *Model) setMsg(kind msgKind, text string) { m.msg, m.msgKind = text, kind }
 
+// warned is m saying text as a warning: what a key that cannot act now
+// leaves on the message line.
+func (m Model) warned(text string) Model {
+	m.setMsg(msgWarn, text)
+	return m
+}
+
 // stale reports whether the panes may lag the account: the stream is not
 // live (or a resync is running) and there is something on screen.
 func (m *Model) stale() bool {

@@ -32,15 +32,12 @@ func (m Model) askClose() Model {
 	it, ok := m.panes[panePositions].selected()
 	switch {
 	case !ok || it.pos == nil:
-		m.setMsg(msgWarn, "select a position in Positions to close it")
-		return m
+		return m.warned("select a position in Positions to close it")
 	case m.busy:
-		m.setMsg(msgWarn, "a request is still in flight")
-		return m
+		return m.warned("a request is still in flight")
 	}
 	if _, err := actions.CloseOrder(*it.pos, ""); err != nil {
-		m.setMsg(msgWarn, "cannot close: "+err.Error())
-		return m
+		return m.warned("cannot close: " + err.Error())
 	}
 	m.ask(confirmation{closing: &closeReview{pos: *it.pos, qty: it.pos.Available}})
 	return m
@@ -51,11 +48,9 @@ func (m Model) askClose() Model {
 func (m Model) askCancelAll() Model {
 	switch {
 	case m.focus != paneOrders || m.history:
-		m.setMsg(msgWarn, "X cancels the open orders shown in Open Orders (key 2)")
-		return m
+		return m.warned("X cancels the open orders shown in Open Orders (key 2)")
 	case m.busy:
-		m.setMsg(msgWarn, "a request is still in flight")
-		return m
+		return m.warned("a request is still in flight")
 	}
 	rows := m.panes[paneOrders].rows
 	targets := make([]actions.Target, 0, len(rows))
@@ -65,8 +60,7 @@ func (m Model) askCancelAll() Model {
 		}
 	}
 	if len(targets) == 0 {
-		m.setMsg(msgWarn, "no open orders shown to cancel")
-		return m
+		return m.warned("no open orders shown to cancel")
 	}
 	m.ask(confirmation{cancelAll: cancelAllReview(targets)})
 	return m
