@@ -449,7 +449,14 @@ func (c *Client) resubscribe(ctx context.Context, sock *socket) error {
 			return c.fetchSnapshot(ctx, ins, added)
 		})
 	}
-	c.cfg.Logger.Info("market symbols changed", "added", added, "back", back, "gone", gone)
+	// Open orders come and go every second on a busy account: only a new
+	// subscription is worth an Info line; hiding and showing kept symbols
+	// is Debug.
+	level := slog.LevelDebug
+	if len(added) > 0 {
+		level = slog.LevelInfo
+	}
+	c.cfg.Logger.Log(ctx, level, "market symbols changed", "added", added, "back", back, "gone", gone)
 	return nil
 }
 

@@ -89,6 +89,7 @@ func (c *Client) dropExpired(sock *socket) error {
 		delete(c.kept, s)
 		c.store.Remove(s)
 	}
+	c.cfg.Logger.Info("market symbols dropped", "symbols", old, "after", c.cfg.KeepFor)
 	return sock.subscribe("cancel", old)
 }
 
