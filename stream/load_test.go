@@ -30,7 +30,7 @@ func TestExactAt20kEventsWithReader(t *testing.T) {
 			case <-done:
 				return
 			}
-			for _, o := range hub.Latest().Orders {
+			for _, o := range hub.Latest().Orders.All() {
 				if o.Open() {
 					seen++
 				}

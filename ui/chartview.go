@@ -344,8 +344,7 @@ func (m *Model) chartMarkers(sym string) []chart.Marker {
 		out = append(out, chart.Marker{Price: d, Label: label, Style: chartStyle(p)})
 	}
 	s := m.snap
-	for i := range s.Orders {
-		o := s.Orders[i]
+	for _, o := range s.Orders.All() {
 		if o.Symbol != sym || !o.Open() {
 			continue
 		}
