@@ -313,24 +313,15 @@ func BenchmarkSnapshot(b *testing.B) {
 
 func benchSnapshot(b *testing.B, changes int) {
 	s := twentyThousandOrders()
-	r := event.ExecutionReport{Symbol: "ETHBTC", ClientOrderID: "1", Side: "BUY", Type: "LIMIT", TimeInForce: "GTC",
-		Quantity: "1000000", Price: "0.1026441", Status: "PARTIALLY_FILLED", LastQty: "1", LastPrice: "0.1",
-		Commission: "0", Working: true, Created: 1_000}
-	var buf []byte
+	var c orderChanger
 	b.ReportAllocs()
 	b.ResetTimer()
 	var applying, applyingWall time.Duration
 	c0 := testkit.CPUTime()
 	for i := 0; i < b.N; i++ {
 		t0, w0 := testkit.CPUTime(), time.Now()
-		for j := 0; j < changes; j++ { // changes of the 7,500 spot orders (4293153 + n, n%4 != 0)
-			k := (i*changes + j) % 7_500
-			r.EventTime = int64(2_000 + i)
-			r.OrderID = strconv.Itoa(4293153 + k/3*4 + k%3 + 1)
-			r.CumQty = strconv.Itoa(i + 1)
-			r.CumQuote = strconv.Itoa(i+1) + ".1026441"
-			buf = event.AppendExecution(buf[:0], &r, event.EncodeOptions{})
-			s.ApplyFrame(buf, nil)
+		for range changes {
+			c.change(s, i)
 		}
 		applying += testkit.CPUTime() - t0
 		applyingWall += time.Since(w0)

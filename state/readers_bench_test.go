@@ -28,22 +28,13 @@ func benchReaders(b *testing.B, readers int) {
 	s := twentyThousandOrders()
 	var hub Hub
 	hub.Publish(s.Snapshot())
-	r := event.ExecutionReport{Symbol: "ETHBTC", ClientOrderID: "1", Side: "BUY", Type: "LIMIT", TimeInForce: "GTC",
-		Quantity: "1000000", Price: "0.1026441", Status: "PARTIALLY_FILLED", LastQty: "1", LastPrice: "0.1",
-		Commission: "0", Working: true, Created: 1_000}
-	var buf []byte
+	var c orderChanger
 	held := make([]*Snapshot, readers)
 	var retained float64
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		k := i % 7_500
-		r.EventTime = int64(2_000 + i)
-		r.OrderID = strconv.Itoa(4293153 + k/3*4 + k%3 + 1)
-		r.CumQty = strconv.Itoa(i + 1)
-		r.CumQuote = strconv.Itoa(i+1) + ".1026441"
-		buf = event.AppendExecution(buf[:0], &r, event.EncodeOptions{})
-		s.ApplyFrame(buf, nil)
+		c.change(s, i)
 		hub.Publish(s.Snapshot())
 		held[i%readers] = hub.Latest() // the others keep older versions
 	}
@@ -79,4 +70,29 @@ func twentyThousandOrders() *Store {
 	}
 	s.Snapshot()
 	return s
+}
+
+// orderChanger fills the 7,500 open spot orders of twentyThousandOrders
+// (4293153 + n, n%4 != 0) further, one after the other.
+type orderChanger struct {
+	r   event.ExecutionReport
+	buf []byte
+	n   int
+}
+
+// change applies the next order's update, at time 2,000 + i.
+func (c *orderChanger) change(s *Store, i int) {
+	if c.r.Symbol == "" {
+		c.r = event.ExecutionReport{Symbol: "ETHBTC", ClientOrderID: "1", Side: "BUY", Type: "LIMIT", TimeInForce: "GTC",
+			Quantity: "1000000", Price: "0.1026441", Status: "PARTIALLY_FILLED", LastQty: "1", LastPrice: "0.1",
+			Commission: "0", Working: true, Created: 1_000}
+	}
+	k := c.n % 7_500
+	c.n++
+	c.r.EventTime = int64(2_000 + i)
+	c.r.OrderID = strconv.Itoa(4293153 + k/3*4 + k%3 + 1)
+	c.r.CumQty = strconv.Itoa(i + 1)
+	c.r.CumQuote = strconv.Itoa(i+1) + ".1026441"
+	c.buf = event.AppendExecution(c.buf[:0], &c.r, event.EncodeOptions{})
+	s.ApplyFrame(c.buf, nil)
 }
