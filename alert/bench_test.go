@@ -11,9 +11,10 @@ import (
 
 // BenchmarkEvaluate: one evaluation of one rule of every kind over an
 // account with 10,000 retained orders, 50 balances and 20 positions, each
-// on a new snapshot. "orders changed": the snapshot's order rows are new
-// (the fill and rejection watch compares every order); "orders unchanged":
-// they are shared with the previous snapshot, as the state store does.
+// on a new snapshot. "orders changed": the snapshot's order chunks are
+// new, its rows the same (the fill and rejection watch compares every row
+// by pointer); "orders unchanged": they are shared with the previous
+// snapshot, as the state store does.
 func BenchmarkEvaluate(b *testing.B) {
 	st := &state.Snapshot{}
 	mk := &market.Snapshot{Version: 1, Quotes: map[string]market.Quote{}, Instruments: map[string]market.Instrument{}}
