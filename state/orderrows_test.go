@@ -15,17 +15,22 @@ import (
 // store holds, in the dump's order, each row built anew.
 func wantRows(s *Store) []Order {
 	var all []*order
-	for m := range s.markets {
-		for _, o := range s.markets[m].orders {
-			all = append(all, o)
-		}
-	}
+	eachOrder(s, func(o *order) { all = append(all, o) })
 	slices.SortFunc(all, compareOrders)
 	out := make([]Order, len(all))
 	for i, o := range all {
 		out[i] = *o.materialize()
 	}
 	return out
+}
+
+// eachOrder calls fn for every order s holds, in no particular order.
+func eachOrder(s *Store, fn func(o *order)) {
+	for m := range s.markets {
+		for _, o := range s.markets[m].orders {
+			fn(o)
+		}
+	}
 }
 
 // values copies the rows' values, to check later that they never change.
@@ -198,7 +203,7 @@ func (w *rowsWorld) close(n int, run bool) {
 // previous snapshot, and no snapshot taken earlier ever changes.
 func TestOrderRowsMatchRebuild(t *testing.T) {
 	for _, retention := range []int{0, 40, 1000} {
-		for seed := uint64(1); seed <= 6; seed++ {
+		for seed := uint64(1); seed <= 4; seed++ {
 			t.Run(fmt.Sprintf("retention=%d/seed=%d", retention, seed), func(t *testing.T) {
 				w := &rowsWorld{r: rand.New(rand.NewPCG(seed, uint64(retention))), s: NewStore(WithRetention(retention))}
 				type kept struct {
