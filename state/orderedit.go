@@ -65,24 +65,29 @@ func compareKey(r *Order, m uint8, id string) int {
 // row; k == len(chunks) only when there are none), and whether a row with
 // that key is there.
 func (e *rowsEdit) search(m uint8, id string) (k, j int, found bool) {
+	return searchChunks(e.chunks, m, id)
+}
+
+// searchChunks is search on sorted chunks.
+func searchChunks(chunks []*orderChunk, m uint8, id string) (k, j int, found bool) {
 	// the first chunk whose last row is not before the key
-	lo, hi := 0, len(e.chunks)
+	lo, hi := 0, len(chunks)
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		rows := e.chunks[mid].rows
+		rows := chunks[mid].rows
 		if compareKey(rows[len(rows)-1], m, id) < 0 {
 			lo = mid + 1
 		} else {
 			hi = mid
 		}
 	}
-	if lo == len(e.chunks) {
+	if lo == len(chunks) {
 		if lo == 0 {
 			return 0, 0, false
 		}
-		return lo - 1, len(e.chunks[lo-1].rows), false
+		return lo - 1, len(chunks[lo-1].rows), false
 	}
-	rows := e.chunks[lo].rows
+	rows := chunks[lo].rows
 	j, found = slices.BinarySearchFunc(rows, id, func(r *Order, id string) int { return compareKey(r, m, id) })
 	return lo, j, found
 }

@@ -136,6 +136,27 @@ func (r OrderRows) Slice(from, to int) []*Order {
 	return out
 }
 
+// Find returns the row of the order (market, orderID) and its index, in
+// O(log Len); nil and -1 when there is none. The rows must be sorted in
+// the dump's order (a Store's are).
+func (r OrderRows) Find(market, orderID string) (*Order, int) {
+	m := uint8(mSpot)
+	if market == MarketContract {
+		m = mContract
+	} else if market != MarketSpot {
+		return nil, -1
+	}
+	k, j, found := searchChunks(r.chunks, m, orderID)
+	if !found {
+		return nil, -1
+	}
+	o := r.chunks[k].rows[j]
+	if k > 0 {
+		j += r.ends[k-1]
+	}
+	return o, j
+}
+
 // Chunks yields each chunk's first index and rows, in order. A chunk's
 // rows (the same backing array) are shared by every later snapshot that
 // changed none of them and added or removed none among them, so a

@@ -70,9 +70,18 @@ func checkRows(t *testing.T, what string, r OrderRows, want []Order) {
 		t.Fatalf("%s: %d ends for %d chunks", what, len(r.ends), len(r.chunks))
 	}
 	for _, i := range []int{0, len(want) / 3, len(want) - 1} {
-		if i >= 0 && i < len(want) && !reflect.DeepEqual(*r.At(i), want[i]) {
+		if i < 0 || i >= len(want) {
+			continue
+		}
+		if !reflect.DeepEqual(*r.At(i), want[i]) {
 			t.Fatalf("%s: At(%d) = %+v, want %+v", what, i, *r.At(i), want[i])
 		}
+		if o, at := r.Find(want[i].Market, want[i].OrderID); o != r.At(i) || at != i {
+			t.Fatalf("%s: Find(%s, %s) = %p, %d, want row %d", what, want[i].Market, want[i].OrderID, o, at, i)
+		}
+	}
+	if o, at := r.Find(MarketSpot, "00"); o != nil || at != -1 {
+		t.Fatalf("%s: Find of an absent order = %p, %d", what, o, at)
 	}
 	if len(want) > 2 {
 		from, to := len(want)/4, len(want)-1
