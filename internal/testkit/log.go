@@ -3,6 +3,8 @@ package testkit
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -123,4 +125,11 @@ func (f *Inflight) Idle(within time.Duration) bool {
 		time.Sleep(time.Millisecond)
 		return f.n.Load() == 0
 	})
+}
+
+// DebugLogger is a logger writing every record (debug level up) as text
+// to w: what a test reads back, for what was logged or for what must
+// never be.
+func DebugLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
