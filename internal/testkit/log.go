@@ -1,38 +1,21 @@
 package testkit
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"bhtop/internal/lockedbuf"
 )
 
 // Buffer is a bytes buffer safe to write from one goroutine (a server,
 // a program under test) while the test reads it from another.
-type Buffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-// Write appends p.
-func (b *Buffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-// String is everything written so far.
-func (b *Buffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+type Buffer = lockedbuf.Buffer
 
 // RequestLog collects the simulator's request log (DESIGN.md JSON lines)
 // while the simulator writes it.
