@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -112,7 +111,7 @@ func TestRefusedConnectionIsRejected(t *testing.T) {
 func TestNothingSecretInLogsOrErrors(t *testing.T) {
 	s, _ := startSim(t, sim.Options{})
 	var buf bytes.Buffer
-	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	logger := testkit.DebugLogger(&buf)
 	ctx := context.Background()
 	c := client(s, rest.WithLogger(logger))
 	if _, err := c.Account(ctx); err != nil {
