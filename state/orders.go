@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bhtop/api"
 	"bhtop/event"
 )
 
@@ -81,9 +82,9 @@ func (o *order) setLits(vals ...[]byte) {
 // rank orders statuses: NEW < PARTIALLY_FILLED < everything else.
 func rank(status []byte) uint8 {
 	switch string(status) {
-	case "NEW":
+	case api.StatusNew:
 		return 0
-	case "PARTIALLY_FILLED":
+	case api.StatusPartiallyFilled:
 		return 1
 	}
 	return 2
@@ -148,7 +149,7 @@ func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
 	s.ordersDirty = true
 
 	wasOpen := o.open
-	o.open = o.status == "NEW" || o.status == "PARTIALLY_FILLED"
+	o.open = api.Open(o.status)
 	switch {
 	case !o.open && (wasOpen || !o.inClosed):
 		s.closedCount++

@@ -1,5 +1,7 @@
 package state
 
+import "bhtop/api"
+
 // The read model. A Snapshot is what every reader sees: the dashboard, each
 // SSH viewer and `bhtop dump`. Its JSON encoding is the state dump of
 // DESIGN.md (a contract): change it only by extending it.
@@ -73,7 +75,7 @@ type Order struct {
 
 // Open reports whether the order is still working on the book: status NEW
 // or PARTIALLY_FILLED. Any other status, unknown ones included, is closed.
-func (o *Order) Open() bool { return o.Status == "NEW" || o.Status == "PARTIALLY_FILLED" }
+func (o *Order) Open() bool { return api.Open(o.Status) }
 
 // Position is one contract position, keyed by (AccountID, Symbol, Side).
 type Position struct {

@@ -118,3 +118,23 @@ func BenchmarkNewMarket(b *testing.B) {
 		m.rebuild()
 	}
 }
+
+// BenchmarkViewModes is one frame with a mode over the panes or in their
+// place (the bench account of BenchmarkView): the chart of the selected
+// order's symbol, the order form, the help, the review of cancelling the
+// 10,000 open orders.
+func BenchmarkViewModes(b *testing.B) {
+	for _, c := range []struct{ name, keys string }{{"chart", "2 c"}, {"form", "n"}, {"help", "?"}, {"cancel-all", "2 X"}} {
+		b.Run(c.name, func(b *testing.B) {
+			m := press(b, benchModel(b, 10000, 0), c.keys)
+			if m.mode() == modePanes {
+				b.Fatalf("%q opened no mode", c.keys)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				_ = m.View()
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	declit "bhtop/dec"
 	"bhtop/state"
 	"bhtop/upstream"
 )
@@ -17,7 +18,7 @@ func balanceItems(s *state.Snapshot, showZero bool) []item {
 		}
 		total := b.Free
 		if !isZeroAmount(b.Locked) {
-			total = addDec(b.Free, b.Locked)
+			total = declit.AddOrFirst(b.Free, b.Locked)
 		}
 		out = append(out, item{bal: b, total: total})
 	}
