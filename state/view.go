@@ -14,7 +14,7 @@ type Snapshot struct {
 
 	Account   *Account   `json:"account"`   // nil until an account event or snapshot
 	Balances  []Balance  `json:"balances"`  // sorted by asset
-	Orders    []*Order   `json:"orders"`    // open and retained closed; market, then orderId by number; rows are shared between snapshots while unchanged
+	Orders    OrderRows  `json:"orders"`    // open and retained closed; market, then orderId by number; rows and chunks of rows are shared between snapshots while unchanged
 	Positions []Position `json:"positions"` // symbol, side, accountId; zero totals omitted
 	Pending   []Pending  `json:"pending"`   // orders sent by this process, outcome not yet known
 	Fills     []Fill     `json:"fills"`     // executions: time, then tradeId by number

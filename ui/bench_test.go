@@ -46,10 +46,12 @@ func benchMarket() *market.Snapshot {
 
 func benchModelWith(b *testing.B, open, closed int, opts ...Option) Model {
 	s := bigSnapshot(open, 500, 200)
+	rows := s.Orders.Slice(0, s.Orders.Len())
 	for i := range closed {
-		s.Orders = append(s.Orders, &state.Order{Market: "spot", Symbol: "OLDUSDT", OrderID: fmt.Sprint(900000 + i),
+		rows = append(rows, &state.Order{Market: "spot", Symbol: "OLDUSDT", OrderID: fmt.Sprint(900000 + i),
 			Side: "SELL", Type: "LIMIT", Price: "1.5", Quantity: "2", ExecutedQty: "2", AvgPrice: ptr("1.5"), Status: "FILLED"})
 	}
+	s.Orders = state.NewOrderRows(rows...)
 	m := sized(New(newTestBackend(s), &testTrader{}, append([]Option{WithNow(fixedNow)}, opts...)...), 200, 60)
 	if got := len(m.panes[paneOrders].rows); got != open+2 && got != open {
 		b.Fatalf("orders pane has %d rows, want %d", got, open)

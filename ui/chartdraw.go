@@ -175,8 +175,7 @@ func (c *chartState) markers(cx modeCtx) []chart.Marker {
 		out = append(out, chart.Marker{Price: d, Label: label, Style: chartStyle(p)})
 	}
 	s := cx.snap
-	for i := range s.Orders {
-		o := s.Orders[i]
+	for _, o := range s.Orders.All() {
 		if o.Symbol != sym || !o.Open() {
 			continue
 		}
