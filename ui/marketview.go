@@ -121,6 +121,12 @@ func newMktView(seq uint64, s *state.Snapshot, ms *market.Snapshot, in string, l
 			v.pos[i] = positionCells(&p)
 		}
 	}
+	if prev != nil && prev.snap == ms && prev.rows != nil {
+		// Only the state changed: the Market pane's rows (read-only once
+		// built) are the same, and keeping them keeps its drawn lines.
+		v.rows, v.sparks = prev.rows, prev.sparks
+		return v
+	}
 	var sparks map[string]spark
 	if prev != nil {
 		sparks = prev.sparks

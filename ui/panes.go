@@ -154,6 +154,13 @@ func orderColumns() []column {
 		}
 		return compactAge(c.now.Sub(time.UnixMilli(ms)))
 	}
+	ageClock := func(it *item, now time.Time) int64 {
+		ms := created(it)
+		if ms == 0 || now.IsZero() {
+			return -1
+		}
+		return ageKey(now.Sub(time.UnixMilli(ms)))
+	}
 	pct := func(it *item, _ *cellCtx) string {
 		if it.ord == nil {
 			return ""
@@ -194,7 +201,7 @@ func orderColumns() []column {
 		{title: "Avg Price", align: alignDec, prio: 3, text: plain(avg), cmp: decCmp(avg)},
 		{title: "Status", max: 24, text: plain(status), cmp: textCmp(status)},
 		{title: "W", prio: 5, fixed: 1, text: plain(working)},
-		{title: "Age", align: alignRight, prio: 1, fixed: 4, text: age, cmp: func(a, b *item) int {
+		{title: "Age", align: alignRight, prio: 1, fixed: 4, text: age, clock: ageClock, cmp: func(a, b *item) int {
 			return int(sign64(created(b) - created(a))) // newest first reads as "youngest"
 		}},
 		{title: "Order ID", prio: 6, max: 24, text: plain(id), cmp: textCmp(id)},
@@ -349,11 +356,13 @@ func newPanes() [numPanes]pane {
 	ps[paneBalances] = newPane(paneBalances, balanceColumns())
 	ps[paneOrders] = newPane(paneOrders, orderColumns())
 	ps[paneOrders].rowPaint = orderRowPaint
+	ps[paneOrders].quotesOnly = true // Last and To Fill
 	ps[panePositions] = newPane(panePositions, positionColumns())
 	ps[panePositions].rowPaint = positionPaint
 	ps[paneEvents] = newPane(paneEvents, eventColumns())
 	ps[paneEvents].follow = true
 	ps[paneMarket] = newPane(paneMarket, marketColumns())
+	ps[paneMarket].quotesOnly = true // its rows are the market snapshot's
 	ps[paneFills] = newPane(paneFills, fillColumns())
 	ps[paneFills].follow = true
 	for _, id := range []paneID{paneBalances, paneOrders, panePositions, paneMarket} {
