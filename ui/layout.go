@@ -196,7 +196,7 @@ func (m *Model) writeBody(b *screenBuf, fc *frameCache) {
 		}
 		d.done()
 	}
-	sep := m.pt.muted.wrap("│")
+	sep := fc.sep
 	two := func(left, right paneID) {
 		lr, rr := l.panes[left], l.panes[right]
 		ld, rd := m.paneDrawer(left, lr.w, lr.h, fc), m.paneDrawer(right, rr.w, rr.h, fc)

@@ -29,6 +29,7 @@ type frameCache struct {
 	status  lineMemo[statusKey]
 	buf     screenBuf
 	last    string // the previous frame, returned again when unchanged
+	sep     string // the line between panes side by side, in pt
 }
 
 // lineMemo is one line and what it was drawn from.
@@ -54,6 +55,7 @@ func (l *lineMemo[K]) set(k K, s string) string {
 func (fc *frameCache) begin(pt *paints, privacy bool) {
 	if fc.pt != *pt || fc.privacy != privacy {
 		fc.pt, fc.privacy = *pt, privacy
+		fc.sep = pt.muted.wrap("│")
 		fc.panes = [numPanes]paneLines{}
 		fc.header, fc.status = lineMemo[headerKey]{}, lineMemo[statusKey]{}
 	}
@@ -134,6 +136,8 @@ type paneLines struct {
 	titleOK  bool
 	titleKey titleKey
 	title    string
+	// empty is the line shown when there are no rows, and its text.
+	empty, emptyText string
 	// rows are the row lines of the last frame, in screen order; next is
 	// the frame being drawn (the two swap after it).
 	rows, next []rowLine
@@ -198,7 +202,7 @@ func (pl *paneLines) use(p *pane, look paneLook, cols []int) {
 		for _, ci := range cols {
 			pl.widths = append(pl.widths, p.widths[ci])
 		}
-		pl.header, pl.rows = "", pl.rows[:0]
+		pl.header, pl.empty, pl.rows = "", "", pl.rows[:0]
 		pl.titleOK = false
 	}
 	pl.next = pl.next[:0]

@@ -115,7 +115,7 @@ func (p *pane) drawer(c viewCtx, w, h int, fc *frameCache) paneDraw {
 
 // line writes line i (0 ≤ i < h) of the pane.
 func (d *paneDraw) line(b *screenBuf, i int) {
-	p, c, w := d.p, &d.c, d.w
+	p, w := d.p, d.w
 	switch {
 	case w == 0:
 	case i == 0:
@@ -123,16 +123,28 @@ func (d *paneDraw) line(b *screenBuf, i int) {
 	case i == 1:
 		b.WriteString(d.header())
 	case len(p.rows) == 0 && i == 2:
-		var sb strings.Builder
-		sb.WriteString(c.p.muted.open)
-		writeFit(&sb, "  "+c.empty, w)
-		sb.WriteString(c.p.muted.close)
-		b.WriteString(sb.String())
+		b.WriteString(d.emptyLine())
 	case d.off+i-2 < len(p.rows) && len(p.rows) > 0:
 		d.drawRow(b, i-2)
 	default:
 		b.writeSpaces(w)
 	}
+}
+
+// emptyLine is the line that says why there are no rows.
+func (d *paneDraw) emptyLine() string {
+	c, pl := &d.c, d.lines
+	if pl != nil && pl.empty != "" && pl.emptyText == c.empty {
+		return pl.empty
+	}
+	var sb strings.Builder
+	sb.WriteString(c.p.muted.open)
+	writeFit(&sb, "  "+c.empty, d.w)
+	sb.WriteString(c.p.muted.close)
+	if pl != nil {
+		pl.empty, pl.emptyText = sb.String(), c.empty
+	}
+	return sb.String()
 }
 
 // done ends the pane's frame (the lines drawn become the cached ones).
