@@ -188,57 +188,42 @@ func (m *Model) writeBody(b *screenBuf, fc *frameCache) {
 		return
 	}
 	fc.cell = cellCtx{now: m.now, mk: m.mk}
-	one := func(id paneID, r rect) {
-		d := m.paneDrawer(id, r.w, r.h, fc)
-		for i := range r.h {
-			d.line(b, i)
+	// side draws up to three panes side by side, a rule between them, as
+	// tall as the first.
+	side := func(ids ...paneID) {
+		var ds [3]paneDraw
+		for k, id := range ids {
+			r := l.panes[id]
+			ds[k] = m.paneDrawer(id, r.w, r.h, fc)
+		}
+		for i := range l.panes[ids[0]].h {
+			for k := range ids {
+				if k > 0 {
+					b.WriteString(fc.sep)
+				}
+				ds[k].line(b, i)
+			}
 			b.WriteByte('\n')
 		}
-		d.done()
-	}
-	sep := fc.sep
-	two := func(left, right paneID) {
-		lr, rr := l.panes[left], l.panes[right]
-		ld, rd := m.paneDrawer(left, lr.w, lr.h, fc), m.paneDrawer(right, rr.w, rr.h, fc)
-		for i := range lr.h {
-			ld.line(b, i)
-			b.WriteString(sep)
-			rd.line(b, i)
-			b.WriteByte('\n')
+		for k := range ids {
+			ds[k].done()
 		}
-		ld.done()
-		rd.done()
-	}
-	three := func(a, c, d paneID) {
-		ar, cr, dr := l.panes[a], l.panes[c], l.panes[d]
-		ad, cd, dd := m.paneDrawer(a, ar.w, ar.h, fc), m.paneDrawer(c, cr.w, cr.h, fc), m.paneDrawer(d, dr.w, dr.h, fc)
-		for i := range ar.h {
-			ad.line(b, i)
-			b.WriteString(sep)
-			cd.line(b, i)
-			b.WriteString(sep)
-			dd.line(b, i)
-			b.WriteByte('\n')
-		}
-		ad.done()
-		cd.done()
-		dd.done()
 	}
 	if l.tabs {
 		b.WriteString(m.tabBar())
 		b.WriteByte('\n')
-		one(m.focus, l.panes[m.focus])
+		side(m.focus)
 		return
 	}
-	one(paneOrders, l.panes[paneOrders])
-	two(paneBalances, panePositions)
+	side(paneOrders)
+	side(paneBalances, panePositions)
 	switch {
 	case l.gridMarket:
-		three(paneMarket, paneFills, paneEvents)
+		side(paneMarket, paneFills, paneEvents)
 	case m.focus == paneMarket:
-		two(paneFills, paneMarket) // focused without a market: it takes the events' place
+		side(paneFills, paneMarket) // focused without a market: it takes the events' place
 	default:
-		two(paneFills, paneEvents)
+		side(paneFills, paneEvents)
 	}
 }
 

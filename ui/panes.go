@@ -70,6 +70,25 @@ func numText(s string) string {
 	return strings.TrimPrefix(s, "+")
 }
 
+// fieldOf adapts readers of one row type's fields into item readers, for
+// the panes whose rows are all of one type (row picks it from the item).
+func fieldOf[T any](row func(it *item) *T) func(g func(*T) string) func(it *item) string {
+	return func(g func(*T) string) func(it *item) string {
+		return func(it *item) string { return g(row(it)) }
+	}
+}
+
+// bySign is the paint of a signed figure: good above zero, bad below.
+func (p *paints) bySign(sign int) paint {
+	switch {
+	case sign > 0:
+		return p.good
+	case sign < 0:
+		return p.bad
+	}
+	return paint{}
+}
+
 func plain(f func(it *item) string) func(it *item, _ *cellCtx) string {
 	return func(it *item, _ *cellCtx) string { return f(it) }
 }
@@ -219,9 +238,7 @@ func sign64(x int64) int64 {
 }
 
 func positionColumns() []column {
-	f := func(g func(p *state.Position) string) func(it *item) string {
-		return func(it *item) string { return g(it.pos) }
-	}
+	f := fieldOf(func(it *item) *state.Position { return it.pos })
 	symbol := f(func(p *state.Position) string { return p.Symbol })
 	side := f(func(p *state.Position) string { return p.Side })
 	avg := f(func(p *state.Position) string { return p.AvgPrice })
@@ -251,15 +268,7 @@ func positionColumns() []column {
 	liqPct := cells(func(c *posCells) string { return c.liqPct })
 	// The unrealized PnL is coloured by its sign in the row's side colour's
 	// place: winning green, losing red, whatever the side.
-	upnlPaint := func(it *item, p *paints) paint {
-		switch {
-		case it.upnlSign > 0:
-			return p.good
-		case it.upnlSign < 0:
-			return p.bad
-		}
-		return paint{}
-	}
+	upnlPaint := func(it *item, p *paints) paint { return p.bySign(int(it.upnlSign)) }
 	return []column{
 		{title: "Symbol", max: 16, text: plain(symbol), cmp: textCmp(symbol)},
 		{title: "Side", max: 6, text: plain(side), cmp: textCmp(side)},
@@ -319,9 +328,7 @@ func eventColumns() []column {
 }
 
 func marketColumns() []column {
-	f := func(g func(r *mktRow) string) func(it *item) string {
-		return func(it *item) string { return g(it.mrow) }
-	}
+	f := fieldOf(func(it *item) *mktRow { return it.mrow })
 	symbol := f(func(r *mktRow) string { return r.symbol })
 	last := f(func(r *mktRow) string { return r.last })
 	change := f(func(r *mktRow) string { return r.change })
@@ -330,15 +337,7 @@ func marketColumns() []column {
 	spread := f(func(r *mktRow) string { return r.spread })
 	volume := f(func(r *mktRow) string { return r.volume })
 	spark := f(func(r *mktRow) string { return r.spark })
-	dir := func(it *item, p *paints) paint {
-		switch {
-		case it.mrow.sign > 0:
-			return p.good
-		case it.mrow.sign < 0:
-			return p.bad
-		}
-		return paint{}
-	}
+	dir := func(it *item, p *paints) paint { return p.bySign(it.mrow.sign) }
 	return []column{
 		{title: "Symbol", max: 16, text: plain(symbol), cmp: textCmp(symbol)},
 		{title: "Last", align: alignDec, text: plain(last), cmp: decCmp(last), paint: dir},
