@@ -183,8 +183,8 @@ func (m *Model) writeBody(b *screenBuf, fc *frameCache) {
 		m.writeAll(b)
 		return
 	}
-	if m.chart != nil && len(m.chart.lines) == l.body.h {
-		lines(m.chart.lines)
+	if m.chart != nil && m.chart.rows == l.body.h {
+		b.WriteString(m.chart.View())
 		return
 	}
 	fc.cell = cellCtx{now: m.now, mk: m.mk}
