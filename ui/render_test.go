@@ -49,12 +49,13 @@ func TestFrameCacheDrawsAFreshFrame(t *testing.T) {
 	newState := func(rows ...int) func() {
 		return func() {
 			next := *s
-			next.Orders = append([]*state.Order(nil), s.Orders...)
+			orders := s.Orders.Slice(0, s.Orders.Len())
 			for _, i := range rows {
-				o := *next.Orders[i]
+				o := *orders[i]
 				o.ExecutedQty = fmt.Sprint(len(o.ExecutedQty)) // a new text, a new width now and then
-				next.Orders[i] = &o
+				orders[i] = &o
 			}
+			next.Orders = state.NewOrderRows(orders...)
 			version++
 			next.Version = version
 			s = &next
