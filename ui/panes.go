@@ -353,15 +353,17 @@ func marketColumns() []column {
 func newPanes() [numPanes]pane {
 	var ps [numPanes]pane
 	ps[paneBalances] = newPane(paneBalances, balanceColumns())
+	ps[paneBalances].cellsFrom = cellsAssets
 	ps[paneOrders] = newPane(paneOrders, orderColumns())
 	ps[paneOrders].rowPaint = orderRowPaint
-	ps[paneOrders].quotesOnly = true // Last and To Fill
+	ps[paneOrders].cellsFrom = cellsQuotes // Last and To Fill
 	ps[panePositions] = newPane(panePositions, positionColumns())
+	ps[panePositions].cellsFrom = cellsPos
 	ps[panePositions].rowPaint = positionPaint
 	ps[paneEvents] = newPane(paneEvents, eventColumns())
 	ps[paneEvents].follow = true
 	ps[paneMarket] = newPane(paneMarket, marketColumns())
-	ps[paneMarket].quotesOnly = true // its rows are the market snapshot's
+	ps[paneMarket].cellsFrom = cellsQuotes // its rows are the market snapshot's
 	ps[paneFills] = newPane(paneFills, fillColumns())
 	ps[paneFills].follow = true
 	for _, id := range []paneID{paneBalances, paneOrders, panePositions, paneMarket} {

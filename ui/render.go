@@ -165,11 +165,12 @@ type titleKey struct {
 type rowKey struct {
 	it  item
 	sel bool
-	// The market inputs: the market view for panes whose cells read the
-	// valuation, only its market snapshot for panes whose cells read
-	// quotes alone (a new state leaves their rows alone); nil for none.
+	// The market inputs (pane.cellsFrom): the market view, its market
+	// snapshot for cells that read quotes alone, or the token of the
+	// cells the row reads; nil for none.
 	mk    *mktView
 	ms    *market.Snapshot
+	tok   *int
 	clock int64
 }
 
@@ -234,11 +235,17 @@ func (pl *paneLines) find(k rowKey, j int) *rowLine {
 // rowKey is row ri's key in this frame.
 func (p *pane) rowKey(ri int, c *viewCtx, cols []int) rowKey {
 	k := rowKey{it: p.rows[ri], sel: ri == p.cursor}
-	switch {
-	case p.quotesOnly:
-		k.ms = c.cell.mk.snap
-	case p.usesMarket:
-		k.mk = c.cell.mk
+	if mk := c.cell.mk; p.usesMarket {
+		switch p.cellsFrom {
+		case cellsQuotes:
+			k.ms = mk.snap
+		case cellsAssets:
+			k.tok = mk.assetsTok
+		case cellsPos:
+			k.tok = mk.posTok
+		default:
+			k.mk = mk
+		}
 	}
 	for _, ci := range cols {
 		if f := p.cols[ci].clock; f != nil {

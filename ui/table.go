@@ -9,6 +9,16 @@ import (
 	"bhtop/upstream"
 )
 
+// mktCells is what a pane's market cells read of the market view.
+type mktCells int
+
+const (
+	cellsView   mktCells = iota // anything: a new view redraws the rows
+	cellsQuotes                 // the market snapshot's quotes only
+	cellsAssets                 // the assets' cells (balances)
+	cellsPos                    // the positions' cells
+)
+
 // align says how a column's cells line up.
 type align int
 
@@ -131,16 +141,16 @@ type pane struct {
 	// rebuilds them; itemsUseMarket: the items themselves are built from
 	// it (not only their cells).
 	usesMarket, itemsUseMarket bool
-	// quotesOnly: the market cells read only the market snapshot's
-	// quotes (not the valuation, which a new state changes too).
-	quotesOnly bool
-	rows       []item
-	gen        uint64 // grows with every setRows that rebuilt the rows
-	memo       cellMemo
-	vis        visCache
-	widths     []colWidth
-	key        cacheKey
-	builtOK    bool
+	// cellsFrom says what the rows' market cells read, so that a new
+	// market view redraws them only when that changed.
+	cellsFrom mktCells
+	rows      []item
+	gen       uint64 // grows with every setRows that rebuilt the rows
+	memo      cellMemo
+	vis       visCache
+	widths    []colWidth
+	key       cacheKey
+	builtOK   bool
 }
 
 func newPane(id paneID, cols []column) pane {
