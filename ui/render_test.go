@@ -63,6 +63,16 @@ func TestFrameCacheDrawsAFreshFrame(t *testing.T) {
 			update(hubMsg{})()
 		}
 	}
+	newBalance := func() {
+		next := *s
+		next.Balances = append([]state.Balance(nil), s.Balances...)
+		next.Balances[1].Free = "987654.321"
+		version++
+		next.Version = version
+		s = &next
+		b.hub.Publish(s)
+		update(hubMsg{})()
+	}
 	newMarket := func() {
 		next := *ms
 		next.Version = ms.Version + 1
@@ -70,9 +80,11 @@ func TestFrameCacheDrawsAFreshFrame(t *testing.T) {
 		for sym, q := range ms.Quotes {
 			next.Quotes[sym] = q
 		}
-		q := next.Quotes["S001USDT"]
-		q.Last = "1234.5678"
-		next.Quotes["S001USDT"] = q
+		for sym, last := range map[string]string{"S001USDT": "1234.5678", "A0002USDT": "3.5", "P001-PERP": "999.5"} {
+			q := next.Quotes[sym]
+			q.Last, q.Mark = last, last
+			next.Quotes[sym] = q
+		}
 		ms = &next
 		hub.Publish(ms)
 		update(marketMsg{})()
@@ -95,6 +107,7 @@ func TestFrameCacheDrawsAFreshFrame(t *testing.T) {
 		{"a changed order on screen", newState(0, 3)},
 		{"a changed order off screen", newState(250)},
 		{"a new market", newMarket},
+		{"a balance changed", newBalance},
 		{"a second later", func() { now = now.Add(time.Second); update(tickMsg{})() }},
 		{"a minute later", func() { now = now.Add(time.Minute); update(tickMsg{})() }},
 		{"next pane", key("tab")},
