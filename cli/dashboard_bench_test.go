@@ -50,11 +50,8 @@ func (w *screenWatch) Write(p []byte) (int, error) {
 		return len(p), nil // seen: only count
 	}
 	w.buf.Write(p)
-	screen := ansi.Strip(w.buf.String())
-	for _, s := range w.want {
-		if !strings.Contains(screen, s) {
-			return len(p), nil
-		}
+	if !shows(ansi.Strip(w.buf.String()), w.want...) {
+		return len(p), nil
 	}
 	w.at = time.Now()
 	close(w.seen)

@@ -46,6 +46,13 @@ func TestFrameCacheDrawsAFreshFrame(t *testing.T) {
 		}
 	}
 	version := s.Version
+	publish := func(next state.Snapshot) {
+		version++
+		next.Version = version
+		s = &next
+		b.hub.Publish(s)
+		update(hubMsg{})()
+	}
 	newState := func(rows ...int) func() {
 		return func() {
 			next := *s
@@ -56,22 +63,14 @@ func TestFrameCacheDrawsAFreshFrame(t *testing.T) {
 				orders[i] = &o
 			}
 			next.Orders = state.NewOrderRows(orders...)
-			version++
-			next.Version = version
-			s = &next
-			b.hub.Publish(s)
-			update(hubMsg{})()
+			publish(next)
 		}
 	}
 	newBalance := func() {
 		next := *s
 		next.Balances = append([]state.Balance(nil), s.Balances...)
 		next.Balances[1].Free = "987654.321"
-		version++
-		next.Version = version
-		s = &next
-		b.hub.Publish(s)
-		update(hubMsg{})()
+		publish(next)
 	}
 	newMarket := func() {
 		next := *ms
