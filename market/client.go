@@ -126,8 +126,11 @@ type Client struct {
 
 	// mu is held by whoever changes the store or writes to the socket
 	// while a socket is open: the loop, and the socket's reader applying
-	// a frame (see DESIGN.md).
-	mu sync.Mutex
+	// a frame (see DESIGN.md). publishing (under mu) says the loop's
+	// publish tick runs; publishWake asks the loop to restart it.
+	mu          sync.Mutex
+	publishing  bool
+	publishWake chan struct{}
 
 	// Owned by the loop goroutine.
 	symbols   []string
@@ -146,7 +149,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	cfg.setDefaults()
 	c := &Client{cfg: cfg, results: make(chan func(*Store), 64), barReqs: make(chan barSeries, 8),
-		kept: map[string]time.Time{}}
+		kept: map[string]time.Time{}, publishWake: make(chan struct{}, 1)}
 	c.store = NewStore(cfg.Hub, cfg.Now)
 	c.store.SetHealth(false, "connecting")
 	c.store.Publish()
@@ -335,6 +338,9 @@ func (c *Client) touched() []string {
 func (c *Client) loop(ctx context.Context, sock *socket) error {
 	ping := time.NewTicker(c.cfg.PingEvery)
 	defer ping.Stop()
+	// The publish tick runs only while something waits to be published,
+	// so a quiet socket does not wake the process ten times a second; a
+	// push that finds it stopped wakes the loop (publishWake) to restart it.
 	publish := time.NewTicker(c.cfg.PublishEvery)
 	defer publish.Stop()
 	index := time.NewTicker(c.cfg.IndexEvery)
@@ -346,7 +352,7 @@ func (c *Client) loop(ctx context.Context, sock *socket) error {
 	// publish would make the stream's writer snapshot every frame (see
 	// hub.Waiting) for a flag read every RecheckEvery.
 	var seen *state.Snapshot // nil: the state may have changed before the loop
-	_ = c.locked(func() error { c.fetchIndex(ctx); return nil })
+	_ = c.locked(func() error { c.publishing = true; c.fetchIndex(ctx); return nil })
 
 	for {
 		var step func() error
@@ -360,7 +366,16 @@ func (c *Client) loop(ctx context.Context, sock *socket) error {
 		case req := <-c.barReqs:
 			step = func() error { return c.addBars(ctx, sock, req) }
 		case <-publish.C:
-			step = func() error { c.store.Publish(); return nil }
+			step = func() error {
+				if !c.store.dirty {
+					publish.Stop()
+					c.publishing = false
+				}
+				c.store.Publish()
+				return nil
+			}
+		case <-c.publishWake:
+			step = func() error { return nil } // the tick restarts below
 		case <-ping.C:
 			step = func() error {
 				if err := sock.ping(c.cfg.Now().UnixMilli()); err != nil {
@@ -381,7 +396,17 @@ func (c *Client) loop(ctx context.Context, sock *socket) error {
 				return c.dropExpired(sock)
 			}
 		}
-		if err := c.locked(step); err != nil {
+		err := c.locked(func() error {
+			if err := step(); err != nil {
+				return err
+			}
+			if !c.publishing && c.store.dirty {
+				publish.Reset(c.cfg.PublishEvery)
+				c.publishing = true
+			}
+			return nil
+		})
+		if err != nil {
 			return err
 		}
 	}
@@ -401,8 +426,15 @@ func (c *Client) ingest(frame []byte, p *Push, sock *socket) error {
 	case FramePush:
 		c.mu.Lock()
 		c.store.ApplyPush(p)
+		wake := !c.publishing && c.store.dirty
 		c.mu.Unlock()
 		c.pushes.Add(1)
+		if wake {
+			select {
+			case c.publishWake <- struct{}{}:
+			default: // already woken
+			}
+		}
 	case FramePing:
 		return c.locked(func() error { return sock.pong(p.PingText) })
 	case FrameOther:

@@ -199,3 +199,28 @@ func TestClientSocketRefused(t *testing.T) {
 		t.Errorf("BTCUSDT quote = %+v, want the REST snapshot's", m.Quotes["BTCUSDT"])
 	}
 }
+
+// TestClientPublishTickRestartsOnPush: the publish tick stops while the
+// store is clean; a push (applied by the socket's reader, not the loop)
+// must restart it, with nothing else waking the loop.
+func TestClientPublishTickRestartsOnPush(t *testing.T) {
+	s := startSim(t, sim.Options{MarketActivity: 0.001})
+	st := &state.Hub{}
+	st.Publish(account(1))
+	c := startClient(t, s, st, func(cfg *market.Config) {
+		cfg.RecheckEvery, cfg.IndexEvery = time.Hour, time.Hour
+	})
+	waitFor(t, c.Hub(), "market data up", func(m *market.Snapshot) bool { return m.Health.Up })
+	// Quiet: the same version for a while, so the tick has stopped.
+	var v uint64
+	for stable := 0; stable < 10; {
+		time.Sleep(20 * time.Millisecond)
+		if now := c.Hub().Latest().Version; now == v {
+			stable++
+		} else {
+			v, stable = now, 0
+		}
+	}
+	// The 24 h ticker is pushed every second with its time: a change.
+	waitFor(t, c.Hub(), "a publication after the quiet", func(m *market.Snapshot) bool { return m.Version > v })
+}
