@@ -13,12 +13,72 @@ const (
 var marketNames = [2]string{MarketContract, MarketSpot}
 
 // market holds one market's orders and the tombstones of dropped ones.
+// An order whose id is its number written plainly (at most 19 digits, no
+// leading zero: nearly all) is found by that number in an open-addressing
+// table; any other id by its text in a map.
 type market struct {
-	orders   map[string]*order // by orderId, exact text
+	byNum    keyIndex[*order] // by numKey
+	byText   map[string]*order
 	tomb     map[string]tomb
 	tombRing []tombEntry
 	tombNext int
 	tombSeq  uint64
+}
+
+// numKey is the index key of an order id written as a plain number: the
+// number plus one, mixed by a bijection (so distinct numbers never share
+// a key, and none is 0); 0 for any other id.
+func numKey(id []byte) uint64 {
+	if len(id) == 0 || len(id) > 19 || (id[0] == '0' && len(id) > 1) {
+		return 0
+	}
+	var v uint64
+	for _, c := range id {
+		if c < '0' || c > '9' {
+			return 0
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	// splitmix64's finalizer: each step is invertible.
+	v++
+	v = (v ^ v>>30) * 0xbf58476d1ce4e5b9
+	v = (v ^ v>>27) * 0x94d049bb133111eb
+	return v ^ v>>31
+}
+
+// get returns the order with id, nil when none.
+func (mk *market) get(id []byte) *order {
+	if k := numKey(id); k != 0 {
+		o, _ := mk.byNum.get(k)
+		return o
+	}
+	return mk.byText[string(id)]
+}
+
+// add indexes a new order.
+func (mk *market) add(o *order) {
+	if k := numKey([]byte(o.id)); k != 0 {
+		mk.byNum.put(k, o)
+		return
+	}
+	mk.byText[o.id] = o
+}
+
+// drop forgets an order.
+func (mk *market) drop(o *order) {
+	if k := numKey([]byte(o.id)); k != 0 {
+		mk.byNum.dropIf(k, o)
+		return
+	}
+	delete(mk.byText, o.id)
+}
+
+// each calls fn for every order, in no particular order.
+func (mk *market) each(fn func(o *order)) {
+	mk.byNum.each(fn)
+	for _, o := range mk.byText {
+		fn(o)
+	}
 }
 
 type tomb struct {
@@ -107,7 +167,7 @@ func (o *order) newer(x *event.ExecView, r uint8) bool {
 func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
 	mk := &s.markets[m]
 	r := rank(x.Status)
-	o := mk.orders[string(x.OrderID)]
+	o := mk.get(x.OrderID)
 	if o == nil {
 		if len(mk.tomb) > 0 {
 			if t, ok := mk.tomb[string(x.OrderID)]; ok {
@@ -118,7 +178,7 @@ func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
 			}
 		}
 		o = s.newOrder(m, x.OrderID)
-		mk.orders[o.id] = o
+		mk.add(o)
 		s.added = append(s.added, o)
 		keepMaker = false
 	} else if !o.newer(x, r) {
@@ -202,7 +262,7 @@ func (s *Store) evict() {
 		s.unlinkClosed(o)
 		s.closedCount--
 		mk := &s.markets[o.mkt]
-		delete(mk.orders, o.id)
+		mk.drop(o)
 		o.removed = true
 		s.removed++
 		s.ordersDirty = true

@@ -83,7 +83,7 @@ func NewStore(opts ...Option) *Store {
 	s := &Store{retention: DefaultRetention, tombCap: MinTombstones, balances: map[string]*balance{}, interned: map[string]string{}}
 	s.fills.limit = DefaultFillRetention
 	for i := range s.markets {
-		s.markets[i] = market{orders: map[string]*order{}, tomb: map[string]tomb{}}
+		s.markets[i] = market{byText: map[string]*order{}, tomb: map[string]tomb{}}
 	}
 	for _, o := range opts {
 		o(s)
