@@ -13,27 +13,33 @@ const (
 var marketNames = [2]string{MarketContract, MarketSpot}
 
 // market holds one market's orders and the tombstones of dropped ones.
-// An order whose id is its number written plainly (at most 19 digits, no
-// leading zero: nearly all) is found by that number in an open-addressing
-// table; any other id by its text in a map.
 type market struct {
-	byNum    keyIndex[*order] // by numKey
-	byText   map[string]*order
-	tomb     map[string]tomb
+	orders   idIndex[*order]
+	tomb     idIndex[tomb]
 	tombRing []tombEntry
 	tombNext int
 	tombSeq  uint64
 }
 
+// idIndex maps order ids (exact text) to values. An id that is its
+// number written plainly (at most 19 digits, no leading zero: nearly all)
+// is found by that number in an open-addressing table; any other by its
+// text in a map. The zero value is empty and ready.
+type idIndex[V comparable] struct {
+	num  keyIndex[V] // by numKey
+	text map[string]V
+}
+
 // numKey is the index key of an order id written as a plain number: the
 // number plus one, mixed by a bijection (so distinct numbers never share
 // a key, and none is 0); 0 for any other id.
-func numKey(id []byte) uint64 {
+func numKey[T string | []byte](id T) uint64 {
 	if len(id) == 0 || len(id) > 19 || (id[0] == '0' && len(id) > 1) {
 		return 0
 	}
 	var v uint64
-	for _, c := range id {
+	for i := 0; i < len(id); i++ {
+		c := id[i]
 		if c < '0' || c > '9' {
 			return 0
 		}
@@ -46,39 +52,53 @@ func numKey(id []byte) uint64 {
 	return v ^ v>>31
 }
 
+// get returns the value of id.
+func (x *idIndex[V]) get(id []byte) (V, bool) {
+	if k := numKey(id); k != 0 {
+		return x.num.get(k)
+	}
+	v, ok := x.text[string(id)]
+	return v, ok
+}
+
+// put maps id to v.
+func (x *idIndex[V]) put(id string, v V) {
+	if k := numKey(id); k != 0 {
+		x.num.put(k, v)
+		return
+	}
+	if x.text == nil {
+		x.text = map[string]V{}
+	}
+	x.text[id] = v
+}
+
+// drop forgets id.
+func (x *idIndex[V]) drop(id string) {
+	if k := numKey(id); k != 0 {
+		if v, ok := x.num.get(k); ok {
+			x.num.dropIf(k, v)
+		}
+		return
+	}
+	delete(x.text, id)
+}
+
+// len is the number of ids held.
+func (x *idIndex[V]) len() int { return x.num.n + len(x.text) }
+
+// each calls fn for every value, in no particular order.
+func (x *idIndex[V]) each(fn func(v V)) {
+	x.num.each(fn)
+	for _, v := range x.text {
+		fn(v)
+	}
+}
+
 // get returns the order with id, nil when none.
 func (mk *market) get(id []byte) *order {
-	if k := numKey(id); k != 0 {
-		o, _ := mk.byNum.get(k)
-		return o
-	}
-	return mk.byText[string(id)]
-}
-
-// add indexes a new order.
-func (mk *market) add(o *order) {
-	if k := numKey([]byte(o.id)); k != 0 {
-		mk.byNum.put(k, o)
-		return
-	}
-	mk.byText[o.id] = o
-}
-
-// drop forgets an order.
-func (mk *market) drop(o *order) {
-	if k := numKey([]byte(o.id)); k != 0 {
-		mk.byNum.dropIf(k, o)
-		return
-	}
-	delete(mk.byText, o.id)
-}
-
-// each calls fn for every order, in no particular order.
-func (mk *market) each(fn func(o *order)) {
-	mk.byNum.each(fn)
-	for _, o := range mk.byText {
-		fn(o)
-	}
+	o, _ := mk.orders.get(id)
+	return o
 }
 
 type tomb struct {
@@ -169,16 +189,16 @@ func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
 	r := rank(x.Status)
 	o := mk.get(x.OrderID)
 	if o == nil {
-		if len(mk.tomb) > 0 {
-			if t, ok := mk.tomb[string(x.OrderID)]; ok {
+		if mk.tomb.len() > 0 {
+			if t, ok := mk.tomb.get(x.OrderID); ok {
 				if x.EventTime <= t.e {
 					return false // a late update of a dropped order: never a phantom
 				}
-				delete(mk.tomb, string(x.OrderID))
+				mk.tomb.drop(string(x.OrderID)) // no allocation: the conversion does not escape
 			}
 		}
 		o = s.newOrder(m, x.OrderID)
-		mk.add(o)
+		mk.orders.put(o.id, o)
 		s.added = append(s.added, o)
 		keepMaker = false
 	} else if !o.newer(x, r) {
@@ -262,7 +282,7 @@ func (s *Store) evict() {
 		s.unlinkClosed(o)
 		s.closedCount--
 		mk := &s.markets[o.mkt]
-		mk.drop(o)
+		mk.orders.drop(o.id)
 		o.removed = true
 		s.removed++
 		s.ordersDirty = true
@@ -274,12 +294,15 @@ func (s *Store) evict() {
 }
 
 // newOrder returns an empty order, reusing a dropped one (and its
-// buffer) when there is one.
+// buffer) when there is one; only applyOrder calls it, and sets every
+// field.
 func (s *Store) newOrder(m uint8, id []byte) *order {
 	if n := len(s.free); n > 0 {
 		o := s.free[n-1]
 		s.free = s.free[:n-1]
-		*o = order{mkt: m, id: string(id), lits: o.lits[:0]}
+		// The short texts stay: applyOrder sets each anew, and mostly
+		// finds the same one there (no lookup in the interned table).
+		*o = order{mkt: m, id: string(id), lits: o.lits[:0], symbol: o.symbol, side: o.side, typ: o.typ, tif: o.tif, status: o.status}
 		return o
 	}
 	return &order{mkt: m, id: string(id)}
@@ -321,11 +344,11 @@ func (s *Store) addTomb(mk *market, id string, e int64) {
 		mk.tombRing = append(mk.tombRing, tombEntry{id, mk.tombSeq})
 	} else {
 		old := mk.tombRing[mk.tombNext]
-		if t, ok := mk.tomb[old.id]; ok && t.seq == old.seq {
-			delete(mk.tomb, old.id)
+		if t, ok := mk.tomb.get([]byte(old.id)); ok && t.seq == old.seq {
+			mk.tomb.drop(old.id)
 		}
 		mk.tombRing[mk.tombNext] = tombEntry{id, mk.tombSeq}
 		mk.tombNext = (mk.tombNext + 1) % s.tombCap
 	}
-	mk.tomb[id] = tomb{e: e, seq: mk.tombSeq}
+	mk.tomb.put(id, tomb{e: e, seq: mk.tombSeq})
 }

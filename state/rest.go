@@ -80,7 +80,7 @@ func (s *Store) mergeOpen(m uint8, recs []OrderSnap, missing []OrderKey) []Order
 		seen[recs[i].OrderID] = true
 	}
 	var absent []*order
-	s.markets[m].each(func(o *order) {
+	s.markets[m].orders.each(func(o *order) {
 		if o.open && !seen[o.id] {
 			absent = append(absent, o)
 		}
@@ -168,7 +168,7 @@ func mulDecimal(a, b string) string {
 func (s *Store) AddPending(p Pending) {
 	known := false
 	for m := range s.markets {
-		s.markets[m].each(func(o *order) { known = known || string(o.lit(litClient)) == p.ClientOrderID })
+		s.markets[m].orders.each(func(o *order) { known = known || string(o.lit(litClient)) == p.ClientOrderID })
 	}
 	if known {
 		return
