@@ -121,36 +121,18 @@ func fastExec(b []byte, start, depth int, ev *Event) (int, bool) {
 		case 'Z':
 			x.CumQuote, i, ok = decAt(b, i)
 			seen |= needQuote
-		case 'l':
-			x.LastQty, i, ok = rawAt(b, i, depth)
-		case 'L':
-			x.LastPrice, i, ok = rawAt(b, i, depth)
-		case 'n':
-			x.Commission, i, ok = rawAt(b, i, depth)
-		case 'N':
-			x.CommissionAsset, i, ok = rawAt(b, i, depth)
-		case 'T':
-			x.TradeTime, i, ok = rawAt(b, i, depth)
-		case 't':
-			x.TradeID, i, ok = rawAt(b, i, depth)
 		case 'e':
 			return 0, false // a second type: the generic path decides
 		default:
-			switch {
+			switch dst := rawDst(x, k, contract); {
+			case dst != nil:
+				*dst, i, ok = rawAt(b, i, depth)
 			case contract && k == 'C':
 				x.Close, i, ok = boolAt(b, i)
 				seen |= needClose
 			case contract && k == 'v':
 				x.Leverage, i, ok = decAt(b, i)
 				seen |= needLev
-			case !contract && k == 'x':
-				x.ExecType, i, ok = rawAt(b, i, depth)
-			case !contract && k == 'r':
-				x.RejectReason, i, ok = rawAt(b, i, depth)
-			case !contract && k == 'P':
-				x.StopPrice, i, ok = rawAt(b, i, depth)
-			case !contract && k == 'F':
-				x.IcebergQty, i, ok = rawAt(b, i, depth)
 			default:
 				i, ok = skipAt(b, i, depth)
 			}
@@ -176,6 +158,39 @@ func fastExec(b []byte, start, depth int, ev *Event) (int, bool) {
 		}
 		return i + 1, true
 	}
+}
+
+// rawDst is where the field of key k goes when it is kept as written
+// (ExecView's unvalidated fields), nil for other keys.
+func rawDst(x *ExecView, k byte, contract bool) *[]byte {
+	switch k {
+	case 'l':
+		return &x.LastQty
+	case 'L':
+		return &x.LastPrice
+	case 'n':
+		return &x.Commission
+	case 'N':
+		return &x.CommissionAsset
+	case 'T':
+		return &x.TradeTime
+	case 't':
+		return &x.TradeID
+	}
+	if contract {
+		return nil
+	}
+	switch k {
+	case 'x':
+		return &x.ExecType
+	case 'r':
+		return &x.RejectReason
+	case 'P':
+		return &x.StopPrice
+	case 'F':
+		return &x.IcebergQty
+	}
+	return nil
 }
 
 func hasAt(b []byte, i int, s string) bool {
