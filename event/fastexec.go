@@ -73,6 +73,9 @@ func fastExec(b []byte, start, depth int, ev *Event) (int, bool) {
 			return 0, false
 		}
 		k := byte(kw >> 8)
+		if !strPlain[k] { // `""":` is no key
+			return 0, false
+		}
 		i += 4
 		ok := true
 		switch k {
@@ -261,6 +264,14 @@ func timeAt(b []byte, i int) (int64, int, bool) {
 	}
 	j := i
 	var n uint64
+	for j+8 <= len(b) { // eight digits at a time while there are
+		v := binary.LittleEndian.Uint64(b[j:])
+		if !eightDigits(v) {
+			break
+		}
+		n = n*1e8 + parseEight(v)
+		j += 8
+	}
 	for j < len(b) && isDigit(b[j]) {
 		n = n*10 + uint64(b[j]-'0')
 		j++
@@ -272,6 +283,21 @@ func timeAt(b []byte, i int) (int64, int, bool) {
 		return int64(n), j + 1, j < len(b) && b[j] == '"'
 	}
 	return int64(n), j, b[i] != '0' || j == i+1
+}
+
+// eightDigits reports whether the eight bytes of v (little endian) are
+// all ASCII digits.
+func eightDigits(v uint64) bool {
+	return ((v+0x4646464646464646)|(v-0x3030303030303030))&lanesTop == 0
+}
+
+// parseEight is the number the eight ASCII digits of v (little endian:
+// the first digit in the low byte) write: pairs, then fours, then all.
+func parseEight(v uint64) uint64 {
+	v -= 0x3030303030303030
+	v = v*10 + v>>8 // each even byte: two digits
+	v = ((v&0x000000FF000000FF)*(100+1000000<<32) + (v>>16&0x000000FF000000FF)*(1+10000<<32)) >> 32
+	return v
 }
 
 // idAt reads an order id: digits as a JSON integer or a string.

@@ -2,7 +2,9 @@ package event
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -84,6 +86,8 @@ func TestFastExecAgrees(t *testing.T) {
 		{"escaped decimal", strings.Replace(specSpot, `"p":"0.10264410"`, `"p":"\u0030.1"`, 1), false},
 		{"white space", strings.ReplaceAll(specSpot, `,`, `, `), false},
 		{"a second e", strings.Replace(specSpot, `"u":true`, `"e":"outboundAccountInfo"`, 1), false},
+		{"quote as key", strings.Replace(specSpot, `"u":true`, `""":true`, 1), false},
+		{"backslash as key", strings.Replace(specSpot, `"u":true`, `"\":true`, 1), false},
 		{"long key", strings.Replace(specSpot, `"u":true`, `"ping":1`, 1), false},
 		{"E negative", strings.Replace(specSpot, `"E":1499405658658`, `"E":-5`, 1), false},
 		{"E 19 digits", strings.Replace(specSpot, `"E":1499405658658`, `"E":1000000000000000000`, 1), false},
@@ -144,6 +148,23 @@ func TestPlainEnd(t *testing.T) {
 		b := []byte(`"` + text + "\xff\x80\x7f" + `"`)
 		if got, ok := plainEnd(b, 1); !ok || got != n+4 {
 			t.Errorf("plainEnd(%q) = %d, %v, want %d", b, got, ok, n+4)
+		}
+	}
+}
+
+// TestParseEight: eight digits at a time read what strconv reads, and
+// anything else is not eight digits.
+func TestParseEight(t *testing.T) {
+	for _, s := range []string{"00000000", "12345678", "99999999", "10000000", "00000001", "17000000", "50505050"} {
+		v := binary.LittleEndian.Uint64([]byte(s))
+		want, _ := strconv.ParseUint(s, 10, 64)
+		if !eightDigits(v) || parseEight(v) != want {
+			t.Errorf("parseEight(%s) = %v %d, want %d", s, eightDigits(v), parseEight(v), want)
+		}
+	}
+	for _, s := range []string{"1234567/", "1234567:", "/2345678", "123 5678", "1234567\x00", "\xb0\xb0\xb0\xb0\xb0\xb0\xb0\xb0", "12345.78"} {
+		if eightDigits(binary.LittleEndian.Uint64([]byte(s))) {
+			t.Errorf("eightDigits(%q) = true", s)
 		}
 	}
 }
