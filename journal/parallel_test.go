@@ -96,8 +96,8 @@ func TestScanDecodedAgreesWithScan(t *testing.T) {
 	sameScans(t, []byte(strings.Join(lines, "\r\n")))                   // cut last line
 	sameScans(t, []byte("x\n"+strings.Repeat("y", MaxLine+10)+"\nz\n")) // a long line
 	sameScans(t, []byte("x\n"+strings.Repeat("y", MaxLine)+"\r\r\nz"))  // long by its line break
-	sameScans(t, []byte("x\n"+strings.Repeat("y", MaxLine+1)))            // long and cut
-	sameScans(t, []byte(strings.Repeat(" \n\r\n", 500)+"{}\n \t"))       // blank lines
+	sameScans(t, []byte("x\n"+strings.Repeat("y", MaxLine+1)))          // long and cut
+	sameScans(t, []byte(strings.Repeat(" \n\r\n", 500)+"{}\n \t"))      // blank lines
 
 	var j bytes.Buffer
 	if err := gen.Write(&j, gen.Options{Events: 30_000, Seed: 3}); err != nil {
