@@ -76,15 +76,15 @@ func (x *idIndex[V]) put(id string, v V) {
 	x.text[id] = v
 }
 
-// drop forgets id.
-func (x *idIndex[V]) drop(id string) {
+// dropIf forgets id if it maps to v.
+func (x *idIndex[V]) dropIf(id string, v V) {
 	if k := numKey(id); k != 0 {
-		if v, ok := x.num.get(k); ok {
-			x.num.dropIf(k, v)
-		}
+		x.num.dropIf(k, v)
 		return
 	}
-	delete(x.text, id)
+	if w, ok := x.text[id]; ok && w == v {
+		delete(x.text, id)
+	}
 }
 
 // len is the number of ids held.
@@ -110,8 +110,8 @@ type tomb struct {
 }
 
 type tombEntry struct {
-	id  string
-	seq uint64
+	id string
+	tomb
 }
 
 // order is one order as last applied. Its decimal literals and client id
@@ -197,7 +197,7 @@ func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
 				if x.EventTime <= t.e {
 					return false // a late update of a dropped order: never a phantom
 				}
-				mk.tomb.drop(string(x.OrderID)) // no allocation: the conversion does not escape
+				mk.tomb.dropIf(string(x.OrderID), t) // no allocation: the conversion does not escape
 			}
 		}
 		o = s.newOrder(m, x.OrderID)
@@ -285,7 +285,7 @@ func (s *Store) evict() {
 		s.unlinkClosed(o)
 		s.closedCount--
 		mk := &s.markets[o.mkt]
-		mk.orders.drop(o.id)
+		mk.orders.dropIf(o.id, o)
 		o.removed = true
 		s.dropped = append(s.dropped, o)
 		s.ordersDirty = true
@@ -340,15 +340,14 @@ func (s *Store) recycle(o *order) {
 // the ring is full.
 func (s *Store) addTomb(mk *market, id string, e int64) {
 	mk.tombSeq++
+	t := tomb{e: e, seq: mk.tombSeq}
 	if len(mk.tombRing) < s.tombCap {
-		mk.tombRing = append(mk.tombRing, tombEntry{id, mk.tombSeq})
+		mk.tombRing = append(mk.tombRing, tombEntry{id, t})
 	} else {
 		old := mk.tombRing[mk.tombNext]
-		if t, ok := mk.tomb.get([]byte(old.id)); ok && t.seq == old.seq {
-			mk.tomb.drop(old.id)
-		}
-		mk.tombRing[mk.tombNext] = tombEntry{id, mk.tombSeq}
+		mk.tomb.dropIf(old.id, old.tomb) // unless a later tombstone of that id took over
+		mk.tombRing[mk.tombNext] = tombEntry{id, t}
 		mk.tombNext = (mk.tombNext + 1) % s.tombCap
 	}
-	mk.tomb.put(id, tomb{e: e, seq: mk.tombSeq})
+	mk.tomb.put(id, t)
 }
