@@ -165,8 +165,21 @@ func tradeIDOf(t []byte) []byte {
 
 // positiveDecimal reports whether b is a decimal literal above zero.
 func positiveDecimal(b []byte) bool {
+	if zerosAndDots(b) { // zero or not a decimal: most order events' l
+		return false
+	}
 	d, ok := event.ParseDec(b)
 	return ok && !d.Neg && !d.IsZero()
+}
+
+// zerosAndDots reports whether b holds only '0' and '.' bytes.
+func zerosAndDots(b []byte) bool {
+	for _, c := range b {
+		if c != '0' && c != '.' {
+			return false
+		}
+	}
+	return true
 }
 
 // foldExecFill records the execution an order event reports (l > 0),
