@@ -369,15 +369,26 @@ func (d *Decoder) object(s *scanner, depth int) {
 	}
 }
 
-// tryFast appends the Event of the object at s.i by fastExec, when it
-// takes the fast path.
+// tryFast appends the Event of the object at s.i by fastExec,
+// fastPosition or fastAccount, when it takes the fast path.
 func (d *Decoder) tryFast(s *scanner, depth int) bool {
 	n := len(d.events)
 	if n == cap(d.events) {
 		d.events = append(d.events, Event{})[:n]
 	}
 	ev := &d.events[:n+1][n]
-	end, ok := fastExec(s.b, s.i, depth, ev)
+	var end int
+	var ok bool
+	switch b := s.b; {
+	case hasAt(b, s.i, headPosition):
+		ev.Kind = KindPosition
+		end, ok = fastPosition(b, s.i+len(headPosition), depth, &ev.Position)
+	case hasAt(b, s.i, headAccount):
+		ev.Kind = KindAccount
+		end, ok = d.fastAccount(b, s.i+len(headAccount), depth, &ev.Account)
+	default:
+		end, ok = fastExec(b, s.i, depth, ev)
+	}
 	if !ok {
 		return false
 	}

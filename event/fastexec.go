@@ -64,20 +64,11 @@ func fastExec(b []byte, start, depth int, ev *Event) (int, bool) {
 	x.Close, x.Leverage = false, nil
 	var seen uint32
 	for {
-		// `"k":`, k one byte
-		if i+5 > len(b) {
-			return 0, false
-		}
-		kw := binary.LittleEndian.Uint32(b[i:])
-		if kw&0xFFFF00FF != 0x3A220022 {
-			return 0, false
-		}
-		k := byte(kw >> 8)
-		if !strPlain[k] { // `""":` is no key
+		k, ok := keyAt(b, i)
+		if !ok {
 			return 0, false
 		}
 		i += 4
-		ok := true
 		switch k {
 		case 'E':
 			x.EventTime, i, ok = timeAt(b, i)
@@ -161,6 +152,17 @@ func fastExec(b []byte, start, depth int, ev *Event) (int, bool) {
 		}
 		return i + 1, true
 	}
+}
+
+// keyAt reads `"k":` at b[i], k one plain byte, with a value byte after.
+func keyAt(b []byte, i int) (byte, bool) {
+	if i+5 > len(b) {
+		return 0, false
+	}
+	kw := binary.LittleEndian.Uint32(b[i:])
+	k := byte(kw >> 8)
+	// `""":` is no key
+	return k, kw&0xFFFF00FF == 0x3A220022 && strPlain[k]
 }
 
 // rawDst is where the field of key k goes when it is kept as written

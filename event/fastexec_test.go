@@ -23,7 +23,22 @@ func sameEvents(fast, generic []Event) string {
 		if f.Kind != g.Kind || f.Reason != g.Reason || !bytes.Equal(f.Raw, g.Raw) {
 			return fmt.Sprintf("event %d: %v %q %q, want %v %q %q", i, f.Kind, f.Reason, f.Raw, g.Kind, g.Reason, g.Raw)
 		}
-		if f.Kind != KindExecution && f.Kind != KindContractExecution {
+		switch f.Kind {
+		case KindAccount:
+			if diff := sameAccounts(&f.Account, &g.Account); diff != "" {
+				return fmt.Sprintf("event %d: %s", i, diff)
+			}
+			continue
+		case KindPosition:
+			a, b := positionTexts(&f.Position), positionTexts(&g.Position)
+			for k := range a {
+				if !bytes.Equal(a[k], b[k]) {
+					return fmt.Sprintf("event %d: position field %d = %q, want %q", i, k, a[k], b[k])
+				}
+			}
+			continue
+		case KindExecution, KindContractExecution:
+		default:
 			continue
 		}
 		a, b := &f.Exec, &g.Exec
@@ -41,6 +56,31 @@ func sameEvents(fast, generic []Event) string {
 	return ""
 }
 
+func sameAccounts(a, b *AccountView) string {
+	if a.EventTime != b.EventTime || a.CanTrade != b.CanTrade || a.CanWithdraw != b.CanWithdraw || a.CanDeposit != b.CanDeposit ||
+		len(a.Balances) != len(b.Balances) {
+		return fmt.Sprintf("account %+v, want %+v", *a, *b)
+	}
+	ta := [][]byte{a.MakerCommission, a.TakerCommission, a.BuyerCommission, a.SellerCommission, a.UpdateTime}
+	tb := [][]byte{b.MakerCommission, b.TakerCommission, b.BuyerCommission, b.SellerCommission, b.UpdateTime}
+	for _, bal := range a.Balances {
+		ta = append(ta, bal.Asset, bal.Free, bal.Locked)
+	}
+	for _, bal := range b.Balances {
+		tb = append(tb, bal.Asset, bal.Free, bal.Locked)
+	}
+	for k := range ta {
+		if !bytes.Equal(ta[k], tb[k]) || (ta[k] == nil) != (tb[k] == nil) {
+			return fmt.Sprintf("account text %d = %q, want %q", k, ta[k], tb[k])
+		}
+	}
+	return ""
+}
+
+func positionTexts(p *PositionView) [][]byte {
+	return [][]byte{p.AccountID, p.Symbol, p.Side, p.AvgPrice, p.Total, p.Available, p.LiquidationPrice, p.Margin, p.RealizedPnl}
+}
+
 func execTexts(x *ExecView) [][]byte {
 	return [][]byte{x.Symbol, x.ClientOrderID, x.Side, x.Type, x.TimeInForce, x.Quantity, x.Price, x.Status, x.OrderID,
 		x.CumQty, x.CumQuote, x.Leverage, x.LastQty, x.LastPrice, x.Commission, x.CommissionAsset, x.ExecType,
@@ -54,7 +94,7 @@ func decodeBoth(frame []byte) (fast, generic []Event) {
 	return f.Decode(frame), g.Decode(frame)
 }
 
-// TestFastExecAgrees: the docs' order payloads, and variations of them
+// TestFastExecAgrees: the docs' payloads, and variations of them
 // that the fast path must take or must hand to the generic path, decode
 // the same either way; the usual forms take the fast path.
 func TestFastExecAgrees(t *testing.T) {
@@ -111,6 +151,24 @@ func TestFastExecAgrees(t *testing.T) {
 		{"no fields", `{"e":"executionReport"}`, false},
 		{"only e and a comma", `{"e":"executionReport",`, false},
 		{"in an array", `[` + specSpot + `,` + specContract + `]`, true},
+		{"position", specPosition, true},
+		{"position A number", strings.Replace(specPosition, `"A":"1"`, `"A":12`, 1), true},
+		{"position A negative", strings.Replace(specPosition, `"A":"1"`, `"A":-12`, 1), false},
+		{"position decimal as number", strings.Replace(specPosition, `"P":"1100"`, `"P":1.1e3,"x":[1]`, 1), true},
+		{"position bad decimal", strings.Replace(specPosition, `"P":"1100"`, `"P":"11a"`, 1), false},
+		{"position missing r", strings.Replace(specPosition, `,"r":"-0.00006721"`, ``, 1), false},
+		{"position second e", strings.Replace(specPosition, `"A":"1"`, `"A":"1","e":"x"`, 1), false},
+		{"account", specAccount, true},
+		{"account empty B", strings.Replace(specAccount, specAccount[strings.Index(specAccount, `"B":`):len(specAccount)-1], `"B":[]`, 1), true},
+		{"account two B", strings.Replace(specAccount, `"u":`, `"B":[{"a":"X","f":"1","l":"2"}],"u":`, 1), true},
+		{"account balance numbers", strings.Replace(specAccount, `"f":"17366.18538083"`, `"f":17366.18538083`, 1), true},
+		{"account balance extra key", strings.Replace(specAccount, `"l":"0.00000000"`, `"l":"0.00000000","x":1`, 1), false},
+		{"account balance keys reordered", strings.Replace(specAccount, `{"a":"LTC","f":"17366.18538083"`, `{"f":"17366.18538083","a":"LTC"`, 1), false},
+		{"account balance bad", strings.Replace(specAccount, `"f":"17366.18538083"`, `"f":"1x"`, 1), false},
+		{"account balance not object", strings.Replace(specAccount, `"B":[`, `"B":[1,`, 1), false},
+		{"account B not array", strings.Replace(specAccount, specAccount[strings.Index(specAccount, `"B":`):len(specAccount)-1], `"B":{}`, 1), false},
+		{"account missing D", strings.Replace(specAccount, `"D":true,`, ``, 1), false},
+		{"account cut balance", `{"e":"outboundAccountInfo","E":1,"T":true,"W":true,"D":true,"B":[{"a":`, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -119,10 +177,10 @@ func TestFastExecAgrees(t *testing.T) {
 			if diff := sameEvents(fast, generic); diff != "" {
 				t.Fatalf("Decode(%s): fast path differs: %s", frame, diff)
 			}
-			start := bytes.IndexByte(frame, '{')
-			var ev Event
-			if _, took := fastExec(frame, start, 1, &ev); took != c.fast {
-				t.Errorf("fastExec(%s) took = %v, want %v", frame, took, c.fast)
+			var d Decoder
+			s := scanner{b: frame, i: bytes.IndexByte(frame, '{')}
+			if took := d.tryFast(&s, 1); took != c.fast {
+				t.Errorf("tryFast(%s) took = %v, want %v", frame, took, c.fast)
 			}
 		})
 	}
@@ -172,7 +230,7 @@ func TestParseEight(t *testing.T) {
 // FuzzFastExec: any frame decodes the same with the fast path as with
 // the generic one.
 func FuzzFastExec(f *testing.F) {
-	testkit.SeedBytes(f, specSpot, specContract, `[`+specSpot+`,`+specContract+`]`,
+	testkit.SeedBytes(f, specSpot, specContract, `[`+specSpot+`,`+specContract+`]`, specPosition, specAccount,
 		strings.Replace(specSpot, `"u":true`, `"u":{"a":[1]},"t":-1,"x":"NEW","P":"0"`, 1))
 	f.Fuzz(func(t *testing.T, frame []byte) {
 		fast, generic := decodeBoth(frame)
