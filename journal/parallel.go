@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 
 	"bhtop/event"
@@ -21,10 +22,12 @@ type Decoded struct {
 
 // Block sizes for ScanDecoded: a block holds about blockBytes of lines (or
 // blockLines lines), enough to make handing it to a worker cheap and few
-// enough that the blocks in flight stay small.
+// enough that the blocks in flight stay small: a decoded event takes
+// about 1 KiB, so a block's events are 0.5 MiB, and the folder finds
+// them still in a cache.
 const (
-	blockBytes = 256 << 10
-	blockLines = 2048
+	blockBytes = 160 << 10
+	blockLines = 512
 )
 
 // rawLine is one line of a block: where its bytes are in the block's data
@@ -52,6 +55,10 @@ type block struct {
 // events are valid only during the call. A read error stops the scan
 // after the records before it, as in Scan.
 func ScanDecoded(r io.Reader, workers int, fn func(d *Decoded)) error {
+	return scanDecoded(&lineReader{r: r, blockBytes: blockBytes, blockLines: blockLines}, workers, fn)
+}
+
+func scanDecoded(lr *lineReader, workers int, fn func(d *Decoded)) error {
 	workers = max(workers, 1)
 	n := 2*workers + 2 // blocks in flight: each worker busy, the folder busy, one read ahead
 	free := make(chan *block, n)
@@ -63,7 +70,7 @@ func ScanDecoded(r io.Reader, workers int, fn func(d *Decoded)) error {
 	go func() {
 		defer close(order)
 		defer close(work)
-		readErr = readBlocks(NewReader(r), free, work, order)
+		readErr = lr.readBlocks(free, work, order)
 	}()
 	var wg sync.WaitGroup
 	for range workers {
@@ -88,34 +95,107 @@ func ScanDecoded(r io.Reader, workers int, fn func(d *Decoded)) error {
 	return nil
 }
 
-// readBlocks fills blocks from free with lines of jr and hands each to the
-// workers and, in order, to the folder; it returns the read error, nil at
-// the end of the journal.
-func readBlocks(jr *Reader, free <-chan *block, work, order chan<- *block) error {
+// lineReader splits a journal into the lines of blocks as Reader does
+// (blank lines skipped, a line over MaxLine flagged long, the last line
+// cut when the journal does not end in a line break), reading straight
+// into each block's buffer: one copy of the journal, none per line.
+type lineReader struct {
+	r                      io.Reader
+	blockBytes, blockLines int
+	carry                  []byte // the lines read ahead of the last block (the last one begun)
+	lineNo                 int
+	err                    error // the read error; io.EOF at the end
+	// dropped counts the bytes of the current line already dropped: it
+	// is over MaxLine, and only its length still matters.
+	dropped int
+}
+
+// readBlocks fills blocks from free with lines and hands each to the
+// workers and, in order, to the folder; it returns the read error (with
+// the line it was in), nil at the end of the journal.
+func (lr *lineReader) readBlocks(free <-chan *block, work, order chan<- *block) error {
 	for {
 		b := <-free
-		b.data, b.lines = b.data[:0], b.lines[:0]
-		var err error
-		for len(b.data) < blockBytes && len(b.lines) < blockLines {
-			var line []byte
-			var long bool
-			if line, long, err = jr.nextRaw(); err != nil {
-				break
-			}
-			start := len(b.data)
-			b.data = append(b.data, line...)
-			b.lines = append(b.lines, rawLine{start: start, end: len(b.data), line: jr.lineNo, long: long, cut: jr.cut})
-		}
+		done := lr.fill(b)
 		if len(b.lines) > 0 {
 			order <- b
 			work <- b
 		}
-		if errors.Is(err, io.EOF) {
+		switch {
+		case !done:
+		case errors.Is(lr.err, io.EOF):
 			return nil
+		default:
+			return fmt.Errorf("line %d: %w", lr.lineNo+1, lr.err)
 		}
-		if err != nil {
-			return err
+	}
+}
+
+// fill reads lines into b until it holds blockBytes of them or
+// blockLines lines, or the journal ends (done: every line is read).
+func (lr *lineReader) fill(b *block) (done bool) {
+	b.data, b.lines = append(b.data[:0], lr.carry...), b.lines[:0]
+	lr.carry = lr.carry[:0]
+	start, scan := 0, 0 // the current line starts at start; no line break in [start, scan)
+	for {
+		for len(b.lines) < lr.blockLines {
+			k := bytes.IndexByte(b.data[scan:], '\n')
+			if k < 0 {
+				break
+			}
+			end := scan + k
+			lr.line(b, start, end, false)
+			start, scan = end+1, end+1
 		}
+		if len(b.lines) >= lr.blockLines || lr.err != nil || len(b.data) >= lr.blockBytes && len(b.lines) > 0 {
+			break
+		}
+		if len(b.lines) == 0 && start > 0 { // blank lines only: keep no bytes of them
+			b.data = b.data[:copy(b.data, b.data[start:])]
+			start = 0
+		}
+		scan = len(b.data)
+		if scan-start > MaxLine { // too long already: keep its length only
+			lr.dropped += scan - start
+			b.data, scan = b.data[:start], start
+		}
+		if cap(b.data)-len(b.data) < 4096 {
+			b.data = slices.Grow(b.data, max(lr.blockBytes, 4096))
+		}
+		n, err := lr.r.Read(b.data[len(b.data):cap(b.data)])
+		b.data = b.data[:len(b.data)+n]
+		lr.err = err
+	}
+	if len(b.lines) < lr.blockLines && lr.err != nil {
+		// Everything is read: the rest is the last line, without its line
+		// break (or, after an error, the part of a line read before it).
+		if errors.Is(lr.err, io.EOF) && (start < len(b.data) || lr.dropped > 0) {
+			lr.line(b, start, len(b.data), true)
+		}
+		return true
+	}
+	lr.carry = append(lr.carry, b.data[start:]...)
+	b.data = b.data[:start]
+	return false
+}
+
+// line records the line b.data[start:end] (end at its line break, or at
+// the end of the journal when cut).
+func (lr *lineReader) line(b *block, start, end int, cut bool) {
+	lr.lineNo++
+	size := lr.dropped + end - start
+	lr.dropped = 0
+	if !cut {
+		size++ // the line break counts
+		for end > start && b.data[end-1] == '\r' {
+			end--
+		}
+	}
+	switch {
+	case size > MaxLine:
+		b.lines = append(b.lines, rawLine{line: lr.lineNo, long: true, cut: cut})
+	case !isBlank(b.data[start:end]):
+		b.lines = append(b.lines, rawLine{start: start, end: end, line: lr.lineNo, cut: cut})
 	}
 }
 

@@ -2,9 +2,12 @@ package journal
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"bhtop/event"
 	"bhtop/gen"
@@ -21,31 +24,49 @@ func scanned(rec Record, evs []event.Event) string {
 }
 
 // sameScans checks that ScanDecoded reports every record of text, and its
-// events, as Scan and Decode do, with 1 and 3 workers.
-func sameScans(t *testing.T, text []byte) {
+// events, as Scan and Decode do, with 1 and 3 workers and, split at every
+// few bytes and lines, with 1 and 2; when fail is not nil, reading ends
+// with it after text.
+func sameScans(t *testing.T, text []byte, fail ...error) {
 	t.Helper()
+	open := func() io.Reader {
+		if len(fail) > 0 {
+			return io.MultiReader(bytes.NewReader(text), iotest.ErrReader(fail[0]))
+		}
+		return bytes.NewReader(text)
+	}
 	var want []string
 	var dec event.Decoder
-	errWant := Scan(bytes.NewReader(text), func(rec Record) {
+	errWant := Scan(open(), func(rec Record) {
 		var evs []event.Event
 		if !rec.Bad {
 			evs = dec.Decode(rec.Frame)
 		}
 		want = append(want, scanned(rec, evs))
 	})
-	for _, workers := range []int{1, 3} {
+	for _, c := range []struct{ workers, bytes, lines int }{{1, blockBytes, blockLines}, {3, blockBytes, blockLines}, {2, 5, 3}, {1, 64, 1}} {
 		var got []string
-		errGot := ScanDecoded(bytes.NewReader(text), workers, func(d *Decoded) {
+		lr := &lineReader{r: iotest.HalfReader(open()), blockBytes: c.bytes, blockLines: c.lines}
+		errGot := scanDecoded(lr, c.workers, func(d *Decoded) {
 			got = append(got, scanned(d.Record, d.Events))
 		})
 		if fmt.Sprint(errGot) != fmt.Sprint(errWant) || len(got) != len(want) {
-			t.Fatalf("ScanDecoded(%d workers) = %d records, %v; Scan = %d records, %v", workers, len(got), errGot, len(want), errWant)
+			t.Fatalf("ScanDecoded(%+v) = %d records, %v; Scan = %d records, %v", c, len(got), errGot, len(want), errWant)
 		}
 		for i := range want {
 			if got[i] != want[i] {
-				t.Fatalf("ScanDecoded(%d workers) record %d = %s, want %s", workers, i, got[i], want[i])
+				t.Fatalf("ScanDecoded(%+v) record %d = %s, want %s", c, i, got[i], want[i])
 			}
 		}
+	}
+}
+
+// TestScanDecodedReadError: a read error stops both scans after the same
+// records, with the same line number, wherever it falls.
+func TestScanDecodedReadError(t *testing.T) {
+	text := "{\"recv\":1,\"frame\":{\"e\":\"x\"}}\n\n[{\"e\":\"y\"}]\r\n{\"recv\":2,"
+	for n := 0; n <= len(text); n++ {
+		sameScans(t, []byte(text[:n]), errors.New("disk gone"))
 	}
 }
 
@@ -74,6 +95,9 @@ func TestScanDecodedAgreesWithScan(t *testing.T) {
 	sameScans(t, []byte(strings.Join(lines, "\n")+"\n"))
 	sameScans(t, []byte(strings.Join(lines, "\r\n")))                   // cut last line
 	sameScans(t, []byte("x\n"+strings.Repeat("y", MaxLine+10)+"\nz\n")) // a long line
+	sameScans(t, []byte("x\n"+strings.Repeat("y", MaxLine)+"\r\r\nz"))  // long by its line break
+	sameScans(t, []byte("x\n"+strings.Repeat("y", MaxLine+1)))          // long and cut
+	sameScans(t, []byte(strings.Repeat(" \n\r\n", 500)+"{}\n \t"))      // blank lines
 
 	var j bytes.Buffer
 	if err := gen.Write(&j, gen.Options{Events: 30_000, Seed: 3}); err != nil {

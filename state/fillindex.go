@@ -14,41 +14,44 @@ import (
 // a lookup is one probe into one array, where a Go map of uint64 took
 // several, and folding a fill of a known order does a handful of them.
 
-// keyIndex maps nonzero keys to ring slots: linear probing over a power
-// of two table at most half full, deletion by backward shift (no
-// tombstones). The zero value is empty and ready.
-type keyIndex struct {
-	tab []keySlot
+// keyIndex maps nonzero keys to values (fills' ring slots, orders):
+// linear probing over a power of two table at most half full, homed by
+// the key's low bits (keys must be well mixed), deletion by backward
+// shift (no tombstones). The zero value is empty and ready.
+type keyIndex[V comparable] struct {
+	tab []keySlot[V]
 	n   int
 }
 
-type keySlot struct {
-	key  uint64 // 0: empty
-	slot int32
+type keySlot[V comparable] struct {
+	key uint64 // 0: empty
+	val V
 }
 
-// get returns the slot of key k.
-func (x *keyIndex) get(k uint64) (int32, bool) {
+// get returns the value of key k.
+func (x *keyIndex[V]) get(k uint64) (V, bool) {
 	if len(x.tab) == 0 {
-		return 0, false
+		var zero V
+		return zero, false
 	}
 	mask := uint64(len(x.tab) - 1)
 	for i := k & mask; ; i = (i + 1) & mask {
 		switch x.tab[i].key {
 		case k:
-			return x.tab[i].slot, true
+			return x.tab[i].val, true
 		case 0:
-			return 0, false
+			var zero V
+			return zero, false
 		}
 	}
 }
 
-// put maps k (nonzero) to slot v.
-func (x *keyIndex) put(k uint64, v int32) { x.swap(k, v) }
+// put maps k (nonzero) to v.
+func (x *keyIndex[V]) put(k uint64, v V) { x.swap(k, v) }
 
-// swap maps k (nonzero) to slot v and returns the slot it mapped to
-// before, if any: a get and a put in one probe.
-func (x *keyIndex) swap(k uint64, v int32) (old int32, found bool) {
+// swap maps k (nonzero) to v and returns the value it mapped to before,
+// if any: a get and a put in one probe.
+func (x *keyIndex[V]) swap(k uint64, v V) (old V, found bool) {
 	if 2*(x.n+1) > len(x.tab) {
 		x.grow()
 	}
@@ -56,18 +59,18 @@ func (x *keyIndex) swap(k uint64, v int32) (old int32, found bool) {
 	for i := k & mask; ; i = (i + 1) & mask {
 		switch x.tab[i].key {
 		case k:
-			old, x.tab[i].slot = x.tab[i].slot, v
+			old, x.tab[i].val = x.tab[i].val, v
 			return old, true
 		case 0:
-			x.tab[i] = keySlot{k, v}
+			x.tab[i] = keySlot[V]{k, v}
 			x.n++
-			return 0, false
+			return old, false
 		}
 	}
 }
 
-// dropIf forgets key k if it maps to slot v.
-func (x *keyIndex) dropIf(k uint64, v int32) {
+// dropIf forgets key k if it maps to v.
+func (x *keyIndex[V]) dropIf(k uint64, v V) {
 	if k == 0 || len(x.tab) == 0 {
 		return
 	}
@@ -79,7 +82,7 @@ func (x *keyIndex) dropIf(k uint64, v int32) {
 		}
 		i = (i + 1) & mask
 	}
-	if x.tab[i].slot != v {
+	if x.tab[i].val != v {
 		return
 	}
 	// Backward shift: move each later entry of the run whose home is not
@@ -97,17 +100,26 @@ func (x *keyIndex) dropIf(k uint64, v int32) {
 		x.tab[i] = e
 		i = j
 	}
-	x.tab[i] = keySlot{}
+	x.tab[i] = keySlot[V]{}
 	x.n--
 }
 
-func (x *keyIndex) grow() {
+func (x *keyIndex[V]) grow() {
 	old := x.tab
-	x.tab = make([]keySlot, max(1024, 2*len(old)))
+	x.tab = make([]keySlot[V], max(1024, 2*len(old)))
 	x.n = 0
 	for _, e := range old {
 		if e.key != 0 {
-			x.put(e.key, e.slot)
+			x.put(e.key, e.val)
+		}
+	}
+}
+
+// each calls fn for every value, in no particular order.
+func (x *keyIndex[V]) each(fn func(V)) {
+	for _, e := range x.tab {
+		if e.key != 0 {
+			fn(e.val)
 		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 // (long probe runs that wrap around the table) and compares every key.
 func TestKeyIndexAgreesWithMap(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	var x keyIndex
+	var x keyIndex[int32]
 	want := map[uint64]int32{}
 	key := func() uint64 { // a few homes in a 1024-slot table, many keys each
 		return uint64(r.IntN(4))*1023 + uint64(r.IntN(600))<<10 + 1

@@ -109,9 +109,14 @@ type fillBook struct {
 	ring    []fill
 	next    int // slot written next once the ring is full
 	seq     uint64
-	byKey   keyIndex // trade keys, z keys and match keys (chain heads) → slot
+	byKey   keyIndex[int32] // trade keys, z keys and match keys (chain heads) → slot
 	seed    maphash.Seed
 	records int // fills in a chain of records ('r'): the only ones an event lacking t pairs with
+	// Event fills lacking a trade id join their chain ('e') only when a
+	// record first looks in one (indexEvents): those up to seq indexed
+	// are in. Until then a stream alone never hashes their match keys.
+	indexed uint64
+	eager   bool // index each at its arrival (tests compare the two)
 	dirty   bool
 
 	// Snapshot bookkeeping (fillrows.go): view is the fills of the last
@@ -160,8 +165,21 @@ func tradeIDOf(t []byte) []byte {
 
 // positiveDecimal reports whether b is a decimal literal above zero.
 func positiveDecimal(b []byte) bool {
+	if zerosAndDots(b) { // zero or not a decimal: most order events' l
+		return false
+	}
 	d, ok := event.ParseDec(b)
 	return ok && !d.Neg && !d.IsZero()
+}
+
+// zerosAndDots reports whether b holds only '0' and '.' bytes.
+func zerosAndDots(b []byte) bool {
+	for _, c := range b {
+		if c != '0' && c != '.' {
+			return false
+		}
+	}
+	return true
 }
 
 // foldExecFill records the execution an order event reports (l > 0),
@@ -237,6 +255,7 @@ func (s *Store) foldFill(in *fillIn) {
 	switch {
 	case tk != 0 && zk == 0: // a record: its event may have come without t
 		me, mr = b.matchKeys(in.mkt, in.orderID, in.qty, in.price)
+		b.indexEvents()
 		if i, ok := b.matchHalf(in, 'e', me); ok {
 			s.mergeFill(i, in, tk, 0)
 			return
@@ -253,7 +272,7 @@ func (s *Store) foldFill(in *fillIn) {
 	case tk == 0:
 		return // neither key: nothing to tell it apart by
 	}
-	s.addFill(in, tk, zk, me, mr)
+	s.addFill(in, tk, zk, mr)
 }
 
 // isTrade reports whether slot i holds the trade in names.
@@ -334,8 +353,8 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 }
 
 // addFill stores a new fill, evicting the oldest by arrival when full;
-// me and mr are in's match keys when already known (else 0).
-func (s *Store) addFill(in *fillIn, tk, zk, me, mr uint64) {
+// mr is in's record match key when already known (else 0).
+func (s *Store) addFill(in *fillIn, tk, zk, mr uint64) {
 	b := &s.fills
 	var i int32
 	if len(b.ring) < b.limit {
@@ -369,19 +388,19 @@ func (s *Store) addFill(in *fillIn, tk, zk, me, mr uint64) {
 	if zk != 0 {
 		b.byKey.put(zk, i)
 	}
-	if tk == 0 || len(in.z) == 0 {
-		if me == 0 {
-			me, mr = b.matchKeys(in.mkt, in.orderID, in.qty, in.price)
+	switch {
+	case tk == 0:
+		f.mkind = 'e' // its match key waits for indexEvents
+	case len(in.z) == 0:
+		if mr == 0 {
+			_, mr = b.matchKeys(in.mkt, in.orderID, in.qty, in.price)
 		}
 		f.mkey, f.mkind = mr, 'r'
-		if tk == 0 {
-			f.mkey, f.mkind = me, 'e'
-		} else {
-			b.records++
-		}
-		if j, ok := b.byKey.swap(f.mkey, i); ok {
-			f.next, f.nextSeq = j, b.ring[j].seq
-		}
+		b.records++
+		b.chain(i)
+	}
+	if b.eager {
+		b.indexEvents()
 	}
 	if !b.rebuild {
 		b.added = append(b.added, fillRef{i, f.seq})
@@ -391,4 +410,31 @@ func (s *Store) addFill(in *fillIn, tk, zk, me, mr uint64) {
 		}
 	}
 	b.dirty = true
+}
+
+// chain makes fill i, whose mkey is set, the head of its match key's
+// chain.
+func (b *fillBook) chain(i int32) {
+	f := &b.ring[i]
+	if j, ok := b.byKey.swap(f.mkey, i); ok {
+		f.next, f.nextSeq = j, b.ring[j].seq
+	}
+}
+
+// indexEvents puts the event fills lacking a trade id that arrived since
+// the last call into their chains, oldest first: the chains are then
+// what adding each at its arrival would have made of the fills still
+// kept (a chain is walked only until a fill no longer kept).
+func (b *fillBook) indexEvents() {
+	from := max(b.indexed+1, b.seq-uint64(len(b.ring))+1)
+	for seq := from; seq <= b.seq; seq++ {
+		i := int32((seq - 1) % uint64(b.limit))
+		f := &b.ring[i]
+		if f.seq != seq || f.mkind != 'e' || f.mkey != 0 {
+			continue
+		}
+		f.mkey, _ = b.matchKeys(f.mkt, f.lit(flOrder), f.lit(flQty), f.lit(flPrice))
+		b.chain(i)
+	}
+	b.indexed = b.seq
 }

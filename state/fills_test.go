@@ -276,3 +276,18 @@ func TestFillRowsIncremental(t *testing.T) {
 		}
 	}
 }
+
+// TestPositiveDecimal: the quick refusal of zeros agrees with parsing.
+func TestPositiveDecimal(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want bool
+	}{
+		{"", false}, {"0", false}, {"0.0000", false}, {".", false}, {"00.0", false}, {"0..0", false}, {"-0", false},
+		{"0e5", false}, {"0.0001", true}, {"1", true}, {"1.5", true}, {"-1", false}, {"1e-5", true}, {"abc", false}, {"0x1", false},
+	} {
+		if got := positiveDecimal([]byte(c.in)); got != c.want {
+			t.Errorf("positiveDecimal(%q) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}

@@ -27,9 +27,7 @@ func wantRows(s *Store) []Order {
 // eachOrder calls fn for every order s holds, in no particular order.
 func eachOrder(s *Store, fn func(o *order)) {
 	for m := range s.markets {
-		for _, o := range s.markets[m].orders {
-			fn(o)
-		}
+		s.markets[m].orders.each(fn)
 	}
 }
 

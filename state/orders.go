@@ -17,11 +17,91 @@ var marketNames = [2]string{MarketContract, MarketSpot}
 
 // market holds one market's orders and the tombstones of dropped ones.
 type market struct {
-	orders   map[string]*order // by orderId, exact text
-	tomb     map[string]tomb
+	orders   idIndex[*order]
+	tomb     idIndex[tomb]
 	tombRing []tombEntry
 	tombNext int
 	tombSeq  uint64
+}
+
+// idIndex maps order ids (exact text) to values. An id that is its
+// number written plainly (at most 19 digits, no leading zero: nearly all)
+// is found by that number in an open-addressing table; any other by its
+// text in a map. The zero value is empty and ready.
+type idIndex[V comparable] struct {
+	num  keyIndex[V] // by numKey
+	text map[string]V
+}
+
+// numKey is the index key of an order id written as a plain number: the
+// number plus one, mixed by a bijection (so distinct numbers never share
+// a key, and none is 0); 0 for any other id.
+func numKey[T string | []byte](id T) uint64 {
+	if len(id) == 0 || len(id) > 19 || (id[0] == '0' && len(id) > 1) {
+		return 0
+	}
+	var v uint64
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if c < '0' || c > '9' {
+			return 0
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	// splitmix64's finalizer: each step is invertible.
+	v++
+	v = (v ^ v>>30) * 0xbf58476d1ce4e5b9
+	v = (v ^ v>>27) * 0x94d049bb133111eb
+	return v ^ v>>31
+}
+
+// get returns the value of id.
+func (x *idIndex[V]) get(id []byte) (V, bool) {
+	if k := numKey(id); k != 0 {
+		return x.num.get(k)
+	}
+	v, ok := x.text[string(id)]
+	return v, ok
+}
+
+// put maps id to v.
+func (x *idIndex[V]) put(id string, v V) {
+	if k := numKey(id); k != 0 {
+		x.num.put(k, v)
+		return
+	}
+	if x.text == nil {
+		x.text = map[string]V{}
+	}
+	x.text[id] = v
+}
+
+// dropIf forgets id if it maps to v.
+func (x *idIndex[V]) dropIf(id string, v V) {
+	if k := numKey(id); k != 0 {
+		x.num.dropIf(k, v)
+		return
+	}
+	if w, ok := x.text[id]; ok && w == v {
+		delete(x.text, id)
+	}
+}
+
+// len is the number of ids held.
+func (x *idIndex[V]) len() int { return x.num.n + len(x.text) }
+
+// each calls fn for every value, in no particular order.
+func (x *idIndex[V]) each(fn func(v V)) {
+	x.num.each(fn)
+	for _, v := range x.text {
+		fn(v)
+	}
+}
+
+// get returns the order with id, nil when none.
+func (mk *market) get(id []byte) *order {
+	o, _ := mk.orders.get(id)
+	return o
 }
 
 type tomb struct {
@@ -30,8 +110,8 @@ type tomb struct {
 }
 
 type tombEntry struct {
-	id  string
-	seq uint64
+	id string
+	tomb
 }
 
 // order is one order as last applied. Its decimal literals and client id
@@ -110,18 +190,18 @@ func (o *order) newer(x *event.ExecView, r uint8) bool {
 func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
 	mk := &s.markets[m]
 	r := rank(x.Status)
-	o := mk.orders[string(x.OrderID)]
+	o := mk.get(x.OrderID)
 	if o == nil {
-		if len(mk.tomb) > 0 {
-			if t, ok := mk.tomb[string(x.OrderID)]; ok {
+		if mk.tomb.len() > 0 {
+			if t, ok := mk.tomb.get(x.OrderID); ok {
 				if x.EventTime <= t.e {
 					return false // a late update of a dropped order: never a phantom
 				}
-				delete(mk.tomb, string(x.OrderID))
+				mk.tomb.dropIf(string(x.OrderID), t) // no allocation: the conversion does not escape
 			}
 		}
 		o = s.newOrder(m, x.OrderID)
-		mk.orders[o.id] = o
+		mk.orders.put(o.id, o)
 		s.added = append(s.added, o)
 		keepMaker = false
 	} else if !o.newer(x, r) {
@@ -205,7 +285,7 @@ func (s *Store) evict() {
 		s.unlinkClosed(o)
 		s.closedCount--
 		mk := &s.markets[o.mkt]
-		delete(mk.orders, o.id)
+		mk.orders.dropIf(o.id, o)
 		o.removed = true
 		s.dropped = append(s.dropped, o)
 		s.ordersDirty = true
@@ -217,12 +297,15 @@ func (s *Store) evict() {
 }
 
 // newOrder returns an empty order, reusing a dropped one (and its
-// buffer) when there is one.
+// buffer) when there is one; only applyOrder calls it, and sets every
+// field.
 func (s *Store) newOrder(m uint8, id []byte) *order {
 	if n := len(s.free); n > 0 {
 		o := s.free[n-1]
 		s.free = s.free[:n-1]
-		*o = order{mkt: m, id: string(id), lits: o.lits[:0]}
+		// The short texts stay: applyOrder sets each anew, and mostly
+		// finds the same one there (no lookup in the interned table).
+		*o = order{mkt: m, id: string(id), lits: o.lits[:0], symbol: o.symbol, side: o.side, typ: o.typ, tif: o.tif, status: o.status}
 		return o
 	}
 	return &order{mkt: m, id: string(id)}
@@ -257,15 +340,14 @@ func (s *Store) recycle(o *order) {
 // the ring is full.
 func (s *Store) addTomb(mk *market, id string, e int64) {
 	mk.tombSeq++
+	t := tomb{e: e, seq: mk.tombSeq}
 	if len(mk.tombRing) < s.tombCap {
-		mk.tombRing = append(mk.tombRing, tombEntry{id, mk.tombSeq})
+		mk.tombRing = append(mk.tombRing, tombEntry{id, t})
 	} else {
 		old := mk.tombRing[mk.tombNext]
-		if t, ok := mk.tomb[old.id]; ok && t.seq == old.seq {
-			delete(mk.tomb, old.id)
-		}
-		mk.tombRing[mk.tombNext] = tombEntry{id, mk.tombSeq}
+		mk.tomb.dropIf(old.id, old.tomb) // unless a later tombstone of that id took over
+		mk.tombRing[mk.tombNext] = tombEntry{id, t}
 		mk.tombNext = (mk.tombNext + 1) % s.tombCap
 	}
-	mk.tomb[id] = tomb{e: e, seq: mk.tombSeq}
+	mk.tomb.put(id, t)
 }

@@ -201,7 +201,7 @@ func TestTombstoneRing(t *testing.T) {
 	for i := 1; i <= 5; i++ {
 		fold(s, spot(strconv.Itoa(i), 10, "FILLED", "1", "0.1"))
 	}
-	if n := len(s.markets[mSpot].tomb); n != 3 {
+	if n := s.markets[mSpot].tomb.len(); n != 3 {
 		t.Errorf("tombstones = %d, want 3", n)
 	}
 	fold(s, spot("1", 10, "FILLED", "1", "0.1"), spot("5", 10, "FILLED", "1", "0.1"))

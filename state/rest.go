@@ -80,11 +80,11 @@ func (s *Store) mergeOpen(m uint8, recs []OrderSnap, missing []OrderKey) []Order
 		seen[recs[i].OrderID] = true
 	}
 	var absent []*order
-	for id, o := range s.markets[m].orders {
-		if o.open && !seen[id] {
+	s.markets[m].orders.each(func(o *order) {
+		if o.open && !seen[o.id] {
 			absent = append(absent, o)
 		}
-	}
+	})
 	slices.SortFunc(absent, func(a, b *order) int { return event.CompareIDs(a.id, b.id) })
 	for _, o := range absent {
 		missing = append(missing, OrderKey{Market: marketNames[m], OrderID: o.id, ClientOrderID: string(o.lit(litClient))})
@@ -141,7 +141,7 @@ func (s *Store) applyRecord(m uint8, r *OrderSnap) bool {
 		if r.Close != nil {
 			x.Close = *r.Close
 		}
-		if o := s.markets[m].orders[r.OrderID]; r.Leverage == "" && o != nil {
+		if o := s.markets[m].get([]byte(r.OrderID)); r.Leverage == "" && o != nil {
 			x.Leverage = []byte(o.leverage) // records may not carry it
 		}
 	}
@@ -166,12 +166,12 @@ func mulDecimal(a, b string) string {
 // send, which stays listed). An order already known by that clientOrderId
 // settles it at once.
 func (s *Store) AddPending(p Pending) {
-	for _, mk := range s.markets {
-		for _, o := range mk.orders {
-			if string(o.lit(litClient)) == p.ClientOrderID {
-				return
-			}
-		}
+	known := false
+	for m := range s.markets {
+		s.markets[m].orders.each(func(o *order) { known = known || string(o.lit(litClient)) == p.ClientOrderID })
+	}
+	if known {
+		return
 	}
 	if i := s.openPending(p.ClientOrderID); i >= 0 {
 		s.pending[i] = p

@@ -83,9 +83,6 @@ func WithReport(fn func(kind event.Kind, reason string, raw []byte)) Option {
 func NewStore(opts ...Option) *Store {
 	s := &Store{retention: DefaultRetention, tombCap: MinTombstones, balances: map[string]*balance{}, interned: map[string]string{}}
 	s.fills.limit = DefaultFillRetention
-	for i := range s.markets {
-		s.markets[i] = market{orders: map[string]*order{}, tomb: map[string]tomb{}}
-	}
 	for _, o := range opts {
 		o(s)
 	}

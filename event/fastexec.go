@@ -1,0 +1,376 @@
+package event
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// The fast path for order updates. Nearly every object of a user stream
+// is an execution report written the way the service writes one: the
+// type first, then one-letter keys without white space or escapes. For
+// such an object fastExec reads each value the moment its key is seen,
+// checking it as its field requires, in one pass and without the slot
+// table. Anything else (white space, a longer or escaped key, an escaped
+// string, a value of the wrong type or form, a second e, a missing field)
+// makes it give up having kept nothing, and the generic path decodes the
+// object: so the fast path only ever agrees with the generic one, which
+// FuzzFastExec checks.
+
+// The type keys an object must start with to take the fast path.
+const (
+	headSpot     = `{"e":"executionReport",`
+	headContract = `{"e":"contractExecutionReport",`
+)
+
+// Bits of the fields an execution report needs, by key.
+const (
+	needE = 1 << iota
+	needS // s
+	needC // c
+	needSide
+	needO // o
+	needF // f
+	needQ // q
+	needP // p
+	needX // X
+	needI // i
+	needZ // z
+	needW // w
+	needM // m
+	needCreated
+	needQuote // Z
+	needClose // C
+	needLev   // v
+
+	needSpot     = needClose - 1
+	needContract = needLev<<1 - 1
+)
+
+// fastExec decodes the object at b[start] into ev when it is an execution
+// report written the usual way, returning the index after it; false when
+// the generic path must decode it (ev then holds leftovers).
+func fastExec(b []byte, start, depth int, ev *Event) (int, bool) {
+	i, contract := start+len(headSpot), false
+	switch {
+	case hasAt(b, start, headSpot):
+	case hasAt(b, start, headContract):
+		i, contract = start+len(headContract), true
+	default:
+		return 0, false
+	}
+	x := &ev.Exec
+	x.LastQty, x.LastPrice, x.Commission, x.CommissionAsset, x.TradeTime, x.TradeID = nil, nil, nil, nil, nil, nil
+	x.ExecType, x.RejectReason, x.StopPrice, x.IcebergQty = nil, nil, nil, nil
+	x.Close, x.Leverage = false, nil
+	var seen uint32
+	for {
+		k, ok := keyAt(b, i)
+		if !ok {
+			return 0, false
+		}
+		i += 4
+		switch k {
+		case 'E':
+			x.EventTime, i, ok = timeAt(b, i)
+			seen |= needE
+		case 's':
+			x.Symbol, i, ok = strAt(b, i)
+			seen |= needS
+		case 'c':
+			x.ClientOrderID, i, ok = literalAt(b, i)
+			seen |= needC
+		case 'S':
+			x.Side, i, ok = strAt(b, i)
+			seen |= needSide
+		case 'o':
+			x.Type, i, ok = strAt(b, i)
+			seen |= needO
+		case 'f':
+			x.TimeInForce, i, ok = strAt(b, i)
+			seen |= needF
+		case 'q':
+			x.Quantity, i, ok = decAt(b, i)
+			seen |= needQ
+		case 'p':
+			x.Price, i, ok = decAt(b, i)
+			seen |= needP
+		case 'X':
+			x.Status, i, ok = strAt(b, i)
+			seen |= needX
+		case 'i':
+			x.OrderID, i, ok = idAt(b, i)
+			seen |= needI
+		case 'z':
+			x.CumQty, i, ok = decAt(b, i)
+			seen |= needZ
+		case 'w':
+			x.Working, i, ok = boolAt(b, i)
+			seen |= needW
+		case 'm':
+			x.Maker, i, ok = boolAt(b, i)
+			seen |= needM
+		case 'O':
+			x.Created, i, ok = timeAt(b, i)
+			seen |= needCreated
+		case 'Z':
+			x.CumQuote, i, ok = decAt(b, i)
+			seen |= needQuote
+		case 'e':
+			return 0, false // a second type: the generic path decides
+		default:
+			switch dst := rawDst(x, k, contract); {
+			case dst != nil:
+				*dst, i, ok = rawAt(b, i, depth)
+			case contract && k == 'C':
+				x.Close, i, ok = boolAt(b, i)
+				seen |= needClose
+			case contract && k == 'v':
+				x.Leverage, i, ok = decAt(b, i)
+				seen |= needLev
+			default:
+				i, ok = skipAt(b, i, depth)
+			}
+		}
+		if !ok || i >= len(b) {
+			return 0, false
+		}
+		switch b[i] {
+		case ',':
+			i++
+			continue
+		case '}':
+		default:
+			return 0, false
+		}
+		ev.Kind = KindExecution
+		need := uint32(needSpot)
+		if contract {
+			ev.Kind, need = KindContractExecution, needContract
+		}
+		if seen&need != need {
+			return 0, false
+		}
+		return i + 1, true
+	}
+}
+
+// keyAt reads `"k":` at b[i], k one plain byte, with a value byte after.
+func keyAt(b []byte, i int) (byte, bool) {
+	if i+5 > len(b) {
+		return 0, false
+	}
+	kw := binary.LittleEndian.Uint32(b[i:])
+	k := byte(kw >> 8)
+	// `""":` is no key
+	return k, kw&0xFFFF00FF == 0x3A220022 && strPlain[k]
+}
+
+// rawDst is where the field of key k goes when it is kept as written
+// (ExecView's unvalidated fields), nil for other keys.
+func rawDst(x *ExecView, k byte, contract bool) *[]byte {
+	switch k {
+	case 'l':
+		return &x.LastQty
+	case 'L':
+		return &x.LastPrice
+	case 'n':
+		return &x.Commission
+	case 'N':
+		return &x.CommissionAsset
+	case 'T':
+		return &x.TradeTime
+	case 't':
+		return &x.TradeID
+	}
+	if contract {
+		return nil
+	}
+	switch k {
+	case 'x':
+		return &x.ExecType
+	case 'r':
+		return &x.RejectReason
+	case 'P':
+		return &x.StopPrice
+	case 'F':
+		return &x.IcebergQty
+	}
+	return nil
+}
+
+func hasAt(b []byte, i int, s string) bool {
+	return len(b)-i >= len(s) && string(b[i:i+len(s)]) == s
+}
+
+// SWAR constants: a byte repeated in each of eight lanes.
+const (
+	lanes1   = 0x0101010101010101
+	lanesTop = 0x8080808080808080
+)
+
+// stopMask marks (top bit of the lane) the bytes of eight that end plain
+// string text: a quote, a backslash or a control character. Only the
+// lowest mark is exact; that is the one used.
+func stopMask(v uint64) uint64 {
+	q := v ^ ('"' * lanes1)
+	e := v ^ ('\\' * lanes1)
+	return ((q-lanes1)&^q | (e-lanes1)&^e | (v-0x20*lanes1)&^v) & lanesTop
+}
+
+// plainEnd returns the index of the quote ending string text that starts
+// at i, and false when the text holds an escape or a control character
+// or is not closed.
+func plainEnd(b []byte, i int) (int, bool) {
+	for i+8 <= len(b) {
+		if m := stopMask(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			i += bits.TrailingZeros64(m) >> 3
+			return i, b[i] == '"'
+		}
+		i += 8
+	}
+	for i < len(b) && strPlain[b[i]] {
+		i++
+	}
+	return i, i < len(b) && b[i] == '"'
+}
+
+// strAt reads a plain string value at b[i].
+func strAt(b []byte, i int) ([]byte, int, bool) {
+	if b[i] != '"' {
+		return nil, i, false
+	}
+	j, ok := plainEnd(b, i+1)
+	return b[i+1 : j], j + 1, ok
+}
+
+// digitsEnd returns the end of the run of digits from i.
+func digitsEnd(b []byte, i int) int {
+	for i < len(b) && isDigit(b[i]) {
+		i++
+	}
+	return i
+}
+
+// uintAt reads an unsigned JSON integer at b[i] (no leading zero).
+func uintAt(b []byte, i int) ([]byte, int, bool) {
+	j := digitsEnd(b, i)
+	return b[i:j], j, j > i && (b[i] != '0' || j == i+1)
+}
+
+// timeAt reads a time: a JSON integer or a string of digits, of at most
+// 18 digits (negative or longer ones go the generic way).
+func timeAt(b []byte, i int) (int64, int, bool) {
+	quoted := b[i] == '"'
+	if quoted {
+		i++
+	}
+	j := i
+	var n uint64
+	for j+8 <= len(b) { // eight digits at a time while there are
+		v := binary.LittleEndian.Uint64(b[j:])
+		if !eightDigits(v) {
+			break
+		}
+		n = n*1e8 + parseEight(v)
+		j += 8
+	}
+	for j < len(b) && isDigit(b[j]) {
+		n = n*10 + uint64(b[j]-'0')
+		j++
+	}
+	switch {
+	case j == i || j-i > 18:
+		return 0, j, false
+	case quoted:
+		return int64(n), j + 1, j < len(b) && b[j] == '"'
+	}
+	return int64(n), j, b[i] != '0' || j == i+1
+}
+
+// eightDigits reports whether the eight bytes of v (little endian) are
+// all ASCII digits.
+func eightDigits(v uint64) bool {
+	return ((v+0x4646464646464646)|(v-0x3030303030303030))&lanesTop == 0
+}
+
+// parseEight is the number the eight ASCII digits of v (little endian:
+// the first digit in the low byte) write: pairs, then fours, then all.
+func parseEight(v uint64) uint64 {
+	v -= 0x3030303030303030
+	v = v*10 + v>>8 // each even byte: two digits
+	v = ((v&0x000000FF000000FF)*(100+1000000<<32) + (v>>16&0x000000FF000000FF)*(1+10000<<32)) >> 32
+	return v
+}
+
+// idAt reads an order id: digits as a JSON integer or a string.
+func idAt(b []byte, i int) ([]byte, int, bool) {
+	if b[i] != '"' {
+		return uintAt(b, i)
+	}
+	t, j, ok := strAt(b, i)
+	return t, j, ok && IsDigits(t)
+}
+
+// literalAt reads a client order id: any plain string, or a JSON integer.
+func literalAt(b []byte, i int) ([]byte, int, bool) {
+	if b[i] != '"' {
+		return uintAt(b, i)
+	}
+	return strAt(b, i)
+}
+
+// decAt reads a decimal: a JSON number, or a string holding a decimal
+// literal.
+func decAt(b []byte, i int) ([]byte, int, bool) {
+	switch c := b[i]; {
+	case c == '"':
+		t, j, ok := strAt(b, i)
+		return t, j, ok && IsDecimal(t)
+	case c == '-' || isDigit(c):
+		j, ok := scanNumber(b, i)
+		return b[i:j], j, ok
+	}
+	return nil, i, false
+}
+
+// boolAt reads true or false.
+func boolAt(b []byte, i int) (bool, int, bool) {
+	switch {
+	case hasAt(b, i, "true"):
+		return true, i + 4, true
+	case hasAt(b, i, "false"):
+		return false, i + 5, true
+	}
+	return false, i, false
+}
+
+// rawAt reads a field kept as written: a plain string's text, or another
+// value's JSON text.
+func rawAt(b []byte, i, depth int) ([]byte, int, bool) {
+	if b[i] == '"' {
+		return strAt(b, i)
+	}
+	j, ok := skipAt(b, i, depth)
+	return b[i:j], j, ok
+}
+
+// skipAt checks the value at b[i] and returns its end.
+func skipAt(b []byte, i, depth int) (int, bool) {
+	switch c := b[i]; {
+	case c == '"':
+		end, _, ok := scanStr(b, i+1)
+		return end + 1, ok
+	case c == '-' || isDigit(c):
+		return scanNumber(b, i)
+	case c == 'n' && hasAt(b, i, "null"):
+		return i + 4, true
+	case c == 't' || c == 'f':
+		_, j, ok := boolAt(b, i)
+		return j, ok
+	case c == '{' || c == '[':
+		s := scanner{b: b, i: i}
+		s.value(depth)
+		return s.i, !s.bad
+	}
+	return i, false // white space or not JSON
+}
