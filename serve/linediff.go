@@ -20,6 +20,7 @@ import (
 type cell struct {
 	text  string // the character, with any zero-width ones after it
 	style string // the style sequences in force; "" is the default
+	pens  int    // the line's style changes before it, to compare styles once per change
 	col   int
 	width int
 }
@@ -31,6 +32,7 @@ type cells struct {
 	col    int
 	pen    string // style in force
 	penEnd int    // where pen ends in line, so that an adjacent sequence extends it
+	pens   int    // style changes so far
 	bad    bool   // the line holds something cells do not model
 }
 
@@ -72,7 +74,7 @@ func (c *cells) next() (cell, bool) {
 				}
 				c.i += size
 			}
-			cl := cell{text: line[start:c.i], style: c.pen, col: c.col, width: w}
+			cl := cell{text: line[start:c.i], style: c.pen, pens: c.pens, col: c.col, width: w}
 			c.col += w
 			return cl, true
 		}
@@ -102,6 +104,7 @@ func (c *cells) style() bool {
 		return false
 	}
 	c.i += n
+	c.pens++
 	return true
 }
 
@@ -148,13 +151,23 @@ const maxGap = 4
 // from old into line.
 func (p *painter) appendLine(b []byte, y, w int, old, line string, profile colorprofile.Profile) []byte {
 	mark := len(b)
-	o, n := newCells(old), newCells(line)
-	oc, oMore := o.next()
+	// The cells that end before the first byte that differs are the same
+	// in both lines, at the same columns: they are only walked.
+	k := 0
+	for k < len(old) && k < len(line) && old[k] == line[k] {
+		k++
+	}
+	n := newCells(line)
+	common := n // n after the last cell of the common prefix
+	var o cells
+	var oc cell
+	oMore, synced := false, false
 	var gap [maxGap]cell // unchanged cells since the last changed one
 	gaps := 0
 	inRun := false
-	pen := "\x00" // unknown: the first cell written sets its style
-	drawn := 0    // the columns the new line covers in the window
+	pen := "\x00"                            // unknown: the first cell written sets its style
+	drawn := 0                               // the columns the new line covers in the window
+	oPens, nPens, sameStyle := -1, -1, false // the last pair of styles compared
 	put := func(c cell) {
 		if c.style != pen {
 			b = append(b, ansi.ResetStyle...)
@@ -169,10 +182,22 @@ func (p *painter) appendLine(b []byte, y, w int, old, line string, profile color
 			break
 		}
 		drawn = nc.col + nc.width
+		if n.i < k {
+			common = n
+			continue // a common prefix: nothing written yet
+		}
+		if !synced { // old from the same state, at the same byte
+			o, synced = common, true
+			o.line = old
+			oc, oMore = o.next()
+		}
 		for oMore && oc.col < nc.col {
 			oc, oMore = o.next()
 		}
-		if oMore && oc.col == nc.col && oc.width == nc.width && oc.text == nc.text && oc.style == nc.style {
+		if oMore && (oc.pens != oPens || nc.pens != nPens) {
+			oPens, nPens, sameStyle = oc.pens, nc.pens, oc.style == nc.style
+		}
+		if oMore && oc.col == nc.col && oc.width == nc.width && sameStyle && sameText(oc.text, nc.text) {
 			if inRun {
 				if gaps < maxGap {
 					gap[gaps] = nc
@@ -194,6 +219,10 @@ func (p *painter) appendLine(b []byte, y, w int, old, line string, profile color
 		gaps = 0
 		put(nc)
 	}
+	if !synced {
+		o = common
+		o.line = old
+	}
 	oldWidth := o.width()
 	if n.bad || o.bad {
 		// The whole line, cut to the window.
@@ -209,4 +238,12 @@ func (p *painter) appendLine(b []byte, y, w int, old, line string, profile color
 		b = append(b, ansi.ResetStyle+ansi.EraseLineRight...)
 	}
 	return b // the pen is reset by the next line's first run or the frame's end
+}
+
+// sameText compares two cells' characters, most often one byte each.
+func sameText(a, b string) bool {
+	if len(a) == 1 && len(b) == 1 {
+		return a[0] == b[0]
+	}
+	return a == b
 }

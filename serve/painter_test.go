@@ -97,7 +97,7 @@ func TestPainterFramesMatchTheView(t *testing.T) {
 	p := newPainter(&bytes.Buffer{}, 12, w, h, colorprofile.TrueColor)
 	e := newEmulator(w, h)
 	lines := make([]string, h)
-	for step := range 400 {
+	for step := range 2000 {
 		redraw := false
 		switch k := r.IntN(20); {
 		case step == 0:
@@ -145,10 +145,23 @@ func TestPainterFramesMatchTheView(t *testing.T) {
 	}
 }
 
-// editLine changes a few characters of line in place (same width), the
-// way a price or an age changes in a row.
+// editLine changes a line the way a row changes: a few digits (a price,
+// an age), a combining accent added after a capital, or its end cut off
+// (before a style sequence, so that what is left is well formed).
 func editLine(r *rand.Rand, line string) string {
 	b := []byte(line)
+	switch r.IntN(4) {
+	case 0:
+		if len(line) > 0 {
+			return cutBeforeEscape(line, r.IntN(len(line)))
+		}
+	case 1:
+		for i := range b {
+			if b[i] >= 'A' && b[i] <= 'Z' && r.IntN(3) == 0 { // text: sequences end in m
+				return line[:i+1] + "\u0301" + line[i+1:]
+			}
+		}
+	}
 	for range 1 + r.IntN(3) {
 		if len(b) == 0 {
 			break
@@ -159,6 +172,12 @@ func editLine(r *rand.Rand, line string) string {
 		}
 	}
 	return string(b)
+}
+
+// cutBeforeEscape is line up to the last escape sequence that starts at
+// or before i.
+func cutBeforeEscape(line string, i int) string {
+	return line[:max(strings.LastIndexByte(line[:i+1], 0x1b), 0)]
 }
 
 // TestPainterSendsChangedCells: a changed price in a long line costs a
