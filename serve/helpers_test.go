@@ -146,18 +146,20 @@ func mustDial(t testing.TB, addr string, key gossh.Signer) *gossh.Client {
 // the cells that changed, so a word can be on screen and never whole in
 // the stream). Benchmarks' screens keep the stream only.
 type screen struct {
-	mu     sync.Mutex
-	buf    bytes.Buffer
-	term   *emulator // nil in benchmarks
-	n      int64
-	stamps bool        // record write times (BenchmarkCapacity)
-	writes []time.Time // the write times while stamps is on
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	term    *emulator // nil in benchmarks
+	n       int64
+	nwrites int64       // writes the client got: about one per frame
+	stamps  bool        // record write times (BenchmarkCapacity)
+	writes  []time.Time // the write times while stamps is on
 }
 
 func (s *screen) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.n += int64(len(p))
+	s.nwrites++
 	if s.stamps {
 		s.writes = append(s.writes, time.Now())
 	}
@@ -203,6 +205,12 @@ func (s *screen) writeTimes() []time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.writes)
+}
+
+func (s *screen) frames() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.nwrites
 }
 
 func (s *screen) bytes() int64 {

@@ -157,6 +157,13 @@ func (p *painter) appendLine(b []byte, y, w int, old, line string, profile color
 	for k < len(old) && k < len(line) && old[k] == line[k] {
 		k++
 	}
+	// And once both lines have the same bytes left, at the same column in
+	// the same style, the rest is the same too.
+	ks := 0
+	for ks < len(old)-k && ks < len(line)-k && old[len(old)-1-ks] == line[len(line)-1-ks] {
+		ks++
+	}
+	sameRest := false
 	n := newCells(line)
 	common := n // n after the last cell of the common prefix
 	var o cells
@@ -198,6 +205,10 @@ func (p *painter) appendLine(b []byte, y, w int, old, line string, profile color
 			oPens, nPens, sameStyle = oc.pens, nc.pens, oc.style == nc.style
 		}
 		if oMore && oc.col == nc.col && oc.width == nc.width && sameStyle && sameText(oc.text, nc.text) {
+			if rest := len(line) - n.i; rest <= ks && rest == len(old)-o.i && n.pen == o.pen {
+				sameRest = true
+				break
+			}
 			if inRun {
 				if gaps < maxGap {
 					gap[gaps] = nc
@@ -218,6 +229,9 @@ func (p *painter) appendLine(b []byte, y, w int, old, line string, profile color
 		}
 		gaps = 0
 		put(nc)
+	}
+	if sameRest {
+		return b
 	}
 	if !synced {
 		o = common
