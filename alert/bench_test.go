@@ -11,16 +11,19 @@ import (
 
 // BenchmarkEvaluate: one evaluation of one rule of every kind over an
 // account with 10,000 retained orders, 50 balances and 20 positions, each
-// on a new snapshot. "orders changed": the snapshot's order rows are new
-// (the fill and rejection watch compares every order); "orders unchanged":
-// they are shared with the previous snapshot, as the state store does.
+// on a new snapshot. "orders changed": the snapshot's order chunks are
+// new, its rows the same (the fill and rejection watch compares every row
+// by pointer); "orders unchanged": they are shared with the previous
+// snapshot, as the state store does.
 func BenchmarkEvaluate(b *testing.B) {
 	st := &state.Snapshot{}
 	mk := &market.Snapshot{Version: 1, Quotes: map[string]market.Quote{}, Instruments: map[string]market.Instrument{}}
+	var rows []*state.Order
 	for i := range 10000 {
-		st.Orders = append(st.Orders, &state.Order{Market: "spot", Symbol: "ETHBTC", OrderID: fmt.Sprint(i), Side: "BUY",
+		rows = append(rows, &state.Order{Market: "spot", Symbol: "ETHBTC", OrderID: fmt.Sprint(i), Side: "BUY",
 			Type: "LIMIT", Quantity: "2", ExecutedQty: "1", Status: "PARTIALLY_FILLED"})
 	}
+	st.Orders = state.NewOrderRows(rows...)
 	benchkit.Account(st, mk, 50, 20)
 	var rules []Rule
 	for i, f := range []map[string]any{
@@ -38,7 +41,7 @@ func BenchmarkEvaluate(b *testing.B) {
 		}
 		rules = append(rules, r)
 	}
-	other := append([]*state.Order(nil), st.Orders...) // same rows, another array
+	other := state.NewOrderRows(st.Orders.Slice(0, st.Orders.Len())...) // same rows, other chunks
 	for _, changed := range []bool{false, true} {
 		b.Run(map[bool]string{false: "orders unchanged", true: "orders changed"}[changed], func(b *testing.B) {
 			e := NewEngine(rules)

@@ -169,26 +169,26 @@ func order(id, status, executed string) *state.Order {
 func TestFillAndRejection(t *testing.T) {
 	fill := []Rule{rule(t, 1, map[string]any{"kind": "fill"})}
 	runSteps(t, fill, []step{
-		{func(w *world) { w.st.Orders = []*state.Order{order("1", "PARTIALLY_FILLED", "1")} }, 0, ""}, // baseline
-		{func(w *world) { w.st.Orders = []*state.Order{order("1", "FILLED", "2")} }, 1, "fill: ETHBTC BUY LIMIT filled 2 of 2"},
+		{func(w *world) { w.st.Orders = state.NewOrderRows(order("1", "PARTIALLY_FILLED", "1")) }, 0, ""}, // baseline
+		{func(w *world) { w.st.Orders = state.NewOrderRows(order("1", "FILLED", "2")) }, 1, "fill: ETHBTC BUY LIMIT filled 2 of 2"},
 		{nil, 0, ""},
-		{func(w *world) { w.st.Orders = append(w.st.Orders, order("2", "FILLED", "2")) }, 1, "filled 2 of 2"},
+		{func(w *world) { w.st.Orders = w.st.Orders.Append(order("2", "FILLED", "2")) }, 1, "filled 2 of 2"},
 		{func(w *world) {
-			w.st.Orders = append(w.st.Orders, order("3", "FILLED", "2"), order("4", "PARTIALLY_FILLED", "0.5"))
+			w.st.Orders = w.st.Orders.Append(order("3", "FILLED", "2"), order("4", "PARTIALLY_FILLED", "0.5"))
 		}, 1, "2 × fill"},
-		{func(w *world) { w.st.Orders = append(w.st.Orders, order("5", "NEW", "0")) }, 0, ""},
-		{func(w *world) { w.st.Orders = w.st.Orders[4:] }, 0, ""}, // older orders left the retention
-		{func(w *world) { w.st.Orders = []*state.Order{order("4", "FILLED", "2"), order("5", "NEW", "0")} }, 1, "filled 2 of 2"},
+		{func(w *world) { w.st.Orders = w.st.Orders.Append(order("5", "NEW", "0")) }, 0, ""},
+		{func(w *world) { w.st.Orders = state.NewOrderRows(w.st.Orders.Slice(4, w.st.Orders.Len())...) }, 0, ""}, // older orders left the retention
+		{func(w *world) { w.st.Orders = state.NewOrderRows(order("4", "FILLED", "2"), order("5", "NEW", "0")) }, 1, "filled 2 of 2"},
 	})
 	other := []Rule{rule(t, 1, map[string]any{"kind": "fill", "symbol": "BTCUSDT"})}
 	runSteps(t, other, []step{
 		{nil, 0, ""},
-		{func(w *world) { w.st.Orders = []*state.Order{order("1", "FILLED", "2")} }, 0, ""},
+		{func(w *world) { w.st.Orders = state.NewOrderRows(order("1", "FILLED", "2")) }, 0, ""},
 	})
 	rej := []Rule{rule(t, 1, map[string]any{"kind": "order_rejected"})}
 	runSteps(t, rej, []step{
-		{func(w *world) { w.st.Orders = []*state.Order{order("1", "REJECTED", "0")} }, 0, ""}, // baseline
-		{func(w *world) { w.st.Orders = append(w.st.Orders, order("2", "REJECTED", "0")) }, 1, "order rejected: ETHBTC BUY LIMIT order 2"},
+		{func(w *world) { w.st.Orders = state.NewOrderRows(order("1", "REJECTED", "0")) }, 0, ""}, // baseline
+		{func(w *world) { w.st.Orders = w.st.Orders.Append(order("2", "REJECTED", "0")) }, 1, "order rejected: ETHBTC BUY LIMIT order 2"},
 		{nil, 0, ""},
 		{func(w *world) {
 			w.st.Pending = []state.Pending{{ClientOrderID: "bh-1", Symbol: "ETHBTC", Side: "SELL", Status: "NOT_PLACED", Reason: "-2013"}}

@@ -18,8 +18,7 @@ type tradeWatch struct {
 	version uint64
 	primed  bool
 	orders  map[orderKey]orderSeen
-	rows    **state.Order // first element of the last snapshot's Orders (shared while unchanged)
-	nrows   int
+	rows    state.OrderRows   // the last snapshot's orders (rows and chunks are shared while unchanged)
 	pending map[string]string // clientOrderId -> status
 
 	fills    []state.Order // orders filled further in the last update
@@ -52,24 +51,20 @@ func (t *tradeWatch) update(s *state.Snapshot) (fresh bool) {
 	return true
 }
 
-// scanOrders compares the orders with the previous snapshot's. A snapshot
-// whose orders did not change shares the previous one's rows, and is
-// skipped; otherwise the map is updated in place (no allocation per
-// order) and orders no longer retained are dropped.
-func (t *tradeWatch) scanOrders(orders []*state.Order) {
-	var first **state.Order
-	if len(orders) > 0 {
-		first = &orders[0]
-	}
-	if t.primed && first == t.rows && len(orders) == t.nrows {
-		return
-	}
-	t.rows, t.nrows = first, len(orders)
+// scanOrders compares the orders with the previous snapshot's. Rows and
+// chunks of rows a snapshot shares with the previous one are skipped by
+// pointer (state.OrderRows.Changes), so the cost follows what changed;
+// the map is updated in place (no allocation per order) and orders no
+// longer retained leave it.
+func (t *tradeWatch) scanOrders(orders state.OrderRows) {
 	if t.orders == nil {
-		t.orders = make(map[orderKey]orderSeen, len(orders))
+		t.orders = make(map[orderKey]orderSeen, orders.Len())
 	}
-	for i := range orders {
-		o := orders[i]
+	for gone, o := range orders.Changes(t.rows) {
+		if o == nil {
+			delete(t.orders, orderKey{gone.Market, gone.OrderID})
+			continue
+		}
 		k := orderKey{o.Market, o.OrderID}
 		prev, had := t.orders[k]
 		if had && prev.executed == o.ExecutedQty && prev.status == o.Status {
@@ -86,16 +81,7 @@ func (t *tradeWatch) scanOrders(orders []*state.Order) {
 			t.rejected = append(t.rejected, fmt.Sprintf("%s %s %s order %s", o.Symbol, o.Side, o.Type, o.OrderID))
 		}
 	}
-	if len(t.orders) > len(orders) {
-		// Orders left the retention: keep only the current ones (rare:
-		// once the closed-order limit is reached, once per eviction).
-		kept := make(map[orderKey]orderSeen, len(orders))
-		for i := range orders {
-			k := orderKey{orders[i].Market, orders[i].OrderID}
-			kept[k] = t.orders[k]
-		}
-		t.orders = kept
-	}
+	t.rows = orders
 }
 
 // increased reports whether the executed quantity grew ("" is zero).

@@ -29,7 +29,7 @@ func TestDumpDuplicateClientOrderIDIsListed(t *testing.T) {
 		snap = decodeDump(t, out)
 	}
 	inOrders := false
-	for _, o := range snap.Orders {
+	for _, o := range snap.Orders.All() {
 		inOrders = inOrders || (o.ClientOrderID == cid && o.Status == "NEW")
 	}
 	if !inOrders {

@@ -63,7 +63,7 @@ func TestDumpSettlesUnknownOrder(t *testing.T) {
 				t.Errorf("the order never went UNKNOWN; log:\n%s", logged)
 			}
 			inOrders := false
-			for _, o := range snap.Orders {
+			for _, o := range snap.Orders.All() {
 				inOrders = inOrders || (o.ClientOrderID == cid && o.Status == "NEW")
 			}
 			if tc.takeEffect {

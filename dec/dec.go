@@ -1,7 +1,9 @@
 // Package dec reads decimal literals — prices, quantities and balances as
 // the service sends them — into exact numbers (shopspring/decimal), the one
 // helper the packages share instead of each writing its own: an empty or
-// malformed literal is reported, never read as zero by accident.
+// malformed literal is reported, never read as zero by accident. For the
+// dashboard's tables it also compares and adds literals as written
+// (text.go), with a stated answer for text that is not a number.
 package dec
 
 import (

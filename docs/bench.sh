@@ -33,7 +33,7 @@ go build -o "$tmp/bhtop" .
 echo "value, state, journal benchmarks..." >&2
 {
 	bench ./value/ '^BenchmarkOf$|^BenchmarkEquity$' -benchmem -count 3
-	bench ./state/ '^BenchmarkIngest$|^BenchmarkIngestParallel$|^BenchmarkIngestKnownOrders$|^BenchmarkSnapshot$' -benchmem
+	bench ./state/ '^BenchmarkIngest$|^BenchmarkIngestParallel$|^BenchmarkIngestKnownOrders$|^BenchmarkSnapshot$|^BenchmarkSnapshotReaders$' -benchmem
 } >"$tmp/b.txt"
 
 # replay --dump, whole process: the best of 3 runs (wall, and user+sys CPU).
@@ -66,8 +66,9 @@ echo "| decode + fold in-process, journal decoded on every core (\`BenchmarkInge
 echo "| decode + fold, one core, frames in memory (\`BenchmarkIngest\`) | $(fmt_num "$(m 'BenchmarkIngest-' events/s)") events/s wall, $(fmt_num "$(m 'BenchmarkIngest-' cpu-ns/event)") CPU-ns/event | |"
 echo "| update of a known order (\`BenchmarkIngestKnownOrders\`) | $(fmt_num "$(m BenchmarkIngestKnownOrders ns/event)") ns wall, $(fmt_num "$(m BenchmarkIngestKnownOrders cpu-ns/event)") CPU-ns, $(m BenchmarkIngestKnownOrders allocs/op) allocs | ≤ 250 ns, 0 allocs |"
 for c in 1 100; do
-	echo "| snapshot at 20,000 orders, $c changed (\`BenchmarkSnapshot/changes=$c\`) | $(fmt_num "$(m "BenchmarkSnapshot/changes=$c-" ns/op)") ns wall, $(fmt_num "$(m "BenchmarkSnapshot/changes=$c-" cpu-ns/snapshot)") CPU-ns | ≤ 50 µs |"
+	echo "| snapshot at 20,000 orders, $c changed (\`BenchmarkSnapshot/changes=$c\`) | $(fmt_num "$(m "BenchmarkSnapshot/changes=$c-" ns/snapshot)") ns wall, $(fmt_num "$(m "BenchmarkSnapshot/changes=$c-" cpu-ns/snapshot)") CPU-ns | ≤ 50 µs |"
 done
+echo "| memory a lagging reader keeps alive at 20,000 orders, 100 readers (\`BenchmarkSnapshotReaders\`) | $(fmt_num "$(m "BenchmarkSnapshotReaders/readers=100-" retained-B/reader)") B/reader | not growing with readers |"
 if [ "$quick" != "--quick" ]; then
 	for r in 100 1000; do
 		for v in 1 50 200; do

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 
+	"bhtop/api"
 	"bhtop/event"
 )
 
@@ -202,11 +203,11 @@ func (g *generator) newOrder() {
 		o.symbol = spotSymbols[g.r.IntN(len(spotSymbols))]
 	}
 	if g.r.IntN(50) == 0 {
-		g.emitOrder(o, "REJECTED", 0)
+		g.emitOrder(o, api.StatusRejected, 0)
 		return
 	}
 	g.open = append(g.open, o)
-	g.emitOrder(o, "NEW", 0)
+	g.emitOrder(o, api.StatusNew, 0)
 }
 
 // fill executes part of o (or all of it when all is set).
@@ -218,9 +219,9 @@ func (g *generator) fill(o *genOrder, all bool) {
 	}
 	o.filled += l
 	o.quote += l * o.price
-	status := "PARTIALLY_FILLED"
+	status := api.StatusPartiallyFilled
 	if o.filled == o.qty {
-		status = "FILLED"
+		status = api.StatusFilled
 		g.remove(o)
 	}
 	g.emitOrder(o, status, l)
@@ -232,7 +233,7 @@ func (g *generator) fill(o *genOrder, all bool) {
 func (g *generator) cancel(i int) {
 	o := g.open[i]
 	g.remove(o)
-	g.emitOrder(o, "CANCELED", 0)
+	g.emitOrder(o, api.StatusCanceled, 0)
 }
 
 func (g *generator) remove(o *genOrder) {

@@ -71,7 +71,7 @@ func account(version uint64, orders ...*state.Order) *state.Snapshot {
 	return &state.Snapshot{
 		Version:   version,
 		Balances:  []state.Balance{{Asset: "BTC", Free: "1", Locked: "0"}, {Asset: "USDT", Free: "1000", Locked: "0"}},
-		Orders:    orders,
+		Orders:    state.NewOrderRows(orders...),
 		Positions: []state.Position{{Symbol: "ETH-PERP", Side: "LONG", AvgPrice: "3000", Total: "1", Margin: "300"}},
 	}
 }

@@ -133,11 +133,11 @@ func TestTouched(t *testing.T) {
 	}
 	st := &state.Snapshot{
 		Balances: []state.Balance{{Asset: "USDT"}, {Asset: "BTC"}, {Asset: "LTC"}, {Asset: "EUR"}, {Asset: "BHT"}, {Asset: "XYZ"}},
-		Orders: []*state.Order{
-			{Symbol: "XRPUSDT", Status: "NEW"},
-			{Symbol: "ETHBTC", Status: "FILLED"},
-			{Symbol: "NOPE", Status: "NEW"},
-		},
+		Orders: state.NewOrderRows(
+			&state.Order{Symbol: "XRPUSDT", Status: "NEW"},
+			&state.Order{Symbol: "ETHBTC", Status: "FILLED"},
+			&state.Order{Symbol: "NOPE", Status: "NEW"},
+		),
 		Positions: []state.Position{{Symbol: "ETH-PERP", Side: "LONG"}},
 	}
 	got := Touched(st, ins, "USDT", []string{"ETHUSDT", "UNKNOWN"})

@@ -31,8 +31,8 @@ func Touched(s *state.Snapshot, instruments map[string]Instrument, valueIn strin
 			}
 			routeVia(b.Asset, valueIn, pairs, instruments, add)
 		}
-		for i := range s.Orders {
-			if o := s.Orders[i]; o.Open() {
+		for _, o := range s.Orders.All() {
+			if o.Open() {
 				add(o.Symbol)
 			}
 		}

@@ -71,9 +71,9 @@ func TestNoSecretsOrOrderIDsInLabels(t *testing.T) {
 	if ack.Outcome != rest.OutcomeAccepted {
 		t.Fatalf("PlaceOrder: %+v", ack)
 	}
-	waitFor(t, "the order in the state", func() bool { return len(l.sess.Hub().Latest().Orders) > 0 })
+	waitFor(t, "the order in the state", func() bool { return l.sess.Hub().Latest().Orders.Len() > 0 })
 	secrets := []string{l.sim.APIKey(), sim.DemoSecret, ack.OrderID, "bh-metrics-test"}
-	for _, o := range l.sess.Hub().Latest().Orders {
+	for _, o := range l.sess.Hub().Latest().Orders.All() {
 		secrets = append(secrets, o.OrderID)
 	}
 	for _, s := range secrets {

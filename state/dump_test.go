@@ -82,15 +82,15 @@ func TestSnapshotsAreImmutable(t *testing.T) {
 	s := fold(NewStore(), spot("1", 10, "NEW", "0", "0"), acct(10, true, "BTC", "1", "0"))
 	a := s.Snapshot()
 	b := s.Snapshot()
-	if b.Version != a.Version+1 || &a.Orders[0] != &b.Orders[0] {
-		t.Errorf("unchanged snapshot: version %d→%d, orders shared %v", a.Version, b.Version, &a.Orders[0] == &b.Orders[0])
+	if b.Version != a.Version+1 || !b.Orders.Same(a.Orders) {
+		t.Errorf("unchanged snapshot: version %d→%d, orders shared %v", a.Version, b.Version, b.Orders.Same(a.Orders))
 	}
 	fold(s, spot("1", 11, "PARTIALLY_FILLED", "0.5", "0.05"), acct(11, false, "BTC", "2", "0"), pos("1", "X", "LONG", "1"))
 	c := s.Snapshot()
-	if a.Orders[0].Status != "NEW" || a.Balances[0].Free != "1" || !a.Account.CanTrade || len(a.Positions) != 0 {
+	if a.Orders.At(0).Status != "NEW" || a.Balances[0].Free != "1" || !a.Account.CanTrade || len(a.Positions) != 0 {
 		t.Errorf("an earlier snapshot changed: %+v", a)
 	}
-	if c.Orders[0].Status != "PARTIALLY_FILLED" || c.Balances[0].Free != "2" || c.Account.CanTrade || len(c.Positions) != 1 {
+	if c.Orders.At(0).Status != "PARTIALLY_FILLED" || c.Balances[0].Free != "2" || c.Account.CanTrade || len(c.Positions) != 1 {
 		t.Errorf("new snapshot = %+v", c)
 	}
 	if c.LastEventTime != 11 || c.Stats.Events != 5 {

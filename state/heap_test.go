@@ -19,8 +19,8 @@ func TestHeapAfterMillionEvents(t *testing.T) {
 	gen.Each(gen.Options{Events: 1_000_000, Seed: 42, OpenOrders: 10_000}, func(f gen.Frame) { s.ApplyFrame(f.Data, nil) })
 	snap := s.Snapshot()
 	open := 0
-	for i := range snap.Orders {
-		if snap.Orders[i].Open() {
+	for _, o := range snap.Orders.All() {
+		if o.Open() {
 			open++
 		}
 	}

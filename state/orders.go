@@ -1,6 +1,9 @@
 package state
 
 import (
+	"slices"
+
+	"bhtop/api"
 	"bhtop/event"
 )
 
@@ -46,7 +49,7 @@ type order struct {
 	lits                           []byte
 	ends                           [nLits]int32
 	created, updated               int64
-	idx                            int // position in Store.sorted at the last Snapshot
+	shown                          bool // its row is in the last Snapshot's rows
 	prevClosed, nextClosed         *order
 	row                            *Order
 }
@@ -81,9 +84,9 @@ func (o *order) setLits(vals ...[]byte) {
 // rank orders statuses: NEW < PARTIALLY_FILLED < everything else.
 func rank(status []byte) uint8 {
 	switch string(status) {
-	case "NEW":
+	case api.StatusNew:
 		return 0
-	case "PARTIALLY_FILLED":
+	case api.StatusPartiallyFilled:
 		return 1
 	}
 	return 2
@@ -148,7 +151,7 @@ func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
 	s.ordersDirty = true
 
 	wasOpen := o.open
-	o.open = o.status == "NEW" || o.status == "PARTIALLY_FILLED"
+	o.open = api.Open(o.status)
 	switch {
 	case !o.open && (wasOpen || !o.inClosed):
 		s.closedCount++
@@ -204,11 +207,11 @@ func (s *Store) evict() {
 		mk := &s.markets[o.mkt]
 		delete(mk.orders, o.id)
 		o.removed = true
-		s.removed++
+		s.dropped = append(s.dropped, o)
 		s.ordersDirty = true
 		s.addTomb(mk, o.id, o.updated)
 	}
-	if s.removed >= 1024 {
+	if len(s.dropped) >= 1024 {
 		s.compactOrders()
 	}
 }
@@ -225,24 +228,21 @@ func (s *Store) newOrder(m uint8, id []byte) *order {
 	return &order{mkt: m, id: string(id)}
 }
 
-// compactOrders drops removed orders from the sort lists (so that a
-// store never snapshotted does not keep them) and recycles them.
+// compactOrders forgets the dropped orders (so that a store never
+// snapshotted stays bounded) and reuses them: the keys of those the last
+// Snapshot shows are kept for the next one to delete their rows.
 func (s *Store) compactOrders() {
-	keep := func(list []*order) []*order {
-		out := list[:0]
-		for _, o := range list {
-			if o.removed {
-				s.recycle(o)
-			} else {
-				out = append(out, o)
-			}
+	removed := func(o *order) bool { return o.removed }
+	s.added = slices.DeleteFunc(s.added, removed) // DeleteFunc clears the tail
+	s.changed = slices.DeleteFunc(s.changed, removed)
+	for _, o := range s.dropped {
+		if o.shown {
+			s.gone = append(s.gone, rowKey{o.mkt, o.id})
 		}
-		clear(list[len(out):])
-		return out
+		s.recycle(o)
 	}
-	s.sorted = keep(s.sorted)
-	s.added = keep(s.added)
-	s.removed = 0
+	clear(s.dropped)
+	s.dropped = s.dropped[:0]
 }
 
 // recycle keeps a dropped order, no longer referenced anywhere, for reuse.

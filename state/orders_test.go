@@ -32,9 +32,9 @@ func fold(s *Store, frames ...[]byte) *Store {
 }
 
 func findOrder(snap *Snapshot, market, id string) *Order {
-	for i := range snap.Orders {
-		if snap.Orders[i].Market == market && snap.Orders[i].OrderID == id {
-			return snap.Orders[i]
+	for _, o := range snap.Orders.All() {
+		if o.Market == market && o.OrderID == id {
+			return o
 		}
 	}
 	return nil
@@ -88,10 +88,10 @@ func TestOrderingRules(t *testing.T) {
 func TestMarketsAreSeparate(t *testing.T) {
 	s := fold(NewStore(), spot("469961015902208000", 5, "NEW", "0", "0"), contract("469961015902208000", 4, "FILLED", "10", "80000"))
 	snap := s.Snapshot()
-	if len(snap.Orders) != 2 || snap.Orders[0].Market != MarketContract || snap.Orders[1].Market != MarketSpot {
+	if snap.Orders.Len() != 2 || snap.Orders.At(0).Market != MarketContract || snap.Orders.At(1).Market != MarketSpot {
 		t.Fatalf("orders = %+v", snap.Orders)
 	}
-	c, sp := snap.Orders[0], snap.Orders[1]
+	c, sp := snap.Orders.At(0), snap.Orders.At(1)
 	if c.Leverage == nil || *c.Leverage != "20" || c.Close == nil || !*c.Close || c.AvgPrice == nil || *c.AvgPrice != "8000" {
 		t.Errorf("contract row = %+v", c)
 	}
@@ -107,7 +107,7 @@ func TestOrdersSortedByNumericID(t *testing.T) {
 		fold(s, spot(id, 1, "NEW", "0", "0"))
 	}
 	var got []string
-	for _, o := range s.Snapshot().Orders {
+	for _, o := range s.Snapshot().Orders.All() {
 		got = append(got, o.OrderID)
 	}
 	want := []string{"9", "10", "100", "9007199254740993", "469961015902208000", "123456789012345678901234567890"}
@@ -117,7 +117,7 @@ func TestOrdersSortedByNumericID(t *testing.T) {
 	// added between snapshots: merged in order
 	fold(s, spot("50", 1, "NEW", "0", "0"), contract("1", 1, "NEW", "0", "0"))
 	got = got[:0]
-	for _, o := range s.Snapshot().Orders {
+	for _, o := range s.Snapshot().Orders.All() {
 		got = append(got, o.Market+":"+o.OrderID)
 	}
 	if got[0] != "contract:1" || got[3] != "spot:50" || len(got) != 8 {
@@ -138,7 +138,7 @@ func TestRetention(t *testing.T) {
 		spot("1", 12, "CANCELED", "0", "0"),     // closes third: 3 is dropped
 	)
 	snap := s.Snapshot()
-	if findOrder(snap, MarketContract, "3") != nil || len(snap.Orders) != 2 {
+	if findOrder(snap, MarketContract, "3") != nil || snap.Orders.Len() != 2 {
 		t.Fatalf("orders after retention = %+v, want 1 and 2 only", snap.Orders)
 	}
 	fold(s, contract("3", 10, "NEW", "0", "0"))
@@ -176,7 +176,7 @@ func TestRetentionClosesTwice(t *testing.T) {
 	)
 	snap = s.Snapshot()
 	var ids []string
-	for _, o := range snap.Orders {
+	for _, o := range snap.Orders.All() {
 		ids = append(ids, o.OrderID)
 	}
 	if fmt.Sprint(ids) != "[2 4 5]" {
@@ -184,7 +184,7 @@ func TestRetentionClosesTwice(t *testing.T) {
 	}
 	fold(s, spot("2", 13, "FILLED", "1", "0.1")) // closes again at its first place: dropped first
 	ids = ids[:0]
-	for _, o := range s.Snapshot().Orders {
+	for _, o := range s.Snapshot().Orders.All() {
 		ids = append(ids, o.OrderID)
 	}
 	if fmt.Sprint(ids) != "[4 5]" {

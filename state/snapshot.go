@@ -13,14 +13,15 @@ import (
 // Snapshot returns an immutable copy of the state for readers, with a
 // Version one greater than the previous one. Parts that did not change
 // since the previous Snapshot are shared with it, and each order's row is
-// built once per change, so a snapshot costs a copy of the order rows'
-// pointers (each row is shared by every snapshot it did not change in).
+// built once per change and shared by every snapshot it did not change
+// in; the order rows' chunks are shared likewise, so a snapshot costs
+// about what changed since the previous one (see OrderRows).
 func (s *Store) Snapshot() *Snapshot {
 	s.version++
 	snap := &Snapshot{Version: s.version, Stats: s.stats, LastEventTime: s.lastEvent}
 	prev := s.prev
 	if prev == nil {
-		prev = &Snapshot{Balances: []Balance{}, Orders: []*Order{}, Positions: []Position{}, Pending: []Pending{}, Fills: []Fill{}}
+		prev = &Snapshot{Balances: []Balance{}, Positions: []Position{}, Pending: []Pending{}, Fills: []Fill{}}
 	}
 	if s.acct != nil && s.acctRow == nil {
 		s.acctRow = &Account{CanTrade: s.acct.canTrade, CanWithdraw: s.acct.canWithdraw, CanDeposit: s.acct.canDeposit, Updated: s.acct.e}
@@ -37,7 +38,7 @@ func (s *Store) Snapshot() *Snapshot {
 		s.balDirty = false
 	}
 	if s.ordersDirty {
-		snap.Orders = s.orderRows(prev.Orders)
+		snap.Orders = s.orderRows(prev.Orders, s.version)
 		s.ordersDirty = false
 	}
 	if s.posDirty {
@@ -87,68 +88,81 @@ func compareOrders(a, b *order) int {
 	return event.CompareIDs(a.id, b.id)
 }
 
-// orderRows keeps s.sorted in dump order (merging orders added since the
-// last call, dropping removed ones) and returns the rows. When no order
-// was added or removed, it copies prev's rows in one move and rebuilds
-// only the changed ones.
-func (s *Store) orderRows(prev []*Order) []*Order {
-	if len(s.added) == 0 && s.removed == 0 && len(prev) == len(s.sorted) {
-		rows := slices.Clone(prev)
+// rowKey is an order's key in the rows: market, then orderId.
+type rowKey struct {
+	mkt uint8
+	id  string
+}
+
+// orderRows makes the order rows of the next snapshot (gen is its
+// Version) from prev's: the rows of orders evicted since are deleted,
+// added orders inserted and changed ones replaced, each by key in the
+// chunk it falls in, so every other chunk is shared with prev. Many adds
+// or deletes at once (a first snapshot, a REST snapshot) merge all rows
+// into full chunks instead.
+func (s *Store) orderRows(prev OrderRows, gen uint64) OrderRows {
+	s.compactOrders() // s.added and s.changed hold live orders only, s.gone the rows to delete
+	slices.SortFunc(s.added, compareOrders)
+	for _, o := range s.added {
+		o.row, o.shown = o.materialize(), true
+	}
+	for _, o := range s.changed {
+		o.row = o.materialize()
+	}
+	var rows OrderRows
+	if edits := len(s.added) + len(s.gone); edits > 0 && edits >= prev.Len()/16 {
+		rows = s.mergeRows(prev, gen)
+	} else {
+		e := prev.edit(gen)
+		for _, k := range s.gone {
+			e.delete(k.mkt, k.id)
+		}
+		for _, o := range s.added {
+			e.insert(o.mkt, o.row)
+		}
 		for _, o := range s.changed {
-			if o.row == nil && !o.removed {
-				o.row = o.materialize()
-				rows[o.idx] = o.row
-			}
+			e.set(o.mkt, o.row)
 		}
-		clear(s.changed)
-		s.changed = s.changed[:0]
-		return rows
+		rows = e.done()
 	}
-	if len(s.added) > 0 || s.removed > 0 {
-		// Each added order's place is found by binary search (after the
-		// orders equal to it), so a few orders added among many cost a
-		// few comparisons each, not a comparison per retained order.
-		slices.SortFunc(s.added, compareOrders)
-		merged := make([]*order, 0, len(s.sorted)+len(s.added)-s.removed)
-		i := 0
-		for _, a := range s.added {
-			rest := s.sorted[i:]
-			k, _ := slices.BinarySearchFunc(rest, a, func(o, a *order) int {
-				return cmp.Or(compareOrders(o, a), -1) // equal ones go first
-			})
-			merged = s.keepRetained(merged, rest[:k])
-			merged = s.keepRetained(merged, []*order{a})
-			i += k
-		}
-		merged = s.keepRetained(merged, s.sorted[i:])
-		s.sorted, s.removed = merged, 0
-		clear(s.added)
-		s.added = s.added[:0]
-	}
+	clear(s.added)
+	s.added = s.added[:0]
 	clear(s.changed)
 	s.changed = s.changed[:0]
-	rows := make([]*Order, len(s.sorted))
-	for i, o := range s.sorted {
-		if o.row == nil {
-			o.row = o.materialize()
-		}
-		o.idx = i
-		rows[i] = o.row
-	}
+	clear(s.gone)
+	s.gone = s.gone[:0]
 	return rows
 }
 
-// keepRetained appends the orders of run that are not removed to rows,
-// and recycles the removed ones.
-func (s *Store) keepRetained(rows []*order, run []*order) []*order {
-	for _, o := range run {
-		if !o.removed {
-			rows = append(rows, o)
-		} else {
-			s.recycle(o)
+// mergeRows merges prev's rows, less the gone ones and with the changed
+// ones replaced, with the added ones (sorted) into full chunks.
+func (s *Store) mergeRows(prev OrderRows, gen uint64) OrderRows {
+	byKey := func(k rowKey) func(r *Order) int {
+		return func(r *Order) int { return compareKey(r, k.mkt, k.id) }
+	}
+	slices.SortFunc(s.gone, func(a, b rowKey) int { return cmp.Or(cmp.Compare(a.mkt, b.mkt), event.CompareIDs(a.id, b.id)) })
+	slices.SortFunc(s.changed, compareOrders)
+	out := make([]*Order, 0, prev.Len()+len(s.added)-len(s.gone))
+	gone, added, changed := s.gone, s.added, s.changed
+	for _, r := range prev.All() {
+		for len(added) > 0 && byKey(rowKey{added[0].mkt, added[0].id})(r) > 0 {
+			out = append(out, added[0].row)
+			added = added[1:]
+		}
+		switch {
+		case len(gone) > 0 && byKey(gone[0])(r) == 0:
+			gone = gone[1:]
+		case len(changed) > 0 && byKey(rowKey{changed[0].mkt, changed[0].id})(r) == 0:
+			out = append(out, changed[0].row)
+			changed = changed[1:]
+		default:
+			out = append(out, r)
 		}
 	}
-	return rows
+	for _, o := range added {
+		out = append(out, o.row)
+	}
+	return packedRows(out, gen)
 }
 
 // materialize builds the read-model row of o.

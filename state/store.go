@@ -21,12 +21,13 @@ type Store struct {
 	closedHead, closedTail *order
 	closedCount            int
 
-	// sort bookkeeping for Snapshot
-	sorted, added []*order
-	removed       int
-	free          []*order // dropped orders to reuse
-	changed       []*order // orders whose row was dropped since the last Snapshot
-	ordersDirty   bool
+	// order rows bookkeeping for Snapshot (see orderRows)
+	added       []*order // orders made since the last Snapshot
+	changed     []*order // orders whose row was dropped since the last Snapshot
+	dropped     []*order // orders evicted since the last Snapshot or compaction
+	gone        []rowKey // keys of evicted orders whose rows the last Snapshot shows
+	free        []*order // dropped orders to reuse
+	ordersDirty bool
 
 	acct     *acctState
 	acctRow  *Account

@@ -1,5 +1,7 @@
 package state
 
+import "bhtop/api"
+
 // The read model. A Snapshot is what every reader sees: the dashboard, each
 // SSH viewer and `bhtop dump`. Its JSON encoding is the state dump of
 // DESIGN.md (a contract): change it only by extending it.
@@ -12,7 +14,7 @@ type Snapshot struct {
 
 	Account   *Account   `json:"account"`   // nil until an account event or snapshot
 	Balances  []Balance  `json:"balances"`  // sorted by asset
-	Orders    []*Order   `json:"orders"`    // open and retained closed; market, then orderId by number; rows are shared between snapshots while unchanged
+	Orders    OrderRows  `json:"orders"`    // open and retained closed; market, then orderId by number; rows and chunks of rows are shared between snapshots while unchanged
 	Positions []Position `json:"positions"` // symbol, side, accountId; zero totals omitted
 	Pending   []Pending  `json:"pending"`   // orders sent by this process, outcome not yet known
 	Fills     []Fill     `json:"fills"`     // executions: time, then tradeId by number
@@ -73,7 +75,7 @@ type Order struct {
 
 // Open reports whether the order is still working on the book: status NEW
 // or PARTIALLY_FILLED. Any other status, unknown ones included, is closed.
-func (o *Order) Open() bool { return o.Status == "NEW" || o.Status == "PARTIALLY_FILLED" }
+func (o *Order) Open() bool { return api.Open(o.Status) }
 
 // Position is one contract position, keyed by (AccountID, Symbol, Side).
 type Position struct {

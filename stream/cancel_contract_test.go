@@ -24,7 +24,7 @@ func TestCancelContractOrder(t *testing.T) {
 		t.Fatalf("PlaceContractOrder = %+v, want accepted", placed)
 	}
 	status := func() string {
-		for _, o := range f.s.Hub().Latest().Orders {
+		for _, o := range f.s.Hub().Latest().Orders.All() {
 			if o.Market == state.MarketContract && o.OrderID == placed.OrderID {
 				return o.Status
 			}

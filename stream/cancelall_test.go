@@ -40,7 +40,7 @@ func TestSessionCancelAll(t *testing.T) {
 	}
 	open := func() int {
 		n := 0
-		for _, o := range f.s.Hub().Latest().Orders {
+		for _, o := range f.s.Hub().Latest().Orders.All() {
 			if o.Open() {
 				n++
 			}

@@ -2,11 +2,9 @@ package stream
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"bhtop/api"
-	"bhtop/event"
 	"bhtop/state"
 )
 
@@ -26,7 +24,7 @@ type orderNotes struct {
 
 	primed bool // prevOrders holds a baseline
 	// prevOrders: the orders of the snapshot compared last
-	prevOrders []*state.Order
+	prevOrders state.OrderRows
 
 	// the rate limit
 	noteWindow  time.Time
@@ -40,44 +38,33 @@ type orderNotes struct {
 const maxChangeNotes = 10
 
 // notePublished runs on the writer goroutine (see writer.noteChanges). It
-// walks the new snapshot's orders and the previous one's side by side:
-// both are sorted by market, then order id (the dump's order), so the
-// comparison allocates nothing however many orders are retained. Rows
-// that did not change are the same pointers in both (state.Snapshot shares
-// them), so those cost one pointer comparison and only changed, added or
-// dropped rows compare keys.
+// walks the orders that differ between the new snapshot and the previous
+// one (state.OrderRows.Changes): rows and chunks of rows that did not
+// change are shared by both and skipped by pointer, so the walk costs
+// about what changed, and allocates nothing however many orders are
+// retained.
 func (s *orderNotes) notePublished(snap *state.Snapshot) {
 	var changes []orderChange
 	if s.primed {
-		prev, j := s.prevOrders, 0
-		for i := range snap.Orders {
-			o := snap.Orders[i]
-			if j < len(prev) && prev[j] == o {
-				j++ // the same row (rows are shared while unchanged)
-				continue
-			}
-			for j < len(prev) && compareOrderKeys(prev[j], o) < 0 {
-				j++ // an order no longer retained
+		for prev, o := range snap.Orders.Changes(s.prevOrders) {
+			if o == nil {
+				continue // an order no longer retained
 			}
 			var before orderMark
-			seen := j < len(prev) && compareOrderKeys(prev[j], o) == 0
-			if seen && prev[j] == o {
-				continue // the same row: unchanged
-			}
-			if seen {
-				before = orderMark{prev[j].Status, prev[j].ExecutedQty}
+			if prev != nil {
+				before = orderMark{prev.Status, prev.ExecutedQty}
 				if before == (orderMark{o.Status, o.ExecutedQty}) {
 					continue
 				}
 			}
-			if c := (orderChange{o, before, seen}); c.what() != noNote {
+			if c := (orderChange{o, before, prev != nil}); c.what() != noNote {
 				changes = append(changes, c)
 			}
 		}
 	}
 	s.prevOrders = snap.Orders
 	primed := s.primed
-	s.primed = s.primed || len(snap.Orders) > 0 || snap.Account != nil
+	s.primed = s.primed || snap.Orders.Len() > 0 || snap.Account != nil
 	if !primed {
 		return
 	}
@@ -138,15 +125,6 @@ func (c orderChange) what() noteCase {
 		return statusNote
 	}
 	return noNote
-}
-
-// compareOrderKeys orders a before b as the dump does: by market
-// (contract before spot), then by order id as a number.
-func compareOrderKeys(a, b *state.Order) int {
-	if a.Market != b.Market {
-		return strings.Compare(a.Market, b.Market) // "contract" < "spot"
-	}
-	return event.CompareIDs(a.OrderID, b.OrderID)
 }
 
 func describe(o *state.Order, before orderMark, seen bool) string {

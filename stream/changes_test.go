@@ -49,9 +49,9 @@ func TestOrderNotes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s.notePublished(&state.Snapshot{Orders: base})
+			s.notePublished(&state.Snapshot{Orders: state.NewOrderRows(base...)})
 			_, seq := s.notes.Since(0)
-			s.notePublished(&state.Snapshot{Orders: tt.next})
+			s.notePublished(&state.Snapshot{Orders: state.NewOrderRows(tt.next...)})
 			notes, _ := s.notes.Since(seq)
 			var got []string
 			for _, n := range notes {
@@ -64,7 +64,7 @@ func TestOrderNotes(t *testing.T) {
 			if !ok {
 				t.Errorf("notes(%s) = %q, want %q", tt.name, got, tt.want)
 			}
-			if !slices.Equal(s.prevOrders, tt.next) {
+			if !slices.Equal(s.prevOrders.Slice(0, s.prevOrders.Len()), tt.next) {
 				t.Errorf("baseline after the comparison = %v, want the new orders", s.prevOrders)
 			}
 		})

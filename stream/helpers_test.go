@@ -174,7 +174,7 @@ func (f *fixture) wantTruth(t *testing.T, within time.Duration, minEvents int64)
 	snap := f.s.Hub().Latest()
 	t.Logf("events %d applied %d stale %d malformed %d; orders retained %d; snapshots %d; reconnects %d",
 		snap.Stats.Events, snap.Stats.Applied, snap.Stats.Stale, snap.Stats.Malformed,
-		len(snap.Orders), snap.Version, f.s.Status().Connects-1)
+		snap.Orders.Len(), snap.Version, f.s.Status().Connects-1)
 	if !ok {
 		t.Fatalf("state differs from the REST truth:\n%s", diff)
 	}
@@ -206,7 +206,7 @@ func truthDiff(ctx context.Context, c *rest.Client, snap *state.Snapshot) (strin
 		}
 	}
 	open := map[string]*state.Order{}
-	for _, o := range snap.Orders {
+	for _, o := range snap.Orders.All() {
 		if o.Open() {
 			open[o.Market+"/"+o.OrderID] = o
 		}

@@ -14,7 +14,7 @@ import (
 // activity stops. (Throughput is measured by ui's BenchmarkLiveIngest, not
 // timed here; a reconnect is logged, and the state must be exact anyway.)
 func TestExactAt20kEventsWithReader(t *testing.T) {
-	testkit.Long(t, "runs ~3s")
+	testkit.Long(t, "runs ~1s, longer on a loaded machine")
 	t.Parallel() // real time: overlaps the other throughput tests
 	f := newFixture(t, sim.Options{Seed: 3, Activity: 20000}, Config{}, false)
 	hub := f.s.Hub()
@@ -30,15 +30,18 @@ func TestExactAt20kEventsWithReader(t *testing.T) {
 			case <-done:
 				return
 			}
-			for _, o := range hub.Latest().Orders {
+			for _, o := range hub.Latest().Orders.All() {
 				if o.Open() {
 					seen++
 				}
 			}
 		}
 	}()
-	time.Sleep(time.Second) // let the stream run; nothing is asserted on time
+	// Busy until 10,000 events are folded, however long a loaded machine
+	// takes; nothing is asserted on time.
+	testkit.Eventually(t, 60*time.Second, func() bool { return hub.Latest().Stats.Events >= 10000 },
+		"the stream folded fewer than 10,000 events in 60 s")
 	f.srv.SetActivity(0)
 
-	f.wantTruth(t, 5*time.Second, 10000)
+	f.wantTruth(t, 30*time.Second, 10000) // returns once equal; the backlog of a loaded machine drains first
 }

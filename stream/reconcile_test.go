@@ -42,7 +42,7 @@ func TestReconcilerSettle(t *testing.T) {
 	}
 	snap := w.store.Snapshot()
 	found := false
-	for _, o := range snap.Orders {
+	for _, o := range snap.Orders.All() {
 		found = found || (o.ClientOrderID == placed && o.OrderID == res.OrderID && o.Open())
 	}
 	if !found {

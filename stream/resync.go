@@ -140,7 +140,7 @@ func (w *writer) stillOpen(keys []state.OrderKey) []state.OrderKey {
 		return nil
 	}
 	open := map[state.OrderKey]bool{}
-	for _, o := range w.store.Snapshot().Orders {
+	for _, o := range w.store.Snapshot().Orders.All() {
 		if o.Open() {
 			open[state.OrderKey{Market: o.Market, OrderID: o.OrderID, ClientOrderID: o.ClientOrderID}] = true
 		}

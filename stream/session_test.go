@@ -208,7 +208,7 @@ func TestReadOnlyCannotTrade(t *testing.T) {
 }
 
 func hasOrder(s *state.Snapshot, id string) bool {
-	for _, o := range s.Orders {
+	for _, o := range s.Orders.All() {
 		if o.OrderID == id {
 			return true
 		}
@@ -217,7 +217,7 @@ func hasOrder(s *state.Snapshot, id string) bool {
 }
 
 func hasClientOrder(s *state.Snapshot, cid string) bool {
-	for _, o := range s.Orders {
+	for _, o := range s.Orders.All() {
 		if o.ClientOrderID == cid {
 			return true
 		}

@@ -46,10 +46,12 @@ func benchMarket() *market.Snapshot {
 
 func benchModelWith(b *testing.B, open, closed int, opts ...Option) Model {
 	s := bigSnapshot(open, 500, 200)
+	rows := s.Orders.Slice(0, s.Orders.Len())
 	for i := range closed {
-		s.Orders = append(s.Orders, &state.Order{Market: "spot", Symbol: "OLDUSDT", OrderID: fmt.Sprint(900000 + i),
+		rows = append(rows, &state.Order{Market: "spot", Symbol: "OLDUSDT", OrderID: fmt.Sprint(900000 + i),
 			Side: "SELL", Type: "LIMIT", Price: "1.5", Quantity: "2", ExecutedQty: "2", AvgPrice: ptr("1.5"), Status: "FILLED"})
 	}
+	s.Orders = state.NewOrderRows(rows...)
 	m := sized(New(newTestBackend(s), &testTrader{}, append([]Option{WithNow(fixedNow)}, opts...)...), 200, 60)
 	if got := len(m.panes[paneOrders].rows); got != open+2 && got != open {
 		b.Fatalf("orders pane has %d rows, want %d", got, open)
@@ -116,5 +118,25 @@ func BenchmarkNewMarket(b *testing.B) {
 		hub.Publish(&next)
 		m.revalue()
 		m.rebuild()
+	}
+}
+
+// BenchmarkViewModes is one frame with a mode over the panes or in their
+// place (the bench account of BenchmarkView): the chart of the selected
+// order's symbol, the order form, the help, the review of cancelling the
+// 10,000 open orders.
+func BenchmarkViewModes(b *testing.B) {
+	for _, c := range []struct{ name, keys string }{{"chart", "2 c"}, {"form", "n"}, {"help", "?"}, {"cancel-all", "2 X"}} {
+		b.Run(c.name, func(b *testing.B) {
+			m := press(b, benchModel(b, 10000, 0), c.keys)
+			if m.mode() == modePanes {
+				b.Fatalf("%q opened no mode", c.keys)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				_ = m.View()
+			}
+		})
 	}
 }

@@ -56,8 +56,19 @@ func (r cancelRunState) alarming() bool {
 	return r.done && (r.sum.Failed > 0 || r.sum.Unknown > 0)
 }
 
-// View is the cancel-all's progress, then its summary.
-func (r cancelRunState) View() string {
+// View is the cancel-all's progress, then its summary, boxed: loud when
+// some cancels failed or their outcome is unknown.
+func (r cancelRunState) View(cx modeCtx) string {
+	box := cx.st.Box
+	if r.alarming() {
+		box = cx.st.Confirm
+	}
+	return cx.boxed(box, r.text())
+}
+
+// text is the progress or the summary: the counts, the first errors and
+// the keys.
+func (r cancelRunState) text() string {
 	s := r.sum
 	title := "CANCELLING… " + strconv.Itoa(s.Done()) + " of " + strconv.Itoa(s.Total)
 	if r.done {
@@ -86,11 +97,19 @@ func (r cancelRunState) View() string {
 	return strings.Join(lines, "\n")
 }
 
-// cancelRunView boxes the cancel-all's progress or summary.
-func (m *Model) cancelRunView() string {
-	box := m.st.Box
-	if m.cancelRun.alarming() {
-		box = m.st.Confirm
+// onCancelRunKey hands the key to the cancel-all's progress: quitting
+// ends ctx, which stops the cancels; hiding leaves a note on the message
+// line.
+func (m Model) onCancelRunKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	r, cmd := m.cancelRun.Update(msg)
+	switch {
+	case r.quit:
+		return m.quit()
+	case r.closed:
+		m.cancelRun = nil
+	case r.hidden:
+		m.cancelRun = &r
+		m.setMsg(msgInfo, cancelProgressText(r.sum))
 	}
-	return m.boxed(box, m.cancelRun.View())
+	return m, cmd
 }

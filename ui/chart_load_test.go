@@ -2,6 +2,7 @@ package ui
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -101,7 +102,7 @@ func dayBars(s *market.Snapshot) *market.Snapshot {
 		o := 52000 + (i*53)%23*150
 		c := o + ((i*31)%9-4)*180
 		bars = append(bars, market.Candle{OpenTime: day.Add(time.Duration(i-29) * 24 * time.Hour).UnixMilli(),
-			Open: itoaInt(o), High: itoaInt(max(o, c) + 300), Low: itoaInt(min(o, c) - 250), Close: itoaInt(c), Volume: "100"})
+			Open: strconv.Itoa(o), High: strconv.Itoa(max(o, c) + 300), Low: strconv.Itoa(min(o, c) - 250), Close: strconv.Itoa(c), Volume: "100"})
 	}
 	bars[29].High, bars[29].Low = "60500", "59000" // the fixture's 1m bars lift and close it
 	s.Candles[market.CandleKey("BTCUSDT", "1d")] = bars

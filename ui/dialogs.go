@@ -1,15 +1,13 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"bhtop/actions"
-	declit "bhtop/dec"
 	"bhtop/rest"
 )
 
@@ -25,7 +23,7 @@ type confirmation struct {
 	closing   *closeReview
 	cancel    *rest.CancelRequest
 	summary   string // the order being canceled, as a person reads it
-	cancelAll []actions.Target
+	cancelAll cancelAllReview
 	keys      confirmKeys
 	answer    answer // what the last key said
 }
@@ -76,30 +74,26 @@ func (c confirmation) Update(msg tea.Msg) (confirmation, tea.Cmd) {
 // about cancelling).
 func (c *confirmation) sends() bool { return c.place != nil || c.contract != nil || c.closing != nil }
 
-// dialog draws whatever covers the panes: the confirmation, the order
-// form or the help. ok is false when nothing does.
-func (m *Model) dialog() (string, bool) {
+// View is the question's box: what would be sent or canceled (the
+// closing and cancel-all reviews have their own), and how to answer. It
+// uses the theme's loudest style so it cannot be mistaken for the form
+// behind it.
+func (c confirmation) View(cx modeCtx) string {
+	var body string
 	switch {
-	case m.confirm != nil && m.confirm.closing != nil:
-		return m.closeView(), true
-	case m.confirm != nil && m.confirm.cancelAll != nil:
-		return m.cancelAllView(), true
-	case m.confirm != nil:
-		return m.confirmView(), true
-	case m.cancelRun != nil && !m.cancelRun.hidden:
-		return m.cancelRunView(), true
-	case m.form != nil:
-		return m.formView(), true
-	case m.showHelp:
-		return m.boxed(m.st.Box, m.helpScreen().View()), true
+	case c.closing != nil:
+		body = c.closing.View()
+	case c.cancelAll != nil:
+		body = c.cancelAll.View(max(1, cx.bodyH-8))
+	default:
+		body = c.question(cx)
 	}
-	return "", false
+	return cx.boxed(cx.st.Confirm, body)
 }
 
-// confirmView is the yes/no box. It uses the theme's loudest style so it
-// cannot be mistaken for the form behind it.
-func (m *Model) confirmView() string {
-	c := m.confirm
+// question asks to send an order (with its notional, margin and any
+// warning against the live quote) or to cancel one.
+func (c *confirmation) question(cx modeCtx) string {
 	var lines []string
 	switch {
 	case c.place != nil:
@@ -112,171 +106,33 @@ func (m *Model) confirmView() string {
 			lines = append(lines, "notional: at the market price (not known here)")
 		}
 		if p, ok := dec(r.Price); ok {
-			q := m.mk.snap.Quotes[r.Symbol]
+			q := cx.mk.snap.Quotes[r.Symbol]
 			if w := crossWarning(r.Side, r.Type, p, q.Bid, q.Ask); w != "" {
 				lines = append(lines, "⚠ "+w)
 			}
 		}
 	case c.contract != nil:
 		lines = append(lines, "SEND THIS CONTRACT ORDER?", "", contractSummary(c.contract))
-		lines = append(lines, contractReviewLines(c.review, c.contract, m.snap)...)
+		lines = append(lines, contractReviewLines(c.review, c.contract, cx.snap)...)
 	case c.cancel != nil:
 		lines = append(lines, "CANCEL THIS ORDER?", "", c.summary)
 	}
 	lines = append(lines, "", "y = yes, send    any other key = no")
-	return m.boxed(m.st.Confirm, strings.Join(lines, "\n"))
+	return strings.Join(lines, "\n")
 }
 
 // orderSummary is one line saying what an order request does.
 func orderSummary(r *rest.OrderRequest) string {
-	s := r.Side + " " + r.Quantity + " " + r.Symbol + " " + r.Type
-	if r.TimeInForce != "" {
-		s += " " + r.TimeInForce
-	}
-	if r.Price != "" {
-		s += " @ " + r.Price
-	}
-	return s
+	return r.Side + " " + r.Quantity + " " + r.Symbol + " " + r.Type + part(" ", r.TimeInForce, "") + part(" @ ", r.Price, "")
 }
 
-// formView draws the order form with each field's inline message.
-func (m *Model) formView() string {
-	f := m.form
-	st := &m.st
-	var b strings.Builder
-	if f.contract {
-		b.WriteString(st.Title.Render("New contract order"))
-	} else {
-		b.WriteString(st.Title.Render("New spot order"))
-	}
-	b.WriteString("\n\n")
-	if f.loading {
-		b.WriteString("loading symbols from brokerInfo…\n")
-		return m.boxed(st.Box, b.String())
-	}
-	if f.loadErr != "" {
-		b.WriteString(st.Bad.Render("! " + f.loadErr))
-		b.WriteString("\n\nesc closes")
-		return m.boxed(st.Box, b.String())
-	}
-	sym := f.symbol()
-	row := func(field int, label, value string, choice bool) {
-		if !f.uses(field) {
-			return
-		}
-		marker := "  "
-		if f.field == field {
-			marker = "▶ "
-		}
-		v := value
-		if choice {
-			v = "◀ " + value + " ▶"
-		} else {
-			v = "[" + fit(value+cursorIf(f.field == field), 18) + "]"
-		}
-		if f.field == field {
-			v = st.Focus.Render(v)
-		} else {
-			v = st.Field.Render(v)
-		}
-		b.WriteString(marker + st.Label.Render(fit(label, 10)) + v)
-		if e := f.errs[field]; e != "" {
-			b.WriteString("  " + st.Bad.Render("! "+e))
-		}
-		b.WriteString("\n")
-	}
-	symText := sym.Symbol
-	if f.search != "" {
-		symText += " (" + f.search + ")"
-	}
-	if f.contract && f.contractsErr != "" {
-		symText = f.contractsErr
-	}
-	row(fieldMarket, "Market", formMarkets[boolIndex(f.contract)], true)
-	row(fieldSymbol, "Symbol", symText, true)
-	row(fieldSide, "Side", f.sideName(), true)
-	row(fieldType, "Type", f.typeName(), true)
-	if f.contract {
-		r := f.contractRequest()
-		row(fieldPriceType, "PriceType", r.PriceType, true)
-		row(fieldTIF, "TIF", r.TimeInForce, true)
-		row(fieldLeverage, "Leverage", f.lev, false)
-	} else {
-		row(fieldTIF, "TIF", formTIFs[f.tif], true)
-	}
-	row(fieldQty, "Quantity", f.qty, false)
-	row(fieldPrice, "Price", f.price, false)
-	row(fieldOver, "OverPrice", f.over, false)
-	row(fieldTrigger, "Trigger", f.trigger, false)
-	for _, l := range m.formQuoteLines(f) {
-		b.WriteString(l)
-		b.WriteString("\n")
-	}
-	b.WriteString("\n")
-	b.WriteString(st.Muted.Render(filterLine(sym)))
-	b.WriteString("\n")
-	if f.contract {
-		if cs := f.contractSymbol(); cs.Symbol.Symbol != "" && m.snap != nil {
-			asset := actions.MarginAsset(cs)
-			b.WriteString(st.Muted.Render("margin in " + asset + ", free " + freeOf(m.snap, asset).String()))
-			b.WriteString("\n")
-		}
-	} else if m.snap != nil && sym.Symbol != "" {
-		free := "free " + freeOf(m.snap, sym.BaseAsset).String() + " " + sym.BaseAsset +
-			", " + freeOf(m.snap, sym.QuoteAsset).String() + " " + sym.QuoteAsset
-		b.WriteString(st.Muted.Render(free))
-		b.WriteString("\n")
-	}
-	for _, g := range f.general {
-		b.WriteString(st.Bad.Render("! " + g))
-		b.WriteString("\n")
-	}
-	b.WriteString("\n")
-	b.WriteString(st.Muted.Render("enter review · tab/↑↓ field · ←/→ change · esc close"))
-	return m.boxed(st.Box, b.String())
-}
-
-// boxed draws content in a box no wider than the screen, truncating
-// content lines that would not fit (never the box's own border).
-func (m *Model) boxed(box lipgloss.Style, content string) string {
-	inner := m.lay.w - box.GetHorizontalFrameSize()
-	if inner < 1 {
+// part is v between before and after, or "" when v is: an optional part
+// of a summary.
+func part(before, v, after string) string {
+	if v == "" {
 		return ""
 	}
-	lines := strings.Split(content, "\n")
-	for i, l := range lines {
-		if ansi.StringWidth(l) > inner {
-			lines[i] = ansi.Truncate(l, inner, "…")
-		}
-	}
-	return box.Render(strings.Join(lines, "\n"))
-}
-
-func cursorIf(on bool) string {
-	if on {
-		return "_"
-	}
-	return ""
-}
-
-// filterLine lists a symbol's filters for the form.
-func filterLine(s rest.Symbol) string {
-	var parts []string
-	add := func(label, v string) {
-		if _, ok := declit.Nonzero(v); ok {
-			parts = append(parts, label+" "+v)
-		}
-	}
-	add("tick", s.TickSize)
-	add("step", s.StepSize)
-	add("min qty", s.MinQty)
-	add("max qty", s.MaxQty)
-	add("min price", s.MinPrice)
-	add("min notional", s.MinNotional)
-	if len(parts) == 0 {
-		return "no filters"
-	}
-	return strings.Join(parts, " · ")
+	return before + v + after
 }
 
 // boolIndex is 1 for true, 0 for false.
@@ -289,21 +145,63 @@ func boolIndex(b bool) int {
 
 // contractSummary is one line saying what a contract order does.
 func contractSummary(r *rest.ContractOrderRequest) string {
-	s := r.Side + " " + r.Quantity + " " + r.Symbol + " " + r.OrderType + " " + r.PriceType
-	if r.TimeInForce != "" {
-		s += " " + r.TimeInForce
+	return r.Side + " " + r.Quantity + " " + r.Symbol + " " + r.OrderType + " " + r.PriceType +
+		part(" ", r.TimeInForce, "") + part(" @ ", r.Price, "") + part(" over ", r.OverPrice, "") +
+		part(" trigger ", r.TriggerPrice, "") + part(" ", r.Leverage, "x")
+}
+
+// onConfirmKey: `y` sends exactly one request; anything else backs out
+// and says nothing was sent. The confirmation is gone before the request
+// leaves, so a second `y` finds nothing to confirm.
+func (m Model) onConfirmKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	c, _ := m.confirm.Update(msg)
+	m.confirm = nil
+	if c.answer == answerNone { // the closing review's quantity was edited
+		m.confirm = &c
+		return m, nil
 	}
-	if r.Price != "" {
-		s += " @ " + r.Price
+	if c.answer != answerYes || m.t == nil || m.busy {
+		if c.sends() {
+			m.setMsg(msgWarn, "not sent")
+		} else {
+			m.setMsg(msgWarn, "not canceled")
+		}
+		return m, nil
 	}
-	if r.OverPrice != "" {
-		s += " over " + r.OverPrice
+	if c.closing != nil {
+		req, err := actions.CloseOrder(c.closing.pos, c.closing.qty)
+		if err != nil { // nothing sent: the review stays, saying why
+			cl := *c.closing
+			cl.err = err.Error()
+			c.closing, c.answer = &cl, answerNone
+			m.confirm = &c
+			return m, nil
+		}
+		c.contract = &req
 	}
-	if r.TriggerPrice != "" {
-		s += " trigger " + r.TriggerPrice
+	m.reqID++
+	m.busy = true
+	switch {
+	case c.cancelAll != nil:
+		m.metrics.count("cancels_sent")
+		m.cancelRun = newCancelRun(m.keys, m.reqID, len(c.cancelAll))
+		m.setMsg(msgInfo, "cancelling "+strconv.Itoa(len(c.cancelAll))+" open orders …")
+		return m, m.cancelAllCmd(m.reqID, c.cancelAll)
+	case c.contract != nil:
+		return m.sending(contractSummary(c.contract), m.contractPlaceCmd(m.reqID, *c.contract))
+	case c.place != nil:
+		return m.sending(orderSummary(c.place), m.placeCmd(m.reqID, *c.place))
 	}
-	if r.Leverage != "" {
-		s += " " + r.Leverage + "x"
-	}
-	return s
+	m.metrics.count("cancels_sent")
+	m.setMsg(msgInfo, "canceling "+c.summary+" …")
+	return m, m.cancelCmd(m.reqID, *c.cancel)
+}
+
+// sending closes the form and says the order (what, as a person reads
+// it) is on its way with send.
+func (m Model) sending(what string, send tea.Cmd) (tea.Model, tea.Cmd) {
+	m.form = nil
+	m.metrics.count("orders_sent")
+	m.setMsg(msgInfo, "sending "+what+" …")
+	return m, send
 }

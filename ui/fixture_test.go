@@ -203,14 +203,14 @@ func testSnapshot() *state.Snapshot {
 			{Asset: "ETH", Free: "12.5", Locked: "0", Updated: ms(time.Minute)},
 			{Asset: "USDT", Free: "10250.75", Locked: "1034.5", Updated: ms(time.Minute)},
 		},
-		Orders: []*state.Order{
+		Orders: state.NewOrderRows([]*state.Order{
 			{Market: "contract", Symbol: "BTC-PERP", OrderID: "77", ClientOrderID: "c77", Side: "BUY_OPEN", Type: "LIMIT", TimeInForce: "GTC", Price: "60000", Quantity: "2", ExecutedQty: "0", CumulativeQuoteQty: "0", Status: "NEW", Working: true, Created: ms(3 * time.Hour), Leverage: ptr("10"), Close: ptr(false)},
 			{Market: "spot", Symbol: "BTCUSDT", OrderID: "1001", ClientOrderID: "a1", Side: "BUY", Type: "LIMIT", TimeInForce: "GTC", Price: "61000.5", Quantity: "0.01", ExecutedQty: "0.004", CumulativeQuoteQty: "244.002", AvgPrice: ptr("61000.5"), Status: "PARTIALLY_FILLED", Working: true, Created: ms(5 * time.Minute)},
 			{Market: "spot", Symbol: "ETHBTC", OrderID: "1002", ClientOrderID: "a2", Side: "SELL", Type: "LIMIT_MAKER", Price: "0.0345", Quantity: "1.5", ExecutedQty: "0", CumulativeQuoteQty: "0", Status: "NEW", Working: true, Created: ms(50 * time.Second)},
 			{Market: "spot", Symbol: "ETHUSDT", OrderID: "1003", ClientOrderID: "a3", Side: "BUY", Type: "LIMIT", TimeInForce: "IOC", Price: "2100", Quantity: "3", ExecutedQty: "3", CumulativeQuoteQty: "6299.7", AvgPrice: ptr("2099.9"), Status: "FILLED", Created: ms(2 * time.Hour)},
 			{Market: "spot", Symbol: "BTCUSDT", OrderID: "1004", ClientOrderID: "a4", Side: "SELL", Type: "LIMIT", TimeInForce: "GTC", Price: "65000", Quantity: "0.25", ExecutedQty: "0", CumulativeQuoteQty: "0", Status: "CANCELED", Created: ms(26 * time.Hour)},
 			{Market: "spot", Symbol: "ETHUSDT", OrderID: "1005", ClientOrderID: "a5", Side: "SELL", Type: "LIMIT", TimeInForce: "GTC", Price: "2500.25", Quantity: "10", ExecutedQty: "0", CumulativeQuoteQty: "0", Status: "NEW", Working: true, Created: ms(30 * time.Minute)},
-		},
+		}...),
 		Positions: []state.Position{
 			{AccountID: "1", Symbol: "BTC-PERP", Side: "LONG", AvgPrice: "59800.5", Total: "3", Available: "2", LiquidationPrice: "41000", Margin: "17940.15", RealizedPnl: "120.5"},
 			{AccountID: "1", Symbol: "ETH-PERP", Side: "SHORT", AvgPrice: "2150", Total: "10", Available: "10", LiquidationPrice: "2800.75", Margin: "2150", RealizedPnl: "-35.25"},
@@ -236,14 +236,16 @@ func bigSnapshot(n, nb, np int) *state.Snapshot {
 	for i := range nb {
 		s.Balances = append(s.Balances, state.Balance{Asset: fmt.Sprintf("A%04d", i), Free: fmt.Sprintf("%d.%d", i*37, i%97), Locked: fmt.Sprintf("%d", i%5)})
 	}
+	rows := make([]*state.Order, 0, n)
 	for i := range n {
-		s.Orders = append(s.Orders, &state.Order{
+		rows = append(rows, &state.Order{
 			Market: "spot", Symbol: fmt.Sprintf("S%03dUSDT", i%300), OrderID: fmt.Sprint(100000 + i), ClientOrderID: fmt.Sprint("c", i),
 			Side: []string{"BUY", "SELL"}[i%2], Type: "LIMIT", TimeInForce: "GTC",
 			Price: fmt.Sprintf("%d.%02d", 100+i%1000, i%100), Quantity: fmt.Sprintf("%d.%03d", 1+i%7, i%1000),
 			ExecutedQty: "0", CumulativeQuoteQty: "0", Status: "NEW", Working: true, Created: t0.Add(-time.Duration(i) * time.Second).UnixMilli(),
 		})
 	}
+	s.Orders = state.NewOrderRows(rows...)
 	for i := range np {
 		s.Positions = append(s.Positions, state.Position{AccountID: "1", Symbol: fmt.Sprintf("P%03d-PERP", i), Side: []string{"LONG", "SHORT"}[i%2],
 			AvgPrice: fmt.Sprintf("%d.5", 1000+i), Total: fmt.Sprint(i + 1), Available: fmt.Sprint(i), LiquidationPrice: fmt.Sprintf("%d", 500+i),

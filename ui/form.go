@@ -394,3 +394,22 @@ func (f *orderForm) validate(s *state.Snapshot) (notional string, ok bool) {
 	}
 	return notional, len(f.general) == 0
 }
+
+// setSymbols fills the form's symbol list, keeping a preselected one.
+func (f *orderForm) setSymbols(syms []rest.Symbol, contracts []rest.ContractSymbol, contractsErr string) {
+	f.loading = false
+	f.symbols = syms
+	f.contracts, f.contractsErr = contracts, contractsErr
+	want := f.search
+	f.search = ""
+	for i, s := range syms {
+		if s.Symbol == want {
+			f.sym = i
+		}
+	}
+	for i, s := range contracts {
+		if s.Symbol.Symbol == want {
+			f.csym = i
+		}
+	}
+}

@@ -63,3 +63,66 @@ func (f orderForm) Update(msg tea.Msg) (orderForm, tea.Cmd) {
 	}
 	return f, nil
 }
+
+// onFormKey hands the key to the order form, first taking a live price
+// into the price field (b, a, l), then doing what the form asks: close,
+// or validate and open the review.
+func (m Model) onFormKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	f := *m.form // copy: the model is a value
+	m.form = &f
+	if p, what, ok := m.quotePrice(&f, msg.Text); ok {
+		f.price, f.errs[fieldPrice], f.checked = p, "", false
+		if p == "" {
+			f.errs[fieldPrice] = "no " + what + " known for " + f.symbol().Symbol
+		}
+		return m, nil
+	}
+	f, cmd := f.Update(msg)
+	switch f.want {
+	case formClose:
+		m.form = nil
+		m.setMsg(msgWarn, "order form closed, nothing sent")
+		return m, nil
+	case formSubmit:
+		return m.submitForm(&f), cmd
+	}
+	return m, cmd
+}
+
+// submitForm validates the form and, when it passes, opens the review.
+func (m Model) submitForm(f *orderForm) Model {
+	if f.contract {
+		r := f.contractRequest()
+		if rv, ok := f.validateContract(m.contractRef(r)); ok {
+			m.ask(confirmation{contract: &r, review: rv})
+		}
+		return m
+	}
+	notional, ok := f.validate(m.snap)
+	if !ok {
+		return m
+	}
+	req := f.request()
+	m.ask(confirmation{place: &req, notional: notional, quote: f.symbol().QuoteAsset})
+	return m
+}
+
+// quotePrice is the live price a key takes into the price field: b the
+// bid, a the ask, l the last (price "" when the market does not know it;
+// what names it). ok is false for any other key or field, or without a
+// market, where the key is typed as usual.
+func (m *Model) quotePrice(f *orderForm, text string) (price, what string, ok bool) {
+	if f.field != fieldPrice || !f.uses(fieldPrice) || !m.mk.live {
+		return "", "", false
+	}
+	q := m.mk.snap.Quotes[f.symbol().Symbol]
+	switch text {
+	case "b":
+		return q.Bid, "bid", true
+	case "a":
+		return q.Ask, "ask", true
+	case "l":
+		return q.Last, "last price", true
+	}
+	return "", "", false
+}

@@ -6,15 +6,15 @@ import (
 	"bhtop/value"
 )
 
-// formQuoteLines are the order form's market lines: the symbol's live
+// quoteLines are the order form's market lines: the symbol's live
 // bid, ask and last, the keys that take them as the price, how far the
 // entered price is from the last, and a warning when a limit order would
 // execute at once (or, as LIMIT_MAKER, be rejected for it).
-func (m *Model) formQuoteLines(f *orderForm) []string {
-	st := &m.st
+func (f *orderForm) quoteLines(cx modeCtx) []string {
+	st := cx.st
 	sym := f.symbol().Symbol
-	q, ok := m.mk.snap.Quotes[sym]
-	if !m.mk.live || sym == "" {
+	q, ok := cx.mk.snap.Quotes[sym]
+	if !cx.mk.live || sym == "" {
 		return nil
 	}
 	if !ok {

@@ -199,7 +199,7 @@ func (m *Model) messageLine() string {
 	if m.prompt.on {
 		return fit(" "+m.prompt.View(), m.lay.w)
 	}
-	if m.form != nil || m.confirm != nil || m.showHelp || (m.cancelRun != nil && !m.cancelRun.hidden) {
+	if m.mode().dialog() {
 		return m.noHelp
 	}
 	return m.shortHelp

@@ -47,7 +47,7 @@ func benchLiveIngest(b *testing.B, reader string) {
 	defer cancel()
 	// Warm up until the store retains its 10,000 closed orders.
 	hub := sess.Hub()
-	testkit.Eventually(b, 10*time.Second, func() bool { return len(hub.Latest().Orders) >= state.DefaultRetention },
+	testkit.Eventually(b, 10*time.Second, func() bool { return hub.Latest().Orders.Len() >= state.DefaultRetention },
 		"the store retaining %d closed orders after warm-up", state.DefaultRetention)
 
 	done := make(chan struct{})
@@ -64,7 +64,7 @@ func benchLiveIngest(b *testing.B, reader string) {
 					return
 				}
 				open := 0
-				for _, o := range hub.Latest().Orders {
+				for _, o := range hub.Latest().Orders.All() {
 					if o.Open() {
 						open++
 					}

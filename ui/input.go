@@ -6,35 +6,29 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"bhtop/actions"
 	"bhtop/rest"
 	"bhtop/state"
 	"bhtop/themes"
 )
 
-// onKey routes a key press to whatever has the keyboard: the
-// confirmation, the form, the help, the filter prompt, or the panes.
+// onKey hands a key press to the sub-model that has the keyboard (mode),
+// or to the panes.
 func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if msg.String() == "ctrl+c" {
 		return m.quit()
 	}
-	switch {
-	case m.confirm != nil:
+	switch m.mode() {
+	case modeConfirm:
 		return m.onConfirmKey(msg)
-	case m.cancelRun != nil && !m.cancelRun.hidden:
+	case modeCancelRun:
 		return m.onCancelRunKey(msg)
-	case m.form != nil:
+	case modeForm:
 		return m.onFormKey(msg)
-	case m.showHelp:
-		h, cmd := m.helpScreen().Update(msg)
-		if h.quit {
-			return m.quit()
-		}
-		m.showHelp = !h.closed
-		return m, cmd
-	case m.prompt.on:
+	case modeHelp:
+		return m.onHelpKey(msg)
+	case modeFilter:
 		return m.onFilterKey(msg)
-	case m.chart != nil:
+	case modeChart:
 		return m.onChartKey(msg)
 	}
 	if mm, cmd, ok := m.onAccountKey(msg); ok {
@@ -43,163 +37,9 @@ func (m Model) onKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m.onPaneKey(msg)
 }
 
-// onCancelRunKey hands the key to the cancel-all's progress: quitting
-// ends ctx, which stops the cancels; hiding leaves a note on the message
-// line.
-func (m Model) onCancelRunKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	r, cmd := m.cancelRun.Update(msg)
-	switch {
-	case r.quit:
-		return m.quit()
-	case r.closed:
-		m.cancelRun = nil
-	case r.hidden:
-		m.cancelRun = &r
-		m.setMsg(msgInfo, cancelProgressText(r.sum))
-	}
-	return m, cmd
-}
-
 func (m Model) quit() (tea.Model, tea.Cmd) {
 	m.cancel()
 	return m, tea.Quit
-}
-
-// onConfirmKey: `y` sends exactly one request; anything else backs out
-// and says nothing was sent. The confirmation is gone before the request
-// leaves, so a second `y` finds nothing to confirm.
-func (m Model) onConfirmKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	c, _ := m.confirm.Update(msg)
-	m.confirm = nil
-	if c.answer == answerNone { // the closing review's quantity was edited
-		m.confirm = &c
-		return m, nil
-	}
-	if c.answer != answerYes || m.t == nil || m.busy {
-		if c.sends() {
-			m.setMsg(msgWarn, "not sent")
-		} else {
-			m.setMsg(msgWarn, "not canceled")
-		}
-		return m, nil
-	}
-	if c.closing != nil {
-		req, err := actions.CloseOrder(c.closing.pos, c.closing.qty)
-		if err != nil { // nothing sent: the review stays, saying why
-			cl := *c.closing
-			cl.err = err.Error()
-			c.closing, c.answer = &cl, answerNone
-			m.confirm = &c
-			return m, nil
-		}
-		c.contract = &req
-	}
-	m.reqID++
-	m.busy = true
-	switch {
-	case c.cancelAll != nil:
-		m.metrics.count("cancels_sent")
-		m.cancelRun = newCancelRun(m.keys, m.reqID, len(c.cancelAll))
-		m.setMsg(msgInfo, "cancelling "+itoaInt(len(c.cancelAll))+" open orders …")
-		return m, m.cancelAllCmd(m.reqID, c.cancelAll)
-	case c.contract != nil:
-		m.form = nil
-		m.metrics.count("orders_sent")
-		m.setMsg(msgInfo, "sending "+contractSummary(c.contract)+" …")
-		return m, m.contractPlaceCmd(m.reqID, *c.contract)
-	}
-	if c.place != nil {
-		m.form = nil
-		m.metrics.count("orders_sent")
-		m.setMsg(msgInfo, "sending "+orderSummary(c.place)+" …")
-		return m, m.placeCmd(m.reqID, *c.place)
-	}
-	m.metrics.count("cancels_sent")
-	m.setMsg(msgInfo, "canceling "+c.summary+" …")
-	return m, m.cancelCmd(m.reqID, *c.cancel)
-}
-
-// onFormKey hands the key to the order form, first taking a live price
-// into the price field (b, a, l), then doing what the form asks: close,
-// or validate and open the review.
-func (m Model) onFormKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	f := *m.form // copy: the model is a value
-	m.form = &f
-	if p, what, ok := m.quotePrice(&f, msg.Text); ok {
-		f.price, f.errs[fieldPrice], f.checked = p, "", false
-		if p == "" {
-			f.errs[fieldPrice] = "no " + what + " known for " + f.symbol().Symbol
-		}
-		return m, nil
-	}
-	f, cmd := f.Update(msg)
-	switch f.want {
-	case formClose:
-		m.form = nil
-		m.setMsg(msgWarn, "order form closed, nothing sent")
-		return m, nil
-	case formSubmit:
-		return m.submitForm(&f), cmd
-	}
-	return m, cmd
-}
-
-// submitForm validates the form and, when it passes, opens the review.
-func (m Model) submitForm(f *orderForm) Model {
-	if f.contract {
-		r := f.contractRequest()
-		if rv, ok := f.validateContract(m.contractRef(r)); ok {
-			m.ask(confirmation{contract: &r, review: rv})
-		}
-		return m
-	}
-	notional, ok := f.validate(m.snap)
-	if !ok {
-		return m
-	}
-	req := f.request()
-	m.ask(confirmation{place: &req, notional: notional, quote: f.symbol().QuoteAsset})
-	return m
-}
-
-// quotePrice is the live price a key takes into the price field: b the
-// bid, a the ask, l the last (price "" when the market does not know it;
-// what names it). ok is false for any other key or field, or without a
-// market, where the key is typed as usual.
-func (m *Model) quotePrice(f *orderForm, text string) (price, what string, ok bool) {
-	if f.field != fieldPrice || !f.uses(fieldPrice) || !m.mk.live {
-		return "", "", false
-	}
-	q := m.mk.snap.Quotes[f.symbol().Symbol]
-	switch text {
-	case "b":
-		return q.Bid, "bid", true
-	case "a":
-		return q.Ask, "ask", true
-	case "l":
-		return q.Last, "last price", true
-	}
-	return "", "", false
-}
-
-// onFilterKey hands the key to the filter prompt and narrows the
-// focused pane to what it holds.
-func (m Model) onFilterKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	var cmd tea.Cmd
-	m.prompt.text = m.panes[m.focus].filter // a click may have moved the focus
-	m.prompt, cmd = m.prompt.Update(msg)
-	m.panes[m.focus].filter = m.prompt.text
-	m.rebuild()
-	return m, cmd
-}
-
-func lastRune(s string) (rune, int) {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] < 0x80 || s[i] >= 0xC0 {
-			return rune(s[i]), len(s) - i
-		}
-	}
-	return 0, 1
 }
 
 // onPaneKey handles the keys of the panes themselves.
@@ -209,6 +49,7 @@ func (m Model) onPaneKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	page := max(1, m.lay.bodyRows(m.focus)-1)
 	prev := m.msg
 	m.msg = "" // a key that does something replaces the last message
+	id, isPane := k.paneOf(msg)
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
@@ -218,18 +59,8 @@ func (m Model) onPaneKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.focus = (m.focus + 1) % numPanes
 	case key.Matches(msg, k.PrevPane):
 		m.focus = (m.focus + numPanes - 1) % numPanes
-	case key.Matches(msg, k.Pane1):
-		m.focus = paneBalances
-	case key.Matches(msg, k.Pane2):
-		m.focus = paneOrders
-	case key.Matches(msg, k.Pane3):
-		m.focus = panePositions
-	case key.Matches(msg, k.Pane4):
-		m.focus = paneEvents
-	case key.Matches(msg, k.Pane5):
-		m.focus = paneMarket
-	case key.Matches(msg, k.Pane6):
-		m.focus = paneFills
+	case isPane:
+		m.focus = id
 	case key.Matches(msg, k.Chart):
 		m = m.openChart()
 		m.drawShortHelp()
@@ -321,25 +152,6 @@ func (m Model) openForm() (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// setSymbols fills the form's symbol list, keeping a preselected one.
-func (f *orderForm) setSymbols(syms []rest.Symbol, contracts []rest.ContractSymbol, contractsErr string) {
-	f.loading = false
-	f.symbols = syms
-	f.contracts, f.contractsErr = contracts, contractsErr
-	want := f.search
-	f.search = ""
-	for i, s := range syms {
-		if s.Symbol == want {
-			f.sym = i
-		}
-	}
-	for i, s := range contracts {
-		if s.Symbol.Symbol == want {
-			f.csym = i
-		}
-	}
-}
-
 // askCancel asks to cancel the selected open order.
 func (m Model) askCancel() Model {
 	if m.t == nil {
@@ -348,14 +160,11 @@ func (m Model) askCancel() Model {
 	it, ok := m.panes[paneOrders].selected()
 	switch {
 	case m.focus != paneOrders || m.history || !ok:
-		m.setMsg(msgWarn, "select an open order in Open Orders to cancel it")
-		return m
+		return m.warned("select an open order in Open Orders to cancel it")
 	case it.ord == nil:
-		m.setMsg(msgWarn, "that order has no order id yet")
-		return m
+		return m.warned("that order has no order id yet")
 	case m.busy:
-		m.setMsg(msgWarn, "a request is still in flight")
-		return m
+		return m.warned("a request is still in flight")
 	}
 	o := it.ord
 	req := rest.CancelRequest{Symbol: o.Symbol, OrderID: o.OrderID}
@@ -365,10 +174,7 @@ func (m Model) askCancel() Model {
 			req.OrderType = "STOP"
 		}
 	}
-	summary := "order " + o.OrderID + ": " + o.Side + " " + o.Quantity + " " + o.Symbol + " " + o.Type
-	if o.Price != "" {
-		summary += " @ " + o.Price
-	}
+	summary := "order " + o.OrderID + ": " + o.Side + " " + o.Quantity + " " + o.Symbol + " " + o.Type + part(" @ ", o.Price, "")
 	m.ask(confirmation{cancel: &req, summary: summary})
 	return m
 }

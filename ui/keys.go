@@ -1,6 +1,9 @@
 package ui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
 
 // KeyMap is the dashboard's keyboard (DESIGN.md, "Keyboard"). Help is
 // generated from it, so a disabled binding (n, x and X in read-only mode)
@@ -125,4 +128,15 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Filter, k.Esc, k.Sort, k.Reverse, k.History, k.Zero, k.Theme, k.Privacy},
 		{k.New, k.Cancel, k.CancelAll, k.Chart, k.IntervalPrev, k.IntervalNext, k.Keepalive, k.Resync, k.NextAccount, k.PrevAccount, k.Help, k.Quit},
 	}
+}
+
+// paneOf is the pane a focus key names: key n focuses pane n-1, as the
+// tabs are numbered (paneID order); ok is false for any other key.
+func (k *KeyMap) paneOf(msg tea.KeyPressMsg) (id paneID, ok bool) {
+	for i, b := range [numPanes]*key.Binding{&k.Pane1, &k.Pane2, &k.Pane3, &k.Pane4, &k.Pane5, &k.Pane6} {
+		if key.Matches(msg, *b) {
+			return paneID(i), true
+		}
+	}
+	return 0, false
 }

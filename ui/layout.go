@@ -151,8 +151,8 @@ func (m *Model) writeBody(b *strings.Builder) {
 		m.writeAll(b)
 		return
 	}
-	if m.chart != nil && len(m.chart.lines) == l.body.h {
-		lines(m.chart.lines)
+	if m.chart != nil && m.chart.rows == l.body.h {
+		b.WriteString(m.chart.View())
 		return
 	}
 	one := func(id paneID, r rect) {

@@ -27,7 +27,7 @@ type Model struct {
 	mnotice <-chan struct{}
 	mk      *mktView         // never nil after New
 	equity0 *decimal.Decimal // the first equity seen: the header's "change since start"
-	chart   *chartState      // nil: no chart open
+	chart   *chartState      // the chart sub-model; nil: no chart open
 	eq      equityLine       // the header's equity, drawn with the market view
 
 	ctx    context.Context
@@ -61,15 +61,18 @@ type Model struct {
 	panes         [numPanes]pane
 	focus         paneID
 
-	showHelp  bool         // the help screen is open (helpScreen)
-	prompt    filterPrompt // the focused pane's filter being typed
-	form      *orderForm
-	confirm   *confirmation
+	// The modes' sub-models (modes.go): mode picks the one that has the
+	// keyboard. A nil pointer is a closed mode; an open one is replaced,
+	// never changed in place, as the model is copied.
+	showHelp  bool          // the help screen is open (helpScreen)
+	prompt    filterPrompt  // the focused pane's filter being typed
+	form      *orderForm    // the order form
+	confirm   *confirmation // a question: send, cancel, close, cancel-all
 	symbols   []rest.Symbol
 	contracts []rest.ContractSymbol
 	// contractsErr says why the contracts could not be listed.
 	contractsErr string
-	cancelRun    *cancelRunState // a cancel-all running or its summary shown
+	cancelRun    *cancelRunState // a cancel-all running or its summary shown (a sub-model)
 	feeNote      string          // the Fills pane's fee totals
 	feeVersion   uint64
 	reqID        int // id of the newest request whose reply is awaited
@@ -248,14 +251,7 @@ func (m *Model) refresh() {
 func (m *Model) rebuild() {
 	s := m.snap
 	v := s.Version
-	zero := 0
-	if m.showZero {
-		zero = 1
-	}
-	hist := 0
-	if m.history {
-		hist = 1
-	}
+	zero, hist := boolIndex(m.showZero), boolIndex(m.history) // the pane modes the rows depend on
 	p := &m.panes
 	mk := m.mk
 	if p[paneBalances].stale(v, mk, zero) {
@@ -320,6 +316,13 @@ func (m *Model) drawShortHelp() {
 
 // setMsg sets the message line.
 func (m *Model) setMsg(kind msgKind, text string) { m.msg, m.msgKind = text, kind }
+
+// warned is m saying text as a warning: what a key that cannot act now
+// leaves on the message line.
+func (m Model) warned(text string) Model {
+	m.setMsg(msgWarn, text)
+	return m
+}
 
 // stale reports whether the panes may lag the account: the stream is not
 // live (or a resync is running) and there is something on screen.

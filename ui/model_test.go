@@ -297,8 +297,8 @@ func TestHubUpdatesAreCoalesced(t *testing.T) {
 	for i := range n {
 		s := *base
 		s.Version = uint64(100 + i)
-		s.Orders = append([]*state.Order{{Market: "spot", Symbol: "XRPUSDT", OrderID: "5000", Side: "BUY", Type: "LIMIT",
-			Price: "0.5", Quantity: itoa(uint64(i + 1)), ExecutedQty: "0", Status: "NEW", Created: t0.UnixMilli()}}, base.Orders...)
+		s.Orders = state.NewOrderRows(append([]*state.Order{{Market: "spot", Symbol: "XRPUSDT", OrderID: "5000", Side: "BUY", Type: "LIMIT",
+			Price: "0.5", Quantity: itoa(uint64(i + 1)), ExecutedQty: "0", Status: "NEW", Created: t0.UnixMilli()}}, base.Orders.Slice(0, base.Orders.Len())...)...)
 		b.hub.Publish(&s)
 	}
 	waitText(t, tm, "XRPUSDT", "2000")

@@ -1,26 +1,125 @@
 package ui
 
 import (
+	"strings"
+	"unicode/utf8"
+
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"bhtop/state"
+	"bhtop/themes"
 )
 
 // The dashboard's modes that take the keyboard from the panes, each a
-// value-type sub-model with its own Update and View. The root (onKey and
-// dialog) picks the active one, hands it the key, and acts on what it
-// reports (closed, quit): only the root owns the context that quitting
-// cancels and the panes that a mode's result lands in.
+// value-type sub-model with its own Update and View. The root picks the
+// active one (mode), hands it the key, and acts on what it reports
+// (closed, quit, submit): only the root owns the context that quitting
+// cancels and the panes that a mode's result lands in. The dialogs' Views
+// are drawn by the root over the panes (dialog), the chart's in their
+// place (writeBody).
+
+// mode names the sub-model that has the keyboard.
+type mode int
+
+const (
+	modePanes     mode = iota // the panes themselves (input.go)
+	modeConfirm               // confirmation: send, cancel, close, cancel-all (dialogs.go, trade.go)
+	modeCancelRun             // cancelRunState: a cancel-all's progress or summary (cancelrun.go)
+	modeForm                  // orderForm: the order form (form*.go)
+	modeHelp                  // helpScreen: the full key help (here)
+	modeFilter                // filterPrompt: the pane filter being typed (here)
+	modeChart                 // chartState: the candle chart (chartview.go)
+)
+
+// mode is the sub-model that has the keyboard now: a question first,
+// then a cancel-all's shown progress, the form, the help, the filter
+// prompt, the chart, else the panes.
+func (m *Model) mode() mode {
+	switch {
+	case m.confirm != nil:
+		return modeConfirm
+	case m.cancelRun != nil && !m.cancelRun.hidden:
+		return modeCancelRun
+	case m.form != nil:
+		return modeForm
+	case m.showHelp:
+		return modeHelp
+	case m.prompt.on:
+		return modeFilter
+	case m.chart != nil:
+		return modeChart
+	}
+	return modePanes
+}
+
+// dialog reports whether md is drawn as a box over the panes (which then
+// take no keys and show no short help).
+func (md mode) dialog() bool { return md >= modeConfirm && md <= modeHelp }
+
+// modeCtx is what a mode's View reads of the dashboard, read-only: the
+// styles, the account and market it shows, and the screen's size. The
+// root makes one each time it draws or renders a mode (Model.modeCtx);
+// a mode never keeps it.
+type modeCtx struct {
+	st    *themes.Styles
+	pt    *paints
+	snap  *state.Snapshot // the account: balances, orders, positions
+	mk    *mktView        // the market: quotes, candles, the Market pane's rows
+	w     int             // the screen's width
+	bodyH int             // the body's height, between the header and the message line
+	style int             // which styles st and pt are (styleID)
+}
+
+// modeCtx is the dashboard as the modes see it now.
+func (m *Model) modeCtx() modeCtx {
+	return modeCtx{st: &m.st, pt: &m.pt, snap: m.snap, mk: m.mk, w: m.lay.w, bodyH: m.lay.body.h, style: m.styleID()}
+}
+
+// boxed draws content in a box no wider than the screen, truncating
+// content lines that would not fit (never the box's own border).
+func (cx modeCtx) boxed(box lipgloss.Style, content string) string {
+	inner := cx.w - box.GetHorizontalFrameSize()
+	if inner < 1 {
+		return ""
+	}
+	lines := strings.Split(content, "\n")
+	for i, l := range lines {
+		if ansi.StringWidth(l) > inner {
+			lines[i] = ansi.Truncate(l, inner, "…")
+		}
+	}
+	return box.Render(strings.Join(lines, "\n"))
+}
+
+// dialog draws the active mode's box over the panes; ok is false when
+// the active mode is not a dialog.
+func (m *Model) dialog() (string, bool) {
+	md := m.mode()
+	if !md.dialog() {
+		return "", false
+	}
+	cx := m.modeCtx()
+	switch md {
+	case modeConfirm:
+		return m.confirm.View(cx), true
+	case modeCancelRun:
+		return m.cancelRun.View(cx), true
+	case modeForm:
+		return m.form.View(cx), true
+	}
+	return m.helpScreen().View(cx), true
+}
 
 // helpScreen is the full key help on `?`, drawn from the KeyMap. It is
-// built from the root's help model, keys, styles and width whenever it is
-// drawn or handed a key; the root keeps only whether it is open.
+// built from the root's help model and keys whenever it is drawn or
+// handed a key; the root keeps only whether it is open.
 type helpScreen struct {
 	keys         KeyMap
 	help         help.Model
-	title, muted lipgloss.Style
-	width        int  // the help's width inside its box
 	closed, quit bool // what the last key asked of the root
 }
 
@@ -39,21 +138,26 @@ func (h helpScreen) Update(msg tea.Msg) (helpScreen, tea.Cmd) {
 	return h, nil
 }
 
-// View is the help's body: every key in columns, and how to close it.
-func (h helpScreen) View() string {
+// View is the help's box: every key in columns, and how to close it.
+func (h helpScreen) View(cx modeCtx) string {
 	hm := h.help
 	hm.ShowAll = true
-	hm.SetWidth(h.width)
-	return h.title.Render("Keys") + "\n\n" + hm.View(h.keys) + "\n\n" +
-		h.muted.Render("? or esc closes this help")
+	hm.SetWidth(cx.w - cx.st.Box.GetHorizontalFrameSize() - 2)
+	return cx.boxed(cx.st.Box, cx.st.Title.Render("Keys")+"\n\n"+hm.View(h.keys)+"\n\n"+
+		cx.st.Muted.Render("? or esc closes this help"))
 }
 
 // helpScreen is the help as the root would draw it now.
-func (m *Model) helpScreen() helpScreen {
-	return helpScreen{
-		keys: m.keys, help: m.help, title: m.st.Title, muted: m.st.Muted,
-		width: m.lay.w - m.st.Box.GetHorizontalFrameSize() - 2,
+func (m *Model) helpScreen() helpScreen { return helpScreen{keys: m.keys, help: m.help} }
+
+// onHelpKey hands the key to the help: it closes, or quits.
+func (m Model) onHelpKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	h, cmd := m.helpScreen().Update(msg)
+	if h.quit {
+		return m.quit()
 	}
+	m.showHelp = !h.closed
+	return m, cmd
 }
 
 // filterKeys are the filter prompt's keys; anything else with text is
@@ -98,7 +202,7 @@ func (f filterPrompt) Update(msg tea.Msg) (filterPrompt, tea.Cmd) {
 		f.on = false
 	case key.Matches(k, f.keys.Erase):
 		if f.text != "" {
-			_, size := lastRune(f.text)
+			_, size := utf8.DecodeLastRuneInString(f.text)
 			f.text = f.text[:len(f.text)-size]
 		}
 	default:
@@ -113,4 +217,15 @@ func (f filterPrompt) Update(msg tea.Msg) (filterPrompt, tea.Cmd) {
 func (f filterPrompt) View() string {
 	keep, clear := f.keys.Keep.Help(), f.keys.Clear.Help()
 	return "filter: type to narrow · " + keep.Key + " " + keep.Desc + " · " + clear.Key + " " + clear.Desc
+}
+
+// onFilterKey hands the key to the filter prompt and narrows the
+// focused pane to what it holds.
+func (m Model) onFilterKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	m.prompt.text = m.panes[m.focus].filter // a click may have moved the focus
+	m.prompt, cmd = m.prompt.Update(msg)
+	m.panes[m.focus].filter = m.prompt.text
+	m.rebuild()
+	return m, cmd
 }

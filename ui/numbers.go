@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	declit "bhtop/dec"
 )
 
 // Numbers are shown exactly as the service sent them (decimal literals) and
@@ -54,71 +56,8 @@ func writeSpaces(b *strings.Builder, n int) {
 	}
 }
 
-// compareDec orders two decimal literals by value without parsing them
-// into numbers. Empty strings sort first; literals that are not plain
-// decimals fall back to text order.
-func compareDec(a, b string) int {
-	if a == b {
-		return 0
-	}
-	if a == "" {
-		return -1
-	}
-	if b == "" {
-		return 1
-	}
-	na, nb := strings.HasPrefix(a, "-"), strings.HasPrefix(b, "-")
-	if na != nb {
-		if isZeroLit(a) && isZeroLit(b) {
-			return 0
-		}
-		if na {
-			return -1
-		}
-		return 1
-	}
-	c := compareAbs(strings.TrimPrefix(a, "-"), strings.TrimPrefix(b, "-"))
-	if na {
-		return -c
-	}
-	return c
-}
-
-func isZeroLit(s string) bool {
-	return strings.Trim(s, "-0.") == ""
-}
-
-func compareAbs(a, b string) int {
-	ai, af, _ := strings.Cut(a, ".")
-	bi, bf, _ := strings.Cut(b, ".")
-	ai = strings.TrimLeft(ai, "0")
-	bi = strings.TrimLeft(bi, "0")
-	if len(ai) != len(bi) {
-		if len(ai) < len(bi) {
-			return -1
-		}
-		return 1
-	}
-	if c := strings.Compare(ai, bi); c != 0 {
-		return c
-	}
-	for i := 0; i < max(len(af), len(bf)); i++ {
-		ca, cb := byte('0'), byte('0')
-		if i < len(af) {
-			ca = af[i]
-		}
-		if i < len(bf) {
-			cb = bf[i]
-		}
-		if ca != cb {
-			if ca < cb {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
-}
+// compareDec is dec.Compare: the order of the panes' numeric sort keys.
+func compareDec(a, b string) int { return declit.Compare(a, b) }
 
 var hundred = decimal.NewFromInt(100)
 
@@ -139,22 +78,9 @@ func fillPct(executed, quantity string) string {
 	return z.Mul(hundred).DivRound(q, 1).StringFixed(1)
 }
 
-// isZeroAmount reports whether a balance literal is zero (or empty).
-func isZeroAmount(s string) bool { return s == "" || isZeroLit(s) }
-
-// addDec adds two decimal literals exactly; on a malformed input it
-// returns the first one.
-func addDec(a, b string) string {
-	x, err := decimal.NewFromString(a)
-	if err != nil {
-		return a
-	}
-	y, err := decimal.NewFromString(b)
-	if err != nil {
-		return a
-	}
-	return x.Add(y).String()
-}
+// isZeroAmount reports whether a balance literal is written as zero (or
+// is empty): dec.ZeroText.
+func isZeroAmount(s string) bool { return declit.ZeroText(s) }
 
 // compactAge formats a duration in its largest unit: 45s, 12m, 3h, 5d.
 func compactAge(d time.Duration) string {

@@ -8,35 +8,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-func TestCompareDec(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		want int
-	}{
-		{"1", "1", 0},
-		{"1.0", "1", 0},
-		{"0.1", "0.10000", 0},
-		{"9.5", "10", -1},
-		{"10", "9.99999999", 1},
-		{"0.00000001", "0", 1},
-		{"-1", "0.5", -1},
-		{"-2", "-1", -1},
-		{"-0", "0", 0},
-		{"", "0", -1},
-		{"007", "7", 0},
-		{"123456789012345678901234567890", "123456789012345678901234567891", -1},
-	} {
-		t.Run(tc.a+"_vs_"+tc.b, func(t *testing.T) {
-			if got := compareDec(tc.a, tc.b); got != tc.want {
-				t.Errorf("compareDec(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
-			}
-			if got := compareDec(tc.b, tc.a); got != -tc.want {
-				t.Errorf("compareDec(%q, %q) = %d, want %d", tc.b, tc.a, got, -tc.want)
-			}
-		})
-	}
-}
-
 // TestPadDecAligns: every value of a column puts its point (or where its
 // point would be) at the same offset.
 func TestPadDecAligns(t *testing.T) {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 
 	"bhtop/rest"
@@ -32,41 +33,38 @@ func (m Model) onSymbols(msg symbolsMsg) Model {
 
 // onPlaced shows the outcome of an order.
 func (m Model) onPlaced(msg placedMsg) Model {
-	if msg.id != m.reqID {
-		return m
-	}
-	m.busy = false
 	r := msg.res
-	m.metrics.count("orders_" + outcomeName(r.Outcome))
-	m.showOutcome(r.Outcome, "order accepted: "+msg.what+" (id "+r.OrderID+")",
-		"order rejected: "+reason(r),
-		"order outcome UNKNOWN ("+reason(r)+"): shown as UNKNOWN until reconciled by client id "+r.ClientOrderID)
+	if m.settle(msg.id, r, "order", msg.what+" (id "+r.OrderID+")",
+		": shown as UNKNOWN until reconciled by client id "+r.ClientOrderID) {
+		m.metrics.count("orders_" + outcomeName(r.Outcome))
+	}
 	return m
 }
 
 // onCanceled shows the outcome of a cancel.
 func (m Model) onCanceled(msg canceledMsg) Model {
-	if msg.id != m.reqID {
-		return m
-	}
-	m.busy = false
-	r := msg.res
-	m.showOutcome(r.Outcome, "cancel accepted: order "+msg.req.OrderID, "cancel rejected: "+reason(r),
-		"cancel outcome UNKNOWN ("+reason(r)+")")
+	m.settle(msg.id, msg.res, "cancel", "order "+msg.req.OrderID, "")
 	return m
 }
 
-// showOutcome says an order request's outcome on the message line: good
-// when accepted, bad when rejected, a warning when unknown.
-func (m *Model) showOutcome(o rest.Outcome, accepted, rejected, unknown string) {
-	switch o {
-	case rest.OutcomeAccepted:
-		m.setMsg(msgGood, accepted)
-	case rest.OutcomeRejected:
-		m.setMsg(msgBad, rejected)
-	default:
-		m.setMsg(msgWarn, unknown)
+// settle takes the reply to the order request in flight (false for any
+// other id): the request is no longer busy, and the message line says
+// what became of it (what: the subject of the request), good when
+// accepted, bad when rejected, a warning when unknown (with the note).
+func (m *Model) settle(id int, r rest.OrderResult, what, accepted, unknownNote string) bool {
+	if id != m.reqID {
+		return false
 	}
+	m.busy = false
+	switch r.Outcome {
+	case rest.OutcomeAccepted:
+		m.setMsg(msgGood, what+" accepted: "+accepted)
+	case rest.OutcomeRejected:
+		m.setMsg(msgBad, what+" rejected: "+reason(r))
+	default:
+		m.setMsg(msgWarn, what+" outcome UNKNOWN ("+reason(r)+")"+unknownNote)
+	}
+	return true
 }
 
 // outcomeName is o for the metrics: accepted, rejected or unknown.
@@ -81,25 +79,18 @@ func outcomeName(o rest.Outcome) string {
 func reason(r rest.OrderResult) string {
 	var parts []string
 	if r.Code != 0 {
-		parts = append(parts, "code "+itoaInt(r.Code))
+		parts = append(parts, "code "+strconv.Itoa(r.Code))
 	}
 	if r.Msg != "" {
 		parts = append(parts, r.Msg)
 	}
 	if r.HTTPStatus != 0 {
-		parts = append(parts, "HTTP "+itoaInt(r.HTTPStatus))
+		parts = append(parts, "HTTP "+strconv.Itoa(r.HTTPStatus))
 	}
 	if len(parts) == 0 {
 		return "no answer"
 	}
 	return strings.Join(parts, ", ")
-}
-
-func itoaInt(n int) string {
-	if n < 0 {
-		return "-" + itoa(uint64(-n))
-	}
-	return itoa(uint64(n))
 }
 
 func (m Model) onKeepalive(msg keepaliveMsg) Model {

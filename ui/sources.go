@@ -1,6 +1,7 @@
 package ui
 
 import (
+	declit "bhtop/dec"
 	"bhtop/state"
 	"bhtop/upstream"
 )
@@ -17,7 +18,7 @@ func balanceItems(s *state.Snapshot, showZero bool) []item {
 		}
 		total := b.Free
 		if !isZeroAmount(b.Locked) {
-			total = addDec(b.Free, b.Locked)
+			total = declit.AddOrFirst(b.Free, b.Locked)
 		}
 		out = append(out, item{bal: b, total: total})
 	}
@@ -35,9 +36,9 @@ func orderItems(s *state.Snapshot, history bool) ([]item, int) {
 		for i := range s.Pending {
 			seen[s.Pending[i].ClientOrderID] = false
 		}
-		for i := range s.Orders {
-			if _, ok := seen[s.Orders[i].ClientOrderID]; ok {
-				seen[s.Orders[i].ClientOrderID] = true
+		for _, o := range s.Orders.All() {
+			if _, ok := seen[o.ClientOrderID]; ok {
+				seen[o.ClientOrderID] = true
 			}
 		}
 		for i := range s.Pending {
@@ -48,10 +49,9 @@ func orderItems(s *state.Snapshot, history bool) ([]item, int) {
 		pinned = len(out)
 	}
 	if out == nil {
-		out = make([]item, 0, len(s.Orders))
+		out = make([]item, 0, s.Orders.Len())
 	}
-	for i := range s.Orders {
-		o := s.Orders[i]
+	for _, o := range s.Orders.All() {
 		if o.Open() != history {
 			out = append(out, item{ord: o})
 		}

@@ -32,15 +32,12 @@ func (m Model) askClose() Model {
 	it, ok := m.panes[panePositions].selected()
 	switch {
 	case !ok || it.pos == nil:
-		m.setMsg(msgWarn, "select a position in Positions to close it")
-		return m
+		return m.warned("select a position in Positions to close it")
 	case m.busy:
-		m.setMsg(msgWarn, "a request is still in flight")
-		return m
+		return m.warned("a request is still in flight")
 	}
 	if _, err := actions.CloseOrder(*it.pos, ""); err != nil {
-		m.setMsg(msgWarn, "cannot close: "+err.Error())
-		return m
+		return m.warned("cannot close: " + err.Error())
 	}
 	m.ask(confirmation{closing: &closeReview{pos: *it.pos, qty: it.pos.Available}})
 	return m
@@ -51,11 +48,9 @@ func (m Model) askClose() Model {
 func (m Model) askCancelAll() Model {
 	switch {
 	case m.focus != paneOrders || m.history:
-		m.setMsg(msgWarn, "X cancels the open orders shown in Open Orders (key 2)")
-		return m
+		return m.warned("X cancels the open orders shown in Open Orders (key 2)")
 	case m.busy:
-		m.setMsg(msgWarn, "a request is still in flight")
-		return m
+		return m.warned("a request is still in flight")
 	}
 	rows := m.panes[paneOrders].rows
 	targets := make([]actions.Target, 0, len(rows))
@@ -65,10 +60,9 @@ func (m Model) askCancelAll() Model {
 		}
 	}
 	if len(targets) == 0 {
-		m.setMsg(msgWarn, "no open orders shown to cancel")
-		return m
+		return m.warned("no open orders shown to cancel")
 	}
-	m.ask(confirmation{cancelAll: targets})
+	m.ask(confirmation{cancelAll: cancelAllReview(targets)})
 	return m
 }
 
@@ -90,9 +84,6 @@ func (c *closeReview) edit(msg tea.KeyPressMsg, erase key.Binding) bool {
 	return true
 }
 
-// closeView is the closing review, boxed.
-func (m *Model) closeView() string { return m.boxed(m.st.Confirm, m.confirm.closing.View()) }
-
 // View is the closing review: the position, the quantity being edited
 // and the order it makes (or why it cannot).
 func (c closeReview) View() string {
@@ -112,17 +103,20 @@ func (c closeReview) View() string {
 	return strings.Join(lines, "\n")
 }
 
-// cancelAllView is the cancel-all review: how many orders per symbol.
-func (m *Model) cancelAllView() string {
-	ts := m.confirm.cancelAll
-	counts := actions.CountBySymbol(ts)
+// cancelAllReview is the orders a cancel-all would cancel, asked about
+// before any is (the confirmation's cancelAll).
+type cancelAllReview []actions.Target
+
+// View is the cancel-all review: how many orders per symbol, at most
+// room lines of them.
+func (r cancelAllReview) View(room int) string {
+	counts := actions.CountBySymbol(r)
 	keys := make([]string, 0, len(counts))
 	for k := range counts {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	lines := []string{"CANCEL " + strconv.Itoa(len(ts)) + " OPEN ORDERS?", ""}
-	room := max(1, m.lay.body.h-8)
+	lines := []string{"CANCEL " + strconv.Itoa(len(r)) + " OPEN ORDERS?", ""}
 	for i, k := range keys {
 		if i == room-1 && len(keys) > room {
 			lines = append(lines, "… and "+strconv.Itoa(len(keys)-i)+" more symbols")
@@ -131,7 +125,7 @@ func (m *Model) cancelAllView() string {
 		lines = append(lines, padLeft(strconv.Itoa(counts[k]), 5)+"  "+k)
 	}
 	lines = append(lines, "", "y = yes, cancel them    any other key = no")
-	return m.boxed(m.st.Confirm, strings.Join(lines, "\n"))
+	return strings.Join(lines, "\n")
 }
 
 func padLeft(s string, w int) string {
