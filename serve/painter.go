@@ -409,7 +409,9 @@ type paintedModel struct {
 	p *painter
 }
 
-func (m paintedModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+// Update passes msg on; the pointer is returned as it came, so an update
+// costs no allocation.
+func (m *paintedModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.p.resize(msg.Width, msg.Height)
@@ -423,7 +425,7 @@ func (m paintedModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
-func (m paintedModel) View() tea.View {
+func (m *paintedModel) View() tea.View {
 	if m.p.due() {
 		m.p.setView(m.Model.View())
 	}

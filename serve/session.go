@@ -109,7 +109,7 @@ func (s *Server) refuse(sess ssh.Session, msg string) {
 func (s *Server) newProgram(ctx context.Context, v *session, viewer Viewer, in io.Reader) *tea.Program {
 	v.out.w = v.ssh
 	v.paint = newPainter(&v.out, s.cfg.FPS, viewer.Width, viewer.Height, viewer.Profile)
-	prog := tea.NewProgram(paintedModel{Model: s.cfg.NewModel(ctx, viewer), p: v.paint},
+	prog := tea.NewProgram(&paintedModel{Model: s.cfg.NewModel(ctx, viewer), p: v.paint},
 		tea.WithInput(in),
 		tea.WithOutput(v.paint),
 		tea.WithoutRenderer(),
