@@ -15,17 +15,16 @@ import (
 
 // painter draws one viewer's frames on its session, in place of Bubble
 // Tea's renderer: the program runs without a renderer, its model is
-// wrapped by paintedModel, which hands each View to the painter, and the
-// painter's goroutine writes at most one frame per interval, each as the
-// lines that differ from the frame before (cursor to the line, erase it,
-// the line). Comparing a line is comparing two strings; Bubble Tea's
-// renderer parses every frame into cells and diffs those, which cost 12
-// parses per viewer per second for the same screen.
+// wrapped by paintedModel, which hands the painter a View when a frame is
+// due, and the painter's goroutine writes at most one frame per interval:
+// of each line that differs from the frame before (a string comparison),
+// the runs of cells that changed (linediff.go). Bubble Tea's renderer
+// parsed every frame of every viewer into cells and diffed those.
 //
 // Writes happen only on the painter's goroutine, so a viewer that stops
-// reading blocks that goroutine alone: the program keeps folding notices
-// and handing over Views, the painter keeps only the newest, and nothing
-// queues (Bubble Tea's own output, terminal queries and bells, is capped).
+// reading blocks that goroutine alone: the program keeps folding notices,
+// is asked for no View meanwhile, and nothing queues (Bubble Tea's own
+// output, terminal queries and bells, is capped).
 //
 // serve's dashboards are full-screen programs: the painter always uses the
 // alternate screen, and of a View it honours Content, Cursor, MouseMode,

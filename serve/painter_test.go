@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -229,4 +231,92 @@ func TestStyleConversionMatchesColorprofile(t *testing.T) {
 			}
 		}
 	}
+}
+
+// blockingWriter blocks every write until release closes, counting them.
+type blockingWriter struct {
+	release chan struct{}
+	writes  chan []byte
+}
+
+func (w *blockingWriter) Write(b []byte) (int, error) {
+	w.writes <- slices.Clone(b)
+	<-w.release
+	return len(b), nil
+}
+
+// TestPainterAsksForOneViewPerFrame: between frames the model is not
+// drawn; once the interval is over, a model that changed is asked for its
+// View (paintMsg), one that did not is not.
+func TestPainterAsksForOneViewPerFrame(t *testing.T) {
+	out := &blockingWriter{release: make(chan struct{}), writes: make(chan []byte, 16)}
+	close(out.release)
+	p := newPainter(out, 50, 20, 2, colorprofile.TrueColor)
+	asked := make(chan tea.Msg, 16)
+	p.send = func(m tea.Msg) { asked <- m }
+	go p.run()
+	defer p.close()
+
+	if !p.due() {
+		t.Fatal("due() before the first frame = false, want true")
+	}
+	p.setView(tea.NewView("one"))
+	<-out.writes
+	for range 100 { // a busy model between two frames
+		if p.due() {
+			t.Fatal("due() right after a frame = true, want false until the interval is over")
+		}
+	}
+	select {
+	case m := <-asked:
+		if _, ok := m.(paintMsg); !ok {
+			t.Fatalf("painter sent %T, want paintMsg", m)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the painter never asked for the View the model changed since")
+	}
+	if !p.due() {
+		t.Fatal("due() after paintMsg = false, want true")
+	}
+	p.setView(tea.NewView("two"))
+	<-out.writes
+	select { // nothing changed since: nothing asked
+	case m := <-asked:
+		t.Fatalf("painter sent %T for a model that did not change", m)
+	case <-time.After(100 * time.Millisecond):
+	}
+}
+
+// TestStalledPainterBlocksNobody: while the viewer does not read, handing
+// over Views and Bubble Tea's output never waits, and that output is
+// capped.
+func TestStalledPainterBlocksNobody(t *testing.T) {
+	out := &blockingWriter{release: make(chan struct{}), writes: make(chan []byte, 16)}
+	p := newPainter(out, 1000, 20, 2, colorprofile.TrueColor)
+	p.send = func(tea.Msg) {}
+	go p.run()
+	p.setView(tea.NewView("first"))
+	<-out.writes // the painter is now stuck in this write
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 10000 {
+			p.due()
+			p.setView(tea.NewView(fmt.Sprint(i)))
+			_, _ = p.Write([]byte("\a0123456789"))
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("setView or Write waited on a stalled viewer")
+	}
+	p.mu.Lock()
+	queued := len(p.raw)
+	p.mu.Unlock()
+	if queued > maxRaw {
+		t.Errorf("%d bytes of Bubble Tea's output queued for a stalled viewer, want at most %d", queued, maxRaw)
+	}
+	close(out.release) // the connection is cut: the write returns
+	p.close()
 }

@@ -149,7 +149,7 @@ func (v *session) run() string {
 func (v *session) stop(reason string) {
 	v.endOnce.Do(func() {
 		v.reason.Store(&reason)
-		go v.prog.Quit() // Send blocks while the program is stuck writing
+		go v.prog.Quit() // Send waits for the program's loop
 		go func() {
 			t := time.NewTimer(v.srv.cfg.Grace)
 			defer t.Stop()
@@ -188,9 +188,9 @@ func newViewer(id uint64, sess ssh.Session, pty ssh.Pty) Viewer {
 	}
 }
 
-// The largest window a session is drawn for. The renderer keeps cells for
-// the whole window, so without a cap one viewer announcing a huge pty
-// could make the server allocate gigabytes.
+// The largest window a session is drawn for. The model draws and the
+// painter keeps the whole window, so without a cap one viewer announcing a
+// huge pty could make the server build enormous frames.
 const (
 	MaxWidth  = 300
 	MaxHeight = 100
