@@ -1,16 +1,9 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"io"
 	"strings"
 	"testing"
-	"time"
-
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
@@ -139,49 +132,11 @@ func TestAccountMetricsLabels(t *testing.T) {
 // (main unaffected), a again the All view with both, and q quits.
 func TestDashboardAccounts(t *testing.T) {
 	env := deskEnv(t, twoAccountsConfig(t))
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	in, typer := io.Pipe()
-	out := &lockedLog{}
-	var errOut bytes.Buffer
-	mark := 0 // what was drawn before the last key is not looked at
-	step := func(want ...string) bool {
-		return testkit.Within(10*time.Second, func() bool {
-			screen := ansi.Strip(out.String()[mark:])
-			for _, w := range want {
-				if !strings.Contains(screen, w) {
-					return false
-				}
-			}
-			return true
-		})
-	}
-	failed := make(chan []string, 1)
-	go func() {
-		var steps []string
-		defer func() { failed <- steps }()
-		defer typer.Close()
-		for _, s := range []struct {
-			want []string
-			key  string
-		}{
-			{[]string{"main", "● live", "Balances"}, "a"},
-			{[]string{"bot", "-1022"}, "a"},
-			{[]string{"ALL ACCOUNTS", "1/2 streams live"}, "q"},
-		} {
-			if !step(s.want...) {
-				steps = append(steps, "never saw "+strings.Join(s.want, ", "))
-				return
-			}
-			mark = len(out.String())
-			_, _ = typer.Write([]byte(s.key))
-		}
-	}()
-	code := runDashboardContext(ctx, []string{"--account", "main,bot"}, IO{In: in, Out: out, Err: &errOut, Getenv: env},
-		tea.WithWindowSize(140, 40))
-	timedOut := ctx.Err() != nil
-	cancel()
-	if steps := <-failed; timedOut || len(steps) > 0 || code != ExitOK {
-		t.Fatalf("dashboard exit %d (timed out: %v), %v; stderr %s", code, timedOut, steps, errOut.String())
+	code, _, errOut := driveDashboard(t, []string{"--account", "main,bot"}, env, 140, 40,
+		screenStep{[]string{"main", "● live", "Balances"}, "a"},
+		screenStep{[]string{"bot", "-1022"}, "a"},
+		screenStep{[]string{"ALL ACCOUNTS", "1/2 streams live"}, "q"})
+	if code != ExitOK {
+		t.Fatalf("dashboard exit %d; stderr %s", code, errOut)
 	}
 }

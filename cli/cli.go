@@ -4,15 +4,18 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"maps"
 	"os"
+	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"unicode"
 )
 
@@ -51,6 +54,17 @@ var commands = map[string]command{
 	"serve":   {"serve the read-only dashboard over SSH", runServe},
 	"version": {"print the version", runVersion},
 	"help":    {"show this help", nil},
+}
+
+// stopSignals end a headless command (sim, dump, serve) cleanly.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}
+
+// untilSignal runs a command with a context that ends when the process
+// gets one of sigs.
+func untilSignal(run func(ctx context.Context, args []string, stdio IO) int, args []string, stdio IO, sigs ...os.Signal) int {
+	ctx, stop := signal.NotifyContext(context.Background(), sigs...)
+	defer stop()
+	return run(ctx, args, stdio)
 }
 
 // Run executes the command line args (without the program name) and

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"runtime/pprof"
 	"slices"
 	"syscall"
@@ -35,10 +34,10 @@ const dashboardFPS = 15
 
 // runDashboard is `bhtop` with no subcommand: the dashboard on the
 // configured account, or on an in-process simulator without credentials.
+// SIGTERM and SIGHUP end it; ctrl+c is a key to it.
 func runDashboard(args []string, stdio IO) int {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
-	return runDashboardContext(ctx, args, stdio)
+	run := func(ctx context.Context, args []string, stdio IO) int { return runDashboardContext(ctx, args, stdio) }
+	return untilSignal(run, args, stdio, syscall.SIGTERM, syscall.SIGHUP)
 }
 
 // runDashboardContext runs the dashboard until `q`, ctrl+c or ctx ends,

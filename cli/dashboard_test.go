@@ -32,27 +32,64 @@ func runDashboardTest(t *testing.T, s *sim.Server, keys string, args ...string) 
 // also shows text (when not "").
 func runDashboardUntil(t *testing.T, s *sim.Server, text, keys string, args ...string) (int, string, string) {
 	t.Helper()
+	return driveDashboard(t, args, orderEnv(t, s, nil), 160, 48, screenStep{[]string{"● live", "USDT", text}, keys})
+}
+
+// screenStep is one step of a scripted dashboard run: wait until what was
+// drawn since the previous step's keys shows every want, then type keys.
+type screenStep struct {
+	want []string
+	keys string
+}
+
+// driveDashboard runs the dashboard with args and env at w×h through its
+// steps, and returns the exit code, everything drawn (plain text) and
+// stderr. It fails the test when a step's screen never comes or the
+// dashboard has not quit (on the last step's keys) within 20 s.
+func driveDashboard(t *testing.T, args []string, env func(string) string, w, h int, steps ...screenStep) (int, string, string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	in, typer := io.Pipe()
 	out, errOut := &lockedLog{}, &bytes.Buffer{}
+	missed := make(chan string, 1)
 	go func() {
-		testkit.Within(20*time.Second, func() bool {
-			screen := ansi.Strip(out.String())
-			return ctx.Err() != nil || strings.Contains(screen, "● live") && strings.Contains(screen, "USDT") && strings.Contains(screen, text)
-		})
-		for _, k := range keys {
-			typer.Write([]byte(string(k)))
-			time.Sleep(50 * time.Millisecond) // let each key be drawn
+		defer typer.Close()
+		mark := 0 // what was drawn before the last keys is not looked at
+		for _, st := range steps {
+			testkit.Within(20*time.Second, func() bool {
+				return ctx.Err() != nil || shows(ansi.Strip(out.String()[mark:]), st.want...)
+			})
+			if ctx.Err() != nil {
+				missed <- "never saw " + strings.Join(st.want, ", ")
+				return
+			}
+			mark = len(out.String())
+			for _, k := range st.keys {
+				_, _ = typer.Write([]byte(string(k)))
+				time.Sleep(50 * time.Millisecond) // let each key be drawn
+			}
 		}
+		missed <- ""
 	}()
-	code := runDashboardContext(ctx, args, IO{In: in, Out: out, Err: errOut, Getenv: orderEnv(t, s, nil)},
-		tea.WithWindowSize(160, 48))
-	typer.Close()
-	if ctx.Err() != nil {
-		t.Fatalf("the dashboard did not quit on q")
+	code := runDashboardContext(ctx, args, IO{In: in, Out: out, Err: errOut, Getenv: env}, tea.WithWindowSize(w, h))
+	timedOut := ctx.Err() != nil
+	cancel()
+	in.Close() // a key still being typed is refused
+	if m := <-missed; timedOut || m != "" {
+		t.Fatalf("the dashboard did not quit on its keys within 20s (%s); stderr: %s", m, errOut)
 	}
 	return code, ansi.Strip(out.String()), errOut.String()
+}
+
+// shows reports whether screen holds every text.
+func shows(screen string, texts ...string) bool {
+	for _, s := range texts {
+		if !strings.Contains(screen, s) {
+			return false
+		}
+	}
+	return true
 }
 
 func dashboardSim(t *testing.T) (*sim.Server, *lockedLog) {

@@ -21,9 +21,7 @@ func deskEnv(t *testing.T, config string) func(string) string {
 		if err := os.MkdirAll(filepath.Join(dir, "bhtop"), 0o700); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, "bhtop", "config.toml"), []byte(config), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		testkit.WriteFile(t, filepath.Join(dir, "bhtop", "config.toml"), config)
 	}
 	env := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": dir}
 	return func(k string) string { return env[k] }
@@ -130,9 +128,7 @@ func TestDashboardAlertToast(t *testing.T) {
 	s, _ := dashboardSim(t)
 	cfg := filepath.Join(t.TempDir(), "config.toml")
 	rules := "[[alerts]]\nkind = \"balance_below\"\nasset = \"USDT\"\nbelow = \"1e15\"\n"
-	if err := os.WriteFile(cfg, []byte(rules), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, cfg, rules)
 	code, screen, errOut := runDashboardUntil(t, s, "⚑", "q", "--config", cfg)
 	if code != ExitOK {
 		t.Fatalf("dashboard exit %d; stderr: %s", code, errOut)

@@ -6,10 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"net/url"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"bhtop/config"
@@ -78,9 +75,7 @@ func (l *orderList) Set(v string) error {
 // the listenKey and print the state dump. Without credentials it runs on
 // an in-process simulator.
 func runDump(args []string, stdio IO) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return runDumpContext(ctx, args, stdio)
+	return untilSignal(runDumpContext, args, stdio, stopSignals...)
 }
 
 func runDumpContext(ctx context.Context, args []string, stdio IO) int {

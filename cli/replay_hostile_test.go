@@ -2,12 +2,12 @@ package cli
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"bhtop/internal/testkit"
 	"bhtop/journal"
 	"bhtop/state"
 	"bhtop/stream"
@@ -42,9 +42,7 @@ func TestReplayHostileJournals(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "_")+".jsonl")
-			if err := os.WriteFile(path, []byte(tt.content), 0o600); err != nil {
-				t.Fatal(err)
-			}
+			testkit.WriteFile(t, path, tt.content)
 			code, out, errOut := runCmd([]string{"replay", path, "--dump"}, "")
 			if code != ExitOK {
 				t.Fatalf("exit %d, want 0; stderr %q", code, errOut)

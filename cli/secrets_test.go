@@ -1,25 +1,18 @@
 package cli
 
 import (
-	"bufio"
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"golang.org/x/crypto/ssh"
-
 	"bhtop/config"
+	"bhtop/internal/testkit"
 )
 
 // leakSecret is the distinctive secret of TestNoCommandLeaksTheSecret.
@@ -53,34 +46,19 @@ func checkNoLeakOf(t *testing.T, secret, where, text string) {
 func TestNoCommandLeaksTheSecret(t *testing.T) {
 	dir := t.TempDir()
 	secretFile := filepath.Join(dir, "secret")
-	if err := os.WriteFile(secretFile, []byte(leakSecret+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, secretFile, leakSecret+"\n")
 	reqLog := filepath.Join(dir, "requests.jsonl")
 
 	// bhtop sim with the key pair; its stderr and request log are checked.
-	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	simErr := &lockedLog{}
-	done := make(chan int, 1)
-	go func() {
-		done <- runSimContext(ctx, []string{"--key", "leakKey:" + leakSecret, "--activity", "20",
-			"--market-interval", "50ms", "--log-requests", reqLog}, IO{Out: pw, Err: simErr})
-		pw.Close()
-	}()
-	line, err := bufio.NewReader(pr).ReadString('\n')
-	if err != nil {
-		t.Fatalf("bhtop sim's first line: %v", err)
+	simCmd, ok := startSimCommand(t, "--key", "leakKey:"+leakSecret, "--activity", "20",
+		"--market-interval", "50ms", "--log-requests", reqLog)
+	if !ok || simCmd.conn.SecretKey != leakSecret {
+		t.Fatalf("bhtop sim's first line %q (stderr %s)", simCmd.line, simCmd.stderr)
 	}
-	go func() { _, _ = io.Copy(io.Discard, pr) }()
-	var conn struct{ BaseURL, SecretKey string }
-	if err := json.Unmarshal([]byte(line), &conn); err != nil || conn.SecretKey != leakSecret {
-		t.Fatalf("first line %q: %v", line, err)
-	}
+	conn := simCmd.conn
 	defer func() {
-		cancel()
-		<-done
-		checkNoLeak(t, "bhtop sim's stderr", simErr.String())
+		simCmd.stop(t)
+		checkNoLeak(t, "bhtop sim's stderr", simCmd.stderr.String())
 		b, _ := os.ReadFile(reqLog)
 		checkNoLeak(t, "bhtop sim's --log-requests", string(b))
 	}()
@@ -142,9 +120,7 @@ func TestNoCommandLeaksTheSecret(t *testing.T) {
 		if err := os.MkdirAll(filepath.Join(cfgDir, "bhtop"), 0o700); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(cfgDir, "bhtop", "config.toml"), []byte("secret_key = "+leakSecret+"\n"), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		testkit.WriteFile(t, filepath.Join(cfgDir, "bhtop", "config.toml"), "secret_key = "+leakSecret+"\n")
 		env := envWith(map[string]string{"BHTOP_SECRET_KEY": "", "XDG_CONFIG_HOME": cfgDir})
 		for _, args := range [][]string{newOrder, {"dump", "--for", "1s"}} {
 			code, out, errOut := runCLI(env, args...)
@@ -157,15 +133,8 @@ func TestNoCommandLeaksTheSecret(t *testing.T) {
 	})
 
 	t.Run("serve", func(t *testing.T) {
-		pub, _, err := ed25519.GenerateKey(rand.Reader)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sshPub, _ := ssh.NewPublicKey(pub)
 		authKeys := filepath.Join(dir, "authorized_keys")
-		if err := os.WriteFile(authKeys, ssh.MarshalAuthorizedKey(sshPub), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		testkit.WriteAuthorizedKeys(t, authKeys, testkit.SSHKey(t))
 		fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 		cf := config.AddFlags(fs)
 		if err := fs.Parse([]string{"--record", filepath.Join(dir, "serve.jsonl")}); err != nil {
@@ -176,7 +145,7 @@ func TestNoCommandLeaksTheSecret(t *testing.T) {
 			t.Fatal(err)
 		}
 		logged := &lockedLog{}
-		logger := slog.New(slog.NewTextHandler(logged, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		logger := testkit.DebugLogger(logged)
 		sf := serveFlags{listen: "127.0.0.1:0", authorizedKeys: authKeys, hostKey: filepath.Join(dir, "host_key"),
 			maxSessions: 2, fps: 10, idleTimeout: -1, shutdownWait: time.Second}
 		sctx, scancel := context.WithTimeout(context.Background(), 2*time.Second)

@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"bhtop/config"
@@ -86,7 +85,7 @@ func runServe(args []string, stdio IO) int {
 		defer cl()
 		logger, closeLog = l, cl
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
 	dk, err := openDesk(ctx, df, c, logger, nil)
 	if err != nil {

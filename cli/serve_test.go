@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"bhtop/internal/testkit"
 )
 
 func TestServeFlagDefaults(t *testing.T) {
@@ -87,9 +89,7 @@ func TestServeConnectionSettings(t *testing.T) {
 	}
 	defer taken.Close()
 	keys := dir + "/authorized_keys"
-	if err := os.WriteFile(keys, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteAuthorizedKeys(t, keys)
 	logFile := dir + "/serve.log"
 	code, _, errOut = runCLI(getenv, "serve", "--log", logFile, "--listen", taken.Addr().String(),
 		"--authorized-keys", keys, "--host-key", dir+"/hk")
@@ -105,9 +105,7 @@ func TestServeConnectionSettings(t *testing.T) {
 func TestServeHostKeyOnlyInExistingDirectory(t *testing.T) {
 	dir := t.TempDir()
 	keys := filepath.Join(dir, "authorized_keys")
-	if err := os.WriteFile(keys, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteAuthorizedKeys(t, keys)
 	env := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "cfg")}
 	getenv := func(k string) string { return env[k] }
 	// A taken listen address: should the key be accepted, serve fails

@@ -6,11 +6,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"bhtop/metrics"
@@ -19,9 +16,7 @@ import (
 )
 
 func runSim(args []string, stdio IO) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return runSimContext(ctx, args, stdio)
+	return untilSignal(runSimContext, args, stdio, stopSignals...)
 }
 
 // keyFlags collects repeated --key APIKEY:SECRET[:PERMS] values.

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"bhtop/internal/testkit"
 	"bhtop/signer"
 )
 
@@ -20,44 +21,74 @@ import (
 // for a --key it was given, logs requests, and exits 0 when stopped.
 func TestSimCommand(t *testing.T) {
 	logPath := filepath.Join(t.TempDir(), "requests.jsonl")
-	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	var stderr strings.Builder
-	done := make(chan int, 1)
-	go func() {
-		done <- runSimContext(ctx, []string{"--key", "k1:s3cr3t:USER_DATA,USER_STREAM", "--activity", "0",
-			"--log-requests", logPath, "--skew", "3s"}, IO{Out: pw, Err: &stderr})
-		pw.Close()
-	}()
-	line, err := bufio.NewReader(pr).ReadString('\n')
-	if err != nil {
-		t.Fatalf("first line: %v (stderr %s)", err, stderr.String())
+	r, ok := startSimCommand(t, "--key", "k1:s3cr3t:USER_DATA,USER_STREAM", "--activity", "0",
+		"--log-requests", logPath, "--skew", "3s")
+	if !ok {
+		t.Fatalf("no connection line (exit %d, stderr %s)", r.stop(t), r.stderr)
 	}
-	go func() { _, _ = io.Copy(io.Discard, pr) }()
-	var conn struct{ BaseURL, WSURL, APIKey, SecretKey string }
-	if err := json.Unmarshal([]byte(line), &conn); err != nil {
-		t.Fatalf("first line %q: %v", line, err)
-	}
+	conn := r.conn
 	if conn.APIKey != "k1" || conn.SecretKey != "s3cr3t" || !strings.HasPrefix(conn.BaseURL, "http://127.0.0.1:") || !strings.HasPrefix(conn.WSURL, "ws://127.0.0.1:") {
-		t.Fatalf("connection line = %q", line)
+		t.Fatalf("connection line = %q", r.line)
 	}
 
 	if status, body := getAccount(t, conn.BaseURL, "k1", "s3cr3t", 3*time.Second); status != 200 || !strings.Contains(body, `"balances"`) {
 		t.Errorf("signed GET account = %d %s, want 200 with balances", status, body)
 	}
 
-	cancel()
-	select {
-	case code := <-done:
-		if code != ExitOK {
-			t.Errorf("exit code = %d, want 0 (stderr %s)", code, stderr.String())
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("bhtop sim did not stop")
+	if code := r.stop(t); code != ExitOK {
+		t.Errorf("exit code = %d, want 0 (stderr %s)", code, r.stderr)
 	}
 	log, err := os.ReadFile(logPath)
 	if err != nil || !strings.Contains(string(log), `"path":"/openapi/v1/account"`) || strings.Contains(string(log), "s3cr3t") {
 		t.Errorf("request log = %q, %v; want the account request and no secret", log, err)
+	}
+}
+
+// simRun is `bhtop sim` running inside the test.
+type simRun struct {
+	line   string                                             // its first line, the connection line
+	conn   struct{ BaseURL, WSURL, APIKey, SecretKey string } // that line decoded
+	stderr *lockedLog
+	cancel context.CancelFunc
+	done   chan int // the exit code
+}
+
+// startSimCommand runs `bhtop sim` with args and reads its connection
+// line; ok is false when the command ended without one (stop then gives
+// its exit code).
+func startSimCommand(t *testing.T, args ...string) (r *simRun, ok bool) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	r = &simRun{stderr: &lockedLog{}, cancel: cancel, done: make(chan int, 1)}
+	pr, pw := io.Pipe()
+	go func() {
+		r.done <- runSimContext(ctx, args, IO{Out: pw, Err: r.stderr})
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		return r, false
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	r.line = line
+	if err := json.Unmarshal([]byte(line), &r.conn); err != nil {
+		t.Fatalf("first line %q: %v", line, err)
+	}
+	return r, true
+}
+
+// stop stops the command and returns its exit code, failing the test
+// when it has not stopped within 5 s.
+func (r *simRun) stop(t *testing.T) int {
+	t.Helper()
+	r.cancel()
+	select {
+	case code := <-r.done:
+		return code
+	case <-time.After(5 * time.Second):
+		t.Fatal("bhtop sim did not stop")
+		return 0
 	}
 }
 
@@ -96,11 +127,6 @@ func getAccount(t *testing.T, base, key, secret string, skew time.Duration) (int
 	q += "&signature=" + signer.Sign(signer.NewSecret(secret), q)
 	req, _ := http.NewRequest("GET", base+"/openapi/v1/account?"+q, nil)
 	req.Header.Set("X-BH-APIKEY", key)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, _ := io.ReadAll(res.Body)
-	return res.StatusCode, string(body)
+	r := testkit.Do(t, req)
+	return r.Status, string(r.Body)
 }

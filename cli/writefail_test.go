@@ -1,16 +1,12 @@
 package cli
 
 import (
-	"bufio"
-	"context"
-	"encoding/json"
-	"io"
 	"net/http"
 	"os"
 	"strings"
 	"testing"
-	"time"
 
+	"bhtop/internal/simtest"
 	"bhtop/signer"
 	"bhtop/sim"
 )
@@ -19,50 +15,23 @@ import (
 // activity, so that a stream receives frames to record.
 func activeSim(t *testing.T) *sim.Server {
 	t.Helper()
-	s := sim.New(sim.Options{MarketInterval: -1, Activity: 50,
-		Keys: []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}})
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
+	return simtest.Start(t, sim.Options{Activity: 50,
+		Keys: []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}}).Server
 }
 
 // runSimBriefly runs `bhtop sim` with args, sends it one request, stops
 // it, and returns its exit code and stderr.
 func runSimBriefly(t *testing.T, args ...string) (int, string) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	pr, pw := io.Pipe()
-	stderr := &lockedLog{}
-	done := make(chan int, 1)
-	go func() {
-		done <- runSimContext(ctx, append([]string{"--activity", "0"}, args...), IO{Out: pw, Err: stderr})
-		pw.Close()
-	}()
-	line, err := bufio.NewReader(pr).ReadString('\n')
-	if err != nil {
-		return <-done, stderr.String()
+	r, ok := startSimCommand(t, append([]string{"--activity", "0"}, args...)...)
+	if ok {
+		res, err := http.Get(r.conn.BaseURL + "/openapi/v1/time")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
 	}
-	go func() { _, _ = io.Copy(io.Discard, pr) }()
-	var conn struct{ BaseURL string }
-	if err := json.Unmarshal([]byte(line), &conn); err != nil {
-		t.Fatalf("first line %q: %v", line, err)
-	}
-	res, err := http.Get(conn.BaseURL + "/openapi/v1/time")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	cancel()
-	select {
-	case code := <-done:
-		return code, stderr.String()
-	case <-time.After(5 * time.Second):
-		t.Fatal("bhtop sim did not stop")
-		return 0, ""
-	}
+	return r.stop(t), r.stderr.String()
 }
 
 // devFull is a file every write to fails with ENOSPC, as on a full disk.

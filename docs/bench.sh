@@ -36,6 +36,12 @@ echo "value, state, journal benchmarks..." >&2
 	bench ./state/ '^BenchmarkIngest$|^BenchmarkIngestParallel$|^BenchmarkIngestKnownOrders$|^BenchmarkSnapshot$|^BenchmarkSnapshotReaders$' -benchmem
 } >"$tmp/b.txt"
 
+echo "dashboard: frames, idle CPU, start to first live frame..." >&2
+{
+	bench ./ui/ '^BenchmarkView$' -benchmem -benchtime 3000x
+	bench ./cli/ '^BenchmarkDashboardIdle$|^BenchmarkDashboardStart$' -benchtime 3x
+} >>"$tmp/b.txt"
+
 # replay --dump, whole process: the best of 3 runs (wall, and user+sys CPU).
 best=""
 for _ in 1 2 3; do
@@ -69,6 +75,11 @@ for c in 1 100; do
 	echo "| snapshot at 20,000 orders, $c changed (\`BenchmarkSnapshot/changes=$c\`) | $(fmt_num "$(m "BenchmarkSnapshot/changes=$c-" ns/snapshot)") ns wall, $(fmt_num "$(m "BenchmarkSnapshot/changes=$c-" cpu-ns/snapshot)") CPU-ns | ≤ 50 µs |"
 done
 echo "| memory a lagging reader keeps alive at 20,000 orders, 100 readers (\`BenchmarkSnapshotReaders\`) | $(fmt_num "$(m "BenchmarkSnapshotReaders/readers=100-" retained-B/reader)") B/reader | not growing with readers |"
+for v in history=0 history=100000 no-market changed=3; do
+	echo "| a dashboard frame, 10,000 open orders at 200×60 (\`BenchmarkView/$v\`, ./ui) | $(fmt_num "$(m "BenchmarkView/$v-" ns/op)") ns wall, $(m "BenchmarkView/$v-" cpu-µs/op) µs CPU, $(m "BenchmarkView/$v-" allocs/op) allocs | ≤ 30 µs, ≤ 100 allocs |"
+done
+echo "| idle dashboard, quiet stream and quote socket (\`BenchmarkDashboardIdle\`, ./cli) | $(m BenchmarkDashboardIdle %core) % of a core, $(fmt_num "$(m BenchmarkDashboardIdle B/s)") B/s drawn | ≤ 0.5 % |"
+echo "| start to first live frame, \`bhtop\` on its own simulator (\`BenchmarkDashboardStart\`, ./cli) | $(m BenchmarkDashboardStart ms-to-live) ms | ≤ 300 ms |"
 if [ "$quick" != "--quick" ]; then
 	for r in 100 1000; do
 		for v in 1 50 200; do

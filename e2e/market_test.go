@@ -14,8 +14,7 @@ var marketCount = regexp.MustCompile(`Market \(([1-9]\d*)\)`)
 // the interval and esc closes the chart again.
 func TestMarketPaneAndChart(t *testing.T) {
 	s := startSim(t, "--activity", "1", "--market-activity", "20")
-	tm := startTerm(t, 160, 48, credentials(s), "--watch", "BTCUSDT")
-	tm.waitText("● live")
+	tm := s.dashboard(t, 160, 48, "--watch", "BTCUSDT")
 	tm.waitText("equity ")
 
 	tm.keys("5")

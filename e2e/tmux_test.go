@@ -122,6 +122,15 @@ func (tm *term) waitText(sub string) string { tm.t.Helper(); return tm.WaitText(
 // dead reports whether the program in the pane has exited.
 func (tm *term) dead() bool { return tm.Dead() }
 
+// dashboard runs bhtop with args on this simulator in a w×h terminal
+// (startTerm) and waits until it is live.
+func (s *simProc) dashboard(t *testing.T, w, h int, args ...string) *term {
+	t.Helper()
+	tm := startTerm(t, w, h, credentials(s), args...)
+	tm.waitText("● live")
+	return tm
+}
+
 func credentials(s *simProc) []string {
 	return []string{"BHTOP_BASE_URL=" + s.BaseURL, "BHTOP_API_KEY=" + s.APIKey, "BHTOP_SECRET_KEY=" + s.SecretKey,
 		"XDG_CONFIG_HOME=/nonexistent", "TERM=xterm-256color"}
@@ -134,10 +143,9 @@ var acceptedID = regexp.MustCompile(`order accepted: .*\(id (\d+)\)`)
 // and the listenKey is closed with DELETE.
 func TestPlaceAndCancelWithKeyboard(t *testing.T) {
 	s := startSim(t, "--activity", "1")
-	tm := startTerm(t, 160, 48, credentials(s))
+	tm := s.dashboard(t, 160, 48)
 	tm.waitText("Balances")
 	tm.waitText("USDT")
-	tm.waitText("● live")
 
 	tm.keys("n")
 	tm.waitText("New spot order")
@@ -207,9 +215,8 @@ func TestPlaceAndCancelWithKeyboard(t *testing.T) {
 // and pressing them (and y after them) sends no order request.
 func TestReadOnlySendsNothing(t *testing.T) {
 	s := startSim(t, "--activity", "5")
-	tm := startTerm(t, 120, 40, credentials(s), "--read-only")
+	tm := s.dashboard(t, 120, 40, "--read-only")
 	tm.waitText("Balances")
-	tm.waitText("● live")
 	tm.keys("?")
 	help := tm.waitText("quit")
 	if strings.Contains(help, "new order") || strings.Contains(help, "cancel order") {

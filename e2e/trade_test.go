@@ -43,8 +43,7 @@ func TestCancelAllAndCloseWithKeyboard(t *testing.T) {
 	orderCLI(t, s, "new", "--market", "contract", "--symbol", "BTC-PERP-REV", "--side", "BUY_OPEN", "--quantity", "5",
 		"--price-type", "MARKET", "--leverage", "10")
 
-	tm := startTerm(t, 160, 48, credentials(s))
-	tm.waitText("● live")
+	tm := s.dashboard(t, 160, 48)
 	tm.waitText("Open Orders (4)")
 	tm.keys("2", "X")
 	tm.waitText("CANCEL 4 OPEN ORDERS?")
@@ -86,8 +85,7 @@ func TestReadOnlyTradeKeysSendNothing(t *testing.T) {
 	orderCLI(t, s, "new", "--market", "contract", "--symbol", "ETH-PERP", "--side", "BUY_OPEN", "--quantity", "1",
 		"--price-type", "MARKET", "--leverage", "10")
 	before := len(s.requests(t))
-	tm := startTerm(t, 160, 48, credentials(s), "--read-only")
-	tm.waitText("● live")
+	tm := s.dashboard(t, 160, 48, "--read-only")
 	tm.waitText("Open Orders (1)")
 	tm.keys("?")
 	help := tm.waitText("quit")
@@ -109,8 +107,7 @@ func TestReadOnlyTradeKeysSendNothing(t *testing.T) {
 // contract order the simulator accepts, and the review shows its margin.
 func TestContractOrderFromForm(t *testing.T) {
 	s := startSim(t, "--activity", "0")
-	tm := startTerm(t, 160, 48, credentials(s))
-	tm.waitText("● live")
+	tm := s.dashboard(t, 160, 48)
 	tm.keys("n")
 	tm.waitText("New spot order")
 	tm.keys("Up", "Right")

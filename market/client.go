@@ -312,8 +312,11 @@ func (c *Client) touched() []string {
 func (c *Client) loop(ctx context.Context, sock *socket) error {
 	ping := time.NewTicker(c.cfg.PingEvery)
 	defer ping.Stop()
+	// The publish tick runs only while something waits to be published,
+	// so a quiet socket does not wake the process ten times a second.
 	publish := time.NewTicker(c.cfg.PublishEvery)
 	defer publish.Stop()
+	publishing := true
 	index := time.NewTicker(c.cfg.IndexEvery)
 	defer index.Stop()
 	recheck := time.NewTicker(c.cfg.RecheckEvery)
@@ -343,6 +346,10 @@ func (c *Client) loop(ctx context.Context, sock *socket) error {
 				return err
 			}
 		case <-publish.C:
+			if !c.store.dirty {
+				publish.Stop()
+				publishing = false
+			}
 			c.store.Publish()
 		case <-ping.C:
 			if err := sock.ping(c.cfg.Now().UnixMilli()); err != nil {
@@ -360,6 +367,10 @@ func (c *Client) loop(ctx context.Context, sock *socket) error {
 			if err := c.dropExpired(sock); err != nil {
 				return err
 			}
+		}
+		if !publishing && c.store.dirty {
+			publish.Reset(c.cfg.PublishEvery)
+			publishing = true
 		}
 	}
 }

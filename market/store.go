@@ -246,6 +246,8 @@ func (s *Store) applyCandle(key string, c Candle) {
 	bars := s.candles[key]
 	n := len(bars)
 	switch {
+	case n > 0 && bars[n-1] == c:
+		return // the service pushes the current bar every second: unchanged, nothing to publish
 	case n > 0 && bars[n-1].OpenTime == c.OpenTime:
 		bars[n-1] = c
 	case n == 0 || bars[n-1].OpenTime < c.OpenTime:

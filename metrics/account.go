@@ -93,29 +93,27 @@ func watchLag(ctx context.Context, notice <-chan struct{}, a Account, obs promet
 
 // The per-account series, read at each scrape.
 var (
-	descEvents = prometheus.NewDesc("bhtop_events_total",
-		"User-stream events decoded, by event type.", []string{"account", "type"}, nil)
-	descStale = prometheus.NewDesc("bhtop_events_stale_total",
-		"Events refused by the ordering rules.", []string{"account"}, nil)
-	descMalformed = prometheus.NewDesc("bhtop_events_malformed_total",
-		"Malformed frames and elements.", []string{"account"}, nil)
-	descUnknown = prometheus.NewDesc("bhtop_events_unknown_type_total",
-		"Event objects of an unknown type.", []string{"account"}, nil)
-	descUp = prometheus.NewDesc("bhtop_stream_up",
-		"1 when the user stream is live, else 0.", []string{"account"}, nil)
-	descReconnects = prometheus.NewDesc("bhtop_reconnects_total",
-		"User-stream connections opened after the first.", []string{"account"}, nil)
-	descErrors = prometheus.NewDesc("bhtop_stream_errors_total",
-		"Errors the stream session counted.", []string{"account"}, nil)
-	descWeight = prometheus.NewDesc("bhtop_request_weight_used",
-		"REQUEST_WEIGHT used in the current rate-limit window.", []string{"account"}, nil)
-	descWeightLimit = prometheus.NewDesc("bhtop_request_weight_limit",
-		"REQUEST_WEIGHT limit of the window (absent when unknown).", []string{"account"}, nil)
-	descEquity = prometheus.NewDesc("bhtop_equity",
-		"Account equity in the valuation asset (balances and unrealized PnL).", []string{"account", "asset"}, nil)
-	descPnL = prometheus.NewDesc("bhtop_position_unrealized_pnl",
-		"Unrealized PnL of a contract position, in its PnL asset.", []string{"account", "symbol", "side"}, nil)
+	descEvents      = accountDesc("bhtop_events_total", "User-stream events decoded, by event type.", "type")
+	descStale       = accountDesc("bhtop_events_stale_total", "Events refused by the ordering rules.")
+	descMalformed   = accountDesc("bhtop_events_malformed_total", "Malformed frames and elements.")
+	descUnknown     = accountDesc("bhtop_events_unknown_type_total", "Event objects of an unknown type.")
+	descUp          = accountDesc("bhtop_stream_up", "1 when the user stream is live, else 0.")
+	descReconnects  = accountDesc("bhtop_reconnects_total", "User-stream connections opened after the first.")
+	descErrors      = accountDesc("bhtop_stream_errors_total", "Errors the stream session counted.")
+	descWeight      = accountDesc("bhtop_request_weight_used", "REQUEST_WEIGHT used in the current rate-limit window.")
+	descWeightLimit = accountDesc("bhtop_request_weight_limit",
+		"REQUEST_WEIGHT limit of the window (absent when unknown).")
+	descEquity = accountDesc("bhtop_equity",
+		"Account equity in the valuation asset (balances and unrealized PnL).", "asset")
+	descPnL = accountDesc("bhtop_position_unrealized_pnl",
+		"Unrealized PnL of a contract position, in its PnL asset.", "symbol", "side")
 )
+
+// accountDesc describes a per-account series: its labels are account,
+// then more.
+func accountDesc(name, help string, more ...string) *prometheus.Desc {
+	return prometheus.NewDesc(name, help, append([]string{"account"}, more...), nil)
+}
 
 // accountCollector collects every registered account at scrape time.
 type accountCollector struct{ r *Registry }

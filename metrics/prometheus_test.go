@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -43,9 +42,7 @@ scrape_configs:
       - targets: ["%s"]
 `, target)
 	cfgFile := filepath.Join(dir, "prometheus.yml")
-	if err := os.WriteFile(cfgFile, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, cfgFile, cfg)
 	web := testkit.FreeAddr(t)
 	cmd := exec.CommandContext(ctx, bin,
 		"--config.file="+cfgFile,

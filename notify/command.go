@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"bhtop/alert"
+	"bhtop/internal/lockedbuf"
 )
 
 // Defaults of a Command.
@@ -92,8 +93,8 @@ func (c *Command) run(f alert.Firing) {
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", c.line)
 	cmd.Env = c.env
 	cmd.Stdin = bytes.NewReader(append(in, '\n'))
-	var out limitedBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	out := &lockedbuf.Buffer{Max: 2048} // the first 2 kB, for the log
+	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = time.Second // pipes held by grandchildren do not keep us waiting
 	killGroup(cmd)
 	start := time.Now()
@@ -116,26 +117,4 @@ func (c *Command) Wait(d time.Duration) {
 	case <-done:
 	case <-time.After(d):
 	}
-}
-
-// limitedBuffer keeps the first 2 kB written (for the log), discarding the
-// rest.
-type limitedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *limitedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if room := 2048 - b.buf.Len(); room > 0 {
-		b.buf.Write(p[:min(len(p), room)])
-	}
-	return len(p), nil
-}
-
-func (b *limitedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -1,6 +1,8 @@
 package rest_test
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"bhtop/internal/simtest"
@@ -53,3 +55,16 @@ func restingBuy() rest.OrderRequest {
 }
 
 func s0() signer.Secret { return signer.NewSecret("any") }
+
+// keyed are the options of a client signing with a made-up key pair.
+func keyed() []rest.Option { return []rest.Option{rest.WithAPIKey("k"), rest.WithSecret(s0())} }
+
+// serverClient serves h on a test server (closed when the test ends) and
+// returns a client of it with opts: a stand-in for a service that answers
+// as the simulator never does.
+func serverClient(t *testing.T, h http.Handler, opts ...rest.Option) *rest.Client {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return rest.New(srv.URL, opts...)
+}

@@ -3,14 +3,12 @@ package rest_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"bhtop/rest"
-	"bhtop/signer"
 )
 
 // TestOrderRequestsAreNeverResent: a service that reads an order request
@@ -20,7 +18,7 @@ import (
 // have taken effect.
 func TestOrderRequestsAreNeverResent(t *testing.T) {
 	var orders atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := serverClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/openapi/v1/time" {
 			w.Write([]byte(`{"serverTime":` + strconv.FormatInt(time.Now().UnixMilli(), 10) + `}`))
 			return
@@ -30,9 +28,7 @@ func TestOrderRequestsAreNeverResent(t *testing.T) {
 		if err == nil {
 			conn.Close() // read, maybe acted on, never answered
 		}
-	}))
-	defer srv.Close()
-	c := rest.New(srv.URL, rest.WithAPIKey("k"), rest.WithSecret(signer.NewSecret("s")))
+	}), keyed()...)
 	tr := rest.NewTrader(c)
 	tests := []struct {
 		name string

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -69,7 +68,7 @@ func TestServerErrorIsUnknown(t *testing.T) {
 func TestTimeoutIsUnknown(t *testing.T) {
 	s, _ := startSim(t, sim.Options{})
 	release := make(chan struct{})
-	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := serverClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec := httptest.NewRecorder()
 		s.ServeHTTP(rec, r)
 		if r.Method == "POST" && r.URL.Path == "/openapi/v1/order" {
@@ -83,10 +82,8 @@ func TestTimeoutIsUnknown(t *testing.T) {
 		}
 		w.WriteHeader(rec.Code)
 		w.Write(rec.Body.Bytes())
-	}))
-	defer slow.Close()
+	}), rest.WithAPIKey(s.APIKey()), rest.WithSecret(s.Secret()), rest.WithTimeout(300*time.Millisecond))
 	defer close(release)
-	c := rest.New(slow.URL, rest.WithAPIKey(s.APIKey()), rest.WithSecret(s.Secret()), rest.WithTimeout(300*time.Millisecond))
 	ctx := context.Background()
 	res := rest.NewTrader(c).PlaceOrder(ctx, restingBuy())
 	if res.Outcome != rest.OutcomeUnknown || res.ClientOrderID == "" || res.HTTPStatus != 0 {
@@ -114,7 +111,7 @@ func TestRefusedConnectionIsRejected(t *testing.T) {
 func TestNothingSecretInLogsOrErrors(t *testing.T) {
 	s, _ := startSim(t, sim.Options{})
 	var buf bytes.Buffer
-	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	logger := testkit.DebugLogger(&buf)
 	ctx := context.Background()
 	c := client(s, rest.WithLogger(logger))
 	if _, err := c.Account(ctx); err != nil {

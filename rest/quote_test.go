@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"bhtop/rest"
-	"bhtop/signer"
 	"bhtop/sim"
 )
 
@@ -29,11 +27,12 @@ var docsPayloads = map[string]string{
 	"/openapi/v1/brokerInfo":              `{"timezone":"UTC","serverTime":1,"rateLimits":[],"symbols":[],"contracts":[{"symbol":"BTC-PERP-REV","status":"TRADING","baseAsset":"BTC","quoteAsset":"USDT","filters":[{"filterType":"PRICE_FILTER","minPrice":"0.5","maxPrice":"100000","tickSize":"0.5"}],"inverse":true,"index":"BTCUSDT","contractMultiplier":"1.0","marginToken":"BTC","riskLimits":[{"quantity":"1000000","initialMargin":"0.01","maintMargin":"0.005"}]},{"symbol":"ETH-PERP","baseAsset":"ETH","quoteAsset":"USDT","inverse":false,"marginToken":"USDT"}]}`,
 }
 
-// docsServer answers docsPayloads (the all-symbols variants as arrays)
-// and fails the test on any keyed or signed request.
-func docsServer(t *testing.T) *httptest.Server {
+// docsClient is a client of a server that answers docsPayloads (the
+// all-symbols variants as arrays) and fails the test on any keyed or
+// signed request.
+func docsClient(t *testing.T, opts ...rest.Option) *rest.Client {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return serverClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("X-BH-APIKEY") != "" || r.URL.Query().Has("signature") || r.URL.Query().Has("timestamp") {
 			t.Errorf("%s sent a key, timestamp or signature: quote endpoints are security NONE", r.URL.Path)
 		}
@@ -47,14 +46,11 @@ func docsServer(t *testing.T) *httptest.Server {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(body))
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+	}), opts...)
 }
 
 func TestQuoteEndpointsDecodeDocsPayloads(t *testing.T) {
-	srv := docsServer(t)
-	c := rest.New(srv.URL, rest.WithAPIKey("key"), rest.WithSecret(signer.NewSecret("secret")))
+	c := docsClient(t, keyed()...)
 	ctx := context.Background()
 
 	d, err := c.Depth(ctx, "ETHBTC", 0, false)
@@ -123,8 +119,7 @@ func TestQuoteEndpointsDecodeDocsPayloads(t *testing.T) {
 }
 
 func TestQuoteWeights(t *testing.T) {
-	srv := docsServer(t)
-	c := rest.New(srv.URL)
+	c := docsClient(t)
 	ctx := context.Background()
 	steps := []struct {
 		name string
@@ -151,9 +146,7 @@ func TestQuoteWeights(t *testing.T) {
 }
 
 func TestQuote404(t *testing.T) {
-	srv := httptest.NewServer(http.NotFoundHandler())
-	t.Cleanup(srv.Close)
-	_, err := rest.New(srv.URL).Ticker24h(context.Background(), "ETHBTC")
+	_, err := serverClient(t, http.NotFoundHandler()).Ticker24h(context.Background(), "ETHBTC")
 	if !rest.IsNotFound(err) {
 		t.Errorf("Ticker24h on a service without quote endpoints: %v, want IsNotFound", err)
 	}

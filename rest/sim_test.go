@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -279,15 +278,13 @@ func TestSkewAbsorbed(t *testing.T) {
 // offset is measured with brokerInfo's serverTime and skew is absorbed.
 func TestSyncWithoutTimeEndpoint(t *testing.T) {
 	s, _ := startSim(t, sim.Options{Skew: -3 * time.Second})
-	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := serverClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/openapi/v1/time" {
 			http.Error(w, `{"code":-1000,"msg":"not found"}`, http.StatusNotFound)
 			return
 		}
 		s.ServeHTTP(w, r)
-	}))
-	defer front.Close()
-	c := rest.New(front.URL, rest.WithAPIKey(s.APIKey()), rest.WithSecret(s.Secret()))
+	}), rest.WithAPIKey(s.APIKey()), rest.WithSecret(s.Secret()))
 	ctx := context.Background()
 	if err := c.SyncTime(ctx); err != nil {
 		t.Fatalf("SyncTime without /time: %v", err)

@@ -3,14 +3,11 @@ package serve
 import (
 	"bytes"
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -95,30 +92,13 @@ func (w testWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func newClientKey(t testing.TB) gossh.Signer {
-	t.Helper()
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := gossh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
+// newClientKey and writeAuthorizedKeys are the test kit's SSH key
+// helpers (shared with cli's tests).
+func newClientKey(t testing.TB) gossh.Signer { return testkit.SSHKey(t) }
 
 func writeAuthorizedKeys(t testing.TB, path string, keys ...gossh.Signer) {
 	t.Helper()
-	var b bytes.Buffer
-	b.WriteString("# viewers of bhtop serve\n\n")
-	for i, k := range keys {
-		b.WriteString(strings.TrimSpace(string(gossh.MarshalAuthorizedKey(k.PublicKey()))))
-		fmt.Fprintf(&b, " viewer%d@test\n", i)
-	}
-	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteAuthorizedKeys(t, path, keys...)
 }
 
 // dial connects as user "desk" with the given auth methods.

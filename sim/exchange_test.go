@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"bhtop/api"
 )
 
 // TestExchangeWithoutHTTP: the exchange alone — no server, no request —
@@ -24,11 +26,11 @@ func TestExchangeWithoutHTTP(t *testing.T) {
 	if e != nil {
 		t.Fatalf("placeSpot: %d %s", e.code, e.msg)
 	}
-	if o.status != statusNew || !x.demo.balances["USDT"].locked.Equal(decimal.RequireFromString("600")) {
+	if o.status != api.StatusNew || !x.demo.balances["USDT"].locked.Equal(decimal.RequireFromString("600")) {
 		t.Fatalf("after placing: status %s, locked %s", o.status, x.demo.balances["USDT"].locked)
 	}
 	x.crossTo("BTCUSDT", "59999", "1")
-	if o.status != statusFilled {
+	if o.status != api.StatusFilled {
 		t.Fatalf("after the market crossed: status %s", o.status)
 	}
 	if got := x.demo.balances["USDT"].free; !got.Equal(usdt.Sub(decimal.RequireFromString("600"))) {

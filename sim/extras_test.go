@@ -1,10 +1,8 @@
 package sim
 
 import (
-	"encoding/json"
 	"net/http"
 	"strconv"
-	"strings"
 	"testing"
 
 	"bhtop/signer"
@@ -20,11 +18,7 @@ func orderEvents(t *testing.T, ch <-chan []byte) []map[string]any {
 		select {
 		case obj := <-ch:
 			var m map[string]any
-			d := json.NewDecoder(strings.NewReader(string(obj)))
-			d.UseNumber()
-			if err := d.Decode(&m); err != nil {
-				t.Fatal(err)
-			}
+			decodeJSON(t, obj, &m)
 			if e := m["e"]; e == "executionReport" || e == "contractExecutionReport" {
 				out = append(out, m)
 			}

@@ -1,8 +1,8 @@
 package sim
 
 import (
+	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"bhtop/internal/clock"
+	"bhtop/internal/testkit"
 	"bhtop/signer"
 )
 
@@ -44,6 +45,13 @@ type reply struct {
 	body   []byte
 }
 
+// do sends req and reads the whole answer.
+func do(t testing.TB, req *http.Request) reply {
+	t.Helper()
+	r := testkit.Do(t, req)
+	return reply{r.Status, r.Header, r.Body}
+}
+
 // code is the error code of the reply, 0 when it is not an error payload.
 func (r reply) code() int {
 	var e struct {
@@ -57,10 +65,17 @@ func (r reply) code() int {
 
 func (r reply) decode(t testing.TB, v any) {
 	t.Helper()
-	d := json.NewDecoder(strings.NewReader(string(r.body)))
+	decodeJSON(t, r.body, v)
+}
+
+// decodeJSON decodes b into v with numbers kept as json.Number (exact),
+// failing the test when b is not JSON.
+func decodeJSON(t testing.TB, b []byte, v any) {
+	t.Helper()
+	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()
 	if err := d.Decode(v); err != nil {
-		t.Fatalf("decode %s: %v", r.body, err)
+		t.Fatalf("decode %s: %v", b, err)
 	}
 }
 
@@ -82,16 +97,7 @@ func raw(t testing.TB, s *Server, method, path, query, body, key string) reply {
 	if key != "" {
 		req.Header.Set("X-BH-APIKEY", key)
 	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return reply{res.StatusCode, res.Header, b}
+	return do(t, req)
 }
 
 // signed sends params (raw, without timestamp) in the query with the

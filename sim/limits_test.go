@@ -66,16 +66,10 @@ func TestBodyTooLarge(t *testing.T) {
 			req, _ := http.NewRequest("POST", s.URL()+"/openapi/v1/order?symbol=ETHBTC", tc.body)
 			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 			req.Header.Set("X-BH-APIKEY", s.APIKey())
-			res, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer res.Body.Close()
-			b, _ := io.ReadAll(res.Body)
-			r := reply{res.StatusCode, res.Header, b}
+			r := do(t, req)
 			wantErr(t, "a 1 MiB + 1 body", r, http.StatusRequestEntityTooLarge, codeUnknown)
-			if !strings.Contains(string(b), "too large") {
-				t.Errorf("msg = %s, want it to say the body is too large", b)
+			if !strings.Contains(string(r.body), "too large") {
+				t.Errorf("msg = %s, want it to say the body is too large", r.body)
 			}
 		})
 	}

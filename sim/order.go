@@ -11,15 +11,6 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Order statuses (SPEC.md).
-const (
-	statusNew       = api.StatusNew
-	statusPartially = api.StatusPartiallyFilled
-	statusFilled    = api.StatusFilled
-	statusCanceled  = api.StatusCanceled
-	statusRejected  = api.StatusRejected
-)
-
 // Commission rates: taker and maker, charged in the asset received (spot)
 // or the margin asset (contracts).
 var (
@@ -63,7 +54,9 @@ type order struct {
 	lastPnl   decimal.Decimal // contract: realized PnL of the last fill
 }
 
-func (o *order) isOpen() bool { return o.status == statusNew || o.status == statusPartially }
+func (o *order) isOpen() bool {
+	return o.status == api.StatusNew || o.status == api.StatusPartiallyFilled
+}
 
 // publishExec publishes the order's current state as an executionReport or
 // contractExecutionReport and stamps its update time.
@@ -155,12 +148,12 @@ func (x *exchange) fill(o *order, qty, price decimal.Decimal, maker bool, now in
 	o.fees = o.fees.Add(o.lastFee)
 	x.recordTrade(o, now)
 	if o.executed.GreaterThanOrEqual(o.qty) {
-		o.status = statusFilled
+		o.status = api.StatusFilled
 		o.eo = nil // the book let go of it as it filled
 		x.releaseLock(o)
 		x.closed(o)
 	} else {
-		o.status = statusPartially
+		o.status = api.StatusPartiallyFilled
 	}
 	x.publishExec(o, now)
 	if o.sym.contract {
@@ -208,11 +201,11 @@ func (x *exchange) releaseLock(o *order) {
 
 // cancel cancels an open order: takes it off the book, releases its lock
 // (or reserved position) and publishes CANCELED.
-func (x *exchange) cancel(o *order, now int64) { x.finish(o, statusCanceled, now) }
+func (x *exchange) cancel(o *order, now int64) { x.finish(o, api.StatusCanceled, now) }
 
 // reject closes an order that could not be carried out: REJECTED, with
 // what it reserved released.
-func (x *exchange) reject(o *order, now int64) { x.finish(o, statusRejected, now) }
+func (x *exchange) reject(o *order, now int64) { x.finish(o, api.StatusRejected, now) }
 
 func (x *exchange) finish(o *order, status string, now int64) {
 	o.status = status

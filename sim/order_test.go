@@ -3,7 +3,6 @@ package sim
 import (
 	"encoding/json"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -28,11 +27,7 @@ func drain(t testing.TB, ch <-chan []byte) truth {
 		case obj := <-ch:
 			tr.events++
 			var m map[string]any
-			d := json.NewDecoder(strings.NewReader(string(obj)))
-			d.UseNumber()
-			if err := d.Decode(&m); err != nil {
-				t.Fatalf("event %s: %v", obj, err)
-			}
+			decodeJSON(t, obj, &m)
 			switch m["e"] {
 			case "executionReport", "contractExecutionReport":
 				tr.orders[str(m["i"])] = m

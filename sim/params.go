@@ -100,6 +100,26 @@ func (p params) int64(name string, def int64) (int64, *apiError) {
 	return n, nil
 }
 
+// intParam names an optional integer parameter and its value when absent.
+type intParam struct {
+	name string
+	def  int64
+}
+
+// ints parses optional integer parameters in the order given (the order
+// the service checks them); the first bad one is the error.
+func (p params) ints(want ...intParam) ([]int64, *apiError) {
+	out := make([]int64, len(want))
+	for i, w := range want {
+		v, e := p.int64(w.name, w.def)
+		if e != nil {
+			return nil, e
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
 var decimalRe = regexp.MustCompile(`^[0-9]{1,20}(\.[0-9]{1,20})?$`)
 
 // decimal parses an optional positive decimal parameter (plain digits,

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -27,14 +26,7 @@ func TestParams(t *testing.T) {
 			req.Header.Set("Content-Type", ctype)
 		}
 		req.Header.Set("X-BH-APIKEY", s.APIKey())
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		var sb strings.Builder
-		_, _ = io.Copy(&sb, res.Body)
-		return reply{status: res.StatusCode, body: []byte(sb.String())}
+		return do(t, req)
 	}
 	form := "application/x-www-form-urlencoded"
 	tests := []struct {

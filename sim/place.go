@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	"github.com/shopspring/decimal"
+
+	"bhtop/api"
 )
 
 // Placing, cancelling and listing orders on the exchange: what the order
@@ -48,7 +50,7 @@ func (x *exchange) register(o *order, now int64) {
 		x.nextClient++
 		o.clientID = strconv.FormatUint(x.nextClient, 10)
 	}
-	o.status = statusNew
+	o.status = api.StatusNew
 	o.created = o.acct.execTime(now)
 	x.addOrder(o)
 	x.publishExec(o, now)
@@ -57,9 +59,9 @@ func (x *exchange) register(o *order, now int64) {
 // cancelChecked cancels o unless it is closed already.
 func (x *exchange) cancelChecked(o *order, now int64) *apiError {
 	switch o.status {
-	case statusFilled:
+	case api.StatusFilled:
 		return badParam(codeOrderFilled, "Order has been filled.")
-	case statusCanceled:
+	case api.StatusCanceled:
 		return badParam(codeOrderCanceled, "Order has been canceled.")
 	}
 	x.cancel(o, now)

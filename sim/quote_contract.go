@@ -125,14 +125,11 @@ func (s *Server) handleFundingRate(c *call) (any, *apiError) {
 	}
 	every := fundingEvery.Milliseconds()
 	now := c.now.UnixMilli()
-	from, e := c.p.int64("from", 0)
+	bounds, e := c.p.ints(intParam{"from", 0}, intParam{"to", now})
 	if e != nil {
 		return nil, e
 	}
-	to, e := c.p.int64("to", now)
-	if e != nil {
-		return nil, e
-	}
+	from, to := bounds[0], bounds[1]
 	var out []fundingRow
 	for _, sym := range list {
 		idx := s.symbols[sym.index].last().String()

@@ -41,12 +41,19 @@ func limitParam(p params, def, most int64) (int, *apiError) {
 
 type pair = [2]string
 
-func (s *Server) depth(c *call, contract bool) (any, *apiError) {
+// symbolLimit reads the symbol of one market (contract) and then limit
+// (def when absent, at most most), in the order the service checks them.
+func (s *Server) symbolLimit(c *call, contract bool, def, most int64) (*symbol, int, *apiError) {
 	sym, e := s.marketSymbol(c.p, contract)
 	if e != nil {
-		return nil, e
+		return nil, 0, e
 	}
-	n, e := limitParam(c.p, 100, 100)
+	n, e := limitParam(c.p, def, most)
+	return sym, n, e
+}
+
+func (s *Server) depth(c *call, contract bool) (any, *apiError) {
+	sym, n, e := s.symbolLimit(c, contract, 100, 100)
 	if e != nil {
 		return nil, e
 	}
@@ -67,11 +74,7 @@ type publicTrade struct {
 
 // trades answers the recent trades, oldest first.
 func (s *Server) trades(c *call, contract bool) (any, *apiError) {
-	sym, e := s.marketSymbol(c.p, contract)
-	if e != nil {
-		return nil, e
-	}
-	n, e := limitParam(c.p, 60, 60)
+	sym, n, e := s.symbolLimit(c, contract, 60, 60)
 	if e != nil {
 		return nil, e
 	}
@@ -108,33 +111,27 @@ func interval(p params) (string, *apiError) {
 	return iv, nil
 }
 
-func (s *Server) handleKlines(c *call) (any, *apiError) {
-	sym, e := s.marketSymbol(c.p, false)
-	if e != nil {
-		return nil, e
-	}
-	iv, e := interval(c.p)
-	if e != nil {
-		return nil, e
-	}
-	n, e := limitParam(c.p, 500, 1000)
-	if e != nil {
-		return nil, e
-	}
-	from, e := c.p.int64("startTime", 0)
-	if e != nil {
-		return nil, e
-	}
-	to, e := c.p.int64("endTime", c.now.UnixMilli())
-	if e != nil {
-		return nil, e
-	}
-	_, first := c.p.str("startTime")
-	return klineRows(sym.mkt, sym.mkt.Klines(iv, from, to, n, first)), nil
+// klineQuery is a market's klines query: its default limit and the names
+// of its time bounds (contract klines have no start).
+type klineQuery struct {
+	def      int64
+	from, to string
 }
 
+var (
+	spotKlines     = klineQuery{def: 500, from: "startTime", to: "endTime"}
+	contractKlines = klineQuery{def: 1000, to: "to"}
+)
+
+func (s *Server) handleKlines(c *call) (any, *apiError) { return s.klines(c, false, spotKlines) }
 func (s *Server) handleContractKlines(c *call) (any, *apiError) {
-	sym, e := s.marketSymbol(c.p, true)
+	return s.klines(c, true, contractKlines)
+}
+
+// klines answers the bars of interval from the start bound (the newest
+// ones when it is absent) up to the end bound (default now).
+func (s *Server) klines(c *call, contract bool, q klineQuery) (any, *apiError) {
+	sym, e := s.marketSymbol(c.p, contract)
 	if e != nil {
 		return nil, e
 	}
@@ -142,15 +139,23 @@ func (s *Server) handleContractKlines(c *call) (any, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	n, e := limitParam(c.p, 1000, 1000)
+	n, e := limitParam(c.p, q.def, 1000)
 	if e != nil {
 		return nil, e
 	}
-	to, e := c.p.int64("to", c.now.UnixMilli())
+	var from int64
+	var first bool // a start was sent: the bars from it, not the newest
+	if q.from != "" {
+		if from, e = c.p.int64(q.from, 0); e != nil {
+			return nil, e
+		}
+		_, first = c.p.str(q.from)
+	}
+	to, e := c.p.int64(q.to, c.now.UnixMilli())
 	if e != nil {
 		return nil, e
 	}
-	return klineRows(sym.mkt, sym.mkt.Klines(iv, 0, to, n, false)), nil
+	return klineRows(sym.mkt, sym.mkt.Klines(iv, from, to, n, first)), nil
 }
 
 func klineRows(m *engine.Market, bars []engine.Bar) [][]any {

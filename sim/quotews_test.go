@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -41,11 +40,7 @@ func next(t *testing.T, ws *websocket.Conn, ok func(quoteFrame) bool) quoteFrame
 			t.Fatalf("read: %v", err)
 		}
 		var f quoteFrame
-		d := json.NewDecoder(strings.NewReader(string(b)))
-		d.UseNumber()
-		if err := d.Decode(&f); err != nil {
-			t.Fatalf("frame %s: %v", b, err)
-		}
+		decodeJSON(t, b, &f)
 		if ok(f) {
 			return f
 		}

@@ -7,67 +7,103 @@ import (
 	"strconv"
 
 	"github.com/shopspring/decimal"
+
+	"bhtop/api"
 )
 
-// parseSpotOrder validates a new spot order's parameters against the
-// symbol's filters, in the order the service reports problems.
-func (s *Server) parseSpotOrder(c *call) (*order, *apiError) {
-	o, e := s.newOrder(c, false)
-	if e != nil {
-		return nil, e
-	}
-	sym := o.sym
-	if o.side, e = c.p.required("side"); e != nil {
-		return nil, e
-	}
-	if o.side != "BUY" && o.side != "SELL" {
-		return nil, badParam(codeInvalidSide, "Invalid side.")
-	}
-	if o.typ, e = c.p.required("type"); e != nil {
-		return nil, e
-	}
-	if !slices.Contains([]string{"LIMIT", "MARKET", "LIMIT_MAKER"}, o.typ) {
-		return nil, badParam(codeInvalidOrderType, "Invalid orderType.")
-	}
-	if o.tif, e = c.p.oneOf("timeInForce", "GTC", codeInvalidTIF, "Invalid timeInForce.", "GTC", "IOC", "FOK"); e != nil {
-		return nil, e
-	}
-	if o.qty, e = c.p.requiredDecimal("quantity"); e != nil {
-		return nil, e
-	}
-	price, ok, e := c.p.decimal("price")
-	if e != nil {
-		return nil, e
-	}
-	if o.typ == "MARKET" {
-		price = bandPrice(sym, o.side)
-	} else if !ok {
-		return nil, errMandatory("price")
-	}
-	o.price = price
-	if e := checkFilters(sym, o.qty, price, o.typ != "MARKET"); e != nil {
-		return nil, e
-	}
-	if cid, ok := c.p.str("newClientOrderId"); ok {
-		if len(cid) > 64 {
-			return nil, badParam(codeIllegalChars, "Illegal characters found in parameter 'newClientOrderId'.")
-		}
-		if old := o.acct.byClient[cid]; old != nil && old.isOpen() {
-			return nil, badParam(codeOrderDuplicated, "Duplicate order sent.")
-		}
-		o.clientID = cid
-	}
-	return o, nil
-}
-
-// newOrder starts an order of the call's account in its symbol of one
-// market (contract); an unknown symbol is an error.
-func (s *Server) newOrder(c *call, contract bool) (*order, *apiError) {
+// parseOrder validates a new order of one market (contract): the symbol,
+// then the market's own parameters against the symbol's filters, in the
+// order the service reports problems.
+func (s *Server) parseOrder(c *call, contract bool) (*order, *apiError) {
 	sym, e := s.symbol(c.p, contract)
 	if e != nil {
 		return nil, e
 	}
-	return &order{acct: c.key.account, sym: sym}, nil
+	o := &order{acct: c.key.account, sym: sym}
+	parse := (*Server).spotParams
+	if contract {
+		parse = (*Server).contractParams
+	}
+	if e := parse(s, c, o); e != nil {
+		return nil, e
+	}
+	return o, nil
+}
+
+// placeNew validates a new order of one market and places it.
+func (s *Server) placeNew(c *call, contract bool) (*order, *apiError) {
+	o, e := s.parseOrder(c, contract)
+	if e != nil {
+		return nil, e
+	}
+	place := s.placeSpot
+	if contract {
+		place = s.placeContract
+	}
+	if e := place(o, c.now.UnixMilli()); e != nil {
+		return nil, e
+	}
+	return o, nil
+}
+
+// spotParams reads a spot order's side, type, time in force, amounts and
+// client order id.
+func (s *Server) spotParams(c *call, o *order) (e *apiError) {
+	sym := o.sym
+	if o.side, e = c.p.required("side"); e != nil {
+		return e
+	}
+	if o.side != "BUY" && o.side != "SELL" {
+		return badParam(codeInvalidSide, "Invalid side.")
+	}
+	if o.typ, e = c.p.required("type"); e != nil {
+		return e
+	}
+	if !slices.Contains([]string{"LIMIT", "MARKET", "LIMIT_MAKER"}, o.typ) {
+		return badParam(codeInvalidOrderType, "Invalid orderType.")
+	}
+	if o.tif, e = c.p.oneOf("timeInForce", "GTC", codeInvalidTIF, "Invalid timeInForce.", "GTC", "IOC", "FOK"); e != nil {
+		return e
+	}
+	price, ok, e := o.amounts(c)
+	if e != nil {
+		return e
+	}
+	if o.typ == "MARKET" {
+		price = bandPrice(sym, o.side)
+	} else if !ok {
+		return errMandatory("price")
+	}
+	o.price = price
+	if e := checkFilters(sym, o.qty, price, o.typ != "MARKET"); e != nil {
+		return e
+	}
+	if cid, ok := c.p.str("newClientOrderId"); ok {
+		if len(cid) > 64 {
+			return badParam(codeIllegalChars, "Illegal characters found in parameter 'newClientOrderId'.")
+		}
+		return o.setClientID(cid)
+	}
+	return nil
+}
+
+// amounts reads the order's quantity (required) and the price sent (ok:
+// it was).
+func (o *order) amounts(c *call) (price decimal.Decimal, ok bool, e *apiError) {
+	if o.qty, e = c.p.requiredDecimal("quantity"); e != nil {
+		return price, false, e
+	}
+	return c.p.decimal("price")
+}
+
+// setClientID gives the order its client order id, which no open order
+// of the account may have.
+func (o *order) setClientID(cid string) *apiError {
+	if old := o.acct.byClient[cid]; old != nil && old.isOpen() {
+		return badParam(codeOrderDuplicated, "Duplicate order sent.")
+	}
+	o.clientID = cid
+	return nil
 }
 
 // checkFilters applies PRICE_FILTER (when checkPrice), LOT_SIZE and
@@ -99,18 +135,15 @@ type newOrderReply struct {
 }
 
 func (s *Server) handleNewOrder(c *call) (any, *apiError) {
-	o, e := s.parseSpotOrder(c)
+	o, e := s.placeNew(c, false)
 	if e != nil {
-		return nil, e
-	}
-	if e := s.placeSpot(o, c.now.UnixMilli()); e != nil {
 		return nil, e
 	}
 	return newOrderReply{o.record(), o.created}, nil
 }
 
 func (s *Server) handleTestOrder(c *call) (any, *apiError) {
-	if _, e := s.parseSpotOrder(c); e != nil {
+	if _, e := s.parseOrder(c, false); e != nil {
 		return nil, e
 	}
 	return struct{}{}, nil
@@ -175,7 +208,7 @@ func (s *Server) handleCancelOrder(c *call) (any, *apiError) {
 	}
 	return map[string]any{
 		"symbol": o.sym.name, "clientOrderId": o.clientID,
-		"orderId": json.Number(strconv.FormatUint(o.id, 10)), "status": statusCanceled,
+		"orderId": json.Number(strconv.FormatUint(o.id, 10)), "status": api.StatusCanceled,
 	}, nil
 }
 
@@ -189,14 +222,11 @@ func (s *Server) listOrders(c *call, orders []*order, contract bool, def int64) 
 			return nil, badParam(codeBadSymbol, "Invalid symbol.")
 		}
 	}
-	below, e := c.p.int64("orderId", 0)
+	n, e := c.p.ints(intParam{"orderId", 0}, intParam{"limit", def})
 	if e != nil {
 		return nil, e
 	}
-	limit, e := c.p.int64("limit", def)
-	if e != nil {
-		return nil, e
-	}
+	below, limit := n[0], n[1]
 	if limit <= 0 || limit > 1000 {
 		limit = 1000
 	}

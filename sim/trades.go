@@ -37,13 +37,9 @@ func (s *Server) pickTrades(c *call, contract bool, def int64) ([]*accountTrade,
 			return nil, badParam(codeBadSymbol, "Invalid symbol.")
 		}
 	}
-	var n [5]int64
-	for i, k := range []string{"startTime", "endTime", "fromId", "toId", "limit"} {
-		v, e := c.p.int64(k, 0)
-		if e != nil {
-			return nil, e
-		}
-		n[i] = v
+	n, e := c.p.ints(intParam{"startTime", 0}, intParam{"endTime", 0}, intParam{"fromId", 0}, intParam{"toId", 0}, intParam{"limit", 0})
+	if e != nil {
+		return nil, e
 	}
 	from, to, fromID, toID, limit := n[0], n[1], n[2], n[3], n[4]
 	if limit <= 0 {
@@ -95,20 +91,30 @@ type spotTrade struct {
 
 func num(v uint64) json.Number { return json.Number(strconv.FormatUint(v, 10)) }
 
-func (s *Server) handleMyTrades(c *call) (any, *apiError) {
-	rows, e := s.pickTrades(c, false, 500)
+// myTrades answers the myTrades endpoint of one market: the trades
+// pickTrades selects (limit default def), each written as record makes it.
+func myTrades[R any](s *Server, c *call, contract bool, def int64, record func(*accountTrade) R) (any, *apiError) {
+	rows, e := s.pickTrades(c, contract, def)
 	if e != nil {
 		return nil, e
 	}
-	out := make([]spotTrade, len(rows))
+	out := make([]R, len(rows))
 	for i, t := range rows {
-		out[i] = spotTrade{
-			Symbol: t.o.sym.name, ID: num(t.id), OrderID: num(t.orderID), MatchOrderID: num(t.matchID),
-			Price: t.price.String(), Qty: t.qty.String(), Commission: t.fee.String(), CommissionAsset: t.feeAsset,
-			Time: t.time, IsBuyer: t.o.side == "BUY", IsMaker: t.maker, FeeTokenID: t.feeAsset, FeeAmount: t.fee.String(),
-		}
+		out[i] = record(t)
 	}
 	return out, nil
+}
+
+func (s *Server) handleMyTrades(c *call) (any, *apiError) {
+	return myTrades(s, c, false, 500, (*accountTrade).spot)
+}
+
+func (t *accountTrade) spot() spotTrade {
+	return spotTrade{
+		Symbol: t.o.sym.name, ID: num(t.id), OrderID: num(t.orderID), MatchOrderID: num(t.matchID),
+		Price: t.price.String(), Qty: t.qty.String(), Commission: t.fee.String(), CommissionAsset: t.feeAsset,
+		Time: t.time, IsBuyer: t.o.side == "BUY", IsMaker: t.maker, FeeTokenID: t.feeAsset, FeeAmount: t.fee.String(),
+	}
 }
 
 // contractTrade is a record of GET /openapi/contract/v1/myTrades (all
@@ -129,22 +135,18 @@ type contractTrade struct {
 }
 
 func (s *Server) handleContractMyTrades(c *call) (any, *apiError) {
-	rows, e := s.pickTrades(c, true, 20)
-	if e != nil {
-		return nil, e
+	return myTrades(s, c, true, 20, (*accountTrade).contract)
+}
+
+func (t *accountTrade) contract() contractTrade {
+	typ := t.o.typ
+	if t.o.priceType == "MARKET" {
+		typ = "MARKET"
 	}
-	out := make([]contractTrade, len(rows))
-	for i, t := range rows {
-		typ := t.o.typ
-		if t.o.priceType == "MARKET" {
-			typ = "MARKET"
-		}
-		out[i] = contractTrade{
-			Time: strconv.FormatInt(t.time, 10), TradeID: strconv.FormatUint(t.id, 10),
-			OrderID: strconv.FormatUint(t.orderID, 10), MatchOrderID: strconv.FormatUint(t.matchID, 10),
-			SymbolID: t.o.sym.name, Price: t.price.String(), Quantity: t.qty.String(),
-			FeeTokenID: t.feeAsset, Fee: t.fee.String(), Type: typ, Side: contractSide(t.o), Pnl: t.pnl.String(),
-		}
+	return contractTrade{
+		Time: strconv.FormatInt(t.time, 10), TradeID: strconv.FormatUint(t.id, 10),
+		OrderID: strconv.FormatUint(t.orderID, 10), MatchOrderID: strconv.FormatUint(t.matchID, 10),
+		SymbolID: t.o.sym.name, Price: t.price.String(), Quantity: t.qty.String(),
+		FeeTokenID: t.feeAsset, Fee: t.fee.String(), Type: typ, Side: contractSide(t.o), Pnl: t.pnl.String(),
 	}
-	return out, nil
 }

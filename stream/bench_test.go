@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"bhtop/event"
-	"bhtop/rest"
 )
 
 // BenchmarkIngest measures frames folded per second through the session's
@@ -23,11 +22,7 @@ func BenchmarkIngest(b *testing.B) {
 		}
 		frames[i] = event.AppendExecution(nil, &r, event.EncodeOptions{})
 	}
-	s, err := New(Config{REST: rest.New("http://127.0.0.1:1"), WSURL: "ws://127.0.0.1:1"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	s.startOnce.Do(func() { go s.runWriter(s.stopWriter) })
+	s := writerOnly(b, "ws://127.0.0.1:1", Config{})
 	b.ReportAllocs()
 	b.ResetTimer()
 	start := time.Now()

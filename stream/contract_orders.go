@@ -14,20 +14,13 @@ import (
 // order id (GET /openapi/contract/v1/getOrder) until the service answers.
 // It is never retried.
 func (s *Session) PlaceContractOrder(ctx context.Context, req rest.ContractOrderRequest) rest.OrderResult {
-	if s.trader == nil {
-		return rest.OrderResult{Outcome: rest.OutcomeRejected, Symbol: req.Symbol, Msg: errReadOnly.Error()}
-	}
-	if req.ClientOrderID == "" {
-		req.ClientOrderID = rest.NewClientOrderID()
-	}
-	cid := req.ClientOrderID
-	p := s.pend(cid, req.Symbol, req.Side)
 	price := req.Price
 	if req.PriceType != "" && req.PriceType != "INPUT" {
 		price = req.PriceType
 	}
 	what := fmt.Sprintf("%s %s %s %s @ %s", req.Side, req.Quantity, req.Symbol, req.OrderType, price)
-	return s.track(p, what, true, func() rest.OrderResult { return s.trader.PlaceContractOrder(ctx, req) })
+	return s.place(&req.ClientOrderID, req.Symbol, req.Side, what, true,
+		func() rest.OrderResult { return s.trader.PlaceContractOrder(ctx, req) })
 }
 
 // Contracts lists the contract symbols and their filters from brokerInfo.

@@ -5,10 +5,14 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gorilla/websocket"
 
 	"bhtop/internal/clock"
 	"bhtop/internal/simtest"
@@ -106,6 +110,15 @@ func newFakeFixture(t *testing.T, opts sim.Options, cfg Config, trader bool) *fi
 		}
 	}
 	return startFixture(t, opts, cfg, trader, clk)
+}
+
+// simOnClock starts a simulator with opts on a new fake clock (now, to
+// the ms: the simulator's times are ms) and returns both.
+func simOnClock(t *testing.T, opts sim.Options) (*simtest.Sim, *clock.Fake) {
+	t.Helper()
+	clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
+	opts.Now = clk.Now
+	return simtest.Start(t, opts), clk
 }
 
 func startFixture(t *testing.T, opts sim.Options, cfg Config, trader bool, clk *clock.Fake) *fixture {
@@ -270,4 +283,54 @@ func truthDiff(ctx context.Context, c *rest.Client, snap *state.Snapshot) (strin
 		out += d + "\n"
 	}
 	return out, nil
+}
+
+// serveWS serves h on 127.0.0.1 until the test ends and returns its
+// ws:// URL: a stand-in for the service's socket.
+func serveWS(t *testing.T, h http.Handler) string {
+	t.Helper()
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	return "ws" + strings.TrimPrefix(ts.URL, "http")
+}
+
+// wsPeer serves a bare WebSocket peer (serveWS): each connection is
+// upgraded and handed to serve.
+func wsPeer(t *testing.T, serve func(ws *websocket.Conn)) string {
+	t.Helper()
+	return serveWS(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ws, err := (&websocket.Upgrader{}).Upgrade(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer ws.Close()
+		serve(ws)
+	}))
+}
+
+// writerOnly is a session on the socket at wsURL (cfg adds to that) with
+// only its writer running: no REST behind it (the base URL leads
+// nowhere), closed when the test ends.
+func writerOnly(t testing.TB, wsURL string, cfg Config) *Session {
+	t.Helper()
+	cfg.REST, cfg.WSURL = rest.New("http://127.0.0.1:1"), wsURL
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.startOnce.Do(func() { go s.runWriter(s.stopWriter) })
+	t.Cleanup(func() { _ = s.Close(context.Background()) })
+	return s
+}
+
+// connect dials the session's socket (listenKey "k") and starts reading
+// it, as a live session does after its snapshot.
+func connect(t *testing.T, s *Session) *conn {
+	t.Helper()
+	c, err := s.dial(context.Background(), "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.startConn(c)
+	return c
 }

@@ -36,23 +36,35 @@ var errReadOnly = errors.New("read-only session: orders are disabled")
 // service's message, and an unknown outcome (5XX, timeout) becomes UNKNOWN
 // and is queried by client order id until the service answers.
 func (s *Session) PlaceOrder(ctx context.Context, req rest.OrderRequest) rest.OrderResult {
-	if s.trader == nil {
-		return rest.OrderResult{Outcome: rest.OutcomeRejected, Symbol: req.Symbol, Msg: errReadOnly.Error()}
-	}
-	if req.NewClientOrderID == "" {
-		req.NewClientOrderID = rest.NewClientOrderID()
-	}
-	cid := req.NewClientOrderID
-	p := s.pend(cid, req.Symbol, req.Side)
 	what := fmt.Sprintf("%s %s %s %s @ %s", req.Side, req.Quantity, req.Symbol, req.Type, req.Price)
-	return s.track(p, what, false, func() rest.OrderResult { return s.trader.PlaceOrder(ctx, req) })
+	return s.place(&req.NewClientOrderID, req.Symbol, req.Side, what, false,
+		func() rest.OrderResult { return s.trader.PlaceOrder(ctx, req) })
+}
+
+// place gives a new order of either market (contract) its pending life:
+// refused on a read-only session, a client order id made when *cid (the
+// request's) is empty, PENDING before send sends the request, then
+// tracked until settled. what describes the order in notes.
+func (s *Session) place(cid *string, symbol, side, what string, contract bool, send func() rest.OrderResult) rest.OrderResult {
+	if s.trader == nil {
+		return readOnlyResult(symbol)
+	}
+	if *cid == "" {
+		*cid = rest.NewClientOrderID()
+	}
+	return s.track(s.pend(*cid, symbol, side), what, contract, send)
+}
+
+// readOnlyResult is the answer to an order request on a read-only session.
+func readOnlyResult(symbol string) rest.OrderResult {
+	return rest.OrderResult{Outcome: rest.OutcomeRejected, Symbol: symbol, Msg: errReadOnly.Error()}
 }
 
 // CancelOrder sends one cancel and notes its outcome; the stream's report
 // updates the order itself.
 func (s *Session) CancelOrder(ctx context.Context, req rest.CancelRequest) rest.OrderResult {
 	if s.trader == nil {
-		return rest.OrderResult{Outcome: rest.OutcomeRejected, Symbol: req.Symbol, Msg: errReadOnly.Error()}
+		return readOnlyResult(req.Symbol)
 	}
 	id := req.OrderID
 	if id == "" {

@@ -2,7 +2,6 @@ package stream
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -54,9 +53,7 @@ func TestServiceTextIsSanitized(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := simtest.Start(t, sim.Options{})
-			hostile := httptest.NewServer(tt.handler)
-			defer hostile.Close()
-			s, err := New(Config{REST: srv.Client(), WSURL: "ws" + strings.TrimPrefix(hostile.URL, "http"),
+			s, err := New(Config{REST: srv.Client(), WSURL: serveWS(t, tt.handler),
 				BackoffBase: 100 * time.Millisecond, BackoffCap: 200 * time.Millisecond})
 			s = testkit.Started(t, s, err)
 			seen := func() bool {

@@ -1,9 +1,6 @@
 package stream
 
 import (
-	"context"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +8,6 @@ import (
 	"github.com/gorilla/websocket"
 
 	"bhtop/internal/clock"
-	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/sim"
@@ -23,30 +19,14 @@ import (
 func TestDeadConnectionDetected(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ws, err := (&websocket.Upgrader{}).Upgrade(w, r, nil)
-		if err != nil {
-			return
-		}
-		defer ws.Close()
+	peer := wsPeer(t, func(*websocket.Conn) {
 		<-release // never reads, so never answers a ping
-	}))
-	defer ts.Close()
+	})
 	defer close(release)
 
 	clk := clock.NewFake(time.Now())
-	s, err := New(Config{REST: rest.New("http://127.0.0.1:1"), WSURL: "ws" + ts.URL[len("http"):],
-		Clock: clk, PingEvery: 20 * time.Second, PongWait: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.startOnce.Do(func() { go s.runWriter(s.stopWriter) })
-	defer s.Close(context.Background())
-	c, err := s.dial(context.Background(), "k")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.startConn(c)
+	s := writerOnly(t, peer, Config{Clock: clk, PingEvery: 20 * time.Second, PongWait: 10 * time.Second})
+	c := connect(t, s)
 	if !clk.WaitFor(1, 5*time.Second) {
 		t.Fatal("the pinger never started its ticker")
 	}
@@ -82,8 +62,7 @@ func TestDeadConnectionDetected(t *testing.T) {
 // when the exchange answers again it goes live by itself.
 func TestFrozenUpstreamNoticed(t *testing.T) {
 	t.Parallel()
-	clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
-	srv := simtest.Start(t, sim.Options{Now: clk.Now})
+	srv, clk := simOnClock(t, sim.Options{})
 	relay := testkit.NewProxy(t, strings.TrimPrefix(srv.URL(), "http://"))
 	c := rest.New("http://"+relay.Addr(), rest.WithAPIKey(srv.APIKey()), rest.WithSecret(srv.Secret()),
 		rest.WithClock(clk.Now), rest.WithTimeout(150*time.Millisecond))

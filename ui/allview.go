@@ -106,7 +106,7 @@ func (m *Model) allStatus() string {
 
 // writeAll draws the All view's body: body.h lines, each ended by a
 // newline.
-func (m *Model) writeAll(b *strings.Builder) {
+func (m *Model) writeAll(b *screenBuf) {
 	w, h := m.lay.w, m.lay.body.h
 	nameW, eqW, pnlW := len("Account"), len("Equity"), len("Unrealized PnL")
 	rows := make([]allRow, len(m.acc.rows))

@@ -13,9 +13,7 @@ import (
 // title.
 
 func fillColumns() []column {
-	f := func(g func(x *state.Fill) string) func(it *item) string {
-		return func(it *item) string { return g(it.fill) }
-	}
+	f := fieldOf(func(it *item) *state.Fill { return it.fill })
 	market := f(func(x *state.Fill) string { return x.Market })
 	symbol := f(func(x *state.Fill) string { return x.Symbol })
 	side := f(func(x *state.Fill) string { return x.Side })

@@ -105,7 +105,8 @@ func (m Model) onResize(msg tea.WindowSizeMsg) Model {
 }
 
 // screen composes the whole screen: exactly height lines of exactly width
-// cells, so a resize never leaves debris.
+// cells, so a resize never leaves debris. Lines whose inputs did not
+// change since the last frame come from the frame cache.
 func (m *Model) screen() string {
 	l := m.lay
 	if l.w == 0 {
@@ -114,20 +115,51 @@ func (m *Model) screen() string {
 	if l.tiny {
 		return lipgloss.Place(l.w, l.h, lipgloss.Center, lipgloss.Center, fit("terminal too small", l.w))
 	}
-	var b strings.Builder
-	b.Grow(l.w*l.h*3/2 + 4096) // cells and their colour codes: one allocation per frame
-	b.WriteString(m.headerLine())
+	fc := m.frames
+	if fc == nil {
+		fc = &frameCache{} // a Model not made by New: nothing to reuse
+	}
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	fc.begin(&m.pt, m.privacy)
+	b := &fc.buf
+	b.WriteString(m.cachedHeader(fc))
 	b.WriteByte('\n')
-	m.writeBody(&b)
+	m.writeBody(b, fc)
 	b.WriteString(m.messageLine())
 	b.WriteByte('\n')
-	b.WriteString(m.statusLine())
-	return b.String()
+	b.WriteString(m.cachedStatus(fc))
+	return fc.frame()
+}
+
+// cachedHeader is headerLine, drawn again only when what it shows changed.
+func (m *Model) cachedHeader(fc *frameCache) string {
+	if m.acc.all() {
+		return m.headerLine()
+	}
+	k := headerKey{st: m.status, now: m.now, mk: newMktHeaderKey(m.mk), eq: m.eq, name: m.accountName(), readOnly: m.t == nil,
+		privacy: m.privacy, w: m.lay.w}
+	if s, ok := fc.header.hit(k); ok {
+		return s
+	}
+	return fc.header.set(k, m.headerLine())
+}
+
+// cachedStatus is statusLine, drawn again only when what it shows changed.
+func (m *Model) cachedStatus(fc *frameCache) string {
+	if m.acc.all() {
+		return m.statusLine()
+	}
+	k := statusKey{st: m.status, now: m.now, lastEvent: m.snap.LastEventTime, stats: m.snap.Stats, w: m.lay.w}
+	if s, ok := fc.status.hit(k); ok {
+		return s
+	}
+	return fc.status.set(k, m.statusLine())
 }
 
 // writeBody draws the panes, or the chart or dialog that covers them:
 // body.h lines, each ended by a newline.
-func (m *Model) writeBody(b *strings.Builder) {
+func (m *Model) writeBody(b *screenBuf, fc *frameCache) {
 	l := m.lay
 	lines := func(ls []string) {
 		for _, s := range ls {
@@ -155,56 +187,49 @@ func (m *Model) writeBody(b *strings.Builder) {
 		b.WriteString(m.chart.View())
 		return
 	}
-	one := func(id paneID, r rect) {
-		d := m.paneDrawer(id, r.w, r.h)
-		for i := range r.h {
-			d.line(b, i)
+	fc.cell = cellCtx{now: m.now, mk: m.mk}
+	// side draws up to three panes side by side, a rule between them, as
+	// tall as the first.
+	side := func(ids ...paneID) {
+		var ds [3]paneDraw
+		for k, id := range ids {
+			r := l.panes[id]
+			ds[k] = m.paneDrawer(id, r.w, r.h, fc)
+		}
+		for i := range l.panes[ids[0]].h {
+			for k := range ids {
+				if k > 0 {
+					b.WriteString(fc.sep)
+				}
+				ds[k].line(b, i)
+			}
 			b.WriteByte('\n')
 		}
-	}
-	sep := m.pt.muted.wrap("│")
-	two := func(left, right paneID) {
-		lr, rr := l.panes[left], l.panes[right]
-		ld, rd := m.paneDrawer(left, lr.w, lr.h), m.paneDrawer(right, rr.w, rr.h)
-		for i := range lr.h {
-			ld.line(b, i)
-			b.WriteString(sep)
-			rd.line(b, i)
-			b.WriteByte('\n')
-		}
-	}
-	three := func(a, c, d paneID) {
-		ar, cr, dr := l.panes[a], l.panes[c], l.panes[d]
-		ad, cd, dd := m.paneDrawer(a, ar.w, ar.h), m.paneDrawer(c, cr.w, cr.h), m.paneDrawer(d, dr.w, dr.h)
-		for i := range ar.h {
-			ad.line(b, i)
-			b.WriteString(sep)
-			cd.line(b, i)
-			b.WriteString(sep)
-			dd.line(b, i)
-			b.WriteByte('\n')
+		for k := range ids {
+			ds[k].done()
 		}
 	}
 	if l.tabs {
 		b.WriteString(m.tabBar())
 		b.WriteByte('\n')
-		one(m.focus, l.panes[m.focus])
+		side(m.focus)
 		return
 	}
-	one(paneOrders, l.panes[paneOrders])
-	two(paneBalances, panePositions)
+	side(paneOrders)
+	side(paneBalances, panePositions)
 	switch {
 	case l.gridMarket:
-		three(paneMarket, paneFills, paneEvents)
+		side(paneMarket, paneFills, paneEvents)
 	case m.focus == paneMarket:
-		two(paneFills, paneMarket) // focused without a market: it takes the events' place
+		side(paneFills, paneMarket) // focused without a market: it takes the events' place
 	default:
-		two(paneFills, paneEvents)
+		side(paneFills, paneEvents)
 	}
 }
 
-// paneDrawer readies one pane, with its context, to be drawn.
-func (m *Model) paneDrawer(id paneID, w, h int) paneDraw {
+// paneDrawer readies one pane, with its context, to be drawn; fc holds
+// the cell context and paints the columns are handed.
+func (m *Model) paneDrawer(id paneID, w, h int, fc *frameCache) paneDraw {
 	title := paneTitles[id]
 	empty := "(none)"
 	switch id {
@@ -231,14 +256,18 @@ func (m *Model) paneDrawer(id paneID, w, h int) paneDraw {
 		empty = "(no rows match the filter)"
 	}
 	c := viewCtx{
-		cell: cellCtx{now: m.now, mk: m.mk}, p: &m.pt, noColor: m.noColor, privacy: m.privacy,
+		cell: &fc.cell, p: &fc.pt, noColor: m.noColor, privacy: m.privacy,
 		focused: id == m.focus, stale: m.stale() && id != paneEvents,
 		filtering: m.prompt.on && id == m.focus, title: title, empty: empty,
 	}
 	if id == paneFills {
 		c.note = m.feeNote
 	}
-	return m.panes[id].drawer(c, w, h)
+	// Drawn from a copy in the cache, so that no pointer into the Model
+	// (which View holds by value) reaches the column functions: the
+	// compiler would then move the whole Model to the heap every frame.
+	fc.draw[id] = m.panes[id]
+	return fc.draw[id].drawer(c, w, h, fc)
 }
 
 // tabBar is the line of pane tabs in tabs mode.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -34,6 +35,26 @@ type mktView struct {
 	// valuer made val; the next build (in Update, as this one) uses it
 	// again, so only the rows a new market or state moved are valued anew.
 	valuer *value.Valuer
+
+	// assetsTok and posTok stand for assets' and pos' texts: a new token
+	// only when they changed, so drawn rows whose cells read them are
+	// reused across market views (render.go).
+	assetsTok, posTok *int
+}
+
+// keepCells takes prev's cell texts and their tokens where they are the
+// same, and new tokens where they are not.
+func (v *mktView) keepCells(prev *mktView) {
+	if prev != nil && maps.Equal(prev.assets, v.assets) {
+		v.assets, v.assetsTok = prev.assets, prev.assetsTok
+	} else {
+		v.assetsTok = new(int)
+	}
+	if prev != nil && slices.Equal(prev.pos, v.pos) {
+		v.pos, v.posTok = prev.pos, prev.posTok
+	} else {
+		v.posTok = new(int)
+	}
 }
 
 // spark is a drawn sparkline and the series it was drawn from, so an
@@ -120,6 +141,13 @@ func newMktView(seq uint64, s *state.Snapshot, ms *market.Snapshot, in string, l
 		for i, p := range v.val.Positions {
 			v.pos[i] = positionCells(&p)
 		}
+	}
+	v.keepCells(prev)
+	if prev != nil && prev.snap == ms && prev.rows != nil {
+		// Only the state changed: the Market pane's rows (read-only once
+		// built) are the same, and keeping them keeps its drawn lines.
+		v.rows, v.sparks = prev.rows, prev.sparks
+		return v
 	}
 	var sparks map[string]spark
 	if prev != nil {

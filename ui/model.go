@@ -81,6 +81,9 @@ type Model struct {
 	msgKind      msgKind
 	shortHelp    string // the message line's help, drawn on resize and theme change
 	noHelp       string // the message line under a dialog: blank
+	// frames holds the lines the last frames drew (render.go); every
+	// copy of the Model shares it.
+	frames *frameCache
 }
 
 // msgKind colours the message line.
@@ -146,6 +149,7 @@ func New(b Backend, t Trader, opts ...Option) Model {
 		isDark: true,
 		panes:  newPanes(),
 		focus:  paneOrders,
+		frames: &frameCache{},
 	}
 	for _, o := range opts {
 		o(&m)

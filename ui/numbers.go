@@ -89,13 +89,33 @@ func compactAge(d time.Duration) string {
 	}
 	switch {
 	case d < time.Minute:
-		return strconv.Itoa(int(d/time.Second)) + "s"
+		return ageText(int(d/time.Second), 0)
 	case d < time.Hour:
-		return strconv.Itoa(int(d/time.Minute)) + "m"
+		return ageText(int(d/time.Minute), 1)
 	case d < 48*time.Hour:
-		return strconv.Itoa(int(d/time.Hour)) + "h"
+		return ageText(int(d/time.Hour), 2)
 	}
-	return strconv.Itoa(int(d/(24*time.Hour))) + "d"
+	return ageText(int(d/(24*time.Hour)), 3)
+}
+
+// ageUnits are compactAge's units; ageTexts its texts below 100 of each,
+// made once so that drawing an age allocates nothing.
+const ageUnits = "smhd"
+
+var ageTexts = func() (t [len(ageUnits)][100]string) {
+	for u := range t {
+		for n := range t[u] {
+			t[u][n] = strconv.Itoa(n) + ageUnits[u:u+1]
+		}
+	}
+	return t
+}()
+
+func ageText(n, unit int) string {
+	if n < len(ageTexts[unit]) {
+		return ageTexts[unit][n]
+	}
+	return strconv.Itoa(n) + ageUnits[unit:unit+1]
 }
 
 // twoUnitAge formats a duration as 1h02m, 3m05s or 42s.

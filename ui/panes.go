@@ -70,6 +70,25 @@ func numText(s string) string {
 	return strings.TrimPrefix(s, "+")
 }
 
+// fieldOf adapts readers of one row type's fields into item readers, for
+// the panes whose rows are all of one type (row picks it from the item).
+func fieldOf[T any](row func(it *item) *T) func(g func(*T) string) func(it *item) string {
+	return func(g func(*T) string) func(it *item) string {
+		return func(it *item) string { return g(row(it)) }
+	}
+}
+
+// bySign is the paint of a signed figure: good above zero, bad below.
+func (p *paints) bySign(sign int) paint {
+	switch {
+	case sign > 0:
+		return p.good
+	case sign < 0:
+		return p.bad
+	}
+	return paint{}
+}
+
 func plain(f func(it *item) string) func(it *item, _ *cellCtx) string {
 	return func(it *item, _ *cellCtx) string { return f(it) }
 }
@@ -154,6 +173,13 @@ func orderColumns() []column {
 		}
 		return compactAge(c.now.Sub(time.UnixMilli(ms)))
 	}
+	ageClock := func(it *item, now time.Time) int64 {
+		ms := created(it)
+		if ms == 0 || now.IsZero() {
+			return -1
+		}
+		return ageKey(now.Sub(time.UnixMilli(ms)))
+	}
 	pct := func(it *item, _ *cellCtx) string {
 		if it.ord == nil {
 			return ""
@@ -194,7 +220,7 @@ func orderColumns() []column {
 		{title: "Avg Price", align: alignDec, prio: 3, text: plain(avg), cmp: decCmp(avg)},
 		{title: "Status", max: 24, text: plain(status), cmp: textCmp(status)},
 		{title: "W", prio: 5, fixed: 1, text: plain(working)},
-		{title: "Age", align: alignRight, prio: 1, fixed: 4, text: age, cmp: func(a, b *item) int {
+		{title: "Age", align: alignRight, prio: 1, fixed: 4, text: age, clock: ageClock, cmp: func(a, b *item) int {
 			return int(sign64(created(b) - created(a))) // newest first reads as "youngest"
 		}},
 		{title: "Order ID", prio: 6, max: 24, text: plain(id), cmp: textCmp(id)},
@@ -212,9 +238,7 @@ func sign64(x int64) int64 {
 }
 
 func positionColumns() []column {
-	f := func(g func(p *state.Position) string) func(it *item) string {
-		return func(it *item) string { return g(it.pos) }
-	}
+	f := fieldOf(func(it *item) *state.Position { return it.pos })
 	symbol := f(func(p *state.Position) string { return p.Symbol })
 	side := f(func(p *state.Position) string { return p.Side })
 	avg := f(func(p *state.Position) string { return p.AvgPrice })
@@ -244,15 +268,7 @@ func positionColumns() []column {
 	liqPct := cells(func(c *posCells) string { return c.liqPct })
 	// The unrealized PnL is coloured by its sign in the row's side colour's
 	// place: winning green, losing red, whatever the side.
-	upnlPaint := func(it *item, p *paints) paint {
-		switch {
-		case it.upnlSign > 0:
-			return p.good
-		case it.upnlSign < 0:
-			return p.bad
-		}
-		return paint{}
-	}
+	upnlPaint := func(it *item, p *paints) paint { return p.bySign(int(it.upnlSign)) }
 	return []column{
 		{title: "Symbol", max: 16, text: plain(symbol), cmp: textCmp(symbol)},
 		{title: "Side", max: 6, text: plain(side), cmp: textCmp(side)},
@@ -312,9 +328,7 @@ func eventColumns() []column {
 }
 
 func marketColumns() []column {
-	f := func(g func(r *mktRow) string) func(it *item) string {
-		return func(it *item) string { return g(it.mrow) }
-	}
+	f := fieldOf(func(it *item) *mktRow { return it.mrow })
 	symbol := f(func(r *mktRow) string { return r.symbol })
 	last := f(func(r *mktRow) string { return r.last })
 	change := f(func(r *mktRow) string { return r.change })
@@ -323,15 +337,7 @@ func marketColumns() []column {
 	spread := f(func(r *mktRow) string { return r.spread })
 	volume := f(func(r *mktRow) string { return r.volume })
 	spark := f(func(r *mktRow) string { return r.spark })
-	dir := func(it *item, p *paints) paint {
-		switch {
-		case it.mrow.sign > 0:
-			return p.good
-		case it.mrow.sign < 0:
-			return p.bad
-		}
-		return paint{}
-	}
+	dir := func(it *item, p *paints) paint { return p.bySign(it.mrow.sign) }
 	return []column{
 		{title: "Symbol", max: 16, text: plain(symbol), cmp: textCmp(symbol)},
 		{title: "Last", align: alignDec, text: plain(last), cmp: decCmp(last), paint: dir},
@@ -347,13 +353,17 @@ func marketColumns() []column {
 func newPanes() [numPanes]pane {
 	var ps [numPanes]pane
 	ps[paneBalances] = newPane(paneBalances, balanceColumns())
+	ps[paneBalances].cellsFrom = cellsAssets
 	ps[paneOrders] = newPane(paneOrders, orderColumns())
 	ps[paneOrders].rowPaint = orderRowPaint
+	ps[paneOrders].cellsFrom = cellsQuotes // Last and To Fill
 	ps[panePositions] = newPane(panePositions, positionColumns())
+	ps[panePositions].cellsFrom = cellsPos
 	ps[panePositions].rowPaint = positionPaint
 	ps[paneEvents] = newPane(paneEvents, eventColumns())
 	ps[paneEvents].follow = true
 	ps[paneMarket] = newPane(paneMarket, marketColumns())
+	ps[paneMarket].cellsFrom = cellsQuotes // its rows are the market snapshot's
 	ps[paneFills] = newPane(paneFills, fillColumns())
 	ps[paneFills].follow = true
 	for _, id := range []paneID{paneBalances, paneOrders, panePositions, paneMarket} {

@@ -9,6 +9,16 @@ import (
 	"bhtop/upstream"
 )
 
+// mktCells is what a pane's market cells read of the market view.
+type mktCells int
+
+const (
+	cellsView   mktCells = iota // anything: a new view redraws the rows
+	cellsQuotes                 // the market snapshot's quotes only
+	cellsAssets                 // the assets' cells (balances)
+	cellsPos                    // the positions' cells
+)
+
 // align says how a column's cells line up.
 type align int
 
@@ -75,7 +85,11 @@ type column struct {
 	memo bool
 	mask bool // free text whose numbers privacy mode hides
 	text func(it *item, c *cellCtx) string
-	cmp  func(a, b *item) int // nil: not a sort column (unless mcmp is set)
+	// clock is set on a column whose text changes with the clock (an
+	// age): a key of the text it shows at now, so a drawn row is reused
+	// while its key stays the same.
+	clock func(it *item, now time.Time) int64
+	cmp   func(a, b *item) int // nil: not a sort column (unless mcmp is set)
 	// mcmp sorts a column that depends on the market.
 	mcmp  func(a, b *item, c *cellCtx) int
 	paint func(it *item, p *paints) paint
@@ -127,13 +141,16 @@ type pane struct {
 	// rebuilds them; itemsUseMarket: the items themselves are built from
 	// it (not only their cells).
 	usesMarket, itemsUseMarket bool
-	rows                       []item
-	gen                        uint64 // grows with every setRows that rebuilt the rows
-	memo                       cellMemo
-	vis                        visCache
-	widths                     []colWidth
-	key                        cacheKey
-	builtOK                    bool
+	// cellsFrom says what the rows' market cells read, so that a new
+	// market view redraws them only when that changed.
+	cellsFrom mktCells
+	rows      []item
+	gen       uint64 // grows with every setRows that rebuilt the rows
+	memo      cellMemo
+	vis       visCache
+	widths    []colWidth
+	key       cacheKey
+	builtOK   bool
 }
 
 func newPane(id paneID, cols []column) pane {

@@ -8,7 +8,7 @@ import (
 
 // viewCtx is what a pane's view needs besides the pane.
 type viewCtx struct {
-	cell      cellCtx
+	cell      *cellCtx
 	p         *paints
 	noColor   bool
 	privacy   bool
@@ -86,9 +86,9 @@ func dropHalfPairs(all []column, cols []int) []int {
 }
 
 // paneDraw is a pane ready to be drawn line by line into the screen's
-// one builder: exactly h lines of exactly w cells (a title, the column
-// headers and the rows on screen), so a frame allocates per screen, not
-// per line.
+// one buffer: exactly h lines of exactly w cells (a title, the column
+// headers and the rows on screen). With a frame cache, a line whose
+// inputs did not change since the last frame is copied, not drawn.
 type paneDraw struct {
 	p     *pane
 	c     viewCtx
@@ -96,39 +96,84 @@ type paneDraw struct {
 	cols  []int
 	flexW int
 	off   int
+	fc    *frameCache // nil: draw every line
+	lines *paneLines  // the pane's cached lines (nil without fc)
 }
 
-func (p *pane) drawer(c viewCtx, w, h int) paneDraw {
+func (p *pane) drawer(c viewCtx, w, h int, fc *frameCache) paneDraw {
 	d := paneDraw{p: p, c: c, w: max(0, w), h: max(0, h)}
 	if d.w > 0 && d.h > 1 {
 		d.cols, d.flexW = p.columns(w, c.cell.mk.live)
 		d.off, _ = p.window(h - 2)
 	}
+	if fc != nil {
+		d.fc, d.lines = fc, &fc.panes[p.id]
+		d.lines.use(p, paneLook{w: d.w, flexW: d.flexW, focused: c.focused}, d.cols)
+	}
 	return d
 }
 
 // line writes line i (0 ≤ i < h) of the pane.
-func (d *paneDraw) line(b *strings.Builder, i int) {
-	p, c, w := d.p, d.c, d.w
+func (d *paneDraw) line(b *screenBuf, i int) {
+	p, w := d.p, d.w
 	switch {
 	case w == 0:
 	case i == 0:
-		b.WriteString(p.titleLine(c, w))
+		b.WriteString(d.title())
 	case i == 1:
-		d.header(b)
+		b.WriteString(d.header())
 	case len(p.rows) == 0 && i == 2:
-		b.WriteString(c.p.muted.open)
-		writeFit(b, "  "+c.empty, w)
-		b.WriteString(c.p.muted.close)
+		b.WriteString(d.emptyLine())
 	case d.off+i-2 < len(p.rows) && len(p.rows) > 0:
-		p.writeRow(b, c, d.off+i-2, d.cols, d.flexW, w)
+		d.drawRow(b, i-2)
 	default:
-		writeSpaces(b, w)
+		b.writeSpaces(w)
 	}
 }
 
-// header writes the column headers.
-func (d *paneDraw) header(b *strings.Builder) {
+// emptyLine is the line that says why there are no rows.
+func (d *paneDraw) emptyLine() string {
+	c, pl := &d.c, d.lines
+	if pl != nil && pl.empty != "" && pl.emptyText == c.empty {
+		return pl.empty
+	}
+	var sb strings.Builder
+	sb.WriteString(c.p.muted.open)
+	writeFit(&sb, "  "+c.empty, d.w)
+	sb.WriteString(c.p.muted.close)
+	if pl != nil {
+		pl.empty, pl.emptyText = sb.String(), c.empty
+	}
+	return sb.String()
+}
+
+// done ends the pane's frame (the lines drawn become the cached ones).
+func (d *paneDraw) done() {
+	if d.lines != nil {
+		d.lines.done()
+	}
+}
+
+// title is the pane's title line.
+func (d *paneDraw) title() string {
+	p, c := d.p, &d.c
+	pl := d.lines
+	if pl == nil {
+		return p.titleLine(c, d.w)
+	}
+	k := titleKey{title: c.title, note: c.note, filter: p.filter, n: len(p.rows), sort: p.sortIdx, desc: p.desc,
+		filtering: c.filtering, stale: c.stale, focused: c.focused, w: d.w}
+	if !pl.titleOK || pl.titleKey != k {
+		pl.titleOK, pl.titleKey, pl.title = true, k, p.titleLine(c, d.w)
+	}
+	return pl.title
+}
+
+// header is the column headers' line.
+func (d *paneDraw) header() string {
+	if d.lines != nil && d.lines.header != "" {
+		return d.lines.header
+	}
 	p := d.p
 	var h strings.Builder
 	h.Grow(d.w + 8)
@@ -144,9 +189,14 @@ func (d *paneDraw) header(b *strings.Builder) {
 		}
 		h.WriteByte(' ')
 	}
+	var b strings.Builder
 	b.WriteString(d.c.p.colHeader.open)
-	writeFit(b, h.String(), d.w)
+	writeFit(&b, h.String(), d.w)
 	b.WriteString(d.c.p.colHeader.close)
+	if d.lines != nil {
+		d.lines.header = b.String()
+	}
+	return b.String()
 }
 
 func (p *pane) colW(ci, flexW int) int {
@@ -156,25 +206,9 @@ func (p *pane) colW(ci, flexW int) int {
 	return p.widths[ci].w
 }
 
-// writeRow writes row ri, exactly w cells: a cursor marker, the cells,
-// and the row's paint.
-func (p *pane) writeRow(out *strings.Builder, c viewCtx, ri int, cols []int, flexW, w int) {
-	width := 2
-	for _, ci := range cols {
-		width += p.colW(ci, flexW) + 1
-	}
-	if width > w { // rare: the columns overflow, so draw apart and cut to w
-		var tmp strings.Builder
-		p.writeCells(&tmp, c, ri, cols, flexW, w, true)
-		out.WriteString(tmp.String())
-		return
-	}
-	p.writeCells(out, c, ri, cols, flexW, w, false)
-}
-
-// writeCells writes row ri's cells in the row's paint, padded to w; with
-// cut, b holds only this row and is cut to w at the end.
-func (p *pane) writeCells(b *strings.Builder, c viewCtx, ri int, cols []int, flexW, w int, cut bool) {
+// rowCells computes row ri's cells in cols, appended to dst, and the
+// paint of its line: what writeRow draws.
+func (p *pane) rowCells(c *viewCtx, ri int, cols []int, dst []cellOut) (paint, []cellOut) {
 	it, sel := &p.rows[ri], ri == p.cursor
 	rowPaint := paint{}
 	if p.rowPaint != nil {
@@ -189,27 +223,15 @@ func (p *pane) writeCells(b *strings.Builder, c viewCtx, ri int, cols []int, fle
 	case sel:
 		lp = c.p.muted
 	}
-	b.WriteString(lp.open)
-	if sel {
-		if c.focused {
-			b.WriteString("▶ ")
-		} else {
-			b.WriteString("› ")
-		}
-	} else {
-		b.WriteString("  ")
-	}
-	width := 2
 	for _, ci := range cols {
 		col := &p.cols[ci]
-		cw := p.colW(ci, flexW)
 		var s string
 		memoOK := false
 		if col.memo {
 			s, memoOK = p.memoText(ci, ri, c.cell.mk)
 		}
 		if !memoOK {
-			s = col.text(it, &c.cell)
+			s = col.text(it, c.cell)
 		}
 		if c.privacy {
 			switch {
@@ -228,6 +250,41 @@ func (p *pane) writeCells(b *strings.Builder, c viewCtx, ri int, cols []int, fle
 				cp = col.textPaint(s, c.p)
 			}
 		}
+		dst = append(dst, cellOut{s: s, cp: cp})
+	}
+	return lp, dst
+}
+
+// writeRow writes row ri from its cells, exactly w cells wide: a cursor
+// marker, the cells, and the line's paint lp.
+func (p *pane) writeRow(out *strings.Builder, c *viewCtx, ri int, lp paint, cells []cellOut, cols []int, flexW, w int) {
+	width := 2
+	for _, ci := range cols {
+		width += p.colW(ci, flexW) + 1
+	}
+	out.Grow(w + 64)
+	p.writeCells(out, c, ri, lp, cells, cols, flexW, w, width > w) // rare: the columns overflow, so cut to w
+}
+
+// writeCells writes row ri's cells in the line's paint, padded to w; with
+// cut, b holds only this row and is cut to w at the end.
+func (p *pane) writeCells(b *strings.Builder, c *viewCtx, ri int, lp paint, cells []cellOut, cols []int, flexW, w int, cut bool) {
+	sel := ri == p.cursor
+	b.WriteString(lp.open)
+	if sel {
+		if c.focused {
+			b.WriteString("▶ ")
+		} else {
+			b.WriteString("› ")
+		}
+	} else {
+		b.WriteString("  ")
+	}
+	width := 2
+	for k, ci := range cols {
+		col := &p.cols[ci]
+		cw := p.colW(ci, flexW)
+		s, cp := cells[k].s, cells[k].cp
 		b.WriteString(cp.open)
 		switch {
 		case col.money && c.privacy && s == hidden:
@@ -267,7 +324,7 @@ func (p *pane) writeCells(b *strings.Builder, c viewCtx, ri int, cols []int, fle
 
 // titleLine is the pane's first line: its name, row count, sort, filter
 // and the stale marker.
-func (p *pane) titleLine(c viewCtx, w int) string {
+func (p *pane) titleLine(c *viewCtx, w int) string {
 	var b strings.Builder
 	if c.focused {
 		b.WriteString("▶ ")

@@ -11,28 +11,38 @@ import (
 
 func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
-func TestDiv(t *testing.T) {
-	tests := []struct{ a, b, want string }{
-		{"1", "3", "0.333333333333333333"},
-		{"2", "3", "0.666666666666666667"},
-		{"-2", "3", "-0.666666666666666667"},
-		{"2", "-3", "-0.666666666666666667"},
-		{"10", "4", "2.5"},
-		{"1", "7", "0.142857142857142857"},
-		{"100000000000000000000", "3", "33333333333333333300"},
-		{"1", "60000", "0.0000166666666666666667"},
-		{"0", "5", "0"},
-		{"999999999999999999.5", "1", "1000000000000000000"},
-		{"1e-30", "3", "3.33333333333333333e-31"},
+// TestRatios: the package's two divisions, hand-worked; want "" means the
+// function must say not ok (a zero divisor).
+func TestRatios(t *testing.T) {
+	funcs := map[string]func(a, b decimal.Decimal) (decimal.Decimal, bool){"div": div, "DistancePct": DistancePct}
+	tests := []struct{ f, a, b, want string }{
+		{"div", "1", "3", "0.333333333333333333"},
+		{"div", "2", "3", "0.666666666666666667"},
+		{"div", "-2", "3", "-0.666666666666666667"},
+		{"div", "2", "-3", "-0.666666666666666667"},
+		{"div", "10", "4", "2.5"},
+		{"div", "1", "7", "0.142857142857142857"},
+		{"div", "100000000000000000000", "3", "33333333333333333300"},
+		{"div", "1", "60000", "0.0000166666666666666667"},
+		{"div", "0", "5", "0"},
+		{"div", "999999999999999999.5", "1", "1000000000000000000"},
+		{"div", "1e-30", "3", "3.33333333333333333e-31"},
+		{"div", "1", "0", ""},
+		{"DistancePct", "100", "110", "10"},
+		{"DistancePct", "100", "90", "-10"},
+		{"DistancePct", "3011.5", "2500", "-16.9848912502075378"},
+		{"DistancePct", "3", "4", "33.3333333333333333"},
+		{"DistancePct", "0", "1", ""},
 	}
 	for _, tt := range tests {
-		got, ok := div(d(tt.a), d(tt.b))
-		if !ok || !got.Equal(d(tt.want)) {
-			t.Errorf("div(%s, %s) = %s, %v; want %s", tt.a, tt.b, got, ok, tt.want)
+		got, ok := funcs[tt.f](d(tt.a), d(tt.b))
+		if tt.want == "" {
+			if ok {
+				t.Errorf("%s(%s, %s) = %s, ok; want not ok", tt.f, tt.a, tt.b, got)
+			}
+		} else if !ok || !got.Equal(d(tt.want)) {
+			t.Errorf("%s(%s, %s) = %s, %v; want %s", tt.f, tt.a, tt.b, got, ok, tt.want)
 		}
-	}
-	if _, ok := div(one, decimal.Zero); ok {
-		t.Error("div by zero: ok, want not ok")
 	}
 }
 
@@ -65,24 +75,6 @@ func TestUnrealized(t *testing.T) {
 					tt.side, tt.q, tt.p, tt.m, tt.k, tt.inverse, got, ok, tt.want, tt.wantOK)
 			}
 		})
-	}
-}
-
-func TestDistancePct(t *testing.T) {
-	tests := []struct{ from, to, want string }{
-		{"100", "110", "10"},
-		{"100", "90", "-10"},
-		{"3011.5", "2500", "-16.9848912502075378"},
-		{"3", "4", "33.3333333333333333"},
-	}
-	for _, tt := range tests {
-		got, ok := DistancePct(d(tt.from), d(tt.to))
-		if !ok || !got.Equal(d(tt.want)) {
-			t.Errorf("DistancePct(%s, %s) = %s, %v; want %s", tt.from, tt.to, got, ok, tt.want)
-		}
-	}
-	if _, ok := DistancePct(decimal.Zero, one); ok {
-		t.Error("DistancePct from 0: ok, want not ok")
 	}
 }
 

@@ -1,36 +1,21 @@
 package testkit
 
 import (
-	"bytes"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"bhtop/internal/lockedbuf"
 )
 
 // Buffer is a bytes buffer safe to write from one goroutine (a server,
 // a program under test) while the test reads it from another.
-type Buffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-// Write appends p.
-func (b *Buffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-// String is everything written so far.
-func (b *Buffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+type Buffer = lockedbuf.Buffer
 
 // RequestLog collects the simulator's request log (DESIGN.md JSON lines)
 // while the simulator writes it.
@@ -123,4 +108,11 @@ func (f *Inflight) Idle(within time.Duration) bool {
 		time.Sleep(time.Millisecond)
 		return f.n.Load() == 0
 	})
+}
+
+// DebugLogger is a logger writing every record (debug level up) as text
+// to w: what a test reads back, for what was logged or for what must
+// never be.
+func DebugLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }

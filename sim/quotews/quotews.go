@@ -281,16 +281,13 @@ func (c *conn) pushOne(k subKey, sb *sub, now time.Time) bool {
 			return true
 		}
 		p.Data, sb.version = data, newest
-	case k.topic == "depth":
-		data, v := src.Depth(k.symbol)
-		sb.next = now.Add(c.s.opts.Depth)
-		if v == sb.version && !sb.first {
-			return true
+	case k.topic == "depth" || k.topic == "realtimes": // versioned: pushed when the version moved
+		element, every := src.Depth, c.s.opts.Depth
+		if k.topic == "realtimes" {
+			element, every = src.Realtime, c.s.opts.Bar
 		}
-		p.Data, sb.version = []any{data}, v
-	case k.topic == "realtimes":
-		data, v := src.Realtime(k.symbol)
-		sb.next = now.Add(c.s.opts.Bar)
+		data, v := element(k.symbol)
+		sb.next = now.Add(every)
 		if v == sb.version && !sb.first {
 			return true
 		}

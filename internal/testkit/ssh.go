@@ -1,0 +1,43 @@
+package testkit
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/rand"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// SSHKey is a new ed25519 key pair for an SSH client of a test.
+func SSHKey(t testing.TB) ssh.Signer {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ssh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// WriteAuthorizedKeys writes an authorized_keys file at path (0600)
+// listing keys, viewer0@test, viewer1@test, …, after a comment line; no
+// keys is a file that authorizes nobody.
+func WriteAuthorizedKeys(t testing.TB, path string, keys ...ssh.Signer) {
+	t.Helper()
+	var b bytes.Buffer
+	b.WriteString("# viewers of bhtop serve\n\n")
+	for i, k := range keys {
+		b.WriteString(strings.TrimSpace(string(ssh.MarshalAuthorizedKey(k.PublicKey()))))
+		fmt.Fprintf(&b, " viewer%d@test\n", i)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
