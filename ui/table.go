@@ -166,35 +166,20 @@ func newPane(id paneID, cols []column) pane {
 // setRows filters, sorts and measures src unless nothing it depends on
 // changed since the last call. pinned leading rows stay on top unsorted.
 func (p *pane) setRows(src []item, version uint64, mode, pinned int, mk *mktView) {
-	var mseq uint64
-	if p.usesMarket {
-		mseq = mk.seq
-	}
-	k := cacheKey{version: version, market: mseq, mode: mode, sortIdx: p.sortIdx, desc: p.desc, filter: p.filter}
-	if p.builtOK && k == p.key {
+	k, ok := p.rowsKey(version, mode, mk)
+	if !ok {
 		return
 	}
-	if p.onlyMarketChanged(k) {
-		p.remeasureMarket(k, mk)
-		return
-	}
-	var selected string
-	if p.cursor >= 0 && p.cursor < len(p.rows) {
-		selected = p.rows[p.cursor].id()
-	}
-	prevLen := len(p.rows)
-	p.key, p.builtOK = k, true
-
 	rows := make([]item, 0, len(src))
 	needle := strings.ToLower(p.filter)
-	p.pinned = 0
+	kept := 0
 	cc := &cellCtx{mk: mk}
 	for i := range src {
 		if needle != "" && !p.matches(&src[i], needle, cc) {
 			continue
 		}
 		if i < pinned {
-			p.pinned++
+			kept++
 		}
 		rows = append(rows, src[i])
 	}
@@ -204,11 +189,58 @@ func (p *pane) setRows(src []item, version uint64, mode, pinned int, mk *mktView
 		if cmp == nil {
 			cmp = func(a, b *item) int { return col.mcmp(a, b, cc) }
 		}
-		sortRows(rows[p.pinned:], cmp, p.desc)
+		sortRows(rows[kept:], cmp, p.desc)
 	}
-	p.rows = rows
+	p.install(k, rows, kept, nil, mk)
+}
+
+// setShared takes rows built for every dashboard (RowCache) unless
+// nothing they depend on changed since the last call; they are never
+// written.
+func (p *pane) setShared(r *sharedRows, version uint64, mode int, mk *mktView) {
+	if k, ok := p.rowsKey(version, mode, mk); ok {
+		p.install(k, r.rows, r.pinned, r.widths, mk)
+	}
+}
+
+// rowsKey is the key of the rows for version and mode, and whether they
+// must be built again (false: they are the current ones, re-measured if
+// only the market view changed).
+func (p *pane) rowsKey(version uint64, mode int, mk *mktView) (cacheKey, bool) {
+	var mseq uint64
+	if p.usesMarket {
+		mseq = mk.seq
+	}
+	k := cacheKey{version: version, market: mseq, mode: mode, sortIdx: p.sortIdx, desc: p.desc, filter: p.filter}
+	if p.builtOK && k == p.key {
+		return k, false
+	}
+	if p.onlyMarketChanged(k) {
+		p.remeasureMarket(k, mk)
+		return k, false
+	}
+	return k, true
+}
+
+// install makes rows the pane's rows (pinned leading ones), measures them
+// (the columns that read no market from widths when it is not nil) and
+// keeps the cursor on the row it was on.
+func (p *pane) install(k cacheKey, rows []item, pinned int, widths []colWidth, mk *mktView) {
+	var selected string
+	if p.cursor >= 0 && p.cursor < len(p.rows) {
+		selected = p.rows[p.cursor].id()
+	}
+	prevLen := len(p.rows)
+	p.key, p.builtOK = k, true
+	p.rows, p.pinned = rows, pinned
 	p.gen++
-	p.measure(cc)
+	cc := &cellCtx{mk: mk}
+	if widths == nil {
+		p.measure(cc)
+	} else {
+		p.widths = append(p.widths[:0], widths...)
+		p.measureCols(cc, func(c *column) bool { return c.mkt })
+	}
 
 	switch {
 	case p.follow && (p.cursor >= prevLen-1):
@@ -262,8 +294,14 @@ func (p *pane) measure(cc *cellCtx) {
 
 // measureCols computes the widths of the columns which picks.
 func (p *pane) measureCols(cc *cellCtx, which func(c *column) bool) {
-	for ci := range p.cols {
-		c := &p.cols[ci]
+	measureCols(p.cols, p.rows, p.widths, cc, which)
+}
+
+// measureCols computes into widths the widths over rows of the columns
+// which picks.
+func measureCols(cols []column, rows []item, widths []colWidth, cc *cellCtx, which func(c *column) bool) {
+	for ci := range cols {
+		c := &cols[ci]
 		if !which(c) {
 			continue
 		}
@@ -273,8 +311,8 @@ func (p *pane) measureCols(cc *cellCtx, which func(c *column) bool) {
 			cw.w = max(cw.w, c.fixed)
 		case c.flex:
 		case c.align == alignDec:
-			for ri := range p.rows {
-				iw, fw := decParts(c.text(&p.rows[ri], cc))
+			for ri := range rows {
+				iw, fw := decParts(c.text(&rows[ri], cc))
 				cw.intW, cw.fracW = max(cw.intW, iw), max(cw.fracW, fw)
 			}
 			cw.w = max(cw.w, decWidth(cw.intW, cw.fracW))
@@ -282,8 +320,8 @@ func (p *pane) measureCols(cc *cellCtx, which func(c *column) bool) {
 				cw.intW = 1
 			}
 		default:
-			for ri := range p.rows {
-				cw.w = max(cw.w, len(c.text(&p.rows[ri], cc)))
+			for ri := range rows {
+				cw.w = max(cw.w, len(c.text(&rows[ri], cc)))
 			}
 		}
 		if c.money {
@@ -292,7 +330,7 @@ func (p *pane) measureCols(cc *cellCtx, which func(c *column) bool) {
 		if c.max > 0 {
 			cw.w = min(cw.w, c.max)
 		}
-		p.widths[ci] = cw
+		widths[ci] = cw
 	}
 }
 
