@@ -3,6 +3,7 @@ package ui
 import (
 	"sync"
 
+	"bhtop/market"
 	"bhtop/state"
 )
 
@@ -47,6 +48,29 @@ type sharedRows struct {
 	rows   []item
 	pinned int
 	widths []colWidth
+	quotes *quoteWidths // shared by the entries of the same rows
+}
+
+// quoteWidths is the market columns' widths over some shared rows for
+// the latest market snapshot asked, for panes whose market cells read
+// the quotes alone (cellsQuotes).
+type quoteWidths struct {
+	mu sync.Mutex
+	ms *market.Snapshot
+	by []colWidth
+}
+
+// widths returns the widths of p's market columns over rows for mk's
+// market snapshot, measured once per snapshot.
+func (q *quoteWidths) widths(p *pane, rows []item, mk *mktView) []colWidth {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.by == nil || q.ms != mk.snap {
+		by := make([]colWidth, len(p.cols))
+		measureCols(p.cols, rows, by, &cellCtx{mk: mk}, func(c *column) bool { return c.mkt })
+		q.ms, q.by = mk.snap, by
+	}
+	return q.by
 }
 
 // feeNote is the Fills pane's fee note over fills.
@@ -98,7 +122,7 @@ func (c *RowCache) paneRows(p *pane, s *state.Snapshot, mode int) *sharedRows {
 	for _, old := range c.rows {
 		if old.key.pane == k.pane && old.key.mode == k.mode && old.key.col == k.col && old.key.desc == k.desc &&
 			sameSource(p.id, old.key.snap, s) {
-			r = &sharedRows{key: k, rows: old.rows, pinned: old.pinned, widths: old.widths}
+			r = &sharedRows{key: k, rows: old.rows, pinned: old.pinned, widths: old.widths, quotes: old.quotes}
 			break
 		}
 	}
@@ -146,7 +170,7 @@ func buildRows(p *pane, k rowsKey) *sharedRows {
 	}
 	widths := make([]colWidth, len(p.cols))
 	measureCols(p.cols, rows, widths, &cellCtx{mk: &mktView{}}, func(c *column) bool { return !c.mkt })
-	return &sharedRows{key: k, rows: rows, pinned: pinned, widths: widths}
+	return &sharedRows{key: k, rows: rows, pinned: pinned, widths: widths, quotes: &quoteWidths{}}
 }
 
 // pushFront puts x first in list, dropping the oldest past rowCacheSize.

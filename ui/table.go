@@ -151,6 +151,8 @@ type pane struct {
 	widths    []colWidth
 	key       cacheKey
 	builtOK   bool
+	// shared is the RowCache's rows the pane shows (nil: its own).
+	shared *sharedRows
 }
 
 func newPane(id paneID, cols []column) pane {
@@ -191,7 +193,8 @@ func (p *pane) setRows(src []item, version uint64, mode, pinned int, mk *mktView
 		}
 		sortRows(rows[kept:], cmp, p.desc)
 	}
-	p.install(k, rows, kept, nil, mk)
+	p.shared = nil
+	p.install(k, rows, kept, mk)
 }
 
 // setShared takes rows built for every dashboard (RowCache) unless
@@ -199,7 +202,8 @@ func (p *pane) setRows(src []item, version uint64, mode, pinned int, mk *mktView
 // written.
 func (p *pane) setShared(r *sharedRows, version uint64, mode int, mk *mktView) {
 	if k, ok := p.rowsKey(version, mode, mk); ok {
-		p.install(k, r.rows, r.pinned, r.widths, mk)
+		p.shared = r
+		p.install(k, r.rows, r.pinned, mk)
 	}
 }
 
@@ -223,9 +227,8 @@ func (p *pane) rowsKey(version uint64, mode int, mk *mktView) (cacheKey, bool) {
 }
 
 // install makes rows the pane's rows (pinned leading ones), measures them
-// (the columns that read no market from widths when it is not nil) and
-// keeps the cursor on the row it was on.
-func (p *pane) install(k cacheKey, rows []item, pinned int, widths []colWidth, mk *mktView) {
+// (shared rows come measured) and keeps the cursor on the row it was on.
+func (p *pane) install(k cacheKey, rows []item, pinned int, mk *mktView) {
 	var selected string
 	if p.cursor >= 0 && p.cursor < len(p.rows) {
 		selected = p.rows[p.cursor].id()
@@ -234,12 +237,11 @@ func (p *pane) install(k cacheKey, rows []item, pinned int, widths []colWidth, m
 	p.key, p.builtOK = k, true
 	p.rows, p.pinned = rows, pinned
 	p.gen++
-	cc := &cellCtx{mk: mk}
-	if widths == nil {
-		p.measure(cc)
+	if p.shared == nil {
+		p.measure(&cellCtx{mk: mk})
 	} else {
-		p.widths = append(p.widths[:0], widths...)
-		p.measureCols(cc, func(c *column) bool { return c.mkt })
+		p.widths = append(p.widths[:0], p.shared.widths...)
+		p.measureMarket(mk)
 	}
 
 	switch {
@@ -427,6 +429,21 @@ func (p *pane) stale(version uint64, mk *mktView, mode int) bool {
 func (p *pane) remeasureMarket(k cacheKey, mk *mktView) {
 	p.key = k
 	p.gen++
+	p.measureMarket(mk)
+}
+
+// measureMarket measures the market columns for market view mk: shared
+// rows whose market cells read only the quotes share their widths too.
+func (p *pane) measureMarket(mk *mktView) {
+	if p.shared != nil && p.cellsFrom == cellsQuotes {
+		w := p.shared.quotes.widths(p, p.shared.rows, mk)
+		for ci := range p.cols {
+			if p.cols[ci].mkt {
+				p.widths[ci] = w[ci]
+			}
+		}
+		return
+	}
 	p.measureCols(&cellCtx{mk: mk}, func(c *column) bool { return c.mkt })
 }
 
