@@ -126,6 +126,14 @@ func (c *RowCache) paneRows(p *pane, s *state.Snapshot, mode int) *sharedRows {
 			break
 		}
 	}
+	if r == nil && k.pane == paneOrders {
+		for _, old := range c.rows {
+			if old.key.pane == k.pane && old.key.mode == k.mode && old.key.col == k.col && old.key.desc == k.desc {
+				r = patchOrders(p, old, k)
+				break
+			}
+		}
+	}
 	if r == nil {
 		r = buildRows(p, k)
 	}

@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"cmp"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -71,4 +73,87 @@ func TestFeeNoteIncremental(t *testing.T) {
 	if checked < 1000 || incremental < checked/8 {
 		t.Fatalf("%d snapshots checked, %d of them summed from the previous", checked, incremental)
 	}
+}
+
+// randomOrder is a random order row: few prices, symbols and ages, so
+// the sorts have many ties.
+func randomOrder(rnd *rand.Rand, market string, id int) *state.Order {
+	status := []string{"NEW", "PARTIALLY_FILLED", "FILLED", "CANCELED"}[rnd.IntN(4)]
+	return &state.Order{Market: market, Symbol: []string{"BTCUSDT", "ETHUSDT", "X"}[rnd.IntN(3)],
+		OrderID: strconv.Itoa(id), Side: []string{"BUY", "SELL"}[rnd.IntN(2)], Type: "LIMIT",
+		Price: []string{"1", "1.5", "10", "100.25", "2"}[rnd.IntN(5)], Quantity: strconv.Itoa(1 + rnd.IntN(3)),
+		ExecutedQty: "0", Status: status, Created: int64(rnd.IntN(5))}
+}
+
+// TestPatchOrders: the Open Orders rows patched from the previous
+// snapshot's by the orders that changed are the rows built afresh, in
+// both modes and every sort, on random adds, changes and removals.
+func TestPatchOrders(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 6))
+	p := newPanes()[paneOrders]
+	var rows []*state.Order // in the dump's order
+	next := 1
+	snap := func(v uint64) *state.Snapshot {
+		return &state.Snapshot{Version: v, Orders: state.NewOrderRows(rows...), Pending: []state.Pending{}}
+	}
+	prev := snap(1)
+	patched := 0
+	for v := uint64(2); v < 300; v++ {
+		for range 1 + rnd.IntN(6) {
+			switch i := rnd.IntN(len(rows) + 1); {
+			case i == len(rows) || rnd.IntN(3) == 0:
+				rows = append(rows, randomOrder(rnd, []string{"spot", "contract"}[rnd.IntN(2)], next))
+				next += 1 + rnd.IntN(20)
+			case rnd.IntN(2) == 0:
+				rows = append(rows[:i], rows[i+1:]...)
+			default:
+				o := randomOrder(rnd, rows[i].Market, 0)
+				o.OrderID = rows[i].OrderID
+				rows[i] = o
+			}
+		}
+		slices.SortFunc(rows, func(a, b *state.Order) int { // the dump's order, as a Store's
+			x, _ := strconv.Atoi(a.OrderID)
+			y, _ := strconv.Atoi(b.OrderID)
+			return cmp.Or(strings.Compare(a.Market, b.Market), cmp.Compare(x, y))
+		})
+		s := snap(v)
+		for _, sortIdx := range append([]int{-1}, slicesIndexes(p.sorts)...) {
+			for _, desc := range []bool{false, true} {
+				for mode := range 2 {
+					p.sortIdx, p.desc = sortIdx, desc
+					col := -1
+					if sortIdx >= 0 {
+						col = p.sorts[sortIdx]
+					}
+					if col >= 0 && p.cols[col].cmp == nil {
+						continue // a market sort: never shared
+					}
+					old := buildRows(&p, rowsKey{snap: prev, pane: paneOrders, mode: mode, col: col, desc: desc})
+					k := rowsKey{snap: s, pane: paneOrders, mode: mode, col: col, desc: desc}
+					got := patchOrders(&p, old, k)
+					if got == nil {
+						continue
+					}
+					patched++
+					want := buildRows(&p, k)
+					if !slices.Equal(got.rows, want.rows) || !slices.Equal(got.widths, want.widths) {
+						t.Fatalf("version %d, sort %d desc %v mode %d: patched rows differ from built ones", v, sortIdx, desc, mode)
+					}
+				}
+			}
+		}
+		prev = s
+	}
+	if patched < 1000 {
+		t.Fatalf("only %d patched", patched)
+	}
+}
+
+func slicesIndexes[T any](s []T) []int {
+	out := make([]int, len(s))
+	for i := range s {
+		out[i] = i
+	}
+	return out
 }
