@@ -48,6 +48,7 @@ type sharedRows struct {
 	rows   []item
 	pinned int
 	widths []colWidth
+	stats  colStats     // what widths are made of
 	quotes *quoteWidths // shared by the entries of the same rows
 }
 
@@ -55,10 +56,17 @@ type sharedRows struct {
 // the latest market snapshot asked, for panes whose market cells read
 // the quotes alone (cellsQuotes).
 type quoteWidths struct {
-	mu sync.Mutex
-	ms *market.Snapshot
-	by []colWidth
+	mu    sync.Mutex
+	ms    *market.Snapshot
+	stats colStats
+	by    []colWidth
 }
+
+// isMarket picks the market columns.
+func isMarket(c *column) bool { return c.mkt }
+
+// notMarket picks the other columns.
+func notMarket(c *column) bool { return !c.mkt }
 
 // widths returns the widths of p's market columns over rows for mk's
 // market snapshot, measured once per snapshot.
@@ -66,11 +74,27 @@ func (q *quoteWidths) widths(p *pane, rows []item, mk *mktView) []colWidth {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.by == nil || q.ms != mk.snap {
-		by := make([]colWidth, len(p.cols))
-		measureCols(p.cols, rows, by, &cellCtx{mk: mk}, func(c *column) bool { return c.mkt })
-		q.ms, q.by = mk.snap, by
+		q.ms, q.stats = mk.snap, measureStats(p.cols, rows, &cellCtx{mk: mk}, isMarket)
+		q.by = make([]colWidth, len(p.cols))
+		q.stats.widths(p.cols, q.by, isMarket)
 	}
 	return q.by
+}
+
+// patch returns the quote widths of rows, which are q's rows less gone
+// plus added, for the market snapshot q was measured for (nothing when
+// it was not measured).
+func (q *quoteWidths) patch(p *pane, rows, gone, added []item) *quoteWidths {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.by == nil {
+		return &quoteWidths{}
+	}
+	// The pane's market cells read the quotes alone (cellsQuotes).
+	cc := &cellCtx{mk: &mktView{snap: q.ms}}
+	out := &quoteWidths{ms: q.ms, stats: q.stats.patch(p.cols, rows, gone, added, cc, isMarket), by: make([]colWidth, len(p.cols))}
+	out.stats.widths(p.cols, out.by, isMarket)
+	return out
 }
 
 // feeNote is the Fills pane's fee note over fills.
@@ -122,7 +146,7 @@ func (c *RowCache) paneRows(p *pane, s *state.Snapshot, mode int) *sharedRows {
 	for _, old := range c.rows {
 		if old.key.pane == k.pane && old.key.mode == k.mode && old.key.col == k.col && old.key.desc == k.desc &&
 			sameSource(p.id, old.key.snap, s) {
-			r = &sharedRows{key: k, rows: old.rows, pinned: old.pinned, widths: old.widths, quotes: old.quotes}
+			r = &sharedRows{key: k, rows: old.rows, pinned: old.pinned, widths: old.widths, stats: old.stats, quotes: old.quotes}
 			break
 		}
 	}
@@ -176,9 +200,14 @@ func buildRows(p *pane, k rowsKey) *sharedRows {
 	if k.col >= 0 {
 		sortRows(rows[pinned:], p.cols[k.col].cmp, k.desc)
 	}
+	return withWidths(p, k, rows, pinned, measureStats(p.cols, rows, &cellCtx{mk: &mktView{}}, notMarket), &quoteWidths{})
+}
+
+// withWidths is rows with the widths stats make.
+func withWidths(p *pane, k rowsKey, rows []item, pinned int, stats colStats, q *quoteWidths) *sharedRows {
 	widths := make([]colWidth, len(p.cols))
-	measureCols(p.cols, rows, widths, &cellCtx{mk: &mktView{}}, func(c *column) bool { return !c.mkt })
-	return &sharedRows{key: k, rows: rows, pinned: pinned, widths: widths, quotes: &quoteWidths{}}
+	stats.widths(p.cols, widths, notMarket)
+	return &sharedRows{key: k, rows: rows, pinned: pinned, widths: widths, stats: stats, quotes: q}
 }
 
 // pushFront puts x first in list, dropping the oldest past rowCacheSize.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"bhtop/actions"
+	"bhtop/market"
 	"bhtop/state"
 )
 
@@ -97,6 +98,7 @@ func TestPatchOrders(t *testing.T) {
 		return &state.Snapshot{Version: v, Orders: state.NewOrderRows(rows...), Pending: []state.Pending{}}
 	}
 	prev := snap(1)
+	mk := &mktView{snap: &market.Snapshot{Quotes: map[string]market.Quote{"BTCUSDT": {Last: "97000.5"}, "ETHUSDT": {Last: "3100.125"}}}}
 	patched := 0
 	for v := uint64(2); v < 300; v++ {
 		for range 1 + rnd.IntN(6) {
@@ -130,6 +132,7 @@ func TestPatchOrders(t *testing.T) {
 						continue // a market sort: never shared
 					}
 					old := buildRows(&p, rowsKey{snap: prev, pane: paneOrders, mode: mode, col: col, desc: desc})
+					old.quotes.widths(&p, old.rows, mk) // measured: the patch counts the changed rows
 					k := rowsKey{snap: s, pane: paneOrders, mode: mode, col: col, desc: desc}
 					got := patchOrders(&p, old, k)
 					if got == nil {
@@ -137,7 +140,8 @@ func TestPatchOrders(t *testing.T) {
 					}
 					patched++
 					want := buildRows(&p, k)
-					if !slices.Equal(got.rows, want.rows) || !slices.Equal(got.widths, want.widths) {
+					if !slices.Equal(got.rows, want.rows) || !slices.Equal(got.widths, want.widths) ||
+						!slices.Equal(got.quotes.by, want.quotes.widths(&p, want.rows, mk)) {
 						t.Fatalf("version %d, sort %d desc %v mode %d: patched rows differ from built ones", v, sortIdx, desc, mode)
 					}
 				}

@@ -65,6 +65,7 @@ func patchOrders(p *pane, old *sharedRows, k rowsKey) *sharedRows {
 	for i, o := range added {
 		adds[i] = item{ord: o}
 	}
+	addedRows := slices.Clone(adds)
 	slices.SortFunc(adds, func(a, b item) int { return order(&a, &b) })
 	at := make([]int, len(adds))
 	for i := range adds {
@@ -86,9 +87,12 @@ func patchOrders(p *pane, old *sharedRows, k rowsKey) *sharedRows {
 			from = i + 1
 		}
 	}
-	widths := make([]colWidth, len(p.cols))
-	measureCols(p.cols, rows, widths, &cellCtx{mk: &mktView{}}, func(c *column) bool { return !c.mkt })
-	return &sharedRows{key: k, rows: rows, widths: widths, quotes: &quoteWidths{}}
+	goneRows := make([]item, len(gone))
+	for i, o := range gone {
+		goneRows[i] = item{ord: o}
+	}
+	stats := old.stats.patch(p.cols, rows, goneRows, addedRows, &cellCtx{mk: &mktView{}}, notMarket)
+	return withWidths(p, k, rows, 0, stats, old.quotes.patch(p, rows, goneRows, addedRows))
 }
 
 // dumpOrder orders order rows as a Snapshot's are: market, then orderId

@@ -302,38 +302,7 @@ func (p *pane) measureCols(cc *cellCtx, which func(c *column) bool) {
 // measureCols computes into widths the widths over rows of the columns
 // which picks.
 func measureCols(cols []column, rows []item, widths []colWidth, cc *cellCtx, which func(c *column) bool) {
-	for ci := range cols {
-		c := &cols[ci]
-		if !which(c) {
-			continue
-		}
-		cw := colWidth{w: textWidth(c.title)}
-		switch {
-		case c.fixed > 0:
-			cw.w = max(cw.w, c.fixed)
-		case c.flex:
-		case c.align == alignDec:
-			for ri := range rows {
-				iw, fw := decParts(c.text(&rows[ri], cc))
-				cw.intW, cw.fracW = max(cw.intW, iw), max(cw.fracW, fw)
-			}
-			cw.w = max(cw.w, decWidth(cw.intW, cw.fracW))
-			if cw.intW+cw.fracW == 0 {
-				cw.intW = 1
-			}
-		default:
-			for ri := range rows {
-				cw.w = max(cw.w, len(c.text(&rows[ri], cc)))
-			}
-		}
-		if c.money {
-			cw.w = max(cw.w, 3)
-		}
-		if c.max > 0 {
-			cw.w = min(cw.w, c.max)
-		}
-		widths[ci] = cw
-	}
+	measureStats(cols, rows, cc, which).widths(cols, widths, which)
 }
 
 // clamp keeps the cursor on a row (or at -1 when there are none).
