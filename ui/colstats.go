@@ -8,7 +8,7 @@ type colStats []colStat
 // colStat is one column's widest text (text columns) or widest integer
 // and fraction parts (decimal columns), each with how many rows reach it.
 type colStat struct {
-	w, intW, fracW int
+	w, intW, fracW  int
 	wN, intN, fracN int
 }
 
