@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"bhtop/actions"
@@ -160,4 +161,38 @@ func slicesIndexes[T any](s []T) []int {
 		out[i] = i
 	}
 	return out
+}
+
+// TestRowCacheShared: dashboards reading one cache at once get the same
+// rows for the same snapshot (run with -race).
+func TestRowCacheShared(t *testing.T) {
+	c := NewRowCache()
+	snaps := make([]*state.Snapshot, 20)
+	for i := range snaps {
+		s := bigSnapshot(200+i, 50, 10)
+		s.Version = uint64(i + 1)
+		snaps[i] = s
+	}
+	got := make([][]*sharedRows, 4)
+	var wg sync.WaitGroup
+	for g := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := newPanes()[paneOrders]
+			p.sortIdx = 4 // price
+			for _, s := range snaps {
+				got[g] = append(got[g], c.paneRows(&p, s, 0))
+				c.feeNote(s.Fills)
+			}
+		}()
+	}
+	wg.Wait()
+	for g := 1; g < len(got); g++ {
+		for i := range snaps {
+			if got[g][i] != got[0][i] {
+				t.Fatalf("dashboard %d got other rows for snapshot %d", g, i)
+			}
+		}
+	}
 }
