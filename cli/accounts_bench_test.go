@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"runtime"
 	"runtime/pprof"
 	"testing"
 	"time"
@@ -37,7 +38,12 @@ const followEnv = "BHTOP_BENCH_FOLLOW"
 const followProfileEnv = "BHTOP_BENCH_CPUPROFILE"
 
 // followAllocEnv, likewise, names a file for the follower's heap profile
-// (allocations since it started) after the window.
+// (allocations since it started) after the window; the same profile taken
+// as the window starts goes to the name + ".base", so that
+//
+//	go tool pprof -sample_index=alloc_space -diff_base f.base cli.test f
+//
+// shows what the window alone allocated.
 const followAllocEnv = "BHTOP_BENCH_MEMPROFILE"
 
 // followJob is what the follower process follows, and followResult what
@@ -50,6 +56,8 @@ type followResult struct {
 	CPU    time.Duration // user + system over the window
 	Heap   uint64        // live heap after the window
 	Events int64         // events folded over the window, all accounts
+	Alloc  uint64        // bytes allocated over the window
+	GCs    uint32        // garbage collections over the window
 }
 
 // BenchmarkFollowAccounts follows n accounts at once, each on its own
@@ -87,12 +95,16 @@ func BenchmarkFollowAccounts(b *testing.B) {
 				total.CPU += r.CPU
 				total.Heap = max(total.Heap, r.Heap)
 				total.Events += r.Events
+				total.Alloc += r.Alloc
+				total.GCs += r.GCs
 			}
 			b.StopTimer()
 			secs := float64(b.N) * benchWindow.Seconds()
 			b.ReportMetric(total.CPU.Seconds()/secs/float64(n), "core/account")
 			b.ReportMetric(float64(total.Events)/secs/float64(n), "events/s/account")
 			b.ReportMetric(float64(total.Heap)/float64(n)/(1<<20), "MiB/account")
+			b.ReportMetric(float64(total.Alloc)/secs/float64(n)/(1<<20), "alloc-MiB/s/account")
+			b.ReportMetric(float64(total.GCs)/secs, "GCs/s")
 		})
 	}
 }
@@ -148,19 +160,34 @@ func TestFollowerChild(t *testing.T) {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	allocs := os.Getenv(followAllocEnv)
+	if allocs != "" {
+		writeAllocs(t, allocs+".base")
+	}
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
 	e0, c0 := events(), testkit.CPUTime()
 	time.Sleep(benchWindow)
-	r := followResult{CPU: testkit.CPUTime() - c0, Events: events() - e0, Heap: testkit.HeapInUse()}
-	if name := os.Getenv(followAllocEnv); name != "" {
-		f, err := os.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
-			t.Fatal(err)
-		}
+	c1, e1 := testkit.CPUTime(), events()
+	runtime.ReadMemStats(&m1)
+	r := followResult{CPU: c1 - c0, Events: e1 - e0, Alloc: m1.TotalAlloc - m0.TotalAlloc, GCs: m1.NumGC - m0.NumGC,
+		Heap: testkit.HeapInUse()}
+	if allocs != "" {
+		writeAllocs(t, allocs)
 	}
 	b, _ := json.Marshal(r)
 	fmt.Printf("%s\n", b)
+}
+
+// writeAllocs writes the allocations profile (since the process started)
+// to the file name.
+func writeAllocs(t *testing.T, name string) {
+	f, err := os.Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -124,6 +124,14 @@ type Client struct {
 	wg     sync.WaitGroup
 	once   sync.Once
 
+	// mu is held by whoever changes the store or writes to the socket
+	// while a socket is open: the loop, and the socket's reader applying
+	// a frame (see DESIGN.md). publishing (under mu) says the loop's
+	// publish tick runs; publishWake asks the loop to restart it.
+	mu          sync.Mutex
+	publishing  bool
+	publishWake chan struct{}
+
 	// Owned by the loop goroutine.
 	symbols   []string
 	kept      map[string]time.Time // left the touched set at; hidden, still subscribed
@@ -141,7 +149,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	cfg.setDefaults()
 	c := &Client{cfg: cfg, results: make(chan func(*Store), 64), barReqs: make(chan barSeries, 8),
-		kept: map[string]time.Time{}}
+		kept: map[string]time.Time{}, publishWake: make(chan struct{}, 1)}
 	c.store = NewStore(cfg.Hub, cfg.Now)
 	c.store.SetHealth(false, "connecting")
 	c.store.Publish()
@@ -288,19 +296,36 @@ func (c *Client) session(ctx context.Context) (up bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	defer sock.close()
-	if err := sock.subscribe("sub", c.symbols); err != nil {
+	defer sock.close() // after the unlock below: the reader may wait for the lock
+	var p Push
+	sock.start(c.cfg.ReadTimeout, func(frame []byte) error { return c.ingest(frame, &p, sock) })
+	if err := c.locked(func() error { return c.subscribeAll(ctx, sock) }); err != nil {
 		return false, err
+	}
+	c.cfg.Logger.Info("market data up", "symbols", len(c.symbols))
+	return true, c.loop(ctx, sock)
+}
+
+// subscribeAll subscribes a new socket to everything followed.
+func (c *Client) subscribeAll(ctx context.Context, sock *socket) error {
+	if err := sock.subscribe("sub", c.symbols); err != nil {
+		return err
 	}
 	for _, b := range c.extraBars {
 		if err := c.followBars(ctx, sock, b); err != nil {
-			return false, err
+			return err
 		}
 	}
 	c.store.SetHealth(true, "")
 	c.store.Publish()
-	c.cfg.Logger.Info("market data up", "symbols", len(c.symbols))
-	return true, c.loop(ctx, sock)
+	return nil
+}
+
+// locked runs step holding the lock.
+func (c *Client) locked(step func() error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return step()
 }
 
 // touched is the symbols to follow now.
@@ -308,15 +333,16 @@ func (c *Client) touched() []string {
 	return Touched(c.cfg.State.Latest(), c.store.Instruments(), c.cfg.ValueIn, c.cfg.Watch)
 }
 
-// loop reads the socket and serves the timers until the socket ends.
+// loop serves the timers, REST answers and chart requests, each under
+// the lock, until the socket ends (its reader applies the frames).
 func (c *Client) loop(ctx context.Context, sock *socket) error {
 	ping := time.NewTicker(c.cfg.PingEvery)
 	defer ping.Stop()
 	// The publish tick runs only while something waits to be published,
-	// so a quiet socket does not wake the process ten times a second.
+	// so a quiet socket does not wake the process ten times a second; a
+	// push that finds it stopped wakes the loop (publishWake) to restart it.
 	publish := time.NewTicker(c.cfg.PublishEvery)
 	defer publish.Stop()
-	publishing := true
 	index := time.NewTicker(c.cfg.IndexEvery)
 	defer index.Stop()
 	recheck := time.NewTicker(c.cfg.RecheckEvery)
@@ -326,56 +352,68 @@ func (c *Client) loop(ctx context.Context, sock *socket) error {
 	// publish would make the stream's writer snapshot every frame (see
 	// hub.Waiting) for a flag read every RecheckEvery.
 	var seen *state.Snapshot // nil: the state may have changed before the loop
-	c.fetchIndex(ctx)
+	_ = c.locked(func() error { c.publishing = true; c.fetchIndex(ctx); return nil })
 
-	var p Push
 	for {
+		var step func() error
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case err := <-sock.done:
 			return err
-		case frame := <-sock.frames:
-			if err := c.ingest(frame, &p, sock); err != nil {
-				return err
-			}
 		case f := <-c.results:
-			f(c.store)
+			step = func() error { f(c.store); return nil }
 		case req := <-c.barReqs:
-			if err := c.addBars(ctx, sock, req); err != nil {
-				return err
-			}
+			step = func() error { return c.addBars(ctx, sock, req) }
 		case <-publish.C:
-			if !c.store.dirty {
-				publish.Stop()
-				publishing = false
+			step = func() error {
+				if !c.store.dirty {
+					publish.Stop()
+					c.publishing = false
+				}
+				c.store.Publish()
+				return nil
 			}
-			c.store.Publish()
+		case <-c.publishWake:
+			step = func() error { return nil } // the tick restarts below
 		case <-ping.C:
-			if err := sock.ping(c.cfg.Now().UnixMilli()); err != nil {
-				return fmt.Errorf("ping the quote socket: %w", err)
+			step = func() error {
+				if err := sock.ping(c.cfg.Now().UnixMilli()); err != nil {
+					return fmt.Errorf("ping the quote socket: %w", err)
+				}
+				return nil
 			}
 		case <-index.C:
-			c.fetchIndex(ctx)
+			step = func() error { c.fetchIndex(ctx); return nil }
 		case <-recheck.C:
-			if now := c.cfg.State.Latest(); now != seen {
-				seen = now
-				if err := c.resubscribe(ctx, sock); err != nil {
-					return err
+			step = func() error {
+				if now := c.cfg.State.Latest(); now != seen {
+					seen = now
+					if err := c.resubscribe(ctx, sock); err != nil {
+						return err
+					}
 				}
-			}
-			if err := c.dropExpired(sock); err != nil {
-				return err
+				return c.dropExpired(sock)
 			}
 		}
-		if !publishing && c.store.dirty {
-			publish.Reset(c.cfg.PublishEvery)
-			publishing = true
+		err := c.locked(func() error {
+			if err := step(); err != nil {
+				return err
+			}
+			if !c.publishing && c.store.dirty {
+				publish.Reset(c.cfg.PublishEvery)
+				c.publishing = true
+			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 	}
 }
 
-// ingest decodes one frame and applies it.
+// ingest decodes one frame and applies it under the lock; the socket's
+// reader calls it, with a Push of its own.
 func (c *Client) ingest(frame []byte, p *Push, sock *socket) error {
 	c.frames.Add(1)
 	if err := DecodeFrame(frame, p); err != nil {
@@ -386,10 +424,19 @@ func (c *Client) ingest(frame []byte, p *Push, sock *socket) error {
 	c.skipped.Add(int64(p.Skipped))
 	switch p.Kind {
 	case FramePush:
+		c.mu.Lock()
 		c.store.ApplyPush(p)
+		wake := !c.publishing && c.store.dirty
+		c.mu.Unlock()
 		c.pushes.Add(1)
+		if wake {
+			select {
+			case c.publishWake <- struct{}{}:
+			default: // already woken
+			}
+		}
 	case FramePing:
-		return sock.pong(p.PingText)
+		return c.locked(func() error { return sock.pong(p.PingText) })
 	case FrameOther:
 		if p.Code != "" && p.Code != "0" {
 			c.cfg.Logger.Warn("quote socket error reply", "code", p.Code, "msg", clean(p.Msg))
@@ -434,12 +481,19 @@ func (c *Client) resubscribe(ctx context.Context, sock *socket) error {
 			return c.fetchSnapshot(ctx, ins, added)
 		})
 	}
-	c.cfg.Logger.Info("market symbols changed", "added", added, "back", back, "gone", gone)
+	// Open orders come and go every second on a busy account: only a new
+	// subscription is worth an Info line; hiding and showing kept symbols
+	// is Debug.
+	level := slog.LevelDebug
+	if len(added) > 0 {
+		level = slog.LevelInfo
+	}
+	c.cfg.Logger.Log(ctx, level, "market symbols changed", "added", added, "back", back, "gone", gone)
 	return nil
 }
 
 // background runs fetch in its own goroutine; the function it returns is
-// applied by the loop (the store's single writer).
+// applied by the loop, under the lock.
 func (c *Client) background(ctx context.Context, fetch func(context.Context) (func(*Store), error)) {
 	c.wg.Add(1)
 	go func() {

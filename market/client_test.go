@@ -85,7 +85,7 @@ func TestClientFollowsTheAccountsSymbols(t *testing.T) {
 	m := waitFor(t, c.Hub(), "BTCUSDT and ETH-PERP quotes, trades and bars", func(m *market.Snapshot) bool {
 		q, p := m.Quotes["BTCUSDT"], m.Quotes["ETH-PERP"]
 		return m.Health.Up && q.Last != "" && q.Bid != "" && q.Ask != "" && len(m.Trades["BTCUSDT"]) > 0 &&
-			len(m.Candles[market.CandleKey("BTCUSDT", "1m")]) > 0 && p.Mark != "" && p.Index != ""
+			m.Candles[market.CandleKey("BTCUSDT", "1m")].Len() > 0 && p.Mark != "" && p.Index != ""
 	})
 	if got := slices.Sorted(func(yield func(string) bool) {
 		for k := range m.Quotes {
@@ -109,7 +109,7 @@ func TestClientFollowsTheAccountsSymbols(t *testing.T) {
 	// A chart asks for 5m bars: fetched, then kept by the socket.
 	c.LoadCandles("BTCUSDT", "5m")
 	waitFor(t, c.Hub(), "BTCUSDT 5m bars", func(m *market.Snapshot) bool {
-		return len(m.Candles[market.CandleKey("BTCUSDT", "5m")]) > 0
+		return m.Candles[market.CandleKey("BTCUSDT", "5m")].Len() > 0
 	})
 
 	// An open order on XRPUSDT adds it; a snapshot without ETH-PERP's
@@ -198,4 +198,29 @@ func TestClientSocketRefused(t *testing.T) {
 	if m.Quotes["BTCUSDT"].Last == "" {
 		t.Errorf("BTCUSDT quote = %+v, want the REST snapshot's", m.Quotes["BTCUSDT"])
 	}
+}
+
+// TestClientPublishTickRestartsOnPush: the publish tick stops while the
+// store is clean; a push (applied by the socket's reader, not the loop)
+// must restart it, with nothing else waking the loop.
+func TestClientPublishTickRestartsOnPush(t *testing.T) {
+	s := startSim(t, sim.Options{MarketActivity: 0.001})
+	st := &state.Hub{}
+	st.Publish(account(1))
+	c := startClient(t, s, st, func(cfg *market.Config) {
+		cfg.RecheckEvery, cfg.IndexEvery = time.Hour, time.Hour
+	})
+	waitFor(t, c.Hub(), "market data up", func(m *market.Snapshot) bool { return m.Health.Up })
+	// Quiet: the same version for a while, so the tick has stopped.
+	var v uint64
+	for stable := 0; stable < 10; {
+		time.Sleep(20 * time.Millisecond)
+		if now := c.Hub().Latest().Version; now == v {
+			stable++
+		} else {
+			v, stable = now, 0
+		}
+	}
+	// The 24 h ticker is pushed every second with its time: a change.
+	waitFor(t, c.Hub(), "a publication after the quiet", func(m *market.Snapshot) bool { return m.Version > v })
 }

@@ -52,6 +52,9 @@ type Push struct {
 
 	// Skipped counts data elements that failed to decode (kept out).
 	Skipped int
+	// levels is scratch space for a book's sides before they get their
+	// own array.
+	levels []Level
 	// Code and Msg are an error reply's fields (FrameOther).
 	Code string
 	Msg  string
@@ -72,7 +75,7 @@ func malformed(format string, a ...any) error {
 
 func (p *Push) reset() {
 	*p = Push{Tickers: p.Tickers[:0], Trades: p.Trades[:0], Candles: p.Candles[:0],
-		Books: p.Books[:0], Symbols: p.Symbols[:0]}
+		Books: p.Books[:0], Symbols: p.Symbols[:0], levels: p.levels[:0]}
 }
 
 // DecodeFrame decodes one quote-socket text frame into p. A frame that is
@@ -174,21 +177,32 @@ func (d *decoder) bar(v []byte) (b bar, ok bool) {
 			b.t, good = timeOf(val, good)
 		case "s":
 			b.s = d.str(val)
-		case "c":
-			b.c, good = d.dec(val, good)
-		case "h":
-			b.h, good = d.dec(val, good)
-		case "l":
-			b.l, good = d.dec(val, good)
-		case "o":
-			b.o, good = d.dec(val, good)
-		case "v":
-			b.v, good = d.dec(val, good)
-		case "qv":
-			b.qv, good = d.dec(val, good)
+		default:
+			if f := b.decimal(string(k)); f != nil {
+				*f, good = d.dec(val, good)
+			}
 		}
 	})
 	return b, ok && good && b.c != ""
+}
+
+// decimal is the field of b that key names, nil for none.
+func (b *bar) decimal(key string) *string {
+	switch key {
+	case "c":
+		return &b.c
+	case "h":
+		return &b.h
+	case "l":
+		return &b.l
+	case "o":
+		return &b.o
+	case "v":
+		return &b.v
+	case "qv":
+		return &b.qv
+	}
+	return nil
 }
 
 // realtime reads a 24 h ticker element.
@@ -240,11 +254,14 @@ func (d *decoder) kline(p *Push, v []byte) bool {
 	return true
 }
 
-// depth reads {"s","t","v","b":[[price, qty]],"a":[[price, qty]]}.
+// depth reads {"s","t","v","b":[[price, qty]],"a":[[price, qty]]}. Both
+// sides share one array, allocated once their lengths are known.
 func (d *decoder) depth(p *Push, v []byte) bool {
 	var bk Book
 	var sym string
 	good := true
+	p.levels = p.levels[:0]
+	var bids, asks []Level // in p.levels, until copied
 	ok := members(v, func(k, val []byte) {
 		switch string(k) {
 		case "s":
@@ -254,45 +271,58 @@ func (d *decoder) depth(p *Push, v []byte) bool {
 		case "v":
 			bk.Version = d.str(val)
 		case "b":
-			bk.Bids, good = d.levels(val, good)
+			bids, good = d.levels(p, val, good)
 		case "a":
-			bk.Asks, good = d.levels(val, good)
+			asks, good = d.levels(p, val, good)
 		}
 	})
 	if !ok || !good {
 		return false
 	}
+	sides := make([]Level, len(bids)+len(asks))
+	n := copy(sides, bids)
+	copy(sides[n:], asks)
+	bk.Bids, bk.Asks = sides[:n:n], sides[n:]
 	p.Books = append(p.Books, bk)
 	p.Symbols = append(p.Symbols, sym)
 	return true
 }
 
 // decoder reads the values of one frame. Every string it returns is a
-// substring of one copy of the frame, so a push costs one allocation for
-// all its text; values it reads are subslices of b.
+// substring of a copy of a window of the frame: a push costs a few
+// allocations for all its text, and a book keeps the text of the levels
+// it holds, not of the hundreds a push may carry. Values it reads are
+// subslices of b.
 type decoder struct {
-	b []byte
-	s string // string(b), made on first use
+	b  []byte
+	s  string // a copy of b[at : at+len(s)], made on first use
+	at int
 }
+
+// textWindow is the least of the frame a copy takes: the values read
+// next follow the first.
+const textWindow = 1024
 
 // text is the frame's text at v (a subslice of d.b).
 func (d *decoder) text(v []byte) string {
-	if d.s == "" {
-		d.s = string(d.b)
-	}
 	i := cap(d.b) - cap(v)
-	if i < 0 || i+len(v) > len(d.s) {
+	if i < 0 || i+len(v) > len(d.b) {
 		return string(v) // not from this frame: copy
 	}
-	return d.s[i : i+len(v)]
+	if d.s == "" || i < d.at || i+len(v) > d.at+len(d.s) {
+		d.s, d.at = string(d.b[i:min(len(d.b), i+max(len(v), textWindow))]), i
+	}
+	return d.s[i-d.at : i-d.at+len(v)]
 }
 
-// levels reads [[price, qty], ...]; each level needs two decimals. Only
-// the top MaxLevels levels are read (books are sent best first).
-func (d *decoder) levels(v []byte, good bool) ([]Level, bool) {
-	out := make([]Level, 0, 8)
+// levels reads [[price, qty], ...] onto the end of p.levels and returns
+// them (p.levels's array, which the next levels may move); each level
+// needs two decimals. Only the top MaxLevels levels are read (books are
+// sent best first).
+func (d *decoder) levels(p *Push, v []byte, good bool) ([]Level, bool) {
+	from := len(p.levels)
 	okAll := elements(v, func(l []byte) {
-		if len(out) >= MaxLevels {
+		if len(p.levels)-from >= MaxLevels {
 			return
 		}
 		var lv Level
@@ -313,9 +343,9 @@ func (d *decoder) levels(v []byte, good bool) ([]Level, bool) {
 			good = false
 			return
 		}
-		out = append(out, lv)
+		p.levels = append(p.levels, lv)
 	})
-	return out, good && okAll
+	return p.levels[from:], good && okAll
 }
 
 // str is the text of a JSON string (or the literal of any other value).

@@ -98,8 +98,10 @@ func TestDecodeFrame(t *testing.T) {
 	}
 }
 
-// norm makes empty slices nil so DeepEqual compares contents.
+// norm makes empty slices nil so DeepEqual compares contents, and drops
+// the scratch space.
 func norm(p *Push) {
+	p.levels = nil
 	if len(p.Tickers) == 0 {
 		p.Tickers = nil
 	}

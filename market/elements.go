@@ -9,13 +9,9 @@ import (
 // b, which must already be valid JSON (event.Fields checked the frame it
 // came from). It reports false when b is not an array.
 func elements(b []byte, fn func(v []byte)) bool {
-	i := skipWS(b, 0)
-	if i >= len(b) || b[i] != '[' {
-		return false
-	}
-	i = skipWS(b, i+1)
-	if i < len(b) && b[i] == ']' {
-		return true
+	i, ok, empty := opening(b, '[', ']')
+	if !ok || empty {
+		return ok
 	}
 	for i < len(b) {
 		start := i
@@ -28,6 +24,18 @@ func elements(b []byte, fn func(v []byte)) bool {
 		i = skipWS(b, i+1)
 	}
 	return false
+}
+
+// opening reads the open bracket that must start b (after white space)
+// and returns where the first element starts; empty reports the close
+// bracket right after it.
+func opening(b []byte, open, close byte) (i int, ok, empty bool) {
+	i = skipWS(b, 0)
+	if i >= len(b) || b[i] != open {
+		return i, false, false
+	}
+	i = skipWS(b, i+1)
+	return i, true, i < len(b) && b[i] == close
 }
 
 func skipWS(b []byte, i int) int {
@@ -91,13 +99,9 @@ func skipString(b []byte, i int) int {
 // object b, which must already be valid JSON. It reports false when b is
 // not an object. Unlike event.Fields it does not check the syntax again.
 func members(b []byte, fn func(k, v []byte)) bool {
-	i := skipWS(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return false
-	}
-	i = skipWS(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return true
+	i, ok, empty := opening(b, '{', '}')
+	if !ok || empty {
+		return ok
 	}
 	for i < len(b) && b[i] == '"' {
 		kEnd := skipString(b, i)

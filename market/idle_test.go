@@ -15,7 +15,7 @@ func TestStoreUnchangedBarPublishesNothing(t *testing.T) {
 		t.Errorf("the same bar again published version %d after %d, want nothing new", again.Version, first.Version)
 	}
 	push(t, s, `{"symbol":"BTCUSDT","topic":"kline","params":{"klineType":"1m"},"data":[{"t":60000,"c":"3","h":"3","l":"1","o":"1","v":"4"}]}`)
-	if next := s.Publish(); next == first || next.Candles[CandleKey("BTCUSDT", "1m")][0].Close != "3" {
+	if next := s.Publish(); next == first || next.Candles[CandleKey("BTCUSDT", "1m")].At(0).Close != "3" {
 		t.Errorf("a changed bar was not published")
 	}
 }

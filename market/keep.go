@@ -38,11 +38,7 @@ func (s *Store) shownOrHidden(symbol string) {
 	if _, had := s.trades[symbol]; had {
 		s.dirtyTrades[symbol] = true
 	}
-	for k := range s.candles {
-		if keySymbol(k) == symbol {
-			s.dirtyCandles[k] = true
-		}
-	}
+	s.candlesMoved = true
 	s.dirty = true
 }
 
@@ -93,6 +89,7 @@ func (c *Client) dropExpired(sock *socket) error {
 		delete(c.kept, s)
 		c.store.Remove(s)
 	}
+	c.cfg.Logger.Info("market symbols dropped", "symbols", old, "after", c.cfg.KeepFor)
 	return sock.subscribe("cancel", old)
 }
 

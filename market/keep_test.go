@@ -36,7 +36,7 @@ func TestClientKeepsADroppedSymbol(t *testing.T) {
 	xrp := market.CandleKey("XRPUSDT", "1m")
 	shown := func(m *market.Snapshot) bool {
 		_, book := m.Books["XRPUSDT"]
-		return m.Quotes["XRPUSDT"].Last != "" && len(m.Candles[xrp]) > 0 && book
+		return m.Quotes["XRPUSDT"].Last != "" && m.Candles[xrp].Len() > 0 && book
 	}
 	hidden := func(m *market.Snapshot) bool {
 		_, q := m.Quotes["XRPUSDT"]

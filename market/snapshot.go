@@ -96,8 +96,8 @@ type Snapshot struct {
 
 	Quotes      map[string]Quote
 	Books       map[string]Book
-	Trades      map[string][]Trade  // oldest first, newest last, at most 60 each
-	Candles     map[string][]Candle // key Symbol + "@" + interval ("BTCUSDT@1m"); oldest first
+	Trades      map[string][]Trade // oldest first, newest last, at most 60 each
+	Candles     map[string]Bars    // key Symbol + "@" + interval ("BTCUSDT@1m")
 	Instruments map[string]Instrument
 	Health      Health
 

@@ -24,14 +24,20 @@ var subTopics = []string{TopicRealtimes, TopicTrade, TopicDepth, TopicKline + "_
 // writeWait bounds each write to the socket.
 const writeWait = 5 * time.Second
 
-// socket is one quote WebSocket. Its reader goroutine hands text frames
-// to the client's loop, which is the only writer.
+// socket is one quote WebSocket. Its reader goroutine reads each text
+// frame into one buffer, reused, and hands it to the client (handle),
+// which decodes it there: no goroutine is woken per frame but the
+// reader. Writes are the client's, under its lock.
 type socket struct {
 	ws     *websocket.Conn
-	frames chan []byte
 	done   chan error // one value: why the reader ended
 	quit   chan struct{}
+	exited chan struct{} // closed when the reader has returned; nil: never started
 }
+
+// maxFrameBuf is the largest frame buffer the reader keeps for the next
+// frame (one huge frame does not pin its buffer).
+const maxFrameBuf = 256 << 10
 
 // dial opens the quote socket. A handshake answered with an HTTP status
 // (404 from a service without market data, 403, ...) is errDegraded.
@@ -50,16 +56,23 @@ func dial(ctx context.Context, cfg Config) (*socket, error) {
 		}
 		return nil, fmt.Errorf("connect the quote socket: %w", err)
 	}
-	s := &socket{ws: ws, frames: make(chan []byte, 256), done: make(chan error, 1), quit: make(chan struct{})}
-	go s.read(cfg.ReadTimeout)
-	return s, nil
+	return &socket{ws: ws, done: make(chan error, 1), quit: make(chan struct{})}, nil
 }
 
-// read hands text frames over until the socket fails or quit closes.
-func (s *socket) read(timeout time.Duration) {
+// start runs the reader: it calls handle with each text frame, whose
+// buffer it reuses once handle returns, until the socket fails, handle
+// fails or quit closes.
+func (s *socket) start(timeout time.Duration, handle func(frame []byte) error) {
+	s.exited = make(chan struct{})
+	go s.read(timeout, handle)
+}
+
+func (s *socket) read(timeout time.Duration, handle func(frame []byte) error) {
+	defer close(s.exited)
+	var buf []byte
 	for {
 		_ = s.ws.SetReadDeadline(time.Now().Add(timeout))
-		typ, b, err := s.ws.ReadMessage()
+		typ, b, err := s.next(buf)
 		if err != nil {
 			var ce *websocket.CloseError
 			if errors.As(err, &ce) {
@@ -70,23 +83,58 @@ func (s *socket) read(timeout time.Duration) {
 			s.done <- err
 			return
 		}
+		if cap(b) <= maxFrameBuf {
+			buf = b[:0]
+		}
 		if typ != websocket.TextMessage {
 			continue
 		}
 		select {
-		case s.frames <- b:
 		case <-s.quit:
+			return
+		default:
+		}
+		if err := handle(b); err != nil {
+			s.done <- err
 			return
 		}
 	}
 }
 
-// close ends the socket and its reader.
+// next reads the next message into b's array (b is empty).
+func (s *socket) next(b []byte) (typ int, _ []byte, err error) {
+	typ, r, err := s.ws.NextReader()
+	if err != nil {
+		return typ, nil, err
+	}
+	if b == nil {
+		b = make([]byte, 0, 4<<10)
+	}
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return typ, b, nil
+		}
+		if err != nil {
+			return typ, nil, err
+		}
+	}
+}
+
+// close ends the socket and waits for its reader: the caller must not
+// hold the client's lock, which the reader may be waiting for.
 func (s *socket) close() {
 	close(s.quit)
 	_ = s.ws.WriteControl(websocket.CloseMessage,
 		websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
 	_ = s.ws.Close()
+	if s.exited != nil {
+		<-s.exited
+	}
 }
 
 func (s *socket) write(v any) error {

@@ -13,9 +13,9 @@ const (
 	MaxCandles = 1000 // bars per symbol and interval
 )
 
-// Store holds the market as the quote client last saw it. It has one
-// writer: every method is called from the client's loop goroutine only
-// (tests and benchmarks call them directly). Readers never touch it: they
+// Store holds the market as the quote client last saw it. It has no lock
+// of its own: one writer at a time calls its methods (the client holding
+// its lock; tests and benchmarks directly). Readers never touch it: they
 // read the immutable Snapshots Publish hands to the Hub.
 type Store struct {
 	hub *Hub
@@ -34,7 +34,11 @@ type Store struct {
 	movedSyms    []string // quotes changed since the last publication
 	dirtyTrades  map[string]bool
 	sharedTrades map[string]bool // the tape's array is in a snapshot
-	dirtyCandles map[string]bool
+	// candlesMoved says a series changed since the last publication;
+	// sharedBars counts, per series, the leading bars of its array that
+	// a snapshot holds (Bars.older), which must stay as they are.
+	candlesMoved bool
+	sharedBars   map[string]int
 	last         *Snapshot
 }
 
@@ -59,7 +63,7 @@ func NewStore(hub *Hub, now func() time.Time) *Store {
 		hub: hub, now: now,
 		quotes: map[string]*quoteState{}, books: map[string]Book{}, trades: map[string][]Trade{},
 		candles: map[string][]Candle{}, instruments: map[string]Instrument{}, hidden: map[string]bool{},
-		dirtyTrades: map[string]bool{}, sharedTrades: map[string]bool{}, dirtyCandles: map[string]bool{},
+		dirtyTrades: map[string]bool{}, sharedTrades: map[string]bool{}, sharedBars: map[string]int{},
 		last: &Snapshot{},
 	}
 }
@@ -154,7 +158,8 @@ func (s *Store) Remove(symbol string) {
 	for k := range s.candles {
 		if len(k) > len(symbol) && k[:len(symbol)+1] == symbol+"@" {
 			delete(s.candles, k)
-			s.dirtyCandles[k] = true
+			delete(s.sharedBars, k)
+			s.candlesMoved = true
 		}
 	}
 	s.dirty = true
@@ -226,7 +231,8 @@ func (s *Store) applyTrades(symbol string, ts []Trade, first bool) {
 	}
 	if len(tape) > 2*MaxTrades {
 		if s.sharedTrades[symbol] {
-			tape = slices.Clone(tape[len(tape)-MaxTrades:])
+			// Room to grow to the next trim without another copy.
+			tape = append(make([]Trade, 0, 2*MaxTrades+1), tape[len(tape)-MaxTrades:]...)
 			delete(s.sharedTrades, symbol)
 		} else {
 			tape = append(tape[:0], tape[len(tape)-MaxTrades:]...)
@@ -241,7 +247,8 @@ func (s *Store) applyTrades(symbol string, ts []Trade, first bool) {
 }
 
 // applyCandle puts the bar in its place: the current bar replaces the one
-// with its open time, a new one is appended.
+// with its open time, a new one is appended. Published bars stay as they
+// are: changing one of them, or trimming, works on a copy.
 func (s *Store) applyCandle(key string, c Candle) {
 	bars := s.candles[key]
 	n := len(bars)
@@ -249,11 +256,16 @@ func (s *Store) applyCandle(key string, c Candle) {
 	case n > 0 && bars[n-1] == c:
 		return // the service pushes the current bar every second: unchanged, nothing to publish
 	case n > 0 && bars[n-1].OpenTime == c.OpenTime:
+		bars = s.ownBars(key, bars, n-1)
 		bars[n-1] = c
 	case n == 0 || bars[n-1].OpenTime < c.OpenTime:
+		if n == cap(bars) {
+			delete(s.sharedBars, key) // append makes a new array: nothing of it is published
+		}
 		bars = append(bars, c)
 	default:
 		i, found := slices.BinarySearchFunc(bars, c.OpenTime, func(b Candle, t int64) int { return cmp64(b.OpenTime, t) })
+		bars = s.ownBars(key, bars, i)
 		if found {
 			bars[i] = c
 		} else {
@@ -261,11 +273,26 @@ func (s *Store) applyCandle(key string, c Candle) {
 		}
 	}
 	if len(bars) > MaxCandles+MaxCandles/2 {
-		bars = append(bars[:0], bars[len(bars)-MaxCandles:]...)
+		if keep := bars[len(bars)-MaxCandles:]; s.sharedBars[key] > 0 {
+			bars = slices.Clone(keep)
+			delete(s.sharedBars, key)
+		} else {
+			bars = append(bars[:0], keep...)
+		}
 	}
 	s.candles[key] = bars
-	s.dirtyCandles[key] = true
+	s.candlesMoved = true
 	s.dirty = true
+}
+
+// ownBars returns bars (the series key's), copied first when bar i or a
+// later one is in a published snapshot, so that it may be changed from i on.
+func (s *Store) ownBars(key string, bars []Candle, i int) []Candle {
+	if i >= s.sharedBars[key] {
+		return bars
+	}
+	delete(s.sharedBars, key)
+	return slices.Clone(bars)
 }
 
 func cmp64(a, b int64) int {
@@ -318,11 +345,10 @@ func (s *Store) SetIndex(index map[string]string) {
 func (s *Store) Version() uint64 { return s.version }
 
 // Publish hands a new snapshot to the hub when anything changed since the
-// last one, and returns the latest snapshot. Maps are rebuilt; candle
-// slices are copied only for the symbols that changed, the others shared
-// with the previous snapshot (snapshots are immutable); trade tapes are
-// shared with the store, which copies one before changing what a
-// snapshot holds (applyTrades).
+// last one, and returns the latest snapshot. Maps are rebuilt (the
+// candles' only when a series changed); trade tapes and all but the
+// newest bar of each series are shared with the store, which copies one
+// before changing what a snapshot holds (applyTrades, applyCandle).
 func (s *Store) Publish() *Snapshot {
 	if !s.dirty {
 		return s.last
@@ -334,7 +360,7 @@ func (s *Store) Publish() *Snapshot {
 		Quotes:      make(map[string]Quote, len(s.quotes)),
 		Books:       maps.Clone(s.books),
 		Trades:      make(map[string][]Trade, len(s.trades)),
-		Candles:     make(map[string][]Candle, len(s.candles)),
+		Candles:     prev.Candles,
 		Instruments: s.instruments,
 		Health:      s.health,
 		moves:       s.logMoves(),
@@ -359,18 +385,18 @@ func (s *Store) Publish() *Snapshot {
 		snap.Trades[sym] = tape[max(0, n-MaxTrades):n:n]
 		s.sharedTrades[sym] = true
 	}
-	for k, bars := range s.candles {
-		if len(s.hidden) > 0 && s.hidden[keySymbol(k)] {
-			continue
+	if s.candlesMoved || snap.Candles == nil {
+		snap.Candles = make(map[string]Bars, len(s.candles))
+		for k, bars := range s.candles {
+			if len(s.hidden) > 0 && s.hidden[keySymbol(k)] {
+				continue
+			}
+			snap.Candles[k] = NewBars(bars[max(0, len(bars)-MaxCandles):])
+			s.sharedBars[k] = max(0, len(bars)-1)
 		}
-		if !s.dirtyCandles[k] && prev.Candles[k] != nil {
-			snap.Candles[k] = prev.Candles[k]
-			continue
-		}
-		snap.Candles[k] = slices.Clone(bars[max(0, len(bars)-MaxCandles):])
 	}
 	clear(s.dirtyTrades)
-	clear(s.dirtyCandles)
+	s.candlesMoved = false
 	s.dirty = false
 	s.last = snap
 	s.hub.Publish(snap)

@@ -51,7 +51,7 @@ func TestStoreFoldsPushes(t *testing.T) {
 	if tr := snap.Trades["BTCUSDT"]; len(tr) != 2 || tr[0].ID != "1" || tr[1].ID != "2" {
 		t.Errorf("tape = %+v, want ids 1, 2 (time order)", tr)
 	}
-	bars := snap.Candles[CandleKey("BTCUSDT", "1m")]
+	bars := snap.Candles[CandleKey("BTCUSDT", "1m")].All()
 	if len(bars) != 2 || bars[0].Close != "2" || bars[0].Volume != "3" || bars[1].OpenTime != 120000 {
 		t.Errorf("bars = %+v, want the current bar replaced, then a new one", bars)
 	}
@@ -66,7 +66,7 @@ func TestStoreFoldsPushes(t *testing.T) {
 	push(t, s, `{"symbol":"BTCUSDT","topic":"trade","data":[{"v":"3","t":1004,"p":"102","q":"1"}]}`)
 	push(t, s, `{"symbol":"BTCUSDT","topic":"kline","params":{"klineType":"1m"},"data":[{"t":120000,"c":"9","h":"9","l":"2","o":"2","v":"1"}]}`)
 	next := s.Publish()
-	if len(snap.Trades["BTCUSDT"]) != 2 || snap.Quotes["BTCUSDT"].Last != "100.5" || snap.Candles[CandleKey("BTCUSDT", "1m")][1].Close != "3" {
+	if len(snap.Trades["BTCUSDT"]) != 2 || snap.Quotes["BTCUSDT"].Last != "100.5" || snap.Candles[CandleKey("BTCUSDT", "1m")].At(1).Close != "3" {
 		t.Errorf("an old snapshot changed: %+v", snap.Trades["BTCUSDT"])
 	}
 	if next.Version != 2 || next.Quotes["BTCUSDT"].Last != "102" || len(next.Trades["BTCUSDT"]) != 3 {
@@ -75,7 +75,7 @@ func TestStoreFoldsPushes(t *testing.T) {
 
 	s.Remove("BTCUSDT")
 	gone := s.Publish()
-	if _, ok := gone.Quotes["BTCUSDT"]; ok || gone.Trades["BTCUSDT"] != nil || gone.Candles[CandleKey("BTCUSDT", "1m")] != nil {
+	if _, ok := gone.Quotes["BTCUSDT"]; ok || gone.Trades["BTCUSDT"] != nil || gone.Candles[CandleKey("BTCUSDT", "1m")].Len() != 0 {
 		t.Errorf("Remove left BTCUSDT behind")
 	}
 }
@@ -106,7 +106,7 @@ func TestStoreRESTSnapshot(t *testing.T) {
 	if q.Bid != "99.5" || q.Ask != "100.5" || q.Last != "100.1" {
 		t.Errorf("quote = %+v, want the book's best and the newest trade's price", q)
 	}
-	if bars := snap.Candles[CandleKey("BTCUSDT", "5m")]; len(bars) != 2 || bars[0].OpenTime != 300000 {
+	if bars := snap.Candles[CandleKey("BTCUSDT", "5m")].All(); len(bars) != 2 || bars[0].OpenTime != 300000 {
 		t.Errorf("bars = %+v, want sorted by open time", bars)
 	}
 }
@@ -177,7 +177,7 @@ func TestStoreHidesAndShows(t *testing.T) {
 	s.Show("BTCUSDT")
 	back := s.Publish()
 	if back.Quotes["BTCUSDT"].Last != "100.5" || len(back.Trades["BTCUSDT"]) != 2 ||
-		len(back.Candles[CandleKey("BTCUSDT", "1m")]) != 1 || len(back.Books["BTCUSDT"].Bids) != 1 {
+		back.Candles[CandleKey("BTCUSDT", "1m")].Len() != 1 || len(back.Books["BTCUSDT"].Bids) != 1 {
 		t.Fatalf("shown BTCUSDT = %+v, %d trades", back.Quotes["BTCUSDT"], len(back.Trades["BTCUSDT"]))
 	}
 
@@ -219,5 +219,95 @@ func TestStoreTradesStayPublished(t *testing.T) {
 	}
 	if got := last.Trades["BTCUSDT"]; len(got) != 1 || got[0].ID != "999" {
 		t.Errorf("after a first push: %v", got)
+	}
+}
+
+// TestStoreBarsStayPublished: a snapshot shares all but the newest bar
+// with the store, so a later push of the current bar, a new bar, a late
+// bar, a trim or a REST answer must not change it.
+func TestStoreBarsStayPublished(t *testing.T) {
+	s := testStore()
+	bar := func(open, close int) {
+		push(t, s, fmt.Sprintf(`{"symbol":"BTCUSDT","topic":"kline","params":{"klineType":"1m"},"data":[{"t":%d,"c":"%d","h":"1","l":"1","o":"1","v":"1"}]}`, open, close))
+	}
+	key := CandleKey("BTCUSDT", "1m")
+	for i := range 5 {
+		bar(60000*(i+1), i)
+	}
+	snap := s.Publish()
+	want := snap.Candles[key].All()
+	steps := []struct {
+		name string
+		do   func()
+	}{
+		{"current bar", func() { bar(300000, 99) }},
+		{"new bar", func() { bar(360000, 98) }},
+		{"late bar", func() { bar(120000, 97) }},
+		{"bar between", func() { bar(90000, 96) }},
+		{"trim", func() {
+			// Up to the trim, published, then one more bar: the trim
+			// then works in an array a snapshot holds.
+			for i := range MaxCandles + MaxCandles/2 - 7 {
+				bar(400000+60000*i, 95)
+			}
+			full := s.Publish()
+			if bars := s.candles[key]; cap(bars) == len(bars) {
+				t.Fatalf("the series' array is full (%d bars): the trim would not reuse it", len(bars))
+			}
+			before := full.Candles[key].All()
+			bar(400000+60000*(MaxCandles+MaxCandles/2-7), 95)
+			if got := full.Candles[key].All(); !slices.Equal(got, before) {
+				t.Fatal("the trim changed the bars of the snapshot before it")
+			}
+		}},
+		{"REST", func() { s.ApplyKlines("BTCUSDT", "1m", []rest.Kline{{OpenTime: 60000, Close: "94"}}) }},
+	}
+	var snaps []*Snapshot
+	var wants [][]Candle
+	for _, st := range steps {
+		st.do()
+		next := s.Publish()
+		if got := snap.Candles[key].All(); !slices.Equal(got, want) {
+			t.Fatalf("after %s, the first snapshot's bars changed:\n got %v\nwant %v", st.name, got, want)
+		}
+		for i, sn := range snaps {
+			if got := sn.Candles[key].All(); !slices.Equal(got, wants[i]) {
+				t.Fatalf("after %s, the snapshot after %s changed", st.name, steps[i].name)
+			}
+		}
+		snaps, wants = append(snaps, next), append(wants, next.Candles[key].All())
+	}
+	if got := wants[0]; len(got) != 5 || got[4].Close != "99" {
+		t.Errorf("after the current bar: %v", got)
+	}
+	if got := wants[3]; len(got) != 7 || got[1].OpenTime != 90000 || got[2].Close != "97" {
+		t.Errorf("after a late bar and one between: %v", got)
+	}
+	if got := wants[4]; len(got) != MaxCandles || got[MaxCandles-1].OpenTime != 400000+60000*(MaxCandles+MaxCandles/2-7) {
+		t.Errorf("after the trim: %d bars", len(got))
+	}
+	if got := wants[5]; len(got) != 1 || got[0].Close != "94" {
+		t.Errorf("after REST: %v", got)
+	}
+}
+
+func TestBars(t *testing.T) {
+	cs := []Candle{{OpenTime: 1}, {OpenTime: 2}, {OpenTime: 3}}
+	b := NewBars(cs)
+	if b.Len() != 3 || b.At(0).OpenTime != 1 || b.At(2).OpenTime != 3 {
+		t.Errorf("NewBars(%v): Len %d, At(0) %v, At(2) %v", cs, b.Len(), b.At(0), b.At(2))
+	}
+	for _, c := range []struct{ n, want int }{{-1, 0}, {0, 0}, {1, 1}, {2, 2}, {3, 3}, {9, 3}} {
+		got := b.Tail(c.n)
+		if len(got) != c.want || (c.want > 0 && got[c.want-1].OpenTime != 3) {
+			t.Errorf("Tail(%d) = %v, want the newest %d", c.n, got, c.want)
+		}
+	}
+	if tail := b.Tail(2); &tail[0] == &cs[1] {
+		t.Error("Tail shares its result with the series")
+	}
+	var zero Bars
+	if zero.Len() != 0 || zero.All() != nil || NewBars(nil).Len() != 0 {
+		t.Errorf("empty series: Len %d, All %v", zero.Len(), zero.All())
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 
 	"bhtop/api"
 )
@@ -112,96 +111,6 @@ func (c *Client) Trades(ctx context.Context, symbol string, limit int, contract 
 		out[i] = PublicTrade{Price: string(w.Price), Qty: string(w.Qty), Time: int64(w.Time), IsBuyerMaker: bool(w.IsBuyerMaker)}
 	}
 	return out, nil
-}
-
-// KlineRequest asks for the bars of one symbol and interval (1m ... 1M).
-// Zero fields are not sent. Spot klines take StartTime/EndTime, contract
-// klines (Contract set) take To.
-type KlineRequest struct {
-	Symbol, Interval   string
-	StartTime, EndTime int64 // ms, spot
-	To                 int64 // ms, contract
-	Limit              int
-	Contract           bool
-}
-
-// Kline is one bar: [openTime, open, high, low, close, volume, closeTime,
-// quoteVolume, trades, takerBuyBase, takerBuyQuote].
-type Kline struct {
-	OpenTime                             int64
-	Open, High, Low, Close, Volume       string
-	CloseTime                            int64
-	QuoteVolume                          string
-	Trades                               int64
-	TakerBuyBaseVolume, TakerBuyQuoteVol string
-}
-
-// Klines fetches bars (GET /openapi/quote/v1/klines, or contract/klines).
-func (c *Client) Klines(ctx context.Context, r KlineRequest) ([]Kline, error) {
-	p := &params{}
-	p.add("symbol", r.Symbol).add("interval", r.Interval)
-	ep := api.Klines
-	if r.Contract {
-		ep = api.ContractKlines
-		if r.To > 0 {
-			p.addInt("to", r.To)
-		}
-	} else {
-		if r.StartTime > 0 {
-			p.addInt("startTime", r.StartTime)
-		}
-		if r.EndTime > 0 {
-			p.addInt("endTime", r.EndTime)
-		}
-	}
-	if r.Limit > 0 {
-		p.addInt("limit", int64(r.Limit))
-	}
-	var ws [][]flexString
-	if err := c.call(ctx, quoteRoute(ep), p, &ws); err != nil {
-		return nil, err
-	}
-	out := make([]Kline, 0, len(ws))
-	for i, w := range ws {
-		k, err := kline(w)
-		if err != nil {
-			return nil, fmt.Errorf("GET %s: bar %d: %w", ep.Path, i, err)
-		}
-		out = append(out, k)
-	}
-	return out, nil
-}
-
-// kline reads one bar array; the fields after volume are optional.
-func kline(w []flexString) (Kline, error) {
-	if len(w) < 6 {
-		return Kline{}, fmt.Errorf("%d fields, want at least 6", len(w))
-	}
-	at := func(i int) string {
-		if i < len(w) {
-			return string(w[i])
-		}
-		return ""
-	}
-	num := func(i int) (int64, error) {
-		if at(i) == "" {
-			return 0, nil
-		}
-		return strconv.ParseInt(at(i), 10, 64)
-	}
-	k := Kline{Open: at(1), High: at(2), Low: at(3), Close: at(4), Volume: at(5), QuoteVolume: at(7),
-		TakerBuyBaseVolume: at(9), TakerBuyQuoteVol: at(10)}
-	var err error
-	if k.OpenTime, err = num(0); err != nil {
-		return Kline{}, fmt.Errorf("open time %q: %w", at(0), err)
-	}
-	if k.CloseTime, err = num(6); err != nil {
-		return Kline{}, fmt.Errorf("close time %q: %w", at(6), err)
-	}
-	if k.Trades, err = num(8); err != nil {
-		return Kline{}, fmt.Errorf("trade count %q: %w", at(8), err)
-	}
-	return k, nil
 }
 
 // Ticker24h is the rolling 24 h ticker of one symbol.

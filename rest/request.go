@@ -280,11 +280,19 @@ func (c *Client) call1(ctx context.Context, r route, p *params, out any) error {
 	if out == nil {
 		return nil
 	}
+	if raw, ok := out.(*rawBody); ok {
+		*raw = rep.body
+		return nil
+	}
 	if err := decode(rep.body, out); err != nil {
 		return fmt.Errorf("decoding the reply: %w", err)
 	}
 	return nil
 }
+
+// rawBody, given to call as out, receives the reply's body undecoded (the
+// caller decodes it by hand).
+type rawBody []byte
 
 // decode unmarshals JSON keeping numbers exact (json.Number).
 func decode(b []byte, out any) error {

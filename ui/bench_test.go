@@ -22,7 +22,7 @@ func benchModel(b *testing.B, open, closed int) Model {
 // perpetuals P000-PERP..P199-PERP with mark and index.
 func benchMarket() *market.Snapshot {
 	ms := &market.Snapshot{Version: 1, Quotes: map[string]market.Quote{}, Instruments: map[string]market.Instrument{},
-		Candles: map[string][]market.Candle{}, Health: market.Health{Up: true}}
+		Candles: map[string]market.Bars{}, Health: market.Health{Up: true}}
 	for i := range 300 {
 		sym := fmt.Sprintf("S%03dUSDT", i)
 		ms.Quotes[sym] = market.Quote{Symbol: sym, Last: fmt.Sprintf("%d.%02d", 100+i*3, i%100), Bid: fmt.Sprintf("%d.%02d", 100+i*3, i%100), Ask: fmt.Sprintf("%d.%02d", 101+i*3, i%100),
@@ -32,7 +32,7 @@ func benchMarket() *market.Snapshot {
 			p := fmt.Sprintf("%d.%d", 100+i*3+(k*7)%11, k%10)
 			bars = append(bars, market.Candle{OpenTime: int64(k) * 60000, Open: p, High: p, Low: p, Close: p, Volume: "1"})
 		}
-		ms.Candles[market.CandleKey(sym, "1m")] = bars
+		ms.Candles[market.CandleKey(sym, "1m")] = market.NewBars(bars)
 	}
 	for i := range 500 {
 		sym := fmt.Sprintf("A%04dUSDT", i)

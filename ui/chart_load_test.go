@@ -50,8 +50,8 @@ func TestChartLoadsIntervalsFromSimulator(t *testing.T) {
 	sendKeys(tm, "right", "right") // 1w, 1M: no 1m bars merge into a month
 	waitText(t, tm, "▶ BTCUSDT 1M  last", " O ")
 	finish(t, tm)
-	if bars := mc.Hub().Latest().Candles[market.CandleKey("BTCUSDT", "1d")]; len(bars) < 2 {
-		t.Errorf("the market holds %d 1d bars, want the service's history", len(bars))
+	if bars := mc.Hub().Latest().Candles[market.CandleKey("BTCUSDT", "1d")]; bars.Len() < 2 {
+		t.Errorf("the market holds %d 1d bars, want the service's history", bars.Len())
 	}
 }
 
@@ -102,7 +102,7 @@ func dayBars(s *market.Snapshot) *market.Snapshot {
 			Open: strconv.Itoa(o), High: strconv.Itoa(max(o, c) + 300), Low: strconv.Itoa(min(o, c) - 250), Close: strconv.Itoa(c), Volume: "100"})
 	}
 	bars[29].High, bars[29].Low = "60500", "59000" // the fixture's 1m bars lift and close it
-	s.Candles[market.CandleKey("BTCUSDT", "1d")] = bars
+	s.Candles[market.CandleKey("BTCUSDT", "1d")] = market.NewBars(bars)
 	return s
 }
 

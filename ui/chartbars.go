@@ -26,8 +26,8 @@ const weekStart = 4 * 24 * time.Hour
 // divides iv (note says so).
 func candlesFor(ms *market.Snapshot, sym string, iv int) (bars []market.Candle, note string) {
 	name := market.Intervals[iv]
-	if cs := ms.Candles[market.CandleKey(sym, name)]; len(cs) > 0 {
-		return liveTail(cs, ms.Candles[market.CandleKey(sym, "1m")], name), ""
+	if cs := ms.Candles[market.CandleKey(sym, name)]; cs.Len() > 0 {
+		return liveTail(cs.All(), ms.Candles[market.CandleKey(sym, "1m")].All(), name), ""
 	}
 	want, ok := intervalDur[name]
 	if !ok {
@@ -37,10 +37,10 @@ func candlesFor(ms *market.Snapshot, sym string, iv int) (bars []market.Candle, 
 		from := market.Intervals[i]
 		d := intervalDur[from]
 		cs := ms.Candles[market.CandleKey(sym, from)]
-		if len(cs) == 0 || want%d != 0 {
+		if cs.Len() == 0 || want%d != 0 {
 			continue
 		}
-		return mergeCandles(cs, want), "(from " + from + " bars)"
+		return mergeCandles(cs.All(), want), "(from " + from + " bars)"
 	}
 	return nil, ""
 }

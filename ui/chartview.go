@@ -163,7 +163,7 @@ func (m *Model) loadCandles(now bool) tea.Cmd {
 		return nil
 	}
 	sym, iv := m.chart.symbol, market.Intervals[m.chart.iv]
-	if len(m.mk.snap.Candles[market.CandleKey(sym, iv)]) > 0 {
+	if m.mk.snap.Candles[market.CandleKey(sym, iv)].Len() > 0 {
 		return nil
 	}
 	t := m.nowFn()

@@ -28,7 +28,7 @@ func testMarket() *market.Snapshot {
 			"BTC-PERP": {Symbol: "BTC-PERP", Base: "BTC", Quote: "USDT", Contract: true, Multiplier: "1", Index: "BTCUSDT", MarginAsset: "USDT"},
 			"ETH-PERP": {Symbol: "ETH-PERP", Base: "ETH", Quote: "USDT", Contract: true, Multiplier: "1", Index: "ETHUSDT", MarginAsset: "USDT"},
 		},
-		Candles: map[string][]market.Candle{},
+		Candles: map[string]market.Bars{},
 		Trades:  map[string][]market.Trade{},
 		Health:  market.Health{Up: true, Since: ms - 60000},
 	}
@@ -46,7 +46,7 @@ func testMarket() *market.Snapshot {
 			Volume: fmt.Sprintf("%d.5", 3+i%7),
 		})
 	}
-	s.Candles[market.CandleKey("BTCUSDT", "1m")] = bars
+	s.Candles[market.CandleKey("BTCUSDT", "1m")] = market.NewBars(bars)
 	for i := range 12 {
 		s.Trades["ETHUSDT"] = append(s.Trades["ETHUSDT"], market.Trade{
 			ID: fmt.Sprint(500 + i), Time: ms - int64(12-i)*1000, Price: fmt.Sprintf("%d.%d", 2100+(i*7)%9, i%10), Qty: "0.5",

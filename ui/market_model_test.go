@@ -35,9 +35,9 @@ func TestMarketPaneAndChart(t *testing.T) {
 	next.Version++
 	next.Candles = maps.Clone(ms.Candles)
 	key := market.CandleKey("BTCUSDT", "1m")
-	bars := append([]market.Candle(nil), ms.Candles[key]...)
+	bars := ms.Candles[key].All()
 	bars[len(bars)-1].High, bars[len(bars)-1].Close = "61400", "61390"
-	next.Candles[key] = bars
+	next.Candles[key] = market.NewBars(bars)
 	hub.Publish(&next)
 	waitText(t, tm, "H 61400", "C 61390", "◀61390")
 

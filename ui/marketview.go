@@ -220,10 +220,12 @@ func marketRows(ms *market.Snapshot, prev map[string]spark) ([]mktRow, map[strin
 // returns the series' key and a function that reads the series.
 func trend(ms *market.Snapshot, sym string) (sparkKey, func() []decimal.Decimal) {
 	for _, iv := range market.Intervals {
-		if cs := ms.Candles[market.CandleKey(sym, iv)]; len(cs) >= 2 {
-			n := len(cs) - 1
-			key := sparkKey{source: iv, n: len(cs), firstTime: cs[0].OpenTime, newTime: cs[n].OpenTime, newPrice: cs[n].Close}
-			return key, func() []decimal.Decimal { return newestPrices(cs, func(c market.Candle) string { return c.Close }) }
+		if cs := ms.Candles[market.CandleKey(sym, iv)]; cs.Len() >= 2 {
+			n := cs.Len() - 1
+			key := sparkKey{source: iv, n: cs.Len(), firstTime: cs.At(0).OpenTime, newTime: cs.At(n).OpenTime, newPrice: cs.At(n).Close}
+			return key, func() []decimal.Decimal {
+				return newestPrices(cs.Tail(sparkWidth), func(c market.Candle) string { return c.Close })
+			}
 		}
 	}
 	ts := ms.Trades[sym]

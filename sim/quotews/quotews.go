@@ -48,7 +48,11 @@ type Server struct {
 	src  Source
 	opts Options
 	done <-chan struct{}
-	wg   sync.WaitGroup
+	// mu orders each connection's wg.Add before Wait: a socket arriving
+	// while the server closes is refused, not added to a group being
+	// waited for.
+	mu sync.Mutex
+	wg sync.WaitGroup
 }
 
 // New returns a Server of src; connections end when done is closed.
@@ -70,16 +74,29 @@ var upgrader = websocket.Upgrader{
 }
 
 // Wait returns once every connection has ended (after done is closed).
-func (s *Server) Wait() { s.wg.Wait() }
+func (s *Server) Wait() {
+	s.mu.Lock()
+	s.mu.Unlock() // no Add after this: done is closed
+	s.wg.Wait()
+}
 
 // Serve upgrades the request and serves the socket until it ends.
 func (s *Server) Serve(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	select {
+	case <-s.done:
+		s.mu.Unlock()
+		http.Error(w, "closing", http.StatusServiceUnavailable)
+		return
+	default:
+	}
+	s.wg.Add(1)
+	s.mu.Unlock()
+	defer s.wg.Done()
 	ws, err := upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader has answered
 	}
-	s.wg.Add(1)
-	defer s.wg.Done()
 	c := &conn{s: s, ws: ws, subs: map[subKey]*sub{}, in: make(chan request, 64), lastPing: s.opts.Now()}
 	c.run()
 }
