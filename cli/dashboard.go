@@ -120,7 +120,7 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	// Read-only is a capability: an account without a Trader has no way
 	// to send an order, and openUpstream built no rest.Trader for it.
 	model := ui.NewDesk(as.uiAccounts(false), uiOpts...)
-	opts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(stdio.In)}, progOpts...)
+	opts := append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)
 	prog := newPaintedProgram(model, stdio, *fps, opts...)
 	go toasts.run(dk.ctx, prog.Program)
 	_, runErr := prog.Run()

@@ -48,7 +48,7 @@ func newPaintedProgram(model tea.Model, stdio IO, fps int, opts ...tea.ProgramOp
 	// process's.
 	profile := colorprofile.Detect(stdio.Out, os.Environ())
 	pp.paint = paint.New(stdio.Out, fps, w, h, profile)
-	all := append([]tea.ProgramOption{tea.WithoutRenderer(), tea.WithOutput(pp.paint),
+	all := append([]tea.ProgramOption{tea.WithInput(stdio.In), tea.WithoutRenderer(), tea.WithOutput(pp.paint),
 		tea.WithColorProfile(profile), tea.WithWindowSize(w, h), tea.WithFPS(fps)}, opts...)
 	pp.Program = tea.NewProgram(&restoreOnPanic{Model: pp.paint.Wrap(model), restore: pp.restore}, all...)
 	pp.paint.SetSend(pp.Program.Send)

@@ -207,6 +207,9 @@ func (p *Painter) Run() {
 			select {
 			case <-pace.C:
 			case <-p.quit:
+				// Closing: ask for no View, the program may be gone or
+				// be the one closing (a panic in the model, cli).
+				continue
 			}
 			p.mu.Lock()
 			stale := p.stale

@@ -324,3 +324,26 @@ func TestStalledPainterBlocksNobody(t *testing.T) {
 	close(out.release) // the connection is cut: the write returns
 	p.Close()
 }
+
+// TestCloseAsksForNoView: Close during the frame interval returns
+// without asking the program for a View, even when the model changed:
+// the program may be the one closing (cli restores the terminal from a
+// panicking Update, when nobody reads what Send sends).
+func TestCloseAsksForNoView(t *testing.T) {
+	out := &blockingWriter{release: make(chan struct{}), writes: make(chan []byte, 16)}
+	close(out.release)
+	p := New(out, 1, 20, 2, colorprofile.TrueColor)
+	p.SetSend(func(tea.Msg) { select {} })
+	go p.Run()
+	p.due()
+	p.setView(tea.NewView("one"))
+	<-out.writes
+	p.due() // the model changed: a View is due after the interval
+	closed := make(chan struct{})
+	go func() { p.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close waited on the program")
+	}
+}
