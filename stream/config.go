@@ -63,8 +63,11 @@ type Config struct {
 	OpenOrdersLimit int           // limit of GET openOrders; default 1000
 	QueryDelay      time.Duration // first query of an UNKNOWN order; default 2s
 	PublishEvery    time.Duration // snapshot coalescing while busy; default 50ms
-	InboxSize       int           // frames queued between reader and writer; default 1024
-	MaxHeld         int           // frames held during a resync before giving up; default 200000
+	// PublishIdle: the same while no reader subscribes to the Hub (its
+	// readers only poll Latest); default 1s, PublishEvery at least.
+	PublishIdle time.Duration
+	InboxSize   int // frames queued between reader and writer; default 1024
+	MaxHeld     int // frames held during a resync before giving up; default 200000
 
 	Journal FrameWriter  // optional: --record
 	Logger  *slog.Logger // optional
@@ -98,6 +101,7 @@ func (c *Config) setDefaults() {
 	defaults.Fill(&c.QuietMax, 30*time.Minute)
 	defaults.Fill(&c.QueryDelay, 2*time.Second)
 	defaults.Fill(&c.PublishEvery, 50*time.Millisecond)
+	defaults.Fill(&c.PublishIdle, time.Second)
 	defaults.Fill(&c.OpenOrdersLimit, 1000)
 	defaults.Fill(&c.InboxSize, 1024)
 	defaults.Fill(&c.MaxHeld, 200000)

@@ -110,8 +110,10 @@ func (s *Session) readLoop(c *conn) {
 	})
 	_ = c.ws.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout)) // (heard was set at dial)
 	for {
-		typ, data, err := c.ws.ReadMessage()
+		buf := getFrameBuf()
+		typ, data, err := readMessage(c.ws, *buf)
 		if err != nil {
+			putFrameBuf(buf, data)
 			var ce *websocket.CloseError
 			switch {
 			case c.silent.Load() != nil:
@@ -131,7 +133,7 @@ func (s *Session) readLoop(c *conn) {
 		extend()
 		now := s.cfg.Now()
 		s.lastFrame.Store(now.UnixNano())
-		it := item{frame: data, conn: c}
+		it := item{frame: data, conn: c, buf: buf}
 		switch {
 		case typ == websocket.BinaryMessage:
 			it.binary = true
@@ -149,6 +151,55 @@ func (s *Session) readLoop(c *conn) {
 			return
 		}
 	}
+}
+
+// readMessage reads the next message into buf (from its start), growing
+// it as needed; the message's bytes are returned in data, which the
+// caller owns until it hands them back (putFrameBuf). It replaces
+// gorilla's ReadMessage, which allocates a new buffer for every frame.
+func readMessage(ws *websocket.Conn, buf []byte) (typ int, data []byte, err error) {
+	typ, r, err := ws.NextReader()
+	if err != nil {
+		return typ, buf[:0], err
+	}
+	data = buf[:0]
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return typ, data, nil
+		}
+		if err != nil {
+			return typ, data, err
+		}
+	}
+}
+
+// Frame buffers go round between the socket readers and the writer: a
+// reader reads a frame into one, the writer hands it back when the frame
+// is folded and journaled (or dropped), so reading allocates nothing in
+// the steady state. Nothing downstream keeps a frame's bytes: the event
+// decoder's views last until its next Decode, and the store, the journal
+// and the pong copy what they keep (TestReusedFrameBuffer).
+var frameBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
+
+// frameBufMax: larger buffers (a rare huge frame) are left to the
+// collector rather than kept in the pool.
+const frameBufMax = 256 << 10
+
+func getFrameBuf() *[]byte { return frameBufs.Get().(*[]byte) }
+
+// putFrameBuf returns buf, which now holds data (the frame, grown), to
+// the pool; the frame's bytes must no longer be used.
+func putFrameBuf(buf *[]byte, data []byte) {
+	if buf == nil || cap(data) > frameBufMax {
+		return
+	}
+	*buf = data[:0]
+	frameBufs.Put(buf)
 }
 
 // pingLoop sends a WebSocket ping every PingEvery while the reader runs,

@@ -24,6 +24,18 @@ type item struct {
 	ping   bool // a bare heartbeat, already answered: journal only
 	binary bool // a binary frame: counted as malformed
 	fn     func(w *writer)
+	// buf, when set, is the pooled buffer frame was read into: the writer
+	// hands it back (release) once the frame is journaled and folded.
+	buf *[]byte
+}
+
+// release hands the frame's buffer back to the readers; it.frame must no
+// longer be used.
+func (it *item) release() {
+	if it.buf != nil {
+		putFrameBuf(it.buf, it.frame)
+		it.buf, it.frame = nil, nil
+	}
 }
 
 // writer is the state owned by the writer goroutine.
@@ -36,6 +48,7 @@ type writer struct {
 	overflow  bool   // held exceeded MaxHeld: frames were lost, reconnect
 	dirty     bool   // changed since the last publish
 	lastPub   time.Time
+	tickIs    time.Duration   // the tick's period now
 	snapCost  time.Duration   // how long the last Snapshot took
 	unnoted   *state.Snapshot // published, not yet compared for notes
 	lastNoted time.Time
@@ -76,36 +89,30 @@ func (s *Session) runWriter(stop <-chan struct{}) {
 	defer close(s.writerDone)
 	w := &writer{s: s, store: s.store, journalOK: true, rateAt: s.cfg.Now()}
 	// The tick publishes what frames left unpublished, compares orders for
-	// notes and measures the event rate. With nothing pending it slows to
-	// idleTick, so an idle dashboard is not woken 20 times a second.
-	tick := time.NewTicker(s.cfg.PublishEvery)
+	// notes and measures the event rate (see writer.tickEvery).
+	w.tickIs = w.tickEvery()
+	tick := time.NewTicker(w.tickIs)
 	defer tick.Stop()
-	fast := true
+	joined := s.hub.Joined()
+	retick := func() {
+		if d := w.tickEvery(); d != w.tickIs {
+			tick.Reset(d)
+			w.tickIs = d
+		}
+	}
 	for {
 		select {
 		case it := <-s.in:
-			w.handle(it)
-			// Publish at once when the inbox is empty (but not more often
-			// than publishGap allows) and a reader waits for it, and at
-			// least every PublishEvery while busy (see eager).
-			since := time.Since(w.lastPub)
-			if since >= s.cfg.PublishEvery || (len(s.in) == 0 && since >= w.publishGap() && w.eager(it)) {
-				w.publish()
-			}
-			if !fast && w.pending() {
-				tick.Reset(s.cfg.PublishEvery)
-				fast = true
-			}
+			w.onItem(it, time.Now())
+			retick()
 		case <-tick.C:
-			if time.Since(w.lastPub) >= w.publishGap() {
-				w.publish() // else the next frame or tick will
-			}
-			w.noteChanges(false)
-			w.measureRate()
-			if fast && !w.pending() {
-				tick.Reset(idleTick)
-				fast = false
-			}
+			w.onTick(time.Now())
+			retick()
+		case <-joined:
+			// A new reader: it reads Latest first, so publish what the
+			// slow interval kept back, then publish at the busy pace.
+			w.publish(time.Now())
+			retick()
 		case <-stop:
 			for {
 				select {
@@ -117,11 +124,54 @@ func (s *Session) runWriter(stop <-chan struct{}) {
 				break
 			}
 			w.dirty = true
-			w.publish()
+			w.publish(time.Now())
 			w.noteChanges(true)
 			return
 		}
 	}
+}
+
+// onItem handles one item that arrived at now, and publishes at once when
+// the inbox is empty (but not more often than publishGap allows) and a
+// reader waits for it, and at least every interval while busy (see eager).
+func (w *writer) onItem(it item, now time.Time) {
+	w.handle(it)
+	since := now.Sub(w.lastPub)
+	if since >= w.interval() || (len(w.s.in) == 0 && since >= w.publishGap() && w.eager(it)) {
+		w.publish(now)
+	}
+}
+
+// onTick is the writer's tick at now.
+func (w *writer) onTick(now time.Time) {
+	if now.Sub(w.lastPub) >= w.publishGap() {
+		w.publish(now) // else the next frame or tick will
+	}
+	w.noteChanges(false)
+	w.measureRate()
+}
+
+// interval is the longest a change waits to be published while frames
+// keep arriving: PublishEvery while a reader is subscribed to the hub;
+// PublishIdle while none is, since then the only readers poll Latest
+// (the market client's recheck once a second, a scrape, a dump after
+// Close) and a snapshot every PublishEvery would be built for no one.
+// A reader that subscribes is published to at once (Hub.Joined).
+func (w *writer) interval() time.Duration {
+	if w.s.hub.Subscribed() {
+		return w.s.cfg.PublishEvery
+	}
+	return max(w.s.cfg.PublishIdle, w.s.cfg.PublishEvery)
+}
+
+// tickEvery is the tick the writer needs now: the interval while a change
+// waits to be published or compared for notes, else idleTick, so that an
+// idle dashboard is not woken 20 times a second.
+func (w *writer) tickEvery() time.Duration {
+	if w.pending() {
+		return w.interval()
+	}
+	return max(idleTick, w.interval())
 }
 
 func (w *writer) handle(it item) {
@@ -132,17 +182,20 @@ func (w *writer) handle(it item) {
 	}
 	w.journal(it.frame)
 	if it.ping {
+		it.release()
 		return
 	}
 	if w.holds > 0 {
 		if len(w.held) >= w.s.cfg.MaxHeld {
 			w.overflow = true
+			it.release()
 			return
 		}
-		w.held = append(w.held, it)
+		w.held = append(w.held, it) // released when endHold applies it
 		return
 	}
 	w.apply(it)
+	it.release()
 }
 
 // apply folds one frame into the store.
@@ -183,8 +236,9 @@ func (w *writer) endHold() (lost bool) {
 	if w.holds > 0 {
 		return false
 	}
-	for _, it := range w.held {
-		w.apply(it)
+	for i := range w.held {
+		w.apply(w.held[i])
+		w.held[i].release()
 	}
 	clear(w.held)
 	w.held = w.held[:0]
@@ -192,15 +246,17 @@ func (w *writer) endHold() (lost bool) {
 	return lost
 }
 
-// publish hands a new snapshot to the Hub when something changed.
-func (w *writer) publish() {
+// publish hands a new snapshot to the Hub when something changed; now
+// is when (the interval and the gap count from it).
+func (w *writer) publish(now time.Time) {
 	if !w.dirty {
 		return
 	}
 	w.dirty = false
-	w.lastPub = time.Now()
+	w.lastPub = now
+	start := time.Now()
 	snap := w.store.Snapshot()
-	w.snapCost = time.Since(w.lastPub)
+	w.snapCost = time.Since(start)
 	w.s.hub.Publish(snap)
 	w.unnoted = snap
 	w.noteChanges(false)
