@@ -146,7 +146,7 @@ func (s *Session) readLoop(c *conn) {
 		if !it.ping {
 			s.lastEvent.Store(now.UnixNano())
 		}
-		if !s.toWriter(it) {
+		if !s.toWriterFrame(it) {
 			c.endReason = "session closing"
 			return
 		}

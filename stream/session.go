@@ -34,6 +34,13 @@ type Session struct {
 	in         chan item
 	writerDone chan struct{}
 	stopWriter chan struct{}
+	// wmu is held while the writer works: on its goroutine, or on a
+	// socket reader's folding a frame in its place (Session.toWriterFrame).
+	// wr is the running writer (nil before and after), queued the items
+	// sent on in and not yet handled.
+	wmu    sync.Mutex
+	wr     *writer
+	queued atomic.Int64
 
 	ctx    context.Context // canceled by Close
 	cancel context.CancelFunc
@@ -55,7 +62,7 @@ type Session struct {
 	closing bool // Close has begun: no new goroutines join wg
 	keyring      // the listenKeys
 
-	orderNotes  // what the stream did to orders (writer goroutine only)
+	orderNotes  // what the stream did to orders (the writer only, under wmu)
 	snapshotter // the REST snapshots of a resync
 	reconciler  // the outcomes of the orders sent from here
 }

@@ -11,8 +11,12 @@ import (
 // hand it frames through s.in (bounded, so memory is bounded); everything
 // else that changes the store (snapshots, order queries, pending orders)
 // arrives as a function on the same channel, so all changes are ordered.
-// It publishes snapshots to the Hub, which never blocks: a stalled UI
-// cannot stall the writer, and so cannot stall the socket readers.
+// A reader that finds the writer idle and nothing queued folds its frame
+// itself, holding the writer's lock (wmu), instead of waking the writer's
+// goroutine for it: the order is the same, and a quiet stream costs one
+// goroutine wake-up per frame, not two. It publishes snapshots to the
+// Hub, which never blocks: a stalled UI cannot stall the writer, and so
+// cannot stall the socket readers.
 
 // noteEvery is how often published snapshots are compared for order notes.
 const noteEvery = 100 * time.Millisecond
@@ -48,6 +52,7 @@ type writer struct {
 	overflow  bool   // held exceeded MaxHeld: frames were lost, reconnect
 	dirty     bool   // changed since the last publish
 	lastPub   time.Time
+	tick      *time.Ticker
 	tickIs    time.Duration   // the tick's period now
 	snapCost  time.Duration   // how long the last Snapshot took
 	unnoted   *state.Snapshot // published, not yet compared for notes
@@ -60,12 +65,31 @@ type writer struct {
 
 // toWriter hands an item to the writer; false when the session is closing.
 func (s *Session) toWriter(it item) bool {
+	s.queued.Add(1)
 	select {
 	case s.in <- it:
 		return true
 	case <-s.writerDone:
+		s.queued.Add(-1)
 		return false
 	}
+}
+
+// toWriterFrame hands a frame from a socket reader to the writer: folded
+// at once on the reader's goroutine when the writer is idle and nothing
+// is queued before it (every item sent was handled: queued drops under
+// wmu), else queued as toWriter does. False when the session is closing.
+func (s *Session) toWriterFrame(it item) bool {
+	if s.queued.Load() == 0 && s.wmu.TryLock() {
+		if w := s.wr; w != nil && s.queued.Load() == 0 {
+			w.onItem(it, time.Now())
+			w.retick()
+			s.wmu.Unlock()
+			return true
+		}
+		s.wmu.Unlock()
+	}
+	return s.toWriter(it)
 }
 
 // do runs fn on the writer goroutine and waits for it; false when the
@@ -91,32 +115,39 @@ func (s *Session) runWriter(stop <-chan struct{}) {
 	// The tick publishes what frames left unpublished, compares orders for
 	// notes and measures the event rate (see writer.tickEvery).
 	w.tickIs = w.tickEvery()
-	tick := time.NewTicker(w.tickIs)
-	defer tick.Stop()
+	w.tick = time.NewTicker(w.tickIs)
+	defer w.tick.Stop()
 	joined := s.hub.Joined()
-	retick := func() {
-		if d := w.tickEvery(); d != w.tickIs {
-			tick.Reset(d)
-			w.tickIs = d
-		}
-	}
+	s.wmu.Lock()
+	s.wr = w
+	s.wmu.Unlock()
 	for {
 		select {
 		case it := <-s.in:
+			s.wmu.Lock()
+			s.queued.Add(-1)
 			w.onItem(it, time.Now())
-			retick()
-		case <-tick.C:
+			w.retick()
+			s.wmu.Unlock()
+		case <-w.tick.C:
+			s.wmu.Lock()
 			w.onTick(time.Now())
-			retick()
+			w.retick()
+			s.wmu.Unlock()
 		case <-joined:
 			// A new reader: it reads Latest first, so publish what the
 			// slow interval kept back, then publish at the busy pace.
+			s.wmu.Lock()
 			w.publish(time.Now())
-			retick()
+			w.retick()
+			s.wmu.Unlock()
 		case <-stop:
+			s.wmu.Lock()
+			s.wr = nil // readers queue from now on (and find writerDone)
 			for {
 				select {
 				case it := <-s.in:
+					s.queued.Add(-1)
 					w.handle(it)
 					continue
 				default:
@@ -126,8 +157,17 @@ func (s *Session) runWriter(stop <-chan struct{}) {
 			w.dirty = true
 			w.publish(time.Now())
 			w.noteChanges(true)
+			s.wmu.Unlock()
 			return
 		}
+	}
+}
+
+// retick sets the tick to what the writer needs now (tickEvery).
+func (w *writer) retick() {
+	if d := w.tickEvery(); d != w.tickIs {
+		w.tick.Reset(d)
+		w.tickIs = d
 	}
 }
 
@@ -137,7 +177,7 @@ func (s *Session) runWriter(stop <-chan struct{}) {
 func (w *writer) onItem(it item, now time.Time) {
 	w.handle(it)
 	since := now.Sub(w.lastPub)
-	if since >= w.interval() || (len(w.s.in) == 0 && since >= w.publishGap() && w.eager(it)) {
+	if since >= w.interval() || (w.s.queued.Load() == 0 && since >= w.publishGap() && w.eager(it)) {
 		w.publish(now)
 	}
 }
