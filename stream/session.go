@@ -28,7 +28,7 @@ type Session struct {
 	rest     *rest.Client
 	trader   *rest.Trader
 	hub      *state.Hub
-	store    *state.Store // owned by the writer goroutine
+	store    *state.Store // owned by the writer (under wmu)
 	reporter              // status and notes
 
 	in         chan item
