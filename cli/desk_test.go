@@ -18,10 +18,7 @@ func deskEnv(t *testing.T, config string) func(string) string {
 	t.Helper()
 	dir := t.TempDir()
 	if config != "" {
-		if err := os.MkdirAll(filepath.Join(dir, "bhtop"), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		testkit.WriteFile(t, filepath.Join(dir, "bhtop", "config.toml"), config)
+		testkit.ConfigFile(t, dir, config, 0o600)
 	}
 	env := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": dir}
 	return func(k string) string { return env[k] }

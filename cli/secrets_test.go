@@ -117,10 +117,7 @@ func TestNoCommandLeaksTheSecret(t *testing.T) {
 
 	t.Run("unquoted secret in the config file", func(t *testing.T) {
 		cfgDir := t.TempDir()
-		if err := os.MkdirAll(filepath.Join(cfgDir, "bhtop"), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		testkit.WriteFile(t, filepath.Join(cfgDir, "bhtop", "config.toml"), "secret_key = "+leakSecret+"\n")
+		testkit.ConfigFile(t, cfgDir, "secret_key = "+leakSecret+"\n", 0o600)
 		env := envWith(map[string]string{"BHTOP_SECRET_KEY": "", "XDG_CONFIG_HOME": cfgDir})
 		for _, args := range [][]string{newOrder, {"dump", "--for", "1s"}} {
 			code, out, errOut := runCLI(env, args...)

@@ -2,11 +2,11 @@ package config
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"bhtop/internal/testkit"
 	"bhtop/signer"
 )
 
@@ -114,10 +114,7 @@ secret_key = "s"`, want: []want{{"default", "http://x.example:1", "k", "s", "USD
 
 func TestResolveOneOfSeveral(t *testing.T) {
 	dir := t.TempDir()
-	p := filepath.Join(dir, "c.toml")
-	if err := os.WriteFile(p, []byte(accountsFile), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	p := testkit.WriteFile(t, filepath.Join(dir, "c.toml"), accountsFile)
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
 	f := AddFlags(fs)
 	if err := fs.Parse([]string{"--config", p}); err != nil {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"bhtop/internal/testkit"
 )
 
 // env is a fake environment.
@@ -36,16 +38,7 @@ func parsed(t *testing.T, args []string, e env, file string, mode os.FileMode) (
 		e["XDG_CONFIG_HOME"] = dir
 	}
 	if file != "" {
-		p := filepath.Join(dir, "bhtop", "config.toml")
-		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(file), mode); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chmod(p, mode); err != nil {
-			t.Fatal(err)
-		}
+		testkit.ConfigFile(t, dir, file, mode)
 	}
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
 	f := AddFlags(fs).AddMarketFlags()
@@ -148,15 +141,8 @@ func TestResolveErrors(t *testing.T) {
 
 func TestSecretFile(t *testing.T) {
 	dir := t.TempDir()
-	good := filepath.Join(dir, "good")
-	open := filepath.Join(dir, "open")
-	if err := os.WriteFile(good, []byte("s3cr3t\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(open, []byte("s3cr3t\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(open, 0o644)
+	good := testkit.WriteFile(t, filepath.Join(dir, "good"), "s3cr3t\n")
+	open := testkit.WriteFileMode(t, filepath.Join(dir, "open"), "s3cr3t\n", 0o644)
 	c, err := resolve(t, []string{"--secret-file", good}, env{"BHTOP_API_KEY": "k", "BHTOP_SECRET_KEY": "other", "BHTOP_BASE_URL": "http://127.0.0.1:1"}, "", 0)
 	if err != nil || !c.HasCredentials() {
 		t.Fatalf("Resolve(--secret-file good) = %v, %v", c, err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"bhtop/internal/testkit"
 	"bhtop/signer"
 )
 
@@ -17,13 +18,7 @@ import (
 func TestSecretFileHostile(t *testing.T) {
 	const canary = "SECRETCANARY42"
 	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, content string) string { return testkit.WriteFile(t, filepath.Join(dir, name), content) }
 	fifo := filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatalf("mkfifo: %v", err)
@@ -70,10 +65,7 @@ func TestSecretFileHostile(t *testing.T) {
 func TestSecretFileOneLine(t *testing.T) {
 	dir := t.TempDir()
 	for name, content := range map[string]string{"bare": "s3cr3t", "LF": "s3cr3t\n", "CRLF": "s3cr3t\r\n"} {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		p := testkit.WriteFile(t, filepath.Join(dir, name), content)
 		s, err := readSecretFile(p, "--secret-file")
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -91,14 +83,7 @@ func TestConfigFileHostile(t *testing.T) {
 	const canary = "CONFIGCANARY99"
 	dir := t.TempDir()
 	write := func(name, content string, mode os.FileMode) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), mode); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chmod(p, mode); err != nil {
-			t.Fatal(err)
-		}
-		return p
+		return testkit.WriteFileMode(t, filepath.Join(dir, name), content, mode)
 	}
 	fifo := filepath.Join(dir, "fifo.toml")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {

@@ -59,8 +59,10 @@ func fastExec(b []byte, start, depth int, ev *Event) (int, bool) {
 		return 0, false
 	}
 	x := &ev.Exec
-	x.LastQty, x.LastPrice, x.Commission, x.CommissionAsset, x.TradeTime, x.TradeID = nil, nil, nil, nil, nil, nil
-	x.ExecType, x.RejectReason, x.StopPrice, x.IcebergQty = nil, nil, nil, nil
+	raws := execRaws(x)
+	for _, dst := range raws {
+		*dst = nil
+	}
 	x.Close, x.Leverage = false, nil
 	var seen uint32
 	for {
@@ -118,9 +120,9 @@ func fastExec(b []byte, start, depth int, ev *Event) (int, bool) {
 		case 'e':
 			return 0, false // a second type: the generic path decides
 		default:
-			switch dst := rawDst(x, k, contract); {
-			case dst != nil:
-				*dst, i, ok = rawAt(b, i, depth)
+			switch n := int(execRawIndex[k]) - 1; {
+			case n >= 0 && execRawKept(n, contract):
+				*raws[n], i, ok = rawAt(b, i, depth)
 			case contract && k == 'C':
 				x.Close, i, ok = boolAt(b, i)
 				seen |= needClose
@@ -131,16 +133,11 @@ func fastExec(b []byte, start, depth int, ev *Event) (int, bool) {
 				i, ok = skipAt(b, i, depth)
 			}
 		}
-		if !ok || i >= len(b) {
+		if i, ok = nextField(b, i, ok); !ok {
 			return 0, false
 		}
-		switch b[i] {
-		case ',':
-			i++
+		if b[i-1] == ',' {
 			continue
-		case '}':
-		default:
-			return 0, false
 		}
 		ev.Kind = KindExecution
 		need := uint32(needSpot)
@@ -150,7 +147,7 @@ func fastExec(b []byte, start, depth int, ev *Event) (int, bool) {
 		if seen&need != need {
 			return 0, false
 		}
-		return i + 1, true
+		return i, true
 	}
 }
 
@@ -165,38 +162,24 @@ func keyAt(b []byte, i int) (byte, bool) {
 	return k, kw&0xFFFF00FF == 0x3A220022 && strPlain[k]
 }
 
-// rawDst is where the field of key k goes when it is kept as written
-// (ExecView's unvalidated fields), nil for other keys.
-func rawDst(x *ExecView, k byte, contract bool) *[]byte {
-	switch k {
-	case 'l':
-		return &x.LastQty
-	case 'L':
-		return &x.LastPrice
-	case 'n':
-		return &x.Commission
-	case 'N':
-		return &x.CommissionAsset
-	case 'T':
-		return &x.TradeTime
-	case 't':
-		return &x.TradeID
-	}
-	if contract {
-		return nil
-	}
-	switch k {
-	case 'x':
-		return &x.ExecType
-	case 'r':
-		return &x.RejectReason
-	case 'P':
-		return &x.StopPrice
-	case 'F':
-		return &x.IcebergQty
-	}
-	return nil
+// The fields of an execution report kept as written (ExecView's
+// unvalidated ones), by key; a contract report keeps only the first
+// execRawShared, its others stay nil.
+const (
+	execRawKeys   = "lLnNTtxrPF"
+	execRawShared = 6
+)
+
+// execRaws returns where each of execRawKeys goes in x.
+func execRaws(x *ExecView) [len(execRawKeys)]*[]byte {
+	return [...]*[]byte{&x.LastQty, &x.LastPrice, &x.Commission, &x.CommissionAsset, &x.TradeTime,
+		&x.TradeID, &x.ExecType, &x.RejectReason, &x.StopPrice, &x.IcebergQty}
 }
+
+var execRawIndex = keyIndex(execRawKeys)
+
+// execRawKept says whether a report (contract or spot) keeps raw field n.
+func execRawKept(n int, contract bool) bool { return n < execRawShared || !contract }
 
 func hasAt(b []byte, i int, s string) bool {
 	return len(b)-i >= len(s) && string(b[i:i+len(s)]) == s

@@ -10,44 +10,46 @@ const (
 	headAccount  = `{"e":"outboundAccountInfo",`
 )
 
+// A position's keys in the order the generic path checks them (position
+// in fields.go), how each value is read, and (by the same index) where
+// positionDsts puts it.
+const positionKeys = "AsSpPafmr"
+
+var positionKinds = [len(positionKeys)]textKind{textLiteral, textStr, textStr,
+	textDec, textDec, textDec, textDec, textDec, textDec}
+
+// positionDsts returns where each of positionKeys goes in p.
+func positionDsts(p *PositionView) [len(positionKeys)]*[]byte {
+	return [...]*[]byte{&p.AccountID, &p.Symbol, &p.Side, &p.AvgPrice, &p.Total,
+		&p.Available, &p.LiquidationPrice, &p.Margin, &p.RealizedPnl}
+}
+
+var positionIndex = keyIndex(positionKeys)
+
+// keyIndex maps each byte of keys to one more than its index, other
+// bytes to 0.
+func keyIndex(keys string) (ix [256]uint8) {
+	for n := range len(keys) {
+		ix[keys[n]] = uint8(n + 1)
+	}
+	return ix
+}
+
 // fastPosition decodes the fields of a position from b[i] (after its type),
 // returning the index after the object; false when the generic path must
 // decode it.
 func fastPosition(b []byte, i, depth int, p *PositionView) (int, bool) {
+	dsts := positionDsts(p)
 	var seen uint16
 	for {
 		k, ok := keyAt(b, i)
-		if !ok {
+		if !ok || k == 'e' {
 			return 0, false
 		}
 		i += 4
-		var dst *[]byte
-		read := decAt
-		switch k {
-		case 'A':
-			dst, read = &p.AccountID, literalAt
-		case 's':
-			dst, read = &p.Symbol, strAt
-		case 'S':
-			dst, read = &p.Side, strAt
-		case 'p':
-			dst = &p.AvgPrice
-		case 'P':
-			dst = &p.Total
-		case 'a':
-			dst = &p.Available
-		case 'f':
-			dst = &p.LiquidationPrice
-		case 'm':
-			dst = &p.Margin
-		case 'r':
-			dst = &p.RealizedPnl
-		case 'e':
-			return 0, false
-		}
-		if dst != nil {
-			*dst, i, ok = read(b, i)
-			seen |= 1 << positionBit[k]
+		if n := int(positionIndex[k]) - 1; n >= 0 {
+			*dsts[n], i, ok = textAt[positionKinds[n]](b, i)
+			seen |= 1 << n
 		} else {
 			i, ok = skipAt(b, i, depth)
 		}
@@ -55,13 +57,10 @@ func fastPosition(b []byte, i, depth int, p *PositionView) (int, bool) {
 			return 0, false
 		}
 		if b[i-1] == '}' {
-			return i, seen == 1<<9-1
+			return i, seen == 1<<len(positionKeys)-1
 		}
 	}
 }
-
-// positionBit numbers a position's nine fields.
-var positionBit = [256]uint8{'A': 0, 's': 1, 'S': 2, 'p': 3, 'P': 4, 'a': 5, 'f': 6, 'm': 7, 'r': 8}
 
 // nextField checks what follows a value ending at b[i] (read well when
 // ok): a comma, or the object's closing brace; it returns the index
@@ -73,13 +72,35 @@ func nextField(b []byte, i int, ok bool) (int, bool) {
 	return i + 1, true
 }
 
+// An account update's flags in the order the generic path checks them
+// (account in fields.go), and its fields kept as written; by the same
+// index, accountFlags and accountRaws say where each goes.
+const (
+	accountFlagKeys = "TWD"
+	accountRawKeys  = "mtbsu"
+)
+
+func accountFlags(a *AccountView) [len(accountFlagKeys)]*bool {
+	return [...]*bool{&a.CanTrade, &a.CanWithdraw, &a.CanDeposit}
+}
+
+func accountRaws(a *AccountView) [len(accountRawKeys)]*[]byte {
+	return [...]*[]byte{&a.MakerCommission, &a.TakerCommission, &a.BuyerCommission, &a.SellerCommission, &a.UpdateTime}
+}
+
+// accountIndex numbers the flags, then the fields kept as written.
+var accountIndex = keyIndex(accountFlagKeys + accountRawKeys)
+
 // fastAccount decodes the fields of an account update from b[i] (after
 // its type), its balances into d.bals, returning the index after the
 // object; false when the generic path must decode it (d.bals as before).
 func (d *Decoder) fastAccount(b []byte, i, depth int, a *AccountView) (int, bool) {
 	first := len(d.bals)
-	a.MakerCommission, a.TakerCommission, a.BuyerCommission, a.SellerCommission, a.UpdateTime = nil, nil, nil, nil, nil
-	const need = 1<<5 - 1 // E T W D B
+	flags, raws := accountFlags(a), accountRaws(a)
+	for _, dst := range raws {
+		*dst = nil
+	}
+	const need = 1<<(2+len(accountFlagKeys)) - 1 // E B and the flags
 	var seen uint8
 	for {
 		k, ok := keyAt(b, i)
@@ -91,33 +112,22 @@ func (d *Decoder) fastAccount(b []byte, i, depth int, a *AccountView) (int, bool
 		case 'E':
 			a.EventTime, i, ok = timeAt(b, i)
 			seen |= 1
-		case 'T':
-			a.CanTrade, i, ok = boolAt(b, i)
-			seen |= 2
-		case 'W':
-			a.CanWithdraw, i, ok = boolAt(b, i)
-			seen |= 4
-		case 'D':
-			a.CanDeposit, i, ok = boolAt(b, i)
-			seen |= 8
 		case 'B':
 			d.bals = d.bals[:first] // the last B counts
 			i, ok = d.balancesAt(b, i)
-			seen |= 16
-		case 'm':
-			a.MakerCommission, i, ok = rawAt(b, i, depth)
-		case 't':
-			a.TakerCommission, i, ok = rawAt(b, i, depth)
-		case 'b':
-			a.BuyerCommission, i, ok = rawAt(b, i, depth)
-		case 's':
-			a.SellerCommission, i, ok = rawAt(b, i, depth)
-		case 'u':
-			a.UpdateTime, i, ok = rawAt(b, i, depth)
+			seen |= 2
 		case 'e':
 			ok = false
 		default:
-			i, ok = skipAt(b, i, depth)
+			switch n := int(accountIndex[k]) - 1; {
+			case n < 0:
+				i, ok = skipAt(b, i, depth)
+			case n < len(flags):
+				*flags[n], i, ok = boolAt(b, i)
+				seen |= 4 << n
+			default:
+				*raws[n-len(flags)], i, ok = rawAt(b, i, depth)
+			}
 		}
 		if i, ok = nextField(b, i, ok); !ok {
 			break

@@ -141,6 +141,31 @@ func (r *fieldReader) dec(k byte, dst *[]byte) {
 	}
 }
 
+// textKind is how a field kept as text is read: each has a fieldReader
+// method and a fast reader (textAt).
+type textKind uint8
+
+const (
+	textStr     textKind = iota // a string
+	textLiteral                 // a string or an integer literal
+	textDec                     // a decimal, string or number
+)
+
+// textAt are the fast path's readers by kind.
+var textAt = [...]func(b []byte, i int) ([]byte, int, bool){textStr: strAt, textLiteral: literalAt, textDec: decAt}
+
+// text reads the field k of kind kind.
+func (r *fieldReader) text(kind textKind, k byte, dst *[]byte) {
+	switch kind {
+	case textStr:
+		r.str(k, dst)
+	case textLiteral:
+		r.literal(k, dst)
+	default:
+		r.dec(k, dst)
+	}
+}
+
 func (r *fieldReader) bool(k byte, dst *bool) {
 	if r.bad == 0 {
 		r.note(k, r.d.boolField(k, dst))
@@ -168,16 +193,16 @@ func (d *Decoder) exec(b []byte, x *ExecView, contract bool) byte {
 	if r.bad != 0 {
 		return r.bad
 	}
-	x.LastQty, x.LastPrice = d.rawField(b, 'l'), d.rawField(b, 'L')
-	x.Commission, x.CommissionAsset = d.rawField(b, 'n'), d.rawField(b, 'N')
-	x.TradeTime, x.TradeID = d.rawField(b, 'T'), d.rawField(b, 't')
+	for n, dst := range execRaws(x) {
+		*dst = nil
+		if execRawKept(n, contract) {
+			*dst = d.rawField(b, execRawKeys[n])
+		}
+	}
 	if !contract {
-		x.ExecType, x.RejectReason = d.rawField(b, 'x'), d.rawField(b, 'r')
-		x.StopPrice, x.IcebergQty = d.rawField(b, 'P'), d.rawField(b, 'F')
 		x.Close, x.Leverage = false, nil
 		return 0
 	}
-	x.ExecType, x.RejectReason, x.StopPrice, x.IcebergQty = nil, nil, nil, nil
 	r.bool('C', &x.Close)
 	r.dec('v', &x.Leverage)
 	return r.bad
@@ -186,15 +211,9 @@ func (d *Decoder) exec(b []byte, x *ExecView, contract bool) byte {
 // position fills p and returns 0, or the first key that is missing or bad.
 func (d *Decoder) position(b []byte, p *PositionView) byte {
 	r := fieldReader{d: d, b: b}
-	r.literal('A', &p.AccountID)
-	r.str('s', &p.Symbol)
-	r.str('S', &p.Side)
-	r.dec('p', &p.AvgPrice)
-	r.dec('P', &p.Total)
-	r.dec('a', &p.Available)
-	r.dec('f', &p.LiquidationPrice)
-	r.dec('m', &p.Margin)
-	r.dec('r', &p.RealizedPnl)
+	for n, dst := range positionDsts(p) {
+		r.text(positionKinds[n], positionKeys[n], dst)
+	}
 	return r.bad
 }
 
@@ -205,19 +224,17 @@ const (
 
 // account fills a and returns "", or why the event is malformed.
 func (d *Decoder) account(b []byte, a *AccountView) string {
-	switch {
-	case !d.timeField(b, 'E', &a.EventTime):
+	if !d.timeField(b, 'E', &a.EventTime) {
 		return badField['E']
-	case !d.boolField('T', &a.CanTrade):
-		return badField['T']
-	case !d.boolField('W', &a.CanWithdraw):
-		return badField['W']
-	case !d.boolField('D', &a.CanDeposit):
-		return badField['D']
 	}
-	a.MakerCommission, a.TakerCommission = d.rawField(b, 'm'), d.rawField(b, 't')
-	a.BuyerCommission, a.SellerCommission = d.rawField(b, 'b'), d.rawField(b, 's')
-	a.UpdateTime = d.rawField(b, 'u')
+	for n, dst := range accountFlags(a) {
+		if k := accountFlagKeys[n]; !d.boolField(k, dst) {
+			return badField[k]
+		}
+	}
+	for n, dst := range accountRaws(a) {
+		*dst = d.rawField(b, accountRawKeys[n])
+	}
 	arr := d.slot('B')
 	if arr.kind != vArray {
 		return badField['B']

@@ -121,21 +121,31 @@ func mustDial(t testing.TB, addr string, key gossh.Signer) *gossh.Client {
 	return c
 }
 
-// screen collects a session's output; text returns it with ANSI stripped.
+// screen collects a session's output; text returns it with ANSI stripped,
+// then what a terminal of the session's size shows (frames are drawn as
+// the cells that changed, so a word can be on screen and never whole in
+// the stream). Benchmarks' screens keep the stream only.
 type screen struct {
-	mu     sync.Mutex
-	buf    bytes.Buffer
-	n      int64
-	stamps bool        // record write times (BenchmarkCapacity)
-	writes []time.Time // the write times while stamps is on
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	term    *emulator // nil in benchmarks
+	n       int64
+	nwrites int64       // writes the client got: about one per frame
+	stamps  bool        // record write times (BenchmarkCapacity)
+	writes  []time.Time // the write times while stamps is on
 }
 
 func (s *screen) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.n += int64(len(p))
+	s.nwrites++
 	if s.stamps {
 		s.writes = append(s.writes, time.Now())
+	}
+	if s.term != nil {
+		s.term.feed(p)
+		s.term.badBytes = nil
 	}
 	if s.buf.Len() > 128<<10 { // keep the tail only
 		tail := append([]byte(nil), s.buf.Bytes()[s.buf.Len()-64<<10:]...)
@@ -148,7 +158,19 @@ func (s *screen) Write(p []byte) (int, error) {
 func (s *screen) text() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return ansi.Strip(s.buf.String())
+	if s.term == nil {
+		return ansi.Strip(s.buf.String())
+	}
+	return ansi.Strip(s.buf.String()) + "\n" + s.term.screenText()
+}
+
+// resize changes the terminal's size (the session's window change).
+func (s *screen) resize(w, h int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.term != nil {
+		s.term.resize(w, h)
+	}
 }
 
 // stamp turns the recording of write times on or off.
@@ -163,6 +185,12 @@ func (s *screen) writeTimes() []time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.writes)
+}
+
+func (s *screen) frames() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.nwrites
 }
 
 func (s *screen) bytes() int64 {
@@ -204,6 +232,9 @@ func openViewer(t testing.TB, c *gossh.Client, w, h int, env map[string]string) 
 		t.Fatalf("request pty: %v", err)
 	}
 	v := &viewer{sess: sess, screen: &screen{}, done: make(chan error, 1)}
+	if _, bench := t.(*testing.B); !bench {
+		v.screen.term = newEmulator(clamp(w, MaxWidth), clamp(h, MaxHeight))
+	}
 	sess.Stdout = v.screen
 	sess.Stderr = v.screen
 	if v.stdin, err = sess.StdinPipe(); err != nil {
@@ -215,6 +246,15 @@ func openViewer(t testing.TB, c *gossh.Client, w, h int, env map[string]string) 
 	go func() { v.done <- sess.Wait() }()
 	t.Cleanup(func() { sess.Close() })
 	return v
+}
+
+// windowChange resizes the client's window to w×h.
+func (v *viewer) windowChange(t testing.TB, w, h int) {
+	t.Helper()
+	v.screen.resize(clamp(w, MaxWidth), clamp(h, MaxHeight))
+	if err := v.sess.WindowChange(h, w); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // wait returns the session's exit error, failing after within.

@@ -173,9 +173,7 @@ func TestWindowChangeResizes(t *testing.T) {
 	c := mustDial(t, f.addr, f.client)
 	v := openViewer(t, c, 80, 24, nil)
 	v.screen.waitFor(t, "size 80x24", 5*time.Second)
-	if err := v.sess.WindowChange(40, 132); err != nil {
-		t.Fatal(err)
-	}
+	v.windowChange(t, 132, 40)
 	v.screen.waitFor(t, "size 132x40", 5*time.Second)
 }
 
@@ -243,12 +241,8 @@ func TestHugeWindowIsCapped(t *testing.T) {
 		t.Errorf("Viewer size for a 100000x50000 pty = %dx%d, want %dx%d", got.Width, got.Height, MaxWidth, MaxHeight)
 	}
 	v.screen.waitFor(t, fmt.Sprintf("size %dx%d", MaxWidth, MaxHeight), 5*time.Second)
-	if err := v.sess.WindowChange(1<<20, 1<<20); err != nil {
-		t.Fatal(err)
-	}
-	if err := v.sess.WindowChange(20, 60); err != nil {
-		t.Fatal(err)
-	}
+	v.windowChange(t, 1<<20, 1<<20)
+	v.windowChange(t, 60, 20)
 	v.screen.waitFor(t, "size 60x20", 5*time.Second)
 }
 

@@ -54,6 +54,7 @@ type session struct {
 
 	prog    *tea.Program
 	out     countingWriter
+	paint   *painter      // draws the program's frames on the session
 	done    chan struct{} // closed when the program has ended
 	endOnce sync.Once
 	reason  atomic.Pointer[string] // why the server ended it; nil if the viewer quit
@@ -103,12 +104,15 @@ func (s *Server) refuse(sess ssh.Session, msg string) {
 }
 
 // newProgram makes the viewer's Bubble Tea program: the session is its
-// terminal, with the client's environment, colour profile and window.
+// terminal, with the client's environment, colour profile and window. The
+// program has no renderer: the session's painter draws its Views.
 func (s *Server) newProgram(ctx context.Context, v *session, viewer Viewer, in io.Reader) *tea.Program {
 	v.out.w = v.ssh
-	return tea.NewProgram(s.cfg.NewModel(ctx, viewer),
+	v.paint = newPainter(&v.out, s.cfg.FPS, viewer.Width, viewer.Height, viewer.Profile)
+	prog := tea.NewProgram(&paintedModel{Model: s.cfg.NewModel(ctx, viewer), p: v.paint},
 		tea.WithInput(in),
-		tea.WithOutput(&v.out),
+		tea.WithOutput(v.paint),
+		tea.WithoutRenderer(),
 		tea.WithEnvironment(viewer.Environ),
 		tea.WithColorProfile(viewer.Profile),
 		tea.WithWindowSize(viewer.Width, viewer.Height),
@@ -116,13 +120,17 @@ func (s *Server) newProgram(ctx context.Context, v *session, viewer Viewer, in i
 		tea.WithoutSignalHandler(),
 		tea.WithFPS(s.cfg.FPS),
 	)
+	v.paint.send = prog.Send
+	return prog
 }
 
 // run runs the program until the viewer quits, the connection ends or the
 // server stops it, and returns which.
 func (v *session) run() string {
+	go v.paint.run()
 	_, err := v.prog.Run()
 	v.prog.Kill()
+	v.paint.close() // the viewer's terminal restored
 	close(v.done)
 	if r := v.reason.Load(); r != nil {
 		fmt.Fprint(v.ssh, "bhtop serve: "+*r+"\r\n")
@@ -141,7 +149,7 @@ func (v *session) run() string {
 func (v *session) stop(reason string) {
 	v.endOnce.Do(func() {
 		v.reason.Store(&reason)
-		go v.prog.Quit() // Send blocks while the program is stuck writing
+		go v.prog.Quit() // Send waits for the program's loop
 		go func() {
 			t := time.NewTimer(v.srv.cfg.Grace)
 			defer t.Stop()
@@ -180,9 +188,9 @@ func newViewer(id uint64, sess ssh.Session, pty ssh.Pty) Viewer {
 	}
 }
 
-// The largest window a session is drawn for. The renderer keeps cells for
-// the whole window, so without a cap one viewer announcing a huge pty
-// could make the server allocate gigabytes.
+// The largest window a session is drawn for. The model draws and the
+// painter keeps the whole window, so without a cap one viewer announcing a
+// huge pty could make the server build enormous frames.
 const (
 	MaxWidth  = 300
 	MaxHeight = 100

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"bhtop/api"
 	"bhtop/internal/testkit"
 )
 
@@ -302,5 +303,62 @@ func waitUntil(t *testing.T, within time.Duration, cond func() bool) {
 			t.Fatal("condition not met in time")
 		}
 		time.Sleep(10 * time.Millisecond) // polls
+	}
+}
+
+// REQUEST_WEIGHT: 429 with Retry-After, then 418 for a client that sends
+// again while told to wait; bans double and end (BanScale shrinks them).
+func TestRateLimitAndBan(t *testing.T) {
+	clock := newClock(exampleTS + 10_000) // 10 s into a minute
+	s := start(t, Options{Now: clock.Now, BanScale: 0.001, RateLimits: RateLimits{WeightPerMinute: 10, OrdersPerSecond: 2}})
+	account := func() reply { return signed(t, s, "GET", "/openapi/v1/account", "") }
+	wantOK(t, account())
+	wantOK(t, account()) // weight 10 of 10
+	r := account()
+	wantErr(t, "third account call", r, http.StatusTooManyRequests, codeTooManyRequests)
+	if got := r.header.Get("Retry-After"); got != "50" {
+		t.Errorf("Retry-After = %q, want 50", got)
+	}
+	r = account()
+	wantErr(t, "call during backoff", r, http.StatusTeapot, codeTooManyRequests)
+	if got := r.header.Get("Retry-After"); got == "" {
+		t.Errorf("418 without Retry-After")
+	}
+	clock.Add(100 * time.Millisecond) // first ban: 2 min × 0.001 = 120 ms
+	wantErr(t, "during first ban", raw(t, s, "GET", "/openapi/v1/time", "", "", ""), http.StatusTeapot, codeTooManyRequests)
+	clock.Add(30 * time.Millisecond)
+	wantErr(t, "after first ban, window still full", account(), http.StatusTooManyRequests, codeTooManyRequests)
+	wantErr(t, "again during backoff", account(), http.StatusTeapot, codeTooManyRequests)
+	clock.Add(130 * time.Millisecond) // second ban: 240 ms
+	wantErr(t, "during second ban", account(), http.StatusTeapot, codeTooManyRequests)
+	clock.Add(120 * time.Millisecond)
+	wantErr(t, "after second ban", account(), http.StatusTooManyRequests, codeTooManyRequests)
+	clock.Add(time.Minute) // new window; waited as told
+	wantOK(t, account())
+
+	order := "symbol=ETHBTC&side=SELL&type=LIMIT&quantity=0.01&price=0.09"
+	wantOK(t, signed(t, s, "POST", "/openapi/v1/order", order))
+	r = signed(t, s, "POST", "/openapi/v1/order", order)
+	wantOK(t, r)
+	r = signed(t, s, "POST", "/openapi/v1/order", order)
+	wantErr(t, "third order in a second", r, http.StatusTooManyRequests, codeTooManyOrders)
+}
+
+// TestCancelsCountTowardOrders: the simulator counts a cancel toward the
+// ORDER limit like the api table (and the REST client) says.
+func TestCancelsCountTowardOrders(t *testing.T) {
+	clock := newClock(1_700_000_000_000)
+	s := start(t, Options{Now: clock.Now, RateLimits: RateLimits{OrdersPerSecond: 2}})
+	for i := 0; i < 2; i++ {
+		r := signed(t, s, "DELETE", api.CancelOrder.Path, "orderId=1")
+		if r.code() == codeTooManyOrders {
+			t.Fatalf("cancel %d: %s, want room under the limit", i, r.body)
+		}
+	}
+	r := signed(t, s, "DELETE", api.CancelOrder.Path, "orderId=1")
+	wantErr(t, "third cancel within a second", r, http.StatusTooManyRequests, codeTooManyOrders)
+	clock.Add(1100 * time.Millisecond)
+	if r := signed(t, s, "GET", api.OpenOrders.Path, ""); r.code() == codeTooManyOrders {
+		t.Errorf("a query counted toward ORDER: %s", r.body)
 	}
 }

@@ -264,7 +264,7 @@ func (s *Store) foldFill(in *fillIn) {
 		if b.records == 0 {
 			break // no chain of records to look in
 		}
-		me, mr = b.matchKeys(in.mkt, in.orderID, in.qty, in.price)
+		_, mr = b.matchKeys(in.mkt, in.orderID, in.qty, in.price)
 		if i, ok := b.matchHalf(in, 'r', mr); ok {
 			s.mergeFill(i, in, 0, zk)
 			return

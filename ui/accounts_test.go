@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/signer"
 	"bhtop/sim"
@@ -95,12 +96,7 @@ func TestTwoSimulatorAccounts(t *testing.T) {
 	session := func(key, secret string) *stream.Session {
 		c := rest.New(srv.URL(), rest.WithAPIKey(key), rest.WithSecret(signer.NewSecret(secret)))
 		s, err := stream.New(stream.Config{REST: c, WSURL: srv.WSURL(), Simulated: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Start()
-		t.Cleanup(func() { _ = s.Close(t.Context()) })
-		return s
+		return testkit.Started(t, s, err)
 	}
 	live := session(good.APIKey, good.SecretKey)
 	wrong := session(good.APIKey, "not-the-secret")

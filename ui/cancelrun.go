@@ -37,9 +37,11 @@ func newCancelRun(k KeyMap, id, total int) *cancelRunState {
 // Update: any key closes the summary; while the cancels run, esc hides
 // the progress and q quits.
 func (r cancelRunState) Update(msg tea.Msg) (cancelRunState, tea.Cmd) {
-	k, ok := msg.(tea.KeyPressMsg)
+	return keysOnly(r, msg, cancelRunState.onKey)
+}
+
+func (r cancelRunState) onKey(k tea.KeyPressMsg) cancelRunState {
 	switch {
-	case !ok:
 	case r.done:
 		r.closed = true
 	case key.Matches(k, r.keys.Quit):
@@ -47,7 +49,7 @@ func (r cancelRunState) Update(msg tea.Msg) (cancelRunState, tea.Cmd) {
 	case key.Matches(k, r.keys.Hide):
 		r.hidden = true
 	}
-	return r, nil
+	return r
 }
 
 // alarming reports whether the summary is drawn in the loud box: some

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
 	"bhtop/market"
 	"bhtop/rest"
 	"bhtop/sim"
@@ -26,11 +27,7 @@ import (
 func TestChartLoadsIntervalsFromSimulator(t *testing.T) {
 	srv := simtest.Start(t, sim.Options{Activity: 5, MarketActivity: 20})
 	sess, err := stream.New(stream.Config{REST: srv.Client(), WSURL: srv.WSURL(), Simulated: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess.Start()
-	t.Cleanup(func() { _ = sess.Close(t.Context()) })
+	testkit.Started(t, sess, err)
 	mc, err := market.New(market.Config{REST: rest.New(srv.URL()), WSURL: srv.WSURL(), State: sess.Hub(),
 		ValueIn: "USDT", Watch: []string{"BTCUSDT"}, PublishEvery: 20 * time.Millisecond, RecheckEvery: 50 * time.Millisecond})
 	if err != nil {

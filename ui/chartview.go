@@ -45,9 +45,11 @@ const (
 // help, the order form and quitting are asked of the root.
 func (c chartState) Update(msg tea.Msg) (chartState, tea.Cmd) {
 	c.want = chartStay
-	k, ok := msg.(tea.KeyPressMsg)
+	return keysOnly(c, msg, chartState.onKey)
+}
+
+func (c chartState) onKey(k tea.KeyPressMsg) chartState {
 	switch {
-	case !ok:
 	case key.Matches(k, c.keys.Quit):
 		c.want = chartQuit
 	case key.Matches(k, c.keys.Close, c.keys.Chart):
@@ -61,7 +63,7 @@ func (c chartState) Update(msg tea.Msg) (chartState, tea.Cmd) {
 	case key.Matches(k, c.keys.New):
 		c.want = chartOrder
 	}
-	return c, nil
+	return c
 }
 
 // View is the chart's body: the title line with the quote, the candles

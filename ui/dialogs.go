@@ -52,22 +52,23 @@ func (m *Model) ask(c confirmation) {
 // point and backspace edit the quantity; any other key is no.
 func (c confirmation) Update(msg tea.Msg) (confirmation, tea.Cmd) {
 	c.answer = answerNone
-	k, ok := msg.(tea.KeyPressMsg)
-	switch {
-	case !ok:
-	case key.Matches(k, c.keys.Yes):
+	return keysOnly(c, msg, confirmation.onKey)
+}
+
+func (c confirmation) onKey(k tea.KeyPressMsg) confirmation {
+	if key.Matches(k, c.keys.Yes) {
 		c.answer = answerYes
-	default:
-		if c.closing != nil {
-			cl := *c.closing // copy: the question is a value
-			if cl.edit(k, c.keys.Erase) {
-				c.closing = &cl
-				return c, nil
-			}
-		}
-		c.answer = answerNo
+		return c
 	}
-	return c, nil
+	if c.closing != nil {
+		cl := *c.closing // copy: the question is a value
+		if cl.edit(k, c.keys.Erase) {
+			c.closing = &cl
+			return c
+		}
+	}
+	c.answer = answerNo
+	return c
 }
 
 // sends reports whether the question is about sending an order (else

@@ -34,10 +34,10 @@ const (
 // symbols load or after they failed to.
 func (f orderForm) Update(msg tea.Msg) (orderForm, tea.Cmd) {
 	f.want = formStay
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return f, nil
-	}
+	return keysOnly(f, msg, orderForm.onKey)
+}
+
+func (f orderForm) onKey(k tea.KeyPressMsg) orderForm {
 	keys := &f.keys
 	switch {
 	case key.Matches(k, keys.Close):
@@ -61,7 +61,7 @@ func (f orderForm) Update(msg tea.Msg) (orderForm, tea.Cmd) {
 			f.typeText(k.Text)
 		}
 	}
-	return f, nil
+	return f
 }
 
 // onFormKey hands the key to the order form, first taking a live price

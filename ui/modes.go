@@ -60,6 +60,16 @@ func (m *Model) mode() mode {
 // take no keys and show no short help).
 func (md mode) dialog() bool { return md >= modeConfirm && md <= modeHelp }
 
+// keysOnly is the Update of a mode, which answers key presses alone:
+// onKey handles one, any other message leaves v as it is. No mode
+// returns a command.
+func keysOnly[T any](v T, msg tea.Msg, onKey func(T, tea.KeyPressMsg) T) (T, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		v = onKey(v, k)
+	}
+	return v, nil
+}
+
 // modeCtx is what a mode's View reads of the dashboard, read-only: the
 // styles, the account and market it shows, and the screen's size. The
 // root makes one each time it draws or renders a mode (Model.modeCtx);
@@ -125,17 +135,17 @@ type helpScreen struct {
 
 // Update closes the help on ? or esc and asks to quit on q.
 func (h helpScreen) Update(msg tea.Msg) (helpScreen, tea.Cmd) {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return h, nil
-	}
+	return keysOnly(h, msg, helpScreen.onKey)
+}
+
+func (h helpScreen) onKey(k tea.KeyPressMsg) helpScreen {
 	switch {
 	case key.Matches(k, h.keys.Quit):
 		h.quit = true
 	case key.Matches(k, h.keys.Help, h.keys.Esc):
 		h.closed = true
 	}
-	return h, nil
+	return h
 }
 
 // View is the help's box: every key in columns, and how to close it.
@@ -191,10 +201,10 @@ func newFilterPrompt(k KeyMap, text string) filterPrompt {
 // Update edits the filter: enter keeps it, esc clears it, backspace
 // erases a character, any other key with text types it.
 func (f filterPrompt) Update(msg tea.Msg) (filterPrompt, tea.Cmd) {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return f, nil
-	}
+	return keysOnly(f, msg, filterPrompt.onKey)
+}
+
+func (f filterPrompt) onKey(k tea.KeyPressMsg) filterPrompt {
 	switch {
 	case key.Matches(k, f.keys.Clear):
 		f.text, f.on = "", false
@@ -210,7 +220,7 @@ func (f filterPrompt) Update(msg tea.Msg) (filterPrompt, tea.Cmd) {
 			f.text += k.Text
 		}
 	}
-	return f, nil
+	return f
 }
 
 // View is the message line's hint while the filter is typed.

@@ -16,8 +16,6 @@ const sigDigits = 18
 // bridgeFirst is the bridge asset tried before any other.
 const bridgeFirst = "BTC"
 
-var one = decimal.NewFromInt(1)
-
 // div is a / b to 18 significant digits. ok is false when b is zero.
 func div(a, b decimal.Decimal) (decimal.Decimal, bool) {
 	if b.IsZero() {

@@ -51,8 +51,9 @@ type Server struct {
 	// mu orders each connection's wg.Add before Wait: a socket arriving
 	// while the server closes is refused, not added to a group being
 	// waited for.
-	mu sync.Mutex
-	wg sync.WaitGroup
+	mu      sync.Mutex
+	wg      sync.WaitGroup
+	waiting bool // Wait has begun: no more Adds
 }
 
 // New returns a Server of src; connections end when done is closed.
@@ -76,19 +77,24 @@ var upgrader = websocket.Upgrader{
 // Wait returns once every connection has ended (after done is closed).
 func (s *Server) Wait() {
 	s.mu.Lock()
-	s.mu.Unlock() // no Add after this: done is closed
+	s.waiting = true // no Add after this
+	s.mu.Unlock()
 	s.wg.Wait()
 }
 
 // Serve upgrades the request and serves the socket until it ends.
 func (s *Server) Serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
+	closing := s.waiting
 	select {
 	case <-s.done:
+		closing = true
+	default:
+	}
+	if closing {
 		s.mu.Unlock()
 		http.Error(w, "closing", http.StatusServiceUnavailable)
 		return
-	default:
 	}
 	s.wg.Add(1)
 	s.mu.Unlock()

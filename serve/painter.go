@@ -1,0 +1,432 @@
+package serve
+
+import (
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// painter draws one viewer's frames on its session, in place of Bubble
+// Tea's renderer: the program runs without a renderer, its model is
+// wrapped by paintedModel, which hands the painter a View when a frame is
+// due, and the painter's goroutine writes at most one frame per interval:
+// of each line that differs from the frame before (a string comparison),
+// the runs of cells that changed (linediff.go). Bubble Tea's renderer
+// parsed every frame of every viewer into cells and diffed those.
+//
+// Writes happen only on the painter's goroutine, so a viewer that stops
+// reading blocks that goroutine alone: the program keeps folding notices,
+// is asked for no View meanwhile, and nothing queues (Bubble Tea's own
+// output, terminal queries and bells, is capped).
+//
+// serve's dashboards are full-screen programs: the painter always uses the
+// alternate screen, and of a View it honours Content, Cursor, MouseMode,
+// WindowTitle, ReportFocus and DisableBracketedPasteMode. Lines past the
+// window's height are not drawn; lines wider than the window are clipped
+// by the terminal (auto-wrap is off while the dashboard runs).
+type painter struct {
+	out      io.Writer
+	interval time.Duration // the shortest time between two frames
+	wake     chan struct{} // 1 slot: something new to write
+	quit     chan struct{} // closed by close
+	done     chan struct{} // closed when run has returned
+
+	// send asks the program for a View (the program's Send): set before
+	// run starts.
+	send func(tea.Msg)
+
+	mu      sync.Mutex
+	view    tea.View
+	fresh   bool // view has not been painted yet
+	ready   bool // the next View is wanted at once
+	stale   bool // a View was skipped since the last one painted
+	w, h    int
+	redraw  bool // the next frame repaints the whole screen
+	profile colorprofile.Profile
+	raw     []byte // Bubble Tea's own output, written before the next frame
+
+	// Owned by run.
+	started bool     // the viewer's terminal is in the dashboard's modes
+	lines   []string // the lines on the viewer's screen, as the model drew them
+	modes   viewModes
+	cursor  bool // the text cursor is shown
+	failed  bool // a write failed: the connection is gone
+	buf     []byte
+	sgr     sgrCache
+}
+
+// maxRaw caps Bubble Tea's own output waiting for a viewer that does not
+// read; past it, that output is dropped.
+const maxRaw = 64 << 10
+
+func newPainter(out io.Writer, fps, w, h int, profile colorprofile.Profile) *painter {
+	return &painter{
+		out:      out,
+		interval: time.Second / time.Duration(max(fps, 1)),
+		wake:     make(chan struct{}, 1),
+		quit:     make(chan struct{}),
+		done:     make(chan struct{}),
+		w:        w,
+		h:        h,
+		profile:  profile,
+		ready:    true,
+	}
+}
+
+// due reports whether the program should hand over its View now (from
+// the program's loop, after each Update). Between frames it is not: the
+// painter remembers that the model changed and asks for a View with
+// paintMsg once the next frame is due, so a model is drawn at most once
+// per frame interval however many messages it gets, and not at all while
+// its viewer does not read.
+func (p *painter) due() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ready {
+		p.ready = false
+		return true
+	}
+	p.stale = true
+	return false
+}
+
+// paintMsg asks the program for a View: the painter is ready for a frame
+// and the model changed since the last one.
+type paintMsg struct{}
+
+// setView hands over the model's newest View (from the program's loop).
+func (p *painter) setView(v tea.View) {
+	p.mu.Lock()
+	p.view, p.fresh = v, true
+	p.mu.Unlock()
+	p.poke()
+}
+
+// resize sets the window size; the next frame repaints every line.
+func (p *painter) resize(w, h int) {
+	p.mu.Lock()
+	if w != p.w || h != p.h {
+		p.w, p.h, p.redraw = w, h, true
+	}
+	p.mu.Unlock()
+}
+
+// setProfile sets the colour profile the frames are written in.
+func (p *painter) setProfile(profile colorprofile.Profile) {
+	p.mu.Lock()
+	if profile != p.profile {
+		p.profile, p.redraw = profile, true
+	}
+	p.mu.Unlock()
+}
+
+// Write queues Bubble Tea's own output (terminal queries, bells): the
+// program's output is the painter, so that the session has one writer.
+// It never blocks.
+func (p *painter) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	if len(p.raw)+len(b) <= maxRaw {
+		p.raw = append(p.raw, b...)
+	}
+	p.mu.Unlock()
+	p.poke()
+	return len(b), nil
+}
+
+func (p *painter) poke() {
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// close restores the viewer's terminal and ends run, and returns once the
+// restoring sequences are written (or the write failed). With a viewer
+// that does not read it waits until the connection is cut.
+func (p *painter) close() {
+	close(p.quit)
+	<-p.done
+}
+
+// run writes frames until close.
+func (p *painter) run() {
+	defer close(p.done)
+	pace := time.NewTimer(p.interval)
+	pace.Stop()
+	raw := make([]byte, 0, 256)
+	for {
+		quitting := false
+		select {
+		case <-p.wake:
+		case <-p.quit:
+			quitting = true
+		}
+
+		p.mu.Lock()
+		view, fresh, redraw, w, h, profile := p.view, p.fresh, p.redraw, p.w, p.h, p.profile
+		p.fresh, p.redraw = false, false
+		raw, p.raw = p.raw, raw[:0]
+		p.mu.Unlock()
+
+		p.buf = append(p.buf[:0], raw...)
+		painted := !quitting && (fresh || redraw)
+		if painted {
+			p.frame(view, w, h, redraw, profile)
+		}
+		if quitting {
+			p.restore(h)
+		}
+		if len(p.buf) > 0 && !p.failed {
+			if _, err := p.out.Write(p.buf); err != nil {
+				p.failed = true
+			}
+		}
+		if cap(p.buf) > 256<<10 {
+			p.buf = nil // a resize to a huge window once is not kept for the session
+		}
+		if quitting {
+			return
+		}
+		if painted {
+			// The frame interval, then the next View: at once if the model
+			// changed meanwhile, else when it next does.
+			pace.Reset(p.interval)
+			select {
+			case <-pace.C:
+			case <-p.quit:
+			}
+			p.mu.Lock()
+			stale := p.stale
+			p.ready, p.stale = true, false
+			p.mu.Unlock()
+			if stale {
+				p.send(paintMsg{})
+			}
+		}
+	}
+}
+
+// viewModes are the terminal modes a View asks for.
+type viewModes struct {
+	mouse   tea.MouseMode
+	title   string
+	focus   bool
+	noPaste bool
+}
+
+func modesOf(v tea.View) viewModes {
+	return viewModes{mouse: v.MouseMode, title: v.WindowTitle, focus: v.ReportFocus, noPaste: v.DisableBracketedPasteMode}
+}
+
+// frame appends to p.buf what turns the viewer's screen into v.
+func (p *painter) frame(v tea.View, w, h int, redraw bool, profile colorprofile.Profile) {
+	if !p.started {
+		p.started, redraw = true, true
+		p.buf = append(p.buf, ansi.SetModeAltScreenSaveCursor+ansi.ResetModeTextCursorEnable+ansi.ResetModeAutoWrap...)
+		// Keys as Bubble Tea's renderer asks for them: modifyOtherKeys and
+		// the kitty protocol's disambiguation (terminals ignore what they
+		// do not know).
+		p.buf = append(p.buf, ansi.SetModifyOtherKeys2...)
+		p.buf = append(p.buf, ansi.PushKittyKeyboard(1)...)
+		p.setModes(viewModes{mouse: tea.MouseModeNone, noPaste: true}, modesOf(v))
+	} else {
+		p.setModes(p.modes, modesOf(v))
+	}
+	p.buf = append(p.buf, ansi.SetModeSynchronizedOutput...)
+	if redraw {
+		p.buf = append(p.buf, ansi.ResetStyle+ansi.EraseEntireScreen...)
+		p.lines = slices.Grow(p.lines[:0], h)[:h]
+		clear(p.lines)
+	}
+	// The new lines are substrings of v.Content, which stays alive as long
+	// as they are on the viewer's screen.
+	rest := v.Content
+	for y := range h {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		if line != p.lines[y] {
+			p.buf = p.appendLine(p.buf, y, w, p.lines[y], line, profile)
+			p.lines[y] = line
+		}
+	}
+	p.buf = append(p.buf, ansi.ResetStyle...)
+	if c := v.Cursor; c != nil {
+		p.buf = appendMoveTo(p.buf, c.X, c.Y)
+		if !p.cursor {
+			p.buf = append(p.buf, ansi.SetModeTextCursorEnable...)
+		}
+	} else if p.cursor {
+		p.buf = append(p.buf, ansi.ResetModeTextCursorEnable...)
+	}
+	p.cursor = v.Cursor != nil
+	p.buf = append(p.buf, ansi.ResetModeSynchronizedOutput...)
+}
+
+// setModes appends what changes the terminal's modes from was to now.
+func (p *painter) setModes(was, now viewModes) {
+	if was.mouse != now.mouse {
+		if was.mouse != tea.MouseModeNone {
+			p.buf = append(p.buf, ansi.ResetModeMouseButtonEvent+ansi.ResetModeMouseAnyEvent+ansi.ResetModeMouseExtSgr...)
+		}
+		switch now.mouse {
+		case tea.MouseModeCellMotion:
+			p.buf = append(p.buf, ansi.SetModeMouseButtonEvent+ansi.SetModeMouseExtSgr...)
+		case tea.MouseModeAllMotion:
+			p.buf = append(p.buf, ansi.SetModeMouseAnyEvent+ansi.SetModeMouseExtSgr...)
+		}
+	}
+	if was.title != now.title {
+		p.buf = append(p.buf, ansi.SetWindowTitle(now.title)...)
+	}
+	if was.focus != now.focus {
+		p.buf = append(p.buf, pick(now.focus, ansi.SetModeFocusEvent, ansi.ResetModeFocusEvent)...)
+	}
+	if was.noPaste != now.noPaste {
+		p.buf = append(p.buf, pick(now.noPaste, ansi.ResetModeBracketedPaste, ansi.SetModeBracketedPaste)...)
+	}
+	p.modes = now
+}
+
+// restore appends what gives the viewer its terminal back: the modes
+// reset, the cursor shown, the main screen.
+func (p *painter) restore(h int) {
+	if !p.started {
+		return
+	}
+	p.setModes(p.modes, viewModes{mouse: tea.MouseModeNone, noPaste: true})
+	p.buf = append(p.buf, ansi.ResetModifyOtherKeys...)
+	p.buf = append(p.buf, ansi.PopKittyKeyboard(1)...)
+	p.buf = appendMoveTo(p.buf, 0, max(h-1, 0))
+	p.buf = append(p.buf, ansi.ResetStyle+ansi.SetModeAutoWrap+ansi.SetModeTextCursorEnable+ansi.ResetModeAltScreenSaveCursor...)
+	p.started = false
+}
+
+func pick(cond bool, yes, no string) string {
+	if cond {
+		return yes
+	}
+	return no
+}
+
+// appendMoveTo appends the sequence that moves the cursor to column x,
+// row y (from 0).
+func appendMoveTo(b []byte, x, y int) []byte {
+	b = append(b, "\x1b["...)
+	b = strconv.AppendInt(b, int64(y+1), 10)
+	if x > 0 {
+		b = append(b, ';')
+		b = strconv.AppendInt(b, int64(x+1), 10)
+	}
+	return append(b, 'H')
+}
+
+// sgrCache converts a line's style sequences to the viewer's colour
+// profile, remembering each sequence's conversion (a dashboard uses a few
+// dozen).
+type sgrCache struct {
+	profile colorprofile.Profile
+	conv    map[string]string
+	out     strings.Builder
+}
+
+// maxSGR bounds the conversions remembered; past it they start over.
+const maxSGR = 4096
+
+// appendLine appends line in the given profile: true colour as it is, no
+// terminal without any escape sequence, anything between with its style
+// sequences converted.
+func (c *sgrCache) appendLine(b []byte, line string, profile colorprofile.Profile) []byte {
+	switch {
+	case profile == colorprofile.TrueColor:
+		return append(b, line...)
+	case profile <= colorprofile.NoTTY:
+		return append(b, ansi.Strip(line)...)
+	}
+	if c.conv == nil || c.profile != profile || len(c.conv) > maxSGR {
+		c.conv, c.profile = make(map[string]string), profile
+	}
+	for {
+		i := strings.Index(line, "\x1b[")
+		if i < 0 {
+			return append(b, line...)
+		}
+		b = append(b, line[:i]...)
+		line = line[i:]
+		n, sgr := csiLen(line)
+		if !sgr {
+			b = append(b, line[:n]...)
+		} else {
+			b = append(b, c.convert(line[:n], profile)...)
+		}
+		line = line[n:]
+	}
+}
+
+// convert returns the style sequence seq in the profile.
+func (c *sgrCache) convert(seq string, profile colorprofile.Profile) string {
+	if s, ok := c.conv[seq]; ok {
+		return s
+	}
+	c.out.Reset()
+	w := colorprofile.Writer{Forward: &c.out, Profile: profile}
+	_, _ = w.WriteString(seq)
+	s := c.out.String()
+	c.conv[seq] = s
+	return s
+}
+
+// csiLen returns the length of the control sequence that s starts with
+// ("\x1b[" first), and whether it is a style sequence (SGR: parameters
+// of digits, ';' and ':' only, ended by 'm'). An unfinished sequence runs
+// to the end of s.
+func csiLen(s string) (n int, sgr bool) {
+	sgr = true
+	for i := 2; i < len(s); i++ {
+		switch ch := s[i]; {
+		case ch >= 0x40 && ch <= 0x7e:
+			return i + 1, sgr && ch == 'm'
+		case (ch >= '0' && ch <= '9') || ch == ';' || ch == ':':
+		default:
+			sgr = false
+		}
+	}
+	return len(s), false
+}
+
+// paintedModel runs a viewer's model under a painter: it tells the painter
+// the window size and colour profile, and hands it each View. Bubble Tea
+// itself draws nothing (the program has no renderer).
+type paintedModel struct {
+	tea.Model
+	p *painter
+}
+
+// Update passes msg on; the pointer is returned as it came, so an update
+// costs no allocation.
+func (m *paintedModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.p.resize(msg.Width, msg.Height)
+	case tea.ColorProfileMsg:
+		m.p.setProfile(msg.Profile)
+	case paintMsg:
+		return m, nil // the View after it is the one wanted
+	}
+	var cmd tea.Cmd
+	m.Model, cmd = m.Model.Update(msg)
+	return m, cmd
+}
+
+func (m *paintedModel) View() tea.View {
+	if m.p.due() {
+		m.p.setView(m.Model.View())
+	}
+	return tea.View{}
+}

@@ -1,0 +1,322 @@
+package serve
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// want is what a w×h screen shows for content: each line's cells, cut at
+// the window's edge, blanks after them.
+func want(t *testing.T, content string, w, h int) [][]emuCell {
+	t.Helper()
+	e := newEmulator(w, h)
+	for y, line := range strings.Split(content, "\n") {
+		if y >= h {
+			break
+		}
+		var cs []cell
+		walk := newCells(line)
+		for c, ok := walk.next(); ok; c, ok = walk.next() {
+			cs = append(cs, c)
+		}
+		if walk.bad {
+			t.Fatalf("test line %q cannot be cut into cells", line)
+		}
+		for _, cl := range cs {
+			if cl.col+cl.width > w {
+				break
+			}
+			e.grid[y][cl.col] = emuCell{cl.text, cl.style}
+			for i := 1; i < cl.width; i++ {
+				e.grid[y][cl.col+i] = emuCell{"", cl.style}
+			}
+		}
+	}
+	return e.grid
+}
+
+func (e *emulator) check(t *testing.T, step string, content string) {
+	t.Helper()
+	if len(e.badBytes) > 0 {
+		t.Fatalf("%s: the painter wrote what the emulator does not know: %q", step, e.badBytes)
+	}
+	exp := want(t, content, e.w, e.h)
+	for y := range e.h {
+		for x := range e.w {
+			if got, w := e.grid[y][x], exp[y][x]; got != w {
+				t.Fatalf("%s: cell (%d,%d) = %q, want %q\nscreen:\n%s\nwant:\n%s", step, x, y, got, w, e.text(e.grid), e.text(exp))
+			}
+		}
+	}
+}
+
+func (e *emulator) text(g [][]emuCell) string {
+	var b strings.Builder
+	for _, row := range g {
+		for _, c := range row {
+			b.WriteString(c.text)
+		}
+		b.WriteString("|\n")
+	}
+	return b.String()
+}
+
+// randomLine is a line of styled runs, plain text, box drawing, wide and
+// combining characters, up to max columns wide.
+func randomLine(r *rand.Rand, max int) string {
+	words := []string{"spot", "BTCUSDT", "61239.7", "0.000492", " ", "  ", "│", "▶", "›", "✓", "ᄀᄁ", "é", "e\u0301", "PARTIALLY_FILLED", "0.0%"}
+	styles := []string{"", "\x1b[1m", "\x1b[38;2;125;86;244m", "\x1b[1;38;2;0;200;83m", "\x1b[7m", "\x1b[38;5;196m\x1b[48;5;17m", "\x1b[2;38;2;90;90;90m"}
+	var b strings.Builder
+	width := 0
+	for width < max && r.IntN(12) > 0 {
+		word := words[r.IntN(len(words))]
+		width += ansi.StringWidth(word)
+		if st := styles[r.IntN(len(styles))]; st != "" {
+			b.WriteString(st + word + ansi.ResetStyle)
+		} else {
+			b.WriteString(word)
+		}
+	}
+	return b.String()
+}
+
+// TestPainterFramesMatchTheView paints random frames, each a random edit
+// of the one before (lines changed, shortened, lengthened, scrolled, some
+// wider than the window), with resizes between, and checks after each
+// that the screen shows exactly the View's lines.
+func TestPainterFramesMatchTheView(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	w, h := 40, 12
+	p := newPainter(&bytes.Buffer{}, 12, w, h, colorprofile.TrueColor)
+	e := newEmulator(w, h)
+	lines := make([]string, h)
+	for step := range 2000 {
+		redraw := false
+		switch k := r.IntN(20); {
+		case step == 0:
+			for y := range lines {
+				lines[y] = randomLine(r, w+5)
+			}
+		case k == 0: // resize
+			w, h = 20+r.IntN(40), 5+r.IntN(15)
+			lines = make([]string, h)
+			for y := range lines {
+				lines[y] = randomLine(r, w+5)
+			}
+			e.resize(w, h)
+			redraw = true
+		case k < 4: // scroll a region by one line
+			from := r.IntN(h)
+			copy(lines[from+1:], lines[from:h-1])
+			lines[from] = randomLine(r, w)
+		default: // edit a few lines
+			for range 1 + r.IntN(4) {
+				y := r.IntN(h)
+				if r.IntN(3) == 0 {
+					lines[y] = randomLine(r, w+5)
+				} else {
+					lines[y] = editLine(r, lines[y])
+				}
+			}
+		}
+		content := strings.Join(lines, "\n")
+		v := tea.NewView(content)
+		p.buf = p.buf[:0]
+		p.frame(v, w, h, redraw, colorprofile.TrueColor)
+		e.feed(p.buf)
+		e.check(t, fmt.Sprintf("step %d (%dx%d)", step, w, h), content)
+		if !e.alt || !e.hidden || !e.noWrap {
+			t.Fatalf("step %d: alt screen %v, cursor hidden %v, auto-wrap off %v; want all", step, e.alt, e.hidden, e.noWrap)
+		}
+	}
+
+	p.buf = p.buf[:0]
+	p.restore(h)
+	e.feed(p.buf)
+	if e.alt || e.hidden || e.noWrap || e.modes["1002"] || e.modes["1006"] || e.modes["2004"] {
+		t.Errorf("after restore: alt screen %v, cursor hidden %v, auto-wrap off %v, modes %v; want all off", e.alt, e.hidden, e.noWrap, e.modes)
+	}
+}
+
+// editLine changes a line the way a row changes: a few digits (a price,
+// an age), a combining accent added after a capital, or its end cut off
+// (before a style sequence, so that what is left is well formed).
+func editLine(r *rand.Rand, line string) string {
+	b := []byte(line)
+	switch r.IntN(4) {
+	case 0:
+		if len(line) > 0 {
+			return cutBeforeEscape(line, r.IntN(len(line)))
+		}
+	case 1:
+		for i := range b {
+			if b[i] >= 'A' && b[i] <= 'Z' && r.IntN(3) == 0 { // text: sequences end in m
+				return line[:i+1] + "\u0301" + line[i+1:]
+			}
+		}
+	}
+	for range 1 + r.IntN(3) {
+		if len(b) == 0 {
+			break
+		}
+		i := r.IntN(len(b))
+		if b[i] >= '0' && b[i] <= '9' {
+			b[i] = byte('0' + r.IntN(10))
+		}
+	}
+	return string(b)
+}
+
+// cutBeforeEscape is line up to the last escape sequence that starts at
+// or before i.
+func cutBeforeEscape(line string, i int) string {
+	return line[:max(strings.LastIndexByte(line[:i+1], 0x1b), 0)]
+}
+
+// TestPainterSendsChangedCells: a changed price in a long line costs a
+// cursor move and the changed characters, not the line.
+func TestPainterSendsChangedCells(t *testing.T) {
+	w, h := 120, 3
+	p := newPainter(&bytes.Buffer{}, 12, w, h, colorprofile.TrueColor)
+	row := func(price string) string {
+		return "\x1b[38;2;125;86;244m  spot BTCUSDT BUY  LIMIT GTC \x1b[m\x1b[1m" + price + "\x1b[m" + strings.Repeat(" ", 60) + "\x1b[38;2;90;90;90mNEW\x1b[m"
+	}
+	p.frame(tea.NewView("header\n"+row("61239.70")+"\nfooter"), w, h, false, colorprofile.TrueColor)
+	p.buf = p.buf[:0]
+	p.frame(tea.NewView("header\n"+row("61239.75")+"\nfooter"), w, h, false, colorprofile.TrueColor)
+	got := string(p.buf)
+	wantCells := "\x1b[2;38H\x1b[m\x1b[1m5\x1b[m"
+	if !strings.Contains(got, wantCells) || len(got) > len(wantCells)+len(ansi.SetModeSynchronizedOutput+ansi.ResetModeSynchronizedOutput+ansi.ResetStyle) {
+		t.Errorf("frame after a price change = %q, want the cell only: %q", got, wantCells)
+	}
+}
+
+// TestPainterSendsOtherLinesWhole: a line the cells do not model (here
+// CJK, past the measured characters) is sent whole, after erasing the
+// row.
+func TestPainterSendsOtherLinesWhole(t *testing.T) {
+	p := newPainter(&bytes.Buffer{}, 12, 20, 2, colorprofile.TrueColor)
+	p.frame(tea.NewView("header\nplain"), 20, 2, false, colorprofile.TrueColor)
+	p.buf = p.buf[:0]
+	p.frame(tea.NewView("header\n漢字 \x1b[1m1\x1b[m"), 20, 2, false, colorprofile.TrueColor)
+	if want := "\x1b[2H\x1b[m\x1b[2K漢字 \x1b[1m1\x1b[m"; !strings.Contains(string(p.buf), want) {
+		t.Errorf("frame = %q, want the line whole: %q", p.buf, want)
+	}
+}
+
+// TestStyleConversionMatchesColorprofile: the painter's per-sequence
+// conversion writes what colorprofile's writer writes for the whole line.
+func TestStyleConversionMatchesColorprofile(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var c sgrCache
+	for _, profile := range []colorprofile.Profile{colorprofile.ANSI256, colorprofile.ANSI, colorprofile.ASCII, colorprofile.NoTTY} {
+		for range 50 {
+			line := randomLine(r, 80)
+			var want bytes.Buffer
+			w := colorprofile.Writer{Forward: &want, Profile: profile}
+			if _, err := w.WriteString(line); err != nil {
+				t.Fatal(err)
+			}
+			if got := string(c.appendLine(nil, line, profile)); got != want.String() {
+				t.Errorf("%s: appendLine(%q) = %q, want %q", profile, line, got, want.String())
+			}
+		}
+	}
+}
+
+// blockingWriter blocks every write until release closes, counting them.
+type blockingWriter struct {
+	release chan struct{}
+	writes  chan []byte
+}
+
+func (w *blockingWriter) Write(b []byte) (int, error) {
+	w.writes <- slices.Clone(b)
+	<-w.release
+	return len(b), nil
+}
+
+// TestPainterAsksForOneViewPerFrame: between frames the model is not
+// drawn; once the interval is over, a model that changed is asked for its
+// View (paintMsg), one that did not is not.
+func TestPainterAsksForOneViewPerFrame(t *testing.T) {
+	out := &blockingWriter{release: make(chan struct{}), writes: make(chan []byte, 16)}
+	close(out.release)
+	p := newPainter(out, 50, 20, 2, colorprofile.TrueColor)
+	asked := make(chan tea.Msg, 16)
+	p.send = func(m tea.Msg) { asked <- m }
+	go p.run()
+	defer p.close()
+
+	if !p.due() {
+		t.Fatal("due() before the first frame = false, want true")
+	}
+	p.setView(tea.NewView("one"))
+	<-out.writes
+	for range 100 { // a busy model between two frames
+		if p.due() {
+			t.Fatal("due() right after a frame = true, want false until the interval is over")
+		}
+	}
+	select {
+	case m := <-asked:
+		if _, ok := m.(paintMsg); !ok {
+			t.Fatalf("painter sent %T, want paintMsg", m)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the painter never asked for the View the model changed since")
+	}
+	if !p.due() {
+		t.Fatal("due() after paintMsg = false, want true")
+	}
+	p.setView(tea.NewView("two"))
+	<-out.writes
+	select { // nothing changed since: nothing asked
+	case m := <-asked:
+		t.Fatalf("painter sent %T for a model that did not change", m)
+	case <-time.After(100 * time.Millisecond):
+	}
+}
+
+// TestStalledPainterBlocksNobody: while the viewer does not read, handing
+// over Views and Bubble Tea's output never waits, and that output is
+// capped.
+func TestStalledPainterBlocksNobody(t *testing.T) {
+	out := &blockingWriter{release: make(chan struct{}), writes: make(chan []byte, 16)}
+	p := newPainter(out, 1000, 20, 2, colorprofile.TrueColor)
+	p.send = func(tea.Msg) {}
+	go p.run()
+	p.setView(tea.NewView("first"))
+	<-out.writes // the painter is now stuck in this write
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 10000 {
+			p.due()
+			p.setView(tea.NewView(fmt.Sprint(i)))
+			_, _ = p.Write([]byte("\a0123456789"))
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("setView or Write waited on a stalled viewer")
+	}
+	p.mu.Lock()
+	queued := len(p.raw)
+	p.mu.Unlock()
+	if queued > maxRaw {
+		t.Errorf("%d bytes of Bubble Tea's output queued for a stalled viewer, want at most %d", queued, maxRaw)
+	}
+	close(out.release) // the connection is cut: the write returns
+	p.close()
+}
