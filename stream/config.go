@@ -43,10 +43,10 @@ type Config struct {
 	AuthRetry time.Duration
 
 	// ReadTimeout: a connection with nothing read (frame, pong) for this
-	// long is dead and replaced. Default 90s. PingEvery is the WebSocket
-	// ping cadence that keeps a healthy one talking; default ReadTimeout/3,
-	// at most 20s, so with PongWait a frozen service is found within the
-	// service's own 30s ping interval.
+	// long (at most 1/64 longer) is dead and replaced. Default 90s.
+	// PingEvery is the WebSocket ping cadence that keeps a healthy one
+	// talking; default ReadTimeout/3, at most 20s, so with PongWait a
+	// frozen service is found within the service's own 30s ping interval.
 	ReadTimeout time.Duration
 	PingEvery   time.Duration
 	// PongWait: a WebSocket ping with nothing read (pong, frame) for this

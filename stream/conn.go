@@ -93,9 +93,18 @@ func (s *Session) readLoop(c *conn) {
 	defer close(c.done)
 	defer c.ws.Close()
 	c.ws.SetReadLimit(16 << 20)
+	// The read deadline is moved at most every slack (moving it is a timer
+	// update per frame otherwise), and slack beyond ReadTimeout: silence
+	// ends the socket ReadTimeout to ReadTimeout+slack after the last
+	// thing read, never sooner.
+	slack := s.cfg.ReadTimeout / 64
+	var moved time.Time
 	extend := func() {
 		c.heard.Store(s.cfg.Now().UnixNano())
-		_ = c.ws.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout))
+		if now := time.Now(); now.Sub(moved) >= slack {
+			moved = now
+			_ = c.ws.SetReadDeadline(now.Add(s.cfg.ReadTimeout + slack))
+		}
 	}
 	c.ws.SetPongHandler(func(string) error { extend(); return nil })
 	c.ws.SetPingHandler(func(data string) error {
@@ -108,7 +117,8 @@ func (s *Session) readLoop(c *conn) {
 		}
 		return err
 	})
-	_ = c.ws.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout)) // (heard was set at dial)
+	moved = time.Now()
+	_ = c.ws.SetReadDeadline(moved.Add(s.cfg.ReadTimeout + slack)) // (heard was set at dial)
 	for {
 		buf := getFrameBuf()
 		typ, data, err := readMessage(c.ws, *buf)
