@@ -39,6 +39,7 @@ echo "value, state, journal benchmarks..." >&2
 echo "dashboard: frames, idle CPU, start to first live frame..." >&2
 {
 	bench ./ui/ '^BenchmarkView$' -benchmem -benchtime 3000x
+	bench ./ui/ '^BenchmarkNewSnapshot$' -benchmem
 	bench ./cli/ '^BenchmarkDashboardIdle$|^BenchmarkDashboardStart$' -benchtime 3x
 } >>"$tmp/b.txt"
 
@@ -78,6 +79,7 @@ echo "| memory a lagging reader keeps alive at 20,000 orders, 100 readers (\`Ben
 for v in history=0 history=100000 no-market changed=3; do
 	echo "| a dashboard frame, 10,000 open orders at 200×60 (\`BenchmarkView/$v\`, ./ui) | $(fmt_num "$(m "BenchmarkView/$v-" ns/op)") ns wall, $(m "BenchmarkView/$v-" cpu-µs/op) µs CPU, $(m "BenchmarkView/$v-" allocs/op) allocs | ≤ 30 µs, ≤ 100 allocs |"
 done
+echo "| a dashboard's Update for a new state snapshot, 10,000 open orders sorted by price (\`BenchmarkNewSnapshot\`, ./ui) | $(fmt_num "$(m BenchmarkNewSnapshot- ns/op)") ns wall, $(m BenchmarkNewSnapshot- allocs/op) allocs | |"
 echo "| idle dashboard, quiet stream and quote socket (\`BenchmarkDashboardIdle\`, ./cli) | $(m BenchmarkDashboardIdle %core) % of a core, $(fmt_num "$(m BenchmarkDashboardIdle B/s)") B/s drawn | ≤ 0.5 % |"
 echo "| start to first live frame, \`bhtop\` on its own simulator (\`BenchmarkDashboardStart\`, ./cli) | $(m BenchmarkDashboardStart ms-to-live) ms | ≤ 300 ms |"
 if [ "$quick" != "--quick" ]; then

@@ -167,6 +167,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Stall == 0 {
 		cfg.Stall = DefaultStall
 	}
+	if cfg.NewModel == nil {
+		// Every viewer's dashboard builds the same rows from the same
+		// snapshots: built once, shared.
+		cfg.Options = append([]ui.Option{ui.WithRowCache(ui.NewRowCache())}, cfg.Options...)
+	}
 	if cfg.NewModel == nil && len(cfg.Accounts) > 0 {
 		cfg.NewModel = readOnlyDesk(sharedAccounts(cfg.Accounts, cfg.ShareEvery), cfg.Theme, cfg.FPS, cfg.Options...)
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -97,6 +98,7 @@ func benchChangedFrames(b *testing.B) {
 	p := &m.panes[paneOrders]
 	h := m.lay.bodyRows(paneOrders)
 	from, to := p.window(h)
+	p.rows = slices.Clone(p.rows) // shared rows are read-only
 	b.ReportAllocs()
 	b.ResetTimer()
 	i, cpu := 0, time.Duration(0)
@@ -150,6 +152,34 @@ func BenchmarkNewSnapshot(b *testing.B) {
 		s := base
 		s.Version = v
 		m.snap = &s
+		m.rebuild()
+	}
+}
+
+// BenchmarkNewSnapshotChanged is BenchmarkNewSnapshot when 3 of the
+// 10,000 orders changed their price: the sorted rows are patched where
+// they changed (building the next snapshot's rows is outside the timer).
+func BenchmarkNewSnapshotChanged(b *testing.B) {
+	m := benchModel(b, 10000, 0)
+	m.panes[paneOrders].sortIdx = 4 // price
+	base := *m.snap
+	rows := base.Orders.Slice(0, base.Orders.Len())
+	prices := []string{"0.5", "2.25", "130", "7"}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		for k := range 3 {
+			ri := (i*7919 + k*104729) % len(rows)
+			o := *rows[ri]
+			o.Price = prices[(i+k)%len(prices)]
+			rows[ri] = &o
+		}
+		s := base
+		s.Version = m.snap.Version + 1
+		s.Orders = state.NewOrderRows(rows...)
+		m.snap = &s
+		b.StartTimer()
 		m.rebuild()
 	}
 }

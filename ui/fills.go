@@ -4,7 +4,6 @@ import (
 	"strings"
 	"time"
 
-	"bhtop/actions"
 	"bhtop/state"
 )
 
@@ -73,17 +72,4 @@ func fillItems(s *state.Snapshot) []item {
 		out[i] = item{fill: &s.Fills[i]}
 	}
 	return out
-}
-
-// feeNote is the fee totals per asset for the Fills pane's title.
-func feeNote(s *state.Snapshot) string {
-	totals := actions.FeeTotals(s.Fills)
-	if len(totals) == 0 {
-		return ""
-	}
-	parts := make([]string, len(totals))
-	for i, t := range totals {
-		parts[i] = t.Total.String() + " " + t.Asset
-	}
-	return "fees " + strings.Join(parts, " · ")
 }

@@ -74,6 +74,7 @@ type Model struct {
 	contractsErr string
 	cancelRun    *cancelRunState // a cancel-all running or its summary shown (a sub-model)
 	feeNote      string          // the Fills pane's fee totals
+	shared       *RowCache       // rows and fee totals shared with other dashboards; never nil after New
 	feeVersion   uint64
 	reqID        int // id of the newest request whose reply is awaited
 	busy         bool
@@ -153,6 +154,9 @@ func New(b Backend, t Trader, opts ...Option) Model {
 	}
 	for _, o := range opts {
 		o(&m)
+	}
+	if m.shared == nil {
+		m.shared = NewRowCache()
 	}
 	m.ctx, m.cancel = context.WithCancel(m.ctx)
 	m.keys.SetReadOnly(t == nil)
@@ -259,11 +263,10 @@ func (m *Model) rebuild() {
 	p := &m.panes
 	mk := m.mk
 	if p[paneBalances].stale(v, mk, zero) {
-		p[paneBalances].setRows(balanceItems(s, m.showZero), v, zero, 0, mk)
+		m.setPaneRows(paneBalances, zero, func() ([]item, int) { return balanceItems(s, m.showZero), 0 })
 	}
 	if p[paneOrders].stale(v, mk, hist) {
-		items, pinned := orderItems(s, m.history)
-		p[paneOrders].setRows(items, v, hist, pinned, mk)
+		m.setPaneRows(paneOrders, hist, func() ([]item, int) { return orderItems(s, m.history) })
 	}
 	if p[panePositions].stale(v, mk, 0) {
 		p[panePositions].setRows(positionItems(s, mk), v, 0, 0, mk)
@@ -272,10 +275,10 @@ func (m *Model) rebuild() {
 		p[paneEvents].setRows(noteItems(m.notes), m.noteSeq, 0, 0, mk)
 	}
 	if p[paneFills].stale(v, mk, 0) {
-		p[paneFills].setRows(fillItems(s), v, 0, 0, mk)
+		m.setPaneRows(paneFills, 0, func() ([]item, int) { return fillItems(s), 0 })
 	}
 	if m.feeVersion != v || v == 0 {
-		m.feeNote, m.feeVersion = feeNote(s), v
+		m.feeNote, m.feeVersion = m.shared.feeNote(s.Fills), v
 	}
 	if p[paneMarket].stale(0, mk, 0) {
 		p[paneMarket].setRows(marketItems(mk), 0, 0, 0, mk)
@@ -285,6 +288,19 @@ func (m *Model) rebuild() {
 		p[i].scrollTo(m.lay.bodyRows(paneID(i)))
 		p[i].prepare(m.lay.panes[i].w, m.lay.bodyRows(paneID(i)), mk)
 	}
+}
+
+// setPaneRows sets pane id's rows for the snapshot in mode: the rows
+// every dashboard shares when the pane's sort and filter read no market
+// data, else its own from items.
+func (m *Model) setPaneRows(id paneID, mode int, items func() ([]item, int)) {
+	p := &m.panes[id]
+	if r := m.shared.paneRows(p, m.snap, mode); r != nil {
+		p.setShared(r, m.snap.Version, mode, m.mk)
+		return
+	}
+	rows, pinned := items()
+	p.setRows(rows, m.snap.Version, mode, pinned, m.mk)
 }
 
 // applyTheme rebuilds the styles for the theme, background and NO_COLOR.

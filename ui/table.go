@@ -151,6 +151,8 @@ type pane struct {
 	widths    []colWidth
 	key       cacheKey
 	builtOK   bool
+	// shared is the RowCache's rows the pane shows (nil: its own).
+	shared *sharedRows
 }
 
 func newPane(id paneID, cols []column) pane {
@@ -166,35 +168,20 @@ func newPane(id paneID, cols []column) pane {
 // setRows filters, sorts and measures src unless nothing it depends on
 // changed since the last call. pinned leading rows stay on top unsorted.
 func (p *pane) setRows(src []item, version uint64, mode, pinned int, mk *mktView) {
-	var mseq uint64
-	if p.usesMarket {
-		mseq = mk.seq
-	}
-	k := cacheKey{version: version, market: mseq, mode: mode, sortIdx: p.sortIdx, desc: p.desc, filter: p.filter}
-	if p.builtOK && k == p.key {
+	k, ok := p.rowsKey(version, mode, mk)
+	if !ok {
 		return
 	}
-	if p.onlyMarketChanged(k) {
-		p.remeasureMarket(k, mk)
-		return
-	}
-	var selected string
-	if p.cursor >= 0 && p.cursor < len(p.rows) {
-		selected = p.rows[p.cursor].id()
-	}
-	prevLen := len(p.rows)
-	p.key, p.builtOK = k, true
-
 	rows := make([]item, 0, len(src))
 	needle := strings.ToLower(p.filter)
-	p.pinned = 0
+	kept := 0
 	cc := &cellCtx{mk: mk}
 	for i := range src {
 		if needle != "" && !p.matches(&src[i], needle, cc) {
 			continue
 		}
 		if i < pinned {
-			p.pinned++
+			kept++
 		}
 		rows = append(rows, src[i])
 	}
@@ -204,11 +191,58 @@ func (p *pane) setRows(src []item, version uint64, mode, pinned int, mk *mktView
 		if cmp == nil {
 			cmp = func(a, b *item) int { return col.mcmp(a, b, cc) }
 		}
-		sortRows(rows[p.pinned:], cmp, p.desc)
+		sortRows(rows[kept:], cmp, p.desc)
 	}
-	p.rows = rows
+	p.shared = nil
+	p.install(k, rows, kept, mk)
+}
+
+// setShared takes rows built for every dashboard (RowCache) unless
+// nothing they depend on changed since the last call; they are never
+// written.
+func (p *pane) setShared(r *sharedRows, version uint64, mode int, mk *mktView) {
+	if k, ok := p.rowsKey(version, mode, mk); ok {
+		p.shared = r
+		p.install(k, r.rows, r.pinned, mk)
+	}
+}
+
+// rowsKey is the key of the rows for version and mode, and whether they
+// must be built again (false: they are the current ones, re-measured if
+// only the market view changed).
+func (p *pane) rowsKey(version uint64, mode int, mk *mktView) (cacheKey, bool) {
+	var mseq uint64
+	if p.usesMarket {
+		mseq = mk.seq
+	}
+	k := cacheKey{version: version, market: mseq, mode: mode, sortIdx: p.sortIdx, desc: p.desc, filter: p.filter}
+	if p.builtOK && k == p.key {
+		return k, false
+	}
+	if p.onlyMarketChanged(k) {
+		p.remeasureMarket(k, mk)
+		return k, false
+	}
+	return k, true
+}
+
+// install makes rows the pane's rows (pinned leading ones), measures them
+// (shared rows come measured) and keeps the cursor on the row it was on.
+func (p *pane) install(k cacheKey, rows []item, pinned int, mk *mktView) {
+	var selected string
+	if p.cursor >= 0 && p.cursor < len(p.rows) {
+		selected = p.rows[p.cursor].id()
+	}
+	prevLen := len(p.rows)
+	p.key, p.builtOK = k, true
+	p.rows, p.pinned = rows, pinned
 	p.gen++
-	p.measure(cc)
+	if p.shared == nil {
+		p.measure(&cellCtx{mk: mk})
+	} else {
+		p.widths = append(p.widths[:0], p.shared.widths...)
+		p.measureMarket(mk)
+	}
 
 	switch {
 	case p.follow && (p.cursor >= prevLen-1):
@@ -262,38 +296,13 @@ func (p *pane) measure(cc *cellCtx) {
 
 // measureCols computes the widths of the columns which picks.
 func (p *pane) measureCols(cc *cellCtx, which func(c *column) bool) {
-	for ci := range p.cols {
-		c := &p.cols[ci]
-		if !which(c) {
-			continue
-		}
-		cw := colWidth{w: textWidth(c.title)}
-		switch {
-		case c.fixed > 0:
-			cw.w = max(cw.w, c.fixed)
-		case c.flex:
-		case c.align == alignDec:
-			for ri := range p.rows {
-				iw, fw := decParts(c.text(&p.rows[ri], cc))
-				cw.intW, cw.fracW = max(cw.intW, iw), max(cw.fracW, fw)
-			}
-			cw.w = max(cw.w, decWidth(cw.intW, cw.fracW))
-			if cw.intW+cw.fracW == 0 {
-				cw.intW = 1
-			}
-		default:
-			for ri := range p.rows {
-				cw.w = max(cw.w, len(c.text(&p.rows[ri], cc)))
-			}
-		}
-		if c.money {
-			cw.w = max(cw.w, 3)
-		}
-		if c.max > 0 {
-			cw.w = min(cw.w, c.max)
-		}
-		p.widths[ci] = cw
-	}
+	measureCols(p.cols, p.rows, p.widths, cc, which)
+}
+
+// measureCols computes into widths the widths over rows of the columns
+// which picks.
+func measureCols(cols []column, rows []item, widths []colWidth, cc *cellCtx, which func(c *column) bool) {
+	measureStats(cols, rows, cc, which).widths(cols, widths, which)
 }
 
 // clamp keeps the cursor on a row (or at -1 when there are none).
@@ -389,6 +398,21 @@ func (p *pane) stale(version uint64, mk *mktView, mode int) bool {
 func (p *pane) remeasureMarket(k cacheKey, mk *mktView) {
 	p.key = k
 	p.gen++
+	p.measureMarket(mk)
+}
+
+// measureMarket measures the market columns for market view mk: shared
+// rows whose market cells read only the quotes share their widths too.
+func (p *pane) measureMarket(mk *mktView) {
+	if p.shared != nil && p.cellsFrom == cellsQuotes {
+		w := p.shared.quotes.widths(p, p.shared.rows, mk)
+		for ci := range p.cols {
+			if p.cols[ci].mkt {
+				p.widths[ci] = w[ci]
+			}
+		}
+		return
+	}
 	p.measureCols(&cellCtx{mk: mk}, func(c *column) bool { return c.mkt })
 }
 
