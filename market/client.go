@@ -42,6 +42,11 @@ type Config struct {
 	BackoffCap   time.Duration // default 30s
 	SlowRetry    time.Duration // after a 404 or a refused socket; default 1m
 	PublishEvery time.Duration // snapshot coalescing; default 100ms
+	// PublishIdle is the coalescing while no reader subscribes to the
+	// Hub (the only readers then poll Latest: the All view, a scrape, a
+	// dump); default 1s. A reader that subscribes is published to at
+	// once (Hub.Joined).
+	PublishIdle  time.Duration
 	IndexEvery   time.Duration // contract/index poll; default 10s
 	RecheckEvery time.Duration // how often a changed state may change the symbols; default 1s
 	KlineLimit   int           // 1m bars fetched per symbol; default 240
@@ -68,6 +73,7 @@ func (c *Config) setDefaults() {
 	def(&c.BackoffCap, backoff.DefaultCap)
 	def(&c.SlowRetry, time.Minute)
 	def(&c.PublishEvery, 100*time.Millisecond)
+	def(&c.PublishIdle, time.Second)
 	def(&c.IndexEvery, 10*time.Second)
 	def(&c.RecheckEvery, time.Second)
 	def(&c.StateWait, 3*time.Second)
@@ -341,8 +347,10 @@ func (c *Client) loop(ctx context.Context, sock *socket) error {
 	// The publish tick runs only while something waits to be published,
 	// so a quiet socket does not wake the process ten times a second; a
 	// push that finds it stopped wakes the loop (publishWake) to restart it.
-	publish := time.NewTicker(c.cfg.PublishEvery)
+	period := c.publishEvery()
+	publish := time.NewTicker(period)
 	defer publish.Stop()
+	joined := c.cfg.Hub.Joined()
 	index := time.NewTicker(c.cfg.IndexEvery)
 	defer index.Stop()
 	recheck := time.NewTicker(c.cfg.RecheckEvery)
@@ -358,6 +366,9 @@ func (c *Client) loop(ctx context.Context, sock *socket) error {
 		var step func() error
 		select {
 		case <-ctx.Done():
+			// What waited for the tick is published: a dump reads the
+			// hub after Close.
+			_ = c.locked(func() error { c.store.Publish(); return nil })
 			return ctx.Err()
 		case err := <-sock.done:
 			return err
@@ -376,6 +387,8 @@ func (c *Client) loop(ctx context.Context, sock *socket) error {
 			}
 		case <-c.publishWake:
 			step = func() error { return nil } // the tick restarts below
+		case <-joined:
+			step = func() error { c.store.Publish(); return nil } // a new reader sees the newest at once
 		case <-ping.C:
 			step = func() error {
 				if err := sock.ping(c.cfg.Now().UnixMilli()); err != nil {
@@ -400,8 +413,9 @@ func (c *Client) loop(ctx context.Context, sock *socket) error {
 			if err := step(); err != nil {
 				return err
 			}
-			if !c.publishing && c.store.dirty {
-				publish.Reset(c.cfg.PublishEvery)
+			if every := c.publishEvery(); !c.publishing && c.store.dirty || c.publishing && every != period {
+				period = every
+				publish.Reset(period)
 				c.publishing = true
 			}
 			return nil
@@ -410,6 +424,17 @@ func (c *Client) loop(ctx context.Context, sock *socket) error {
 			return err
 		}
 	}
+}
+
+// publishEvery is how long a change may wait to be published:
+// PublishEvery while a reader subscribes to the hub, PublishIdle while
+// none does, since a snapshot every PublishEvery would then be built for
+// no one.
+func (c *Client) publishEvery() time.Duration {
+	if c.cfg.Hub.Subscribed() {
+		return c.cfg.PublishEvery
+	}
+	return max(c.cfg.PublishIdle, c.cfg.PublishEvery)
 }
 
 // ingest decodes one frame and applies it under the lock; the socket's

@@ -37,7 +37,7 @@ func startSim(t *testing.T, opts sim.Options) *sim.Server {
 func startClient(t *testing.T, s *sim.Server, st *state.Hub, tune func(*market.Config)) *market.Client {
 	t.Helper()
 	cfg := market.Config{REST: rest.New(s.URL()), WSURL: s.WSURL(), State: st, ValueIn: "USDT",
-		RecheckEvery: 50 * time.Millisecond, PublishEvery: 20 * time.Millisecond, StateWait: time.Second,
+		RecheckEvery: 50 * time.Millisecond, PublishEvery: 20 * time.Millisecond, PublishIdle: 20 * time.Millisecond, StateWait: time.Second,
 		SlowRetry: 200 * time.Millisecond, BackoffBase: 50 * time.Millisecond, BackoffCap: 200 * time.Millisecond}
 	if tune != nil {
 		tune(&cfg)
@@ -223,4 +223,46 @@ func TestClientPublishTickRestartsOnPush(t *testing.T) {
 	}
 	// The 24 h ticker is pushed every second with its time: a change.
 	waitFor(t, c.Hub(), "a publication after the quiet", func(m *market.Snapshot) bool { return m.Version > v })
+}
+
+// TestClientPublishesSlowlyWithoutSubscriber: while no reader subscribes
+// to the hub, pushes wait for PublishIdle (here an hour: never during
+// the test); a reader that subscribes is published to at once, then
+// every PublishEvery.
+func TestClientPublishesSlowlyWithoutSubscriber(t *testing.T) {
+	s := startSim(t, sim.Options{})
+	st := &state.Hub{}
+	st.Publish(account(1))
+	c := startClient(t, s, st, func(cfg *market.Config) { cfg.PublishIdle = time.Hour })
+	up := waitFor(t, c.Hub(), "market data up", func(m *market.Snapshot) bool { return m.Health.Up })
+	pushes := c.Stats().Pushes
+	deadline := time.Now().Add(10 * time.Second)
+	for c.Stats().Pushes < pushes+20 {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d pushes", c.Stats().Pushes-pushes)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if v := c.Hub().Latest().Version; v != up.Version {
+		t.Fatalf("published version %d after %d with no subscriber, want none before PublishIdle", v, up.Version)
+	}
+	notice, unsub := c.Hub().Subscribe()
+	defer unsub()
+	select {
+	case <-notice:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a new subscriber got no snapshot")
+	}
+	joined := c.Hub().Latest().Version
+	if joined == up.Version {
+		t.Fatal("the pushes waiting were not published for the new subscriber")
+	}
+	select {
+	case <-notice:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no publication every PublishEvery while subscribed")
+	}
+	if v := c.Hub().Latest().Version; v <= joined {
+		t.Errorf("version %d after %d", v, joined)
+	}
 }

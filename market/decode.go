@@ -318,12 +318,13 @@ func (d *decoder) text(v []byte) string {
 // levels reads [[price, qty], ...] onto the end of p.levels and returns
 // them (p.levels's array, which the next levels may move); each level
 // needs two decimals. Only the top MaxLevels levels are read (books are
-// sent best first).
+// sent best first): the scan stops there, since a push carries up to 300
+// levels a side and the frame's JSON was checked already.
 func (d *decoder) levels(p *Push, v []byte, good bool) ([]Level, bool) {
 	from := len(p.levels)
-	okAll := elements(v, func(l []byte) {
+	okAll := elementsWhile(v, func(l []byte) bool {
 		if len(p.levels)-from >= MaxLevels {
-			return
+			return false
 		}
 		var lv Level
 		i := 0
@@ -341,9 +342,10 @@ func (d *decoder) levels(p *Push, v []byte, good bool) ([]Level, bool) {
 			i++
 		}) || i < 2 {
 			good = false
-			return
+			return true
 		}
 		p.levels = append(p.levels, lv)
+		return true
 	})
 	return p.levels[from:], good && okAll
 }

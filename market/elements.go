@@ -9,6 +9,12 @@ import (
 // b, which must already be valid JSON (event.Fields checked the frame it
 // came from). It reports false when b is not an array.
 func elements(b []byte, fn func(v []byte)) bool {
+	return elementsWhile(b, func(v []byte) bool { fn(v); return true })
+}
+
+// elementsWhile is elements, stopping early (true: b was checked) once fn
+// returns false, so that the elements after it are not even skipped.
+func elementsWhile(b []byte, fn func(v []byte) bool) bool {
 	i, ok, empty := opening(b, '[', ']')
 	if !ok || empty {
 		return ok
@@ -16,7 +22,9 @@ func elements(b []byte, fn func(v []byte)) bool {
 	for i < len(b) {
 		start := i
 		i = skipValue(b, i)
-		fn(b[start:i])
+		if !fn(b[start:i]) {
+			return true
+		}
 		i = skipWS(b, i)
 		if i >= len(b) || b[i] != ',' {
 			return i < len(b) && b[i] == ']'

@@ -29,9 +29,10 @@ type Account struct {
 // zero value is the one account New was given, and nothing shows it.
 type deskAccounts struct {
 	list  []accountSlot
-	cur   int           // index into list; len(list) is the All view
-	shown *atomic.Int32 // cur, for the notice forwarders
-	rows  []allRow      // the All view's rows and total, rebuilt by refresh
+	cur   int             // index into list; len(list) is the All view
+	shown *atomic.Int32   // cur, for the notice forwarders
+	pokes []chan struct{} // wake the forwarders after shown changes
+	rows  []allRow        // the All view's rows and total, rebuilt by refresh
 	total allTotal
 }
 
@@ -77,18 +78,27 @@ func NewDesk(accts []Account, opts ...Option) Model {
 	d.shown = new(atomic.Int32)
 	m.keys.NextAccount.SetEnabled(true)
 	m.keys.PrevAccount.SetEnabled(true)
-	m.notice, m.mnotice = forwardNotices(m.ctx, accts, d.shown)
+	for _, u := range m.unsub {
+		u() // the forwarders subscribe to the account shown only
+	}
+	m.unsub = nil
+	m.notice, m.mnotice, d.pokes = forwardNotices(m.ctx, accts, d.shown)
 	m.drawShortHelp()
 	m.refresh()
 	return m
 }
 
-// forwardNotices subscribes to every account's state and market hubs and
-// passes on the notices of the account shown (all of them in the All
-// view) to one state and one market channel (1 slot, newest wins), which
-// the dashboard's listeners wait on whichever account is shown. The
-// market channel is nil when no account has market data.
-func forwardNotices(ctx context.Context, accts []Account, shown *atomic.Int32) (state, mkt <-chan struct{}) {
+// forwardNotices passes on the notices of the account shown to one state
+// and one market channel (1 slot, newest wins), which the dashboard's
+// listeners wait on whichever account is shown. The market channel is
+// nil when no account has market data. Only the account shown is
+// subscribed to: a subscriber makes its stream and market client publish
+// every PublishEvery, so hidden accounts are left to publish at their
+// idle cadence (PublishIdle), and the All view reads every account's
+// Latest on the dashboard's 1 s tick. pokes (one per forwarder) are
+// poked after shown changes, so that each subscribes or unsubscribes.
+// Alerts and metrics subscribe on their own: they stay exact.
+func forwardNotices(ctx context.Context, accts []Account, shown *atomic.Int32) (state, mkt <-chan struct{}, pokes []chan struct{}) {
 	out := make(chan struct{}, 1)
 	var mout chan struct{}
 	for _, a := range accts {
@@ -96,32 +106,58 @@ func forwardNotices(ctx context.Context, accts []Account, shown *atomic.Int32) (
 			mout = make(chan struct{}, 1)
 		}
 	}
-	all := int32(len(accts))
-	forward := func(i int32, in <-chan struct{}, unsub func(), to chan struct{}) {
-		defer unsub()
+	notify := func(to chan struct{}) {
+		select {
+		case to <- struct{}{}:
+		default:
+		}
+	}
+	forward := func(i int32, subscribe func() (<-chan struct{}, func()), poke <-chan struct{}, to chan struct{}) {
+		var in <-chan struct{} // nil while not subscribed: never ready
+		unsub := func() {}
+		defer func() { unsub() }()
 		for {
+			if want := shown.Load() == i; want != (in != nil) {
+				if want {
+					in, unsub = subscribe()
+					notify(to) // the hub may have published while hidden
+				} else {
+					unsub()
+					in, unsub = nil, func() {}
+				}
+			}
 			select {
 			case <-ctx.Done():
 				return
+			case <-poke:
 			case <-in:
-			}
-			if s := shown.Load(); s == i || s == all {
-				select {
-				case to <- struct{}{}:
-				default:
+				if shown.Load() == i {
+					notify(to)
 				}
 			}
 		}
 	}
 	for i, a := range accts {
-		in, unsub := a.Backend.Hub().Subscribe()
-		go forward(int32(i), in, unsub, out)
+		p := make(chan struct{}, 1)
+		pokes = append(pokes, p)
+		go forward(int32(i), a.Backend.Hub().Subscribe, p, out)
 		if a.Market != nil {
-			min, munsub := a.Market.Subscribe()
-			go forward(int32(i), min, munsub, mout)
+			p := make(chan struct{}, 1)
+			pokes = append(pokes, p)
+			go forward(int32(i), a.Market.Subscribe, p, mout)
 		}
 	}
-	return out, mout
+	return out, mout, pokes
+}
+
+// poke tells every forwarder that the account shown changed.
+func (d *deskAccounts) poke() {
+	for _, p := range d.pokes {
+		select {
+		case p <- struct{}{}:
+		default:
+		}
+	}
 }
 
 // onAccountKey switches accounts on a / A; ok is false for any other key
@@ -162,6 +198,7 @@ func (m Model) show(i int) Model {
 	}
 	d.cur = i
 	d.shown.Store(int32(i))
+	d.poke()
 	m.chart, m.msg = nil, ""
 	if i < len(d.list) {
 		a := d.list[i]

@@ -113,3 +113,42 @@ func TestTwoSimulatorAccounts(t *testing.T) {
 	waitText(t, tm, "bot2", "● live")
 	finish(t, tm)
 }
+
+// TestDeskSubscribesTheShownAccountOnly: only the account shown is
+// subscribed to (its stream and market publish every PublishEvery);
+// hidden ones, and all of them in the All view, publish at their idle
+// cadence and are read with Latest on the 1 s tick.
+func TestDeskSubscribesTheShownAccountOnly(t *testing.T) {
+	accts := twoAccounts()
+	m := NewDesk(accts, WithNow(fixedNow))
+	defer m.cancel()
+	want := func(what string, subscribed ...bool) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			ok := true
+			for i, a := range accts {
+				ok = ok && a.Backend.Hub().Subscribed() == subscribed[i] && a.Market.Subscribed() == subscribed[i]
+			}
+			if ok {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: want subscribed %v", what, subscribed)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	want("main shown", true, false)
+	m = m.show(1)
+	want("bot1 shown", false, true)
+	select {
+	case <-m.notice: // bot1's state, for the screen to be rebuilt from
+	case <-time.After(10 * time.Second):
+		t.Fatal("no notice after switching")
+	}
+	m = m.show(2)
+	want("All view", false, false)
+	m = m.show(0)
+	want("main again", true, false)
+}

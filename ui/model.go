@@ -33,6 +33,9 @@ type Model struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	notice <-chan struct{}
+	// unsub ends New's subscriptions to the first account's hubs (a
+	// desk replaces them with its forwarders); idempotent.
+	unsub []func()
 
 	nowFn   func() time.Time
 	now     time.Time
@@ -162,13 +165,17 @@ func New(b Backend, t Trader, opts ...Option) Model {
 	m.keys.SetReadOnly(t == nil)
 	m.applyTheme()
 	notice, unsub := b.Hub().Subscribe()
-	m.notice = notice
-	go func(done <-chan struct{}) { <-done; unsub() }(m.ctx.Done())
+	m.notice, m.unsub = notice, []func(){unsub}
 	if h := m.market.hub; h != nil {
 		mnotice, munsub := h.Subscribe()
-		m.mnotice = mnotice
-		go func(done <-chan struct{}) { <-done; munsub() }(m.ctx.Done())
+		m.mnotice, m.unsub = mnotice, append(m.unsub, munsub)
 	}
+	go func(done <-chan struct{}, unsub []func()) {
+		<-done
+		for _, u := range unsub {
+			u()
+		}
+	}(m.ctx.Done(), m.unsub)
 	m.now = m.nowFn()
 	m.refresh()
 	return m
