@@ -15,8 +15,10 @@ import (
 type Hub[T any] struct {
 	latest atomic.Pointer[T]
 
-	mu   sync.Mutex
-	subs map[chan struct{}]struct{}
+	mu     sync.Mutex
+	subs   map[chan struct{}]struct{}
+	nsubs  atomic.Int32
+	joined chan struct{} // made by Joined; a notice per Subscribe
 }
 
 // Publish makes s the latest snapshot and notifies every subscriber. It
@@ -66,10 +68,36 @@ func (h *Hub[T]) Subscribe() (<-chan struct{}, func()) {
 		h.subs = make(map[chan struct{}]struct{})
 	}
 	h.subs[c] = struct{}{}
+	h.nsubs.Store(int32(len(h.subs)))
+	if h.joined != nil {
+		select {
+		case h.joined <- struct{}{}:
+		default:
+		}
+	}
 	h.mu.Unlock()
 	return c, func() {
 		h.mu.Lock()
 		delete(h.subs, c)
+		h.nsubs.Store(int32(len(h.subs)))
 		h.mu.Unlock()
 	}
+}
+
+// Subscribed reports whether any reader is subscribed. Without one, the
+// only readers poll Latest (a recheck once a second, a scrape, a dump),
+// and a writer may publish less often; Joined says when that changes.
+func (h *Hub[T]) Subscribed() bool { return h.nsubs.Load() > 0 }
+
+// Joined returns a channel that receives a notice (coalesced) after each
+// Subscribe, so that a writer publishing slowly while nobody subscribed
+// can publish at once for the new reader. It is meant for the hub's one
+// writer: every call returns the same channel.
+func (h *Hub[T]) Joined() <-chan struct{} {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.joined == nil {
+		h.joined = make(chan struct{}, 1)
+	}
+	return h.joined
 }

@@ -43,10 +43,10 @@ type Config struct {
 	AuthRetry time.Duration
 
 	// ReadTimeout: a connection with nothing read (frame, pong) for this
-	// long is dead and replaced. Default 90s. PingEvery is the WebSocket
-	// ping cadence that keeps a healthy one talking; default ReadTimeout/3,
-	// at most 20s, so with PongWait a frozen service is found within the
-	// service's own 30s ping interval.
+	// long (at most 1/64 longer) is dead and replaced. Default 90s.
+	// PingEvery is the WebSocket ping cadence that keeps a healthy one
+	// talking; default ReadTimeout/3, at most 20s, so with PongWait a
+	// frozen service is found within the service's own 30s ping interval.
 	ReadTimeout time.Duration
 	PingEvery   time.Duration
 	// PongWait: a WebSocket ping with nothing read (pong, frame) for this
@@ -63,8 +63,11 @@ type Config struct {
 	OpenOrdersLimit int           // limit of GET openOrders; default 1000
 	QueryDelay      time.Duration // first query of an UNKNOWN order; default 2s
 	PublishEvery    time.Duration // snapshot coalescing while busy; default 50ms
-	InboxSize       int           // frames queued between reader and writer; default 1024
-	MaxHeld         int           // frames held during a resync before giving up; default 200000
+	// PublishIdle: the same while no reader subscribes to the Hub (its
+	// readers only poll Latest); default 1s, PublishEvery at least.
+	PublishIdle time.Duration
+	InboxSize   int // frames queued between reader and writer; default 1024
+	MaxHeld     int // frames held during a resync before giving up; default 200000
 
 	Journal FrameWriter  // optional: --record
 	Logger  *slog.Logger // optional
@@ -98,6 +101,7 @@ func (c *Config) setDefaults() {
 	defaults.Fill(&c.QuietMax, 30*time.Minute)
 	defaults.Fill(&c.QueryDelay, 2*time.Second)
 	defaults.Fill(&c.PublishEvery, 50*time.Millisecond)
+	defaults.Fill(&c.PublishIdle, time.Second)
 	defaults.Fill(&c.OpenOrdersLimit, 1000)
 	defaults.Fill(&c.InboxSize, 1024)
 	defaults.Fill(&c.MaxHeld, 200000)

@@ -93,9 +93,18 @@ func (s *Session) readLoop(c *conn) {
 	defer close(c.done)
 	defer c.ws.Close()
 	c.ws.SetReadLimit(16 << 20)
+	// The read deadline is moved at most every slack (moving it is a timer
+	// update per frame otherwise), and slack beyond ReadTimeout: silence
+	// ends the socket ReadTimeout to ReadTimeout+slack after the last
+	// thing read, never sooner.
+	slack := s.cfg.ReadTimeout / 64
+	var moved time.Time
 	extend := func() {
 		c.heard.Store(s.cfg.Now().UnixNano())
-		_ = c.ws.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout))
+		if now := time.Now(); now.Sub(moved) >= slack {
+			moved = now
+			_ = c.ws.SetReadDeadline(now.Add(s.cfg.ReadTimeout + slack))
+		}
 	}
 	c.ws.SetPongHandler(func(string) error { extend(); return nil })
 	c.ws.SetPingHandler(func(data string) error {
@@ -108,10 +117,13 @@ func (s *Session) readLoop(c *conn) {
 		}
 		return err
 	})
-	_ = c.ws.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout)) // (heard was set at dial)
+	moved = time.Now()
+	_ = c.ws.SetReadDeadline(moved.Add(s.cfg.ReadTimeout + slack)) // (heard was set at dial)
 	for {
-		typ, data, err := c.ws.ReadMessage()
+		buf := getFrameBuf()
+		typ, data, err := readMessage(c.ws, *buf)
 		if err != nil {
+			putFrameBuf(buf, data)
 			var ce *websocket.CloseError
 			switch {
 			case c.silent.Load() != nil:
@@ -131,7 +143,7 @@ func (s *Session) readLoop(c *conn) {
 		extend()
 		now := s.cfg.Now()
 		s.lastFrame.Store(now.UnixNano())
-		it := item{frame: data, conn: c}
+		it := item{frame: data, conn: c, buf: buf}
 		switch {
 		case typ == websocket.BinaryMessage:
 			it.binary = true
@@ -144,11 +156,60 @@ func (s *Session) readLoop(c *conn) {
 		if !it.ping {
 			s.lastEvent.Store(now.UnixNano())
 		}
-		if !s.toWriter(it) {
+		if !s.toWriterFrame(it) {
 			c.endReason = "session closing"
 			return
 		}
 	}
+}
+
+// readMessage reads the next message into buf (from its start), growing
+// it as needed; the message's bytes are returned in data, which the
+// caller owns until it hands them back (putFrameBuf). It replaces
+// gorilla's ReadMessage, which allocates a new buffer for every frame.
+func readMessage(ws *websocket.Conn, buf []byte) (typ int, data []byte, err error) {
+	typ, r, err := ws.NextReader()
+	if err != nil {
+		return typ, buf[:0], err
+	}
+	data = buf[:0]
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return typ, data, nil
+		}
+		if err != nil {
+			return typ, data, err
+		}
+	}
+}
+
+// Frame buffers go round between the socket readers and the writer: a
+// reader reads a frame into one, the writer hands it back when the frame
+// is folded and journaled (or dropped), so reading allocates nothing in
+// the steady state. Nothing downstream keeps a frame's bytes: the event
+// decoder's views last until its next Decode, and the store, the journal
+// and the pong copy what they keep (TestReusedFrameBuffer).
+var frameBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
+
+// frameBufMax: larger buffers (a rare huge frame) are left to the
+// collector rather than kept in the pool.
+const frameBufMax = 256 << 10
+
+func getFrameBuf() *[]byte { return frameBufs.Get().(*[]byte) }
+
+// putFrameBuf returns buf, which now holds data (the frame, grown), to
+// the pool; the frame's bytes must no longer be used.
+func putFrameBuf(buf *[]byte, data []byte) {
+	if buf == nil || cap(data) > frameBufMax {
+		return
+	}
+	*buf = data[:0]
+	frameBufs.Put(buf)
 }
 
 // pingLoop sends a WebSocket ping every PingEvery while the reader runs,

@@ -28,12 +28,19 @@ type Session struct {
 	rest     *rest.Client
 	trader   *rest.Trader
 	hub      *state.Hub
-	store    *state.Store // owned by the writer goroutine
+	store    *state.Store // owned by the writer (under wmu)
 	reporter              // status and notes
 
 	in         chan item
 	writerDone chan struct{}
 	stopWriter chan struct{}
+	// wmu is held while the writer works: on its goroutine, or on a
+	// socket reader's folding a frame in its place (Session.toWriterFrame).
+	// wr is the running writer (nil before and after), queued the items
+	// sent on in and not yet handled.
+	wmu    sync.Mutex
+	wr     *writer
+	queued atomic.Int64
 
 	ctx    context.Context // canceled by Close
 	cancel context.CancelFunc
@@ -55,7 +62,7 @@ type Session struct {
 	closing bool // Close has begun: no new goroutines join wg
 	keyring      // the listenKeys
 
-	orderNotes  // what the stream did to orders (writer goroutine only)
+	orderNotes  // what the stream did to orders (the writer only, under wmu)
 	snapshotter // the REST snapshots of a resync
 	reconciler  // the outcomes of the orders sent from here
 }

@@ -11,8 +11,12 @@ import (
 // hand it frames through s.in (bounded, so memory is bounded); everything
 // else that changes the store (snapshots, order queries, pending orders)
 // arrives as a function on the same channel, so all changes are ordered.
-// It publishes snapshots to the Hub, which never blocks: a stalled UI
-// cannot stall the writer, and so cannot stall the socket readers.
+// A reader that finds the writer idle and nothing queued folds its frame
+// itself, holding the writer's lock (wmu), instead of waking the writer's
+// goroutine for it: the order is the same, and a quiet stream costs one
+// goroutine wake-up per frame, not two. It publishes snapshots to the
+// Hub, which never blocks: a stalled UI cannot stall the writer, and so
+// cannot stall the socket readers.
 
 // noteEvery is how often published snapshots are compared for order notes.
 const noteEvery = 100 * time.Millisecond
@@ -24,6 +28,18 @@ type item struct {
 	ping   bool // a bare heartbeat, already answered: journal only
 	binary bool // a binary frame: counted as malformed
 	fn     func(w *writer)
+	// buf, when set, is the pooled buffer frame was read into: the writer
+	// hands it back (release) once the frame is journaled and folded.
+	buf *[]byte
+}
+
+// release hands the frame's buffer back to the readers; it.frame must no
+// longer be used.
+func (it *item) release() {
+	if it.buf != nil {
+		putFrameBuf(it.buf, it.frame)
+		it.buf, it.frame = nil, nil
+	}
 }
 
 // writer is the state owned by the writer goroutine.
@@ -36,6 +52,8 @@ type writer struct {
 	overflow  bool   // held exceeded MaxHeld: frames were lost, reconnect
 	dirty     bool   // changed since the last publish
 	lastPub   time.Time
+	tick      *time.Ticker
+	tickIs    time.Duration   // the tick's period now
 	snapCost  time.Duration   // how long the last Snapshot took
 	unnoted   *state.Snapshot // published, not yet compared for notes
 	lastNoted time.Time
@@ -47,12 +65,31 @@ type writer struct {
 
 // toWriter hands an item to the writer; false when the session is closing.
 func (s *Session) toWriter(it item) bool {
+	s.queued.Add(1)
 	select {
 	case s.in <- it:
 		return true
 	case <-s.writerDone:
+		s.queued.Add(-1)
 		return false
 	}
+}
+
+// toWriterFrame hands a frame from a socket reader to the writer: folded
+// at once on the reader's goroutine when the writer is idle and nothing
+// is queued before it (every item sent was handled: queued drops under
+// wmu), else queued as toWriter does. False when the session is closing.
+func (s *Session) toWriterFrame(it item) bool {
+	if s.queued.Load() == 0 && s.wmu.TryLock() {
+		if w := s.wr; w != nil && s.queued.Load() == 0 {
+			w.onItem(it, time.Now())
+			w.retick()
+			s.wmu.Unlock()
+			return true
+		}
+		s.wmu.Unlock()
+	}
+	return s.toWriter(it)
 }
 
 // do runs fn on the writer goroutine and waits for it; false when the
@@ -76,40 +113,41 @@ func (s *Session) runWriter(stop <-chan struct{}) {
 	defer close(s.writerDone)
 	w := &writer{s: s, store: s.store, journalOK: true, rateAt: s.cfg.Now()}
 	// The tick publishes what frames left unpublished, compares orders for
-	// notes and measures the event rate. With nothing pending it slows to
-	// idleTick, so an idle dashboard is not woken 20 times a second.
-	tick := time.NewTicker(s.cfg.PublishEvery)
-	defer tick.Stop()
-	fast := true
+	// notes and measures the event rate (see writer.tickEvery).
+	w.tickIs = w.tickEvery()
+	w.tick = time.NewTicker(w.tickIs)
+	defer w.tick.Stop()
+	joined := s.hub.Joined()
+	s.wmu.Lock()
+	s.wr = w
+	s.wmu.Unlock()
 	for {
 		select {
 		case it := <-s.in:
-			w.handle(it)
-			// Publish at once when the inbox is empty (but not more often
-			// than publishGap allows) and a reader waits for it, and at
-			// least every PublishEvery while busy (see eager).
-			since := time.Since(w.lastPub)
-			if since >= s.cfg.PublishEvery || (len(s.in) == 0 && since >= w.publishGap() && w.eager(it)) {
-				w.publish()
-			}
-			if !fast && w.pending() {
-				tick.Reset(s.cfg.PublishEvery)
-				fast = true
-			}
-		case <-tick.C:
-			if time.Since(w.lastPub) >= w.publishGap() {
-				w.publish() // else the next frame or tick will
-			}
-			w.noteChanges(false)
-			w.measureRate()
-			if fast && !w.pending() {
-				tick.Reset(idleTick)
-				fast = false
-			}
+			s.wmu.Lock()
+			s.queued.Add(-1)
+			w.onItem(it, time.Now())
+			w.retick()
+			s.wmu.Unlock()
+		case <-w.tick.C:
+			s.wmu.Lock()
+			w.onTick(time.Now())
+			w.retick()
+			s.wmu.Unlock()
+		case <-joined:
+			// A new reader: it reads Latest first, so publish what the
+			// slow interval kept back, then publish at the busy pace.
+			s.wmu.Lock()
+			w.publish(time.Now())
+			w.retick()
+			s.wmu.Unlock()
 		case <-stop:
+			s.wmu.Lock()
+			s.wr = nil // readers queue from now on (and find writerDone)
 			for {
 				select {
 				case it := <-s.in:
+					s.queued.Add(-1)
 					w.handle(it)
 					continue
 				default:
@@ -117,11 +155,63 @@ func (s *Session) runWriter(stop <-chan struct{}) {
 				break
 			}
 			w.dirty = true
-			w.publish()
+			w.publish(time.Now())
 			w.noteChanges(true)
+			s.wmu.Unlock()
 			return
 		}
 	}
+}
+
+// retick sets the tick to what the writer needs now (tickEvery).
+func (w *writer) retick() {
+	if d := w.tickEvery(); d != w.tickIs {
+		w.tick.Reset(d)
+		w.tickIs = d
+	}
+}
+
+// onItem handles one item that arrived at now, and publishes at once when
+// the inbox is empty (but not more often than publishGap allows) and a
+// reader waits for it, and at least every interval while busy (see eager).
+func (w *writer) onItem(it item, now time.Time) {
+	w.handle(it)
+	since := now.Sub(w.lastPub)
+	if since >= w.interval() || (w.s.queued.Load() == 0 && since >= w.publishGap() && w.eager(it)) {
+		w.publish(now)
+	}
+}
+
+// onTick is the writer's tick at now.
+func (w *writer) onTick(now time.Time) {
+	if now.Sub(w.lastPub) >= w.publishGap() {
+		w.publish(now) // else the next frame or tick will
+	}
+	w.noteChanges(false)
+	w.measureRate()
+}
+
+// interval is the longest a change waits to be published while frames
+// keep arriving: PublishEvery while a reader is subscribed to the hub;
+// PublishIdle while none is, since then the only readers poll Latest
+// (the market client's recheck once a second, a scrape, a dump after
+// Close) and a snapshot every PublishEvery would be built for no one.
+// A reader that subscribes is published to at once (Hub.Joined).
+func (w *writer) interval() time.Duration {
+	if w.s.hub.Subscribed() {
+		return w.s.cfg.PublishEvery
+	}
+	return max(w.s.cfg.PublishIdle, w.s.cfg.PublishEvery)
+}
+
+// tickEvery is the tick the writer needs now: the interval while a change
+// waits to be published or compared for notes, else idleTick, so that an
+// idle dashboard is not woken 20 times a second.
+func (w *writer) tickEvery() time.Duration {
+	if w.pending() {
+		return w.interval()
+	}
+	return max(idleTick, w.interval())
 }
 
 func (w *writer) handle(it item) {
@@ -132,17 +222,20 @@ func (w *writer) handle(it item) {
 	}
 	w.journal(it.frame)
 	if it.ping {
+		it.release()
 		return
 	}
 	if w.holds > 0 {
 		if len(w.held) >= w.s.cfg.MaxHeld {
 			w.overflow = true
+			it.release()
 			return
 		}
-		w.held = append(w.held, it)
+		w.held = append(w.held, it) // released when endHold applies it
 		return
 	}
 	w.apply(it)
+	it.release()
 }
 
 // apply folds one frame into the store.
@@ -183,8 +276,9 @@ func (w *writer) endHold() (lost bool) {
 	if w.holds > 0 {
 		return false
 	}
-	for _, it := range w.held {
-		w.apply(it)
+	for i := range w.held {
+		w.apply(w.held[i])
+		w.held[i].release()
 	}
 	clear(w.held)
 	w.held = w.held[:0]
@@ -192,15 +286,17 @@ func (w *writer) endHold() (lost bool) {
 	return lost
 }
 
-// publish hands a new snapshot to the Hub when something changed.
-func (w *writer) publish() {
+// publish hands a new snapshot to the Hub when something changed; now
+// is when (the interval and the gap count from it).
+func (w *writer) publish(now time.Time) {
 	if !w.dirty {
 		return
 	}
 	w.dirty = false
-	w.lastPub = time.Now()
+	w.lastPub = now
+	start := time.Now()
 	snap := w.store.Snapshot()
-	w.snapCost = time.Since(w.lastPub)
+	w.snapCost = time.Since(start)
 	w.s.hub.Publish(snap)
 	w.unnoted = snap
 	w.noteChanges(false)
