@@ -24,12 +24,11 @@ import (
 // the simulator the dashboard starts when no credentials are configured.
 const dashboardSimActivity = 5
 
-// dashboardFPS is the default cap of the terminal renderer's frame rate
-// (--fps); state changes are coalesced at the same pace. Bubble Tea
-// v2.0.10's renderer wakes at this rate even when nothing changed, and
-// those wakeups are most of an idle dashboard's CPU: at 15 fps it stays
-// under 0.5 % of a core (30 fps: 0.7-0.9 %), and a key still shows within
-// one frame (67 ms).
+// dashboardFPS is the default cap of frames drawn a second (--fps): the
+// painter (package paint, newPaintedProgram) draws at most this many and
+// state changes are coalesced at the same pace; a key still shows within
+// one frame (67 ms). An idle painter does not wake (Bubble Tea v2.0.10's
+// renderer, used before, woke at this rate even when nothing changed).
 const dashboardFPS = 15
 
 // runDashboard is `bhtop` with no subcommand: the dashboard on the
@@ -121,10 +120,9 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	// Read-only is a capability: an account without a Trader has no way
 	// to send an order, and openUpstream built no rest.Trader for it.
 	model := ui.NewDesk(as.uiAccounts(false), uiOpts...)
-	opts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(stdio.In), tea.WithOutput(stdio.Out),
-		tea.WithFPS(*fps)}, progOpts...)
-	prog := tea.NewProgram(model, opts...)
-	go toasts.run(dk.ctx, prog)
+	opts := append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)
+	prog := newPaintedProgram(model, stdio, *fps, opts...)
+	go toasts.run(dk.ctx, prog.Program)
 	_, runErr := prog.Run()
 
 	if err := as.Close(); err != nil {

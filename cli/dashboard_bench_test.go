@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"bhtop/internal/testkit"
+	"bhtop/internal/vtemu"
 	"bhtop/signer"
 	"bhtop/sim"
 )
@@ -28,10 +29,14 @@ const (
 )
 
 // screenWatch is a terminal that remembers what was drawn and when the
-// screen first showed every one of a set of texts.
+// screen first showed every one of a set of texts: in the output stream
+// (ANSI stripped), or on a 200×60 emulated screen, as the painter writes
+// only the cells that changed, so a word can be on screen and never whole
+// in the stream.
 type screenWatch struct {
 	mu    sync.Mutex
 	buf   strings.Builder
+	term  *vtemu.Emulator
 	bytes int
 	want  []string
 	at    time.Time // when all of want were first on screen
@@ -39,7 +44,7 @@ type screenWatch struct {
 }
 
 func newScreenWatch(want ...string) *screenWatch {
-	return &screenWatch{want: want, seen: make(chan struct{})}
+	return &screenWatch{want: want, seen: make(chan struct{}), term: vtemu.New(200, 60)}
 }
 
 func (w *screenWatch) Write(p []byte) (int, error) {
@@ -50,7 +55,8 @@ func (w *screenWatch) Write(p []byte) (int, error) {
 		return len(p), nil // seen: only count
 	}
 	w.buf.Write(p)
-	if !shows(ansi.Strip(w.buf.String()), w.want...) {
+	w.term.Feed(p)
+	if !shows(ansi.Strip(w.buf.String()), w.want...) && !shows(w.term.ScreenText(), w.want...) {
 		return len(p), nil
 	}
 	w.at = time.Now()

@@ -20,6 +20,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"bhtop/internal/testkit"
+	"bhtop/internal/vtemu"
 	"bhtop/state"
 )
 
@@ -128,7 +129,7 @@ func mustDial(t testing.TB, addr string, key gossh.Signer) *gossh.Client {
 type screen struct {
 	mu      sync.Mutex
 	buf     bytes.Buffer
-	term    *emulator // nil in benchmarks
+	term    *vtemu.Emulator // nil in benchmarks
 	n       int64
 	nwrites int64       // writes the client got: about one per frame
 	stamps  bool        // record write times (BenchmarkCapacity)
@@ -144,8 +145,8 @@ func (s *screen) Write(p []byte) (int, error) {
 		s.writes = append(s.writes, time.Now())
 	}
 	if s.term != nil {
-		s.term.feed(p)
-		s.term.badBytes = nil
+		s.term.Feed(p)
+		s.term.BadBytes = nil
 	}
 	if s.buf.Len() > 128<<10 { // keep the tail only
 		tail := append([]byte(nil), s.buf.Bytes()[s.buf.Len()-64<<10:]...)
@@ -161,7 +162,7 @@ func (s *screen) text() string {
 	if s.term == nil {
 		return ansi.Strip(s.buf.String())
 	}
-	return ansi.Strip(s.buf.String()) + "\n" + s.term.screenText()
+	return ansi.Strip(s.buf.String()) + "\n" + s.term.ScreenText()
 }
 
 // resize changes the terminal's size (the session's window change).
@@ -169,7 +170,7 @@ func (s *screen) resize(w, h int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.term != nil {
-		s.term.resize(w, h)
+		s.term.Resize(w, h)
 	}
 }
 
@@ -233,7 +234,7 @@ func openViewer(t testing.TB, c *gossh.Client, w, h int, env map[string]string) 
 	}
 	v := &viewer{sess: sess, screen: &screen{}, done: make(chan error, 1)}
 	if _, bench := t.(*testing.B); !bench {
-		v.screen.term = newEmulator(clamp(w, MaxWidth), clamp(h, MaxHeight))
+		v.screen.term = vtemu.New(clamp(w, MaxWidth), clamp(h, MaxHeight))
 	}
 	sess.Stdout = v.screen
 	sess.Stderr = v.screen

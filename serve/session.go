@@ -13,6 +13,8 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"bhtop/paint"
 )
 
 // Viewer describes one SSH session's client, for building its model.
@@ -54,8 +56,8 @@ type session struct {
 
 	prog    *tea.Program
 	out     countingWriter
-	paint   *painter      // draws the program's frames on the session
-	done    chan struct{} // closed when the program has ended
+	paint   *paint.Painter // draws the program's frames on the session
+	done    chan struct{}  // closed when the program has ended
 	endOnce sync.Once
 	reason  atomic.Pointer[string] // why the server ended it; nil if the viewer quit
 }
@@ -108,8 +110,8 @@ func (s *Server) refuse(sess ssh.Session, msg string) {
 // program has no renderer: the session's painter draws its Views.
 func (s *Server) newProgram(ctx context.Context, v *session, viewer Viewer, in io.Reader) *tea.Program {
 	v.out.w = v.ssh
-	v.paint = newPainter(&v.out, s.cfg.FPS, viewer.Width, viewer.Height, viewer.Profile)
-	prog := tea.NewProgram(&paintedModel{Model: s.cfg.NewModel(ctx, viewer), p: v.paint},
+	v.paint = paint.New(&v.out, s.cfg.FPS, viewer.Width, viewer.Height, viewer.Profile)
+	prog := tea.NewProgram(v.paint.Wrap(s.cfg.NewModel(ctx, viewer)),
 		tea.WithInput(in),
 		tea.WithOutput(v.paint),
 		tea.WithoutRenderer(),
@@ -120,17 +122,17 @@ func (s *Server) newProgram(ctx context.Context, v *session, viewer Viewer, in i
 		tea.WithoutSignalHandler(),
 		tea.WithFPS(s.cfg.FPS),
 	)
-	v.paint.send = prog.Send
+	v.paint.SetSend(prog.Send)
 	return prog
 }
 
 // run runs the program until the viewer quits, the connection ends or the
 // server stops it, and returns which.
 func (v *session) run() string {
-	go v.paint.run()
+	go v.paint.Run()
 	_, err := v.prog.Run()
 	v.prog.Kill()
-	v.paint.close() // the viewer's terminal restored
+	v.paint.Close() // the viewer's terminal restored
 	close(v.done)
 	if r := v.reason.Load(); r != nil {
 		fmt.Fprint(v.ssh, "bhtop serve: "+*r+"\r\n")

@@ -98,3 +98,18 @@ func (tm *Term) Dead() bool {
 	out, _ := tm.x.Run("display-message", "-p", "-t", tm.name, "#{pane_dead}")
 	return strings.TrimSpace(out) == "1"
 }
+
+// Resize changes the session's window to w×h (the program gets SIGWINCH).
+func (tm *Term) Resize(w, h int) {
+	tm.t.Helper()
+	if out, err := tm.x.Run("resize-window", "-t", tm.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h)); err != nil {
+		tm.t.Fatalf("tmux resize-window: %v: %s", err, out)
+	}
+}
+
+// Format is a tmux format of the pane (e.g. "#{alternate_on}"): the
+// terminal's modes as the program left them.
+func (tm *Term) Format(format string) string {
+	out, _ := tm.x.Run("display-message", "-p", "-t", tm.name, format)
+	return strings.TrimSpace(out)
+}

@@ -1,4 +1,4 @@
-package serve
+package paint
 
 import (
 	"sync"
@@ -147,9 +147,9 @@ var widthTable = sync.OnceValue(func() *[maxTabled]int8 {
 // changed ones (cheaper than a cursor move).
 const maxGap = 4
 
-// appendLine appends what turns row y of the viewer's screen (w columns)
+// appendLine appends what turns row y of the screen (w columns)
 // from old into line.
-func (p *painter) appendLine(b []byte, y, w int, old, line string, profile colorprofile.Profile) []byte {
+func (p *Painter) appendLine(b []byte, y, w int, old, line string, profile colorprofile.Profile) []byte {
 	mark := len(b)
 	// The cells that end before the first byte that differs are the same
 	// in both lines, at the same columns: they are only walked.

@@ -1,4 +1,4 @@
-package serve
+package paint
 
 import (
 	"io"
@@ -13,25 +13,24 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// painter draws one viewer's frames on its session, in place of Bubble
+// Painter draws one program's frames on its terminal, in place of Bubble
 // Tea's renderer: the program runs without a renderer, its model is
-// wrapped by paintedModel, which hands the painter a View when a frame is
-// due, and the painter's goroutine writes at most one frame per interval:
-// of each line that differs from the frame before (a string comparison),
-// the runs of cells that changed (linediff.go). Bubble Tea's renderer
-// parsed every frame of every viewer into cells and diffed those.
+// wrapped by Wrap, which hands the painter a View when a frame is due,
+// and the painter's goroutine (Run) writes at most one frame per
+// interval: of each line that differs from the frame before (a string
+// comparison), the runs of cells that changed (linediff.go).
 //
-// Writes happen only on the painter's goroutine, so a viewer that stops
+// Writes happen only on the painter's goroutine, so a terminal that stops
 // reading blocks that goroutine alone: the program keeps folding notices,
 // is asked for no View meanwhile, and nothing queues (Bubble Tea's own
 // output, terminal queries and bells, is capped).
 //
-// serve's dashboards are full-screen programs: the painter always uses the
-// alternate screen, and of a View it honours Content, Cursor, MouseMode,
-// WindowTitle, ReportFocus and DisableBracketedPasteMode. Lines past the
-// window's height are not drawn; lines wider than the window are clipped
-// by the terminal (auto-wrap is off while the dashboard runs).
-type painter struct {
+// The painter always uses the alternate screen, and of a View it honours
+// Content, Cursor, MouseMode, WindowTitle, ReportFocus and
+// DisableBracketedPasteMode. Lines past the window's height are not
+// drawn; lines wider than the window are clipped by the terminal
+// (auto-wrap is off while the program runs).
+type Painter struct {
 	out      io.Writer
 	interval time.Duration // the shortest time between two frames
 	wake     chan struct{} // 1 slot: something new to write
@@ -53,8 +52,8 @@ type painter struct {
 	raw     []byte // Bubble Tea's own output, written before the next frame
 
 	// Owned by run.
-	started bool     // the viewer's terminal is in the dashboard's modes
-	lines   []string // the lines on the viewer's screen, as the model drew them
+	started bool     // the terminal is in the dashboard's modes
+	lines   []string // the lines on the screen, as the model drew them
 	modes   viewModes
 	cursor  bool // the text cursor is shown
 	failed  bool // a write failed: the connection is gone
@@ -62,12 +61,15 @@ type painter struct {
 	sgr     sgrCache
 }
 
-// maxRaw caps Bubble Tea's own output waiting for a viewer that does not
+// maxRaw caps Bubble Tea's own output waiting for a terminal that does not
 // read; past it, that output is dropped.
 const maxRaw = 64 << 10
 
-func newPainter(out io.Writer, fps, w, h int, profile colorprofile.Profile) *painter {
-	return &painter{
+// New returns a painter that writes to out at most fps frames a second,
+// for a w×h window in the given colour profile. Give it the program's Send
+// (SetSend) and start Run before the program runs.
+func New(out io.Writer, fps, w, h int, profile colorprofile.Profile) *Painter {
+	return &Painter{
 		out:      out,
 		interval: time.Second / time.Duration(max(fps, 1)),
 		wake:     make(chan struct{}, 1),
@@ -85,8 +87,8 @@ func newPainter(out io.Writer, fps, w, h int, profile colorprofile.Profile) *pai
 // painter remembers that the model changed and asks for a View with
 // paintMsg once the next frame is due, so a model is drawn at most once
 // per frame interval however many messages it gets, and not at all while
-// its viewer does not read.
-func (p *painter) due() bool {
+// its terminal does not read.
+func (p *Painter) due() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.ready {
@@ -97,12 +99,16 @@ func (p *painter) due() bool {
 	return false
 }
 
+// SetSend sets how the painter asks the program for a View (the
+// program's Send); call it before Run.
+func (p *Painter) SetSend(send func(tea.Msg)) { p.send = send }
+
 // paintMsg asks the program for a View: the painter is ready for a frame
 // and the model changed since the last one.
 type paintMsg struct{}
 
 // setView hands over the model's newest View (from the program's loop).
-func (p *painter) setView(v tea.View) {
+func (p *Painter) setView(v tea.View) {
 	p.mu.Lock()
 	p.view, p.fresh = v, true
 	p.mu.Unlock()
@@ -110,7 +116,7 @@ func (p *painter) setView(v tea.View) {
 }
 
 // resize sets the window size; the next frame repaints every line.
-func (p *painter) resize(w, h int) {
+func (p *Painter) resize(w, h int) {
 	p.mu.Lock()
 	if w != p.w || h != p.h {
 		p.w, p.h, p.redraw = w, h, true
@@ -119,7 +125,7 @@ func (p *painter) resize(w, h int) {
 }
 
 // setProfile sets the colour profile the frames are written in.
-func (p *painter) setProfile(profile colorprofile.Profile) {
+func (p *Painter) setProfile(profile colorprofile.Profile) {
 	p.mu.Lock()
 	if profile != p.profile {
 		p.profile, p.redraw = profile, true
@@ -130,7 +136,7 @@ func (p *painter) setProfile(profile colorprofile.Profile) {
 // Write queues Bubble Tea's own output (terminal queries, bells): the
 // program's output is the painter, so that the session has one writer.
 // It never blocks.
-func (p *painter) Write(b []byte) (int, error) {
+func (p *Painter) Write(b []byte) (int, error) {
 	p.mu.Lock()
 	if len(p.raw)+len(b) <= maxRaw {
 		p.raw = append(p.raw, b...)
@@ -140,23 +146,23 @@ func (p *painter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-func (p *painter) poke() {
+func (p *Painter) poke() {
 	select {
 	case p.wake <- struct{}{}:
 	default:
 	}
 }
 
-// close restores the viewer's terminal and ends run, and returns once the
-// restoring sequences are written (or the write failed). With a viewer
+// Close restores the terminal and ends Run, and returns once the
+// restoring sequences are written (or the write failed). With a terminal
 // that does not read it waits until the connection is cut.
-func (p *painter) close() {
+func (p *Painter) Close() {
 	close(p.quit)
 	<-p.done
 }
 
-// run writes frames until close.
-func (p *painter) run() {
+// Run writes frames until Close.
+func (p *Painter) Run() {
 	defer close(p.done)
 	pace := time.NewTimer(p.interval)
 	pace.Stop()
@@ -201,6 +207,9 @@ func (p *painter) run() {
 			select {
 			case <-pace.C:
 			case <-p.quit:
+				// Closing: ask for no View, the program may be gone or
+				// be the one closing (a panic in the model, cli).
+				continue
 			}
 			p.mu.Lock()
 			stale := p.stale
@@ -225,8 +234,8 @@ func modesOf(v tea.View) viewModes {
 	return viewModes{mouse: v.MouseMode, title: v.WindowTitle, focus: v.ReportFocus, noPaste: v.DisableBracketedPasteMode}
 }
 
-// frame appends to p.buf what turns the viewer's screen into v.
-func (p *painter) frame(v tea.View, w, h int, redraw bool, profile colorprofile.Profile) {
+// frame appends to p.buf what turns the screen into v.
+func (p *Painter) frame(v tea.View, w, h int, redraw bool, profile colorprofile.Profile) {
 	if !p.started {
 		p.started, redraw = true, true
 		p.buf = append(p.buf, ansi.SetModeAltScreenSaveCursor+ansi.ResetModeTextCursorEnable+ansi.ResetModeAutoWrap...)
@@ -246,7 +255,7 @@ func (p *painter) frame(v tea.View, w, h int, redraw bool, profile colorprofile.
 		clear(p.lines)
 	}
 	// The new lines are substrings of v.Content, which stays alive as long
-	// as they are on the viewer's screen.
+	// as they are on the screen.
 	rest := v.Content
 	for y := range h {
 		var line string
@@ -270,7 +279,7 @@ func (p *painter) frame(v tea.View, w, h int, redraw bool, profile colorprofile.
 }
 
 // setModes appends what changes the terminal's modes from was to now.
-func (p *painter) setModes(was, now viewModes) {
+func (p *Painter) setModes(was, now viewModes) {
 	if was.mouse != now.mouse {
 		if was.mouse != tea.MouseModeNone {
 			p.buf = append(p.buf, ansi.ResetModeMouseButtonEvent+ansi.ResetModeMouseAnyEvent+ansi.ResetModeMouseExtSgr...)
@@ -294,9 +303,9 @@ func (p *painter) setModes(was, now viewModes) {
 	p.modes = now
 }
 
-// restore appends what gives the viewer its terminal back: the modes
+// restore appends what gives the terminal back: the modes
 // reset, the cursor shown, the main screen.
-func (p *painter) restore(h int) {
+func (p *Painter) restore(h int) {
 	if !p.started {
 		return
 	}
@@ -327,7 +336,7 @@ func appendMoveTo(b []byte, x, y int) []byte {
 	return append(b, 'H')
 }
 
-// sgrCache converts a line's style sequences to the viewer's colour
+// sgrCache converts a line's style sequences to the terminal's colour
 // profile, remembering each sequence's conversion (a dashboard uses a few
 // dozen).
 type sgrCache struct {
@@ -400,12 +409,16 @@ func csiLen(s string) (n int, sgr bool) {
 	return len(s), false
 }
 
-// paintedModel runs a viewer's model under a painter: it tells the painter
+// Wrap returns m running under p: the program's model (made with
+// tea.WithoutRenderer and tea.WithOutput(p)).
+func (p *Painter) Wrap(m tea.Model) tea.Model { return &paintedModel{Model: m, p: p} }
+
+// paintedModel runs a program's model under a painter: it tells the painter
 // the window size and colour profile, and hands it each View. Bubble Tea
 // itself draws nothing (the program has no renderer).
 type paintedModel struct {
 	tea.Model
-	p *painter
+	p *Painter
 }
 
 // Update passes msg on; the pointer is returned as it came, so an update

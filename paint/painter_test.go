@@ -1,4 +1,4 @@
-package serve
+package paint
 
 import (
 	"bytes"
@@ -12,13 +12,15 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
+
+	"bhtop/internal/vtemu"
 )
 
 // want is what a w×h screen shows for content: each line's cells, cut at
 // the window's edge, blanks after them.
-func want(t *testing.T, content string, w, h int) [][]emuCell {
+func want(t *testing.T, content string, w, h int) [][]vtemu.Cell {
 	t.Helper()
-	e := newEmulator(w, h)
+	e := vtemu.New(w, h)
 	for y, line := range strings.Split(content, "\n") {
 		if y >= h {
 			break
@@ -35,35 +37,37 @@ func want(t *testing.T, content string, w, h int) [][]emuCell {
 			if cl.col+cl.width > w {
 				break
 			}
-			e.grid[y][cl.col] = emuCell{cl.text, cl.style}
+			e.Grid[y][cl.col] = vtemu.Cell{Text: cl.text, Style: cl.style}
 			for i := 1; i < cl.width; i++ {
-				e.grid[y][cl.col+i] = emuCell{"", cl.style}
+				e.Grid[y][cl.col+i] = vtemu.Cell{Style: cl.style}
 			}
 		}
 	}
-	return e.grid
+	return e.Grid
 }
 
-func (e *emulator) check(t *testing.T, step string, content string) {
+// check fails unless e shows exactly content.
+func check(t *testing.T, e *vtemu.Emulator, step string, content string) {
 	t.Helper()
-	if len(e.badBytes) > 0 {
-		t.Fatalf("%s: the painter wrote what the emulator does not know: %q", step, e.badBytes)
+	if len(e.BadBytes) > 0 {
+		t.Fatalf("%s: the painter wrote what the emulator does not know: %q", step, e.BadBytes)
 	}
-	exp := want(t, content, e.w, e.h)
-	for y := range e.h {
-		for x := range e.w {
-			if got, w := e.grid[y][x], exp[y][x]; got != w {
-				t.Fatalf("%s: cell (%d,%d) = %q, want %q\nscreen:\n%s\nwant:\n%s", step, x, y, got, w, e.text(e.grid), e.text(exp))
+	exp := want(t, content, e.W, e.H)
+	for y := range e.H {
+		for x := range e.W {
+			if got, w := e.Grid[y][x], exp[y][x]; got != w {
+				t.Fatalf("%s: cell (%d,%d) = %q, want %q\nscreen:\n%s\nwant:\n%s", step, x, y, got, w, gridText(e.Grid), gridText(exp))
 			}
 		}
 	}
 }
 
-func (e *emulator) text(g [][]emuCell) string {
+// gridText is a grid's characters, each row ended by '|'.
+func gridText(g [][]vtemu.Cell) string {
 	var b strings.Builder
 	for _, row := range g {
 		for _, c := range row {
-			b.WriteString(c.text)
+			b.WriteString(c.Text)
 		}
 		b.WriteString("|\n")
 	}
@@ -96,8 +100,8 @@ func randomLine(r *rand.Rand, max int) string {
 func TestPainterFramesMatchTheView(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	w, h := 40, 12
-	p := newPainter(&bytes.Buffer{}, 12, w, h, colorprofile.TrueColor)
-	e := newEmulator(w, h)
+	p := New(&bytes.Buffer{}, 12, w, h, colorprofile.TrueColor)
+	e := vtemu.New(w, h)
 	lines := make([]string, h)
 	for step := range 2000 {
 		redraw := false
@@ -112,7 +116,7 @@ func TestPainterFramesMatchTheView(t *testing.T) {
 			for y := range lines {
 				lines[y] = randomLine(r, w+5)
 			}
-			e.resize(w, h)
+			e.Resize(w, h)
 			redraw = true
 		case k < 4: // scroll a region by one line
 			from := r.IntN(h)
@@ -132,18 +136,18 @@ func TestPainterFramesMatchTheView(t *testing.T) {
 		v := tea.NewView(content)
 		p.buf = p.buf[:0]
 		p.frame(v, w, h, redraw, colorprofile.TrueColor)
-		e.feed(p.buf)
-		e.check(t, fmt.Sprintf("step %d (%dx%d)", step, w, h), content)
-		if !e.alt || !e.hidden || !e.noWrap {
-			t.Fatalf("step %d: alt screen %v, cursor hidden %v, auto-wrap off %v; want all", step, e.alt, e.hidden, e.noWrap)
+		e.Feed(p.buf)
+		check(t, e, fmt.Sprintf("step %d (%dx%d)", step, w, h), content)
+		if !e.Alt || !e.Hidden || !e.NoWrap {
+			t.Fatalf("step %d: alt screen %v, cursor hidden %v, auto-wrap off %v; want all", step, e.Alt, e.Hidden, e.NoWrap)
 		}
 	}
 
 	p.buf = p.buf[:0]
 	p.restore(h)
-	e.feed(p.buf)
-	if e.alt || e.hidden || e.noWrap || e.modes["1002"] || e.modes["1006"] || e.modes["2004"] {
-		t.Errorf("after restore: alt screen %v, cursor hidden %v, auto-wrap off %v, modes %v; want all off", e.alt, e.hidden, e.noWrap, e.modes)
+	e.Feed(p.buf)
+	if e.Alt || e.Hidden || e.NoWrap || e.Modes["1002"] || e.Modes["1006"] || e.Modes["2004"] {
+		t.Errorf("after restore: alt screen %v, cursor hidden %v, auto-wrap off %v, modes %v; want all off", e.Alt, e.Hidden, e.NoWrap, e.Modes)
 	}
 }
 
@@ -186,7 +190,7 @@ func cutBeforeEscape(line string, i int) string {
 // cursor move and the changed characters, not the line.
 func TestPainterSendsChangedCells(t *testing.T) {
 	w, h := 120, 3
-	p := newPainter(&bytes.Buffer{}, 12, w, h, colorprofile.TrueColor)
+	p := New(&bytes.Buffer{}, 12, w, h, colorprofile.TrueColor)
 	row := func(price string) string {
 		return "\x1b[38;2;125;86;244m  spot BTCUSDT BUY  LIMIT GTC \x1b[m\x1b[1m" + price + "\x1b[m" + strings.Repeat(" ", 60) + "\x1b[38;2;90;90;90mNEW\x1b[m"
 	}
@@ -204,7 +208,7 @@ func TestPainterSendsChangedCells(t *testing.T) {
 // CJK, past the measured characters) is sent whole, after erasing the
 // row.
 func TestPainterSendsOtherLinesWhole(t *testing.T) {
-	p := newPainter(&bytes.Buffer{}, 12, 20, 2, colorprofile.TrueColor)
+	p := New(&bytes.Buffer{}, 12, 20, 2, colorprofile.TrueColor)
 	p.frame(tea.NewView("header\nplain"), 20, 2, false, colorprofile.TrueColor)
 	p.buf = p.buf[:0]
 	p.frame(tea.NewView("header\n漢字 \x1b[1m1\x1b[m"), 20, 2, false, colorprofile.TrueColor)
@@ -251,11 +255,11 @@ func (w *blockingWriter) Write(b []byte) (int, error) {
 func TestPainterAsksForOneViewPerFrame(t *testing.T) {
 	out := &blockingWriter{release: make(chan struct{}), writes: make(chan []byte, 16)}
 	close(out.release)
-	p := newPainter(out, 50, 20, 2, colorprofile.TrueColor)
+	p := New(out, 50, 20, 2, colorprofile.TrueColor)
 	asked := make(chan tea.Msg, 16)
 	p.send = func(m tea.Msg) { asked <- m }
-	go p.run()
-	defer p.close()
+	go p.Run()
+	defer p.Close()
 
 	if !p.due() {
 		t.Fatal("due() before the first frame = false, want true")
@@ -292,9 +296,9 @@ func TestPainterAsksForOneViewPerFrame(t *testing.T) {
 // capped.
 func TestStalledPainterBlocksNobody(t *testing.T) {
 	out := &blockingWriter{release: make(chan struct{}), writes: make(chan []byte, 16)}
-	p := newPainter(out, 1000, 20, 2, colorprofile.TrueColor)
+	p := New(out, 1000, 20, 2, colorprofile.TrueColor)
 	p.send = func(tea.Msg) {}
-	go p.run()
+	go p.Run()
 	p.setView(tea.NewView("first"))
 	<-out.writes // the painter is now stuck in this write
 	done := make(chan struct{})
@@ -318,5 +322,28 @@ func TestStalledPainterBlocksNobody(t *testing.T) {
 		t.Errorf("%d bytes of Bubble Tea's output queued for a stalled viewer, want at most %d", queued, maxRaw)
 	}
 	close(out.release) // the connection is cut: the write returns
-	p.close()
+	p.Close()
+}
+
+// TestCloseAsksForNoView: Close during the frame interval returns
+// without asking the program for a View, even when the model changed:
+// the program may be the one closing (cli restores the terminal from a
+// panicking Update, when nobody reads what Send sends).
+func TestCloseAsksForNoView(t *testing.T) {
+	out := &blockingWriter{release: make(chan struct{}), writes: make(chan []byte, 16)}
+	close(out.release)
+	p := New(out, 1, 20, 2, colorprofile.TrueColor)
+	p.SetSend(func(tea.Msg) { select {} })
+	go p.Run()
+	p.due()
+	p.setView(tea.NewView("one"))
+	<-out.writes
+	p.due() // the model changed: a View is due after the interval
+	closed := make(chan struct{})
+	go func() { p.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close waited on the program")
+	}
 }
