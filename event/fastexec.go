@@ -307,6 +307,18 @@ func literalAt(b []byte, i int) ([]byte, int, bool) {
 func decAt(b []byte, i int) ([]byte, int, bool) {
 	switch c := b[i]; {
 	case c == '"':
+		// The usual quoted decimal, digits and an optional fraction, is
+		// read in one pass; any other text is scanned, then checked.
+		if j := digitsEnd(b, i+1); j > i+1 && j < len(b) {
+			if b[j] == '.' {
+				k := digitsEnd(b, j+1)
+				if k > j+1 && k < len(b) && b[k] == '"' {
+					return b[i+1 : k], k + 1, true
+				}
+			} else if b[j] == '"' {
+				return b[i+1 : j], j + 1, true
+			}
+		}
 		t, j, ok := strAt(b, i)
 		return t, j, ok && IsDecimal(t)
 	case c == '-' || isDigit(c):

@@ -185,7 +185,58 @@ type Dec struct {
 
 // ParseDec splits a literal checked by IsDecimal. ok is false for text
 // that is not a decimal literal.
+//
+// The usual literal (digits, an optional fraction, no sign or exponent:
+// every quantity and price of the wire) is checked and split in one pass;
+// any other goes through parseDec (TestParseDecFast: both agree).
 func ParseDec(b []byte) (d Dec, ok bool) {
+	i, k := 0, 0
+	first, last := -1, -1 // first and last nonzero digit of Int+Frac
+	for ; i < len(b) && isDigit(b[i]); i++ {
+		if b[i] != '0' {
+			if first < 0 {
+				first = k
+			}
+			last = k
+		}
+		k++
+	}
+	nInt := i
+	if nInt == 0 {
+		return parseDec(b)
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		j := i
+		for ; i < len(b) && isDigit(b[i]); i++ {
+			if b[i] != '0' {
+				if first < 0 {
+					first = k
+				}
+				last = k
+			}
+			k++
+		}
+		if i == j {
+			return parseDec(b)
+		}
+		d.Frac = b[j:i]
+	}
+	if i != len(b) {
+		return parseDec(b)
+	}
+	d.Int = b[:nInt]
+	if first < 0 {
+		d.lead = k
+	} else {
+		d.lead, d.n = first, last+1-first
+	}
+	d.Exp = int64(nInt - d.lead)
+	return d, true
+}
+
+// parseDec is ParseDec for any literal.
+func parseDec(b []byte) (d Dec, ok bool) {
 	if !IsDecimal(b) {
 		return d, false
 	}

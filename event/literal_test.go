@@ -63,3 +63,37 @@ func TestCompareIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestParseDecFast checks ParseDec's one-pass path against parseDec.
+func TestParseDecFast(t *testing.T) {
+	lits := []string{"", "0", "00", "0.", ".5", "1.", "1.5", "0.000", "000.0100", "10", "1000.000",
+		"123456789.987654321", "0.00000001", "5e3", "-1.5", "1.5e-3", "+1", "1.2.3", "1a", "01.10", "9", "0.0e0", "1..2"}
+	for _, a := range []string{"0", "1", "09", "90"} {
+		for _, b := range []string{"", ".", ".0", ".90", ".09", "e1", "x"} {
+			lits = append(lits, a+b)
+		}
+	}
+	for _, s := range lits {
+		got, gok := ParseDec([]byte(s))
+		want, wok := parseDec([]byte(s))
+		if gok != wok || got.Neg != want.Neg || string(got.Int) != string(want.Int) || string(got.Frac) != string(want.Frac) ||
+			got.lead != want.lead || got.n != want.n || got.Exp != want.Exp || (got.Frac == nil) != (want.Frac == nil) {
+			t.Errorf("ParseDec(%q) = %+v %v, want %+v %v", s, got, gok, want, wok)
+		}
+	}
+}
+
+// FuzzParseDec: ParseDec's one-pass path agrees with parseDec on any text.
+func FuzzParseDec(f *testing.F) {
+	for _, s := range []string{"0", "1.5", "0.000", "000.0100", "-1.5e3", "1.", ".5"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, gok := ParseDec([]byte(s))
+		want, wok := parseDec([]byte(s))
+		if gok != wok || got.Neg != want.Neg || string(got.Int) != string(want.Int) || string(got.Frac) != string(want.Frac) ||
+			got.lead != want.lead || got.n != want.n || got.Exp != want.Exp || (got.Frac == nil) != (want.Frac == nil) {
+			t.Errorf("ParseDec(%q) = %+v %v, want %+v %v", s, got, gok, want, wok)
+		}
+	})
+}

@@ -45,6 +45,7 @@ type Store struct {
 	version   uint64
 	prev      *Snapshot
 	interned  map[string]string
+	recent    [64]string // interned texts by textSlot: most lookups end here
 }
 
 // Option changes a Store made by NewStore.
@@ -188,13 +189,31 @@ func (s *Store) setText(dst *string, b []byte) {
 	if *dst == string(b) {
 		return
 	}
-	if v, ok := s.interned[string(b)]; ok {
-		*dst = v
+	if len(b) == 0 {
+		*dst = ""
 		return
 	}
-	v := string(b)
-	if len(s.interned) < maxInterned && len(v) <= 64 {
-		s.interned[v] = v
+	slot := &s.recent[textSlot(b)]
+	if *slot == string(b) {
+		*dst = *slot
+		return
+	}
+	v, ok := s.interned[string(b)]
+	if !ok {
+		v = string(b)
+		if len(s.interned) < maxInterned && len(v) <= 64 {
+			s.interned[v] = v
+		}
+	}
+	if len(v) <= 64 {
+		*slot = v
 	}
 	*dst = v
+}
+
+// textSlot places a nonempty text in Store.recent: by its length and its
+// first and last bytes, which tell the usual few symbols, sides, types
+// and statuses apart without hashing them.
+func textSlot(b []byte) int {
+	return (len(b)*5 + int(b[0])*3 + int(b[len(b)-1])) & 63
 }
