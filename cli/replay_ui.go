@@ -48,9 +48,10 @@ func playDashboard(ctx context.Context, file string, hub *state.Hub, notes *stre
 		return time.Now()
 	}
 	model := ui.New(b, nil, ui.WithNoColor(stdio.Getenv("NO_COLOR") != ""), ui.WithContext(ctx), ui.WithNow(journalNow))
-	opts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(stdio.In), tea.WithOutput(stdio.Out),
-		tea.WithFPS(dashboardFPS)}, progOpts...)
-	_, err := tea.NewProgram(model, opts...).Run()
+	// Drawn like the live dashboard: by the painter, on the terminal
+	// newPaintedProgram sets up and restores.
+	opts := append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)
+	_, err := newPaintedProgram(model, stdio, dashboardFPS, opts...).Run()
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && ctx.Err() == nil {
 		fmt.Fprintf(stdio.Err, "bhtop replay: %v\n", err)
 		return ExitFail
