@@ -95,13 +95,7 @@ func (f *fill) setLit(k int, v []byte) {
 	f.setLits(vals[:]...)
 }
 
-func (f *fill) setLits(vals ...[]byte) {
-	f.lits = f.lits[:0]
-	for k, v := range vals {
-		f.lits = append(f.lits, v...)
-		f.ends[k] = int32(len(f.lits))
-	}
-}
+func (f *fill) setLits(vals ...[]byte) { f.lits = packLits(f.lits, f.ends[:], vals...) }
 
 // fillBook holds the fills of one Store.
 type fillBook struct {
