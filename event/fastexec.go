@@ -379,10 +379,22 @@ func stopMask(v uint64) uint64 {
 	return ((q-lanes1)&^q | (e-lanes1)&^e | (v-0x20*lanes1)&^v) & lanesTop
 }
 
-// plainEnd returns the index of the quote ending string text that starts
-// at i, and false when the text holds an escape or a control character
-// or is not closed.
-func plainEnd(b []byte, i int) (int, bool) {
+// strAt reads a plain string value at b[i] (inlined: a call less per
+// string); the text and index returned mean nothing when it is not one
+// (false).
+func strAt(b []byte, i int) ([]byte, int, bool) {
+	j, ok := quotedEnd(b, i)
+	return b[i+1 : j], j + 1, ok
+}
+
+// quotedEnd returns the index of the quote ending the string value at
+// b[i], and false when b[i] is no quote (then i+1) or the text holds an
+// escape or a control character or is not closed.
+func quotedEnd(b []byte, i int) (int, bool) {
+	if b[i] != '"' {
+		return i + 1, false
+	}
+	i++
 	for i+8 <= len(b) {
 		if m := stopMask(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 			i += bits.TrailingZeros64(m) >> 3
@@ -394,15 +406,6 @@ func plainEnd(b []byte, i int) (int, bool) {
 		i++
 	}
 	return i, i < len(b) && b[i] == '"'
-}
-
-// strAt reads a plain string value at b[i].
-func strAt(b []byte, i int) ([]byte, int, bool) {
-	if b[i] != '"' {
-		return nil, i, false
-	}
-	j, ok := plainEnd(b, i+1)
-	return b[i+1 : j], j + 1, ok
 }
 
 // digitsEnd returns the end of the run of digits from i.

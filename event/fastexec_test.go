@@ -194,26 +194,29 @@ func TestFastExecAgrees(t *testing.T) {
 	}
 }
 
-// TestPlainEnd: the eight-byte scan finds the closing quote, and stops
+// TestQuotedEnd: the eight-byte scan finds the closing quote, and stops
 // at escapes and control characters, wherever they fall in a word.
-func TestPlainEnd(t *testing.T) {
+func TestQuotedEnd(t *testing.T) {
 	for n := 0; n < 20; n++ {
 		text := strings.Repeat("a", n)
 		for _, tail := range []string{``, `,"x":1}`, `123456789`} {
 			b := []byte(`"` + text + `"` + tail)
-			if got, ok := plainEnd(b, 1); !ok || got != n+1 {
-				t.Errorf("plainEnd(%q) = %d, %v, want %d", b, got, ok, n+1)
+			if got, ok := quotedEnd(b, 0); !ok || got != n+1 {
+				t.Errorf("quotedEnd(%q) = %d, %v, want %d", b, got, ok, n+1)
+			}
+			if _, ok := quotedEnd(b[1:], 0); ok && n > 0 {
+				t.Errorf("quotedEnd(%q) ok: no quote there", b[1:])
 			}
 			for _, stop := range []byte{'\\', 0x00, 0x1f, '\n'} {
 				s := []byte(`"` + text + string(stop) + `"` + tail)
-				if _, ok := plainEnd(s, 1); ok {
-					t.Errorf("plainEnd(%q) ok, want a stop at %d", s, n+1)
+				if _, ok := quotedEnd(s, 0); ok {
+					t.Errorf("quotedEnd(%q) ok, want a stop at %d", s, n+1)
 				}
 			}
 		}
 		b := []byte(`"` + text + "\xff\x80\x7f" + `"`)
-		if got, ok := plainEnd(b, 1); !ok || got != n+4 {
-			t.Errorf("plainEnd(%q) = %d, %v, want %d", b, got, ok, n+4)
+		if got, ok := quotedEnd(b, 0); !ok || got != n+4 {
+			t.Errorf("quotedEnd(%q) = %d, %v, want %d", b, got, ok, n+4)
 		}
 	}
 }
