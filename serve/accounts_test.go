@@ -11,8 +11,6 @@ import (
 
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
-	"bhtop/rest"
-	"bhtop/signer"
 	"bhtop/sim"
 	"bhtop/stream"
 	"bhtop/ui"
@@ -28,8 +26,7 @@ func TestViewersSeeTheirAccounts(t *testing.T) {
 	k2 := s.Accounts(sim.DemoSecret)[1]
 	sess1, err := stream.New(stream.Config{REST: s.Client(), WSURL: s.WSURL(), Simulated: true})
 	main := testkit.Live(t, sess1, err)
-	c2 := rest.New(s.URL(), rest.WithAPIKey(k2.APIKey), rest.WithSecret(signer.NewSecret(k2.SecretKey)))
-	sess2, err := stream.New(stream.Config{REST: c2, WSURL: s.WSURL(), Simulated: true})
+	sess2, err := stream.New(stream.Config{REST: s.ClientAs(k2.APIKey, k2.SecretKey), WSURL: s.WSURL(), Simulated: true})
 	bot := testkit.Live(t, sess2, err)
 
 	logs := &testkit.Buffer{}

@@ -11,8 +11,6 @@ import (
 
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
-	"bhtop/rest"
-	"bhtop/signer"
 	"bhtop/sim"
 	"bhtop/stream"
 	"bhtop/upstream"
@@ -94,8 +92,7 @@ func TestTwoSimulatorAccounts(t *testing.T) {
 	srv := simtest.Start(t, sim.Options{Activity: 5, Accounts: 2})
 	good := srv.Accounts(sim.DemoSecret)[1] // the second account, with its own keys
 	session := func(key, secret string) *stream.Session {
-		c := rest.New(srv.URL(), rest.WithAPIKey(key), rest.WithSecret(signer.NewSecret(secret)))
-		s, err := stream.New(stream.Config{REST: c, WSURL: srv.WSURL(), Simulated: true})
+		s, err := stream.New(stream.Config{REST: srv.ClientAs(key, secret), WSURL: srv.WSURL(), Simulated: true})
 		return testkit.Started(t, s, err)
 	}
 	live := session(good.APIKey, good.SecretKey)

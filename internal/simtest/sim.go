@@ -9,6 +9,7 @@ import (
 
 	"bhtop/internal/testkit"
 	"bhtop/rest"
+	"bhtop/signer"
 	"bhtop/sim"
 )
 
@@ -48,6 +49,14 @@ func (s *Sim) Client(opts ...rest.Option) *rest.Client { return Client(s.Server,
 func Client(srv *sim.Server, opts ...rest.Option) *rest.Client {
 	base := []rest.Option{rest.WithAPIKey(srv.APIKey()), rest.WithSecret(srv.Secret())}
 	return rest.New(srv.URL(), append(base, opts...)...)
+}
+
+// ClientAs is a REST client of the simulator signed with the key pair
+// apiKey, secret: another of its accounts' (Server.Accounts), or a wrong
+// one; opts add to (and may override) those.
+func (s *Sim) ClientAs(apiKey, secret string, opts ...rest.Option) *rest.Client {
+	base := []rest.Option{rest.WithAPIKey(apiKey), rest.WithSecret(signer.NewSecret(secret))}
+	return rest.New(s.URL(), append(base, opts...)...)
 }
 
 // Trader is an order sender on a signed client of the simulator.
