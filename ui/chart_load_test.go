@@ -11,7 +11,6 @@ import (
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
 	"bhtop/market"
-	"bhtop/rest"
 	"bhtop/sim"
 	"bhtop/stream"
 )
@@ -23,13 +22,7 @@ func TestChartLoadsIntervalsFromSimulator(t *testing.T) {
 	srv := simtest.Start(t, sim.Options{Activity: 5, MarketActivity: 20})
 	sess, err := stream.New(stream.Config{REST: srv.Client(), WSURL: srv.WSURL(), Simulated: true})
 	testkit.Started(t, sess, err)
-	mc, err := market.New(market.Config{REST: rest.New(srv.URL()), WSURL: srv.WSURL(), State: sess.Hub(),
-		ValueIn: "USDT", Watch: []string{"BTCUSDT"}, PublishEvery: 20 * time.Millisecond, RecheckEvery: 50 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mc.Start()
-	t.Cleanup(mc.Close)
+	mc := simtest.Market(t, srv.Server, sess.Hub(), func(c *market.Config) { c.Watch = []string{"BTCUSDT"} })
 
 	m := New(sess, nil, WithNoColor(true), WithMarket(mc.Hub(), "USDT"), WithCandles(mc))
 	tm := runModel(t, m, 160, 48)
