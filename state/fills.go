@@ -105,7 +105,6 @@ type fillBook struct {
 	seq     uint64
 	byKey   keyIndex[int32] // trade keys, z keys and match keys (chain heads) → slot
 	seed    maphash.Seed
-	seeded  bool
 	records int // fills in a chain of records ('r'): the only ones an event lacking t pairs with
 	// Event fills lacking a trade id join their chain ('e') only when a
 	// record first looks in one (indexEvents): those up to seq indexed
@@ -200,33 +199,13 @@ func zerosAndDots(b []byte) bool {
 	return true
 }
 
-// applyExec folds an order event: the order under the ordering rules,
-// and the execution it reports (l > 0) whether or not the rules applied
-// the event itself. The fill's keys are computed and looked up before the
-// order is: the two index probes, random reads of tables that the stream
-// pushes out of the caches, then overlap.
-func (s *Store) applyExec(m uint8, x *event.ExecView) bool {
-	var in fillIn
-	var k fillKeys
-	filled := fillOfExec(m, x, &in)
-	if filled {
-		k = s.fills.keysOf(&in)
-	}
-	ok := s.applyOrder(m, x, false)
-	s.settle(x.ClientOrderID)
-	if filled {
-		s.foldKeyed(&in, &k)
-	}
-	return ok
-}
-
-// fillOfExec sets in to the execution an order event reports; false when
-// it reports none (l is not above zero).
-func fillOfExec(m uint8, x *event.ExecView, in *fillIn) bool {
+// foldExecFill records the execution an order event reports (l > 0),
+// whether or not the ordering rules applied the event itself.
+func (s *Store) foldExecFill(m uint8, x *event.ExecView) {
 	if !positiveDecimal(x.LastQty) {
-		return false
+		return
 	}
-	*in = fillIn{mkt: m, symbol: x.Symbol, orderID: x.OrderID, tradeID: tradeIDOf(x.TradeID), side: x.Side,
+	in := fillIn{mkt: m, symbol: x.Symbol, orderID: x.OrderID, tradeID: tradeIDOf(x.TradeID), side: x.Side,
 		price: x.LastPrice, qty: x.LastQty, fee: x.Commission, asset: x.CommissionAsset, z: x.CumQty,
 		maker: x.Maker, makerKnown: true, time: x.EventTime}
 	if string(in.asset) == "null" {
@@ -238,7 +217,7 @@ func fillOfExec(m uint8, x *event.ExecView, in *fillIn) bool {
 	if t, ok := event.ParseTime(x.TradeTime); ok && t > 0 {
 		in.time = t
 	}
-	return true
+	s.foldFill(&in)
 }
 
 // ApplyTrades folds myTrades records: a record of a fill already known
@@ -267,46 +246,27 @@ func (s *Store) ApplyTrades(recs []TradeSnap) {
 // t and a record (which has no z) of the same order, quantity and price
 // pair up through matchHalf.
 func (s *Store) foldFill(in *fillIn) {
-	k := s.fills.keysOf(in)
-	s.foldKeyed(in, &k)
-}
-
-// fillKeys are a fill's index keys (0: none) and where its z key is.
-type fillKeys struct {
-	tk, zk uint64
-	zi     int32 // the slot of zk when found
-	zFound bool
-}
-
-// keysOf computes in's trade key and z key, and looks the z key up.
-func (b *fillBook) keysOf(in *fillIn) (k fillKeys) {
-	if !b.seeded {
-		b.seed, b.seeded = maphash.MakeSeed(), true
-	}
-	if in.tradeID != nil {
-		k.tk = b.tradeKey(in.mkt, in.tradeID)
-	}
-	if in.z != nil {
-		k.zk = b.zKey(in.mkt, in.orderID, in.z)
-		k.zi, k.zFound = b.byKey.get(k.zk)
-	}
-	return k
-}
-
-// foldKeyed is foldFill with in's keys, from keysOf since the last change
-// to the fills.
-func (s *Store) foldKeyed(in *fillIn, k *fillKeys) {
 	b := &s.fills
-	tk, zk := k.tk, k.zk
-	if tk != 0 {
+	if b.byKey.tab == nil {
+		b.seed = maphash.MakeSeed()
+	}
+	var tk, zk uint64
+	if in.tradeID != nil {
+		tk = b.tradeKey(in.mkt, in.tradeID)
 		if i, ok := b.byKey.get(tk); ok && b.isTrade(i, in) {
+			if in.z != nil {
+				zk = b.zKey(in.mkt, in.orderID, in.z)
+			}
 			s.mergeFill(i, in, tk, zk)
 			return
 		}
 	}
-	if zk != 0 && k.zFound && b.isZ(k.zi, in) {
-		s.mergeFill(k.zi, in, tk, zk)
-		return
+	if in.z != nil {
+		zk = b.zKey(in.mkt, in.orderID, in.z)
+		if i, ok := b.byKey.get(zk); ok && b.isZ(i, in) {
+			s.mergeFill(i, in, tk, zk)
+			return
+		}
 	}
 	var me, mr uint64 // match keys, once needed
 	switch {

@@ -135,9 +135,13 @@ func (s *Store) apply(ev *event.Event, onPing func([]byte)) {
 	var e int64
 	switch ev.Kind {
 	case event.KindExecution:
-		ok, e = s.applyExec(mSpot, &ev.Exec), ev.Exec.EventTime
+		ok, e = s.applyOrder(mSpot, &ev.Exec, false), ev.Exec.EventTime
+		s.settle(ev.Exec.ClientOrderID)
+		s.foldExecFill(mSpot, &ev.Exec)
 	case event.KindContractExecution:
-		ok, e = s.applyExec(mContract, &ev.Exec), ev.Exec.EventTime
+		ok, e = s.applyOrder(mContract, &ev.Exec, false), ev.Exec.EventTime
+		s.settle(ev.Exec.ClientOrderID)
+		s.foldExecFill(mContract, &ev.Exec)
 	case event.KindAccount:
 		ok, e = s.applyAccount(&ev.Account), ev.Account.EventTime
 	case event.KindPosition:
