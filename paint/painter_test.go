@@ -347,3 +347,35 @@ func TestCloseAsksForNoView(t *testing.T) {
 		t.Fatal("Close waited on the program")
 	}
 }
+
+// TestEmptyViewIsNotAFrame: an empty View (a program before its size, a
+// dashboard waiting for its first live state) does not make the next
+// View wait a frame interval (here a second): the painter asks for it at
+// once when the model changed meanwhile.
+func TestEmptyViewIsNotAFrame(t *testing.T) {
+	out := &blockingWriter{release: make(chan struct{}), writes: make(chan []byte, 16)}
+	close(out.release)
+	p := New(out, 1, 20, 2, colorprofile.TrueColor)
+	asked := make(chan tea.Msg, 16)
+	p.send = func(m tea.Msg) { asked <- m }
+	go p.Run()
+	defer p.Close()
+
+	p.due()
+	p.setView(tea.NewView(""))
+	<-out.writes
+	if !p.due() { // the model changed while the empty View was painted
+		select {
+		case <-asked:
+		case <-time.After(500 * time.Millisecond): // (a frame is a second)
+			t.Fatal("after an empty View the painter waited a frame interval to ask for the next")
+		}
+		if !p.due() {
+			t.Fatal("due() after paintMsg = false, want true")
+		}
+	}
+	p.setView(tea.NewView("live"))
+	if b := <-out.writes; !strings.Contains(string(b), "live") {
+		t.Errorf("the frame after the empty one wrote %q, want the View", b)
+	}
+}
