@@ -106,16 +106,17 @@ func dayBars(s *market.Snapshot) *market.Snapshot {
 	return s
 }
 
-// TestChartAsksForBars: opening the chart and changing its interval ask
-// the loader for bars the market lacks (never for bars it has), and the
-// market's own 1d bars show with their newest bar kept live by the 1m
-// bars (golden at 120×30).
+// TestChartAsksForBars: opening the chart and changing its interval tell
+// the loader what it shows (so it keeps a charted symbol's bars), the
+// re-asks only ask for bars the market lacks, and the market's own 1d
+// bars show with their newest bar kept live by the 1m bars (golden at
+// 120×30).
 func TestChartAsksForBars(t *testing.T) {
 	loads := &recordedLoads{}
 	m := marketModel(dayBars(testMarket()), 120, 30, WithNoColor(true), WithCandles(loads))
 	m = press(t, m, "2 down down down c left left left")
-	if got, want := loads.got(), []string{"BTCUSDT 1M", "BTCUSDT 1w"}; !slices.Equal(got, want) {
-		t.Errorf("asked for %q, want %q (1m and 1d bars are there)", got, want)
+	if got, want := loads.got(), []string{"BTCUSDT 1m", "BTCUSDT 1M", "BTCUSDT 1w", "BTCUSDT 1d"}; !slices.Equal(got, want) {
+		t.Errorf("asked for %q, want %q (the chart's symbol at each interval it showed)", got, want)
 	}
 	out := ansi.Strip(m.View().Content)
 	checkScreen(t, out, 120, 30)
@@ -168,5 +169,34 @@ func TestLiveTail(t *testing.T) {
 	}
 	if got := liveTail(bars, ones, "1M"); &got[0] != &bars[0] {
 		t.Error("1M bars must stay as they are")
+	}
+}
+
+// TestChartSaysWhyItWaits: a chart without bars says why: loading once
+// asked, the loader's reason (request weight, a failed load it retries),
+// none from the service, or no market data at all; never "no candles"
+// while they load.
+func TestChartSaysWhyItWaits(t *testing.T) {
+	key := market.CandleKey("ETHBTC", "1m")
+	ms := func(why string) *market.Snapshot {
+		return &market.Snapshot{Version: 3, BarsWait: map[string]string{key: why}}
+	}
+	asked := chartState{symbol: "ETHBTC", asked: t0}
+	for _, tc := range []struct {
+		c    chartState
+		ms   *market.Snapshot
+		want string
+	}{
+		{chartState{symbol: "ETHBTC"}, ms(""), "no 1m candles for ETHBTC yet"},
+		{asked, ms(""), "loading 1m candles for ETHBTC…"},
+		{asked, ms(market.BarsLoading), "loading 1m candles for ETHBTC…"},
+		{asked, ms(market.BarsNoWeight), "1m candles for ETHBTC: " + market.BarsNoWeight},
+		{asked, ms("load failed (HTTP 502), retrying"), "1m candles for ETHBTC: load failed (HTTP 502), retrying"},
+		{asked, ms(market.BarsNone), "no 1m candles for ETHBTC yet"},
+		{asked, &market.Snapshot{Health: market.Health{Reason: "quote endpoints answer 404"}}, "no market data (quote endpoints answer 404)"},
+	} {
+		if got := tc.c.noBars(tc.ms, "1m"); got != tc.want {
+			t.Errorf("BarsWait %q, asked %v: %q, want %q", tc.ms.BarsWait[key], !tc.c.asked.IsZero(), got, tc.want)
+		}
 	}
 }
