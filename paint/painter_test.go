@@ -249,17 +249,24 @@ func (w *blockingWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
+// runAsking runs a painter of fps frames a second on a 20×2 terminal that
+// reads at once; what it asks of the program comes on asked.
+func runAsking(t *testing.T, fps int) (p *Painter, out *blockingWriter, asked chan tea.Msg) {
+	out = &blockingWriter{release: make(chan struct{}), writes: make(chan []byte, 16)}
+	close(out.release)
+	p = New(out, fps, 20, 2, colorprofile.TrueColor)
+	asked = make(chan tea.Msg, 16)
+	p.send = func(m tea.Msg) { asked <- m }
+	go p.Run()
+	t.Cleanup(p.Close)
+	return p, out, asked
+}
+
 // TestPainterAsksForOneViewPerFrame: between frames the model is not
 // drawn; once the interval is over, a model that changed is asked for its
 // View (paintMsg), one that did not is not.
 func TestPainterAsksForOneViewPerFrame(t *testing.T) {
-	out := &blockingWriter{release: make(chan struct{}), writes: make(chan []byte, 16)}
-	close(out.release)
-	p := New(out, 50, 20, 2, colorprofile.TrueColor)
-	asked := make(chan tea.Msg, 16)
-	p.send = func(m tea.Msg) { asked <- m }
-	go p.Run()
-	defer p.Close()
+	p, out, asked := runAsking(t, 50)
 
 	if !p.due() {
 		t.Fatal("due() before the first frame = false, want true")
@@ -353,13 +360,7 @@ func TestCloseAsksForNoView(t *testing.T) {
 // View wait a frame interval (here a second): the painter asks for it at
 // once when the model changed meanwhile.
 func TestEmptyViewIsNotAFrame(t *testing.T) {
-	out := &blockingWriter{release: make(chan struct{}), writes: make(chan []byte, 16)}
-	close(out.release)
-	p := New(out, 1, 20, 2, colorprofile.TrueColor)
-	asked := make(chan tea.Msg, 16)
-	p.send = func(m tea.Msg) { asked <- m }
-	go p.Run()
-	defer p.Close()
+	p, out, asked := runAsking(t, 1)
 
 	p.due()
 	p.setView(tea.NewView(""))
