@@ -12,6 +12,7 @@ import (
 	"bhtop/internal/clock"
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
+	"bhtop/internal/wsread"
 	"bhtop/rest"
 	"bhtop/sim"
 	"bhtop/state"
@@ -76,7 +77,8 @@ func folded(s *Session) *state.Snapshot {
 	return snap
 }
 
-// TestReadMessageReusesBuffer: readMessage reads a frame into the buffer
+// TestReadMessageReusesBuffer: wsread.Message, the socket readers' read,
+// reads a frame into the buffer
 // it is given, growing it for a frame larger than its capacity.
 func TestReadMessageReusesBuffer(t *testing.T) {
 	small, big := []byte(`{"e":"x"}`), make([]byte, 100<<10)
@@ -96,7 +98,7 @@ func TestReadMessageReusesBuffer(t *testing.T) {
 	defer c.ws.Close()
 	buf := make([]byte, 0, 64)
 	for i, want := range [][]byte{small, big, small} {
-		typ, data, err := readMessage(c.ws, buf)
+		typ, data, err := wsread.Message(c.ws, buf)
 		if err != nil || typ != websocket.TextMessage || string(data) != string(want) {
 			t.Fatalf("frame %d: type %d, %d bytes, %v; want text, %d bytes", i, typ, len(data), err, len(want))
 		}

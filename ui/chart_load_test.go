@@ -5,18 +5,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
-	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
 	"bhtop/market"
-	"bhtop/rest"
 	"bhtop/sim"
 	"bhtop/stream"
 )
@@ -28,17 +22,10 @@ func TestChartLoadsIntervalsFromSimulator(t *testing.T) {
 	srv := simtest.Start(t, sim.Options{Activity: 5, MarketActivity: 20})
 	sess, err := stream.New(stream.Config{REST: srv.Client(), WSURL: srv.WSURL(), Simulated: true})
 	testkit.Started(t, sess, err)
-	mc, err := market.New(market.Config{REST: rest.New(srv.URL()), WSURL: srv.WSURL(), State: sess.Hub(),
-		ValueIn: "USDT", Watch: []string{"BTCUSDT"}, PublishEvery: 20 * time.Millisecond, RecheckEvery: 50 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mc.Start()
-	t.Cleanup(mc.Close)
+	mc := simtest.Market(t, srv.Server, sess.Hub(), func(c *market.Config) { c.Watch = []string{"BTCUSDT"} })
 
 	m := New(sess, nil, WithNoColor(true), WithMarket(mc.Hub(), "USDT"), WithCandles(mc))
-	p := probe{Model: m, screen: new(atomic.Pointer[string]), sizes: new(atomic.Int32)}
-	tm := &program{TestModel: teatest.NewTestModel(t, p, teatest.WithInitialTermSize(160, 48)), screen: p.screen}
+	tm := runModel(t, m, 160, 48)
 	waitText(t, tm, "● live", "BTCUSDT")
 	sendKeys(tm, "5", "/")
 	tm.Type("BTCUSDT")
@@ -118,12 +105,9 @@ func TestChartAsksForBars(t *testing.T) {
 	if got, want := loads.got(), []string{"BTCUSDT 1m", "BTCUSDT 1M", "BTCUSDT 1w", "BTCUSDT 1d"}; !slices.Equal(got, want) {
 		t.Errorf("asked for %q, want %q (the chart's symbol at each interval it showed)", got, want)
 	}
-	out := ansi.Strip(m.View().Content)
-	checkScreen(t, out, 120, 30)
-	if strings.Contains(out, "from 1m bars") {
+	if out := plainGolden(t, m, 120, 30); strings.Contains(out, "from 1m bars") {
 		t.Errorf("1d bars are in the market, yet the chart merges them:\n%s", out)
 	}
-	golden.RequireEqual(t, []byte(out))
 	// The re-ask waits reaskCandles; a market notice past it asks again.
 	if m.loadCandles(false) != nil {
 		t.Error("asked again before reaskCandles passed")
