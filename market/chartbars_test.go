@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"bhtop/internal/clock"
+	"bhtop/internal/simtest"
 	"bhtop/market"
 	"bhtop/rest"
 	"bhtop/sim"
@@ -33,7 +34,7 @@ func TestChartKeepsItsSymbol(t *testing.T) {
 	clk := clock.NewFake(time.Now())
 	st := &state.Hub{}
 	st.Publish(account(1))
-	c := startClient(t, s, st, func(cfg *market.Config) { cfg.Now = clk.Now })
+	c := simtest.Market(t, s, st, func(cfg *market.Config) { cfg.Now = clk.Now })
 	waitFor(t, c.Hub(), "market up", func(m *market.Snapshot) bool { return m.Health.Up })
 
 	st.Publish(account(2, ethbtcOrder()))
@@ -75,7 +76,7 @@ func TestChartBarsWaitForWeight(t *testing.T) {
 	rc := rest.New(s.URL(), rest.WithClock(clk.Now))
 	st := &state.Hub{}
 	st.Publish(account(1))
-	c := startClient(t, s, st, func(cfg *market.Config) { cfg.Now, cfg.REST = clk.Now, rc })
+	c := simtest.Market(t, s, st, func(cfg *market.Config) { cfg.Now, cfg.REST = clk.Now, rc })
 	waitFor(t, c.Hub(), "market up", func(m *market.Snapshot) bool { return m.Health.Up })
 	for used, limit := rc.Weight(); used <= limit/2+1; used, limit = rc.Weight() {
 		if _, err := rc.Depth(context.Background(), "BTCUSDT", 5, false); err != nil { // the account's requests
