@@ -92,7 +92,7 @@ func TestChartBarsWaitForWeight(t *testing.T) {
 			got, bars(m, "ETHBTC", "5m"), market.BarsNoWeight)
 	}
 	clk.Advance(2 * time.Minute) // the weight window (a minute and a margin) has passed
-	m = waitFor(t, c.Hub(), "the history, retried", func(m *market.Snapshot) bool { return bars(m, "ETHBTC", "5m") > 1 })
+	m = waitFor(t, c.Hub(), "the history, retried", func(m *market.Snapshot) bool { return bars(m, "ETHBTC", "5m") > 10 })
 	if got := m.BarsWait[key]; got != "" {
 		t.Errorf("bars loaded, yet BarsWait says %q", got)
 	}
