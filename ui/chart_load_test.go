@@ -11,6 +11,7 @@ import (
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
 	"bhtop/market"
+	"bhtop/rest"
 	"bhtop/sim"
 	"bhtop/stream"
 )
@@ -183,4 +184,38 @@ func TestChartSaysWhyItWaits(t *testing.T) {
 			t.Errorf("BarsWait %q, asked %v: %q, want %q", tc.ms.BarsWait[key], !tc.c.asked.IsZero(), got, tc.want)
 		}
 	}
+}
+
+// TestChartKeepsANewOrdersSymbol is the chart seen once by hand saying
+// "no 1m candles for ETHBTC yet" for seconds: opened on a symbol in the
+// second its order appeared (ETHBTC: the demo account touches it by that
+// order only), it lost its bars when the order went and the market client
+// hid the symbol. Against the simulator: the chart keeps its candles.
+func TestChartKeepsANewOrdersSymbol(t *testing.T) {
+	srv := simtest.Start(t, sim.Options{})
+	sess, err := stream.New(stream.Config{REST: srv.Client(), WSURL: srv.WSURL(), Simulated: true})
+	testkit.Started(t, sess, err)
+	mc := simtest.Market(t, srv.Server, sess.Hub(), nil)
+	tm := runModel(t, New(sess, nil, WithNoColor(true), WithMarket(mc.Hub(), "USDT"), WithCandles(mc)), 160, 48)
+	waitText(t, tm, "● live")
+
+	tr := srv.Trader()
+	placed := tr.PlaceOrder(t.Context(), rest.OrderRequest{Symbol: "ETHBTC", Side: "BUY", Type: "LIMIT", TimeInForce: "GTC",
+		Quantity: "1", Price: "0.02"})
+	if placed.Outcome != rest.OutcomeAccepted {
+		t.Fatalf("placing the ETHBTC order: %+v", placed)
+	}
+	waitText(t, tm, "Open Orders (1)", "spot ETHBTC")
+	sendKeys(tm, "2", "c") // the open orders, the chart of the order's symbol
+	waitText(t, tm, "▶ ETHBTC 1m", " O ")
+	if res := tr.CancelOrder(t.Context(), rest.CancelRequest{Symbol: "ETHBTC", ClientOrderID: placed.ClientOrderID}); res.Outcome != rest.OutcomeAccepted {
+		t.Fatalf("canceling the ETHBTC order: %+v", res)
+	}
+	testkit.Eventually(t, 10*time.Second, func() bool { _, quoted := mc.Hub().Latest().Quotes["ETHBTC"]; return !quoted },
+		"ETHBTC hidden by the market client")
+	time.Sleep(200 * time.Millisecond) // several market publications and frames
+	if s := *tm.screen.Load(); !strings.Contains(s, " O ") || strings.Contains(s, "candles for ETHBTC") {
+		t.Errorf("the order went and the chart lost its bars:\n%s", s)
+	}
+	finish(t, tm)
 }
