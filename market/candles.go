@@ -3,6 +3,7 @@ package market
 import (
 	"context"
 	"slices"
+	"time"
 
 	"bhtop/rest"
 )
@@ -11,6 +12,10 @@ import (
 // ones the client follows at once; asking for one more drops the oldest.
 // It also bounds the symbols charts show (chartSymbols).
 const maxExtraBars = 4
+
+// barsRetry is how long after a failed fetch of a chart's bars it is
+// tried again.
+const barsRetry = 5 * time.Second
 
 // barSeries is one followed (symbol, interval) pair.
 type barSeries struct{ symbol, interval string }
@@ -26,8 +31,8 @@ func (b barSeries) key() string { return CandleKey(b.symbol, b.interval) }
 // CandleKey(symbol, interval), and until they do Snapshot.BarsWait says
 // why (loading, waiting for request weight, a failed load). The fetch
 // waits while the request weight used is above half the limit (the rate
-// governor shared with the account) and is tried again, as a failed one
-// is, every RecheckEvery until the bars are there.
+// governor shared with the account) and is tried again every
+// RecheckEvery (a failed one after barsRetry) until the bars are there.
 func (c *Client) LoadCandles(symbol, interval string) {
 	select {
 	case c.barReqs <- barSeries{symbol, interval}:
@@ -97,7 +102,7 @@ func (c *Client) loadBars(ctx context.Context, req barSeries) {
 		c.store.SetBarsWait(req.key(), "")
 		return
 	}
-	if c.loading[req] {
+	if c.loading[req] || c.cfg.Now().Before(c.failed[req].Add(barsRetry)) {
 		return
 	}
 	if !c.withinBudget(1) { // tried again at the next recheck
@@ -123,8 +128,10 @@ func (c *Client) fetchBars(ctx context.Context, req barSeries) {
 			Limit: c.cfg.KlineLimit, Contract: contract})
 		return func(s *Store) {
 			delete(c.loading, req)
+			delete(c.failed, req)
 			switch {
 			case err != nil:
+				c.failed[req] = c.cfg.Now()
 				s.SetBarsWait(req.key(), "load failed ("+clean(err.Error())+"), retrying")
 			default:
 				s.ApplyKlines(req.symbol, req.interval, ks)

@@ -1,6 +1,7 @@
 package market
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -103,6 +104,7 @@ func (c *Client) dropExpired(sock *socket) error {
 		}
 		c.extraBars = slices.DeleteFunc(c.extraBars, func(b barSeries) bool { return b.symbol == s })
 		c.wanted = slices.DeleteFunc(c.wanted, func(b barSeries) bool { return b.symbol == s })
+		maps.DeleteFunc(c.failed, func(b barSeries, _ time.Time) bool { return b.symbol == s })
 	}
 	c.cfg.Logger.Info("market symbols dropped", "symbols", old, "after", c.cfg.KeepFor)
 	return sock.subscribe("cancel", old)
