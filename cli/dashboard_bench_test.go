@@ -192,9 +192,10 @@ func TestIdleSimChild(t *testing.T) {
 
 // BenchmarkDashboardStart is issue 13's start to first live frame: bhtop
 // without credentials (so it starts its own simulator, as `go run .`
-// does) from the call until the screen first shows the account live with
-// its orders and balances. It reports the mean in ms ("ms-to-live"; the
-// ns/op also counts the shutdown). Goal: ≤ 300 ms.
+// does, whose account starts with resting orders) from the call until
+// the screen first shows the account live with its orders and balances.
+// It reports the mean in ms ("ms-to-live"; the ns/op also counts the
+// shutdown). Goal: ≤ 300 ms.
 //
 //	go test ./cli/ -run '^$' -bench DashboardStart -benchtime 10x
 func BenchmarkDashboardStart(b *testing.B) {
