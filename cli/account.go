@@ -80,7 +80,7 @@ func (as *accounts) startSim(accts []config.Account, o upstreamOptions) error {
 	if len(need) == 0 {
 		return nil
 	}
-	srv := sim.New(sim.Options{Activity: o.simActivity, Accounts: len(need)})
+	srv := sim.New(sim.Options{Activity: o.simActivity, RestingOrders: o.simResting, Accounts: len(need)})
 	if err := srv.Start(); err != nil {
 		return fmt.Errorf("start the simulator: %w", err)
 	}

@@ -21,8 +21,19 @@ import (
 )
 
 // dashboardSimActivity is the background activity (events per second) of
-// the simulator the dashboard starts when no credentials are configured.
-const dashboardSimActivity = 5
+// the simulator the dashboard starts when no credentials are configured,
+// and dashboardSimResting the resting orders its account starts with.
+const (
+	dashboardSimActivity = 5
+	dashboardSimResting  = 4
+)
+
+// dashboardStartWait is how long the dashboard draws nothing while its
+// account connects (ui.WithStartWait): on a service that answers within
+// it (the local simulator: about 15 ms) the first frame is the live
+// account, not a "connecting" frame that the painter would make the live
+// one wait a frame behind; on a slower one "connecting" shows after it.
+const dashboardStartWait = 200 * time.Millisecond
 
 // dashboardFPS is the default cap of frames drawn a second (--fps): the
 // painter (package paint, newPaintedProgram) draws at most this many and
@@ -96,7 +107,7 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		return fail(ExitFail, "%v", err)
 	}
 	defer dk.close(exitWait)
-	as, err := openAccounts(ctx, accts, upstreamOptions{simActivity: dashboardSimActivity, trade: true, logger: logger, metrics: dk.reg})
+	as, err := openAccounts(ctx, accts, upstreamOptions{simActivity: dashboardSimActivity, simResting: dashboardSimResting, trade: true, logger: logger, metrics: dk.reg})
 	if err != nil {
 		return fail(upstreamExitCode(err), "%v", err)
 	}
@@ -116,6 +127,7 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		ui.WithContext(ctx),
 		ui.WithMetrics(metrics),
 		ui.WithFrameInterval(time.Second / time.Duration(*fps)),
+		ui.WithStartWait(dashboardStartWait),
 	}
 	// Read-only is a capability: an account without a Trader has no way
 	// to send an order, and openUpstream built no rest.Trader for it.

@@ -50,6 +50,7 @@ func (u *upstream) RecordErr() error { return u.record.Err() }
 // upstreamOptions say how to open an upstream.
 type upstreamOptions struct {
 	simActivity float64 // events/s of the in-process simulator
+	simResting  int     // resting orders its demo account starts with
 	// trade builds a rest.Trader for the session. Read-only wiring leaves
 	// it false, and then no code path can place or cancel an order.
 	trade bool
@@ -68,7 +69,7 @@ func openUpstream(ctx context.Context, conn config.Conn, o upstreamOptions) (*up
 		if conn.BaseURL != "" {
 			return nil, fmt.Errorf("%s %w", conn.BaseURL, errNeedsCredentials)
 		}
-		srv := sim.New(sim.Options{Activity: o.simActivity})
+		srv := sim.New(sim.Options{Activity: o.simActivity, RestingOrders: o.simResting})
 		if err := srv.Start(); err != nil {
 			return nil, fmt.Errorf("start the simulator: %w", err)
 		}

@@ -101,7 +101,7 @@ func TestGenToFullDisk(t *testing.T) {
 func TestDashboardRecordToFullDisk(t *testing.T) {
 	full := devFull(t)
 	s := activeSim(t)
-	code, _, errOut := runDashboardTest(t, s, "q", "--record", full)
+	code, _, errOut := runDashboardUntil(t, s, "no space left on device", "q", "--record", full)
 	if code != ExitFail || !strings.Contains(errOut, "--record") || !strings.Contains(errOut, "no space left on device") {
 		t.Errorf("dashboard --record /dev/full = exit %d, stderr %q; want exit %d naming --record and the write error", code, errOut, ExitFail)
 	}

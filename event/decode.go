@@ -379,15 +379,17 @@ func (d *Decoder) tryFast(s *scanner, depth int) bool {
 	ev := &d.events[:n+1][n]
 	var end int
 	var ok bool
+	// The type's first letter tells the heads apart: order updates, the
+	// most frequent, are tried at once.
 	switch b := s.b; {
+	case len(b)-s.i <= 6 || b[s.i+6] != 'o':
+		end, ok = fastExec(b, s.i, depth, ev)
 	case hasAt(b, s.i, headPosition):
 		ev.Kind = KindPosition
 		end, ok = fastPosition(b, s.i+len(headPosition), depth, &ev.Position)
 	case hasAt(b, s.i, headAccount):
 		ev.Kind = KindAccount
 		end, ok = d.fastAccount(b, s.i+len(headAccount), depth, &ev.Account)
-	default:
-		end, ok = fastExec(b, s.i, depth, ev)
 	}
 	if !ok {
 		return false

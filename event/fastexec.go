@@ -64,13 +64,29 @@ func fastExec(b []byte, start, depth int, ev *Event) (int, bool) {
 		*dst = nil
 	}
 	x.Close, x.Leverage = false, nil
-	var seen uint32
+	// i-1 is the head's comma: the fields in the service's order first,
+	// then any others by key.
+	i, seen, ok := execInOrder(b, i-1, depth, x, contract)
+	if !ok {
+		return 0, false
+	}
 	for {
-		k, ok := keyAt(b, i)
+		// i is the separator after a value.
+		if i >= len(b) {
+			return 0, false
+		}
+		if b[i] == '}' {
+			i++
+			break
+		}
+		if b[i] != ',' {
+			return 0, false
+		}
+		k, ok := keyAt(b, i+1)
 		if !ok {
 			return 0, false
 		}
-		i += 4
+		i += 5
 		switch k {
 		case 'E':
 			x.EventTime, i, ok = timeAt(b, i)
@@ -133,22 +149,185 @@ func fastExec(b []byte, start, depth int, ev *Event) (int, bool) {
 				i, ok = skipAt(b, i, depth)
 			}
 		}
-		if i, ok = nextField(b, i, ok); !ok {
+		if !ok || i >= len(b) {
 			return 0, false
 		}
-		if b[i-1] == ',' {
-			continue
-		}
-		ev.Kind = KindExecution
-		need := uint32(needSpot)
-		if contract {
-			ev.Kind, need = KindContractExecution, needContract
-		}
-		if seen&need != need {
-			return 0, false
-		}
-		return i, true
 	}
+	ev.Kind = KindExecution
+	need := uint32(needSpot)
+	if contract {
+		ev.Kind, need = KindContractExecution, needContract
+	}
+	if seen&need != need {
+		return 0, false
+	}
+	return i, true
+}
+
+// execInOrder reads the fields of an execution report that come in the
+// order the service writes them (AppendExecution without the optional
+// fields), each key checked with the comma before it in one load and each
+// value as fastExec checks it, from the separator at b[i]. It stops at
+// the first other key (or the end), returning the separator there and the
+// fields seen; false when a value is bad. Reading the usual report
+// straight through spares a dispatch on every key.
+func execInOrder(b []byte, i, depth int, x *ExecView, contract bool) (int, uint32, bool) {
+	var seen uint32
+	var ok bool
+	if !keyIs(b, i, 'E') {
+		return i, seen, true
+	}
+	if x.EventTime, i, ok = timeAt(b, i+5); !ok {
+		return i, seen, false
+	}
+	seen |= needE
+	if !keyIs(b, i, 's') {
+		return i, seen, true
+	}
+	if x.Symbol, i, ok = strAt(b, i+5); !ok {
+		return i, seen, false
+	}
+	seen |= needS
+	if !keyIs(b, i, 'c') {
+		return i, seen, true
+	}
+	if x.ClientOrderID, i, ok = literalAt(b, i+5); !ok {
+		return i, seen, false
+	}
+	seen |= needC
+	if !keyIs(b, i, 'S') {
+		return i, seen, true
+	}
+	if x.Side, i, ok = strAt(b, i+5); !ok {
+		return i, seen, false
+	}
+	seen |= needSide
+	if !keyIs(b, i, 'o') {
+		return i, seen, true
+	}
+	if x.Type, i, ok = strAt(b, i+5); !ok {
+		return i, seen, false
+	}
+	seen |= needO
+	if !keyIs(b, i, 'f') {
+		return i, seen, true
+	}
+	if x.TimeInForce, i, ok = strAt(b, i+5); !ok {
+		return i, seen, false
+	}
+	seen |= needF
+	if !keyIs(b, i, 'q') {
+		return i, seen, true
+	}
+	if x.Quantity, i, ok = decAt(b, i+5); !ok {
+		return i, seen, false
+	}
+	seen |= needQ
+	if !keyIs(b, i, 'p') {
+		return i, seen, true
+	}
+	if x.Price, i, ok = decAt(b, i+5); !ok {
+		return i, seen, false
+	}
+	seen |= needP
+	if !keyIs(b, i, 'X') {
+		return i, seen, true
+	}
+	if x.Status, i, ok = strAt(b, i+5); !ok {
+		return i, seen, false
+	}
+	seen |= needX
+	if !keyIs(b, i, 'i') {
+		return i, seen, true
+	}
+	if x.OrderID, i, ok = idAt(b, i+5); !ok {
+		return i, seen, false
+	}
+	seen |= needI
+	if !keyIs(b, i, 'l') {
+		return i, seen, true
+	}
+	if x.LastQty, i, ok = rawAt(b, i+5, depth); !ok {
+		return i, seen, false
+	}
+	if !keyIs(b, i, 'z') {
+		return i, seen, true
+	}
+	if x.CumQty, i, ok = decAt(b, i+5); !ok {
+		return i, seen, false
+	}
+	seen |= needZ
+	if !keyIs(b, i, 'L') {
+		return i, seen, true
+	}
+	if x.LastPrice, i, ok = rawAt(b, i+5, depth); !ok {
+		return i, seen, false
+	}
+	if !keyIs(b, i, 'n') {
+		return i, seen, true
+	}
+	if x.Commission, i, ok = rawAt(b, i+5, depth); !ok {
+		return i, seen, false
+	}
+	if !keyIs(b, i, 'N') {
+		return i, seen, true
+	}
+	if x.CommissionAsset, i, ok = rawAt(b, i+5, depth); !ok {
+		return i, seen, false
+	}
+	if !keyIs(b, i, 'u') {
+		return i, seen, true
+	}
+	if i, ok = skipAt(b, i+5, depth); !ok {
+		return i, seen, false
+	}
+	if !keyIs(b, i, 'w') {
+		return i, seen, true
+	}
+	if x.Working, i, ok = boolAt(b, i+5); !ok {
+		return i, seen, false
+	}
+	seen |= needW
+	if !keyIs(b, i, 'm') {
+		return i, seen, true
+	}
+	if x.Maker, i, ok = boolAt(b, i+5); !ok {
+		return i, seen, false
+	}
+	seen |= needM
+	if !keyIs(b, i, 'O') {
+		return i, seen, true
+	}
+	if x.Created, i, ok = timeAt(b, i+5); !ok {
+		return i, seen, false
+	}
+	seen |= needCreated
+	if !keyIs(b, i, 'Z') {
+		return i, seen, true
+	}
+	if x.CumQuote, i, ok = decAt(b, i+5); !ok {
+		return i, seen, false
+	}
+	seen |= needQuote
+	if !contract || !keyIs(b, i, 'C') {
+		return i, seen, true
+	}
+	if x.Close, i, ok = boolAt(b, i+5); !ok {
+		return i, seen, false
+	}
+	seen |= needClose
+	if !keyIs(b, i, 'v') {
+		return i, seen, true
+	}
+	if x.Leverage, i, ok = decAt(b, i+5); !ok {
+		return i, seen, false
+	}
+	return i, seen | needLev, true
+}
+
+// keyIs reports whether b[i:] starts with `,"k":` (and a value byte).
+func keyIs(b []byte, i int, k byte) bool {
+	return i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:])&0xFF_FFFF_FFFF == ','|'"'<<8|uint64(k)<<16|'"'<<24|':'<<32
 }
 
 // keyAt reads `"k":` at b[i], k one plain byte, with a value byte after.
@@ -200,10 +379,22 @@ func stopMask(v uint64) uint64 {
 	return ((q-lanes1)&^q | (e-lanes1)&^e | (v-0x20*lanes1)&^v) & lanesTop
 }
 
-// plainEnd returns the index of the quote ending string text that starts
-// at i, and false when the text holds an escape or a control character
-// or is not closed.
-func plainEnd(b []byte, i int) (int, bool) {
+// strAt reads a plain string value at b[i] (inlined: a call less per
+// string); the text and index returned mean nothing when it is not one
+// (false).
+func strAt(b []byte, i int) ([]byte, int, bool) {
+	j, ok := quotedEnd(b, i)
+	return b[i+1 : j], j + 1, ok
+}
+
+// quotedEnd returns the index of the quote ending the string value at
+// b[i], and false when b[i] is no quote (then i+1) or the text holds an
+// escape or a control character or is not closed.
+func quotedEnd(b []byte, i int) (int, bool) {
+	if b[i] != '"' {
+		return i + 1, false
+	}
+	i++
 	for i+8 <= len(b) {
 		if m := stopMask(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 			i += bits.TrailingZeros64(m) >> 3
@@ -215,15 +406,6 @@ func plainEnd(b []byte, i int) (int, bool) {
 		i++
 	}
 	return i, i < len(b) && b[i] == '"'
-}
-
-// strAt reads a plain string value at b[i].
-func strAt(b []byte, i int) ([]byte, int, bool) {
-	if b[i] != '"' {
-		return nil, i, false
-	}
-	j, ok := plainEnd(b, i+1)
-	return b[i+1 : j], j + 1, ok
 }
 
 // digitsEnd returns the end of the run of digits from i.

@@ -150,6 +150,14 @@ func TestFastExecAgrees(t *testing.T) {
 		{"trailing comma", strings.Replace(specSpot, `}`, `,}`, 1), false},
 		{"no fields", `{"e":"executionReport"}`, false},
 		{"only e and a comma", `{"e":"executionReport",`, false},
+		{"in order, then a key again", strings.Replace(specSpot, `}`, `,"s":"LTCBTC","E":5}`, 1), true},
+		{"in order, a bad value", strings.Replace(specSpot, `"S":"BUY"`, `"S":1`, 1), false},
+		{"in order, cut after a key", specSpot[:strings.Index(specSpot, `"X":`)+4], false},
+		{"in order, keys swapped", strings.Replace(specSpot, `"S":"BUY","o":"LIMIT"`, `"o":"LIMIT","S":"BUY"`, 1), true},
+		{"contract in order, then a key", strings.Replace(specContract, `}`, `,"x":1}`, 1), true},
+		{"contract in order, bad C", strings.Replace(specContract, `"C":false`, `"C":"no"`, 1), false},
+		{"contract in order, bad v", strings.Replace(specContract, `"v":"20"`, `"v":"2x"`, 1), false},
+		{"contract in order, v before C", strings.Replace(specContract, `"C":false,"v":"20"`, `"v":"20","C":false`, 1), true},
 		{"in an array", `[` + specSpot + `,` + specContract + `]`, true},
 		{"position", specPosition, true},
 		{"position A number", strings.Replace(specPosition, `"A":"1"`, `"A":12`, 1), true},
@@ -186,26 +194,29 @@ func TestFastExecAgrees(t *testing.T) {
 	}
 }
 
-// TestPlainEnd: the eight-byte scan finds the closing quote, and stops
+// TestQuotedEnd: the eight-byte scan finds the closing quote, and stops
 // at escapes and control characters, wherever they fall in a word.
-func TestPlainEnd(t *testing.T) {
+func TestQuotedEnd(t *testing.T) {
 	for n := 0; n < 20; n++ {
 		text := strings.Repeat("a", n)
 		for _, tail := range []string{``, `,"x":1}`, `123456789`} {
 			b := []byte(`"` + text + `"` + tail)
-			if got, ok := plainEnd(b, 1); !ok || got != n+1 {
-				t.Errorf("plainEnd(%q) = %d, %v, want %d", b, got, ok, n+1)
+			if got, ok := quotedEnd(b, 0); !ok || got != n+1 {
+				t.Errorf("quotedEnd(%q) = %d, %v, want %d", b, got, ok, n+1)
+			}
+			if _, ok := quotedEnd(b[1:], 0); ok && n > 0 {
+				t.Errorf("quotedEnd(%q) ok: no quote there", b[1:])
 			}
 			for _, stop := range []byte{'\\', 0x00, 0x1f, '\n'} {
 				s := []byte(`"` + text + string(stop) + `"` + tail)
-				if _, ok := plainEnd(s, 1); ok {
-					t.Errorf("plainEnd(%q) ok, want a stop at %d", s, n+1)
+				if _, ok := quotedEnd(s, 0); ok {
+					t.Errorf("quotedEnd(%q) ok, want a stop at %d", s, n+1)
 				}
 			}
 		}
 		b := []byte(`"` + text + "\xff\x80\x7f" + `"`)
-		if got, ok := plainEnd(b, 1); !ok || got != n+4 {
-			t.Errorf("plainEnd(%q) = %d, %v, want %d", b, got, ok, n+4)
+		if got, ok := quotedEnd(b, 0); !ok || got != n+4 {
+			t.Errorf("quotedEnd(%q) = %d, %v, want %d", b, got, ok, n+4)
 		}
 	}
 }
@@ -230,8 +241,15 @@ func TestParseEight(t *testing.T) {
 // FuzzFastExec: any frame decodes the same with the fast path as with
 // the generic one.
 func FuzzFastExec(f *testing.F) {
+	r := ExecutionReport{EventTime: 7, Symbol: "ETHBTC", ClientOrderID: "12", Side: "SELL", Type: "LIMIT", TimeInForce: "GTC",
+		Quantity: "1.5", Price: "0.1", Status: "PARTIALLY_FILLED", OrderID: "3", LastQty: "0.5", CumQty: "0.5", LastPrice: "0.1",
+		Commission: "0", Created: 1, CumQuote: "0.05"}
+	spot, spotOpt := AppendExecution(nil, &r, EncodeOptions{}), AppendExecution(nil, &r, EncodeOptions{Optional: true})
+	r.Contract, r.Leverage, r.TradeID = true, "5", "99"
+	contract := AppendExecution(nil, &r, EncodeOptions{})
 	testkit.SeedBytes(f, specSpot, specContract, `[`+specSpot+`,`+specContract+`]`, specPosition, specAccount,
-		strings.Replace(specSpot, `"u":true`, `"u":{"a":[1]},"t":-1,"x":"NEW","P":"0"`, 1))
+		strings.Replace(specSpot, `"u":true`, `"u":{"a":[1]},"t":-1,"x":"NEW","P":"0"`, 1),
+		string(spot), string(spotOpt), string(contract))
 	f.Fuzz(func(t *testing.T, frame []byte) {
 		fast, generic := decodeBoth(frame)
 		if diff := sameEvents(fast, generic); diff != "" {

@@ -192,15 +192,7 @@ type Dec struct {
 func ParseDec(b []byte) (d Dec, ok bool) {
 	i, k := 0, 0
 	first, last := -1, -1 // first and last nonzero digit of Int+Frac
-	for ; i < len(b) && isDigit(b[i]); i++ {
-		if b[i] != '0' {
-			if first < 0 {
-				first = k
-			}
-			last = k
-		}
-		k++
-	}
+	i, k, first, last = digitRun(b, i, k, first, last)
 	nInt := i
 	if nInt == 0 {
 		return parseDec(b)
@@ -208,15 +200,7 @@ func ParseDec(b []byte) (d Dec, ok bool) {
 	if i < len(b) && b[i] == '.' {
 		i++
 		j := i
-		for ; i < len(b) && isDigit(b[i]); i++ {
-			if b[i] != '0' {
-				if first < 0 {
-					first = k
-				}
-				last = k
-			}
-			k++
-		}
+		i, k, first, last = digitRun(b, i, k, first, last)
 		if i == j {
 			return parseDec(b)
 		}
@@ -233,6 +217,22 @@ func ParseDec(b []byte) (d Dec, ok bool) {
 	}
 	d.Exp = int64(nInt - d.lead)
 	return d, true
+}
+
+// digitRun passes over the digits of b from i, k being the index of b[i]
+// in Int+Frac, and notes the first and last nonzero ones (first < 0: none
+// yet): the index after the digits, k there, first and last.
+func digitRun(b []byte, i, k, first, last int) (int, int, int, int) {
+	for ; i < len(b) && isDigit(b[i]); i++ {
+		if b[i] != '0' {
+			if first < 0 {
+				first = k
+			}
+			last = k
+		}
+		k++
+	}
+	return i, k, first, last
 }
 
 // parseDec is ParseDec for any literal.

@@ -140,8 +140,12 @@ type Client struct {
 
 	// Owned by the loop goroutine.
 	symbols   []string
-	kept      map[string]time.Time // left the touched set at; hidden, still subscribed
-	extraBars []barSeries          // followed beyond the 1m bars, oldest first
+	kept      map[string]time.Time    // left the touched set at; hidden, still subscribed
+	extraBars []barSeries             // followed beyond the 1m bars, oldest first
+	charts    []string                // symbols charts show, newest last (candles.go)
+	wanted    []barSeries             // series charts asked for that have no bars yet
+	loading   map[barSeries]bool      // series whose history is being fetched
+	failed    map[barSeries]time.Time // when a series' last fetch failed
 	results   chan func(*Store)
 	barReqs   chan barSeries
 
@@ -155,7 +159,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	cfg.setDefaults()
 	c := &Client{cfg: cfg, results: make(chan func(*Store), 64), barReqs: make(chan barSeries, 8),
-		kept: map[string]time.Time{}, publishWake: make(chan struct{}, 1)}
+		kept: map[string]time.Time{}, loading: map[barSeries]bool{}, failed: map[barSeries]time.Time{}, publishWake: make(chan struct{}, 1)}
 	c.store = NewStore(cfg.Hub, cfg.Now)
 	c.store.SetHealth(false, "connecting")
 	c.store.Publish()
@@ -406,6 +410,7 @@ func (c *Client) loop(ctx context.Context, sock *socket) error {
 						return err
 					}
 				}
+				c.retryBars(ctx)
 				return c.dropExpired(sock)
 			}
 		}

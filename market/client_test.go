@@ -10,13 +10,15 @@ import (
 	"testing"
 	"time"
 
+	"bhtop/internal/simtest"
 	"bhtop/market"
 	"bhtop/rest"
 	"bhtop/sim"
 	"bhtop/state"
 )
 
-// startSim runs the simulator on loopback for one test.
+// startSim runs the simulator for one test, its market walking (seed 7
+// and activity 20 unless opts say otherwise).
 func startSim(t *testing.T, opts sim.Options) *sim.Server {
 	t.Helper()
 	if opts.Seed == 0 {
@@ -25,30 +27,10 @@ func startSim(t *testing.T, opts sim.Options) *sim.Server {
 	if opts.MarketActivity == 0 {
 		opts.MarketActivity = 20
 	}
-	s := sim.New(opts)
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
+	if opts.MarketInterval == 0 {
+		opts.MarketInterval = 500 * time.Millisecond // the simulator's own step (simtest's market is stepped by hand)
 	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
-// startClient runs a market client of s for the account state in st.
-func startClient(t *testing.T, s *sim.Server, st *state.Hub, tune func(*market.Config)) *market.Client {
-	t.Helper()
-	cfg := market.Config{REST: rest.New(s.URL()), WSURL: s.WSURL(), State: st, ValueIn: "USDT",
-		RecheckEvery: 50 * time.Millisecond, PublishEvery: 20 * time.Millisecond, PublishIdle: 20 * time.Millisecond, StateWait: time.Second,
-		SlowRetry: 200 * time.Millisecond, BackoffBase: 50 * time.Millisecond, BackoffCap: 200 * time.Millisecond}
-	if tune != nil {
-		tune(&cfg)
-	}
-	c, err := market.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Start()
-	t.Cleanup(c.Close)
-	return c
+	return simtest.Start(t, opts).Server
 }
 
 // waitFor polls the hub until ok holds or the deadline passes.
@@ -80,7 +62,7 @@ func TestClientFollowsTheAccountsSymbols(t *testing.T) {
 	s := startSim(t, sim.Options{})
 	st := &state.Hub{}
 	st.Publish(account(1))
-	c := startClient(t, s, st, nil)
+	c := simtest.Market(t, s, st, nil)
 
 	m := waitFor(t, c.Hub(), "BTCUSDT and ETH-PERP quotes, trades and bars", func(m *market.Snapshot) bool {
 		q, p := m.Quotes["BTCUSDT"], m.Quotes["ETH-PERP"]
@@ -130,7 +112,7 @@ func TestClientWithoutMarketData(t *testing.T) {
 	s := startSim(t, sim.Options{NoMarketData: true})
 	st := &state.Hub{}
 	st.Publish(account(1))
-	c := startClient(t, s, st, nil)
+	c := simtest.Market(t, s, st, nil)
 	m := waitFor(t, c.Hub(), "health down", func(m *market.Snapshot) bool {
 		return !m.Health.Up && m.Health.Reason == "quote endpoints answer 404"
 	})
@@ -148,7 +130,7 @@ func TestClientPingsKeepTheSocket(t *testing.T) {
 	s := startSim(t, sim.Options{QuoteIdle: 600 * time.Millisecond})
 	st := &state.Hub{}
 	st.Publish(account(1))
-	c := startClient(t, s, st, func(cfg *market.Config) { cfg.PingEvery = 150 * time.Millisecond })
+	c := simtest.Market(t, s, st, func(cfg *market.Config) { cfg.PingEvery = 150 * time.Millisecond })
 	waitFor(t, c.Hub(), "up", func(m *market.Snapshot) bool { return m.Health.Up })
 	time.Sleep(1500 * time.Millisecond) // several idle windows: only pings keep it open
 	if st := c.Stats(); st.Reconnects != 0 {
@@ -161,7 +143,7 @@ func TestClientReconnectsAfterAClose(t *testing.T) {
 	st := &state.Hub{}
 	st.Publish(account(1))
 	// Pinging less often than the idle limit: the service closes the socket.
-	c := startClient(t, s, st, func(cfg *market.Config) { cfg.PingEvery = time.Hour })
+	c := simtest.Market(t, s, st, func(cfg *market.Config) { cfg.PingEvery = time.Hour })
 	waitFor(t, c.Hub(), "a reconnect and up again", func(m *market.Snapshot) bool {
 		return c.Stats().Reconnects >= 1 && m.Health.Up
 	})
@@ -207,7 +189,7 @@ func TestClientPublishTickRestartsOnPush(t *testing.T) {
 	s := startSim(t, sim.Options{MarketActivity: 0.001})
 	st := &state.Hub{}
 	st.Publish(account(1))
-	c := startClient(t, s, st, func(cfg *market.Config) {
+	c := simtest.Market(t, s, st, func(cfg *market.Config) {
 		cfg.RecheckEvery, cfg.IndexEvery = time.Hour, time.Hour
 	})
 	waitFor(t, c.Hub(), "market data up", func(m *market.Snapshot) bool { return m.Health.Up })
@@ -233,7 +215,7 @@ func TestClientPublishesSlowlyWithoutSubscriber(t *testing.T) {
 	s := startSim(t, sim.Options{})
 	st := &state.Hub{}
 	st.Publish(account(1))
-	c := startClient(t, s, st, func(cfg *market.Config) { cfg.PublishIdle = time.Hour })
+	c := simtest.Market(t, s, st, func(cfg *market.Config) { cfg.PublishIdle = time.Hour })
 	up := waitFor(t, c.Hub(), "market data up", func(m *market.Snapshot) bool { return m.Health.Up })
 	pushes := c.Stats().Pushes
 	deadline := time.Now().Add(10 * time.Second)

@@ -1,6 +1,7 @@
 package market
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -77,9 +78,14 @@ func (c *Client) dropExpired(sock *socket) error {
 	now := c.cfg.Now()
 	var old []string
 	for s, since := range c.kept {
-		if now.Sub(since) >= c.cfg.KeepFor {
-			old = append(old, s)
+		if now.Sub(since) < c.cfg.KeepFor {
+			continue
 		}
+		if c.charted(s) {
+			c.kept[s] = now // a chart shows it: kept (hidden) for KeepFor after the chart moves on
+			continue
+		}
+		old = append(old, s)
 	}
 	if len(old) == 0 {
 		return nil
@@ -88,6 +94,17 @@ func (c *Client) dropExpired(sock *socket) error {
 	for _, s := range old {
 		delete(c.kept, s)
 		c.store.Remove(s)
+		// Its extra series go with it: a chart asking again follows them anew.
+		for _, b := range c.extraBars {
+			if b.symbol == s && b.interval != "1m" {
+				if err := sock.topic("cancel", TopicKline+"_"+b.interval, []string{s}); err != nil {
+					return err
+				}
+			}
+		}
+		c.extraBars = slices.DeleteFunc(c.extraBars, func(b barSeries) bool { return b.symbol == s })
+		c.wanted = slices.DeleteFunc(c.wanted, func(b barSeries) bool { return b.symbol == s })
+		maps.DeleteFunc(c.failed, func(b barSeries, _ time.Time) bool { return b.symbol == s })
 	}
 	c.cfg.Logger.Info("market symbols dropped", "symbols", old, "after", c.cfg.KeepFor)
 	return sock.subscribe("cancel", old)

@@ -23,7 +23,7 @@ func TestClientKeepsADroppedSymbol(t *testing.T) {
 	fake := clock.NewFake(time.Now())
 	st := &state.Hub{}
 	st.Publish(account(1))
-	c := startClient(t, s.Server, st, func(cfg *market.Config) {
+	c := simtest.Market(t, s.Server, st, func(cfg *market.Config) {
 		cfg.Now = fake.Now
 		cfg.KeepFor = time.Minute
 	})

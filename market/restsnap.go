@@ -97,6 +97,7 @@ func (s *Store) ApplyKlines(symbol, interval string, ks []rest.Kline) {
 	slices.SortStableFunc(bars, func(a, b Candle) int { return cmp64(a.OpenTime, b.OpenTime) })
 	key := CandleKey(symbol, interval)
 	s.candles[key] = bars
+	s.charts.history[key] = true
 	delete(s.sharedBars, key)
 	s.candlesMoved = true
 	s.dirty = true

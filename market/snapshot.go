@@ -100,6 +100,10 @@ type Snapshot struct {
 	Candles     map[string]Bars    // key Symbol + "@" + interval ("BTCUSDT@1m")
 	Instruments map[string]Instrument
 	Health      Health
+	// BarsWait says, by CandleKey, why a series a chart asked for
+	// (Client.LoadCandles) has no bars yet: BarsLoading, BarsNoWeight,
+	// BarsNone, or a failed load's reason (retried).
+	BarsWait map[string]string
 
 	// moves is what changed since the store's previous publication
 	// (MovedSince); nil in a snapshot not made by a Store.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"bhtop/api"
+	"bhtop/internal/wsread"
 
 	"github.com/gorilla/websocket"
 )
@@ -103,26 +104,10 @@ func (s *socket) read(timeout time.Duration, handle func(frame []byte) error) {
 
 // next reads the next message into b's array (b is empty).
 func (s *socket) next(b []byte) (typ int, _ []byte, err error) {
-	typ, r, err := s.ws.NextReader()
-	if err != nil {
-		return typ, nil, err
-	}
 	if b == nil {
 		b = make([]byte, 0, 4<<10)
 	}
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return typ, b, nil
-		}
-		if err != nil {
-			return typ, nil, err
-		}
-	}
+	return wsread.Message(s.ws, b)
 }
 
 // close ends the socket and waits for its reader: the caller must not

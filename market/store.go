@@ -29,6 +29,7 @@ type Store struct {
 	instruments map[string]Instrument
 	health      Health
 	hidden      map[string]bool // kept but left out of snapshots (Hide)
+	charts      chartMarks      // what charts show (chartmarks.go)
 
 	dirty        bool
 	movedSyms    []string // quotes changed since the last publication
@@ -64,7 +65,7 @@ func NewStore(hub *Hub, now func() time.Time) *Store {
 		quotes: map[string]*quoteState{}, books: map[string]Book{}, trades: map[string][]Trade{},
 		candles: map[string][]Candle{}, instruments: map[string]Instrument{}, hidden: map[string]bool{},
 		dirtyTrades: map[string]bool{}, sharedTrades: map[string]bool{}, sharedBars: map[string]int{},
-		last: &Snapshot{},
+		last: &Snapshot{}, charts: newChartMarks(),
 	}
 }
 
@@ -150,6 +151,7 @@ func (s *Store) Remove(symbol string) {
 	delete(s.quotes, symbol)
 	delete(s.books, symbol)
 	delete(s.hidden, symbol)
+	s.charts.forget(symbol)
 	if _, had := s.trades[symbol]; had {
 		delete(s.trades, symbol)
 		delete(s.sharedTrades, symbol)
@@ -363,6 +365,7 @@ func (s *Store) Publish() *Snapshot {
 		Candles:     prev.Candles,
 		Instruments: s.instruments,
 		Health:      s.health,
+		BarsWait:    s.charts.publish(prev.BarsWait),
 		moves:       s.logMoves(),
 	}
 	for sym, q := range s.quotes {
@@ -388,8 +391,8 @@ func (s *Store) Publish() *Snapshot {
 	if s.candlesMoved || snap.Candles == nil {
 		snap.Candles = make(map[string]Bars, len(s.candles))
 		for k, bars := range s.candles {
-			if len(s.hidden) > 0 && s.hidden[keySymbol(k)] {
-				continue
+			if len(s.hidden) > 0 && s.hidden[keySymbol(k)] && !s.charts.charted[keySymbol(k)] {
+				continue // (a chart's symbol shows its bars while hidden)
 			}
 			snap.Candles[k] = NewBars(bars[max(0, len(bars)-MaxCandles):])
 			s.sharedBars[k] = max(0, len(bars)-1)

@@ -161,6 +161,16 @@ func (p *Painter) Close() {
 	<-p.done
 }
 
+// closing reports whether Close has been called.
+func (p *Painter) closing() bool {
+	select {
+	case <-p.quit:
+		return true
+	default:
+		return false
+	}
+}
+
 // Run writes frames until Close.
 func (p *Painter) Run() {
 	defer close(p.done)
@@ -202,13 +212,20 @@ func (p *Painter) Run() {
 		}
 		if painted {
 			// The frame interval, then the next View: at once if the model
-			// changed meanwhile, else when it next does.
-			pace.Reset(p.interval)
-			select {
-			case <-pace.C:
-			case <-p.quit:
-				// Closing: ask for no View, the program may be gone or
-				// be the one closing (a panic in the model, cli).
+			// changed meanwhile, else when it next does. An empty View (a
+			// program before its window size, a dashboard waiting for its
+			// first live state) shows nothing: it is not a frame, and the
+			// next View is not kept waiting by it.
+			if view.Content != "" {
+				pace.Reset(p.interval)
+				select {
+				case <-pace.C:
+				case <-p.quit:
+					// Closing: ask for no View, the program may be gone or
+					// be the one closing (a panic in the model, cli).
+					continue
+				}
+			} else if p.closing() {
 				continue
 			}
 			p.mu.Lock()

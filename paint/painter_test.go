@@ -249,17 +249,24 @@ func (w *blockingWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
+// runAsking runs a painter of fps frames a second on a 20×2 terminal that
+// reads at once; what it asks of the program comes on asked.
+func runAsking(t *testing.T, fps int) (p *Painter, out *blockingWriter, asked chan tea.Msg) {
+	out = &blockingWriter{release: make(chan struct{}), writes: make(chan []byte, 16)}
+	close(out.release)
+	p = New(out, fps, 20, 2, colorprofile.TrueColor)
+	asked = make(chan tea.Msg, 16)
+	p.send = func(m tea.Msg) { asked <- m }
+	go p.Run()
+	t.Cleanup(p.Close)
+	return p, out, asked
+}
+
 // TestPainterAsksForOneViewPerFrame: between frames the model is not
 // drawn; once the interval is over, a model that changed is asked for its
 // View (paintMsg), one that did not is not.
 func TestPainterAsksForOneViewPerFrame(t *testing.T) {
-	out := &blockingWriter{release: make(chan struct{}), writes: make(chan []byte, 16)}
-	close(out.release)
-	p := New(out, 50, 20, 2, colorprofile.TrueColor)
-	asked := make(chan tea.Msg, 16)
-	p.send = func(m tea.Msg) { asked <- m }
-	go p.Run()
-	defer p.Close()
+	p, out, asked := runAsking(t, 50)
 
 	if !p.due() {
 		t.Fatal("due() before the first frame = false, want true")
@@ -345,5 +352,31 @@ func TestCloseAsksForNoView(t *testing.T) {
 	case <-closed:
 	case <-time.After(10 * time.Second):
 		t.Fatal("Close waited on the program")
+	}
+}
+
+// TestEmptyViewIsNotAFrame: an empty View (a program before its size, a
+// dashboard waiting for its first live state) does not make the next
+// View wait a frame interval (here a second): the painter asks for it at
+// once when the model changed meanwhile.
+func TestEmptyViewIsNotAFrame(t *testing.T) {
+	p, out, asked := runAsking(t, 1)
+
+	p.due()
+	p.setView(tea.NewView(""))
+	<-out.writes
+	if !p.due() { // the model changed while the empty View was painted
+		select {
+		case <-asked:
+		case <-time.After(500 * time.Millisecond): // (a frame is a second)
+			t.Fatal("after an empty View the painter waited a frame interval to ask for the next")
+		}
+		if !p.due() {
+			t.Fatal("due() after paintMsg = false, want true")
+		}
+	}
+	p.setView(tea.NewView("live"))
+	if b := <-out.writes; !strings.Contains(string(b), "live") {
+		t.Errorf("the frame after the empty one wrote %q, want the View", b)
 	}
 }

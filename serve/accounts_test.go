@@ -1,12 +1,8 @@
 package serve
 
 import (
-	"fmt"
 	"log/slog"
-	"net"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,8 +11,6 @@ import (
 
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
-	"bhtop/rest"
-	"bhtop/signer"
 	"bhtop/sim"
 	"bhtop/stream"
 	"bhtop/ui"
@@ -27,17 +21,12 @@ import (
 // not reach the other), and a key allowed none is refused, the log
 // saying why.
 func TestViewersSeeTheirAccounts(t *testing.T) {
-	for _, tool := range []string{"ssh", "tmux"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed", tool)
-		}
-	}
+	needTools(t, "ssh", "tmux")
 	s := simtest.Start(t, sim.Options{Seed: 1, Activity: 5, Accounts: 2})
 	k2 := s.Accounts(sim.DemoSecret)[1]
 	sess1, err := stream.New(stream.Config{REST: s.Client(), WSURL: s.WSURL(), Simulated: true})
 	main := testkit.Live(t, sess1, err)
-	c2 := rest.New(s.URL(), rest.WithAPIKey(k2.APIKey), rest.WithSecret(signer.NewSecret(k2.SecretKey)))
-	sess2, err := stream.New(stream.Config{REST: c2, WSURL: s.WSURL(), Simulated: true})
+	sess2, err := stream.New(stream.Config{REST: s.ClientAs(k2.APIKey, k2.SecretKey), WSURL: s.WSURL(), Simulated: true})
 	bot := testkit.Live(t, sess2, err)
 
 	logs := &testkit.Buffer{}
@@ -46,17 +35,9 @@ func TestViewersSeeTheirAccounts(t *testing.T) {
 		c.Accounts = []ui.Account{{Name: "main", Backend: main}, {Name: "bot", Backend: bot}}
 		c.Logger = slog.New(slog.NewTextHandler(logs, nil))
 	})
-	dir := t.TempDir()
-	fileA, keyA := openSSHKey(t, dir)
-	dirB := filepath.Join(dir, "b")
-	dirC := filepath.Join(dir, "c")
-	for _, d := range []string{dirB, dirC} {
-		if err := os.Mkdir(d, 0o700); err != nil {
-			t.Fatal(err)
-		}
-	}
-	fileB, keyB := openSSHKey(t, dirB)
-	fileC, keyC := openSSHKey(t, dirC)
+	fileA, keyA := openSSHKey(t)
+	fileB, keyB := openSSHKey(t)
+	fileC, keyC := openSSHKey(t)
 	line := func(opts string, k gossh.Signer) string {
 		return opts + " " + strings.TrimSpace(string(gossh.MarshalAuthorizedKey(k.PublicKey())))
 	}
@@ -65,19 +46,9 @@ func TestViewersSeeTheirAccounts(t *testing.T) {
 		line(`environment="BHTOP_ACCOUNTS=bot"`, keyB),
 		line(`environment="BHTOP_ACCOUNTS=other"`, keyC),
 	}, "\n") + "\n"
-	if err := os.WriteFile(f.keysFile, []byte(keys), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	host, port, _ := net.SplitHostPort(f.addr)
-	knownHosts := filepath.Join(dir, "known_hosts")
-	if err := os.WriteFile(knownHosts, []byte(fmt.Sprintf("[%s]:%s %s", host, port, gossh.MarshalAuthorizedKey(f.srv.HostKey()))), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	sshCmd := func(keyFile string) string {
-		return strings.Join([]string{"ssh", "-p", port, "-i", keyFile, "-F", "/dev/null",
-			"-o", "IdentitiesOnly=yes", "-o", "StrictHostKeyChecking=yes", "-o", "UserKnownHostsFile=" + knownHosts,
-			"-o", "BatchMode=yes", "desk@" + host}, " ")
-	}
+	testkit.WriteFile(t, f.keysFile, keys)
+	knownHosts := f.knownHosts(t)
+	sshCmd := func(keyFile string) string { return "ssh " + strings.Join(f.sshArgs(keyFile, knownHosts), " ") }
 	x := testkit.NewTmux(t)
 	for _, v := range []struct{ file, mine, other string }{{fileA, "main", "bot"}, {fileB, "bot", "main"}} {
 		term := x.Term(t, 120, 40, sshCmd(v.file)+"; sleep 30")
@@ -95,7 +66,7 @@ func TestViewersSeeTheirAccounts(t *testing.T) {
 	}
 	testkit.Eventually(t, 10*time.Second, func() bool { return f.srv.Sessions() == 0 }, "q to end both sessions")
 
-	out, err := exec.Command("ssh", append(strings.Fields(sshCmd(fileC))[1:], "-T", "true")...).CombinedOutput()
+	out, err := exec.Command("ssh", append(f.sshArgs(fileC, knownHosts), "-T", "true")...).CombinedOutput()
 	if err == nil || strings.Contains(string(out), "BHTOP_ACCOUNTS") || strings.Contains(string(out), "other") {
 		t.Errorf("a key allowed no account: ssh err %v, output %q; want a plain refusal", err, out)
 	}

@@ -63,7 +63,7 @@ func BenchmarkSessionMemory(b *testing.B) {
 func totalBytes(vs []*viewer) int64 {
 	var n int64
 	for _, v := range vs {
-		n += v.screen.bytes()
+		n += v.screen.Bytes()
 	}
 	return n
 }

@@ -80,7 +80,7 @@ func capacity(b *testing.B, viewers int, rate float64, fps int) {
 func totalFrames(vs []*viewer) int64 {
 	var n int64
 	for _, v := range vs {
-		n += v.screen.frames()
+		n += v.screen.Writes()
 	}
 	return n
 }

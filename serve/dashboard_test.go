@@ -89,7 +89,7 @@ func TestOrderKeysOverSSHSendNothing(t *testing.T) {
 	v.screen.waitFor(t, "resync", 5*time.Second)
 	time.Sleep(500 * time.Millisecond)
 	for _, hidden := range []string{"new order", "cancel order", "cancel / close", "cancel all shown"} {
-		if strings.Contains(v.screen.text(), hidden) {
+		if strings.Contains(v.screen.Text(), hidden) {
 			t.Errorf("a read-only viewer's screen showed %q", hidden)
 		}
 	}

@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,7 +15,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 
 	"bhtop/internal/testkit"
@@ -122,56 +120,23 @@ func mustDial(t testing.TB, addr string, key gossh.Signer) *gossh.Client {
 	return c
 }
 
-// screen collects a session's output; text returns it with ANSI stripped,
-// then what a terminal of the session's size shows (frames are drawn as
-// the cells that changed, so a word can be on screen and never whole in
-// the stream). Benchmarks' screens keep the stream only.
+// screen is a session's terminal (what a terminal of the session's size
+// shows, and the stream; benchmarks' screens keep the stream only) that
+// can also record when each write came.
 type screen struct {
-	mu      sync.Mutex
-	buf     bytes.Buffer
-	term    *vtemu.Emulator // nil in benchmarks
-	n       int64
-	nwrites int64       // writes the client got: about one per frame
-	stamps  bool        // record write times (BenchmarkCapacity)
-	writes  []time.Time // the write times while stamps is on
+	*vtemu.Screen
+	mu     sync.Mutex
+	stamps bool        // record write times (BenchmarkCapacity)
+	writes []time.Time // the write times while stamps is on
 }
 
 func (s *screen) Write(p []byte) (int, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.n += int64(len(p))
-	s.nwrites++
 	if s.stamps {
 		s.writes = append(s.writes, time.Now())
 	}
-	if s.term != nil {
-		s.term.Feed(p)
-		s.term.BadBytes = nil
-	}
-	if s.buf.Len() > 128<<10 { // keep the tail only
-		tail := append([]byte(nil), s.buf.Bytes()[s.buf.Len()-64<<10:]...)
-		s.buf.Reset()
-		s.buf.Write(tail)
-	}
-	return s.buf.Write(p)
-}
-
-func (s *screen) text() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.term == nil {
-		return ansi.Strip(s.buf.String())
-	}
-	return ansi.Strip(s.buf.String()) + "\n" + s.term.ScreenText()
-}
-
-// resize changes the terminal's size (the session's window change).
-func (s *screen) resize(w, h int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.term != nil {
-		s.term.Resize(w, h)
-	}
+	s.mu.Unlock()
+	return s.Screen.Write(p)
 }
 
 // stamp turns the recording of write times on or off.
@@ -188,23 +153,11 @@ func (s *screen) writeTimes() []time.Time {
 	return slices.Clone(s.writes)
 }
 
-func (s *screen) frames() int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.nwrites
-}
-
-func (s *screen) bytes() int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.n
-}
-
-// waitFor waits until the stripped output contains want.
+// waitFor waits until the stream or the screen shows want.
 func (s *screen) waitFor(t testing.TB, want string, within time.Duration) {
 	t.Helper()
-	if !testkit.Within(within, func() bool { return strings.Contains(s.text(), want) }) {
-		t.Fatalf("screen never showed %q; it shows:\n%s", want, s.text())
+	if !testkit.Within(within, func() bool { return s.Shows(want) }) {
+		t.Fatalf("screen never showed %q; it shows:\n%s", want, s.Text())
 	}
 }
 
@@ -232,10 +185,11 @@ func openViewer(t testing.TB, c *gossh.Client, w, h int, env map[string]string) 
 	if err := sess.RequestPty("xterm-256color", h, w, gossh.TerminalModes{}); err != nil {
 		t.Fatalf("request pty: %v", err)
 	}
-	v := &viewer{sess: sess, screen: &screen{}, done: make(chan error, 1)}
-	if _, bench := t.(*testing.B); !bench {
-		v.screen.term = vtemu.New(clamp(w, MaxWidth), clamp(h, MaxHeight))
+	term := vtemu.NewScreen(clamp(w, MaxWidth), clamp(h, MaxHeight))
+	if _, bench := t.(*testing.B); bench {
+		term = vtemu.NewScreen(0, 0)
 	}
+	v := &viewer{sess: sess, screen: &screen{Screen: term}, done: make(chan error, 1)}
 	sess.Stdout = v.screen
 	sess.Stderr = v.screen
 	if v.stdin, err = sess.StdinPipe(); err != nil {
@@ -252,7 +206,7 @@ func openViewer(t testing.TB, c *gossh.Client, w, h int, env map[string]string) 
 // windowChange resizes the client's window to w×h.
 func (v *viewer) windowChange(t testing.TB, w, h int) {
 	t.Helper()
-	v.screen.resize(clamp(w, MaxWidth), clamp(h, MaxHeight))
+	v.screen.Resize(clamp(w, MaxWidth), clamp(h, MaxHeight))
 	if err := v.sess.WindowChange(h, w); err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +219,7 @@ func (v *viewer) wait(t testing.TB, within time.Duration) error {
 	case err := <-v.done:
 		return err
 	case <-time.After(within):
-		t.Fatalf("session did not end within %s; screen:\n%s", within, v.screen.text())
+		t.Fatalf("session did not end within %s; screen:\n%s", within, v.screen.Text())
 		return nil
 	}
 }

@@ -152,12 +152,12 @@ func TestStalledViewerDelaysNobody(t *testing.T) {
 	events0 := l.sess.Hub().Latest().Stats.Events
 	got0 := make([]int64, viewers)
 	for i, s := range screens {
-		got0[i] = s.bytes()
+		got0[i] = s.Bytes()
 	}
 	const window = 2 * time.Second
 	time.Sleep(window)
 	for i, s := range screens {
-		if d := s.bytes() - got0[i]; d == 0 {
+		if d := s.Bytes() - got0[i]; d == 0 {
 			t.Errorf("viewer %d received nothing in %s while one viewer was stalled", i, window)
 		}
 	}
@@ -233,14 +233,14 @@ func TestStalledConnectionIsCut(t *testing.T) {
 
 	testkit.Eventually(t, 20*time.Second, func() bool { return f.srv.Sessions() <= 1 },
 		"the stalled viewer's session cut (Sessions() down to 1)")
-	before := healthy.screen.bytes()
+	before := healthy.screen.Bytes()
 	time.Sleep(1500 * time.Millisecond) // longer than Stall
 	select {
 	case err := <-healthy.done:
 		t.Fatalf("the healthy viewer was closed too (%v)", err)
 	default:
 	}
-	if healthy.screen.bytes() == before {
+	if healthy.screen.Bytes() == before {
 		t.Error("the healthy viewer stopped receiving frames")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/pem"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -22,9 +23,9 @@ import (
 	"bhtop/internal/testkit"
 )
 
-// openSSHKey writes an ed25519 private key file for the OpenSSH client
-// and returns it with its signer.
-func openSSHKey(t *testing.T, dir string) (file string, signer gossh.Signer) {
+// openSSHKey writes an ed25519 private key file for the OpenSSH client,
+// in a folder of its own, and returns it with its signer.
+func openSSHKey(t *testing.T) (file string, signer gossh.Signer) {
 	t.Helper()
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
@@ -34,14 +35,45 @@ func openSSHKey(t *testing.T, dir string) (file string, signer gossh.Signer) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	file = filepath.Join(dir, "id_ed25519")
-	if err := os.WriteFile(file, pem.EncodeToMemory(block), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	file = testkit.WriteFile(t, filepath.Join(t.TempDir(), "id_ed25519"), string(pem.EncodeToMemory(block)))
 	if signer, err = gossh.NewSignerFromKey(priv); err != nil {
 		t.Fatal(err)
 	}
 	return file, signer
+}
+
+// needTools skips the test when one of tools is not installed.
+func needTools(t *testing.T, tools ...string) {
+	t.Helper()
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed", tool)
+		}
+	}
+}
+
+// knownHosts writes a known_hosts file naming the server's host key at
+// its address, and returns its path.
+func (f *fixture) knownHosts(t *testing.T) string {
+	t.Helper()
+	host, port, _ := net.SplitHostPort(f.addr)
+	line := fmt.Sprintf("[%s]:%s %s", host, port, gossh.MarshalAuthorizedKey(f.srv.HostKey()))
+	return testkit.WriteFile(t, filepath.Join(f.dir, "known_hosts"), line)
+}
+
+// sshArgs are the stock OpenSSH client's arguments for logging in to the
+// server as desk with keyFile alone, reading no ssh config and asking
+// nothing: the host key checked against knownHosts, or not at all when
+// knownHosts is ""; options go before the destination.
+func (f *fixture) sshArgs(keyFile, knownHosts string, options ...string) []string {
+	host, port, _ := net.SplitHostPort(f.addr)
+	hostKey := []string{"-o", "StrictHostKeyChecking=yes", "-o", "UserKnownHostsFile=" + knownHosts}
+	if knownHosts == "" {
+		hostKey = []string{"-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null"}
+	}
+	args := append([]string{"-p", port, "-i", keyFile, "-F", "/dev/null", "-o", "IdentitiesOnly=yes"}, hostKey...)
+	args = append(append(args, "-o", "BatchMode=yes"), options...)
+	return append(args, "desk@"+host)
 }
 
 // TestOpenSSHKeyOptions runs the stock OpenSSH client against keys whose
@@ -50,19 +82,15 @@ func openSSHKey(t *testing.T, dir string) (file string, signer gossh.Signer) {
 // no-pty and restrict refuse the terminal, and a keys file made writable by
 // others revokes every key.
 func TestOpenSSHKeyOptions(t *testing.T) {
-	if _, err := exec.LookPath("ssh"); err != nil {
-		t.Skip("ssh not installed")
-	}
+	needTools(t, "ssh")
 	logs := &testkit.Buffer{}
 	var tick atomic.Int64 // the refusal log's clock: a minute per call, so no line is held back
 	f := newFixture(t, func(c *Config) {
 		c.Logger = slog.New(slog.NewTextHandler(logs, nil))
 		c.now = func() time.Time { return time.Unix(tick.Add(60), 0) }
 	})
-	dir := t.TempDir()
-	keyFile, signer := openSSHKey(t, dir)
+	keyFile, signer := openSSHKey(t)
 	pub := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(signer.PublicKey())))
-	host, port, _ := net.SplitHostPort(f.addr)
 	setLine := func(options string) {
 		t.Helper()
 		line := pub + " desk@test\n"
@@ -77,15 +105,11 @@ func TestOpenSSHKeyOptions(t *testing.T) {
 	}
 	ssh := func(ctx context.Context, tty bool, stdin io.Reader) (string, int) {
 		t.Helper()
-		args := []string{"-p", port, "-i", keyFile, "-F", "/dev/null", "-o", "IdentitiesOnly=yes",
-			"-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes",
-			"-o", "LogLevel=ERROR", "-o", "ConnectTimeout=5"}
+		tt := "-T"
 		if tty {
-			args = append(args, "-tt")
-		} else {
-			args = append(args, "-T")
+			tt = "-tt"
 		}
-		cmd := exec.CommandContext(ctx, "ssh", append(args, "desk@"+host)...)
+		cmd := exec.CommandContext(ctx, "ssh", f.sshArgs(keyFile, "", "-o", "LogLevel=ERROR", "-o", "ConnectTimeout=5", tt)...)
 		cmd.Stdin = stdin
 		out, _ := cmd.CombinedOutput()
 		return string(out), cmd.ProcessState.ExitCode()

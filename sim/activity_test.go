@@ -108,3 +108,21 @@ func BenchmarkActivity(b *testing.B) {
 	stop()
 	<-done
 }
+
+// TestRestingOrders: the demo account starts with the resting LIMIT
+// orders asked for; without the option it starts with none.
+func TestRestingOrders(t *testing.T) {
+	s := New(Options{Seed: 3, MarketInterval: -1, RestingOrders: 4})
+	open := 0
+	for _, o := range s.demo.orders {
+		if o.status == "NEW" && o.typ == "LIMIT" {
+			open++
+		}
+	}
+	if open != 4 {
+		t.Errorf("%d resting LIMIT orders at the start, want 4", open)
+	}
+	if fresh := New(Options{Seed: 3, MarketInterval: -1}); len(fresh.demo.orders) != 0 {
+		t.Errorf("%d orders at the start without RestingOrders, want none", len(fresh.demo.orders))
+	}
+}

@@ -46,6 +46,9 @@ func newExchange(opts *Options) *exchange {
 	}
 	x.initMarkets()
 	x.demo = x.newDemoAccount("1")
+	for range opts.RestingOrders {
+		x.activityPlace(x.nowMs())
+	}
 	return x
 }
 

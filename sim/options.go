@@ -48,6 +48,12 @@ type Options struct {
 	Seed     int64   // seeds the synthetic market and activity
 	Keys     []Key   // default: one demo key with every permission
 	Activity float64 // background order events per second on the demo account; 0 = none
+	// RestingOrders is how many resting LIMIT orders the demo account
+	// starts with, placed as the background activity places them (which
+	// may later fill or cancel them): a dashboard opened on a fresh
+	// simulator has orders to show at once, not after the activity's
+	// first one (200 ms at 5 events a second).
+	RestingOrders int
 
 	ListenKeyTTL time.Duration // default 60m
 	ConnMaxAge   time.Duration // default 24h; the server cuts user-stream sockets at this age

@@ -25,13 +25,7 @@ type position struct {
 	ends                    [6]int32
 }
 
-func (p *position) setLits(vals ...[]byte) {
-	p.lits = p.lits[:0]
-	for k, v := range vals {
-		p.lits = append(p.lits, v...)
-		p.ends[k] = int32(len(p.lits))
-	}
-}
+func (p *position) setLits(vals ...[]byte) { p.lits = packLits(p.lits, p.ends[:], vals...) }
 
 func (p *position) lit(k int) string {
 	start := int32(0)

@@ -157,11 +157,66 @@ func (b *fillBook) zKey(m uint8, orderID, z []byte) uint64 {
 	k := append(buf[:0], 'z', m)
 	k = append(k, orderID...)
 	k = append(k, '/')
+	if p, ok := appendPlainDec(k, z); ok {
+		return b.sum(p)
+	}
 	if d, _ := event.ParseDec(z); !d.IsZero() {
 		k = d.Digits(appendExp(k, &d))
 	}
 	return b.sum(k)
 }
+
+// appendPlainDec appends what appendExp and Digits append for the usual
+// literal (digits and an optional fraction: every z of the wire) without
+// splitting it first; false for any other literal.
+func appendPlainDec(k, z []byte) ([]byte, bool) {
+	n := 0 // digits of the integer part
+	for n < len(z) && isDigit(z[n]) {
+		n++
+	}
+	if n == 0 {
+		return k, false
+	}
+	whole, frac := z[:n], z[n:]
+	if len(frac) > 0 {
+		if len(frac) == 1 || frac[0] != '.' {
+			return k, false
+		}
+		frac = frac[1:]
+		for _, c := range frac {
+			if !isDigit(c) {
+				return k, false
+			}
+		}
+	}
+	lead := 0 // leading zeros
+	for lead < n && whole[lead] == '0' {
+		lead++
+	}
+	var d event.Dec
+	if lead < n {
+		d.Exp = int64(n - lead)
+		k = append(appendExp(k, &d), whole[lead:]...)
+	} else {
+		f := 0
+		for f < len(frac) && frac[f] == '0' {
+			f++
+		}
+		if f == len(frac) {
+			return k, true // zero: no digits
+		}
+		d.Exp = int64(-f)
+		k = appendExp(k, &d)
+		frac = frac[f:]
+	}
+	k = append(k, frac...)
+	for k[len(k)-1] == '0' { // trailing zeros; a nonzero digit comes first
+		k = k[:len(k)-1]
+	}
+	return k, true
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // matchKeys returns the keys of what pairs an event fill lacking its
 // trade id with a record lacking its z: (market, orderId, qty and price

@@ -3,6 +3,8 @@ package state
 import (
 	"math/rand/v2"
 	"testing"
+
+	"bhtop/event"
 )
 
 // TestKeyIndexAgreesWithMap drives the fills' index and a Go map with the
@@ -52,6 +54,46 @@ func TestKeyIndexAgreesWithMap(t *testing.T) {
 					t.Fatalf("op %d: get(%d) = %d %v, want %d", op, k, v, ok, w)
 				}
 			}
+		}
+	}
+}
+
+// TestPlainDecKey: the z key's bytes and the l > 0 test read the usual
+// literal in one pass, exactly as through event.ParseDec, whatever its
+// leading and trailing zeros; other literals take the general path.
+func TestPlainDecKey(t *testing.T) {
+	lits := []string{"0", "00", "0.0", "000.000", "1", "10", "100", "007", "1.5", "1.50", "01.50", "0.5", "0.05", "00.0500",
+		"10.0100", "123456789.123456789000", "9", "90.09", "1.", ".5", "1e5", "-1", "1.5e-1", "", "1.2.3", "12a", "0.0001000"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 5000 {
+		var b []byte
+		for range 1 + r.IntN(6) {
+			b = append(b, "0001239"[r.IntN(7)])
+		}
+		if r.IntN(2) == 0 {
+			b = append(b, '.')
+			for range r.IntN(6) {
+				b = append(b, "0009"[r.IntN(4)])
+			}
+		}
+		lits = append(lits, string(b))
+	}
+	for _, lit := range lits {
+		z := []byte(lit)
+		got, ok := appendPlainDec([]byte("z"), z)
+		d, valid := event.ParseDec(z)
+		want := []byte("z")
+		if !d.IsZero() {
+			want = d.Digits(appendExp(want, &d))
+		}
+		if ok && (!valid || string(got) != string(want)) {
+			t.Errorf("appendPlainDec(%q) = %q, want %q", lit, got, want)
+		}
+		if plainDecimal(z) != ok {
+			t.Errorf("plainDecimal(%q) = %v, appendPlainDec took it: %v", lit, !ok, ok)
+		}
+		if pos := valid && !d.Neg && !d.IsZero(); positiveDecimal(z) != pos {
+			t.Errorf("positiveDecimal(%q) = %v, want %v", lit, !pos, pos)
 		}
 	}
 }

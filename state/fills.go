@@ -95,13 +95,7 @@ func (f *fill) setLit(k int, v []byte) {
 	f.setLits(vals[:]...)
 }
 
-func (f *fill) setLits(vals ...[]byte) {
-	f.lits = f.lits[:0]
-	for k, v := range vals {
-		f.lits = append(f.lits, v...)
-		f.ends[k] = int32(len(f.lits))
-	}
-}
+func (f *fill) setLits(vals ...[]byte) { f.lits = packLits(f.lits, f.ends[:], vals...) }
 
 // fillBook holds the fills of one Store.
 type fillBook struct {
@@ -168,8 +162,31 @@ func positiveDecimal(b []byte) bool {
 	if zerosAndDots(b) { // zero or not a decimal: most order events' l
 		return false
 	}
+	if plainDecimal(b) { // the usual literal, with a nonzero digit
+		return true
+	}
 	d, ok := event.ParseDec(b)
 	return ok && !d.Neg && !d.IsZero()
+}
+
+// plainDecimal reports whether b is digits with an optional fraction.
+func plainDecimal(b []byte) bool {
+	i := 0
+	for i < len(b) && isDigit(b[i]) {
+		i++
+	}
+	if i == 0 {
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		j := i + 1
+		for i = j; i < len(b) && isDigit(b[i]); i++ {
+		}
+		if i == j {
+			return false
+		}
+	}
+	return i == len(b)
 }
 
 // zerosAndDots reports whether b holds only '0' and '.' bytes.

@@ -153,13 +153,7 @@ func (o *order) lit(k int) []byte {
 	return o.lits[start:o.ends[k]]
 }
 
-func (o *order) setLits(vals ...[]byte) {
-	o.lits = o.lits[:0]
-	for k, v := range vals {
-		o.lits = append(o.lits, v...)
-		o.ends[k] = int32(len(o.lits))
-	}
-}
+func (o *order) setLits(vals ...[]byte) { o.lits = packLits(o.lits, o.ends[:], vals...) }
 
 // rank orders statuses: NEW < PARTIALLY_FILLED < everything else.
 func rank(status []byte) uint8 {

@@ -17,6 +17,7 @@ import (
 
 	"bhtop/api"
 	"bhtop/internal/clock"
+	"bhtop/internal/wsread"
 )
 
 // conn is one WebSocket connection of the user stream. Its reader
@@ -121,7 +122,7 @@ func (s *Session) readLoop(c *conn) {
 	_ = c.ws.SetReadDeadline(moved.Add(s.cfg.ReadTimeout + slack)) // (heard was set at dial)
 	for {
 		buf := getFrameBuf()
-		typ, data, err := readMessage(c.ws, *buf)
+		typ, data, err := wsread.Message(c.ws, *buf)
 		if err != nil {
 			putFrameBuf(buf, data)
 			var ce *websocket.CloseError
@@ -159,31 +160,6 @@ func (s *Session) readLoop(c *conn) {
 		if !s.toWriterFrame(it) {
 			c.endReason = "session closing"
 			return
-		}
-	}
-}
-
-// readMessage reads the next message into buf (from its start), growing
-// it as needed; the message's bytes are returned in data, which the
-// caller owns until it hands them back (putFrameBuf). It replaces
-// gorilla's ReadMessage, which allocates a new buffer for every frame.
-func readMessage(ws *websocket.Conn, buf []byte) (typ int, data []byte, err error) {
-	typ, r, err := ws.NextReader()
-	if err != nil {
-		return typ, buf[:0], err
-	}
-	data = buf[:0]
-	for {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-		n, err := r.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			return typ, data, nil
-		}
-		if err != nil {
-			return typ, data, err
 		}
 	}
 }

@@ -10,7 +10,9 @@ import (
 
 	"bhtop/event"
 	"bhtop/internal/clock"
+	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
+	"bhtop/internal/wsread"
 	"bhtop/rest"
 	"bhtop/sim"
 	"bhtop/state"
@@ -75,7 +77,8 @@ func folded(s *Session) *state.Snapshot {
 	return snap
 }
 
-// TestReadMessageReusesBuffer: readMessage reads a frame into the buffer
+// TestReadMessageReusesBuffer: wsread.Message, the socket readers' read,
+// reads a frame into the buffer
 // it is given, growing it for a frame larger than its capacity.
 func TestReadMessageReusesBuffer(t *testing.T) {
 	small, big := []byte(`{"e":"x"}`), make([]byte, 100<<10)
@@ -95,7 +98,7 @@ func TestReadMessageReusesBuffer(t *testing.T) {
 	defer c.ws.Close()
 	buf := make([]byte, 0, 64)
 	for i, want := range [][]byte{small, big, small} {
-		typ, data, err := readMessage(c.ws, buf)
+		typ, data, err := wsread.Message(c.ws, buf)
 		if err != nil || typ != websocket.TextMessage || string(data) != string(want) {
 			t.Fatalf("frame %d: type %d, %d bytes, %v; want text, %d bytes", i, typ, len(data), err, len(want))
 		}
@@ -198,4 +201,32 @@ func execFrame(n int) []byte {
 		OrderID: "1000001", LastQty: "0", CumQty: "0", LastPrice: "0", Commission: "0", Working: true,
 		Created: 1700000000000, CumQuote: "0"}
 	return event.AppendExecution(nil, &r, event.EncodeOptions{})
+}
+
+// TestLiveIsPublished: a reader hears at once that the session went live.
+// With the writer's publishing slowed to an hour, the only snapshots
+// after the one for the new subscriber are those the session publishes
+// of itself: going live must be one of them, with the status live and the
+// snapshot's balances, so a dashboard's first live frame waits for no
+// tick.
+func TestLiveIsPublished(t *testing.T) {
+	srv := simtest.Start(t, sim.Options{})
+	s, err := New(Config{REST: srv.Client(), WSURL: srv.WSURL(), PublishEvery: time.Hour, PublishIdle: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notice, unsub := s.Hub().Subscribe()
+	defer unsub()
+	testkit.Started(t, s, nil)
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case <-notice:
+			if s.Status().State == StateLive && len(s.Hub().Latest().Balances) > 0 {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("no notice with the session live within 10s; status %+v", s.Status())
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"bhtop/rest"
@@ -66,15 +67,29 @@ type snapshotter struct {
 
 // takeSnapshots asks for the account and the open orders (required), and
 // the contract positions and open orders (extensions: an error degrades to
-// events only, with a note).
+// events only, with a note). The four requests go out together: the
+// socket is already open and holding its frames, so any order of answers
+// gives the same fold (DESIGN.md), and a resync costs one round trip, not
+// four.
 func (p *snapshotter) takeSnapshots(ctx context.Context) (state.RESTSnapshot, error) {
-	var snap state.RESTSnapshot
-	acct, err := p.rest.Account(ctx)
-	if err != nil {
-		return snap, fmt.Errorf("resync account: %w", err)
+	var (
+		snap        state.RESTSnapshot
+		acct        rest.AccountRecord
+		open, copen []rest.OrderRecord
+		positions   []rest.PositionRecord
+		aerr, err   error
+		perr, oerr  error
+		wg          sync.WaitGroup
+	)
+	wg.Go(func() { acct, aerr = p.rest.Account(ctx) })
+	wg.Go(func() { open, err = p.rest.OpenOrders(ctx, "", p.cfg.OpenOrdersLimit) })
+	wg.Go(func() { positions, perr = p.rest.ContractPositions(ctx) })
+	wg.Go(func() { copen, oerr = p.rest.ContractOpenOrders(ctx, p.cfg.OpenOrdersLimit) })
+	wg.Wait()
+	if aerr != nil {
+		return snap, fmt.Errorf("resync account: %w", aerr)
 	}
 	snap.Account = accountSnap(acct)
-	open, err := p.rest.OpenOrders(ctx, "", p.cfg.OpenOrdersLimit)
 	if err != nil {
 		return snap, fmt.Errorf("resync open orders: %w", err)
 	}
@@ -86,8 +101,6 @@ func (p *snapshotter) takeSnapshots(ctx context.Context) (state.RESTSnapshot, er
 	for _, r := range open {
 		snap.SpotOpenOrders = append(snap.SpotOpenOrders, orderSnap(state.MarketSpot, r))
 	}
-	positions, perr := p.rest.ContractPositions(ctx)
-	copen, oerr := p.rest.ContractOpenOrders(ctx, p.cfg.OpenOrdersLimit)
 	if perr == nil {
 		snap.HavePositions = true
 		for _, pos := range positions {

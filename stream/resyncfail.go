@@ -99,11 +99,14 @@ func (s *Session) resyncFailed(err error, n int) <-chan time.Time {
 }
 
 // goLive marks the current connection live: it is open and a snapshot
-// was applied.
+// was applied. The readers hear of it at once: the snapshot is published
+// again now that the status says live, so a dashboard's first live frame
+// does not wait for the writer's next tick.
 func (s *Session) goLive() {
 	s.setStatus(func(st *Status) {
 		st.State, st.Reason, st.RetryAt, st.NeedsAction = StateLive, "", time.Time{}, false
 	})
 	s.note(NoteConnect, "stream live")
 	s.markLive()
+	s.do(func(w *writer) { w.publish(time.Now()) })
 }

@@ -3,6 +3,7 @@ package stream
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"bhtop/rest"
 	"bhtop/state"
@@ -16,17 +17,22 @@ const tradesOnResync = rest.MaxTradesPage
 // fetchTrades folds the newest executions of both markets into the
 // store's fills (events and records of one trade are one fill there).
 // myTrades is an extension: an error is a note, never a failed resync.
+// Both markets are asked at once.
 func (p *snapshotter) fetchTrades(ctx context.Context) {
+	var wg sync.WaitGroup
 	for _, contract := range []bool{false, true} {
-		recs, err := p.rest.RecentTrades(ctx, contract, tradesOnResync, 0)
-		if len(recs) > 0 {
-			snaps := tradeSnaps(recs)
-			p.apply(func(w *writer) { w.store.ApplyTrades(snaps) })
-		}
-		if err != nil && ctx.Err() == nil {
-			p.rep.note(NoteInfo, fmt.Sprintf("trade history unavailable, fills from events only: %v", err))
-		}
+		wg.Go(func() {
+			recs, err := p.rest.RecentTrades(ctx, contract, tradesOnResync, 0)
+			if len(recs) > 0 {
+				snaps := tradeSnaps(recs)
+				p.apply(func(w *writer) { w.store.ApplyTrades(snaps) })
+			}
+			if err != nil && ctx.Err() == nil {
+				p.rep.note(NoteInfo, fmt.Sprintf("trade history unavailable, fills from events only: %v", err))
+			}
+		})
 	}
+	wg.Wait()
 }
 
 func tradeSnaps(recs []rest.TradeRecord) []state.TradeSnap {

@@ -216,8 +216,8 @@ func (w *writer) tickEvery() time.Duration {
 
 func (w *writer) handle(it item) {
 	if it.fn != nil {
+		w.dirty = true // (before fn: a fn that publishes leaves nothing to publish)
 		it.fn(w)
-		w.dirty = true
 		return
 	}
 	w.journal(it.frame)

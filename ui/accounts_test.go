@@ -1,18 +1,13 @@
 package ui
 
 import (
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
-	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
-	"bhtop/rest"
-	"bhtop/signer"
 	"bhtop/sim"
 	"bhtop/stream"
 	"bhtop/upstream"
@@ -49,9 +44,7 @@ func TestAccountScreens(t *testing.T) {
 			t.Run(v.name+"-"+itoa(uint64(size[0])), func(t *testing.T) {
 				m := sized(NewDesk(twoAccounts(), WithNow(fixedNow), WithNoColor(true)), size[0], size[1])
 				m = press(t, m, v.keys)
-				out := ansi.Strip(m.View().Content)
-				checkScreen(t, out, size[0], size[1])
-				golden.RequireEqual(t, []byte(out))
+				plainGolden(t, m, size[0], size[1])
 			})
 		}
 	}
@@ -94,16 +87,14 @@ func TestTwoSimulatorAccounts(t *testing.T) {
 	srv := simtest.Start(t, sim.Options{Activity: 5, Accounts: 2})
 	good := srv.Accounts(sim.DemoSecret)[1] // the second account, with its own keys
 	session := func(key, secret string) *stream.Session {
-		c := rest.New(srv.URL(), rest.WithAPIKey(key), rest.WithSecret(signer.NewSecret(secret)))
-		s, err := stream.New(stream.Config{REST: c, WSURL: srv.WSURL(), Simulated: true})
+		s, err := stream.New(stream.Config{REST: srv.ClientAs(key, secret), WSURL: srv.WSURL(), Simulated: true})
 		return testkit.Started(t, s, err)
 	}
 	live := session(good.APIKey, good.SecretKey)
 	wrong := session(good.APIKey, "not-the-secret")
 	_ = live
 	accts := []Account{{Name: "bot2", Backend: live, Trader: live}, {Name: "wrongkey", Backend: wrong}}
-	p := probe{Model: NewDesk(accts, WithNoColor(true)), screen: new(atomic.Pointer[string]), sizes: new(atomic.Int32)}
-	tm := &program{TestModel: teatest.NewTestModel(t, p, teatest.WithInitialTermSize(140, 30)), screen: p.screen}
+	tm := runModel(t, NewDesk(accts, WithNoColor(true)), 140, 30)
 	waitText(t, tm, "bot2", "● live", "Balances", "USDT")
 	sendKeys(tm, "a")
 	waitText(t, tm, "wrongkey", "-1022")

@@ -5,13 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
-	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
@@ -28,17 +23,10 @@ func TestChartLoadsIntervalsFromSimulator(t *testing.T) {
 	srv := simtest.Start(t, sim.Options{Activity: 5, MarketActivity: 20})
 	sess, err := stream.New(stream.Config{REST: srv.Client(), WSURL: srv.WSURL(), Simulated: true})
 	testkit.Started(t, sess, err)
-	mc, err := market.New(market.Config{REST: rest.New(srv.URL()), WSURL: srv.WSURL(), State: sess.Hub(),
-		ValueIn: "USDT", Watch: []string{"BTCUSDT"}, PublishEvery: 20 * time.Millisecond, RecheckEvery: 50 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mc.Start()
-	t.Cleanup(mc.Close)
+	mc := simtest.Market(t, srv.Server, sess.Hub(), func(c *market.Config) { c.Watch = []string{"BTCUSDT"} })
 
 	m := New(sess, nil, WithNoColor(true), WithMarket(mc.Hub(), "USDT"), WithCandles(mc))
-	p := probe{Model: m, screen: new(atomic.Pointer[string]), sizes: new(atomic.Int32)}
-	tm := &program{TestModel: teatest.NewTestModel(t, p, teatest.WithInitialTermSize(160, 48)), screen: p.screen}
+	tm := runModel(t, m, 160, 48)
 	waitText(t, tm, "● live", "BTCUSDT")
 	sendKeys(tm, "5", "/")
 	tm.Type("BTCUSDT")
@@ -106,23 +94,21 @@ func dayBars(s *market.Snapshot) *market.Snapshot {
 	return s
 }
 
-// TestChartAsksForBars: opening the chart and changing its interval ask
-// the loader for bars the market lacks (never for bars it has), and the
-// market's own 1d bars show with their newest bar kept live by the 1m
-// bars (golden at 120×30).
+// TestChartAsksForBars: opening the chart and changing its interval tell
+// the loader what it shows (so it keeps a charted symbol's bars), the
+// re-asks only ask for bars the market lacks, and the market's own 1d
+// bars show with their newest bar kept live by the 1m bars (golden at
+// 120×30).
 func TestChartAsksForBars(t *testing.T) {
 	loads := &recordedLoads{}
 	m := marketModel(dayBars(testMarket()), 120, 30, WithNoColor(true), WithCandles(loads))
 	m = press(t, m, "2 down down down c left left left")
-	if got, want := loads.got(), []string{"BTCUSDT 1M", "BTCUSDT 1w"}; !slices.Equal(got, want) {
-		t.Errorf("asked for %q, want %q (1m and 1d bars are there)", got, want)
+	if got, want := loads.got(), []string{"BTCUSDT 1m", "BTCUSDT 1M", "BTCUSDT 1w", "BTCUSDT 1d"}; !slices.Equal(got, want) {
+		t.Errorf("asked for %q, want %q (the chart's symbol at each interval it showed)", got, want)
 	}
-	out := ansi.Strip(m.View().Content)
-	checkScreen(t, out, 120, 30)
-	if strings.Contains(out, "from 1m bars") {
+	if out := plainGolden(t, m, 120, 30); strings.Contains(out, "from 1m bars") {
 		t.Errorf("1d bars are in the market, yet the chart merges them:\n%s", out)
 	}
-	golden.RequireEqual(t, []byte(out))
 	// The re-ask waits reaskCandles; a market notice past it asks again.
 	if m.loadCandles(false) != nil {
 		t.Error("asked again before reaskCandles passed")
@@ -169,4 +155,67 @@ func TestLiveTail(t *testing.T) {
 	if got := liveTail(bars, ones, "1M"); &got[0] != &bars[0] {
 		t.Error("1M bars must stay as they are")
 	}
+}
+
+// TestChartSaysWhyItWaits: a chart without bars says why: loading once
+// asked, the loader's reason (request weight, a failed load it retries),
+// none from the service, or no market data at all; never "no candles"
+// while they load.
+func TestChartSaysWhyItWaits(t *testing.T) {
+	key := market.CandleKey("ETHBTC", "1m")
+	ms := func(why string) *market.Snapshot {
+		return &market.Snapshot{Version: 3, BarsWait: map[string]string{key: why}}
+	}
+	asked := chartState{symbol: "ETHBTC", asked: t0}
+	for _, tc := range []struct {
+		c    chartState
+		ms   *market.Snapshot
+		want string
+	}{
+		{chartState{symbol: "ETHBTC"}, ms(""), "no 1m candles for ETHBTC yet"},
+		{asked, ms(""), "loading 1m candles for ETHBTC…"},
+		{asked, ms(market.BarsLoading), "loading 1m candles for ETHBTC…"},
+		{asked, ms(market.BarsNoWeight), "1m candles for ETHBTC: " + market.BarsNoWeight},
+		{asked, ms("load failed (HTTP 502), retrying"), "1m candles for ETHBTC: load failed (HTTP 502), retrying"},
+		{asked, ms(market.BarsNone), "no 1m candles for ETHBTC yet"},
+		{asked, &market.Snapshot{Health: market.Health{Reason: "quote endpoints answer 404"}}, "no market data (quote endpoints answer 404)"},
+	} {
+		if got := tc.c.noBars(tc.ms, "1m"); got != tc.want {
+			t.Errorf("BarsWait %q, asked %v: %q, want %q", tc.ms.BarsWait[key], !tc.c.asked.IsZero(), got, tc.want)
+		}
+	}
+}
+
+// TestChartKeepsANewOrdersSymbol is the chart seen once by hand saying
+// "no 1m candles for ETHBTC yet" for seconds: opened on a symbol in the
+// second its order appeared (ETHBTC: the demo account touches it by that
+// order only), it lost its bars when the order went and the market client
+// hid the symbol. Against the simulator: the chart keeps its candles.
+func TestChartKeepsANewOrdersSymbol(t *testing.T) {
+	srv := simtest.Start(t, sim.Options{})
+	sess, err := stream.New(stream.Config{REST: srv.Client(), WSURL: srv.WSURL(), Simulated: true})
+	testkit.Started(t, sess, err)
+	mc := simtest.Market(t, srv.Server, sess.Hub(), nil)
+	tm := runModel(t, New(sess, nil, WithNoColor(true), WithMarket(mc.Hub(), "USDT"), WithCandles(mc)), 160, 48)
+	waitText(t, tm, "● live")
+
+	tr := srv.Trader()
+	placed := tr.PlaceOrder(t.Context(), rest.OrderRequest{Symbol: "ETHBTC", Side: "BUY", Type: "LIMIT", TimeInForce: "GTC",
+		Quantity: "1", Price: "0.02"})
+	if placed.Outcome != rest.OutcomeAccepted {
+		t.Fatalf("placing the ETHBTC order: %+v", placed)
+	}
+	waitText(t, tm, "Open Orders (1)", "spot ETHBTC")
+	sendKeys(tm, "2", "c") // the open orders, the chart of the order's symbol
+	waitText(t, tm, "▶ ETHBTC 1m", " O ")
+	if res := tr.CancelOrder(t.Context(), rest.CancelRequest{Symbol: "ETHBTC", ClientOrderID: placed.ClientOrderID}); res.Outcome != rest.OutcomeAccepted {
+		t.Fatalf("canceling the ETHBTC order: %+v", res)
+	}
+	testkit.Eventually(t, 10*time.Second, func() bool { _, quoted := mc.Hub().Latest().Quotes["ETHBTC"]; return !quoted },
+		"ETHBTC hidden by the market client")
+	time.Sleep(200 * time.Millisecond) // several market publications and frames
+	if s := *tm.screen.Load(); !strings.Contains(s, " O ") || strings.Contains(s, "candles for ETHBTC") {
+		t.Errorf("the order went and the chart lost its bars:\n%s", s)
+	}
+	finish(t, tm)
 }

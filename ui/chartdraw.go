@@ -66,13 +66,7 @@ func (c *chartState) lines(cx modeCtx) []string {
 		}
 	}
 	if len(cs) == 0 {
-		msg := "  no " + iv + " candles for " + c.symbol + " yet"
-		if cx.mk.snap.Version == 0 {
-			msg = "  no market data"
-			if r := cx.mk.snap.Health.Reason; r != "" {
-				msg += " (" + r + ")"
-			}
-		}
+		msg := "  " + c.noBars(cx.mk.snap, iv)
 		lines = append(lines, cx.pt.muted.wrap(fit(msg, w)))
 		for len(lines) < h-1 {
 			lines = append(lines, strings.Repeat(" ", w))
@@ -86,6 +80,27 @@ func (c *chartState) lines(cx modeCtx) []string {
 	}
 	lines = append(lines, intervalBar(cx.pt, c.iv))
 	return fitLines(lines, w, h)
+}
+
+// noBars says why the chart has no bars at iv: no market data, the
+// loader's reason while it waits (market.Snapshot.BarsWait: loading,
+// request weight, a failed load retried), loading once asked, or none.
+func (c *chartState) noBars(ms *market.Snapshot, iv string) string {
+	what := iv + " candles for " + c.symbol
+	why := ms.BarsWait[market.CandleKey(c.symbol, iv)]
+	switch {
+	case ms.Version == 0:
+		msg := "no market data"
+		if r := ms.Health.Reason; r != "" {
+			msg += " (" + r + ")"
+		}
+		return msg
+	case why == market.BarsLoading || why == "" && !c.asked.IsZero():
+		return "loading " + what + "…"
+	case why == market.BarsNone || why == "":
+		return "no " + what + " yet"
+	}
+	return what + ": " + why
 }
 
 // fitLines makes lines exactly h lines of w cells.

@@ -152,18 +152,20 @@ func (m Model) onChartKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
-// loadCandles is the command asking the candle loader for the open
-// chart's bars, when the market holds none at its interval: at once when
-// the chart opened or changed interval (now), else at most every
-// reaskCandles. The loader never blocks, and the bars come with a later
-// market snapshot. Nil when there is nothing to ask.
+// loadCandles is the command telling the candle loader what the open
+// chart shows: always when the chart opened or changed interval (now:
+// the loader keeps a charted symbol's bars even after it leaves the
+// account's symbols), else, while the market holds no bars at its
+// interval, at most every reaskCandles. The loader never blocks, and the
+// bars come with a later market snapshot. Nil when there is nothing to
+// ask.
 func (m *Model) loadCandles(now bool) tea.Cmd {
 	l := m.market.candles
 	if m.chart == nil || l == nil {
 		return nil
 	}
 	sym, iv := m.chart.symbol, market.Intervals[m.chart.iv]
-	if m.mk.snap.Candles[market.CandleKey(sym, iv)].Len() > 0 {
+	if !now && m.mk.snap.Candles[market.CandleKey(sym, iv)].Len() > 0 {
 		return nil
 	}
 	t := m.nowFn()

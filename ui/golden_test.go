@@ -157,6 +157,16 @@ func screens(t *testing.T, views []goldenView, model func(w, h int, opts ...Opti
 	}
 }
 
+// plainGolden checks m's screen, without colours, against the test's
+// golden file, after checking it is w×h cells, and returns it.
+func plainGolden(t *testing.T, m Model, w, h int) string {
+	t.Helper()
+	out := ansi.Strip(m.View().Content)
+	checkScreen(t, out, w, h)
+	golden.RequireEqual(t, []byte(out))
+	return out
+}
+
 // checkScreen asserts the screen is exactly w×h cells: what makes resizes
 // clean.
 func checkScreen(t testing.TB, s string, w, h int) {

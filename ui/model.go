@@ -41,6 +41,9 @@ type Model struct {
 	now     time.Time
 	frame   time.Duration
 	metrics *Metrics
+	// startWait and holding: nothing is drawn while holding (firstframe.go).
+	startWait time.Duration
+	holding   bool
 
 	acc      deskAccounts // several accounts (accounts.go); zero: one
 	keys     KeyMap
@@ -187,7 +190,8 @@ func (m Model) ReadOnly() bool { return m.t == nil }
 // Init starts the Hub listener and the clock, and asks for the terminal's
 // background colour.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(listen(m.notice, m.ctx.Done(), time.Time{}), m.listenMarket(time.Time{}), tick(), tea.RequestBackgroundColor)
+	return tea.Batch(listen(m.notice, m.ctx.Done(), time.Time{}), m.listenMarket(time.Time{}), tick(), tea.RequestBackgroundColor,
+		m.startWaitCmd())
 }
 
 // Update handles one message.
@@ -230,6 +234,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onAlert(msg)
 	case toastDoneMsg:
 		return m.onToastDone(msg)
+	case startWaitMsg:
+		m.holding = false
+		return m, nil
 	}
 	return m, nil
 }
@@ -241,7 +248,7 @@ func (m Model) onHub(msg hubMsg) (tea.Model, tea.Cmd) {
 	if m.metrics != nil {
 		m.metrics.record(msg.at, m.status.LastFrame, time.Now())
 	}
-	return m, listen(m.notice, m.ctx.Done(), time.Now().Add(m.frame))
+	return m, listen(m.notice, m.ctx.Done(), m.nextNotice())
 }
 
 // refresh reads the snapshot, status and notes and rebuilds the rows that
@@ -249,6 +256,7 @@ func (m Model) onHub(msg hubMsg) (tea.Model, tea.Cmd) {
 func (m *Model) refresh() {
 	m.snap = m.b.Hub().Latest()
 	m.status = m.b.Status()
+	m.endHold()
 	m.revalue()
 	if notes, seq := m.b.Notes(m.noteSeq); seq != m.noteSeq {
 		m.notes = append(m.notes, notes...)
@@ -363,7 +371,11 @@ func (m *Model) stale() bool {
 
 // View draws the screen. It is pure and draws only what is visible.
 func (m Model) View() tea.View {
-	v := tea.NewView((&m).screen())
+	content := ""
+	if !m.holding {
+		content = (&m).screen()
+	}
+	v := tea.NewView(content)
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "bhtop"

@@ -46,6 +46,16 @@ func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 type program struct {
 	*teatest.TestModel
 	screen *atomic.Pointer[string]
+	sizes  *atomic.Int32
+}
+
+// runModel runs m in a teatest program with a w×h terminal, its screen
+// kept by a probe.
+func runModel(t *testing.T, m Model, w, h int) *program {
+	t.Helper()
+	p := probe{Model: m, screen: new(atomic.Pointer[string]), sizes: new(atomic.Int32)}
+	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(w, h))
+	return &program{TestModel: tm, screen: p.screen, sizes: p.sizes}
 }
 
 func startProgram(t *testing.T, b *testBackend, tr Trader, w, h int, opts ...Option) *program {
@@ -54,12 +64,10 @@ func startProgram(t *testing.T, b *testBackend, tr Trader, w, h int, opts ...Opt
 		tr = nil
 	}
 	opts = append([]Option{WithNow(fixedNow), WithNoColor(true)}, opts...)
-	p := probe{Model: New(b, tr, opts...), screen: new(atomic.Pointer[string]), sizes: new(atomic.Int32)}
-	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(w, h))
-	pr := &program{TestModel: tm, screen: p.screen}
+	pr := runModel(t, New(b, tr, opts...), w, h)
 	// The program sends its initial size asynchronously and teatest sends
 	// it again: wait for both, so a later resize is not overtaken.
-	teatest.WaitFor(t, strings.NewReader(""), func([]byte) bool { return p.sizes.Load() >= 2 },
+	teatest.WaitFor(t, strings.NewReader(""), func([]byte) bool { return pr.sizes.Load() >= 2 },
 		teatest.WithDuration(waitLimit), teatest.WithCheckInterval(5*time.Millisecond))
 	waitText(t, pr, "Open Orders")
 	return pr

@@ -6,10 +6,14 @@ package simtest
 
 import (
 	"testing"
+	"time"
 
 	"bhtop/internal/testkit"
+	"bhtop/market"
 	"bhtop/rest"
+	"bhtop/signer"
 	"bhtop/sim"
+	"bhtop/state"
 )
 
 // Sim is a simulator running on 127.0.0.1 for one test, with the request
@@ -50,5 +54,34 @@ func Client(srv *sim.Server, opts ...rest.Option) *rest.Client {
 	return rest.New(srv.URL(), append(base, opts...)...)
 }
 
+// ClientAs is a REST client of the simulator signed with the key pair
+// apiKey, secret: another of its accounts' (Server.Accounts), or a wrong
+// one; opts add to (and may override) those.
+func (s *Sim) ClientAs(apiKey, secret string, opts ...rest.Option) *rest.Client {
+	base := []rest.Option{rest.WithAPIKey(apiKey), rest.WithSecret(signer.NewSecret(secret))}
+	return rest.New(s.URL(), append(base, opts...)...)
+}
+
 // Trader is an order sender on a signed client of the simulator.
 func (s *Sim) Trader(opts ...rest.Option) *rest.Trader { return rest.NewTrader(s.Client(opts...)) }
+
+// Market is a market client of srv for the account state in st, started
+// with short test timings (tune adjusts the config first) and closed when
+// the test ends. Its REST client is unsigned: the quote endpoints are
+// public.
+func Market(t testing.TB, srv *sim.Server, st *state.Hub, tune func(*market.Config)) *market.Client {
+	t.Helper()
+	cfg := market.Config{REST: rest.New(srv.URL()), WSURL: srv.WSURL(), State: st, ValueIn: "USDT",
+		RecheckEvery: 50 * time.Millisecond, PublishEvery: 20 * time.Millisecond, PublishIdle: 20 * time.Millisecond, StateWait: time.Second,
+		SlowRetry: 200 * time.Millisecond, BackoffBase: 50 * time.Millisecond, BackoffCap: 200 * time.Millisecond}
+	if tune != nil {
+		tune(&cfg)
+	}
+	c, err := market.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Start()
+	t.Cleanup(c.Close)
+	return c
+}

@@ -48,6 +48,7 @@ func (f *Flow) Backfill(from, now, every int64) {
 		prices[i] = p
 		p = max(p+f.walkStep(p), 100) // the walk is symmetric: back in time it is the same walk
 	}
+	f.m.bars.reserve(int((now-from)/60_000) + 2)
 	for i, p := range prices {
 		f.m.Print(p, f.unit*int64(1+f.rnd.IntN(5)), f.rnd.IntN(2) == 0, from+int64(i)*every)
 	}

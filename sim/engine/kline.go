@@ -3,6 +3,7 @@ package engine
 import (
 	"math/big"
 	"math/bits"
+	"slices"
 	"time"
 )
 
@@ -117,6 +118,10 @@ const maxMinuteBars = 14 * 1440
 type bars struct {
 	minute []Bar
 }
+
+// reserve makes room for n more minute bars (a backfill knows how many
+// it adds).
+func (bs *bars) reserve(n int) { bs.minute = slices.Grow(bs.minute, min(n, maxMinuteBars)) }
 
 func (bs *bars) add(tr *Trade) {
 	start := BarStart("1m", tr.Time)
