@@ -129,22 +129,33 @@ func (m *Model) marketEmpty() string {
 	return "(no symbols watched)"
 }
 
+// marketWarning is the header's market part while there is no market
+// data (why, or that it is connecting) and its paint; "" otherwise.
+func (m *Model) marketWarning() (paint, string) {
+	mk := m.mk
+	if !mk.live {
+		return paint{}, ""
+	}
+	switch h := mk.snap.Health; {
+	case h.Up:
+		return paint{}, ""
+	case h.Reason != "":
+		return m.pt.warn, "no market data (" + h.Reason + ")"
+	case mk.snap.Version == 0:
+		return m.pt.muted, "market: connecting…"
+	}
+	return m.pt.warn, "no market data (down)"
+}
+
 // marketHeader is the header's market part: the account's equity in the
 // valuation asset and its change since the dashboard started, or why
 // there is no market data. "" without a market hub.
 func (m *Model) marketHeader(short bool) string {
-	mk := m.mk
-	if !mk.live {
-		return ""
+	if p, t := m.marketWarning(); t != "" {
+		return p.wrap(t)
 	}
-	switch h := mk.snap.Health; {
-	case h.Up:
-	case h.Reason != "":
-		return m.pt.warn.wrap("no market data (" + h.Reason + ")")
-	case mk.snap.Version == 0:
-		return m.pt.muted.wrap("market: connecting…")
-	default:
-		return m.pt.warn.wrap("no market data (down)")
+	if !m.mk.live {
+		return ""
 	}
 	e := &m.eq
 	if e.equity == "" {
