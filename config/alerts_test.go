@@ -20,7 +20,7 @@ symbol = "ethbtc"
 
 [[alerts]]
 kind = "order_rejected"
-account = "bot1"
+account = "default"
 
 [[alerts]]
 kind = "balance_below"
@@ -62,7 +62,7 @@ above = 70000
 		detail string
 	}{
 		{"fill#1", alert.KindFill, "ETHBTC"},
-		{"order_rejected#2", alert.KindOrderRejected, "bot1"},
+		{"order_rejected#2", alert.KindOrderRejected, "default"},
 		{"balance_below#3", alert.KindBalanceBelow, "USDT 100.5"},
 		{"equity_below#4", alert.KindEquityBelow, "1000"},
 		{"pnl_below#5", alert.KindPnLBelow, "BTC-PERP-REV -50"},
@@ -118,6 +118,7 @@ func TestBadAlertRules(t *testing.T) {
 		{"bad duration", "[[alerts]]\nkind = \"stream_silent\"\nafter = 30\n", []string{"line 3:", "after: want a Go duration"}},
 		{"short duration", "[[alerts]]\nkind = \"stream_silent\"\nafter = \"10ms\"\n", []string{"line 3:", "at least 1s"}},
 		{"empty account", "[[alerts]]\nkind = \"fill\"\naccount = \"\"\n", []string{"line 3:", "account: want a non-empty string"}},
+		{"account without tables", "[[alerts]]\nkind = \"fill\"\naccount = \"x\"\n", []string{"line 3:", "rule 1", `account "x" is not an account of this file`, `"default"`}},
 		{"inline", "alerts = [{kind = \"nope\"}]\n", []string{"line 1:", "rule 1"}},
 		{"no value shown", "[[alerts]]\nkind = \"equity_below\"\nbelow = \"CANARYxyz\"\n", []string{"line 3:", "below: want a number, got a string"}},
 	}
