@@ -328,8 +328,6 @@ func signedDur(d time.Duration) string {
 	return "+" + shortDur(d)
 }
 
-func ansiStrip(s string) string { return ansi.Strip(s) }
-
 // replayStatusText is the status line of a journal being replayed: what
 // the fold has counted, and the time of the newest event (its E).
 func (m *Model) replayStatusText() string {
