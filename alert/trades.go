@@ -2,7 +2,9 @@ package alert
 
 import (
 	"fmt"
+	"math"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -13,7 +15,10 @@ import (
 
 // tradeWatch finds an account's new fills and rejections by comparing each
 // snapshot's orders with the previous one's. The first snapshot is the
-// baseline: what happened before bhtop started never fires.
+// baseline: what happened before bhtop started never fires. What it holds
+// that happened after (an order created since bhtop started, an order of
+// this process's not placed) is new all the same: the first look may come
+// after an order sent at once (dump --order) was already folded.
 type tradeWatch struct {
 	version uint64
 	primed  bool
@@ -34,16 +39,17 @@ type orderSeen struct {
 
 // update compares s with the previous snapshot, once per Version; fresh
 // is false when s was already seen.
-func (t *tradeWatch) update(s *state.Snapshot) (fresh bool) {
+func (t *tradeWatch) update(s *state.Snapshot, since time.Time) (fresh bool) {
 	if t.primed && s.Version == t.version {
 		return false
 	}
 	t.fills, t.rejected = t.fills[:0], t.rejected[:0]
-	t.scanOrders(s.Orders)
+	t.scanOrders(s.Orders, since)
 	pending := make(map[string]string, len(s.Pending))
 	for _, p := range s.Pending {
 		pending[p.ClientOrderID] = p.Status
-		if t.primed && p.Status == "NOT_PLACED" && t.pending[p.ClientOrderID] != "NOT_PLACED" {
+		// Pending orders are this process's, so never older than its start.
+		if p.Status == "NOT_PLACED" && t.pending[p.ClientOrderID] != "NOT_PLACED" {
 			t.rejected = append(t.rejected, fmt.Sprintf("%s %s order %s not placed (%s)", p.Symbol, p.Side, p.ClientOrderID, p.Reason))
 		}
 	}
@@ -56,7 +62,11 @@ func (t *tradeWatch) update(s *state.Snapshot) (fresh bool) {
 // pointer (state.OrderRows.Changes), so the cost follows what changed;
 // the map is updated in place (no allocation per order) and orders no
 // longer retained leave it.
-func (t *tradeWatch) scanOrders(orders state.OrderRows) {
+func (t *tradeWatch) scanOrders(orders state.OrderRows, since time.Time) {
+	start := int64(math.MaxInt64) // the baseline keeps orders created before it
+	if !since.IsZero() {
+		start = since.UnixMilli()
+	}
 	if t.orders == nil {
 		t.orders = make(map[orderKey]orderSeen, orders.Len())
 	}
@@ -71,7 +81,7 @@ func (t *tradeWatch) scanOrders(orders state.OrderRows) {
 			continue
 		}
 		t.orders[k] = orderSeen{o.ExecutedQty, o.Status}
-		if !t.primed {
+		if !t.primed && o.Created < start {
 			continue
 		}
 		if o.ExecutedQty != prev.executed && increased(prev.executed, o.ExecutedQty) {

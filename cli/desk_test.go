@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
+	"bhtop/sim"
 )
 
 // deskEnv is an environment whose config file (mode 0600) holds text.
@@ -157,4 +159,33 @@ func scrapeUntil(t *testing.T, addr, what string, want ...string) string {
 		return true
 	}, "%s", what)
 	return body
+}
+
+// TestDumpOrderAlerts: the fill of a dump's --order and the rejection of
+// another fire fill and order_rejected: they happened after bhtop started,
+// even when the alert watcher first looks once they are already folded.
+func TestDumpOrderAlerts(t *testing.T) {
+	s := simtest.Start(t, sim.Options{})
+	k := s.Accounts(sim.DemoSecret)[0]
+	env := deskEnv(t, "base_url = \""+s.URL()+"\"\napi_key = \""+k.APIKey+"\"\nsecret_key = \""+k.SecretKey+"\"\n"+
+		"[[alerts]]\nkind = \"fill\"\n[[alerts]]\nkind = \"order_rejected\"\n")
+	code, stdout, errOut := runCLI(env, "dump", "--for", "2s", "--no-market",
+		"--order", "symbol=ETHUSDT&side=BUY&type=MARKET&quantity=0.01",
+		"--order", "symbol=ETHUSDT&side=BUY&type=LIMIT&timeInForce=IOC&quantity=0.01&price=1")
+	if code != ExitOK {
+		t.Fatalf("dump exit %d; stderr: %s", code, errOut)
+	}
+	var d struct {
+		Alerts []struct{ Rule, Message string } `json:"alerts"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &d); err != nil {
+		t.Fatalf("dump: %v\n%s", err, stdout)
+	}
+	rules := map[string]string{}
+	for _, a := range d.Alerts {
+		rules[a.Rule] += a.Message
+	}
+	if !strings.Contains(rules["fill#1"], "ETHUSDT BUY MARKET filled 0.01") || !strings.Contains(rules["order_rejected#2"], "not placed") || len(d.Alerts) != 2 {
+		t.Errorf("alerts = %+v, want the --order's fill and rejection once each", d.Alerts)
+	}
 }
