@@ -50,6 +50,8 @@ func TestBadNumbersRefused(t *testing.T) {
 		{[]string{"sim", "--reorder-window", "-1s"}, "--reorder-window"},
 		{[]string{"sim", "--drop-every", "-1s"}, "--drop-every"},
 		{[]string{"sim", "--seed", "x"}, "-seed"},
+		{[]string{"sim", "--accounts", "0"}, "--accounts"},
+		{[]string{"sim", "--accounts", "-1"}, "--accounts"},
 		{[]string{"dump", "--for", "-1s"}, "--for"},
 		{[]string{"dump", "--recv-window", "-1"}, "recv-window"},
 		{[]string{"dump", "--keepalive", "0s"}, "--keepalive"},
