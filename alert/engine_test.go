@@ -245,25 +245,3 @@ func TestNoStorm(t *testing.T) {
 		t.Errorf("%d firings over a long silence, want 1", n)
 	}
 }
-
-// TestFirstLookAfterStart: the first snapshot evaluated is the baseline,
-// but an order created since the stream was followed and a rejection of
-// this process's own order in it are new: they fire at once, once.
-func TestFirstLookAfterStart(t *testing.T) {
-	fill := []Rule{rule(t, 1, map[string]any{"kind": "fill"})}
-	runSteps(t, fill, []step{
-		{func(w *world) {
-			old, fresh := order("1", "FILLED", "2"), order("2", "FILLED", "2")
-			old.Created, fresh.Created = t0.UnixMilli()-1, t0.UnixMilli()+5
-			w.st.Orders = state.NewOrderRows(old, fresh)
-		}, 1, "fill: ETHBTC BUY LIMIT filled 2 of 2"},
-		{nil, 0, ""},
-	})
-	rej := []Rule{rule(t, 1, map[string]any{"kind": "order_rejected"})}
-	runSteps(t, rej, []step{
-		{func(w *world) {
-			w.st.Pending = []state.Pending{{ClientOrderID: "bh-1", Symbol: "ETHBTC", Side: "SELL", Status: "NOT_PLACED", Reason: "-1013"}}
-		}, 1, "order bh-1 not placed"},
-		{nil, 0, ""},
-	})
-}

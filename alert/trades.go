@@ -2,9 +2,7 @@ package alert
 
 import (
 	"fmt"
-	"math"
 	"strings"
-	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -15,10 +13,7 @@ import (
 
 // tradeWatch finds an account's new fills and rejections by comparing each
 // snapshot's orders with the previous one's. The first snapshot is the
-// baseline: what happened before bhtop started never fires. What it holds
-// that happened after (an order created since bhtop started, an order of
-// this process's not placed) is new all the same: the first look may come
-// after an order sent at once (dump --order) was already folded.
+// baseline: what happened before bhtop started never fires.
 type tradeWatch struct {
 	version uint64
 	primed  bool
@@ -39,17 +34,16 @@ type orderSeen struct {
 
 // update compares s with the previous snapshot, once per Version; fresh
 // is false when s was already seen.
-func (t *tradeWatch) update(s *state.Snapshot, since time.Time) (fresh bool) {
+func (t *tradeWatch) update(s *state.Snapshot) (fresh bool) {
 	if t.primed && s.Version == t.version {
 		return false
 	}
 	t.fills, t.rejected = t.fills[:0], t.rejected[:0]
-	t.scanOrders(s.Orders, since)
+	t.scanOrders(s.Orders)
 	pending := make(map[string]string, len(s.Pending))
 	for _, p := range s.Pending {
 		pending[p.ClientOrderID] = p.Status
-		// Pending orders are this process's, so never older than its start.
-		if p.Status == "NOT_PLACED" && t.pending[p.ClientOrderID] != "NOT_PLACED" {
+		if t.primed && p.Status == "NOT_PLACED" && t.pending[p.ClientOrderID] != "NOT_PLACED" {
 			t.rejected = append(t.rejected, fmt.Sprintf("%s %s order %s not placed (%s)", p.Symbol, p.Side, p.ClientOrderID, p.Reason))
 		}
 	}
@@ -62,11 +56,7 @@ func (t *tradeWatch) update(s *state.Snapshot, since time.Time) (fresh bool) {
 // pointer (state.OrderRows.Changes), so the cost follows what changed;
 // the map is updated in place (no allocation per order) and orders no
 // longer retained leave it.
-func (t *tradeWatch) scanOrders(orders state.OrderRows, since time.Time) {
-	start := int64(math.MaxInt64) // the baseline keeps orders created before it
-	if !since.IsZero() {
-		start = since.UnixMilli()
-	}
+func (t *tradeWatch) scanOrders(orders state.OrderRows) {
 	if t.orders == nil {
 		t.orders = make(map[orderKey]orderSeen, orders.Len())
 	}
@@ -81,7 +71,7 @@ func (t *tradeWatch) scanOrders(orders state.OrderRows, since time.Time) {
 			continue
 		}
 		t.orders[k] = orderSeen{o.ExecutedQty, o.Status}
-		if !t.primed && o.Created < start {
+		if !t.primed {
 			continue
 		}
 		if o.ExecutedQty != prev.executed && increased(prev.executed, o.ExecutedQty) {
