@@ -135,6 +135,8 @@ func CheckContractOrder(sym rest.ContractSymbol, r rest.ContractOrderRequest, re
 		bad("leverage", "a closing order takes no leverage (the position's applies)")
 	case !r.IsClose() && !ok:
 		bad("leverage", "an opening order needs a positive leverage such as 10")
+	case !r.IsClose() && lev.LessThan(decimal.NewFromInt(1)):
+		bad("leverage", "below the minimum 1")
 	case !r.IsClose() && lev.GreaterThan(decimal.NewFromInt(MaxLeverage)):
 		bad("leverage", "above the maximum 100")
 	}

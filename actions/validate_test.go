@@ -41,6 +41,8 @@ func TestCheckContractOrder(t *testing.T) {
 		{"trigger on limit", with(func(r *rest.ContractOrderRequest) { r.TriggerPrice = "3100" }), "", "triggerPrice"},
 		{"open without leverage", with(func(r *rest.ContractOrderRequest) { r.Leverage = "" }), "", "leverage"},
 		{"leverage too high", with(func(r *rest.ContractOrderRequest) { r.Leverage = "101" }), "", "leverage"},
+		{"leverage below 1", with(func(r *rest.ContractOrderRequest) { r.Leverage = "0.5" }), "", "leverage"},
+		{"leverage 1", with(func(r *rest.ContractOrderRequest) { r.Leverage = "1" }), "", ""},
 		{"close with leverage", with(func(r *rest.ContractOrderRequest) { r.Side = "BUY_CLOSE" }), "", "leverage"},
 		{"over", with(func(r *rest.ContractOrderRequest) { r.PriceType, r.Price, r.OverPrice = "OVER", "", "1.5" }), "3000", ""},
 		{"over price off tick", with(func(r *rest.ContractOrderRequest) { r.PriceType, r.Price, r.OverPrice = "OVER", "", "1.505" }), "3000", "overPrice"},

@@ -40,6 +40,7 @@ type desk struct {
 	cmd    *notify.Command
 	ctx    context.Context
 	cancel context.CancelFunc
+	primed []chan struct{} // one per watcher: closed once its baseline is taken
 }
 
 // openDesk starts the metrics listener (with --metrics-addr) and the alert
@@ -79,7 +80,31 @@ func (d *desk) follow(name string, up *upstream) {
 		Sources: []notify.Source{{Name: name, State: up.sess.Hub(), Status: up.sess.Status, Market: mkt, ValueIn: up.valueIn}},
 		Deliver: d.disp.Deliver,
 	}
+	primed := make(chan struct{})
+	w.Primed = func() { close(primed) }
+	d.primed = append(d.primed, primed)
 	go w.Run(d.ctx)
+}
+
+// primedWait bounds how long waitPrimed waits for the rules' baseline.
+const primedWait = 5 * time.Second
+
+// waitPrimed waits until every alert watcher has taken its baseline (its
+// first evaluation on a REST snapshot), so that what the caller does next,
+// such as placing orders, can fire the rules; at most primedWait, and not
+// past ctx.
+func (d *desk) waitPrimed(ctx context.Context) {
+	timeout := time.NewTimer(primedWait)
+	defer timeout.Stop()
+	for _, p := range d.primed {
+		select {
+		case <-p:
+		case <-ctx.Done():
+			return
+		case <-timeout.C:
+			return
+		}
+	}
 }
 
 // alerts returns the firings so far, for the dump.

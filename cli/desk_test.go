@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"bhtop/internal/testkit"
+	"bhtop/sim"
 )
 
 // deskEnv is an environment whose config file (mode 0600) holds text.
@@ -157,4 +158,31 @@ func scrapeUntil(t *testing.T, addr, what string, want ...string) string {
 		return true
 	}, "%s", what)
 	return body
+}
+
+// TestDumpOrderFillAlerts: the fill of an order the dump itself places
+// with --order happens after bhtop started, so a fill rule fires for it
+// (the rules' baseline used to be taken after the order had filled).
+func TestDumpOrderFillAlerts(t *testing.T) {
+	s, _ := dumpSim(t, sim.Options{})
+	dir := t.TempDir()
+	cfg := testkit.ConfigFile(t, dir, "[[alerts]]\nkind = \"fill\"\nsymbol = \"BTCUSDT\"\n", 0o600)
+	code, out, errOut := runCLI(orderEnv(t, s, map[string]string{"BHTOP_CONFIG": cfg}), "dump", "--for", "2s",
+		"--order", "symbol=BTCUSDT&side=BUY&type=MARKET&quantity=0.001")
+	if code != ExitOK {
+		t.Fatalf("dump exit %d; stderr: %s", code, errOut)
+	}
+	var d struct {
+		Alerts []struct{ Rule, Message string }  `json:"alerts"`
+		Orders []struct{ Symbol, Status string } `json:"orders"`
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatalf("dump: %v\n%s", err, out)
+	}
+	if len(d.Orders) != 1 || d.Orders[0].Status != "FILLED" {
+		t.Fatalf("orders %+v, want the --order FILLED", d.Orders)
+	}
+	if len(d.Alerts) != 1 || d.Alerts[0].Rule != "fill#1" || !strings.Contains(d.Alerts[0].Message, "BTCUSDT BUY MARKET filled 0.001") {
+		t.Errorf("alerts %+v, want one fill#1 for the --order's fill", d.Alerts)
+	}
 }

@@ -143,6 +143,9 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	dk.follow(accts[0].Name, up)
 	live := sess.WaitLive(ctx) == nil
 	if live {
+		if len(orders) > 0 {
+			dk.waitPrimed(ctx) // the orders' fills must come after the rules' baseline
+		}
 		for _, o := range orders {
 			res := sess.PlaceOrder(ctx, o)
 			logger.Info("order placed", "outcome", res.Outcome, "clientOrderId", res.ClientOrderID, "msg", res.Msg)

@@ -42,6 +42,8 @@ func TestBadNumbersRefused(t *testing.T) {
 		{[]string{"sim", "--activity", "-1"}, "--activity"},
 		{[]string{"sim", "--activity", "NaN"}, "--activity"},
 		{[]string{"sim", "--ban-scale", "0"}, "--ban-scale"},
+		{[]string{"sim", "--accounts", "0"}, "--accounts"},
+		{[]string{"sim", "--accounts", "-2"}, "--accounts"},
 		{[]string{"sim", "--ban-scale", "NaN"}, "--ban-scale"},
 		{[]string{"sim", "--listen-key-ttl", "0s"}, "--listen-key-ttl"},
 		{[]string{"sim", "--conn-max-age", "-1s"}, "--conn-max-age"},

@@ -93,6 +93,7 @@ const maxSimActivity = 1e6
 func checkSimFlags(o sim.Options, marketInterval time.Duration) error {
 	return checkFlags(
 		floatIn("--activity", o.Activity, 0, maxSimActivity),
+		atLeast("--accounts", o.Accounts, 1),
 		positiveDuration("--listen-key-ttl", o.ListenKeyTTL),
 		positiveDuration("--conn-max-age", o.ConnMaxAge),
 		positiveDuration("--ping-interval", o.PingInterval),

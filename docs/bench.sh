@@ -73,7 +73,9 @@ echo "| decode + fold in-process, journal decoded on every core (\`BenchmarkInge
 echo "| decode + fold, one core, frames in memory (\`BenchmarkIngest\`) | $(fmt_num "$(m 'BenchmarkIngest-' events/s)") events/s wall, $(fmt_num "$(m 'BenchmarkIngest-' cpu-ns/event)") CPU-ns/event | |"
 echo "| update of a known order (\`BenchmarkIngestKnownOrders\`) | $(fmt_num "$(m BenchmarkIngestKnownOrders ns/event)") ns wall, $(fmt_num "$(m BenchmarkIngestKnownOrders cpu-ns/event)") CPU-ns, $(m BenchmarkIngestKnownOrders allocs/op) allocs | ≤ 250 ns, 0 allocs |"
 for c in 1 100; do
-	echo "| snapshot at 20,000 orders, $c changed (\`BenchmarkSnapshot/changes=$c\`) | $(fmt_num "$(m "BenchmarkSnapshot/changes=$c-" ns/snapshot)") ns wall, $(fmt_num "$(m "BenchmarkSnapshot/changes=$c-" cpu-ns/snapshot)") CPU-ns | ≤ 50 µs |"
+	goal="" # the goal is for one change; 100 changed rows are built anew
+	[ "$c" = 1 ] && goal="≤ 50 µs"
+	echo "| snapshot at 20,000 orders, $c changed (\`BenchmarkSnapshot/changes=$c\`) | $(fmt_num "$(m "BenchmarkSnapshot/changes=$c-" ns/snapshot)") ns wall, $(fmt_num "$(m "BenchmarkSnapshot/changes=$c-" cpu-ns/snapshot)") CPU-ns | $goal |"
 done
 echo "| memory a lagging reader keeps alive at 20,000 orders, 100 readers (\`BenchmarkSnapshotReaders\`) | $(fmt_num "$(m "BenchmarkSnapshotReaders/readers=100-" retained-B/reader)") B/reader | not growing with readers |"
 for v in history=0 history=100000 no-market changed=3; do

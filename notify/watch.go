@@ -29,6 +29,12 @@ type Watcher struct {
 	Now     func() time.Time // nil: time.Now
 	Tick    time.Duration    // 0: 1s
 	MinGap  time.Duration    // 0: 100ms
+	// Primed, when not nil, is called once after the first evaluation in
+	// which every source held a REST snapshot: the rules' baseline is
+	// taken, and whatever happens from then on can fire (a caller about
+	// to place orders waits for it, so that their fills are not part of
+	// the baseline).
+	Primed func()
 }
 
 // Run watches until ctx ends.
@@ -68,16 +74,22 @@ func (w Watcher) Run(ctx context.Context) {
 			}
 		}
 		last = time.Now()
-		w.evaluate(since)
+		if w.evaluate(since) && w.Primed != nil {
+			w.Primed()
+			w.Primed = nil
+		}
 	}
 }
 
-// evaluate runs the rules over every source once.
-func (w Watcher) evaluate(since time.Time) {
+// evaluate runs the rules over every source once; ready says every
+// source held a REST snapshot.
+func (w Watcher) evaluate(since time.Time) (ready bool) {
 	var fired []alert.Firing
 	now := w.Now()
+	ready = true
 	for _, s := range w.Sources {
 		st := s.Status()
+		ready = ready && !st.LastSnapshot.IsZero()
 		in := alert.Input{
 			Account: s.Name, Now: now, State: s.State.Latest(),
 			Ready:   !st.LastSnapshot.IsZero(),
@@ -92,6 +104,7 @@ func (w Watcher) evaluate(since time.Time) {
 	if len(fired) > 0 {
 		w.Deliver(fired)
 	}
+	return ready
 }
 
 // forward turns a hub's notices into wakes until ctx ends.

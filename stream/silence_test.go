@@ -106,3 +106,33 @@ func TestFrozenUpstreamNoticed(t *testing.T) {
 		t.Errorf("Reason %q once live, want none", st.Reason)
 	}
 }
+
+// TestSilenceAfterBurstReplacesOnce: a stream that was busy right up to
+// a silence of QuietActive is suspicious and its connection is replaced;
+// the new connection, resynced and then just as quiet, is not replaced
+// again for the same old burst (a quiet account used to reconnect every
+// QuietActive for ever); QuietMax still applies to it.
+func TestSilenceAfterBurstReplacesOnce(t *testing.T) {
+	t.Parallel()
+	clk := clock.NewFake(time.Now())
+	s := writerOnly(t, "ws://127.0.0.1:1", Config{Clock: clk, QuietActive: 2 * time.Minute, QuietMax: 30 * time.Minute})
+	first := &conn{opened: clk.Now()}
+	clk.Advance(10 * time.Second)
+	s.lastEvent.Store(clk.Now().UnixNano()) // the last event of a burst
+	s.lastBusy.Store(clk.Now().UnixNano())
+	clk.Advance(2 * time.Minute)
+	if why := s.replaceReason(first); !strings.Contains(why, "while the account is active") {
+		t.Fatalf("replaceReason after a burst and 2m of silence = %q, want the silence suspicious", why)
+	}
+	second := &conn{opened: clk.Now()}
+	for range 14 {
+		clk.Advance(2 * time.Minute)
+		if why := s.replaceReason(second); why != "" {
+			t.Fatalf("the replacement, quiet for %s, is replaced again: %q", clk.Now().Sub(second.opened), why)
+		}
+	}
+	clk.Advance(2 * time.Minute)
+	if why := s.replaceReason(second); !strings.Contains(why, "no event for 30m") {
+		t.Errorf("replaceReason after 30m of silence = %q, want QuietMax to apply", why)
+	}
+}

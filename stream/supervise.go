@@ -221,22 +221,24 @@ func (s *Session) replaceReason(c *conn) string {
 	switch {
 	case quiet >= s.cfg.QuietMax:
 		return fmt.Sprintf("no event for %s", quiet.Round(time.Second))
-	case quiet >= s.cfg.QuietActive && s.expectActivity():
+	case quiet >= s.cfg.QuietActive && s.expectActivity(c):
 		return fmt.Sprintf("no event for %s while the account is active", quiet.Round(time.Second))
 	}
 	return ""
 }
 
 // expectActivity: orders of ours in flight, or a stream that was busy
-// (at least one event a second) right up to its silence.
-func (s *Session) expectActivity() bool {
+// (at least one event a second) right up to its silence on c. A burst
+// seen on an earlier connection does not count: c replaced the one that
+// went quiet after it and resynced, so c's silence is no news.
+func (s *Session) expectActivity(c *conn) bool {
 	for _, p := range s.hub.Latest().Pending {
 		if p.Status != "NOT_PLACED" {
 			return true
 		}
 	}
 	busy, last := s.lastBusy.Load(), s.lastEvent.Load()
-	return busy > 0 && busy >= last-int64(2*time.Second)
+	return busy > 0 && busy >= last-int64(2*time.Second) && last > c.opened.UnixNano()
 }
 
 func (s *Session) checkEvery() time.Duration {

@@ -106,20 +106,32 @@ func (c *confirmation) question(cx modeCtx) string {
 		} else {
 			lines = append(lines, "notional: at the market price (not known here)")
 		}
-		if p, ok := dec(r.Price); ok {
-			q := cx.mk.snap.Quotes[r.Symbol]
-			if w := crossWarning(r.Side, r.Type, p, q.Bid, q.Ask); w != "" {
-				lines = append(lines, "⚠ "+w)
-			}
-		}
+		lines = append(lines, reviewWarning(cx, r.Symbol, r.Price, r.Side, r.Type)...)
 	case c.contract != nil:
 		lines = append(lines, "SEND THIS CONTRACT ORDER?", "", contractSummary(c.contract))
 		lines = append(lines, contractReviewLines(c.review, c.contract, cx.snap)...)
+		side, typ := contractCross(*c.contract)
+		lines = append(lines, reviewWarning(cx, c.contract.Symbol, c.contract.Price, side, typ)...)
 	case c.cancel != nil:
 		lines = append(lines, "CANCEL THIS ORDER?", "", c.summary)
 	}
 	lines = append(lines, "", "y = yes, send    any other key = no")
 	return strings.Join(lines, "\n")
+}
+
+// reviewWarning is the review's line warning that a limit order at
+// price would execute at once against the live quote (none when it
+// rests, or when the price is not typed).
+func reviewWarning(cx modeCtx, symbol, price, side, typ string) []string {
+	p, ok := dec(price)
+	if !ok {
+		return nil
+	}
+	q := cx.mk.snap.Quotes[symbol]
+	if w := crossWarning(side, typ, p, q.Bid, q.Ask); w != "" {
+		return []string{"⚠ " + w}
+	}
+	return nil
 }
 
 // orderSummary is one line saying what an order request does.

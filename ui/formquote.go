@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"strings"
+
 	"github.com/shopspring/decimal"
 
+	"bhtop/rest"
 	"bhtop/value"
 )
 
@@ -39,10 +42,35 @@ func (f *orderForm) quoteLines(cx modeCtx) []string {
 			lines = append(lines, "price is "+signed(d.StringFixed(3))+"% from the last")
 		}
 	}
-	if w := crossWarning(formSides[f.side], formTypes[f.typ], price, q.Bid, q.Ask); w != "" {
+	side, typ := f.crossSideType()
+	if w := crossWarning(side, typ, price, q.Bid, q.Ask); w != "" {
 		lines = append(lines, st.Warn.Render("⚠ "+w))
 	}
 	return lines
+}
+
+// crossSideType is the side (BUY or SELL) and the type crossWarning
+// judges the form's order by.
+func (f *orderForm) crossSideType() (side, typ string) {
+	if !f.contract {
+		return formSides[f.side], formTypes[f.typ]
+	}
+	return contractCross(f.contractRequest())
+}
+
+// contractCross is a contract order's side and type for crossWarning:
+// BUY_OPEN and BUY_CLOSE buy, SELL_OPEN and SELL_CLOSE sell; a
+// LIMIT_MAKER time in force judges as a LIMIT_MAKER, and a STOP, which
+// waits for its trigger, has no type (never warned about).
+func contractCross(r rest.ContractOrderRequest) (side, typ string) {
+	side, _, _ = strings.Cut(r.Side, "_")
+	switch {
+	case r.OrderType != "LIMIT":
+		return side, ""
+	case r.TimeInForce == "LIMIT_MAKER":
+		return side, "LIMIT_MAKER"
+	}
+	return side, "LIMIT"
 }
 
 // crossWarning says what a limit order at price does against the book:

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"bhtop/market"
 )
 
@@ -202,5 +204,39 @@ func TestFormQuoteKeyWithoutQuote(t *testing.T) {
 	m = press(t, marketModel(testMarket(), 120, 40), "n down down down down type:0.01 down type:1,5 a")
 	if m.form.price != "61020.6" || m.form.errs[fieldPrice] != "" {
 		t.Errorf("a after a typo: price %q, error %q; want the ask and no error", m.form.price, m.form.errs[fieldPrice])
+	}
+}
+
+// TestContractFormCrossWarning: the contract form warns by the contract
+// order's own side (BUY_OPEN and BUY_CLOSE buy, SELL_OPEN and
+// SELL_CLOSE sell), never by the spot side left in the form, and its
+// review repeats the warning as the spot review does.
+func TestContractFormCrossWarning(t *testing.T) {
+	// BTC-PERP: bid 61049.5, ask 61050.5.
+	base := "n up right down down right down down down down type:10 down type:5 down "
+	tests := []struct{ price, want string }{
+		{"70000", ""},
+		{"61000", "SELL at or below the bid 61049.5: executes at once (taker)"},
+	}
+	for _, tt := range tests {
+		m := press(t, marketModel(testMarket(), 120, 40, WithNoColor(true)), base+"type:"+tt.price)
+		screen := ansi.Strip(m.View().Content)
+		if !strings.Contains(screen, "SELL_OPEN") {
+			t.Fatalf("the form is not a SELL_OPEN contract order:\n%s", screen)
+		}
+		if tt.want == "" {
+			if strings.Contains(screen, "⚠") {
+				t.Errorf("SELL_OPEN @ %s rests above the ask, but the form warns:\n%s", tt.price, screen)
+			}
+			continue
+		}
+		if !strings.Contains(screen, tt.want) {
+			t.Errorf("SELL_OPEN @ %s: the form lacks %q:\n%s", tt.price, tt.want, screen)
+		}
+		m = press(t, m, "enter")
+		screen = ansi.Strip(m.View().Content)
+		if !strings.Contains(screen, "SEND THIS CONTRACT ORDER?") || !strings.Contains(screen, tt.want) {
+			t.Errorf("SELL_OPEN @ %s: the review lacks %q:\n%s", tt.price, tt.want, screen)
+		}
 	}
 }

@@ -129,8 +129,18 @@ func orderField(f func(o *state.Order) string, pf func(p *state.Pending) string)
 	}
 }
 
+// pendingMarket is the market a pending order was sent to: a contract
+// order has a contract side (BUY_OPEN … SELL_CLOSE), a spot one BUY or
+// SELL.
+func pendingMarket(p *state.Pending) string {
+	if strings.Contains(p.Side, "_") {
+		return state.MarketContract
+	}
+	return state.MarketSpot
+}
+
 func orderColumns() []column {
-	market := orderField(func(o *state.Order) string { return o.Market }, func(*state.Pending) string { return "spot" })
+	market := orderField(func(o *state.Order) string { return o.Market }, pendingMarket)
 	symbol := orderField(func(o *state.Order) string { return o.Symbol }, func(p *state.Pending) string { return p.Symbol })
 	side := orderField(func(o *state.Order) string { return o.Side }, func(p *state.Pending) string { return p.Side })
 	typ := orderField(func(o *state.Order) string { return o.Type }, nil)

@@ -141,3 +141,19 @@ func TestFrameCacheDrawsAFreshFrame(t *testing.T) {
 		}
 	}
 }
+
+// TestPendingRowMarket: a pending row says the market its order was
+// sent to; a contract order (side BUY_OPEN … SELL_CLOSE) is not spot.
+func TestPendingRowMarket(t *testing.T) {
+	mkt := orderColumns()[0]
+	if mkt.title != "Mkt" {
+		t.Fatalf("the first order column is %q, want Mkt", mkt.title)
+	}
+	for side, want := range map[string]string{"BUY": "spot", "SELL": "spot",
+		"BUY_OPEN": "contract", "SELL_OPEN": "contract", "BUY_CLOSE": "contract", "SELL_CLOSE": "contract"} {
+		p := &state.Pending{ClientOrderID: "bh1", Symbol: "X", Side: side, Status: state.PendingNotPlaced}
+		if got := mkt.text(&item{pend: p}, &cellCtx{}); got != want {
+			t.Errorf("pending %s: market %q, want %q", side, got, want)
+		}
+	}
+}
