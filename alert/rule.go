@@ -136,8 +136,14 @@ func (r *Rule) set(k string, v any) error {
 			r.Account = s
 		case "symbol":
 			r.Symbol = strings.ToUpper(s)
+			if !spelled(r.Symbol, 40, "-_") {
+				return fmt.Errorf("want a symbol (letters, digits, '-' and '_', e.g. BTCUSDT, BTC-PERP-REV)")
+			}
 		default:
 			r.Asset = strings.ToUpper(s)
+			if !spelled(r.Asset, 20, "") {
+				return fmt.Errorf("want an asset name (letters and digits, e.g. USDT)")
+			}
 		}
 	case "below", "above":
 		d, err := number(v)
@@ -161,8 +167,11 @@ func (r *Rule) set(k string, v any) error {
 	case "after":
 		s, ok := v.(string)
 		d, err := time.ParseDuration(s)
-		if !ok || err != nil || d < time.Second {
+		if !ok {
 			return fmt.Errorf("want a Go duration of at least 1s in quotes (e.g. \"2m\"), got %s", describe(v))
+		}
+		if err != nil || d < time.Second {
+			return fmt.Errorf("want a Go duration of at least 1s (e.g. \"2m\")")
 		}
 		r.After = d
 	}
@@ -206,6 +215,14 @@ func describe(v any) string {
 		return "nothing"
 	}
 	return "a table or array"
+}
+
+// spelled says s is 1 to n upper-case letters, digits or runes of extra:
+// a rule on a symbol or asset spelled otherwise could never fire.
+func spelled(s string, n int, extra string) bool {
+	return s != "" && len(s) <= n && !strings.ContainsFunc(s, func(r rune) bool {
+		return (r < 'A' || r > 'Z') && (r < '0' || r > '9') && !strings.ContainsRune(extra, r)
+	})
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }

@@ -49,6 +49,9 @@ func openAccounts(ctx context.Context, accts []config.Account, o upstreamOptions
 		oa := o
 		oa.trade = o.trade && !a.ReadOnly
 		oa.simulated = as.sim != nil && a.BaseURL == as.sim.URL()
+		if len(accts) > 1 {
+			oa.logger = o.logger.With("account", a.Name) // which one a line is about
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

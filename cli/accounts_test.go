@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -138,5 +140,38 @@ func TestDashboardAccounts(t *testing.T) {
 		screenStep{[]string{"ALL ACCOUNTS", "1/2 streams live"}, "q"})
 	if code != ExitOK {
 		t.Fatalf("dashboard exit %d; stderr %s", code, errOut)
+	}
+}
+
+// TestAccountsLogNameTheAccount: with several accounts, what one account's
+// stream logs (here bot's wrong secret) names that account, so that the
+// operator of serve or dump can tell which one is broken from the log.
+func TestAccountsLogNameTheAccount(t *testing.T) {
+	env := deskEnv(t, twoAccountsConfig(t))
+	logFile := filepath.Join(t.TempDir(), "bhtop.log")
+	if code, _, errOut := runCLI(env, "dump", "--for", "2s", "--log", logFile); code != ExitFail {
+		t.Fatalf("dump exit %d, stderr %q; want 1", code, errOut)
+	}
+	b, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bad, live bool
+	for _, line := range strings.Split(string(b), "\n") {
+		switch {
+		case strings.Contains(line, "signature not valid"):
+			bad = true
+			if !strings.Contains(line, "account=bot") {
+				t.Errorf("the wrong secret's line does not name bot: %s", line)
+			}
+		case strings.Contains(line, "stream live"):
+			live = true
+			if !strings.Contains(line, "account=main") {
+				t.Errorf("the live stream's line does not name main: %s", line)
+			}
+		}
+	}
+	if !bad || !live {
+		t.Fatalf("log lacks the wrong secret (%v) or main going live (%v):\n%s", bad, live, b)
 	}
 }

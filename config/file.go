@@ -92,6 +92,11 @@ func parseFile(path string, b []byte) (fileSettings, error) {
 	if err != nil {
 		return fsets, tomlError(path, err)
 	}
+	if t := md.Type("accounts"); t != "" && t != "Hash" {
+		// The decoder leaves a map alone when the value is not a table
+		// ("" is the implicit table of [accounts.NAME] headers).
+		return fsets, fmt.Errorf("config file %s: accounts: want [accounts.NAME] tables, got type %s", path, strings.ToLower(t))
+	}
 	if und := md.Undecoded(); len(und) > 0 {
 		keys := make([]string, len(und))
 		for i, k := range und {

@@ -101,6 +101,9 @@ func TestConfigFileHostile(t *testing.T) {
 		{"wrong type bool", write("bool.toml", `read_only = "`+canary+`"`, 0o600), "read_only"},
 		{"too big", write("big.toml", "# "+strings.Repeat("x", MaxConfigFileBytes)+"\n", 0o600), "bytes"},
 		{"unknown key", write("unknown.toml", canary+` = "`+canary+`"`, 0o600), "unknown setting"},
+		{"accounts not tables", write("accounts.toml", "accounts = 1\n", 0o600), "accounts"},
+		{"accounts a string", write("accounts2.toml", `accounts = "`+canary+`"`, 0o600), "accounts"},
+		{"alerts not tables", write("alerts.toml", "alerts = 1\n", 0o600), "alerts"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -135,9 +135,10 @@ func readAuthorizedKeys(path string, statErr error) (map[string][]grant, []strin
 const maxAuthorizedKeys = 4 << 20
 
 // sameVersion reports whether two stats of the file show the same content
-// version: same inode, size and modification time.
+// version: same inode, size, modification time and mode (a chmod making
+// it writable by group or others changes no content but revokes every key).
 func sameVersion(a, b os.FileInfo) bool {
-	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime()) && a.Mode() == b.Mode()
 }
 
 // parseAuthorizedKeys parses every key in an authorized_keys file. Blank

@@ -142,6 +142,19 @@ func TestWritableAuthorizedKeysRefused(t *testing.T) {
 	if _, ok, _, _ := a.allowed(k.PublicKey(), "127.0.0.1:1", time.Now()); !ok {
 		t.Fatal("listed key refused")
 	}
+	// chmod alone (same content, same mtime) revokes too.
+	if err := os.Chmod(keys, 0o620); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _, err := a.allowed(k.PublicKey(), "127.0.0.1:1", time.Now()); ok || err == nil {
+		t.Errorf("after chmod 620 alone: allowed = %v, err %v; want refused with an error", ok, err)
+	}
+	if err := os.Chmod(keys, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _, err := a.allowed(k.PublicKey(), "127.0.0.1:1", time.Now()); !ok || err != nil {
+		t.Errorf("after chmod 600 again: allowed = %v, err %v; want allowed", ok, err)
+	}
 	later := time.Now().Add(time.Second) // another mtime: re-read
 	if err := os.Chmod(keys, 0o666); err != nil {
 		t.Fatal(err)

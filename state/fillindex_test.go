@@ -1,6 +1,7 @@
 package state
 
 import (
+	"hash/maphash"
 	"math/rand/v2"
 	"testing"
 
@@ -94,6 +95,27 @@ func TestPlainDecKey(t *testing.T) {
 		}
 		if pos := valid && !d.Neg && !d.IsZero(); positiveDecimal(z) != pos {
 			t.Errorf("positiveDecimal(%q) = %v, want %v", lit, !pos, pos)
+		}
+	}
+}
+
+// TestZKeyByValue: a z written plainly (the one-pass key) and the same
+// value written with an exponent, leading or trailing zeros (the general
+// key) give one key: a fill's z is matched by value whatever form each
+// side sent.
+func TestZKeyByValue(t *testing.T) {
+	b := fillBook{seed: maphash.MakeSeed()}
+	for _, same := range [][]string{
+		{"1.5", "1.50", "01.5", "15e-1", "0.15e1", "1.5E0", "150E-2", "0.015e+2"},
+		{"0", "0.0", "00.000", "0e5", "0.0e-3"},
+		{"100", "100.00", "1e2", "1E+2", "0.1e3", "10e1"},
+		{"0.05", "5e-2", "0.050", "50e-3"},
+	} {
+		want := b.zKey(1, []byte("42"), []byte(same[0]))
+		for _, z := range same[1:] {
+			if b.zKey(1, []byte("42"), []byte(z)) != want {
+				t.Errorf("zKey(%s) differs from zKey(%s)", z, same[0])
+			}
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 
 	"bhtop/rest"
@@ -67,29 +66,19 @@ type snapshotter struct {
 
 // takeSnapshots asks for the account and the open orders (required), and
 // the contract positions and open orders (extensions: an error degrades to
-// events only, with a note). The four requests go out together: the
-// socket is already open and holding its frames, so any order of answers
-// gives the same fold (DESIGN.md), and a resync costs one round trip, not
-// four.
+// events only, with a note). The requests go out one after the other,
+// never together: the service bans (418) a client whose request arrives
+// while it was told to wait, so no request may be on its way when another
+// is answered 429 (after a 429 the governor holds the next request until
+// Retry-After; a failed required request sends nothing more).
 func (p *snapshotter) takeSnapshots(ctx context.Context) (state.RESTSnapshot, error) {
-	var (
-		snap        state.RESTSnapshot
-		acct        rest.AccountRecord
-		open, copen []rest.OrderRecord
-		positions   []rest.PositionRecord
-		aerr, err   error
-		perr, oerr  error
-		wg          sync.WaitGroup
-	)
-	wg.Go(func() { acct, aerr = p.rest.Account(ctx) })
-	wg.Go(func() { open, err = p.rest.OpenOrders(ctx, "", p.cfg.OpenOrdersLimit) })
-	wg.Go(func() { positions, perr = p.rest.ContractPositions(ctx) })
-	wg.Go(func() { copen, oerr = p.rest.ContractOpenOrders(ctx, p.cfg.OpenOrdersLimit) })
-	wg.Wait()
-	if aerr != nil {
-		return snap, fmt.Errorf("resync account: %w", aerr)
+	var snap state.RESTSnapshot
+	acct, err := p.rest.Account(ctx)
+	if err != nil {
+		return snap, fmt.Errorf("resync account: %w", err)
 	}
 	snap.Account = accountSnap(acct)
+	open, err := p.rest.OpenOrders(ctx, "", p.cfg.OpenOrdersLimit)
 	if err != nil {
 		return snap, fmt.Errorf("resync open orders: %w", err)
 	}
@@ -101,6 +90,8 @@ func (p *snapshotter) takeSnapshots(ctx context.Context) (state.RESTSnapshot, er
 	for _, r := range open {
 		snap.SpotOpenOrders = append(snap.SpotOpenOrders, orderSnap(state.MarketSpot, r))
 	}
+	positions, perr := p.rest.ContractPositions(ctx)
+	copen, oerr := p.rest.ContractOpenOrders(ctx, p.cfg.OpenOrdersLimit)
 	if perr == nil {
 		snap.HavePositions = true
 		for _, pos := range positions {

@@ -3,7 +3,6 @@ package stream
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"bhtop/rest"
 	"bhtop/state"
@@ -17,22 +16,20 @@ const tradesOnResync = rest.MaxTradesPage
 // fetchTrades folds the newest executions of both markets into the
 // store's fills (events and records of one trade are one fill there).
 // myTrades is an extension: an error is a note, never a failed resync.
-// Both markets are asked at once.
+// The two markets are asked one after the other, never together (see
+// takeSnapshots: a request under way when another is answered 429 gets
+// the client banned).
 func (p *snapshotter) fetchTrades(ctx context.Context) {
-	var wg sync.WaitGroup
 	for _, contract := range []bool{false, true} {
-		wg.Go(func() {
-			recs, err := p.rest.RecentTrades(ctx, contract, tradesOnResync, 0)
-			if len(recs) > 0 {
-				snaps := tradeSnaps(recs)
-				p.apply(func(w *writer) { w.store.ApplyTrades(snaps) })
-			}
-			if err != nil && ctx.Err() == nil {
-				p.rep.note(NoteInfo, fmt.Sprintf("trade history unavailable, fills from events only: %v", err))
-			}
-		})
+		recs, err := p.rest.RecentTrades(ctx, contract, tradesOnResync, 0)
+		if len(recs) > 0 {
+			snaps := tradeSnaps(recs)
+			p.apply(func(w *writer) { w.store.ApplyTrades(snaps) })
+		}
+		if err != nil && ctx.Err() == nil {
+			p.rep.note(NoteInfo, fmt.Sprintf("trade history unavailable, fills from events only: %v", err))
+		}
 	}
-	wg.Wait()
 }
 
 func tradeSnaps(recs []rest.TradeRecord) []state.TradeSnap {
