@@ -15,8 +15,8 @@ import (
 // connection's state and the listenKey and socket ages (DESIGN.md, "What
 // the header and status line always show"). When the long form does not
 // fit, the short one; then what that list does not name gives way first
-// (the equity, the title, most of the account name, the reason there is
-// no market data), then the items it names shrink (the reason of the
+// (the title, the equity's change, the equity, most of the account name,
+// the reason there is no market data), then the items it names shrink (the reason of the
 // state, the badges' padding), then the account name goes, the host is
 // cut short, and last the market part goes.
 func (m *Model) headerLine() string {
@@ -33,12 +33,17 @@ func (m *Model) headerLine() string {
 	name := h.name
 	mp, mt := m.marketWarning()
 	steps := []func(){
+		func() { h.title = "" },
+		func() {
+			if mt == "" && h.market != "" {
+				h.market = m.equityPart("eq ") // without its change since start
+			}
+		},
 		func() {
 			if mt == "" {
 				h.market = "" // the equity; a warning stays
 			}
 		},
-		func() { h.title = "" },
 		func() {
 			if name != "" {
 				h.name = ansi.Truncate(name, max(ansi.StringWidth(name)-over(), min(ansi.StringWidth(name), 8)), "…")

@@ -154,22 +154,15 @@ func (m *Model) marketHeader(short bool) string {
 	if p, t := m.marketWarning(); t != "" {
 		return p.wrap(t)
 	}
-	if !m.mk.live {
-		return ""
-	}
-	e := &m.eq
-	if e.equity == "" {
-		return ""
-	}
-	eq := e.equity
-	if m.privacy {
-		eq = hidden + " " + m.mk.val.Asset
-	}
 	label := "equity "
 	if short {
 		label = "eq "
 	}
-	out := m.pt.accent.wrap(label + eq)
+	out := m.equityPart(label)
+	if out == "" {
+		return ""
+	}
+	e := &m.eq
 	if e.change != "" {
 		p := m.pt.muted
 		switch e.sign {
@@ -184,4 +177,18 @@ func (m *Model) marketHeader(short bool) string {
 		out += m.pt.muted.wrap(" (" + itoa(uint64(e.unpriced)) + " unpriced)")
 	}
 	return out
+}
+
+// equityPart is the equity after label, hidden in privacy mode; "" while
+// there is none to show. The short header falls back to it alone (no
+// change since start) when it has no room for more.
+func (m *Model) equityPart(label string) string {
+	if !m.mk.live || m.eq.equity == "" {
+		return ""
+	}
+	eq := m.eq.equity
+	if m.privacy {
+		eq = hidden + " " + m.mk.val.Asset
+	}
+	return m.pt.accent.wrap(label + eq)
 }
