@@ -75,6 +75,13 @@ func runServe(args []string, stdio IO) int {
 	if err := checkFlags(outputFile("--record", c.Record), outputFile("--log", c.Log), sf.files()); err != nil {
 		return fail(ExitUsage, "%v", err)
 	}
+	// The address is bound before anything is opened: one taken is
+	// refused at once, with no listenKey, stream or host key made for it.
+	ln, err := net.Listen("tcp", sf.listen)
+	if err != nil {
+		return fail(ExitUsage, "--listen %s: %v", sf.listen, listenReason(err))
+	}
+	defer ln.Close()
 	logger := slog.New(slog.NewTextHandler(stdio.Err, nil))
 	closeLog := func() error { return nil }
 	if c.Log != "" {
@@ -92,7 +99,7 @@ func runServe(args []string, stdio IO) int {
 		return fail(ExitFail, "%v", err)
 	}
 	defer dk.close(exitWait)
-	if err := errors.Join(serveAccounts(ctx, sf, accts, logger, dk), closeLog()); err != nil {
+	if err := errors.Join(serveAccounts(ctx, sf, ln, accts, logger, dk), closeLog()); err != nil {
 		return fail(ExitFail, "%v", err)
 	}
 	return ExitOK
@@ -167,17 +174,36 @@ func (sf *serveFlags) defaults(getenv func(string) string) error {
 	return nil
 }
 
-// serveUntilDone serves the one account of c (see serveAccounts).
-func serveUntilDone(ctx context.Context, sf serveFlags, c config.Conn, logger *slog.Logger, dk *desk) error {
-	return serveAccounts(ctx, sf, []config.Account{{Name: config.DefaultAccount, Conn: c}}, logger, dk)
+// listenReason is the cause of a failed listen without the "listen tcp
+// ADDR:" the --listen flag already names.
+func listenReason(err error) error {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Err != nil {
+		var sys *os.SyscallError
+		if errors.As(op.Err, &sys) {
+			return sys.Err
+		}
+		return op.Err
+	}
+	return err
 }
 
-// serveAccounts opens the accounts, serves SSH until ctx ends, then
+// serveUntilDone serves the one account of c on sf.listen (see serveAccounts).
+func serveUntilDone(ctx context.Context, sf serveFlags, c config.Conn, logger *slog.Logger, dk *desk) error {
+	ln, err := net.Listen("tcp", sf.listen)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	defer ln.Close()
+	return serveAccounts(ctx, sf, ln, []config.Account{{Name: config.DefaultAccount, Conn: c}}, logger, dk)
+}
+
+// serveAccounts opens the accounts, serves SSH on ln until ctx ends, then
 // closes the sessions and after them the accounts (DELETE listenKey). One
 // account without [accounts.NAME] tables is served as it always was;
 // otherwise each viewer sees the accounts its key allows. A nil dk
 // exports no metrics and evaluates no alerts.
-func serveAccounts(ctx context.Context, sf serveFlags, accts []config.Account, logger *slog.Logger, dk *desk) error {
+func serveAccounts(ctx context.Context, sf serveFlags, ln net.Listener, accts []config.Account, logger *slog.Logger, dk *desk) error {
 	if dk == nil {
 		dk = &desk{}
 	}
@@ -214,10 +240,6 @@ func serveAccounts(ctx context.Context, sf serveFlags, accts []config.Account, l
 	srv, err := serve.New(cfg)
 	if err != nil {
 		return err
-	}
-	ln, err := net.Listen("tcp", sf.listen)
-	if err != nil {
-		return fmt.Errorf("listen: %w", err)
 	}
 	as.Start() // only now that the setup is known good: no listenKey for nothing
 	as.follow(dk)

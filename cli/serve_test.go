@@ -8,7 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
+	"bhtop/signer"
+	"bhtop/sim"
 )
 
 func TestServeFlagDefaults(t *testing.T) {
@@ -81,18 +84,17 @@ func TestServeConnectionSettings(t *testing.T) {
 		t.Errorf("serve --base-url without credentials = %d, %q; want %d and a refusal", code, errOut, ExitUsage)
 	}
 
-	// A failure after the upstream has started (the listen address is
-	// taken) is logged to the --log file only.
-	taken, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer taken.Close()
+	// A failure after the upstream has started (the host key file is not
+	// a key) is logged to the --log file only.
 	keys := dir + "/authorized_keys"
 	testkit.WriteAuthorizedKeys(t, keys)
+	badHostKey := dir + "/bad_host_key"
+	if err := os.WriteFile(badHostKey, []byte("not a key\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	logFile := dir + "/serve.log"
-	code, _, errOut = runCLI(getenv, "serve", "--log", logFile, "--listen", taken.Addr().String(),
-		"--authorized-keys", keys, "--host-key", dir+"/hk")
+	code, _, errOut = runCLI(getenv, "serve", "--log", logFile, "--listen", "127.0.0.1:0",
+		"--authorized-keys", keys, "--host-key", badHostKey)
 	logged, _ := os.ReadFile(logFile)
 	if code != ExitFail || !strings.Contains(string(logged), "built-in simulator") || strings.Contains(errOut, "built-in simulator") {
 		t.Errorf("serve --log: exit %d, log file %q, stderr %q; want the log in the file only", code, logged, errOut)
@@ -134,5 +136,29 @@ func TestServeHostKeyOnlyInExistingDirectory(t *testing.T) {
 	}
 	if st, err := os.Stat(filepath.Dir(sf.hostKey)); err != nil || !st.IsDir() || st.Mode().Perm() != 0o700 {
 		t.Errorf("default host key directory: %v, %v; want a 0700 directory", st, err)
+	}
+}
+
+// TestServeListenAddressTakenOpensNothing: a listen address already in
+// use is refused (exit 2, one line) before any account is opened: the
+// service sees no request, so no listenKey is left behind.
+func TestServeListenAddressTakenOpensNothing(t *testing.T) {
+	s := simtest.Start(t, sim.Options{Keys: []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}})
+	env := orderEnv(t, s.Server, nil)
+	dir := t.TempDir()
+	keys := filepath.Join(dir, "authorized_keys")
+	testkit.WriteAuthorizedKeys(t, keys)
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	code, errOut := runRefused(t, env, "serve", "--listen", taken.Addr().String(),
+		"--authorized-keys", keys, "--host-key", filepath.Join(dir, "hk"))
+	if code != ExitUsage || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, taken.Addr().String()) {
+		t.Errorf("serve --listen (taken) = %d, stderr %q; want %d and one line naming the address", code, errOut, ExitUsage)
+	}
+	if n := len(s.Log.Entries(t)); n != 0 {
+		t.Errorf("serve with its listen address taken made %d requests, want none:\n%s", n, s.Log.Raw())
 	}
 }
