@@ -13,6 +13,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
 
 	"bhtop/config"
 	"bhtop/state"
@@ -86,6 +87,12 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	if err := checkFlags(outputFile("--record", conn.Record), outputFile("--log", conn.Log),
 		outputFile("--metrics", *metricsFile)); err != nil {
 		return fail(ExitUsage, "%v", err)
+	}
+
+	// Checked before anything is opened: a stdin that is a file but no
+	// terminal (/dev/null, a pipe) cannot drive the dashboard.
+	if f, ok := stdio.In.(term.File); ok && !term.IsTerminal(f.Fd()) {
+		return fail(ExitUsage, "the dashboard needs a terminal on stdin; for output without one see bhtop dump")
 	}
 
 	if *cpuProfile != "" {

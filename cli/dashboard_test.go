@@ -155,3 +155,31 @@ func TestDashboardBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestDashboardNeedsATerminal: a stdin that is a file but not a terminal
+// (/dev/null, a regular file, a pipe from a shell) is refused with one
+// line and exit 2 before anything is opened: no request reaches the
+// service, so no listenKey is left behind.
+func TestDashboardNeedsATerminal(t *testing.T) {
+	s := simtest.Start(t, sim.Options{Keys: []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}})
+	in, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	var out, errb bytes.Buffer
+	done := make(chan int, 1)
+	go func() { done <- Run(nil, IO{In: in, Out: &out, Err: &errb, Getenv: orderEnv(t, s.Server, nil)}) }()
+	var code int
+	select {
+	case code = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the dashboard started on a stdin that is not a terminal")
+	}
+	if code != ExitUsage || strings.Count(errb.String(), "\n") != 1 || !strings.Contains(errb.String(), "needs a terminal") {
+		t.Errorf("bhtop </dev/null = %d, stderr %q; want %d and one line saying it needs a terminal", code, errb.String(), ExitUsage)
+	}
+	if n := len(s.Log.Entries(t)); n != 0 {
+		t.Errorf("bhtop </dev/null made %d requests, want none:\n%s", n, s.Log.Raw())
+	}
+}
