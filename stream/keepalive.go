@@ -45,9 +45,14 @@ func (k *keyring) currentKey(ctx context.Context) (string, error) {
 	return k.newKey(ctx)
 }
 
-// newKey POSTs a new listenKey and makes it current.
+// newKey POSTs a new listenKey and makes it current. The POST is not
+// abandoned when ctx ends (Close): the service may already have made the
+// key, and only a key whose answer was read can be DELETEd on exit. It is
+// bounded like a DELETE instead.
 func (k *keyring) newKey(ctx context.Context) (string, error) {
-	key, err := k.rest.CreateListenKey(ctx)
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	key, err := k.rest.CreateListenKey(cctx)
 	if err != nil {
 		return "", fmt.Errorf("create listenKey: %w", err)
 	}

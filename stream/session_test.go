@@ -3,11 +3,13 @@ package stream
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"bhtop/event"
+	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/sim"
@@ -324,5 +326,52 @@ func TestForgottenOrderRemoved(t *testing.T) {
 	}
 	if n := f.log.count("GET", "/openapi/v1/order"); n != 1 {
 		t.Errorf("order queries = %d, want 1", n)
+	}
+}
+
+// lateKeyTransport carries requests to the simulator; a listenKey POST
+// reaches it at once, but its answer is held (up to 200 ms) until the
+// caller gives up: what a slow answer meeting Close looks like.
+type lateKeyTransport struct{ sent chan struct{} }
+
+func (lt *lateKeyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, userStream) {
+		return http.DefaultTransport.RoundTrip(r)
+	}
+	resp, err := http.DefaultTransport.RoundTrip(r.WithContext(context.WithoutCancel(r.Context())))
+	close(lt.sent)
+	select {
+	case <-r.Context().Done():
+		if resp != nil {
+			resp.Body.Close()
+		}
+		return nil, r.Context().Err()
+	case <-time.After(200 * time.Millisecond):
+		return resp, err
+	}
+}
+
+// TestCloseDeletesAKeyCreatedMeanwhile: Close while the first listenKey
+// POST is under way still DELETEs the key the service made (it used to
+// abandon the answer, and the key with it).
+func TestCloseDeletesAKeyCreatedMeanwhile(t *testing.T) {
+	t.Parallel()
+	log := &syncBuf{}
+	srv := simtest.Start(t, sim.Options{RequestLog: log})
+	lt := &lateKeyTransport{sent: make(chan struct{})}
+	c := srv.Client(rest.WithHTTPClient(&http.Client{Transport: lt}))
+	s, err := New(Config{REST: c, WSURL: srv.WSURL(), Simulated: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	<-lt.sent
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := s.Close(ctx); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if post, del := log.count("POST", userStream), log.count("DELETE", userStream); post != 1 || del != 1 {
+		t.Errorf("listenKey POSTs %d, DELETEs %d; want 1 and 1 (no key left behind)", post, del)
 	}
 }
