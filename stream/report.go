@@ -54,6 +54,6 @@ func (r *reporter) note(kind NoteKind, text string) {
 func (r *reporter) noteError(text string) {
 	text = sanitize(text, lineMax)
 	r.notes.Add(r.now(), NoteError, text)
-	r.log.Warn(text)
+	r.log.Warn(text, "kind", string(NoteError))
 	r.setStatus(func(st *Status) { st.Errors++; st.LastError = text })
 }

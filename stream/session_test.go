@@ -3,6 +3,7 @@ package stream
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -373,5 +374,34 @@ func TestCloseDeletesAKeyCreatedMeanwhile(t *testing.T) {
 	}
 	if post, del := log.count("POST", userStream), log.count("DELETE", userStream); post != 1 || del != 1 {
 		t.Errorf("listenKey POSTs %d, DELETEs %d; want 1 and 1 (no key left behind)", post, del)
+	}
+}
+
+// TestReconnectLogLinesHaveTheirKind: every log line about a reconnect
+// carries the kind its events-pane note has (connect, or error for a
+// connection lost), never keepalive or none; a listenKey found dead says
+// it reconnects, beside the keepalive line of the new key.
+func TestReconnectLogLinesHaveTheirKind(t *testing.T) {
+	t.Parallel()
+	logged := &syncBuf{}
+	f := newFakeFixture(t, sim.Options{Faults: sim.Faults{DropEvery: 90 * time.Minute}},
+		Config{Logger: slog.New(slog.NewTextHandler(logged, nil))}, false)
+	f.advance(61 * time.Minute) // no keepalive sent: the key lapses
+	f.until(100*time.Millisecond, func() bool {
+		return f.log.count("POST", userStream) >= 2 && f.s.Status().State == StateLive
+	}, "a new key after the lapse, live")
+	// DropEvery later the connection is dropped without a close frame.
+	f.until(time.Minute, func() bool { return f.s.Status().Connects >= 3 && f.s.Status().State == StateLive }, "reconnected after the drop")
+	var reconnects []string
+	for _, line := range strings.Split(logged.Raw(), "\n") {
+		if strings.Contains(line, "reconnect") {
+			reconnects = append(reconnects, line)
+			if !strings.Contains(line, "kind=connect") && !strings.Contains(line, "kind=error") {
+				t.Errorf("reconnect log line without kind=connect or kind=error: %s", line)
+			}
+		}
+	}
+	if len(reconnects) < 2 {
+		t.Errorf("log lines about reconnecting: %q; want one for the dead key and one for the drop:\n%s", reconnects, logged.Raw())
 	}
 }

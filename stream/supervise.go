@@ -89,6 +89,7 @@ func (s *Session) supervise(ctx context.Context) {
 			s.retireKey(ctx, key, false)
 			cur.close("listenKey invalid")
 			cur, newKey = nil, true
+			s.note(NoteConnect, "listenKey invalid; reconnecting on a new one")
 		case reply := <-s.resyncReq:
 			err := s.resync(ctx, false)
 			if err == nil && unsynced {
