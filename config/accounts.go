@@ -66,7 +66,12 @@ func (file fileSettings) inherit(t accountSettings) fileSettings {
 	if t.ReadOnly != nil {
 		m.ReadOnly = t.ReadOnly
 	}
-	m.Record = t.Record // a journal is one account's: never inherited
+	if t.Record != "" {
+		// A journal is one account's: a top-level record reaches a table
+		// only when it is the one account followed (ResolveAccounts
+		// refuses it with several), as --record does.
+		m.Record = t.Record
+	}
 	if t.ValueIn != "" {
 		m.ValueIn = t.ValueIn
 	}
@@ -135,6 +140,9 @@ func (f *Flags) ResolveAccounts(getenv func(string) string) ([]Account, error) {
 	}
 	if len(names) > 1 && (set["record"] || getenv("BHTOP_RECORD") != "") {
 		return nil, errors.New("--record (or BHTOP_RECORD) with several accounts: set record in each [accounts.NAME] table (a journal holds one account)")
+	}
+	if len(names) > 1 && file.Record != "" {
+		return nil, fmt.Errorf("config file %s: record at the top level with several accounts: set record in each [accounts.NAME] table (a journal holds one account)", path)
 	}
 	out := make([]Account, 0, len(names))
 	for _, n := range names {

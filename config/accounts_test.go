@@ -140,3 +140,28 @@ func secretText[W any](s signer.Secret, _ []W) string {
 	}
 	return "?"
 }
+
+// TestTopLevelRecordWithAccounts: a top-level record with [accounts.NAME]
+// tables is taken as --record is: refused when several accounts are
+// followed (it used to be ignored, silently), the journal of the one
+// account followed otherwise, unless its table names its own.
+func TestTopLevelRecordWithAccounts(t *testing.T) {
+	file := "record = \"/tmp/top.jsonl\"\n" + accountsFile
+	if _, err := resolveAccounts(t, nil, nil, file); err == nil || !strings.Contains(err.Error(), "record at the top level") ||
+		!strings.Contains(err.Error(), "with several accounts") {
+		t.Errorf("top-level record, all accounts: error = %v, want a refusal", err)
+	}
+	got, err := resolveAccounts(t, []string{"--account", "main"}, nil, file)
+	if err != nil || len(got) != 1 || got[0].Record != "/tmp/top.jsonl" {
+		t.Errorf("top-level record, --account main = %+v, %v; want main recording to /tmp/top.jsonl", got, err)
+	}
+	own := strings.Replace(file, "[accounts.main]\n", "[accounts.main]\nrecord = \"/tmp/main.jsonl\"\n", 1)
+	got, err = resolveAccounts(t, []string{"--account", "main"}, nil, own)
+	if err != nil || len(got) != 1 || got[0].Record != "/tmp/main.jsonl" {
+		t.Errorf("top-level and table record, --account main = %+v, %v; want the table's /tmp/main.jsonl", got, err)
+	}
+	perTable := strings.Replace(accountsFile, "[accounts.main]\n", "[accounts.main]\nrecord = \"/tmp/main.jsonl\"\n", 1)
+	if got, err = resolveAccounts(t, nil, nil, perTable); err != nil || len(got) != 2 || got[1].Record != "/tmp/main.jsonl" || got[0].Record != "" {
+		t.Errorf("record in one table = %+v, %v; want main only recording", got, err)
+	}
+}
