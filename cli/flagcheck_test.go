@@ -44,6 +44,8 @@ func TestBadNumbersRefused(t *testing.T) {
 		{[]string{"sim", "--ban-scale", "0"}, "--ban-scale"},
 		{[]string{"sim", "--accounts", "0"}, "--accounts"},
 		{[]string{"sim", "--accounts", "-2"}, "--accounts"},
+		{[]string{"sim", "--accounts", "1001"}, "--accounts 1001: want a whole number from 1 to 1000"},
+		{[]string{"sim", "--accounts", "1000000"}, "--accounts"},
 		{[]string{"sim", "--ban-scale", "NaN"}, "--ban-scale"},
 		{[]string{"sim", "--listen-key-ttl", "0s"}, "--listen-key-ttl"},
 		{[]string{"sim", "--conn-max-age", "-1s"}, "--conn-max-age"},

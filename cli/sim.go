@@ -89,11 +89,16 @@ func parseRateLimits(v string) (sim.RateLimits, error) {
 // simulator (tens of thousands work).
 const maxSimActivity = 1e6
 
+// maxSimAccounts is the most accounts one simulator holds (--accounts):
+// each has its own balances, orders and key pair, and a million were
+// accepted before.
+const maxSimAccounts = 1000
+
 // checkSimFlags range-checks the simulator's numeric flags.
 func checkSimFlags(o sim.Options, marketInterval time.Duration) error {
 	return checkFlags(
 		floatIn("--activity", o.Activity, 0, maxSimActivity),
-		atLeast("--accounts", o.Accounts, 1),
+		intIn("--accounts", o.Accounts, 1, maxSimAccounts),
 		positiveDuration("--listen-key-ttl", o.ListenKeyTTL),
 		positiveDuration("--conn-max-age", o.ConnMaxAge),
 		positiveDuration("--ping-interval", o.PingInterval),
