@@ -46,12 +46,13 @@ func Sum(in string, parts []Part) Total {
 		}
 	}
 	for _, p := range parts {
-		if p.Unknown {
+		if Left(p, in) != "" {
 			t.Missing = append(t.Missing, p.Name)
+		}
+		if p.Unknown {
 			continue
 		}
 		if p.Val == nil {
-			t.Missing = append(t.Missing, p.Name)
 			if p.State != nil {
 				for _, b := range p.State.Balances {
 					if !sumNum(b.Free, b.Locked).isZero() {
@@ -72,11 +73,27 @@ func Sum(in string, parts []Part) Total {
 			t.Equity = t.Equity.Add(p.Val.Equity.Mul(px))
 		} else {
 			add(p.Val.Asset)
-			t.Missing = append(t.Missing, p.Name)
 		}
 	}
 	slices.Sort(t.Unpriced)
 	return t
+}
+
+// Left says why none of p's equity can be in a Sum in asset in ("" when
+// it can): its state is unknown, it has no valuation (no market data), or
+// its valuation asset has no price in in.
+func Left(p Part, in string) string {
+	switch {
+	case p.Unknown:
+		return "no snapshot yet"
+	case p.Val == nil:
+		return "no market data"
+	case p.Val.Asset != in:
+		if _, ok := Price(p.Market, p.Val.Asset, in); !ok {
+			return "no price " + p.Val.Asset + "→" + in
+		}
+	}
+	return ""
 }
 
 // UnrealizedIn sums v's positions' unrealized PnL in v's asset (each

@@ -71,3 +71,23 @@ func TestUnrealizedIn(t *testing.T) {
 		t.Error("UnrealizedIn(nil) ok, want not ok")
 	}
 }
+
+// TestLeft: why a part is left out of a Sum, "" when it is counted.
+func TestLeft(t *testing.T) {
+	mkt := &market.Snapshot{Version: 1, Quotes: map[string]market.Quote{"BTCUSDT": {Symbol: "BTCUSDT", Last: "60000"}}}
+	usdt, btc, doge := &Valuation{Asset: "USDT"}, &Valuation{Asset: "BTC"}, &Valuation{Asset: "DOGE"}
+	for _, tt := range []struct {
+		p    Part
+		want string
+	}{
+		{Part{Val: usdt}, ""},
+		{Part{Market: mkt, Val: btc}, ""},
+		{Part{Val: usdt, Unknown: true}, "no snapshot yet"},
+		{Part{}, "no market data"},
+		{Part{Market: mkt, Val: doge}, "no price DOGE→USDT"},
+	} {
+		if got := Left(tt.p, "USDT"); got != tt.want {
+			t.Errorf("Left(%+v) = %q, want %q", tt.p, got, tt.want)
+		}
+	}
+}
