@@ -89,6 +89,17 @@ func WithClock(now func() time.Time) Option {
 	}
 }
 
+// WithSleep sets how the client waits for the rate governor (default a
+// timer of the real clock): with WithClock, tests wait on their clock.
+// sleep returns ctx's error when ctx ends first.
+func WithSleep(sleep func(ctx context.Context, d time.Duration) error) Option {
+	return func(c *Client) {
+		if sleep != nil {
+			c.sleep = sleep
+		}
+	}
+}
+
 // WithLogger logs one line per request (method, path, status, code,
 // duration); never the query, body, key, secret or signature.
 func WithLogger(l *slog.Logger) Option {
