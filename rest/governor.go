@@ -120,9 +120,22 @@ func NewHostLimits() *HostLimits {
 func (h *HostLimits) setLimits(limits []RateLimit) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if w := rebuild(h.weight, limits, "REQUEST_WEIGHT", "REQUESTS_WEIGHT"); len(w) > 0 {
-		h.weight = w
+	if w := rebuild(h.weight, limits, "REQUEST_WEIGHT", "REQUESTS_WEIGHT"); len(w) > 0 && !sameWindows(w, h.weight) {
+		h.weight = w // the clients of a host each read brokerInfo: the first sets them
 	}
+}
+
+// sameWindows says a and b have the same spans and limits.
+func sameWindows(a, b []*window) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].span != b[i].span || a[i].limit != b[i].limit {
+			return false
+		}
+	}
+	return true
 }
 
 // rebuild makes the windows of the limits of type a or b, each starting
