@@ -97,6 +97,13 @@ func TestBadAlertRuleExits2(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %q", cmd, code, errOut)
 		}
 	}
+	// An account a file without [accounts.NAME] tables does not have: one line.
+	env = deskEnv(t, "[[alerts]]\nkind = \"fill\"\naccount = \"x\"\n")
+	code, _, errOut := runCLI(env, "dump", "--for", "1s") // without the check it would run
+	if code != ExitUsage || !strings.Contains(errOut, `config.toml: line 3: [[alerts]] rule 1: account "x" is not an account of this file`) ||
+		strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+		t.Errorf("dump with an unknown alert account: exit %d, stderr %q", code, errOut)
+	}
 }
 
 // TestDumpMetricsAddr: dump --metrics-addr serves /metrics while it runs.

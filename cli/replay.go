@@ -199,7 +199,9 @@ func pace(ctx context.Context, in io.Reader, store *state.Store, hub *state.Hub,
 		}
 	}
 	publish(now())
-	if s := bad.summary(); s != "" {
+	// Up to maxBadNotes bad lines were each named as they came: the
+	// summary would name the first again.
+	if s := bad.summary(); s != "" && (bad.count == 0 || bad.count > maxBadNotes) {
 		notes.Add(now(), stream.NoteError, s)
 	}
 	notes.Add(now(), stream.NoteInfo, "replay finished")

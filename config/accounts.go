@@ -188,24 +188,25 @@ func (f *Flags) pick(file fileSettings, path string) ([]string, error) {
 
 // checkRuleAccounts refuses an alert rule naming an account the file's
 // [accounts.NAME] tables do not have (it would never fire), with the
-// rule's line. Without tables a rule's account is not checked.
+// rule's line. Without tables the one account is DefaultAccount.
 func checkRuleAccounts(path, text string, file fileSettings) error {
-	if len(file.Accounts) == 0 {
-		return nil
-	}
 	lines := scanAlertLines(text)
 	for i, r := range file.rules {
 		if r.Account == "" {
 			continue
 		}
-		if _, known := file.Accounts[r.Account]; known {
+		if _, known := file.Accounts[r.Account]; known || (len(file.Accounts) == 0 && r.Account == DefaultAccount) {
 			continue
 		}
 		where := ""
 		if line := lines.line(i, "account"); line > 0 {
 			where = fmt.Sprintf("line %d: ", line)
 		}
-		return fmt.Errorf("config file %s: %s[[alerts]] rule %d: account %q is not one of the [accounts.NAME] tables", path, where, i+1, r.Account)
+		why := "is not one of the [accounts.NAME] tables"
+		if len(file.Accounts) == 0 {
+			why = fmt.Sprintf("is not an account of this file (without [accounts.NAME] tables its one account is %q)", DefaultAccount)
+		}
+		return fmt.Errorf("config file %s: %s[[alerts]] rule %d: account %q %s", path, where, i+1, r.Account, why)
 	}
 	return nil
 }

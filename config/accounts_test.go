@@ -80,6 +80,8 @@ secret_key = "s"`, want: []want{{"default", "http://x.example:1", "k", "s", "USD
 			{"bot1", "http://bot.example:2", "topkey", "topsecret", "BTC", true},
 			{"main", "http://top.example:1", "mainkey", "mainsecret", "BTC", false},
 		}},
+		{name: "an alert rule naming the default account without tables", file: "[[alerts]]\nkind = \"fill\"\naccount = \"default\"\n",
+			want: []want{{"default", "", "", "", "USDT", false}}},
 		{name: "BHTOP_RECORD with several accounts", env: env{"BHTOP_RECORD": "/tmp/x"}, file: accountsFile, err: "BHTOP_RECORD) with several accounts"},
 		{name: "BHTOP_RECORD with one of them", args: []string{"--account", "main"}, env: env{"BHTOP_RECORD": "/tmp/x"}, file: accountsFile, want: []want{
 			{"main", "http://top.example:1", "mainkey", "mainsecret", "BTC", false},

@@ -20,7 +20,7 @@ symbol = "ethbtc"
 
 [[alerts]]
 kind = "order_rejected"
-account = "bot1"
+account = "default"
 
 [[alerts]]
 kind = "balance_below"
@@ -62,7 +62,7 @@ above = 70000
 		detail string
 	}{
 		{"fill#1", alert.KindFill, "ETHBTC"},
-		{"order_rejected#2", alert.KindOrderRejected, "bot1"},
+		{"order_rejected#2", alert.KindOrderRejected, "default"},
 		{"balance_below#3", alert.KindBalanceBelow, "USDT 100.5"},
 		{"equity_below#4", alert.KindEquityBelow, "1000"},
 		{"pnl_below#5", alert.KindPnLBelow, "BTC-PERP-REV -50"},
@@ -122,6 +122,7 @@ func TestBadAlertRules(t *testing.T) {
 		{"asset not spelled like one", "[[alerts]]\nkind = \"balance_below\"\nasset = \"US-DT\"\nbelow = 1\n", []string{"line 3:", "asset: want an asset name"}},
 		{"zero duration", "[[alerts]]\nkind = \"stream_silent\"\nafter = \"0s\"\n", []string{"line 3:", "at least 1s (e.g. \"2m\")"}},
 		{"empty account", "[[alerts]]\nkind = \"fill\"\naccount = \"\"\n", []string{"line 3:", "account: want a non-empty string"}},
+		{"account without tables", "[[alerts]]\nkind = \"fill\"\naccount = \"x\"\n", []string{"line 3:", "rule 1", `account "x" is not an account of this file`, `"default"`}},
 		{"inline", "alerts = [{kind = \"nope\"}]\n", []string{"line 1:", "rule 1"}},
 		{"no value shown", "[[alerts]]\nkind = \"equity_below\"\nbelow = \"CANARYxyz\"\n", []string{"line 3:", "below: want a number, got a string"}},
 	}

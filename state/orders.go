@@ -278,16 +278,46 @@ func (s *Store) evict() {
 		}
 		s.unlinkClosed(o)
 		s.closedCount--
-		mk := &s.markets[o.mkt]
-		mk.orders.dropIf(o.id, o)
-		o.removed = true
-		s.dropped = append(s.dropped, o)
-		s.ordersDirty = true
-		s.addTomb(mk, o.id, o.updated)
+		s.drop(o)
 	}
 	if len(s.dropped) >= 1024 {
 		s.compactOrders()
 	}
+}
+
+// drop removes o (out of the retention list) from its market, leaving a
+// tombstone with its last E.
+func (s *Store) drop(o *order) {
+	mk := &s.markets[o.mkt]
+	mk.orders.dropIf(o.id, o)
+	o.removed = true
+	s.dropped = append(s.dropped, o)
+	s.ordersDirty = true
+	s.addTomb(mk, o.id, o.updated)
+}
+
+// ForgetOpen drops the order k names if it is open here: the service
+// knows it no longer (an open-orders snapshot lacks it and a query
+// answers -2013), so it must not be shown as open. Like an evicted order
+// it leaves a tombstone: a later update applies only with a greater E.
+// It reports whether an order was dropped.
+func (s *Store) ForgetOpen(k OrderKey) bool {
+	m := uint8(mSpot)
+	if k.Market == MarketContract {
+		m = mContract
+	}
+	o := s.markets[m].get([]byte(k.OrderID))
+	if o == nil || !o.open {
+		return false
+	}
+	if o.inClosed { // reopened: counted open, so only unlinked
+		s.unlinkClosed(o)
+	}
+	s.drop(o)
+	if len(s.dropped) >= 1024 {
+		s.compactOrders()
+	}
+	return true
 }
 
 // newOrder returns an empty order, reusing a dropped one (and its

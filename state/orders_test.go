@@ -1,6 +1,8 @@
 package state
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"testing"
@@ -233,5 +235,53 @@ func TestAvgPrice(t *testing.T) {
 		if got != c.want {
 			t.Errorf("AvgPrice(%s, %s) = %s, want %s", c.quote, c.qty, got, c.want)
 		}
+	}
+}
+
+// TestForgetOpen: an open order the service no longer knows is dropped
+// (with its row, also when reopened from the retention list) and leaves
+// a tombstone: an update no newer is stale, a newer one applies as for
+// an evicted order. A closed order is not dropped; the dump stays valid.
+func TestForgetOpen(t *testing.T) {
+	s := NewStore(WithRetention(10))
+	fold(s,
+		spot("7", 100, "NEW", "0", "0"),
+		spot("8", 100, "FILLED", "1", "0.1"),
+		spot("9", 100, "FILLED", "1", "0.1"),
+		spot("9", 101, "NEW", "0", "0"), // reopened: in the retention list, open
+	)
+	_ = s.Snapshot() // the rows are shown: dropping must delete them
+	for _, id := range []string{"7", "9"} {
+		if !s.ForgetOpen(OrderKey{Market: MarketSpot, OrderID: id}) {
+			t.Fatalf("ForgetOpen(%s) = false, want an open order dropped", id)
+		}
+	}
+	if s.ForgetOpen(OrderKey{Market: MarketSpot, OrderID: "8"}) || s.ForgetOpen(OrderKey{Market: MarketSpot, OrderID: "7"}) ||
+		s.ForgetOpen(OrderKey{Market: MarketContract, OrderID: "8"}) {
+		t.Error("ForgetOpen of a closed, dropped or unknown order = true, want false")
+	}
+	snap := s.Snapshot()
+	if findOrder(snap, MarketSpot, "7") != nil || findOrder(snap, MarketSpot, "9") != nil || findOrder(snap, MarketSpot, "8") == nil {
+		t.Fatalf("orders = %+v, want 7 and 9 dropped, 8 kept", snap.Orders.All())
+	}
+	var buf bytes.Buffer
+	if err := s.Dump(&buf); err != nil || !json.Valid(buf.Bytes()) || bytes.Contains(buf.Bytes(), []byte(`"7"`)) {
+		t.Errorf("dump after ForgetOpen: err %v, valid %v:\n%s", err, json.Valid(buf.Bytes()), buf.Bytes())
+	}
+	before := s.Stats()
+	fold(s, spot("7", 100, "PARTIALLY_FILLED", "0.5", "0.05"))
+	if findOrder(s.Snapshot(), MarketSpot, "7") != nil || s.Stats().Stale != before.Stale+1 {
+		t.Error("an update of a forgotten order no newer than its last: applied, want stale")
+	}
+	fold(s, spot("7", 102, "CANCELED", "0", "0"))
+	if o := findOrder(s.Snapshot(), MarketSpot, "7"); o == nil || o.Status != "CANCELED" {
+		t.Errorf("a newer update of a forgotten order = %+v, want it applied", o)
+	}
+	// Retention still counts right: 8 and 7 closed, then 8 more closings keep 10.
+	for i := range 9 {
+		fold(s, spot(strconv.Itoa(20+i), 103, "FILLED", "1", "0.1"))
+	}
+	if n := s.Snapshot().Orders.Len(); n != 10 {
+		t.Errorf("orders kept = %d, want the retention (10)", n)
 	}
 }

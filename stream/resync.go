@@ -111,7 +111,8 @@ func (p *snapshotter) takeSnapshots(ctx context.Context) (state.RESTSnapshot, er
 }
 
 // queryMissing asks the service for the final state of orders that were
-// open here but are not open there, and folds the answers in.
+// open here but are not open there, and folds the answers in; an order
+// the service no longer knows (-2013) is dropped from the open orders.
 func (p *snapshotter) queryMissing(ctx context.Context, missing []state.OrderKey) {
 	for _, k := range missing {
 		if ctx.Err() != nil {
@@ -126,10 +127,17 @@ func (p *snapshotter) queryMissing(ctx context.Context, missing []state.OrderKey
 			query = p.rest.ContractQueryOrder
 		}
 		rec, err := query(ctx, q)
+		if errors.Is(err, rest.ErrNoSuchOrder) {
+			// Neither the open orders nor the query know it: not open.
+			p.apply(func(w *writer) {
+				if w.store.ForgetOpen(k) {
+					p.rep.note(NoteInfo, fmt.Sprintf("the service no longer knows order %s (-2013): removed from the open orders", k.OrderID))
+				}
+			})
+			continue
+		}
 		if err != nil {
-			if !errors.Is(err, rest.ErrNoSuchOrder) {
-				p.rep.noteError(fmt.Sprintf("query order %s: %v", k.OrderID, err))
-			}
+			p.rep.noteError(fmt.Sprintf("query order %s: %v", k.OrderID, err))
 			continue
 		}
 		os := orderSnap(k.Market, rec)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"bhtop/event"
 	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/sim"
@@ -291,4 +292,37 @@ func TestServiceCutAtMaxAge(t *testing.T) {
 	f.until(time.Minute, func() bool {
 		return f.s.Status().Connects >= 3 && f.log.count("DELETE", userStream) >= 2
 	}, "3 connections and 2 DELETEs after two cuts at max age")
+}
+
+// TestForgottenOrderRemoved: an order open here that the service does
+// not list and answers -2013 for (a simulator that restarted, or an
+// order the service forgot) is dropped from the open orders, with a
+// note naming it (not an error), after one query.
+func TestForgottenOrderRemoved(t *testing.T) {
+	t.Parallel()
+	st := state.NewStore()
+	r := event.ExecutionReport{EventTime: 1, Symbol: "ETHBTC", ClientOrderID: "lost1", Side: "BUY", Type: "LIMIT",
+		TimeInForce: "GTC", Quantity: "1", Price: "0.01", Status: "NEW", OrderID: "424242", LastQty: "0", CumQty: "0",
+		LastPrice: "0", Commission: "0", Working: true, Created: 1, CumQuote: "0"}
+	st.ApplyFrame(event.AppendExecution(nil, &r, event.EncodeOptions{}), nil)
+	f := newFakeFixture(t, sim.Options{}, Config{Store: st}, false)
+	f.until(100*time.Millisecond, func() bool {
+		return f.log.count("GET", "/openapi/v1/order") >= 1 && !hasOrder(f.s.Hub().Latest(), "424242")
+	}, "order 424242 (unknown to the service) to be queried and removed")
+	notes, _ := f.s.Notes(0)
+	var found int
+	for _, n := range notes {
+		if strings.Contains(n.Text, "424242") {
+			found++
+			if !strings.Contains(n.Text, "no longer knows") || n.Kind == NoteError {
+				t.Errorf("note = %+v, want the service no longer knows it (not an error)", n)
+			}
+		}
+	}
+	if found != 1 {
+		t.Errorf("notes naming 424242 = %d, want 1: %+v", found, notes)
+	}
+	if n := f.log.count("GET", "/openapi/v1/order"); n != 1 {
+		t.Errorf("order queries = %d, want 1", n)
+	}
 }

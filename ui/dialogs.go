@@ -182,10 +182,9 @@ func (m Model) onConfirmKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if c.closing != nil {
-		req, err := actions.CloseOrder(c.closing.pos, c.closing.qty)
+		cl := *c.closing // copy: the question is a value
+		req, err := m.closeNow(&cl)
 		if err != nil { // nothing sent: the review stays, saying why
-			cl := *c.closing
-			cl.err = err.Error()
 			c.closing, c.answer = &cl, answerNone
 			m.confirm = &c
 			return m, nil

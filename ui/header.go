@@ -13,73 +13,164 @@ import (
 
 // headerLine is the top line: who and what we are connected to, the
 // connection's state and the listenKey and socket ages (DESIGN.md, "What
-// the header and status line always show").
+// the header and status line always show"). When the long form does not
+// fit, the short one; then what that list does not name gives way first
+// (the title, the equity's change, the equity, most of the account name,
+// the reason there is no market data), then the items it names shrink (the reason of the
+// state, the badges' padding), then the account name goes, the host is
+// cut short, and last the market part goes.
 func (m *Model) headerLine() string {
 	if m.acc.all() {
 		return m.allHeader()
 	}
-	long := m.headerText(false)
-	if textWidth(ansiStrip(long)) <= m.lay.w {
-		return fitStyled(long, m.lay.w)
+	w := m.lay.w
+	if long := m.headerText(false); ansi.StringWidth(long) <= w {
+		return fitStyled(long, w)
 	}
-	return fitStyled(m.headerText(true), m.lay.w)
+	s := &m.status
+	h := m.headerParts(true)
+	over := func() int { return ansi.StringWidth(h.join()) - w }
+	name := h.name
+	mp, mt := m.marketWarning()
+	steps := []func(){
+		func() { h.title = "" },
+		func() {
+			if mt == "" && h.market != "" {
+				h.market = m.equityPart("eq ") // without its change since start
+			}
+		},
+		func() {
+			if mt == "" {
+				h.market = "" // the equity; a warning stays
+			}
+		},
+		func() {
+			if name != "" {
+				h.name = ansi.Truncate(name, max(ansi.StringWidth(name)-over(), min(ansi.StringWidth(name), 8)), "…")
+			}
+		},
+		func() {
+			if mt != "" {
+				h.market = mp.wrap(cutWhy(mt, over()))
+			}
+		},
+		func() {
+			p, t := m.connStateParts()
+			h.state = p.wrap(cutWhy(t, over()))
+		},
+		func() {
+			if s.Simulated {
+				h.where = m.pt.badge.wrap("SIMULATED")
+			}
+			if h.readOnly != "" {
+				h.readOnly = m.pt.badge.wrap("READ-ONLY")
+			}
+		},
+		func() { h.name = "" },
+		func() {
+			if !s.Simulated && s.Host != "" {
+				h.where = ansi.Truncate(s.Host, max(textWidth(s.Host)-over(), 8), "…")
+			}
+		},
+		func() { h.market = "" },
+	}
+	for _, give := range steps {
+		if over() <= 0 {
+			break
+		}
+		give()
+	}
+	return fitStyled(h.join(), w)
 }
 
-func (m *Model) headerText(short bool) string {
-	s := &m.status
-	var parts []string
-	parts = append(parts, m.pt.header.wrap(" bhtop "))
-	if n := m.accountName(); n != "" {
-		parts = append(parts, m.pt.accent.wrap(n))
+// cutWhy shortens "what (why)" by over cells, cutting the why; at least
+// "what (…" is kept, else what alone.
+func cutWhy(t string, over int) string {
+	what, _, why := strings.Cut(t, " (")
+	if !why {
+		return t
 	}
-	if s.Simulated {
-		parts = append(parts, m.pt.badge.wrap(" SIMULATED "))
-	} else if s.Host != "" {
-		parts = append(parts, s.Host)
+	keep := textWidth(t) - over
+	if keep < textWidth(what)+3 {
+		return what
 	}
-	if s.ReadOnly || m.t == nil {
-		parts = append(parts, m.pt.badge.wrap(" READ-ONLY "))
-	}
-	parts = append(parts, m.connState())
-	if mkt := m.marketHeader(short); mkt != "" {
-		parts = append(parts, mkt)
-	}
-	if s.State == upstream.StateReplay {
-		return strings.Join(parts, " ") // no listenKey, no socket
-	}
-	if short {
-		parts = append(parts, "key "+m.since(s.KeyCreated)+" ka in "+m.until(s.NextKeepalive))
-	} else {
-		parts = append(parts, " listenKey age "+m.since(s.KeyCreated)+", keepalive in "+m.until(s.NextKeepalive)+" ")
-	}
-	conn := "conn " + m.since(s.ConnectedAt)
-	if !short {
-		conn = "connection " + m.since(s.ConnectedAt)
-	}
-	if s.ConnMaxAge > 0 {
-		conn += "/" + compactAge(s.ConnMaxAge)
-	}
-	parts = append(parts, conn)
-	if m.privacy {
-		parts = append(parts, m.pt.badge.wrap(" PRIVATE "))
+	return ansi.Truncate(t, keep, "…")
+}
+
+// headerText is the header in its long or short form, every part shown.
+func (m *Model) headerText(short bool) string { return m.headerParts(short).join() }
+
+// header is the top line's parts, styled; "" when not shown.
+type header struct {
+	title, name, where, readOnly, state, market, key, conn, private string
+}
+
+// join is the parts shown, in order, one space apart.
+func (h header) join() string {
+	parts := make([]string, 0, 9)
+	for _, p := range []string{h.title, h.name, h.where, h.readOnly, h.state, h.market, h.key, h.conn, h.private} {
+		if p != "" {
+			parts = append(parts, p)
+		}
 	}
 	return strings.Join(parts, " ")
 }
 
+func (m *Model) headerParts(short bool) header {
+	s := &m.status
+	h := header{title: m.pt.header.wrap(" bhtop "), state: m.connState(), market: m.marketHeader(short)}
+	if n := m.accountName(); n != "" {
+		h.name = m.pt.accent.wrap(n)
+	}
+	if s.Simulated {
+		h.where = m.pt.badge.wrap(" SIMULATED ")
+	} else if s.Host != "" {
+		h.where = s.Host
+	}
+	if s.ReadOnly || m.t == nil {
+		h.readOnly = m.pt.badge.wrap(" READ-ONLY ")
+	}
+	if s.State == upstream.StateReplay {
+		return h // no listenKey, no socket
+	}
+	if short {
+		h.key = "key " + m.since(s.KeyCreated) + " ka in " + m.until(s.NextKeepalive)
+	} else {
+		h.key = " listenKey age " + m.since(s.KeyCreated) + ", keepalive in " + m.until(s.NextKeepalive) + " "
+	}
+	h.conn = "conn " + m.since(s.ConnectedAt)
+	if !short {
+		h.conn = "connection " + m.since(s.ConnectedAt)
+	}
+	if s.ConnMaxAge > 0 {
+		h.conn += "/" + compactAge(s.ConnMaxAge)
+	}
+	if m.privacy {
+		h.private = m.pt.badge.wrap(" PRIVATE ")
+	}
+	return h
+}
+
 // connState says the connection state and why, styled by severity.
 func (m *Model) connState() string {
+	p, t := m.connStateParts()
+	return p.wrap(t)
+}
+
+// connStateParts is connState's text and its paint.
+func (m *Model) connStateParts() (paint, string) {
 	s := &m.status
 	switch s.State {
 	case upstream.StateLive:
-		return m.pt.good.wrap("● live")
+		return m.pt.good, "● live"
 	case upstream.StateReplay:
-		return m.pt.good.wrap("▶ replay")
+		return m.pt.good, "▶ replay"
 	case upstream.StateConnecting, "":
 		t := "○ connecting"
 		if s.Reason != "" {
 			t += " (" + s.Reason + ")" // retrying after a failure: say which
 		}
-		return m.pt.warn.wrap(t)
+		return m.pt.warn, t
 	case upstream.StateResyncing:
 		t := "↻ resyncing"
 		if s.Reason != "" {
@@ -90,9 +181,9 @@ func (m *Model) connState() string {
 			t += " (" + s.Reason + ")"
 		}
 		if s.NeedsAction {
-			return m.pt.bad.wrap(t)
+			return m.pt.bad, t
 		}
-		return m.pt.warn.wrap(t)
+		return m.pt.warn, t
 	case upstream.StateReconnecting:
 		t := "↻ reconnecting"
 		if !s.RetryAt.IsZero() {
@@ -101,15 +192,15 @@ func (m *Model) connState() string {
 		if s.Reason != "" {
 			t += " (" + s.Reason + ")"
 		}
-		return m.pt.warn.wrap(t)
+		return m.pt.warn, t
 	case upstream.StateClosed:
 		t := "✕ closed"
 		if s.Reason != "" {
 			t += " (" + s.Reason + ")"
 		}
-		return m.pt.bad.wrap(t)
+		return m.pt.bad, t
 	}
-	return string(s.State)
+	return paint{}, string(s.State)
 }
 
 // statusLine is the bottom line: throughput, lag, clock offset, request
@@ -241,8 +332,6 @@ func signedDur(d time.Duration) string {
 	}
 	return "+" + shortDur(d)
 }
-
-func ansiStrip(s string) string { return ansi.Strip(s) }
 
 // replayStatusText is the status line of a journal being replayed: what
 // the fold has counted, and the time of the newest event (its E).

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -35,4 +36,39 @@ func TestHeaderShowsWhyConnecting(t *testing.T) {
 	b.hub.Publish(testSnapshot())
 	waitText(t, tm, "connecting (no answer from the service for 30s)", "may be stale", "errors 2")
 	finish(t, tm)
+}
+
+// TestHeaderMustShowAt80: at 80 columns, with an account name and
+// READ-ONLY, the header gives up the equity, the title and then the
+// account name before any item DESIGN.md says it always shows (state,
+// SIMULATED or the host, listenKey age and keepalive, connection age
+// against its limit, READ-ONLY); a host too long for them all is cut.
+func TestHeaderMustShowAt80(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		host string
+		want []string
+	}{
+		{"account-read-only", "", []string{"bot1", "SIMULATED", "READ-ONLY", "● live", "key 12m00s ka in 18m00s", "conn 1h02m/24h"}},
+		// Every item fits only with the host cut short (the last resort).
+		{"long-host", "api.exchange-gateway.example.com", []string{"api.exchange-gateway.ex…", "READ-ONLY", "● live", "key 12m00s ka in 18m00s", "conn 1h02m/24h"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			accts := twoAccounts()
+			st := liveStatus()
+			if tc.host != "" {
+				st.Simulated, st.Host = false, tc.host
+			}
+			accts[1].Backend.(*testBackend).setStatus(st)
+			m := sized(NewDesk(accts, WithNow(fixedNow), WithNoColor(true)), 80, 24)
+			m = press(t, m, "a") // bot1: no Trader, read-only
+			out := plainGolden(t, m, 80, 24)
+			header, _, _ := strings.Cut(out, "\n")
+			for _, w := range tc.want {
+				if !strings.Contains(header, w) {
+					t.Errorf("header %q lacks %q", header, w)
+				}
+			}
+		})
+	}
 }

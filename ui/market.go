@@ -129,36 +129,40 @@ func (m *Model) marketEmpty() string {
 	return "(no symbols watched)"
 }
 
+// marketWarning is the header's market part while there is no market
+// data (why, or that it is connecting) and its paint; "" otherwise.
+func (m *Model) marketWarning() (paint, string) {
+	mk := m.mk
+	if !mk.live {
+		return paint{}, ""
+	}
+	switch h := mk.snap.Health; {
+	case h.Up:
+		return paint{}, ""
+	case h.Reason != "":
+		return m.pt.warn, "no market data (" + h.Reason + ")"
+	case mk.snap.Version == 0:
+		return m.pt.muted, "market: connecting…"
+	}
+	return m.pt.warn, "no market data (down)"
+}
+
 // marketHeader is the header's market part: the account's equity in the
 // valuation asset and its change since the dashboard started, or why
 // there is no market data. "" without a market hub.
 func (m *Model) marketHeader(short bool) string {
-	mk := m.mk
-	if !mk.live {
-		return ""
-	}
-	switch h := mk.snap.Health; {
-	case h.Up:
-	case h.Reason != "":
-		return m.pt.warn.wrap("no market data (" + h.Reason + ")")
-	case mk.snap.Version == 0:
-		return m.pt.muted.wrap("market: connecting…")
-	default:
-		return m.pt.warn.wrap("no market data (down)")
-	}
-	e := &m.eq
-	if e.equity == "" {
-		return ""
-	}
-	eq := e.equity
-	if m.privacy {
-		eq = hidden + " " + m.mk.val.Asset
+	if p, t := m.marketWarning(); t != "" {
+		return p.wrap(t)
 	}
 	label := "equity "
 	if short {
 		label = "eq "
 	}
-	out := m.pt.accent.wrap(label + eq)
+	out := m.equityPart(label)
+	if out == "" {
+		return ""
+	}
+	e := &m.eq
 	if e.change != "" {
 		p := m.pt.muted
 		switch e.sign {
@@ -173,4 +177,18 @@ func (m *Model) marketHeader(short bool) string {
 		out += m.pt.muted.wrap(" (" + itoa(uint64(e.unpriced)) + " unpriced)")
 	}
 	return out
+}
+
+// equityPart is the equity after label, hidden in privacy mode; "" while
+// there is none to show. The short header falls back to it alone (no
+// change since start) when it has no room for more.
+func (m *Model) equityPart(label string) string {
+	if !m.mk.live || m.eq.equity == "" {
+		return ""
+	}
+	eq := m.eq.equity
+	if m.privacy {
+		eq = hidden + " " + m.mk.val.Asset
+	}
+	return m.pt.accent.wrap(label + eq)
 }

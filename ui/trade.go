@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,6 +42,30 @@ func (m Model) askClose() Model {
 	}
 	m.ask(confirmation{closing: &closeReview{pos: *it.pos, qty: it.pos.Available}})
 	return m
+}
+
+// closeNow re-reads the reviewed position in the snapshot shown and
+// builds its closing order. When its available quantity changed since
+// the review opened, or it is gone, or the quantity is refused, nothing
+// is to be sent: cl then shows the position as it is now (with its whole
+// available quantity if the one shown was not edited) and why.
+func (m *Model) closeNow(cl *closeReview) (rest.ContractOrderRequest, error) {
+	p, err := actions.FindPosition(m.snap.Positions, cl.pos.Symbol, cl.pos.Side)
+	if err == nil && p.Available != cl.pos.Available { // what the order depends on
+		if cl.qty == cl.pos.Available {
+			cl.qty = p.Available
+		}
+		err = fmt.Errorf("the position changed: available now %s (was %s); check the quantity", p.Available, cl.pos.Available)
+		cl.pos = p
+	}
+	var req rest.ContractOrderRequest
+	if err == nil {
+		req, err = actions.CloseOrder(p, cl.qty)
+	}
+	if err != nil {
+		cl.err = err.Error()
+	}
+	return req, err
 }
 
 // askCancelAll opens the review of cancelling every open order the pane

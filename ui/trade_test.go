@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -70,6 +71,47 @@ func TestCloseQuantityAboveAvailableSendsNothing(t *testing.T) {
 	m = press(t, m, "3 x type:5 y") // available 2: "25" is too much
 	if len(tr.contract) != 0 || m.confirm == nil || !strings.Contains(m.confirm.closing.err, "exceeds") {
 		t.Fatalf("sent %d, review open %v; want nothing sent and the review saying why", len(tr.contract), m.confirm != nil)
+	}
+}
+
+// TestCloseRereadsPosition: the position's available quantity changes
+// while its closing review is open (a closing order now holds some): `y`
+// sends nothing with the stale quantity, the review shows the position
+// as it is now (the whole available quantity when it was not edited),
+// and the next `y` sends that once; a position closed meanwhile sends
+// nothing.
+func TestCloseRereadsPosition(t *testing.T) {
+	b, tr := newTestBackend(testSnapshot()), &testTrader{}
+	m := sized(New(b, tr, WithNow(fixedNow)), 80, 24)
+	m = press(t, m, "3 x") // BTC-PERP LONG, available 2
+	if m.confirm == nil || m.confirm.closing.qty != "2" {
+		t.Fatalf("review %+v, want BTC-PERP with quantity 2", m.confirm)
+	}
+	changed := testSnapshot()
+	changed.Positions[0].Available = "1.5"
+	b.hub.Publish(changed)
+	next, _ := m.Update(hubMsg{at: time.Now()})
+	m = press(t, next.(Model), "y")
+	if len(tr.contract) != 0 || m.confirm == nil || m.confirm.closing.pos.Available != "1.5" ||
+		m.confirm.closing.qty != "1.5" || !strings.Contains(m.confirm.closing.err, "changed") {
+		t.Fatalf("after y on a stale review: sent %d, review %+v; want nothing sent and the review refreshed", len(tr.contract), m.confirm)
+	}
+	if v := m.confirm.closing.View(); !strings.Contains(v, "available 1.5") {
+		t.Errorf("review:\n%s\nwant the available quantity now", v)
+	}
+	m = press(t, m, "y y")
+	if len(tr.contract) != 1 || tr.contract[0].Quantity != "1.5" {
+		t.Fatalf("sent %+v, want one order for 1.5", tr.contract)
+	}
+
+	m = press(t, m, "x") // again, then the position closes
+	gone := testSnapshot()
+	gone.Positions = gone.Positions[1:]
+	b.hub.Publish(gone)
+	next, _ = m.Update(hubMsg{at: time.Now()})
+	m = press(t, next.(Model), "y")
+	if len(tr.contract) != 1 || m.confirm == nil || !strings.Contains(m.confirm.closing.err, "no such open position") {
+		t.Errorf("closed position: sent %d, review %+v; want nothing more sent and the review saying why", len(tr.contract), m.confirm)
 	}
 }
 
