@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
+	"strings"
 	"sync"
 
 	"bhtop/config"
+	"bhtop/rest"
 	"bhtop/signer"
 	"bhtop/sim"
 	"bhtop/ui"
@@ -14,7 +17,9 @@ import (
 
 // account is one followed account (DESIGN.md 'Accounts'): its name and
 // its upstream, which holds the stream session and state, its own REST
-// client (so its own rate governor) and its market client. The desk keeps
+// client and its market client. The REST client's rate governor counts
+// its own orders, but shares request weight and the 429/418 gates with
+// the other accounts of the same host (hostLimits). The desk keeps
 // its metrics and alert state under the same name. A problem in one
 // account stays in its upstream and never stops the others.
 type account struct {
@@ -44,9 +49,11 @@ func openAccounts(ctx context.Context, accts []config.Account, o upstreamOptions
 	// service) does not hold up the others.
 	as.list = make([]*account, len(accts))
 	errs := make([]error, len(accts))
+	limits := hostLimits{}
 	var wg sync.WaitGroup
 	for i, a := range accts {
 		oa := o
+		oa.limits = limits.of(a.BaseURL)
 		oa.trade = o.trade && !a.ReadOnly
 		oa.simulated = as.sim != nil && a.BaseURL == as.sim.URL()
 		if len(accts) > 1 {
@@ -69,6 +76,41 @@ func openAccounts(ctx context.Context, accts []config.Account, o upstreamOptions
 		return nil, err
 	}
 	return as, nil
+}
+
+// hostLimits gives the accounts of one host one rest.HostLimits: the
+// service counts request weight, and answers 429 and bans (418), per IP,
+// so the accounts' clients of one host pace together and all hold back
+// after a 429 or 418 to any of them (DESIGN.md 'Accounts').
+type hostLimits map[string]*rest.HostLimits
+
+// of is the limits of baseURL's host, made on first use.
+func (m hostLimits) of(baseURL string) *rest.HostLimits {
+	k := hostKey(baseURL)
+	if m[k] == nil {
+		m[k] = rest.NewHostLimits()
+	}
+	return m[k]
+}
+
+// hostKey is baseURL's scheme, host and port (the scheme's default port
+// when none is given), lower case: the same for every spelling of one
+// host's base URL.
+func hostKey(baseURL string) string {
+	u, err := url.Parse(strings.TrimSpace(baseURL))
+	if err != nil || u.Host == "" {
+		return baseURL
+	}
+	scheme, port := strings.ToLower(u.Scheme), u.Port()
+	if port == "" {
+		switch scheme {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	return scheme + "://" + strings.ToLower(u.Hostname()) + ":" + port
 }
 
 // startSim starts one simulator for the accounts with neither

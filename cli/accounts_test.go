@@ -25,14 +25,18 @@ func twoAccountsConfig(t *testing.T) string {
 // accountsDump is the several-account dump.
 type accountsDump struct {
 	Accounts map[string]struct {
-		Account  *struct{ CanTrade bool } `json:"account"`
-		Balances []struct{ Asset string } `json:"balances"`
-		Alerts   []any                    `json:"alerts"`
+		Account   *struct{ CanTrade bool } `json:"account"`
+		Balances  []struct{ Asset string } `json:"balances"`
+		Alerts    []any                    `json:"alerts"`
+		Valuation *struct {
+			Equity string `json:"equity"`
+		} `json:"valuation"`
 	} `json:"accounts"`
 	Total *struct {
 		Asset    string   `json:"asset"`
 		Equity   string   `json:"equity"`
 		Unpriced []string `json:"unpriced"`
+		Missing  []string `json:"missing"`
 	} `json:"total"`
 }
 
@@ -51,6 +55,9 @@ func TestDumpAccounts(t *testing.T) {
 	}
 	if len(d.Accounts) != 2 || d.Total == nil || d.Total.Asset != "USDT" || d.Total.Equity == "" || d.Total.Unpriced == nil {
 		t.Fatalf("dump = %s", out)
+	}
+	if !strings.Contains(out, `"missing":[]`) {
+		t.Errorf("every account live: the total's missing must be [], got %q", d.Total.Missing)
 	}
 	for _, n := range []string{"a", "b"} {
 		a := d.Accounts[n]
@@ -109,6 +116,12 @@ func TestDumpAccountsWrongKey(t *testing.T) {
 	}
 	if b := d.Accounts["bot"]; b.Account != nil || len(b.Balances) != 0 {
 		t.Errorf("bot has a state without a good key: %+v", b)
+	}
+	// bot's equity is unknown, not 0: the total is main's alone and says
+	// that bot is left out.
+	m := d.Accounts["main"]
+	if d.Total == nil || len(d.Total.Missing) != 1 || d.Total.Missing[0] != "bot" || m.Valuation == nil || d.Total.Equity != m.Valuation.Equity {
+		t.Errorf("total = %+v, main's valuation %+v; want main's equity with missing [bot]", d.Total, m.Valuation)
 	}
 	if strings.Contains(out+errOut, "wrong") {
 		t.Error("a secret was printed")

@@ -24,17 +24,19 @@ func ind(indent bool) string {
 	return ""
 }
 
-// dumpTotal is the several-account dump's "total".
+// dumpTotal is the several-account dump's "total". Missing names the
+// accounts none of whose equity is in Equity ([] when none).
 type dumpTotal struct {
 	Asset    string   `json:"asset"`
 	Equity   string   `json:"equity"`
 	Unpriced []string `json:"unpriced"`
+	Missing  []string `json:"missing"`
 }
 
 // dumpAccounts is `bhtop dump` over several accounts (DESIGN.md
 // 'Accounts'): every account streams at once until ctx ends, then it
 // prints {"accounts": {"NAME": <dump>}, "total": {"asset", "equity",
-// "unpriced"}}. An account that never went live (a wrong key) is still
+// "unpriced", "missing"}}. An account that never went live (a wrong key) is still
 // printed, with what it has; the run then fails after printing, naming it.
 func dumpAccounts(ctx context.Context, accts []config.Account, dk *desk, logger *slog.Logger, closeLog func() error, indent string, stdio IO) int {
 	fail := func(format string, a ...any) int {
@@ -81,7 +83,7 @@ func dumpAccounts(ctx context.Context, accts []config.Account, dk *desk, logger 
 		}
 	}
 	dk.close(finishWait)
-	b, err := accountsJSON(as, states, mkts, dk.alerts())
+	b, err := accountsJSON(as, states, mkts, notLive, dk.alerts())
 	if err == nil && indent != "" {
 		var out bytes.Buffer
 		if err = json.Indent(&out, b, "", indent); err == nil {
@@ -108,8 +110,9 @@ func dumpAccounts(ctx context.Context, accts []config.Account, dk *desk, logger 
 
 // accountsJSON composes the several-account dump on one line: each
 // account's dump (with its own alerts), then the total valued in the
-// first account's asset.
-func accountsJSON(as *accounts, states []*state.Snapshot, mkts []*market.Snapshot, alerts []notify.Record) ([]byte, error) {
+// first account's asset. An account with a notLive reason never synced:
+// its equity is unknown, so the total leaves it out and names it.
+func accountsJSON(as *accounts, states []*state.Snapshot, mkts []*market.Snapshot, notLive []string, alerts []notify.Record) ([]byte, error) {
 	var out bytes.Buffer
 	out.WriteString(`{"accounts":{`)
 	parts := make([]value.Part, len(as.list))
@@ -132,10 +135,11 @@ func accountsJSON(as *accounts, states []*state.Snapshot, mkts []*market.Snapsho
 		out.Write(name)
 		out.WriteByte(':')
 		out.Write(b)
-		parts[i] = value.Part{State: s, Market: mkts[i], Val: value.Of(s, mkts[i], a.up.valueIn)}
+		parts[i] = value.Part{Name: a.name, State: s, Market: mkts[i], Val: value.Of(s, mkts[i], a.up.valueIn),
+			Unknown: notLive[i] != ""}
 	}
 	t := value.Sum(as.list[0].up.valueIn, parts)
-	tb, err := marshal(dumpTotal{Asset: t.Asset, Equity: t.Equity.String(), Unpriced: t.Unpriced})
+	tb, err := marshal(dumpTotal{Asset: t.Asset, Equity: t.Equity.String(), Unpriced: t.Unpriced, Missing: t.Missing})
 	if err != nil {
 		return nil, err
 	}

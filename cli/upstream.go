@@ -59,6 +59,9 @@ type upstreamOptions struct {
 	simulated bool
 	logger    *slog.Logger
 	metrics   *metrics.Registry // counts the REST client's requests; nil: none
+	// limits are the request weight and 429/418 gates the REST client
+	// shares with the other accounts of its host; nil: its own.
+	limits *rest.HostLimits
 }
 
 // openUpstream builds the session; the caller Starts it. It fails with an error
@@ -78,7 +81,7 @@ func openUpstream(ctx context.Context, conn config.Conn, o upstreamOptions) (*up
 		u.simulated = true
 		o.logger.Info("no credentials: using the built-in simulator", "url", srv.URL())
 	}
-	cfg, record, err := sessionConfig(conn, o.logger, u.simulated, o.trade, o.metrics)
+	cfg, record, err := sessionConfig(conn, o.logger, u.simulated, o.trade, o.metrics, o.limits)
 	if err != nil {
 		u.Close()
 		return nil, err
@@ -157,9 +160,10 @@ func (u *upstream) Close() error {
 // sessionConfig builds the session configuration from the connection
 // settings, and opens the --record journal (nil without one). A
 // rest.Trader is made only when trade is set; reg, when not nil, counts the
-// client's requests.
-func sessionConfig(conn config.Conn, logger *slog.Logger, simulated, trade bool, reg *metrics.Registry) (stream.Config, *sink, error) {
-	opts := append(conn.RESTOptions(), rest.WithLogger(logger))
+// client's requests; limits, when not nil, are the weight and gates it
+// shares with the other accounts of its host.
+func sessionConfig(conn config.Conn, logger *slog.Logger, simulated, trade bool, reg *metrics.Registry, limits *rest.HostLimits) (stream.Config, *sink, error) {
+	opts := append(conn.RESTOptions(), rest.WithLogger(logger), rest.WithSharedLimits(limits))
 	if hook := reg.RequestHook(); hook != nil {
 		opts = append(opts, rest.WithRequestHook(hook))
 	}

@@ -37,7 +37,8 @@ type Client struct {
 	maxBody    int64
 	hook       func(RequestInfo) // WithRequestHook; nil: none
 
-	gov *governor
+	gov  *governor
+	host *HostLimits // WithSharedLimits; nil: the client's own
 
 	mu       sync.Mutex
 	offset   time.Duration // server clock minus local clock
@@ -88,6 +89,17 @@ func WithClock(now func() time.Time) Option {
 	}
 }
 
+// WithSleep sets how the client waits for the rate governor (default a
+// timer of the real clock): with WithClock, tests wait on their clock.
+// sleep returns ctx's error when ctx ends first.
+func WithSleep(sleep func(ctx context.Context, d time.Duration) error) Option {
+	return func(c *Client) {
+		if sleep != nil {
+			c.sleep = sleep
+		}
+	}
+}
+
 // WithLogger logs one line per request (method, path, status, code,
 // duration); never the query, body, key, secret or signature.
 func WithLogger(l *slog.Logger) Option {
@@ -118,6 +130,13 @@ func WithResyncInterval(d time.Duration) Option {
 	}
 }
 
+// WithSharedLimits makes the client keep its request weight and its 429
+// and 418 gates in h, shared with the other clients given the same h:
+// clients of one host (scheme, host and port) should share one, since the
+// service counts weight and bans per IP. ORDER limits stay the client's
+// own. Default: the client's own HostLimits.
+func WithSharedLimits(h *HostLimits) Option { return func(c *Client) { c.host = h } }
+
 // New returns a client of the service at baseURL (scheme and host, no
 // path: endpoints start at /openapi/...).
 func New(baseURL string, opts ...Option) *Client {
@@ -131,11 +150,11 @@ func New(baseURL string, opts ...Option) *Client {
 		log:        slog.New(slog.DiscardHandler),
 		resyncEach: 5 * time.Minute,
 		maxBody:    8 << 20,
-		gov:        newGovernor(),
 	}
 	for _, o := range opts {
 		o(c)
 	}
+	c.gov = newGovernor(c.host)
 	return c
 }
 
@@ -143,14 +162,15 @@ func New(baseURL string, opts ...Option) *Client {
 func (c *Client) BaseURL() string { return c.base }
 
 // Weight is the request weight spent in the current minute window and the
-// limit the governor holds it to.
-func (c *Client) Weight() (used, limit int) { return c.gov.usage(c.clock()) }
+// limit the governor holds it to: with WithSharedLimits, the host's (all
+// its clients').
+func (c *Client) Weight() (used, limit int) { return c.gov.host.usage(c.clock()) }
 
 // BannedUntil is when the last 418 ban ends (zero or past: not banned).
-func (c *Client) BannedUntil() time.Time { _, b := c.gov.gates(); return b }
+func (c *Client) BannedUntil() time.Time { _, b := c.gov.host.gates(); return b }
 
 // RetryAfter is when the last 429 backoff ends (zero or past: none).
-func (c *Client) RetryAfter() time.Time { r, _ := c.gov.gates(); return r }
+func (c *Client) RetryAfter() time.Time { r, _ := c.gov.host.gates(); return r }
 
 // SetRateLimits sets the limits the governor enforces (BrokerInfo does
 // this from the service's rateLimits).

@@ -90,13 +90,17 @@ func (w *window) fitAt(now time.Time, n int) time.Time {
 	return now
 }
 
-// governor paces requests by route weight and order count against the
-// advertised limits, and holds every request while the service has said
-// to back off (429) or has banned us (418). Times are local clock times.
-type governor struct {
+// HostLimits is the part of the rate governor the service keeps per IP:
+// the REQUEST_WEIGHT windows and the 429 and 418 gates. Clients of one
+// process that talk to the same host share one (WithSharedLimits), so
+// together they stay within the host's weight budget, and a 429 or 418
+// answered to any of them holds every one's requests until it ends.
+// ORDER counts stay with each client (the service counts orders per API
+// key). A HostLimits is safe for concurrent use; the zero value is not
+// usable: make one with NewHostLimits.
+type HostLimits struct {
 	mu        sync.Mutex
 	weight    []*window
-	orders    []*window
 	rateUntil time.Time // after 429: nothing is sent before
 	rateCause *APIError
 	banUntil  time.Time // after 418: nothing is sent before
@@ -104,49 +108,150 @@ type governor struct {
 	backoff   time.Duration // next backoff for a 429 without Retry-After
 }
 
-func newGovernor() *governor {
-	g := &governor{}
-	g.setLimits(DefaultRateLimits())
+// NewHostLimits returns host limits holding to DefaultRateLimits until a
+// client's BrokerInfo (or SetRateLimits) sets the advertised ones.
+func NewHostLimits() *HostLimits {
+	h := &HostLimits{}
+	h.setLimits(DefaultRateLimits())
+	return h
+}
+
+// setLimits replaces the weight limits, keeping what was already spent.
+func (h *HostLimits) setLimits(limits []RateLimit) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if w := rebuild(h.weight, limits, "REQUEST_WEIGHT", "REQUESTS_WEIGHT"); len(w) > 0 && !sameWindows(w, h.weight) {
+		h.weight = w // the clients of a host each read brokerInfo: the first sets them
+	}
+}
+
+// sameWindows says a and b have the same spans and limits.
+func sameWindows(a, b []*window) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].span != b[i].span || a[i].limit != b[i].limit {
+			return false
+		}
+	}
+	return true
+}
+
+// rebuild makes the windows of the limits of type a or b, each starting
+// with the longest log among old (what was already spent).
+func rebuild(old []*window, limits []RateLimit, a, b string) []*window {
+	var spent []stamp
+	for _, w := range old {
+		if len(w.log) > len(spent) {
+			spent = w.log
+		}
+	}
+	var out []*window
+	for _, l := range limits {
+		iv := intervalOf(l.Interval)
+		if t := strings.ToUpper(l.Type); iv == 0 || l.Limit <= 0 || (t != a && t != b) {
+			continue
+		}
+		w := newWindow(iv, l.Limit)
+		w.log = append([]stamp(nil), spent...)
+		out = append(out, w)
+	}
+	return out
+}
+
+// gate is the 429/418 backoff in force at now, or nil. h.mu is held.
+func (h *HostLimits) gate(now time.Time) (time.Duration, *BackoffError) {
+	if now.Before(h.banUntil) {
+		return h.banUntil.Sub(now), &BackoffError{Err: ErrBanned, Until: h.banUntil, Cause: h.banCause}
+	}
+	if now.Before(h.rateUntil) {
+		return h.rateUntil.Sub(now), &BackoffError{Err: ErrRateLimited, Until: h.rateUntil, Cause: h.rateCause}
+	}
+	return 0, nil
+}
+
+// tooMany records a 429: nothing is sent until now+retryAfter, or, with
+// no Retry-After (retryAfter <= 0), an exponentially growing backoff.
+func (h *HostLimits) tooMany(now time.Time, retryAfter time.Duration, cause *APIError) time.Time {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if retryAfter <= 0 {
+		if h.backoff == 0 {
+			h.backoff = time.Second
+		}
+		retryAfter = h.backoff
+		h.backoff = min(2*h.backoff, 64*time.Second)
+	}
+	if until := now.Add(retryAfter); until.After(h.rateUntil) {
+		h.rateUntil = until
+	}
+	h.rateCause = cause
+	return h.rateUntil
+}
+
+// banned records a 418 ban lasting until until.
+func (h *HostLimits) banned(until time.Time, cause *APIError) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if until.After(h.banUntil) {
+		h.banUntil = until
+	}
+	h.banCause = cause
+}
+
+// succeeded resets the exponential backoff after an answered request.
+func (h *HostLimits) succeeded() {
+	h.mu.Lock()
+	h.backoff = 0
+	h.mu.Unlock()
+}
+
+// usage is the weight spent in the first weight window and its limit.
+func (h *HostLimits) usage(now time.Time) (used, limit int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.weight) == 0 {
+		return 0, 0
+	}
+	w := h.weight[0]
+	return w.used(now), w.limit
+}
+
+func (h *HostLimits) gates() (rateUntil, banUntil time.Time) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.rateUntil, h.banUntil
+}
+
+// governor paces one client's requests by route weight and order count
+// against the advertised limits, and holds every request while the
+// service has said to back off (429) or has banned us (418). The weight
+// and the gates are its host's (shared with the other clients of the same
+// host, or its own); the order windows are its own. Times are local clock
+// times.
+type governor struct {
+	host   *HostLimits
+	mu     sync.Mutex // guards orders; taken before host.mu
+	orders []*window
+}
+
+func newGovernor(host *HostLimits) *governor {
+	if host == nil {
+		host = NewHostLimits()
+	}
+	g := &governor{host: host}
+	g.orders = rebuild(nil, DefaultRateLimits(), "ORDER", "ORDERS")
 	return g
 }
 
 // setLimits replaces the limits, keeping what was already spent.
 func (g *governor) setLimits(limits []RateLimit) {
+	g.host.setLimits(limits)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	var weightLog, orderLog []stamp
-	for _, w := range g.weight {
-		if len(w.log) > len(weightLog) {
-			weightLog = w.log
-		}
-	}
-	for _, w := range g.orders {
-		if len(w.log) > len(orderLog) {
-			orderLog = w.log
-		}
-	}
-	var weight, orders []*window
-	for _, l := range limits {
-		iv := intervalOf(l.Interval)
-		if iv == 0 || l.Limit <= 0 {
-			continue
-		}
-		switch strings.ToUpper(l.Type) {
-		case "REQUEST_WEIGHT", "REQUESTS_WEIGHT":
-			w := newWindow(iv, l.Limit)
-			w.log = append([]stamp(nil), weightLog...)
-			weight = append(weight, w)
-		case "ORDER", "ORDERS":
-			w := newWindow(iv, l.Limit)
-			w.log = append([]stamp(nil), orderLog...)
-			orders = append(orders, w)
-		}
-	}
-	if len(weight) > 0 {
-		g.weight = weight
-	}
-	if len(orders) > 0 {
-		g.orders = orders
+	if o := rebuild(g.orders, limits, "ORDER", "ORDERS"); len(o) > 0 {
+		g.orders = o
 	}
 }
 
@@ -157,14 +262,14 @@ func (g *governor) setLimits(limits []RateLimit) {
 func (g *governor) reserve(now time.Time, r route) (wait time.Duration, gate *BackoffError) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if now.Before(g.banUntil) {
-		return g.banUntil.Sub(now), &BackoffError{Err: ErrBanned, Until: g.banUntil, Cause: g.banCause}
-	}
-	if now.Before(g.rateUntil) {
-		return g.rateUntil.Sub(now), &BackoffError{Err: ErrRateLimited, Until: g.rateUntil, Cause: g.rateCause}
+	h := g.host
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if wait, gate := h.gate(now); gate != nil {
+		return wait, gate
 	}
 	at := now
-	for _, w := range g.weight {
+	for _, w := range h.weight {
 		if t := w.fitAt(now, r.weight); t.After(at) {
 			at = t
 		}
@@ -180,7 +285,7 @@ func (g *governor) reserve(now time.Time, r route) (wait time.Duration, gate *Ba
 		return at.Sub(now), nil
 	}
 	if r.weight > 0 {
-		for _, w := range g.weight {
+		for _, w := range h.weight {
 			w.log = append(w.log, stamp{now, r.weight})
 		}
 	}
@@ -190,57 +295,4 @@ func (g *governor) reserve(now time.Time, r route) (wait time.Duration, gate *Ba
 		}
 	}
 	return 0, nil
-}
-
-// tooMany records a 429: nothing is sent until now+retryAfter, or, with
-// no Retry-After (retryAfter <= 0), an exponentially growing backoff.
-func (g *governor) tooMany(now time.Time, retryAfter time.Duration, cause *APIError) time.Time {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if retryAfter <= 0 {
-		if g.backoff == 0 {
-			g.backoff = time.Second
-		}
-		retryAfter = g.backoff
-		g.backoff = min(2*g.backoff, 64*time.Second)
-	}
-	if until := now.Add(retryAfter); until.After(g.rateUntil) {
-		g.rateUntil = until
-	}
-	g.rateCause = cause
-	return g.rateUntil
-}
-
-// banned records a 418 ban lasting until until.
-func (g *governor) banned(until time.Time, cause *APIError) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if until.After(g.banUntil) {
-		g.banUntil = until
-	}
-	g.banCause = cause
-}
-
-// succeeded resets the exponential backoff after an answered request.
-func (g *governor) succeeded() {
-	g.mu.Lock()
-	g.backoff = 0
-	g.mu.Unlock()
-}
-
-// usage is the weight spent in the first weight window and its limit.
-func (g *governor) usage(now time.Time) (used, limit int) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if len(g.weight) == 0 {
-		return 0, 0
-	}
-	w := g.weight[0]
-	return w.used(now), w.limit
-}
-
-func (g *governor) gates() (rateUntil, banUntil time.Time) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.rateUntil, g.banUntil
 }

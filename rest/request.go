@@ -140,7 +140,7 @@ func (c *Client) send(ctx context.Context, r route, p *params) (reply, error) {
 func (c *Client) noteLimits(rep reply) {
 	switch rep.status {
 	case http.StatusTooManyRequests:
-		c.gov.tooMany(c.clock(), retryAfter(rep.header, c.clock()), apiError(rep))
+		c.gov.host.tooMany(c.clock(), retryAfter(rep.header, c.clock()), apiError(rep))
 	case http.StatusTeapot:
 		now := c.clock()
 		until := now.Add(2 * time.Minute) // the shortest ban
@@ -150,9 +150,9 @@ func (c *Client) noteLimits(rep reply) {
 		} else if ms := banEnd(ae.Msg); ms > 0 {
 			until = time.UnixMilli(ms).Add(-c.Offset())
 		}
-		c.gov.banned(until, ae)
+		c.gov.host.banned(until, ae)
 	default:
-		c.gov.succeeded()
+		c.gov.host.succeeded()
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -60,7 +62,7 @@ func TestWindowFitAt(t *testing.T) {
 
 func TestGovernorPacesAndGates(t *testing.T) {
 	t0 := time.Unix(1000, 0)
-	g := newGovernor()
+	g := newGovernor(nil)
 	g.setLimits([]RateLimit{{"REQUESTS_WEIGHT", "MINUTE", 6}, {"ORDERS", "SECOND", 2}})
 	if w, _ := g.reserve(t0, routeAccount); w != 0 {
 		t.Fatalf("reserve(account) wait = %v, want 0", w)
@@ -71,7 +73,7 @@ func TestGovernorPacesAndGates(t *testing.T) {
 	if w, _ := g.reserve(t0, routePing); w != 0 {
 		t.Errorf("reserve(ping, weight 0) wait = %v, want 0", w)
 	}
-	if used, limit := g.usage(t0); used != 5 || limit != 6 {
+	if used, limit := g.host.usage(t0); used != 5 || limit != 6 {
 		t.Errorf("usage = %d/%d, want 5/6", used, limit)
 	}
 	// Orders: two per second, then wait.
@@ -85,7 +87,7 @@ func TestGovernorPacesAndGates(t *testing.T) {
 		t.Errorf("reserve(third order in a second) wait = %v, want > 0", w)
 	}
 	// 429 without Retry-After: 1s, then 2s.
-	until := g.tooMany(t0, 0, nil)
+	until := g.host.tooMany(t0, 0, nil)
 	if until != t0.Add(time.Second) {
 		t.Errorf("tooMany #1 until = t0+%v, want t0+1s", until.Sub(t0))
 	}
@@ -93,13 +95,77 @@ func TestGovernorPacesAndGates(t *testing.T) {
 	if w != 500*time.Millisecond || gate == nil || !errors.Is(gate, ErrRateLimited) {
 		t.Errorf("reserve during 429 backoff = %v, %v; want 500ms, ErrRateLimited", w, gate)
 	}
-	until = g.tooMany(t0.Add(time.Second), 0, nil)
+	until = g.host.tooMany(t0.Add(time.Second), 0, nil)
 	if until != t0.Add(3*time.Second) {
 		t.Errorf("tooMany #2 until = t0+%v, want t0+3s", until.Sub(t0))
 	}
-	g.banned(t0.Add(time.Hour), &APIError{HTTPStatus: 418, Code: -1003})
+	g.host.banned(t0.Add(time.Hour), &APIError{HTTPStatus: 418, Code: -1003})
 	if _, gate := g.reserve(t0.Add(time.Minute), routePing); gate == nil || !errors.Is(gate, ErrBanned) {
 		t.Errorf("reserve during ban gate = %v, want ErrBanned", gate)
+	}
+}
+
+// TestSharedHostLimits: governors of several clients on one HostLimits
+// reserve concurrently. Together they never spend more weight than the
+// host's limit, each keeps its own order count, and a 429 or 418 noted
+// by one holds them all.
+func TestSharedHostLimits(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	h := NewHostLimits()
+	govs := make([]*governor, 8)
+	for i := range govs {
+		govs[i] = newGovernor(h)
+		govs[i].setLimits([]RateLimit{{"REQUEST_WEIGHT", "MINUTE", 100}, {"ORDER", "SECOND", 3}})
+	}
+	var spent atomic.Int64
+	var wg sync.WaitGroup
+	for _, g := range govs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 50 {
+				if w, _ := g.reserve(t0, routeAccount); w == 0 { // weight 5
+					spent.Add(5)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if got := spent.Load(); got != 100 {
+		t.Errorf("8 governors spent %d weight in one minute, want exactly the host's 100", got)
+	}
+	if used, limit := h.usage(t0); used != 100 || limit != 100 {
+		t.Errorf("host usage = %d/%d, want 100/100", used, limit)
+	}
+	// Orders are each client's own: 3 a second for each, so every
+	// governor places 3 (weight allowing: give the host room again).
+	h.setLimits([]RateLimit{{"REQUEST_WEIGHT", "MINUTE", 10000}})
+	for i, g := range govs {
+		for j := range 3 {
+			if w, _ := g.reserve(t0, routeNewOrder); w != 0 {
+				t.Fatalf("governor %d order %d: wait %v, want 0 (orders are per client)", i, j, w)
+			}
+		}
+		if w, _ := g.reserve(t0, routeNewOrder); w <= 0 {
+			t.Errorf("governor %d 4th order in a second: wait %v, want > 0", i, w)
+		}
+	}
+	// A 429 noted through one client holds every client of the host.
+	govs[0].host.tooMany(t0, 2*time.Second, &APIError{HTTPStatus: 429})
+	for i, g := range govs {
+		if w, gate := g.reserve(t0.Add(time.Second), routePing); w != time.Second || gate == nil || !errors.Is(gate, ErrRateLimited) {
+			t.Errorf("governor %d during another's 429 backoff: %v, %v; want 1s, ErrRateLimited", i, w, gate)
+		}
+	}
+	govs[3].host.banned(t0.Add(time.Hour), &APIError{HTTPStatus: 418})
+	for i, g := range govs {
+		if _, gate := g.reserve(t0.Add(time.Minute), routePing); gate == nil || !errors.Is(gate, ErrBanned) {
+			t.Errorf("governor %d during another's ban: %v, want ErrBanned", i, gate)
+		}
+	}
+	// A governor of its own HostLimits is not held.
+	if w, gate := newGovernor(nil).reserve(t0.Add(time.Minute), routePing); w != 0 || gate != nil {
+		t.Errorf("unshared governor during the host's ban: %v, %v; want 0, nil", w, gate)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
+	"bhtop/market"
 	"bhtop/sim"
 	"bhtop/stream"
 	"bhtop/upstream"
@@ -82,7 +83,8 @@ func TestOneAccountDesk(t *testing.T) {
 
 // TestTwoSimulatorAccounts: two accounts of a real simulator followed at
 // once over loopback, one with a wrong key: that one shows as failing,
-// the other goes live, and the All view says so for each.
+// the other goes live, and the All view says so for each; its total
+// leaves the wrong key's unknown equity out and says so.
 func TestTwoSimulatorAccounts(t *testing.T) {
 	srv := simtest.Start(t, sim.Options{Activity: 5, Accounts: 2})
 	good := srv.Accounts(sim.DemoSecret)[1] // the second account, with its own keys
@@ -92,14 +94,16 @@ func TestTwoSimulatorAccounts(t *testing.T) {
 	}
 	live := session(good.APIKey, good.SecretKey)
 	wrong := session(good.APIKey, "not-the-secret")
-	_ = live
-	accts := []Account{{Name: "bot2", Backend: live, Trader: live}, {Name: "wrongkey", Backend: wrong}}
+	mkt := func(s *stream.Session) *market.Hub { return simtest.Market(t, srv.Server, s.Hub(), nil).Hub() }
+	accts := []Account{{Name: "bot2", Backend: live, Trader: live, Market: mkt(live), ValueIn: "USDT"},
+		{Name: "wrongkey", Backend: wrong, Market: mkt(wrong), ValueIn: "USDT"}}
 	tm := runModel(t, NewDesk(accts, WithNoColor(true)), 140, 30)
 	waitText(t, tm, "bot2", "● live", "Balances", "USDT")
 	sendKeys(tm, "a")
 	waitText(t, tm, "wrongkey", "-1022")
 	sendKeys(tm, "a")
-	waitText(t, tm, "ALL ACCOUNTS", "bot2", "wrongkey", "1/2 streams live")
+	waitText(t, tm, "ALL ACCOUNTS", "bot2", "wrongkey", "1/2 streams live",
+		"not in total: no snapshot yet", "(1 of 2 accounts: wrongkey unknown)")
 	sendKeys(tm, "a")
 	waitText(t, tm, "bot2", "● live")
 	finish(t, tm)

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"bhtop/market"
 	"bhtop/upstream"
 	"bhtop/value"
@@ -19,9 +21,11 @@ type allRow struct {
 	bad                bool // the stream is not live: the row is painted
 }
 
-// allTotal is the All view's total line.
+// allTotal is the All view's total line. counted is "" when every
+// account is in the sum, else how many are and which are not
+// ("1 of 2 accounts: bot1 unknown").
 type allTotal struct {
-	equity, unpriced string
+	equity, unpriced, counted string
 }
 
 // refreshAll rebuilds the All view's rows from every account's newest
@@ -43,23 +47,25 @@ func (m *Model) refreshAll() {
 			ms = a.Market.Latest()
 		}
 		v := value.Of(s, ms, a.ValueIn)
-		parts[i] = value.Part{State: s, Market: ms, Val: v}
 		m.status = a.Backend.Status()
+		// Never synced from a REST snapshot (a wrong key, a stream down
+		// from the start): nothing is known, so nothing is counted.
+		unknown := s.Version == 0 || m.status.LastSnapshot.IsZero()
+		parts[i] = value.Part{Name: a.Name, State: s, Market: ms, Val: v, Unknown: unknown}
 		r := allRow{name: a.Name, stream: m.connState(), equity: "—", upnl: "—"}
 		r.bad = m.status.State != upstream.StateLive
-		switch {
-		case s.Version == 0:
-			r.note = "no snapshot yet" // nothing known: never shown as 0
-		case v != nil:
+		left := value.Left(parts[i], in)
+		if left != "" {
+			r.note = "not in total: " + left // an unknown equity is never shown as 0
+		}
+		if !unknown && v != nil {
 			r.equity = v.Equity.StringFixed(valuePlaces(v.Asset)) + " " + v.Asset
 			if p, ok := value.UnrealizedIn(v, ms); ok {
 				r.upnl = p.StringFixed(valuePlaces(v.Asset)) + " " + v.Asset
 			}
-			if len(v.Unpriced) > 0 {
+			if len(v.Unpriced) > 0 && left == "" {
 				r.note = "unpriced " + strings.Join(v.Unpriced, ",")
 			}
-		default:
-			r.note = "no market data"
 		}
 		d.rows = append(d.rows, r)
 	}
@@ -67,6 +73,10 @@ func (m *Model) refreshAll() {
 	d.total = allTotal{equity: t.Equity.StringFixed(valuePlaces(in)) + " " + in}
 	if len(t.Unpriced) > 0 {
 		d.total.unpriced = "unpriced " + strings.Join(t.Unpriced, ",")
+	}
+	if len(t.Missing) > 0 {
+		d.total.counted = strconv.Itoa(len(d.list)-len(t.Missing)) + " of " + strconv.Itoa(len(d.list)) +
+			" accounts: " + strings.Join(t.Missing, ", ") + " unknown"
 	}
 }
 
@@ -86,6 +96,10 @@ func (m *Model) amount(s string) string {
 func (m *Model) allHeader() string {
 	parts := []string{m.pt.header.wrap(" bhtop "), m.pt.badge.wrap(" ALL ACCOUNTS "),
 		strconv.Itoa(len(m.acc.list)) + " accounts", m.pt.accent.wrap("total " + m.amount(m.acc.total.equity))}
+	if c := m.acc.total.counted; c != "" {
+		c, _, _ = strings.Cut(c, ":") // "1 of 2 accounts": the names are on the total line
+		parts = append(parts, m.pt.warn.wrap("("+c+")"))
+	}
 	if m.privacy {
 		parts = append(parts, m.pt.badge.wrap(" PRIVATE "))
 	}
@@ -108,7 +122,7 @@ func (m *Model) allStatus() string {
 // newline.
 func (m *Model) writeAll(b *screenBuf) {
 	w, h := m.lay.w, m.lay.body.h
-	nameW, eqW, pnlW := len("Account"), len("Equity"), len("Unrealized PnL")
+	nameW, eqW, pnlW, noteW := len("Account"), len("Equity"), len("Unrealized PnL"), 0
 	rows := make([]allRow, len(m.acc.rows))
 	for i, r := range m.acc.rows {
 		r.equity, r.upnl = m.amount(r.equity), m.amount(r.upnl)
@@ -116,25 +130,44 @@ func (m *Model) writeAll(b *screenBuf) {
 		nameW = max(nameW, textWidth(r.name))
 		eqW = max(eqW, textWidth(r.equity))
 		pnlW = max(pnlW, textWidth(r.upnl))
+		noteW = max(noteW, textWidth(r.note))
 	}
 	total := m.amount(m.acc.total.equity)
 	eqW = max(eqW, textWidth(total))
 	left := func(s string, n int) string { return s + strings.Repeat(" ", max(0, n-textWidth(s))) }
 	right := func(s string, n int) string { return strings.Repeat(" ", max(0, n-textWidth(s))) + s }
-	row := func(name, eq, pnl, stream, note string) string {
-		return " " + left(name, nameW) + "  " + right(eq, eqW) + "  " + right(pnl, pnlW) + "  " + stream + "  " + note
+	// The note (why an equity is missing or partial) comes before the
+	// stream, whose text can be long, so that it is never cut off.
+	row := func(name, eq, pnl, note, stream string) string {
+		s := " " + left(name, nameW) + "  " + right(eq, eqW) + "  " + right(pnl, pnlW) + "  "
+		if noteW > 0 {
+			s += note + strings.Repeat(" ", max(0, noteW-ansi.StringWidth(note))) + "  "
+		}
+		return s + stream
 	}
 	var lines []string
-	lines = append(lines, m.pt.colHeader.wrap(fit(row("Account", "Equity", "Unrealized PnL", "Stream", ""), w)))
+	noteHead := ""
+	if noteW > 0 {
+		noteHead = "Note"
+		noteW = max(noteW, len(noteHead))
+	}
+	lines = append(lines, m.pt.colHeader.wrap(fit(row("Account", "Equity", "Unrealized PnL", noteHead, "Stream"), w)))
 	for _, r := range rows {
 		note := r.note
 		if note != "" {
 			note = m.pt.muted.wrap(note)
 		}
-		lines = append(lines, fitStyled(row(r.name, r.equity, r.upnl, r.stream, note), w))
+		lines = append(lines, fitStyled(row(r.name, r.equity, r.upnl, note, r.stream), w))
 	}
 	lines = append(lines, fit("", w))
-	lines = append(lines, fitStyled(m.pt.accent.wrap(row("Total", total, "", "", ""))+" "+m.pt.muted.wrap(m.acc.total.unpriced), w))
+	t := m.pt.accent.wrap(" " + left("Total", nameW) + "  " + right(total, eqW))
+	if c := m.acc.total.counted; c != "" {
+		t += " " + m.pt.warn.wrap("("+c+")")
+	}
+	if u := m.acc.total.unpriced; u != "" {
+		t += "  " + m.pt.muted.wrap(u)
+	}
+	lines = append(lines, fitStyled(t, w))
 	for i := range h {
 		if i < len(lines) {
 			b.WriteString(lines[i])

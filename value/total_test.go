@@ -21,19 +21,21 @@ func TestSum(t *testing.T) {
 		parts    []Part
 		equity   string
 		unpriced []string
+		missing  []string
 	}{
-		{"none", nil, "0", []string{}},
-		{"same asset adds", []Part{{Val: val("USDT", "100.5")}, {Val: val("USDT", "0.25")}}, "100.75", []string{}},
-		{"another asset converts", []Part{{Val: val("USDT", "100")}, {Market: mkt, Val: val("BTC", "0.5")}}, "30100", []string{}},
-		{"no route: its asset is unpriced", []Part{{Val: val("USDT", "1")}, {Market: mkt, Val: val("DOGE", "5")}}, "1", []string{"DOGE"}},
-		{"unpriced assets join, sorted, once", []Part{{Val: val("USDT", "1", "ZZZ", "ABC")}, {Val: val("USDT", "2", "ABC")}}, "3", []string{"ABC", "ZZZ"}},
-		{"no valuation: its non-zero balances are unpriced", []Part{{State: noMarket}, {Val: val("USDT", "7")}}, "7", []string{"ETH"}},
+		{"none", nil, "0", []string{}, []string{}},
+		{"same asset adds", []Part{{Name: "a", Val: val("USDT", "100.5")}, {Name: "b", Val: val("USDT", "0.25")}}, "100.75", []string{}, []string{}},
+		{"another asset converts", []Part{{Val: val("USDT", "100")}, {Market: mkt, Val: val("BTC", "0.5")}}, "30100", []string{}, []string{}},
+		{"no route: its asset is unpriced, the account missing", []Part{{Name: "a", Val: val("USDT", "1")}, {Name: "b", Market: mkt, Val: val("DOGE", "5")}}, "1", []string{"DOGE"}, []string{"b"}},
+		{"unpriced assets join, sorted, once", []Part{{Val: val("USDT", "1", "ZZZ", "ABC")}, {Val: val("USDT", "2", "ABC")}}, "3", []string{"ABC", "ZZZ"}, []string{}},
+		{"no valuation: its non-zero balances are unpriced, the account missing", []Part{{Name: "a", State: noMarket}, {Name: "b", Val: val("USDT", "7")}}, "7", []string{"ETH"}, []string{"a"}},
+		{"unknown: nothing of it counted, the account missing", []Part{{Name: "a", Val: val("USDT", "7")}, {Name: "bad", State: noMarket, Val: val("USDT", "5", "ETH"), Unknown: true}, {Name: "c", Unknown: true}}, "7", []string{}, []string{"bad", "c"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := Sum("USDT", tt.parts)
-			if got.Asset != "USDT" || !got.Equity.Equal(d(tt.equity)) || !slices.Equal(got.Unpriced, tt.unpriced) {
-				t.Errorf("Sum() = %s %s %q, want %s %q", got.Equity, got.Asset, got.Unpriced, tt.equity, tt.unpriced)
+			if got.Asset != "USDT" || !got.Equity.Equal(d(tt.equity)) || !slices.Equal(got.Unpriced, tt.unpriced) || !slices.Equal(got.Missing, tt.missing) {
+				t.Errorf("Sum() = %s %s %q missing %q, want %s %q missing %q", got.Equity, got.Asset, got.Unpriced, got.Missing, tt.equity, tt.unpriced, tt.missing)
 			}
 		})
 	}
@@ -67,5 +69,25 @@ func TestUnrealizedIn(t *testing.T) {
 	}
 	if _, ok := UnrealizedIn(nil, mkt); ok {
 		t.Error("UnrealizedIn(nil) ok, want not ok")
+	}
+}
+
+// TestLeft: why a part is left out of a Sum, "" when it is counted.
+func TestLeft(t *testing.T) {
+	mkt := &market.Snapshot{Version: 1, Quotes: map[string]market.Quote{"BTCUSDT": {Symbol: "BTCUSDT", Last: "60000"}}}
+	usdt, btc, doge := &Valuation{Asset: "USDT"}, &Valuation{Asset: "BTC"}, &Valuation{Asset: "DOGE"}
+	for _, tt := range []struct {
+		p    Part
+		want string
+	}{
+		{Part{Val: usdt}, ""},
+		{Part{Market: mkt, Val: btc}, ""},
+		{Part{Val: usdt, Unknown: true}, "no snapshot yet"},
+		{Part{}, "no market data"},
+		{Part{Market: mkt, Val: doge}, "no price DOGE→USDT"},
+	} {
+		if got := Left(tt.p, "USDT"); got != tt.want {
+			t.Errorf("Left(%+v) = %q, want %q", tt.p, got, tt.want)
+		}
 	}
 }

@@ -5,9 +5,11 @@
 package simtest
 
 import (
+	"context"
 	"testing"
 	"time"
 
+	"bhtop/internal/clock"
 	"bhtop/internal/testkit"
 	"bhtop/market"
 	"bhtop/rest"
@@ -60,6 +62,18 @@ func Client(srv *sim.Server, opts ...rest.Option) *rest.Client {
 func (s *Sim) ClientAs(apiKey, secret string, opts ...rest.Option) *rest.Client {
 	base := []rest.Option{rest.WithAPIKey(apiKey), rest.WithSecret(signer.NewSecret(secret))}
 	return rest.New(s.URL(), append(base, opts...)...)
+}
+
+// OnClock are the options of a client timed by clk that also waits for
+// its rate governor (pacing, 429 backoff) on clk, so a test moving clk
+// lets it through without sleeping.
+func OnClock(clk *clock.Fake) []rest.Option {
+	return []rest.Option{rest.WithClock(clk.Now), rest.WithSleep(func(ctx context.Context, d time.Duration) error {
+		if !clock.Sleep(clk, ctx.Done(), d) {
+			return ctx.Err()
+		}
+		return nil
+	})}
 }
 
 // Trader is an order sender on a signed client of the simulator.

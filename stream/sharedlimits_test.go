@@ -1,0 +1,111 @@
+package stream
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"bhtop/internal/clock"
+	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
+	"bhtop/rest"
+	"bhtop/sim"
+)
+
+// TestSharedLimitsAccountsGoLive: eight accounts on one simulator whose
+// REQUEST_WEIGHT limit (per IP as well as per key) is far below what
+// they need to start and resync together. Their REST clients share one
+// rest.HostLimits, as the cli wiring gives the accounts of one base URL:
+// together they stay within the host's budget, so the simulator never
+// answers 429 or 418, and every account goes live and resyncs, paced
+// over several minutes of the fake clock.
+func TestSharedLimitsAccountsGoLive(t *testing.T) {
+	const accounts, limit = 8, 40
+	srv, clk := simOnClock(t, sim.Options{Accounts: accounts, RateLimits: sim.RateLimits{WeightPerMinute: limit}})
+	host := rest.NewHostLimits()
+	inflight := &testkit.Inflight{}
+	sessions := make([]*Session, accounts)
+	var c *rest.Client
+	for i, k := range srv.Accounts(sim.DemoSecret) {
+		c = srv.ClientAs(k.APIKey, k.SecretKey, sharedOnClock(clk, host, inflight)...)
+		if _, err := c.BrokerInfo(context.Background()); err != nil { // weight 0; sets the host's limits
+			t.Fatal(err)
+		}
+		sessions[i] = startSession(t, c, srv.WSURL(), clk)
+	}
+	allLive := func() bool {
+		for _, s := range sessions {
+			select {
+			case <-s.live:
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	drive(t, clk, inflight, allLive, "every account live")
+
+	var wg sync.WaitGroup
+	errs := make([]error, accounts)
+	done := make(chan struct{})
+	for i, s := range sessions {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs[i] = s.Resync(context.Background()) }()
+	}
+	go func() { wg.Wait(); close(done) }()
+	drive(t, clk, inflight, func() bool {
+		select {
+		case <-done:
+			return true
+		default:
+			return false
+		}
+	}, "every account resynced")
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("account %d resync: %v", i, err)
+		}
+	}
+
+	n, minutes := 0, map[int64]int{}
+	for _, e := range srv.Log.Entries(t) {
+		if e.Status == 429 || e.Status == 418 {
+			t.Errorf("%s %s got HTTP %d", e.Method, e.Path, e.Status)
+		}
+		minutes[e.Time/60_000]++
+		n++
+	}
+	if len(minutes) < 3 {
+		t.Errorf("the %d requests fit in %d minutes: the limit %d did not make the clients pace", n, len(minutes), limit)
+	}
+	if used, lim := c.Weight(); used > lim || lim != limit {
+		t.Errorf("Weight() = %d/%d, want the host's, within the advertised %d", used, lim, limit)
+	}
+	t.Logf("%d requests over %d minutes of the fake clock", n, len(minutes))
+}
+
+// sharedOnClock are the options of a client sharing host, timed and
+// waiting on clk, its requests counted by inflight.
+func sharedOnClock(clk *clock.Fake, host *rest.HostLimits, inflight *testkit.Inflight) []rest.Option {
+	return append(simtest.OnClock(clk), rest.WithSharedLimits(host),
+		rest.WithResyncInterval(100*365*24*time.Hour), rest.WithHTTPClient(&http.Client{Transport: inflight}))
+}
+
+// drive moves clk a second at a time, between requests, until cond holds
+// (at most 10 s of real time).
+func drive(t *testing.T, clk *clock.Fake, inflight *testkit.Inflight, cond func() bool, what string) {
+	t.Helper()
+	if !testkit.Within(10*time.Second, func() bool {
+		if cond() {
+			return true
+		}
+		if inflight.Idle(5 * time.Second) {
+			clk.Advance(time.Second)
+		}
+		return false
+	}) {
+		t.Fatalf("waited for %s (clock at %s)", what, clk.Now().Format(time.TimeOnly))
+	}
+}
