@@ -112,21 +112,45 @@ type BackoffError struct {
 	Until time.Time // local time at which sending may resume
 	Cause *APIError // nil when no reply caused it (local governor or a standing gate)
 	Local bool      // true: the client-side governor refused, the service was not asked
+	// Now is when the error was made, to say how long is left (zero: only
+	// Until is said).
+	Now time.Time
 }
 
 func (e *BackoffError) Error() string {
-	what := "rate limited by the service"
+	until := e.Until.UTC().Format("15:04:05") + " UTC"
+	var s string
 	switch {
 	case e.Err == ErrBanned:
-		what = "banned by the service (HTTP 418)"
-	case e.Local:
-		what = "client-side rate limit reached"
+		s = "banned by the service (HTTP 418) until " + until
+		if left := e.left(); left > 0 {
+			s += fmt.Sprintf(" (retry after %s)", left)
+		}
+	default:
+		s = "rate limited by the service"
+		if e.Local {
+			s = "client-side rate limit reached"
+		}
+		if left := e.left(); left > 0 {
+			s += fmt.Sprintf(": retry after %s (at %s)", left, until)
+		} else {
+			s += ": retry after " + until
+		}
 	}
-	s := fmt.Sprintf("%s: nothing is sent until %s", what, e.Until.Format("15:04:05.000"))
 	if e.Cause != nil {
 		s += " (" + e.Cause.Error() + ")"
 	}
 	return s
+}
+
+// left is the time from Now to Until rounded up to whole seconds; 0
+// without Now or when Until has passed.
+func (e *BackoffError) left() time.Duration {
+	if e.Now.IsZero() || !e.Until.After(e.Now) {
+		return 0
+	}
+	d := e.Until.Sub(e.Now)
+	return (d + time.Second - 1).Truncate(time.Second)
 }
 
 // Unwrap gives both the sentinel and the service's reply.

@@ -163,10 +163,10 @@ func rebuild(old []*window, limits []RateLimit, a, b string) []*window {
 // gate is the 429/418 backoff in force at now, or nil. h.mu is held.
 func (h *HostLimits) gate(now time.Time) (time.Duration, *BackoffError) {
 	if now.Before(h.banUntil) {
-		return h.banUntil.Sub(now), &BackoffError{Err: ErrBanned, Until: h.banUntil, Cause: h.banCause}
+		return h.banUntil.Sub(now), &BackoffError{Err: ErrBanned, Until: h.banUntil, Cause: h.banCause, Now: now}
 	}
 	if now.Before(h.rateUntil) {
-		return h.rateUntil.Sub(now), &BackoffError{Err: ErrRateLimited, Until: h.rateUntil, Cause: h.rateCause}
+		return h.rateUntil.Sub(now), &BackoffError{Err: ErrRateLimited, Until: h.rateUntil, Cause: h.rateCause, Now: now}
 	}
 	return 0, nil
 }

@@ -44,7 +44,7 @@ func (c *Client) acquire(ctx context.Context, r route) error {
 			if gate != nil {
 				return gate
 			}
-			return &BackoffError{Err: ErrRateLimited, Until: now.Add(wait), Local: true}
+			return &BackoffError{Err: ErrRateLimited, Until: now.Add(wait), Local: true, Now: now}
 		}
 		if err := c.sleep(ctx, wait); err != nil {
 			return fmt.Errorf("waiting for the rate limit: %w", err)
@@ -229,9 +229,9 @@ func (c *Client) replyError(rep reply) error {
 	ae := apiError(rep)
 	switch rep.status {
 	case http.StatusTooManyRequests:
-		return &BackoffError{Err: ErrRateLimited, Until: c.RetryAfter(), Cause: ae}
+		return &BackoffError{Err: ErrRateLimited, Until: c.RetryAfter(), Cause: ae, Now: c.clock()}
 	case http.StatusTeapot:
-		return &BackoffError{Err: ErrBanned, Until: c.BannedUntil(), Cause: ae}
+		return &BackoffError{Err: ErrBanned, Until: c.BannedUntil(), Cause: ae, Now: c.clock()}
 	}
 	return ae
 }

@@ -259,3 +259,17 @@ func BenchmarkSignOrderParams(b *testing.B) {
 		_ = signer.Sign(sec, p.encode())
 	}
 }
+
+// TestBackoffErrorSaysHowLong: a 429's error says how long to wait and a
+// 418's until when, in UTC, so a script knows when to try again.
+func TestBackoffErrorSaysHowLong(t *testing.T) {
+	now := time.Date(2026, 11, 24, 14, 0, 0, 0, time.UTC)
+	rl := &BackoffError{Err: ErrRateLimited, Until: now.Add(11500 * time.Millisecond), Now: now}
+	if got, want := rl.Error(), "rate limited by the service: retry after 12s (at 14:00:11 UTC)"; got != want {
+		t.Errorf("429: %q, want %q", got, want)
+	}
+	ban := &BackoffError{Err: ErrBanned, Until: now.Add(2*time.Minute + 11*time.Second), Now: now}
+	if got, want := ban.Error(), "banned by the service (HTTP 418) until 14:02:11 UTC (retry after 2m11s)"; got != want {
+		t.Errorf("418: %q, want %q", got, want)
+	}
+}
