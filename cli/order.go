@@ -162,9 +162,17 @@ func runOrder(args []string, stdio IO) int {
 	}
 	defer closeLog()
 
-	opts := append(conn.RESTOptions(), rest.WithTimeout(f.timeout), rest.WithLogger(logger))
+	limits := rest.NewHostLimits()
+	loadGates(stdio.Getenv, conn.BaseURL, limits) // a 429/418 another process got
+	opts := append(conn.RESTOptions(), rest.WithTimeout(f.timeout), rest.WithLogger(logger), rest.WithSharedLimits(limits))
 	client := rest.New(conn.BaseURL, opts...)
+	defer func() { saveGates(stdio.Getenv, client, time.Now()) }()
 	ctx := context.Background()
+	if gate := limits.Gate(time.Now()); gate != nil {
+		b, _ := json.Marshal(f.notSent(gate))
+		fmt.Fprintf(stdio.Out, "%s\n", b)
+		return ExitFail
+	}
 	if verb == "cancel-all" {
 		code := f.cancelAll(ctx, client, stdio)
 		if err := closeLog(); err != nil {

@@ -296,3 +296,26 @@ func (g *governor) reserve(now time.Time, r route) (wait time.Duration, gate *Ba
 	}
 	return 0, nil
 }
+
+// Hold sets the 429 and 418 gates to at least rateUntil and banUntil
+// (zero: unchanged): gates another process was given for this host.
+func (h *HostLimits) Hold(rateUntil, banUntil time.Time) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if rateUntil.After(h.rateUntil) {
+		h.rateUntil = rateUntil
+	}
+	if banUntil.After(h.banUntil) {
+		h.banUntil = banUntil
+	}
+}
+
+// Gate is the 429/418 backoff in force at now (a *BackoffError), or nil.
+func (h *HostLimits) Gate(now time.Time) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, g := h.gate(now); g != nil {
+		return g
+	}
+	return nil
+}
