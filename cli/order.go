@@ -89,6 +89,9 @@ func (f *orderFlags) cancelRequest() (rest.CancelRequest, error) {
 	if r.OrderID == "" && r.ClientOrderID == "" {
 		return r, errors.New("--order-id or --client-order-id is required")
 	}
+	if r.OrderID != "" && r.ClientOrderID != "" {
+		return r, errors.New("give --order-id or --client-order-id, not both")
+	}
 	if r.Symbol != "" {
 		if err := symbolName("--symbol", r.Symbol); err != nil {
 			return r, err

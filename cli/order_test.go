@@ -123,3 +123,14 @@ func TestOrderCommandRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestOrderCancelRefusesBothIDs: the service takes orderId or
+// clientOrderId; given both, cancel refuses (exit 2) instead of quietly
+// using one.
+func TestOrderCancelRefusesBothIDs(t *testing.T) {
+	env := func(k string) string { return map[string]string{"BHTOP_BASE_URL": "http://127.0.0.1:1"}[k] }
+	code, out, errOut := runCLI(env, "order", "cancel", "--order-id", "1", "--client-order-id", "x")
+	if code != ExitUsage || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "not both") {
+		t.Errorf("cancel with both ids = %d %q %q, want exit 2 and one line", code, out, errOut)
+	}
+}
