@@ -107,7 +107,45 @@ type Reader struct {
 }
 
 // NewReader returns a Reader on r.
-func NewReader(r io.Reader) *Reader { return &Reader{r: bufio.NewReaderSize(r, 1<<16)} }
+func NewReader(r io.Reader) *Reader { return &Reader{r: bufio.NewReaderSize(skipBOM(r), 1<<16)} }
+
+// bom is the UTF-8 byte order mark some editors put at a file's start.
+var bom = []byte("\xef\xbb\xbf")
+
+// bomSkipper reads r without a leading UTF-8 BOM.
+type bomSkipper struct {
+	r     io.Reader
+	head  []byte // the first bytes read, when not a BOM
+	ready bool
+}
+
+// skipBOM returns r without a leading UTF-8 BOM, so a journal saved by
+// an editor that adds one does not start with a malformed line.
+func skipBOM(r io.Reader) io.Reader { return &bomSkipper{r: r} }
+
+func (b *bomSkipper) Read(p []byte) (int, error) {
+	if !b.ready {
+		b.ready = true
+		head := make([]byte, len(bom))
+		n, err := io.ReadFull(b.r, head)
+		b.head = head[:n]
+		if bytes.Equal(b.head, bom) {
+			b.head = nil
+		}
+		if err != nil && len(b.head) == 0 {
+			if errors.Is(err, io.ErrUnexpectedEOF) {
+				err = io.EOF
+			}
+			return 0, err
+		}
+	}
+	if len(b.head) > 0 {
+		n := copy(p, b.head)
+		b.head = b.head[n:]
+		return n, nil
+	}
+	return b.r.Read(p)
+}
 
 // Next returns the next non-blank line as a Record, or io.EOF.
 func (jr *Reader) Next() (Record, error) {

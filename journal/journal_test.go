@@ -137,3 +137,28 @@ func TestWriterErrorSticks(t *testing.T) {
 		t.Errorf("Err = %v, want the write error", err)
 	}
 }
+
+// TestBOMIsSkipped: a journal saved with a UTF-8 BOM reads like one
+// without: its first line is a record, not a malformed line.
+func TestBOMIsSkipped(t *testing.T) {
+	in := "\xef\xbb\xbf" + `{"recv":1700000000123,"frame":{"e":"executionReport","E":1}}` + "\n"
+	var recs []Record
+	if err := Scan(strings.NewReader(in), func(r Record) { recs = append(recs, r) }); err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 1 || recs[0].Bad || recs[0].Bare {
+		t.Errorf("Scan of a BOM journal = %+v, want one journal record", recs)
+	}
+	var ds []Record
+	if err := ScanDecoded(strings.NewReader(in), 2, func(d *Decoded) { ds = append(ds, d.Record) }); err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 1 || ds[0].Bad || ds[0].Bare {
+		t.Errorf("ScanDecoded of a BOM journal = %+v, want one journal record", ds)
+	}
+	var short []Record
+	_ = Scan(strings.NewReader("{}"), func(r Record) { short = append(short, r) })
+	if len(short) != 1 || string(short[0].Frame) != "{}" {
+		t.Errorf("Scan of a 2-byte journal = %+v, want its line kept", short)
+	}
+}

@@ -55,7 +55,7 @@ type block struct {
 // events are valid only during the call. A read error stops the scan
 // after the records before it, as in Scan.
 func ScanDecoded(r io.Reader, workers int, fn func(d *Decoded)) error {
-	return scanDecoded(&lineReader{r: r, blockBytes: blockBytes, blockLines: blockLines}, workers, fn)
+	return scanDecoded(&lineReader{r: skipBOM(r), blockBytes: blockBytes, blockLines: blockLines}, workers, fn)
 }
 
 func scanDecoded(lr *lineReader, workers int, fn func(d *Decoded)) error {
