@@ -35,7 +35,7 @@ func newOrderFlags(fs *flag.FlagSet) *orderFlags {
 	fs.StringVar(&f.symbol, "symbol", "", "symbol, e.g. BTCUSDT (new, close: required; cancel, cancel-all: optional)")
 	fs.StringVar(&f.side, "side", "", "new: BUY or SELL (spot), BUY_OPEN, SELL_OPEN, BUY_CLOSE or SELL_CLOSE (contract); close: LONG or SHORT")
 	fs.StringVar(&f.typ, "type", "LIMIT", "LIMIT, MARKET or LIMIT_MAKER (new, spot)")
-	fs.StringVar(&f.tif, "tif", "", "time in force: GTC, IOC or FOK, contract also LIMIT_MAKER (new; default GTC for LIMIT)")
+	fs.StringVar(&f.tif, "tif", "", "time in force: GTC, IOC or FOK, contract also LIMIT_MAKER (new; spot: LIMIT only, default GTC)")
 	fs.StringVar(&f.leverage, "leverage", "", "leverage of a contract order that opens (not for *_CLOSE)")
 	fs.StringVar(&f.priceType, "price-type", "", "contract: INPUT (default: --price), OPPONENT, QUEUE, OVER or MARKET")
 	fs.StringVar(&f.orderType, "order-type", "", "contract: LIMIT (default) or STOP (with --trigger-price); cancel: the order's type")
@@ -70,6 +70,8 @@ func (f *orderFlags) newRequest() (rest.OrderRequest, error) {
 		return r, fmt.Errorf("--quantity %q: want a decimal such as 0.001", f.quantity)
 	case r.Type == "MARKET" && r.Price != "":
 		return r, errors.New("--price is not allowed for a MARKET order")
+	case r.Type != "LIMIT" && r.TimeInForce != "":
+		return r, fmt.Errorf("--tif is not allowed for a %s order (time in force is for LIMIT)", r.Type)
 	case r.Type != "MARKET" && !orderDecimalRE.MatchString(r.Price):
 		return r, fmt.Errorf("--price %q: want a decimal such as 30000.5", f.price)
 	}

@@ -134,3 +134,24 @@ func TestOrderCancelRefusesBothIDs(t *testing.T) {
 		t.Errorf("cancel with both ids = %d %q %q, want exit 2 and one line", code, out, errOut)
 	}
 }
+
+// TestOrderTIFOnlyForLimit: timeInForce goes with LIMIT orders only; an
+// explicit --tif on MARKET or LIMIT_MAKER is refused (exit 2), like --price
+// on MARKET, instead of being sent.
+func TestOrderTIFOnlyForLimit(t *testing.T) {
+	env := func(k string) string { return map[string]string{"BHTOP_BASE_URL": "http://127.0.0.1:1"}[k] }
+	for _, args := range [][]string{
+		{"--type", "MARKET", "--tif", "IOC"},
+		{"--type", "LIMIT_MAKER", "--tif", "GTC", "--price", "30000"},
+	} {
+		all := append([]string{"order", "new", "--symbol", "BTCUSDT", "--side", "BUY", "--quantity", "0.001"}, args...)
+		code, out, errOut := runCLI(env, all...)
+		if code != ExitUsage || out != "" || !strings.Contains(errOut, "--tif is not allowed") {
+			t.Errorf("%v = %d %q %q, want exit 2 '--tif is not allowed'", args, code, out, errOut)
+		}
+	}
+	f := &orderFlags{symbol: "BTCUSDT", side: "BUY", typ: "MARKET", quantity: "1"}
+	if r, err := f.newRequest(); err != nil || r.TimeInForce != "" {
+		t.Errorf("MARKET without --tif = %+v %v, want no timeInForce", r, err)
+	}
+}
