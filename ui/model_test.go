@@ -411,3 +411,12 @@ func TestFillsTitleKeepsSortAndFilter(t *testing.T) {
 	waitText(t, tm, "Fills (2)", "filter:/BTC", "sort:")
 	finish(t, tm)
 }
+
+// TestPrivacyHidesFormFree: with privacy on, the order form's free
+// balances are masked like every other amount.
+func TestPrivacyHidesFormFree(t *testing.T) {
+	tm := startProgram(t, newTestBackend(testSnapshot()), &testTrader{}, 160, 48, WithPrivacy(true))
+	sendKeys(tm, "n")
+	waitText(t, tm, "New spot order", "free "+hidden+" BTC, "+hidden+" USDT")
+	finish(t, tm)
+}
