@@ -44,6 +44,9 @@ func (f orderForm) View(cx modeCtx) string {
 		b.WriteString("\n")
 	}
 	for _, g := range f.general {
+		if cx.privacy {
+			g = maskNumbers(g) // "needs 5 USDT, free 3": a balance
+		}
 		b.WriteString(st.Bad.Render("! " + g))
 		b.WriteString("\n")
 	}

@@ -413,10 +413,17 @@ func TestFillsTitleKeepsSortAndFilter(t *testing.T) {
 }
 
 // TestPrivacyHidesFormFree: with privacy on, the order form's free
-// balances are masked like every other amount.
+// balances, also in its "needs … free …" check, are masked like every
+// other amount.
 func TestPrivacyHidesFormFree(t *testing.T) {
 	tm := startProgram(t, newTestBackend(testSnapshot()), &testTrader{}, 160, 48, WithPrivacy(true))
 	sendKeys(tm, "n")
 	waitText(t, tm, "New spot order", "free "+hidden+" BTC, "+hidden+" USDT")
+	sendKeys(tm, "down", "down", "down", "down")
+	tm.Type("1")
+	sendKeys(tm, "down")
+	tm.Type("60000")
+	sendKeys(tm, "enter")
+	waitText(t, tm, "needs "+hidden+" USDT, free "+hidden)
 	finish(t, tm)
 }
