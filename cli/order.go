@@ -125,6 +125,10 @@ func runOrder(args []string, stdio IO) int {
 	if !ok {
 		return exit
 	}
+	if len(pos) > 1 && slices.Contains(orderVerbs, pos[0]) {
+		fmt.Fprintf(stdio.Err, "bhtop order: unexpected argument %q\n", pos[1])
+		return ExitUsage
+	}
 	if len(pos) != 1 || !slices.Contains(orderVerbs, pos[0]) {
 		fmt.Fprintln(stdio.Err, "bhtop order: want exactly one of: new, cancel, close, cancel-all")
 		fs.Usage()

@@ -58,10 +58,16 @@ func flagProblems(p actions.Problems) error {
 }
 
 // placeContract checks the order against the contract's filters
-// (brokerInfo; skipped with a note when the service lists no contracts)
-// and sends it once.
+// (brokerInfo; skipped when the service lists no contracts) and sends it
+// once.
 func (f *orderFlags) placeContract(ctx context.Context, tr *rest.Trader) rest.OrderResult {
 	req, _ := f.contractRequest()
+	return f.checkAndPlace(ctx, tr, req)
+}
+
+// checkAndPlace checks req against its contract's filters, then sends it
+// once (new --market contract, close).
+func (f *orderFlags) checkAndPlace(ctx context.Context, tr *rest.Trader, req rest.ContractOrderRequest) rest.OrderResult {
 	bi, err := tr.Client().BrokerInfo(ctx)
 	if err != nil {
 		return f.notSent(fmt.Errorf("reading the contract's filters: %w", err))
@@ -118,7 +124,7 @@ func (f *orderFlags) closePosition(ctx context.Context, tr *rest.Trader) rest.Or
 		return f.notSent(err)
 	}
 	req.ClientOrderID = f.clientOrderID
-	return tr.PlaceContractOrder(ctx, req)
+	return f.checkAndPlace(ctx, tr, req)
 }
 
 // cancelAll is `order cancel-all`: it lists the open orders (of --symbol

@@ -168,3 +168,24 @@ func TestOrderContractUnknown(t *testing.T) {
 		t.Errorf("cancel-all under 504 = %d %s, want 3 with 2 unknown", code, out)
 	}
 }
+
+// TestOrderCloseCheckedBeforeSending: a closing quantity off the
+// contract's filters is refused like one of `order new --market
+// contract`, before anything is sent (README 'bhtop order').
+func TestOrderCloseCheckedBeforeSending(t *testing.T) {
+	s, log := loggedSim(t)
+	env := orderEnv(t, s, nil)
+	code, out, _ := runCLI(env, "order", "new", "--market", "contract", "--symbol", "ETH-PERP", "--side", "SELL_OPEN",
+		"--quantity", "1", "--price-type", "MARKET", "--leverage", "5")
+	if r := decodeResult(t, out); code != ExitOK {
+		t.Fatalf("open = %d %+v", code, r)
+	}
+	sent := strings.Count(log.String(), `"path":"/openapi/contract/v1/order"`)
+	code, out, errOut := runCLI(env, "order", "close", "--symbol", "ETH-PERP", "--side", "SHORT", "--quantity", "0.005")
+	if r := decodeResult(t, out); code != ExitFail || r.Outcome != rest.OutcomeRejected || !strings.HasPrefix(r.Msg, "not sent:") || !strings.Contains(r.Msg, "--quantity") {
+		t.Errorf("close off the step = %d %+v (%s), want 1 rejected, not sent, naming --quantity", code, r, errOut)
+	}
+	if n := strings.Count(log.String(), `"path":"/openapi/contract/v1/order"`); n != sent {
+		t.Errorf("%d order requests were sent for a quantity off the filters", n-sent)
+	}
+}

@@ -108,6 +108,7 @@ func TestOrderCommandRefusals(t *testing.T) {
 		{"no credentials", map[string]string{"BHTOP_API_KEY": "", "BHTOP_SECRET_KEY": ""}, good, "needs credentials"},
 		{"no base url", map[string]string{"BHTOP_BASE_URL": ""}, good, "--base-url"},
 		{"no verb", nil, []string{"order", "--symbol", "X"}, "new, cancel"},
+		{"extra argument", nil, append(good, "extra"), `unexpected argument "extra"`},
 		{"bad side", nil, []string{"order", "new", "--symbol", "BTCUSDT", "--side", "HOLD", "--quantity", "1", "--price", "1"}, "--side"},
 		{"bad quantity", nil, []string{"order", "new", "--symbol", "BTCUSDT", "--side", "BUY", "--quantity", "1e3", "--price", "1"}, "--quantity"},
 		{"market with price", nil, []string{"order", "new", "--symbol", "BTCUSDT", "--side", "BUY", "--type", "MARKET", "--quantity", "1", "--price", "1"}, "MARKET"},
