@@ -109,7 +109,7 @@ func (c *confirmation) question(cx modeCtx) string {
 		lines = append(lines, reviewWarning(cx, r.Symbol, r.Price, r.Side, r.Type)...)
 	case c.contract != nil:
 		lines = append(lines, "SEND THIS CONTRACT ORDER?", "", contractSummary(c.contract))
-		lines = append(lines, contractReviewLines(c.review, c.contract, cx.snap)...)
+		lines = append(lines, contractReviewLines(c.review, c.contract, cx.snap, cx.privacy)...)
 		side, typ := contractCross(*c.contract)
 		lines = append(lines, reviewWarning(cx, c.contract.Symbol, c.contract.Price, side, typ)...)
 	case c.cancel != nil:

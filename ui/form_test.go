@@ -3,6 +3,11 @@ package ui
 import (
 	"strings"
 	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"bhtop/actions"
+	"bhtop/rest"
 )
 
 // TestFormValidation checks the order form against the symbol's filters
@@ -66,5 +71,17 @@ func TestFormRequest(t *testing.T) {
 		if r.Type != tc.wantType || r.TimeInForce != tc.tif || r.Price != tc.price || r.Quantity != "0.0100" || r.Symbol != "BTCUSDT" || r.Side != "BUY" {
 			t.Errorf("request(type %d) = %+v, want type %s tif %q price %q qty 0.0100", tc.typ, r, tc.wantType, tc.tif, tc.price)
 		}
+	}
+}
+
+// TestContractReviewPrivacy: with privacy on, the contract review's free
+// balance of the margin asset is masked; the warning that the margin is
+// more than free stays.
+func TestContractReviewPrivacy(t *testing.T) {
+	rv := actions.Review{Notional: decimal.RequireFromString("300000"), Margin: decimal.RequireFromString("30000"), Asset: "USDT", Known: true}
+	r := &rest.ContractOrderRequest{Side: "BUY_OPEN", Leverage: "10"}
+	got := strings.Join(contractReviewLines(rv, r, testSnapshot(), true), "\n")
+	if strings.Contains(got, "10250.75") || !strings.Contains(got, "(free "+hidden+") ⚠ more than free") {
+		t.Errorf("privacy review:\n%s", got)
 	}
 }

@@ -160,8 +160,8 @@ func (m *Model) contractRef(r rest.ContractOrderRequest) string {
 
 // contractReviewLines say what a contract order is worth: its notional
 // and the margin it needs (a closing order frees margin instead), and the
-// free balance of the margin asset.
-func contractReviewLines(rv actions.Review, r *rest.ContractOrderRequest, s *state.Snapshot) []string {
+// free balance of the margin asset (masked with privacy on).
+func contractReviewLines(rv actions.Review, r *rest.ContractOrderRequest, s *state.Snapshot, privacy bool) []string {
 	if !rv.Known {
 		return []string{"notional: at the market price (not known here)"}
 	}
@@ -172,7 +172,11 @@ func contractReviewLines(rv actions.Review, r *rest.ContractOrderRequest, s *sta
 	line := "margin needed " + rv.Margin.String() + " " + rv.Asset + " at " + r.Leverage + "x"
 	if s != nil {
 		free := freeOf(s, rv.Asset)
-		line += " (free " + free.String() + ")"
+		shown := free.String()
+		if privacy {
+			shown = hidden
+		}
+		line += " (free " + shown + ")"
 		if free.LessThan(rv.Margin) {
 			line += " ⚠ more than free"
 		}

@@ -39,11 +39,14 @@ func (f orderForm) View(cx modeCtx) string {
 	b.WriteString("\n")
 	b.WriteString(st.Muted.Render(filterLine(f.symbol())))
 	b.WriteString("\n")
-	if free := f.freeLine(cx.snap); free != "" {
+	if free := f.freeLine(cx.snap, cx.privacy); free != "" {
 		b.WriteString(st.Muted.Render(free))
 		b.WriteString("\n")
 	}
 	for _, g := range f.general {
+		if cx.privacy {
+			g = maskNumbers(g) // "needs 5 USDT, free 3": a balance
+		}
 		b.WriteString(st.Bad.Render("! " + g))
 		b.WriteString("\n")
 	}
@@ -108,10 +111,16 @@ func (f *orderForm) writeFields(b *strings.Builder, st *themes.Styles) {
 
 // freeLine is the free balance the order draws on: the contract's margin
 // asset, or the spot symbol's base and quote assets ("" with no account
-// or no symbol yet).
-func (f *orderForm) freeLine(s *state.Snapshot) string {
+// or no symbol yet). With privacy on the amounts are masked.
+func (f *orderForm) freeLine(s *state.Snapshot, privacy bool) string {
 	if s == nil {
 		return ""
+	}
+	free := func(asset string) string {
+		if privacy {
+			return hidden
+		}
+		return freeOf(s, asset).String()
 	}
 	if f.contract {
 		cs := f.contractSymbol()
@@ -119,14 +128,14 @@ func (f *orderForm) freeLine(s *state.Snapshot) string {
 			return ""
 		}
 		asset := actions.MarginAsset(cs)
-		return "margin in " + asset + ", free " + freeOf(s, asset).String()
+		return "margin in " + asset + ", free " + free(asset)
 	}
 	sym := f.symbol()
 	if sym.Symbol == "" {
 		return ""
 	}
-	return "free " + freeOf(s, sym.BaseAsset).String() + " " + sym.BaseAsset +
-		", " + freeOf(s, sym.QuoteAsset).String() + " " + sym.QuoteAsset
+	return "free " + free(sym.BaseAsset) + " " + sym.BaseAsset +
+		", " + free(sym.QuoteAsset) + " " + sym.QuoteAsset
 }
 
 func cursorIf(on bool) string {

@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -392,4 +393,37 @@ func TestCancelContractOrder(t *testing.T) {
 	if got := tr.cancels[0]; got != want {
 		t.Errorf("CancelOrder(%+v), want %+v", got, want)
 	}
+}
+
+// TestFillsTitleKeepsSortAndFilter: the Fills pane's fee totals are cut
+// before its sort and filter, which must stay readable in a narrow pane.
+func TestFillsTitleKeepsSortAndFilter(t *testing.T) {
+	snap := testSnapshot()
+	for i, asset := range []string{"ETH", "BNB", "LTC", "XRP", "BHT"} {
+		f := snap.Fills[2]
+		f.TradeID, f.CommissionAsset, f.Commission = strconv.Itoa(6000+i), asset, "0.12345678"
+		snap.Fills = append(snap.Fills, f)
+	}
+	tm := startProgram(t, newTestBackend(snap), &testTrader{}, 160, 48)
+	sendKeys(tm, "6", "/")
+	tm.Type("BTC")
+	sendKeys(tm, "enter", "s")
+	waitText(t, tm, "Fills (2)", "filter:/BTC", "sort:")
+	finish(t, tm)
+}
+
+// TestPrivacyHidesFormFree: with privacy on, the order form's free
+// balances, also in its "needs … free …" check, are masked like every
+// other amount.
+func TestPrivacyHidesFormFree(t *testing.T) {
+	tm := startProgram(t, newTestBackend(testSnapshot()), &testTrader{}, 160, 48, WithPrivacy(true))
+	sendKeys(tm, "n")
+	waitText(t, tm, "New spot order", "free "+hidden+" BTC, "+hidden+" USDT")
+	sendKeys(tm, "down", "down", "down", "down")
+	tm.Type("1")
+	sendKeys(tm, "down")
+	tm.Type("60000")
+	sendKeys(tm, "enter")
+	waitText(t, tm, "needs "+hidden+" USDT, free "+hidden)
+	finish(t, tm)
 }

@@ -75,18 +75,20 @@ func keysOnly[T any](v T, msg tea.Msg, onKey func(T, tea.KeyPressMsg) T) (T, tea
 // root makes one each time it draws or renders a mode (Model.modeCtx);
 // a mode never keeps it.
 type modeCtx struct {
-	st    *themes.Styles
-	pt    *paints
-	snap  *state.Snapshot // the account: balances, orders, positions
-	mk    *mktView        // the market: quotes, candles, the Market pane's rows
-	w     int             // the screen's width
-	bodyH int             // the body's height, between the header and the message line
-	style int             // which styles st and pt are (styleID)
+	st      *themes.Styles
+	pt      *paints
+	snap    *state.Snapshot // the account: balances, orders, positions
+	mk      *mktView        // the market: quotes, candles, the Market pane's rows
+	w       int             // the screen's width
+	bodyH   int             // the body's height, between the header and the message line
+	style   int             // which styles st and pt are (styleID)
+	privacy bool            // amounts are shown as the privacy mark
 }
 
 // modeCtx is the dashboard as the modes see it now.
 func (m *Model) modeCtx() modeCtx {
-	return modeCtx{st: &m.st, pt: &m.pt, snap: m.snap, mk: m.mk, w: m.lay.w, bodyH: m.lay.body.h, style: m.styleID()}
+	return modeCtx{st: &m.st, pt: &m.pt, snap: m.snap, mk: m.mk, w: m.lay.w, bodyH: m.lay.body.h, style: m.styleID(),
+		privacy: m.privacy}
 }
 
 // boxed draws content in a box no wider than the screen, truncating

@@ -322,8 +322,9 @@ func (p *pane) writeCells(b *strings.Builder, c *viewCtx, ri int, lp paint, cell
 	b.WriteString(lp.close)
 }
 
-// titleLine is the pane's first line: its name, row count, sort, filter
-// and the stale marker.
+// titleLine is the pane's first line: its name, row count, sort, filter,
+// the pane's note (the Fills fee totals, cut first when the pane is
+// narrow) and the stale marker.
 func (p *pane) titleLine(c *viewCtx, w int) string {
 	var b strings.Builder
 	if c.focused {
@@ -335,14 +336,6 @@ func (p *pane) titleLine(c *viewCtx, w int) string {
 	b.WriteString(" (")
 	b.WriteString(strconv.Itoa(len(p.rows)))
 	b.WriteString(")")
-	if c.note != "" {
-		b.WriteString("  ")
-		if c.privacy {
-			b.WriteString(maskNumbers(c.note))
-		} else {
-			b.WriteString(c.note)
-		}
-	}
 	if s := p.sortName(); s != "" {
 		b.WriteString("  sort:")
 		b.WriteString(s)
@@ -357,6 +350,14 @@ func (p *pane) titleLine(c *viewCtx, w int) string {
 		b.WriteString(p.filter)
 		if c.filtering {
 			b.WriteString("█")
+		}
+	}
+	if c.note != "" {
+		b.WriteString("  ")
+		if c.privacy {
+			b.WriteString(maskNumbers(c.note))
+		} else {
+			b.WriteString(c.note)
 		}
 	}
 	title := b.String()
