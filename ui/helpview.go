@@ -132,7 +132,11 @@ const helpChrome = 4
 // keys, only the bottom line is kept.
 func (h helpScreen) window(cx modeCtx, top int) helpWindow {
 	cols, stacked := helpColumns(h.keys.FullHelp(), cx.w-cx.st.Box.GetHorizontalFrameSize()-2)
+	inner := cx.w - cx.st.Box.GetHorizontalFrameSize()
 	lines := helpLines(cx, cols, stacked)
+	for i, l := range lines { // a stacked description on the smallest screens: cut, as the box would wrap it
+		lines[i] = ansi.Truncate(l, inner, "…")
+	}
 	room := cx.bodyH - cx.st.Box.GetVerticalFrameSize()
 	win := helpWindow{lines: lines, chrome: true, closeBy: h.keys.Help.Help().Key + " or " + h.keys.Esc.Help().Key}
 	win.shown = room - helpChrome
@@ -142,7 +146,6 @@ func (h helpScreen) window(cx modeCtx, top int) helpWindow {
 	win.shown = max(1, min(win.shown, len(lines)))
 	win.top = max(0, min(top, len(lines)-win.shown))
 	n := len(lines)
-	inner := cx.w - cx.st.Box.GetHorizontalFrameSize()
 	win.width = textWidth(fmt.Sprintf("%d–%d of %d ↑↓", n, n, n))
 	if w := win.width + textWidth(" · "+win.closeBy+" closes"); w <= inner {
 		win.width = w

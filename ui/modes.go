@@ -90,20 +90,65 @@ func (m *Model) modeCtx() modeCtx {
 		privacy: m.privacy}
 }
 
-// boxed draws content in a box no wider than the screen, truncating
-// content lines that would not fit (never the box's own border).
+// boxed draws content in a box that fits the body (boxedLines), no line
+// of it optional.
 func (cx modeCtx) boxed(box lipgloss.Style, content string) string {
+	var lines []boxLine
+	for l := range strings.SplitSeq(content, "\n") {
+		lines = append(lines, boxLine{s: l})
+	}
+	return cx.boxedLines(box, lines)
+}
+
+// boxLine is a line of a dialog and how readily it gives way when the
+// dialog is taller than the body: blank lines go first, then the lines
+// with the highest drop, bottom up; drop 0 always shows.
+type boxLine struct {
+	s    string
+	drop int
+}
+
+// dropBlank is where blank lines are in the order lines give way: first.
+const dropBlank = 9
+
+// boxedLines draws lines in a box no wider than the screen and, as far
+// as the lines that always show allow, no taller than the body: a line
+// too wide is wrapped (its continuation indented under its text, never
+// cut), then blank and droppable lines give way (boxLine).
+func (cx modeCtx) boxedLines(box lipgloss.Style, lines []boxLine) string {
 	inner := cx.w - box.GetHorizontalFrameSize()
 	if inner < 1 {
 		return ""
 	}
-	lines := strings.Split(content, "\n")
-	for i, l := range lines {
-		if ansi.StringWidth(l) > inner {
-			lines[i] = ansi.Truncate(l, inner, "…")
+	var out []boxLine
+	for _, l := range lines {
+		if ansi.StringWidth(l.s) <= inner {
+			out = append(out, l)
+			continue
+		}
+		plain := ansi.Strip(l.s)
+		indent := min(len(plain)-len(strings.TrimLeft(plain, " "))+2, inner/2)
+		for i, part := range strings.Split(lipgloss.Wrap(l.s, inner-indent, ""), "\n") {
+			if i > 0 {
+				part = strings.Repeat(" ", indent) + strings.TrimLeft(part, " ")
+			}
+			out = append(out, boxLine{s: ansi.Truncate(part, inner, "…"), drop: l.drop})
 		}
 	}
-	return box.Render(strings.Join(lines, "\n"))
+	room := cx.bodyH - box.GetVerticalFrameSize()
+	blank := func(l boxLine) bool { return strings.TrimSpace(ansi.Strip(l.s)) == "" }
+	for level := dropBlank; level > 0 && len(out) > room; level-- {
+		for i := len(out) - 1; i > 0 && len(out) > room; i-- {
+			if l := out[i]; l.drop == level || level == dropBlank && blank(l) {
+				out = append(out[:i], out[i+1:]...)
+			}
+		}
+	}
+	s := make([]string, len(out))
+	for i, l := range out {
+		s[i] = l.s
+	}
+	return box.Render(strings.Join(s, "\n"))
 }
 
 // dialog draws the active mode's box over the panes; ok is false when

@@ -1,0 +1,46 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// dialogViews are the dialogs, over the account with its market.
+var dialogViews = []goldenView{
+	{"form", "n"},
+	{"form-invalid", "n down down down down type:0.00005 down type:60000.001 enter"},
+	{"form-contract", "n up right"},
+	{"form-contract-invalid", "n up right down down down right down down down type:10 down type:1.5 down type:60000.05 enter"},
+	{"form-cross", "n down down down down type:0.01 down a"},
+	{"review", "n down down down down type:0.01 down type:60000 enter"},
+	{"review-cross", "n down down down down type:0.01 down a enter"},
+	{"review-contract", "n up right down down down down down down type:10 down type:5 down type:60000 enter"},
+	{"cancel", "2 down down down x"},
+	{"close", "3 x"},
+	{"cancel-all", "2 X"},
+	{"cancel-all-done", "2 X y"},
+}
+
+// TestDialogsFit: on a small terminal (60×20, 80×24) every dialog is
+// whole: its bottom border shows (nothing below it cut off by the
+// screen) and no line of it is cut with "…" (a long line wraps; blank
+// lines and hints give way to the height). Golden files of each.
+func TestDialogsFit(t *testing.T) {
+	for _, sz := range [][2]int{{60, 20}, {80, 24}} {
+		for _, v := range dialogViews {
+			t.Run(fmt.Sprintf("%s/%dx%d", v.name, sz[0], sz[1]), func(t *testing.T) {
+				m := press(t, marketModel(testMarket(), sz[0], sz[1], WithNoColor(true)), v.keys)
+				out := plainGolden(t, m, sz[0], sz[1])
+				if !strings.ContainsAny(out, "╰╚└") {
+					t.Errorf("the dialog's bottom is cut off:\n%s", out)
+				}
+				for _, l := range strings.Split(out, "\n") {
+					if strings.ContainsAny(l, "│║") && strings.Contains(l, "…") {
+						t.Errorf("a dialog line is cut: %q", l)
+					}
+				}
+			})
+		}
+	}
+}
