@@ -44,3 +44,24 @@ func TestDialogsFit(t *testing.T) {
 		}
 	}
 }
+
+// TestChartFitsNarrow: at 60×20 and 80×24 the chart's title and interval
+// bar are never cut with "…": the newest bar's prices, then the bid and
+// ask give way whole, and the interval keys shorten to their arrows.
+func TestChartFitsNarrow(t *testing.T) {
+	for _, sz := range [][2]int{{40, 15}, {60, 20}, {80, 24}} {
+		for _, v := range []goldenView{{"chart", "2 down down down c"}, {"chart-5m", "2 down down down c right"}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", v.name, sz[0], sz[1]), func(t *testing.T) {
+				m := press(t, marketModel(testMarket(), sz[0], sz[1], WithNoColor(true)), v.keys)
+				lines := strings.Split(plainGolden(t, m, sz[0], sz[1]), "\n")
+				title, bar := lines[1], lines[len(lines)-3]
+				if strings.Contains(title, "…") || !strings.Contains(title, "▶ BTCUSDT") {
+					t.Errorf("title %q", title)
+				}
+				if strings.Contains(bar, "…") || !strings.Contains(bar, "←/→") {
+					t.Errorf("interval bar %q", bar)
+				}
+			})
+		}
+	}
+}
