@@ -65,3 +65,20 @@ func TestChartFitsNarrow(t *testing.T) {
 		}
 	}
 }
+
+// TestAllViewNarrow: at 60×20 and 80×24 the All view still shows each
+// account's stream state and the whole note on why it is not in the
+// total: a row too wide for the screen puts them on lines of their own.
+func TestAllViewNarrow(t *testing.T) {
+	for _, sz := range [][2]int{{40, 15}, {60, 20}, {80, 24}, {120, 30}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			m := press(t, sized(NewDesk(twoAccounts(), WithNow(fixedNow), WithNoColor(true)), sz[0], sz[1]), "a a")
+			out := plainGolden(t, m, sz[0], sz[1])
+			for _, want := range []string{"● live", "↻ reconnecting in 8s", "not in total: no snapshot yet", "main", "bot1", "147601.70 USDT"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("the All view does not show %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+}
