@@ -14,7 +14,7 @@ func TestHelpScrollsOnASmallTerminal(t *testing.T) {
 	tm := s.dashboard(t, 60, 20)
 
 	tm.keys("?")
-	first := tm.waitText("1–11 of ")
+	first := tm.waitText("1–10 of ")
 	if !strings.Contains(first, "tab       next pane") || !strings.Contains(first, "new order") {
 		t.Fatalf("the help does not show two columns:\n%s", first)
 	}
@@ -22,7 +22,7 @@ func TestHelpScrollsOnASmallTerminal(t *testing.T) {
 		t.Fatalf("the help fits 60×20, nothing to scroll:\n%s", first)
 	}
 	tm.keys("j")
-	tm.waitText("2–12 of ")
+	tm.waitText("2–11 of ")
 	tm.keys("End")
 	end := tm.waitText("q   quit")
 	if !strings.Contains(end, "↑") || !strings.Contains(end, "?   help") {
@@ -32,7 +32,7 @@ func TestHelpScrollsOnASmallTerminal(t *testing.T) {
 	tm.waitFor("the help to close", func(s string) bool { return !strings.Contains(s, "Keys") && strings.Contains(s, "Open Orders") })
 
 	tm.keys("?")
-	tm.waitText("1–11 of ")
+	tm.waitText("1–10 of ")
 	tm.keys("q")
 	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
 }

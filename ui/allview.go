@@ -103,6 +103,9 @@ func (m *Model) allHeader() string {
 	if m.privacy {
 		parts = append(parts, m.pt.badge.wrap(" PRIVATE "))
 	}
+	if m.lay.body.y > 1 { // two lines (a narrow screen): the total on the second
+		return fitStyled(strings.Join(parts[:3], " "), m.lay.w) + "\n" + fitStyled(" "+strings.Join(parts[3:], " "), m.lay.w)
+	}
 	return fitStyled(strings.Join(parts, " "), m.lay.w)
 }
 

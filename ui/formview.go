@@ -33,12 +33,14 @@ func (f orderForm) View(cx modeCtx) string {
 		b.WriteString("\n\nesc closes")
 		return cx.boxed(st.Box, b.String())
 	}
-	lines := []boxLine{{s: strings.TrimSuffix(b.String(), "\n\n")}, {}}
+	// The title gives way last of all (the Market field says spot or
+	// contract too).
+	lines := []boxLine{{s: strings.TrimSuffix(b.String(), "\n\n"), drop: 1}, {}}
 	lines = append(lines, f.fieldLines(st, cx.w-st.Box.GetHorizontalFrameSize())...)
 	// On a small screen the blank lines give way first, then the hint
-	// (drop 3), the symbol's filters (2), then the quote and the free
-	// balance (1); the fields, their messages, the warnings and the keys
-	// always show.
+	// (drop 3), the symbol's filters (2), then the quote, the free
+	// balance and the title (1); the fields, their messages, the warnings
+	// and the keys always show.
 	for _, l := range f.quoteLines(cx) {
 		drop := 1
 		switch plain := ansi.Strip(l); {

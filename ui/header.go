@@ -18,17 +18,32 @@ import (
 // (the title, the equity's change, the equity, most of the account name,
 // the reason there is no market data), then the items it names shrink (the reason of the
 // state, the badges' padding), then the account name goes, the host is
-// cut short, and last the market part goes.
+// cut short, and last the market part goes. Below headerOneLineWidth it
+// is two lines (layout), the ages and the privacy badge on the second.
 func (m *Model) headerLine() string {
 	if m.acc.all() {
 		return m.allHeader()
 	}
 	w := m.lay.w
+	if m.lay.body.y > 1 {
+		// Two lines (a narrow screen): the ages and the privacy badge go
+		// on the second.
+		h := m.headerParts(true)
+		ages := header{key: h.key, conn: h.conn, private: h.private}
+		h.key, h.conn, h.private = "", "", ""
+		return m.fitHeader(h) + "\n" + fitStyled(" "+ages.join(), w)
+	}
 	if long := m.headerText(false); ansi.StringWidth(long) <= w {
 		return fitStyled(long, w)
 	}
+	return m.fitHeader(m.headerParts(true))
+}
+
+// fitHeader is h on one line of the screen's width, its parts giving way
+// as headerLine says.
+func (m *Model) fitHeader(h header) string {
+	w := m.lay.w
 	s := &m.status
-	h := m.headerParts(true)
 	over := func() int { return ansi.StringWidth(h.join()) - w }
 	name := h.name
 	mp, mt := m.marketWarning()

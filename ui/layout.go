@@ -31,16 +31,25 @@ const (
 	gridMinHeight = 30
 )
 
+// headerOneLineWidth: on a narrower screen the header takes two lines,
+// the listenKey and connection ages and the privacy badge on the second
+// (every item it must show does not fit one line of 60).
+const headerOneLineWidth = 80
+
 func newLayout(w, h int, market bool) layout {
 	l := layout{w: w, h: h}
 	if w < 20 || h < 8 {
 		l.tiny = true
 		return l
 	}
-	l.body = rect{0, 1, w, h - 3}
+	top := 1 // the header's lines
+	if w < headerOneLineWidth {
+		top = 2
+	}
+	l.body = rect{0, top, w, h - 2 - top}
 	if w < gridMinWidth || h < gridMinHeight {
 		l.tabs = true
-		r := rect{0, 2, w, h - 4}
+		r := rect{0, top + 1, w, h - 3 - top}
 		for i := range l.panes {
 			l.panes[i] = r
 		}
@@ -294,7 +303,7 @@ func (m *Model) tabBar() string {
 // paneAt is the pane under the cell (x, y), if any.
 func (l layout) paneAt(x, y int) (paneID, bool) {
 	if l.tabs {
-		if y == 1 {
+		if y == l.body.y { // the tab bar
 			for i, r := range l.tabX {
 				if x >= r[0] && x < r[1] {
 					return paneID(i), true

@@ -138,7 +138,7 @@ func (cx modeCtx) boxedLines(box lipgloss.Style, lines []boxLine) string {
 	room := cx.bodyH - box.GetVerticalFrameSize()
 	blank := func(l boxLine) bool { return strings.TrimSpace(ansi.Strip(l.s)) == "" }
 	for level := dropBlank; level > 0 && len(out) > room; level-- {
-		for i := len(out) - 1; i > 0 && len(out) > room; i-- {
+		for i := len(out) - 1; i >= 0 && len(out) > room; i-- {
 			if l := out[i]; l.drop == level || level == dropBlank && blank(l) {
 				out = append(out[:i], out[i+1:]...)
 			}

@@ -13,7 +13,7 @@ func (m Model) onClick(mouse tea.Mouse) Model {
 	}
 	if id >= 0 {
 		m.focus = id
-		if m.lay.tabs && mouse.Y == 1 {
+		if m.lay.tabs && mouse.Y == m.lay.body.y {
 			return m
 		}
 	}
