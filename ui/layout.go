@@ -33,8 +33,13 @@ const (
 
 // headerOneLineWidth: on a narrower screen the header takes two lines,
 // the listenKey and connection ages and the privacy badge on the second
-// (every item it must show does not fit one line of 60).
-const headerOneLineWidth = 80
+// (every item it must show does not fit one line of 60), unless the
+// screen is lower than headerTwoLinesHeight (the body needs the line
+// more).
+const (
+	headerOneLineWidth   = 80
+	headerTwoLinesHeight = 12
+)
 
 func newLayout(w, h int, market bool) layout {
 	l := layout{w: w, h: h}
@@ -43,7 +48,7 @@ func newLayout(w, h int, market bool) layout {
 		return l
 	}
 	top := 1 // the header's lines
-	if w < headerOneLineWidth {
+	if w < headerOneLineWidth && h >= headerTwoLinesHeight {
 		top = 2
 	}
 	l.body = rect{0, top, w, h - 2 - top}
