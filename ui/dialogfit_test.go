@@ -82,3 +82,23 @@ func TestAllViewNarrow(t *testing.T) {
 		})
 	}
 }
+
+// TestLongMessageWraps: a message too long for the message line (an
+// alert's toast at 60×20) is not cut: it goes on up to three lines, the
+// first ones over the bottom of the body.
+func TestLongMessageWraps(t *testing.T) {
+	text := "BTC-PERP-REV position uPnL -1234.56 USDT crossed below -1000 USDT (rule upnl-guard)"
+	for _, sz := range [][2]int{{60, 20}, {80, 24}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			next, _ := marketModel(testMarket(), sz[0], sz[1], WithNoColor(true)).Update(AlertMsg{Text: text})
+			out := plainGolden(t, next.(Model), sz[0], sz[1])
+			var words []string
+			for _, l := range strings.Split(out, "\n") {
+				words = append(words, strings.Fields(l)...)
+			}
+			if !strings.Contains(strings.Join(words, " "), "⚑ "+text) {
+				t.Errorf("the alert is not whole on the screen:\n%s", out)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -140,7 +141,20 @@ func (m *Model) screen() string {
 	b.WriteString(m.cachedHeader(fc))
 	b.WriteByte('\n')
 	m.writeBody(b, fc)
-	b.WriteString(m.messageLine())
+	msg := m.messageLines()
+	if extra := msg[:len(msg)-1]; len(extra) > 0 {
+		// A long message goes on over the body's last lines.
+		end := len(b.b)
+		for range len(extra) {
+			end = bytes.LastIndexByte(b.b[:end-1], '\n') + 1
+		}
+		b.b = b.b[:end]
+		for _, l := range extra {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
+	b.WriteString(msg[len(msg)-1])
 	b.WriteByte('\n')
 	b.WriteString(m.cachedStatus(fc))
 	return fc.frame()

@@ -128,7 +128,7 @@ func (cx modeCtx) boxedLines(box lipgloss.Style, lines []boxLine) string {
 		}
 		plain := ansi.Strip(l.s)
 		indent := min(len(plain)-len(strings.TrimLeft(plain, " "))+2, inner/2)
-		for i, part := range strings.Split(lipgloss.Wrap(l.s, inner-indent, ""), "\n") {
+		for i, part := range wrapWords(l.s, inner-indent) {
 			if i > 0 {
 				part = strings.Repeat(" ", indent) + strings.TrimLeft(part, " ")
 			}
