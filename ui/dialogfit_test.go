@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // dialogViews are the dialogs, over the account with its market.
@@ -100,5 +102,34 @@ func TestLongMessageWraps(t *testing.T) {
 				t.Errorf("the alert is not whole on the screen:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestTabBarNarrow: every tab is on the tab bar at 60 and 40 columns
+// (short names, then numbers alone), never cut with "…"; a click on a
+// tab still focuses its pane.
+func TestTabBarNarrow(t *testing.T) {
+	for _, sz := range [][2]int{{40, 15}, {60, 20}, {80, 24}} {
+		for _, keys := range []string{"1", "6", "h"} {
+			t.Run(fmt.Sprintf("%s/%dx%d", keys, sz[0], sz[1]), func(t *testing.T) {
+				m := press(t, marketModel(testMarket(), sz[0], sz[1], WithNoColor(true)), keys)
+				bar := strings.Split(plainGolden(t, m, sz[0], sz[1]), "\n")[m.lay.body.y]
+				for i := 1; i <= int(numPanes); i++ {
+					if !strings.Contains(bar, fmt.Sprintf("%d", i)) {
+						t.Errorf("tab %d is not on the bar %q", i, bar)
+					}
+				}
+				if strings.Contains(bar, "…") {
+					t.Errorf("the tab bar is cut: %q", bar)
+				}
+				for id := range paneID(numPanes) {
+					x := m.lay.tabX[id][0] + 1
+					next, _ := m.Update(tea.MouseClickMsg{X: x, Y: m.lay.body.y, Button: tea.MouseLeft})
+					if got := next.(Model).focus; got != id {
+						t.Errorf("a click at x=%d on the tab bar focuses %d, want %d", x, got, id)
+					}
+				}
+			})
+		}
 	}
 }

@@ -60,7 +60,7 @@ func newLayout(w, h int, market bool) layout {
 			l.panes[i] = r
 		}
 		x := 0
-		for i, t := range paneTitles {
+		for i, t := range tabTitles(w, false) {
 			label := tabLabel(paneID(i), t)
 			l.tabX[i] = [2]int{x, x + textWidth(label)}
 			x += textWidth(label) + 1
@@ -97,8 +97,46 @@ func newLayout(w, h int, market bool) layout {
 	return l
 }
 
+// tabLabel is a tab's label: its key and its title (its key alone when
+// the title is "").
 func tabLabel(id paneID, title string) string {
+	if title == "" {
+		return " " + string(rune('1'+int(id))) + " "
+	}
 	return " " + string(rune('1'+int(id))) + " " + title + " "
+}
+
+// paneShortTitles are the tabs' titles when the full ones do not fit;
+// the closed orders are "Closed", as wide as "Orders" (the tabs' places
+// do not move with h).
+var paneShortTitles = [numPanes]string{"Bal", "Orders", "Pos", "Events", "Mkt", "Fills"}
+
+// tabTitles are the tab bar's titles at width w: the panes' titles,
+// else the short ones, else none (the keys alone), whichever fit; with
+// history the Open Orders tab names the closed orders.
+func tabTitles(w int, history bool) [numPanes]string {
+	fits := func(ts [numPanes]string) bool {
+		n := 0
+		for i, t := range ts {
+			n += textWidth(tabLabel(paneID(i), t)) + 1
+		}
+		return n-1 <= w
+	}
+	ts := paneTitles
+	if history {
+		ts[paneOrders] = historyTitle
+	}
+	if fits(paneTitles) && fits(ts) {
+		return ts
+	}
+	ts = paneShortTitles
+	if history {
+		ts[paneOrders] = "Closed"
+	}
+	if fits(ts) {
+		return ts
+	}
+	return [numPanes]string{}
 }
 
 // bodyRows is how many data rows pane id shows (its height less the
@@ -301,10 +339,7 @@ func (m *Model) paneDrawer(id paneID, w, h int, fc *frameCache) paneDraw {
 // tabBar is the line of pane tabs in tabs mode.
 func (m *Model) tabBar() string {
 	var b strings.Builder
-	for i, t := range paneTitles {
-		if paneID(i) == paneOrders && m.history {
-			t = historyTitle
-		}
+	for i, t := range tabTitles(m.lay.w, m.history) {
 		label := tabLabel(paneID(i), t)
 		if paneID(i) == m.focus {
 			if m.noColor {
