@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"runtime/pprof"
 	"slices"
@@ -138,9 +139,11 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	}
 	// Read-only is a capability: an account without a Trader has no way
 	// to send an order, and openUpstream built no rest.Trader for it.
-	model := ui.NewDesk(as.uiAccounts(false), uiOpts...)
+	model := func(term io.Writer) tea.Model {
+		return ui.NewDesk(as.uiAccounts(false), append(uiOpts, ui.WithTerminalOutput(term))...)
+	}
 	opts := append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)
-	prog := newPaintedProgram(model, stdio, *fps, opts...)
+	prog := newPaintedProgramFor(model, stdio, *fps, opts...)
 	go toasts.run(dk.ctx, prog.Program)
 	_, runErr := prog.Run()
 

@@ -4,6 +4,7 @@ package ui
 
 import (
 	"context"
+	"io"
 	"strings"
 	"time"
 
@@ -44,6 +45,7 @@ type Model struct {
 	// startWait and holding: nothing is drawn while holding (firstframe.go).
 	startWait time.Duration
 	holding   bool
+	termOut   io.Writer // the bell and notifications, at once (termout.go); nil: tea.Raw
 
 	acc      deskAccounts // several accounts (accounts.go); zero: one
 	keys     KeyMap
