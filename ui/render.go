@@ -123,7 +123,7 @@ type statusKey struct {
 	now       time.Time
 	lastEvent int64
 	stats     state.Stats
-	w         int
+	w, lines  int
 }
 
 // paneLines is one pane's cached lines, valid for the columns, widths
