@@ -19,7 +19,8 @@ const statusOneLineWidth = 60
 // fresh the data is (DESIGN.md, "What the header and status line always
 // show"). The long labels when every item fits them on one line, else
 // the short ones, the items flowing onto the lines there are; when they
-// do not fit, the last error, then the snapshot's age, then the silence
+// do not fit, the last error is cut with "…" (while at least minCutRoom
+// of it shows) or gives way, then the snapshot's age, then the silence
 // give way whole, and only the items that must show are left, cut with
 // "…" as a last resort.
 func (m *Model) statusLine() string {
@@ -59,11 +60,17 @@ func (m *Model) padStatus(line string) string {
 	return line
 }
 
-// statusPart is one item of the status line; optional ones may give way.
+// statusPart is one item of the status line; optional ones may give
+// way, and one that may be cut (the last error, free text) is cut with
+// "…" to the room left when that is at least minCutRoom.
 type statusPart struct {
-	text     string
-	optional bool
+	text          string
+	optional, cut bool
 }
+
+// minCutRoom is the least room a part that may be cut is cut to; with
+// less it gives way.
+const minCutRoom = 16
 
 // joinStatus is the parts on one line, sep apart, after a space.
 func joinStatus(parts []statusPart, sep string) string {
@@ -85,6 +92,11 @@ func flowStatus(parts []statusPart, w, n int) (lines []string, ok bool) {
 	lines[0] = ""
 	for _, p := range parts {
 		cur := &lines[len(lines)-1]
+		if p.cut && len(lines) == n {
+			if room := w - textWidth(*cur) - 1; textWidth(p.text) > room && room >= minCutRoom {
+				p.text = fit(p.text, room)
+			}
+		}
 		switch {
 		case *cur == "":
 			*cur = " " + p.text
@@ -156,7 +168,7 @@ func (m *Model) statusParts(short bool) []statusPart {
 	}
 	parts = append(parts, statusPart{text: label("snapshot ", "snap ") + snap, optional: true})
 	if s.LastError != "" {
-		parts = append(parts, statusPart{text: label("last error: ", "") + s.LastError, optional: true})
+		parts = append(parts, statusPart{text: label("last error: ", "") + s.LastError, optional: true, cut: true})
 	}
 	return parts
 }

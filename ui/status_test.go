@@ -10,8 +10,9 @@ import (
 // always show (events per second, lag, clock offset, request weight
 // against its limit, a ban, the error count) are whole at 40×15, 60×20
 // and 80×24; below 60 columns the status line takes two lines, and the
-// items it need not show (the last error, the snapshot's age, the
-// silence) give way whole, least important first, never cut with "…".
+// items it need not show give way, least important first: the last
+// error (cut with "…" while 16 cells of it fit), the snapshot's age, the
+// silence, never cut.
 func TestStatusMustShowNarrow(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -44,8 +45,8 @@ func TestStatusMustShowNarrow(t *testing.T) {
 					t.Errorf("status %q lacks %q", status, w)
 				}
 			}
-			if strings.Contains(status, "…") {
-				t.Errorf("status %q cuts an item", status)
+			if items, _, _ := strings.Cut(status, "POST"); strings.Contains(items, "…") {
+				t.Errorf("status %q cuts an item other than the last error", status)
 			}
 		})
 	}
