@@ -163,10 +163,16 @@ func (a *account) collect(ch chan<- prometheus.Metric) {
 	if st.WeightLimit > 0 {
 		gauge(descWeightLimit, float64(st.WeightLimit))
 	}
-	a.collectValue(ch, snap, gauge)
+	// Never synced from a REST snapshot (a wrong key, a stream down from
+	// the start): the equity is unknown, and an absent series says so
+	// where a 0 would be a false value (as the All view's "—").
+	if snap.Version != 0 && !st.LastSnapshot.IsZero() {
+		a.collectValue(ch, snap, gauge)
+	}
 }
 
-// collectValue exports equity and PnL when market data is there. The
+// collectValue exports equity and PnL when market data is there (and the
+// account was synced). The
 // values become float64 only here, at the Prometheus boundary: bhtop's
 // own arithmetic stays decimal.
 func (a *account) collectValue(ch chan<- prometheus.Metric, snap *state.Snapshot, gauge func(*prometheus.Desc, float64, ...string)) {

@@ -5,7 +5,9 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"bhtop/internal/simtest"
 	"bhtop/market"
@@ -99,7 +101,7 @@ func TestEquityAndPnL(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	reg.AddAccount(ctx, Account{Name: "main", State: &sh, Market: &mh, Status: func() stream.Status { return stream.Status{} }})
+	reg.AddAccount(ctx, Account{Name: "main", State: &sh, Market: &mh, Status: func() stream.Status { return stream.Status{LastSnapshot: time.Now()} }})
 	// 2 BTC × 30000 + 100 USDT + PnL (21000-20000)·2·0.001 = 2 USDT
 	if eq := find(gather(t, reg, "bhtop_equity"), map[string]string{"account": "main", "asset": "USDT"}); eq == nil || eq.value != 60102 {
 		t.Errorf("bhtop_equity = %+v, want 60102", eq)
@@ -168,5 +170,35 @@ func TestSimulatorRequests(t *testing.T) {
 	}
 	if r := find(reqs, map[string]string{"endpoint": "other", "status": "404"}); r == nil || r.value != 1 {
 		t.Errorf("other count = %+v, want 1 (%+v)", r, reqs)
+	}
+}
+
+// TestNoEquityBeforeTheFirstSnapshot: an account never synced from a REST
+// snapshot (a wrong key, a stream down from the start) has no known
+// equity: bhtop_equity is absent, never 0, even when its market data is
+// there (README 'Accounts': an unknown equity is never counted as 0).
+func TestNoEquityBeforeTheFirstSnapshot(t *testing.T) {
+	reg := New()
+	var sh state.Hub
+	sh.Publish(&state.Snapshot{})
+	var mh market.Hub
+	mh.Publish(&market.Snapshot{Version: 1, Quotes: map[string]market.Quote{"BTCUSDT": {Symbol: "BTCUSDT", Last: "30000"}}})
+	var synced atomic.Bool
+	status := func() stream.Status {
+		if synced.Load() {
+			return stream.Status{LastSnapshot: time.Now()}
+		}
+		return stream.Status{LastError: "HTTP 401"}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	reg.AddAccount(ctx, Account{Name: "bad", State: &sh, Market: &mh, Status: status})
+	if eq := gather(t, reg, "bhtop_equity"); len(eq) != 0 {
+		t.Errorf("bhtop_equity of an account never synced = %+v, want no series", eq)
+	}
+	sh.Publish(&state.Snapshot{Version: 1, Balances: []state.Balance{{Asset: "USDT", Free: "0", Locked: "0"}}})
+	synced.Store(true)
+	if eq := find(gather(t, reg, "bhtop_equity"), map[string]string{"account": "bad"}); eq == nil || eq.value != 0 {
+		t.Errorf("bhtop_equity once synced = %+v, want 0", eq)
 	}
 }
