@@ -12,14 +12,16 @@ import (
 // options (sshd(8) AUTHORIZED_KEYS FILE FORMAT), as serve honours them:
 //
 //   - from="pattern-list": the client's address must match (wildcards *
-//     and ?, negation !, CIDR address/masklen; addresses only, no DNS).
+//     and ?, negation !, CIDR address/masklen; addresses only, no DNS);
+//     a line with two from= grants nothing, as in sshd.
 //   - restrict: no pty unless the line also says pty (serve offers no
 //     forwarding, agent, X11 or user rc, so the rest of restrict holds
 //     anyway); no-pty: no pty, so the dashboard is refused.
 //   - environment="BHTOP_ACCOUNTS=a,b": the accounts this viewer may see
 //     (absent: all); other environment options are ignored, as sshd does
 //     without PermitUserEnvironment.
-//   - expiry-time="YYYYMMDD[HHMM[SS]]": refused after that local time.
+//   - expiry-time="YYYYMMDD[HHMM[SS]]": refused after that local time
+//     (of several, the earliest).
 //   - forwarding options (no-port-forwarding, permitopen, ...), user-rc
 //     and no-touch-required change nothing: serve allows none of it.
 //
@@ -60,6 +62,9 @@ func parseGrant(line int, options []string) (grant, error) {
 		}
 		switch {
 		case name == "from" && hasVal:
+			if g.from != nil { // sshd refuses the line: a second list must not widen the first
+				return g, fmt.Errorf("option from: given twice")
+			}
 			g.from = strings.Split(val, ",")
 			for _, p := range g.from {
 				if err := checkPattern(p); err != nil {
@@ -82,7 +87,9 @@ func parseGrant(line int, options []string) (grant, error) {
 			if err != nil {
 				return g, fmt.Errorf("option expiry-time: %w", err)
 			}
-			g.expires = t
+			if g.expires.IsZero() || t.Before(g.expires) {
+				g.expires = t // the earliest of several holds, as in sshd
+			}
 		case noOpOptions[name]:
 		case name == "command":
 			return g, fmt.Errorf("option command= cannot be honoured: serve runs only the dashboard (this key is meant for another program)")
