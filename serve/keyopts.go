@@ -19,7 +19,8 @@ import (
 //     anyway); no-pty: no pty, so the dashboard is refused.
 //   - environment="BHTOP_ACCOUNTS=a,b": the accounts this viewer may see
 //     (absent: all); other environment options are ignored, as sshd does
-//     without PermitUserEnvironment.
+//     without PermitUserEnvironment; one that is not NAME=value makes the
+//     line grant nothing (sshd refuses it too).
 //   - expiry-time="YYYYMMDD[HHMM[SS]]": refused after that local time
 //     (of several, the earliest).
 //   - forwarding options (no-port-forwarding, permitopen, ...), user-rc
@@ -78,7 +79,10 @@ func parseGrant(line int, options []string) (grant, error) {
 		case name == "no-pty" && !hasVal:
 			g.noPty = true
 		case name == "environment" && hasVal:
-			k, v, _ := strings.Cut(val, "=")
+			k, v, ok := strings.Cut(val, "=")
+			if !ok || !validEnvName(k) { // sshd refuses the line too
+				return g, fmt.Errorf("option environment: want NAME=value, NAME of letters, digits and _")
+			}
 			if k == "BHTOP_ACCOUNTS" {
 				g.accounts = splitAccounts(v)
 			}
@@ -101,6 +105,17 @@ func parseGrant(line int, options []string) (grant, error) {
 		g.noPty = true
 	}
 	return g, nil
+}
+
+// validEnvName reports whether name is an environment variable's name as
+// sshd accepts it in environment=: letters, digits and _, not empty.
+func validEnvName(name string) bool {
+	for _, r := range name {
+		if !(r == '_' || r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z') {
+			return false
+		}
+	}
+	return name != ""
 }
 
 // splitAccounts reads "a,b" (blanks dropped). An empty list allows no

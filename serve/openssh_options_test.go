@@ -139,9 +139,12 @@ func TestOpenSSHKeyOptions(t *testing.T) {
 	})
 
 	// As sshd: a line with two from= grants nothing (a second one must
-	// not widen the first), and of several expiry-time= the earliest
-	// holds (a later one must not revive an expired key).
-	for _, opts := range []string{`from="10.0.0.0/8",from="*"`, `expiry-time="20000101",expiry-time="20991231"`} {
+	// not widen the first), of several expiry-time= the earliest holds
+	// (a later one must not revive an expired key), and an environment=
+	// that is not NAME=value grants nothing (a mistyped BHTOP_ACCOUNTS
+	// must not mean every account).
+	for _, opts := range []string{`from="10.0.0.0/8",from="*"`, `expiry-time="20000101",expiry-time="20991231"`,
+		`environment="BHTOP_ACCOUNTS:main"`, `environment="BHTOP_ACCOUNTS =main"`} {
 		t.Run(opts, func(t *testing.T) {
 			setLine(opts)
 			if out, code := ssh(ctx, false, nil); code != 255 {
