@@ -136,6 +136,7 @@ func (f *Flags) ResolveAccounts(getenv func(string) string) ([]Account, error) {
 		if err != nil {
 			return nil, err
 		}
+		c.Watch = watchRuleSymbols(c.Watch, c.Alerts, DefaultAccount)
 		return []Account{{Name: DefaultAccount, Conn: c}}, nil
 	}
 	if len(names) > 1 && (set["record"] || getenv("BHTOP_RECORD") != "") {
@@ -151,6 +152,7 @@ func (f *Flags) ResolveAccounts(getenv func(string) string) ([]Account, error) {
 		if err != nil {
 			return nil, fmt.Errorf("account %s: %w", n, err)
 		}
+		c.Watch = watchRuleSymbols(c.Watch, c.Alerts, n)
 		out = append(out, Account{Name: n, Conn: c})
 	}
 	return out, nil

@@ -165,3 +165,43 @@ func TestTopLevelRecordWithAccounts(t *testing.T) {
 		t.Errorf("record in one table = %+v, %v; want main only recording", got, err)
 	}
 }
+
+// TestPriceCrossSymbolsWatched: a price_cross rule's symbol is watched by
+// every account the rule applies to, so that its price is followed even
+// when no balance, order or position touches it (otherwise the rule never
+// fired, silently).
+func TestPriceCrossSymbolsWatched(t *testing.T) {
+	rules := `
+[[alerts]]
+kind = "price_cross"
+symbol = "LTCBTC"
+above = 1
+[[alerts]]
+kind = "price_cross"
+symbol = "XRPUSDT"
+below = 1
+account = "main"
+[[alerts]]
+kind = "price_cross"
+symbol = "ETHBTC"
+below = 1
+`
+	accts, err := resolveAccounts(t, nil, nil, accountsFile+rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"bot1": {"ETHBTC", "LTCBTC"}, "main": {"LTCBTC", "XRPUSDT", "ETHBTC"}}
+	for _, a := range accts {
+		if strings.Join(a.Watch, ",") != strings.Join(want[a.Name], ",") {
+			t.Errorf("account %s watches %q, want %q", a.Name, a.Watch, want[a.Name])
+		}
+	}
+	one, err := resolveAccounts(t, []string{"--watch", "BTCUSDT,LTCBTC"}, nil, "base_url = \"http://x.example:1\"\napi_key = \"k\"\nsecret_key = \"s\"\n"+
+		strings.ReplaceAll(rules, `account = "main"`, `account = "default"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(one[0].Watch, ","); got != "BTCUSDT,LTCBTC,XRPUSDT,ETHBTC" {
+		t.Errorf("the default account watches %q, want BTCUSDT,LTCBTC,XRPUSDT,ETHBTC", got)
+	}
+}

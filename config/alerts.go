@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"bhtop/alert"
@@ -33,6 +34,24 @@ func parseAlerts(path, text string, raw []map[string]any) ([]alert.Rule, error) 
 		return nil, fmt.Errorf("config file %s: %s[[alerts]] rule %d: %v", path, where, i+1, err)
 	}
 	return rules, nil
+}
+
+// watchRuleSymbols is watch plus the symbols of the price_cross rules
+// that apply to account: a price is followed only for the symbols an
+// account touches or watches, so without this a rule on another symbol
+// never fired. watch itself is not changed (tables share it).
+func watchRuleSymbols(watch []string, rules []alert.Rule, account string) []string {
+	out := watch
+	for _, r := range rules {
+		if r.Kind != alert.KindPriceCross || (r.Account != "" && r.Account != account) || slices.Contains(out, r.Symbol) {
+			continue
+		}
+		if len(out) == len(watch) {
+			out = slices.Clone(watch)
+		}
+		out = append(out, r.Symbol)
+	}
+	return out
 }
 
 // alertLines are the line numbers (from 1) of each [[alerts]] header and
