@@ -83,7 +83,8 @@ func (file fileSettings) inherit(t accountSettings) fileSettings {
 
 // identity is what a table says about where and who the account is:
 // these keys win over flags and environment, which are one value for
-// every account (a table's api_key must not lose to BHTOP_API_KEY).
+// every account (a table's api_key must not lose to BHTOP_API_KEY), and
+// so does its read_only = true.
 type identity struct {
 	name, path string
 	t          accountSettings
@@ -106,6 +107,13 @@ func (id *identity) value(key string) setting {
 		v = id.t.SecretKey
 	case "secret_file":
 		v = id.t.SecretFile
+	case "read_only":
+		// The account's own safety switch: a read-only table is not made
+		// tradable by a false meant for every account (BHTOP_READ_ONLY,
+		// --read-only=false). Its false sits below them, with the file.
+		if id.t.ReadOnly != nil && *id.t.ReadOnly {
+			v = "true"
+		}
 	}
 	if v == "" {
 		return setting{}

@@ -205,3 +205,44 @@ below = 1
 		t.Errorf("the default account watches %q, want BTCUSDT,LTCBTC,XRPUSDT,ETHBTC", got)
 	}
 }
+
+// TestTableReadOnlyHolds: an [accounts.NAME] table's read_only = true is
+// that account's own safety switch: neither BHTOP_READ_ONLY=false nor
+// --read-only=false (meant for every account) makes it tradable. A
+// table's read_only = false stays below them (--read-only still makes
+// every account read-only).
+func TestTableReadOnlyHolds(t *testing.T) {
+	file := `base_url = "http://x.example:1"
+[accounts.bot]
+api_key = "b"
+secret_key = "bs"
+read_only = true
+[accounts.main]
+api_key = "m"
+secret_key = "ms"
+read_only = false
+`
+	for _, tc := range []struct {
+		name string
+		args []string
+		env  env
+		want map[string]bool
+	}{
+		{"environment false", nil, env{"BHTOP_READ_ONLY": "false"}, map[string]bool{"bot": true, "main": false}},
+		{"flag false", []string{"--read-only=false"}, nil, map[string]bool{"bot": true, "main": false}},
+		{"flag true", []string{"--read-only"}, nil, map[string]bool{"bot": true, "main": true}},
+		{"nothing", nil, nil, map[string]bool{"bot": true, "main": false}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			accts, err := resolveAccounts(t, tc.args, tc.env, file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range accts {
+				if a.ReadOnly != tc.want[a.Name] {
+					t.Errorf("account %s: ReadOnly %v, want %v", a.Name, a.ReadOnly, tc.want[a.Name])
+				}
+			}
+		})
+	}
+}
