@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
-	"strings"
 	"sync"
 
 	"bhtop/config"
@@ -93,25 +91,9 @@ func (m hostLimits) of(baseURL string) *rest.HostLimits {
 	return m[k]
 }
 
-// hostKey is baseURL's scheme, host and port (the scheme's default port
-// when none is given), lower case: the same for every spelling of one
-// host's base URL.
-func hostKey(baseURL string) string {
-	u, err := url.Parse(strings.TrimSpace(baseURL))
-	if err != nil || u.Host == "" {
-		return baseURL
-	}
-	scheme, port := strings.ToLower(u.Scheme), u.Port()
-	if port == "" {
-		switch scheme {
-		case "http":
-			port = "80"
-		case "https":
-			port = "443"
-		}
-	}
-	return scheme + "://" + strings.ToLower(u.Hostname()) + ":" + port
-}
+// hostKey is config.HostKey: one key per service host, however its base
+// URL is spelled.
+func hostKey(baseURL string) string { return config.HostKey(baseURL) }
 
 // startSim starts one simulator for the accounts with neither
 // credentials nor base URL, and points each at its own simulated account.

@@ -160,8 +160,12 @@ func (f *Flags) ResolveAccounts(getenv func(string) string) ([]Account, error) {
 		if err != nil {
 			return nil, fmt.Errorf("account %s: %w", n, err)
 		}
-		c.Watch = watchRuleSymbols(c.Watch, c.Alerts, n)
 		out = append(out, Account{Name: n, Conn: c})
+	}
+	rules := marketRulesPerHost(out[0].Alerts, out)
+	for i := range out {
+		out[i].Alerts = rules
+		out[i].Watch = watchRuleSymbols(out[i].Watch, rules, out[i].Name)
 	}
 	return out, nil
 }

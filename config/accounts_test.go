@@ -2,6 +2,7 @@ package config
 
 import (
 	"flag"
+	"maps"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -244,5 +245,61 @@ read_only = false
 				}
 			}
 		})
+	}
+}
+
+// TestPriceCrossOncePerHost: a price is the market's, not an account's: a
+// price_cross rule naming no account is evaluated on the first account of
+// each service host (accounts without a base URL share the built-in
+// simulator), so one crossing is one alert, not one per account. A rule
+// naming an account is left as it is.
+func TestPriceCrossOncePerHost(t *testing.T) {
+	file := `
+[accounts.a1]
+base_url = "http://one.example:1"
+api_key = "k"
+secret_key = "s"
+[accounts.a2]
+base_url = "HTTP://ONE.example:1"
+api_key = "k"
+secret_key = "s"
+[accounts.b1]
+base_url = "http://two.example:2"
+api_key = "k"
+secret_key = "s"
+[accounts.b2]
+base_url = "http://two.example:2"
+api_key = "k"
+secret_key = "s"
+
+[[alerts]]
+kind = "fill"
+[[alerts]]
+kind = "price_cross"
+symbol = "BTCUSDT"
+above = 70000
+[[alerts]]
+kind = "price_cross"
+symbol = "ETHBTC"
+below = 1
+account = "b2"
+`
+	accts, err := resolveAccounts(t, nil, nil, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range accts[0].Alerts {
+		got = append(got, r.ID+"@"+r.Account)
+	}
+	if want := "fill#1@,price_cross#2@a1,price_cross#2@b1,price_cross#3@b2"; strings.Join(got, ",") != want {
+		t.Errorf("rules %s, want %s", strings.Join(got, ","), want)
+	}
+	watch := map[string]string{}
+	for _, a := range accts {
+		watch[a.Name] = strings.Join(a.Watch, ",")
+	}
+	if want := map[string]string{"a1": "BTCUSDT", "a2": "", "b1": "BTCUSDT", "b2": "ETHBTC"}; !maps.Equal(watch, want) {
+		t.Errorf("watch lists %v, want %v", watch, want)
 	}
 }
