@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"bhtop/dec"
 	"bhtop/internal/simtest"
 	"bhtop/market"
 	"bhtop/rest"
@@ -201,4 +202,49 @@ func TestNoEquityBeforeTheFirstSnapshot(t *testing.T) {
 	if eq := find(gather(t, reg, "bhtop_equity"), map[string]string{"account": "bad"}); eq == nil || eq.value != 0 {
 		t.Errorf("bhtop_equity once synced = %+v, want 0", eq)
 	}
+}
+
+// TestBalancesAndOpenOrders: bhtop_balance (free + locked per asset) and
+// bhtop_open_orders (per market) equal what the simulator's REST
+// endpoints say once the stream has folded the orders placed.
+func TestBalancesAndOpenOrders(t *testing.T) {
+	l := newLive(t, "main", 0)
+	ctx := context.Background()
+	tr := rest.NewTrader(l.rest)
+	for _, p := range []string{"0.001", "0.002"} {
+		if ack := tr.PlaceOrder(ctx, rest.OrderRequest{Symbol: "ETHBTC", Side: "BUY", Type: "LIMIT",
+			TimeInForce: "GTC", Quantity: "1", Price: p}); ack.Outcome != rest.OutcomeAccepted {
+			t.Fatalf("PlaceOrder: %+v", ack)
+		}
+	}
+	spot, err := l.rest.OpenOrders(ctx, "", 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	contract, err := l.rest.ContractOpenOrders(ctx, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acct, err := l.rest.Account(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the open orders", func() bool {
+		s := find(gather(t, l.reg, "bhtop_open_orders"), map[string]string{"account": "main", "market": "spot"})
+		return s != nil && s.value == float64(len(spot))
+	})
+	if s := find(gather(t, l.reg, "bhtop_open_orders"), map[string]string{"account": "main", "market": "contract"}); s == nil || s.value != float64(len(contract)) {
+		t.Errorf("bhtop_open_orders{market=contract} = %+v, want %d", s, len(contract))
+	}
+	waitFor(t, "the balances", func() bool {
+		bals := gather(t, l.reg, "bhtop_balance")
+		for _, b := range acct.Balances {
+			total := dec.Sum(b.Free, b.Locked)
+			s := find(bals, map[string]string{"account": "main", "asset": b.Asset})
+			if s == nil || s.value != total.InexactFloat64() {
+				return false
+			}
+		}
+		return len(bals) == len(acct.Balances)
+	})
 }
