@@ -119,7 +119,9 @@ func (e *Engine) Evaluate(in Input) []Firing {
 			}
 			continue
 		default:
-			vs = ev.verdicts(r)
+			if vs = ev.verdicts(r); vs == nil {
+				continue // nothing known (no market data): every subject keeps its state
+			}
 		}
 		out = append(out, e.edges(i, r, in, vs)...)
 	}

@@ -245,3 +245,35 @@ func TestNoStorm(t *testing.T) {
 		t.Errorf("%d firings over a long silence, want 1", n)
 	}
 }
+
+// TestUnknownKeepsState: while market data is gone (no quotes at all), a
+// level condition cannot be known and keeps its state: when the same
+// prices come back nothing fires again (README: "A condition that cannot
+// be known (no market data) keeps its state"). liquidation_within re-armed
+// its positions then, so every loss of market data fired it again.
+func TestUnknownKeepsState(t *testing.T) {
+	pos := func(w *world) {
+		w.st.Positions = []state.Position{{Symbol: "BTC-PERP", Side: "LONG", AvgPrice: "100", Total: "2", LiquidationPrice: "90"}}
+	}
+	quotes := func(w *world) {
+		w.mk.Quotes = map[string]market.Quote{"BTC-PERP": {Symbol: "BTC-PERP", Mark: "94"}, "BTCUSDT": {Symbol: "BTCUSDT", Last: "94"}}
+	}
+	gone := func(w *world) { w.mk.Quotes = map[string]market.Quote{} }
+	for _, tc := range []struct {
+		name string
+		rule map[string]any
+	}{
+		{"liquidation_within", map[string]any{"kind": "liquidation_within", "percent": int64(5)}},
+		{"pnl_below", map[string]any{"kind": "pnl_below", "symbol": "BTC-PERP", "below": int64(-10)}},
+		{"equity_below", map[string]any{"kind": "equity_below", "below": int64(1000)}},
+		{"price_cross", map[string]any{"kind": "price_cross", "symbol": "BTCUSDT", "below": int64(95)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			runSteps(t, []Rule{rule(t, 1, tc.rule)}, []step{
+				{func(w *world) { pos(w); w.balance("USDT", "10"); quotes(w) }, 1, ""},
+				{gone, 0, ""},
+				{quotes, 0, ""},
+			})
+		})
+	}
+}
