@@ -74,3 +74,43 @@ func TestViewersSeeTheirAccounts(t *testing.T) {
 		return strings.Contains(logs.String(), "allows none of the accounts served")
 	}, "the log to say why the key was refused")
 }
+
+// TestAllViewHoldsTheViewersAccounts: three accounts served; a stock
+// OpenSSH viewer whose key allows two of them cycles through those two
+// and an All view that lists, counts and totals only them: the third
+// account's name is nowhere on any screen it reaches.
+func TestAllViewHoldsTheViewersAccounts(t *testing.T) {
+	needTools(t, "ssh", "tmux")
+	s := simtest.Start(t, sim.Options{Seed: 1, Activity: 5, Accounts: 3})
+	var accts []ui.Account
+	for i, name := range []string{"main", "hidden", "bot"} {
+		k := s.Accounts(sim.DemoSecret)[i]
+		sess, err := stream.New(stream.Config{REST: s.ClientAs(k.APIKey, k.SecretKey), WSURL: s.WSURL(), Simulated: true})
+		accts = append(accts, ui.Account{Name: name, Backend: testkit.Live(t, sess, err)})
+	}
+	f := newFixture(t, func(c *Config) {
+		c.NewModel, c.Upstream = nil, nil
+		c.Accounts = accts
+	})
+	file, key := openSSHKey(t)
+	testkit.WriteFile(t, f.keysFile, `environment="BHTOP_ACCOUNTS=bot,main" `+strings.TrimSpace(string(gossh.MarshalAuthorizedKey(key.PublicKey())))+"\n")
+	term := testkit.NewTmux(t).Term(t, 120, 40, "ssh "+strings.Join(f.sshArgs(file, f.knownHosts(t)), " ")+"; sleep 30")
+	header := func(s string) string { return strings.SplitN(s, "\n", 2)[0] }
+	var seen []string
+	for _, want := range []string{" main ", " bot ", "ALL ACCOUNTS", " main "} {
+		scr := term.WaitFor(want, func(s string) bool { return strings.Contains(header(s), want) && strings.Contains(s, "live") })
+		seen = append(seen, scr)
+		term.Keys("a")
+	}
+	all := seen[2]
+	if !strings.Contains(header(all), "2 accounts") || !strings.Contains(all, " Total ") || strings.Contains(all, "of 3") {
+		t.Errorf("the All view does not total the viewer's two accounts:\n%s", all)
+	}
+	for _, scr := range seen {
+		if strings.Contains(scr, "hidden") {
+			t.Errorf("a screen names the account the key does not allow:\n%s", scr)
+		}
+	}
+	term.Keys("q")
+	testkit.Eventually(t, 10*time.Second, func() bool { return f.srv.Sessions() == 0 }, "q to end the session")
+}
