@@ -148,8 +148,10 @@ func (a *account) collect(ch chan<- prometheus.Metric) {
 	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, append([]string{n}, labels...)...)
 	}
-	snap := a.State.Latest()
+	// The status first: the stream publishes a resync's state before its
+	// status says synced, so the state read after it is at least that.
 	st := a.Status()
+	snap := a.State.Latest()
 	for i, t := range state.EventTypes() {
 		counter(descEvents, snap.Stats.ByType[i], t)
 	}

@@ -248,3 +248,30 @@ func TestBalancesAndOpenOrders(t *testing.T) {
 		return len(bals) == len(acct.Balances)
 	})
 }
+
+// TestStatusReadBeforeState: a scrape reads the stream's status before
+// the state, as the alert rules do: the stream publishes a resync's
+// state before its status says synced, so a state read first can be the
+// one before the resync while the status read after says synced (an
+// empty account exported as equity 0). Here the resync lands between the
+// two reads, inside Status.
+func TestStatusReadBeforeState(t *testing.T) {
+	reg := New()
+	var sh state.Hub
+	sh.Publish(&state.Snapshot{Version: 1}) // a subscriber joined before the first resync
+	var mh market.Hub
+	mh.Publish(&market.Snapshot{Version: 1, Quotes: map[string]market.Quote{"BTCUSDT": {Symbol: "BTCUSDT", Last: "30000"}}})
+	var synced atomic.Bool
+	status := func() stream.Status {
+		if synced.CompareAndSwap(false, true) {
+			sh.Publish(&state.Snapshot{Version: 2, Balances: []state.Balance{{Asset: "USDT", Free: "100", Locked: "0"}}})
+		}
+		return stream.Status{LastSnapshot: time.Now()}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	reg.AddAccount(ctx, Account{Name: "main", State: &sh, Market: &mh, Status: status})
+	if eq := find(gather(t, reg, "bhtop_equity"), map[string]string{"account": "main"}); eq == nil || eq.value != 100 {
+		t.Errorf("bhtop_equity = %+v, want 100 (the synced state), never 0", eq)
+	}
+}
