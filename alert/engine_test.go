@@ -1,6 +1,7 @@
 package alert
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -276,4 +277,29 @@ func TestUnknownKeepsState(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestFillOfAnOrderNeverSeen: an order placed and filled while the stream
+// was down is never in the state's orders (the resync reads only open
+// ones), but its fills come with the myTrades records: they fire (once),
+// while fills there before start, or of orders the order watch reports,
+// do not fire on their own.
+func TestFillOfAnOrderNeverSeen(t *testing.T) {
+	fill := func(order, trade, qty string) state.Fill {
+		return state.Fill{Market: "spot", Symbol: "LTCUSDT", OrderID: order, TradeID: trade, Side: "SELL", Price: "84.1", Qty: qty}
+	}
+	runSteps(t, []Rule{rule(t, 1, map[string]any{"kind": "fill"})}, []step{
+		{func(w *world) { w.st.Fills = []state.Fill{fill("7", "70", "1")} }, 0, ""}, // baseline: before start
+		{func(w *world) { w.st.Fills = append(w.st.Fills, fill("9", "90", "0.119")) }, 1, "fill: LTCUSDT SELL 0.119 at 84.1"},
+		{nil, 0, ""},
+		{func(w *world) { w.st.Fills = append(slices.Clone(w.st.Fills), fill("9", "91", "0.2")) }, 1, "LTCUSDT SELL 0.2 at 84.1"},
+		{func(w *world) {
+			w.st.Orders = state.NewOrderRows(order("1", "FILLED", "2"))
+			w.st.Fills = append(slices.Clone(w.st.Fills), state.Fill{Market: "spot", Symbol: "ETHBTC", OrderID: "1", TradeID: "10", Side: "BUY", Qty: "2"})
+		}, 1, "fill: ETHBTC BUY LIMIT filled 2 of 2"}, // one alert: the order's
+		{func(w *world) { // a resync's myTrades record, sorted in among older fills
+			w.st.Fills = slices.Insert(slices.Clone(w.st.Fills), 1, fill("8", "80", "0.3"))
+		}, 1, "fill: LTCUSDT SELL 0.3 at 84.1"},
+		{func(w *world) { w.st.Fills = w.st.Fills[1:] }, 0, ""}, // the oldest evicted
+	})
 }
