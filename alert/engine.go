@@ -110,7 +110,7 @@ func (e *Engine) Evaluate(in Input) []Firing {
 					tw = &tradeWatch{}
 					e.trades[in.Account] = tw
 				}
-				fresh = tw.update(in.State)
+				fresh = tw.update(in.State, in.Now)
 			}
 			// Events, not levels: each new fill or rejection fires once,
 			// coalesced per evaluation (per published snapshot).

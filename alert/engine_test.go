@@ -286,7 +286,8 @@ func TestUnknownKeepsState(t *testing.T) {
 // do not fire on their own.
 func TestFillOfAnOrderNeverSeen(t *testing.T) {
 	fill := func(order, trade, qty string) state.Fill {
-		return state.Fill{Market: "spot", Symbol: "LTCUSDT", OrderID: order, TradeID: trade, Side: "SELL", Price: "84.1", Qty: qty}
+		return state.Fill{Market: "spot", Symbol: "LTCUSDT", OrderID: order, TradeID: trade, Side: "SELL", Price: "84.1", Qty: qty,
+			Time: t0.UnixMilli()}
 	}
 	runSteps(t, []Rule{rule(t, 1, map[string]any{"kind": "fill"})}, []step{
 		{func(w *world) { w.st.Fills = []state.Fill{fill("7", "70", "1")} }, 0, ""}, // baseline: before start
@@ -301,5 +302,19 @@ func TestFillOfAnOrderNeverSeen(t *testing.T) {
 			w.st.Fills = slices.Insert(slices.Clone(w.st.Fills), 1, fill("8", "80", "0.3"))
 		}, 1, "fill: LTCUSDT SELL 0.3 at 84.1"},
 		{func(w *world) { w.st.Fills = w.st.Fills[1:] }, 0, ""}, // the oldest evicted
+	})
+}
+
+// TestOldFillsAfterTheBaseline: the start's myTrades records (fills from
+// before bhtop started, of orders long closed) can be folded in after the
+// rules' baseline was taken; they are not new fills and never fire.
+func TestOldFillsAfterTheBaseline(t *testing.T) {
+	old := func(trade string) state.Fill {
+		return state.Fill{Market: "spot", Symbol: "ETHBTC", OrderID: "1" + trade, TradeID: trade, Side: "BUY", Price: "0.05", Qty: "1",
+			Time: t0.Add(-time.Hour).UnixMilli()}
+	}
+	runSteps(t, []Rule{rule(t, 1, map[string]any{"kind": "fill"})}, []step{
+		{nil, 0, ""}, // the baseline: the REST snapshot, no fills yet
+		{func(w *world) { w.st.Fills = []state.Fill{old("1"), old("2"), old("3")} }, 0, ""},
 	})
 }

@@ -3,6 +3,7 @@ package alert
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -30,6 +31,10 @@ type tradeWatch struct {
 	fillRows  []state.Fill // the last snapshot's fills
 	fillsSeen map[fillKey]struct{}
 	orphans   []state.Fill // such fills new in the last update
+	// since is when the baseline was taken (unix ms): fills older than it
+	// come from before the start (the start's myTrades records can be
+	// folded in after the baseline) and are no news.
+	since int64
 }
 
 // fillKey identifies a fill as the state does: by trade id, else by its
@@ -55,9 +60,12 @@ type orderSeen struct {
 
 // update compares s with the previous snapshot, once per Version; fresh
 // is false when s was already seen.
-func (t *tradeWatch) update(s *state.Snapshot) (fresh bool) {
+func (t *tradeWatch) update(s *state.Snapshot, now time.Time) (fresh bool) {
 	if t.primed && s.Version == t.version {
 		return false
+	}
+	if !t.primed {
+		t.since = now.UnixMilli()
 	}
 	t.fills, t.rejected, t.orphans = t.fills[:0], t.rejected[:0], t.orphans[:0]
 	t.scanOrders(s.Orders)
@@ -130,7 +138,7 @@ func (t *tradeWatch) scanFills(fills []state.Fill) {
 			continue
 		}
 		t.fillsSeen[k] = struct{}{}
-		if _, known := t.orders[orderKey{f.Market, f.OrderID}]; t.primed && !known {
+		if _, known := t.orders[orderKey{f.Market, f.OrderID}]; t.primed && !known && f.Time >= t.since {
 			t.orphans = append(t.orphans, *f)
 		}
 	}
