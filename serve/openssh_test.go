@@ -27,3 +27,35 @@ func TestStockOpenSSHClient(t *testing.T) {
 	term.Keys("q")
 	testkit.Eventually(t, 10*time.Second, func() bool { return f.srv.Sessions() == 0 }, "q over OpenSSH to end the session")
 }
+
+// TestOpenSSHWindowResize: resizing the stock OpenSSH client's window
+// (its tmux window) redraws the dashboard for the new size: tabs at
+// 80×24, the panes side by side at 160×48, no line wider than the window.
+func TestOpenSSHWindowResize(t *testing.T) {
+	needTools(t, "ssh", "tmux")
+	l := newLive(t, 20)
+	f := liveServer(t, l)
+	keyFile, signer := openSSHKey(t)
+	writeAuthorizedKeys(t, f.keysFile, f.client, signer)
+	term := testkit.NewTmux(t).Term(t, 160, 48, "ssh "+strings.Join(f.sshArgs(keyFile, f.knownHosts(t)), " ")+"; sleep 30")
+	wide := func(s string) bool {
+		return strings.Contains(s, "Balances (") && strings.Contains(s, "│  Positions (")
+	}
+	tabs := func(s string) bool { return strings.Contains(s, "1 Balances") || strings.Contains(s, "1 Bal") }
+	term.WaitFor("the panes side by side at 160x48", wide)
+	for _, size := range []struct {
+		w, h int
+		what string
+		ok   func(string) bool
+	}{{80, 24, "tabs at 80x24", tabs}, {160, 48, "the panes side by side again", wide}} {
+		term.Resize(size.w, size.h)
+		scr := term.WaitFor(size.what, size.ok)
+		for _, line := range strings.Split(scr, "\n") {
+			if w := len([]rune(line)); w > size.w {
+				t.Errorf("a line of %d columns in a %d-column window: %q", w, size.w, line)
+			}
+		}
+	}
+	term.Keys("q")
+	testkit.Eventually(t, 10*time.Second, func() bool { return f.srv.Sessions() == 0 }, "q to end the session")
+}
