@@ -8,19 +8,24 @@ import (
 	"bhtop/internal/testkit"
 )
 
+// openSSHViewer serves the dashboard of a live simulator account and
+// runs the stock OpenSSH client against it in a w×h tmux window, checking
+// the host key strictly.
+func openSSHViewer(t *testing.T, w, h int) (*fixture, *testkit.Term) {
+	t.Helper()
+	needTools(t, "ssh", "tmux")
+	f := liveServer(t, newLive(t, 20))
+	keyFile, signer := openSSHKey(t)
+	writeAuthorizedKeys(t, f.keysFile, f.client, signer)
+	sshCmd := "ssh " + strings.Join(f.sshArgs(keyFile, f.knownHosts(t)), " ")
+	return f, testkit.NewTmux(t).Term(t, w, h, sshCmd+"; sleep 30")
+}
+
 // TestStockOpenSSHClient runs the OpenSSH client in a tmux window against
 // the server (real simulator, real dashboard), checking the host key
 // strictly, and reads the screen tmux shows.
 func TestStockOpenSSHClient(t *testing.T) {
-	needTools(t, "ssh", "tmux")
-	l := newLive(t, 20)
-	f := liveServer(t, l)
-	keyFile, signer := openSSHKey(t)
-	writeAuthorizedKeys(t, f.keysFile, f.client, signer)
-
-	x := testkit.NewTmux(t)
-	sshCmd := "ssh " + strings.Join(f.sshArgs(keyFile, f.knownHosts(t)), " ")
-	term := x.Term(t, 120, 40, sshCmd+"; sleep 30")
+	f, term := openSSHViewer(t, 120, 40)
 	term.WaitFor("the dashboard over OpenSSH", func(s string) bool {
 		return strings.Contains(s, "Balances") && strings.Contains(s, "READ-ONLY")
 	})
@@ -32,12 +37,7 @@ func TestStockOpenSSHClient(t *testing.T) {
 // (its tmux window) redraws the dashboard for the new size: tabs at
 // 80×24, the panes side by side at 160×48, no line wider than the window.
 func TestOpenSSHWindowResize(t *testing.T) {
-	needTools(t, "ssh", "tmux")
-	l := newLive(t, 20)
-	f := liveServer(t, l)
-	keyFile, signer := openSSHKey(t)
-	writeAuthorizedKeys(t, f.keysFile, f.client, signer)
-	term := testkit.NewTmux(t).Term(t, 160, 48, "ssh "+strings.Join(f.sshArgs(keyFile, f.knownHosts(t)), " ")+"; sleep 30")
+	f, term := openSSHViewer(t, 160, 48)
 	wide := func(s string) bool {
 		return strings.Contains(s, "Balances (") && strings.Contains(s, "│  Positions (")
 	}
