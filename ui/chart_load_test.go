@@ -219,3 +219,30 @@ func TestChartKeepsANewOrdersSymbol(t *testing.T) {
 	}
 	finish(t, tm)
 }
+
+// TestFormFollowsItsSymbol: against the simulator, the order form on a
+// symbol the account does not touch (LTCBTC) gets its live bid, ask and
+// last from the market client, so it can take them as the price and warn
+// of a limit order that would execute at once; closing the form lets the
+// symbol go.
+func TestFormFollowsItsSymbol(t *testing.T) {
+	srv := simtest.Start(t, sim.Options{MarketActivity: 20})
+	sess, err := stream.New(stream.Config{REST: srv.Client(), WSURL: srv.WSURL(), Simulated: true})
+	testkit.Started(t, sess, err)
+	mc := simtest.Market(t, srv.Server, sess.Hub(), nil)
+	m := New(sess, &testTrader{}, WithNoColor(true), WithMarket(mc.Hub(), "USDT"), WithCandles(mc))
+	tm := runModel(t, m, 160, 48)
+	waitText(t, tm, "● live", "BTCUSDT")
+	sendKeys(tm, "n")
+	waitText(t, tm, "New spot order")
+	tm.Type("LTCBTC")
+	waitText(t, tm, "◀ LTCBTC", "bid 0.00", "ask 0.00", "last 0.00")
+	sendKeys(tm, "tab", "tab", "tab", "tab")
+	tm.Type("1")
+	sendKeys(tm, "tab")
+	tm.Type("1") // far above the ask
+	waitText(t, tm, "executes at once")
+	sendKeys(tm, "esc")
+	waitGone(t, tm, "LTCBTC")
+	finish(t, tm)
+}

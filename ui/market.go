@@ -27,6 +27,39 @@ type CandleLoader interface {
 	LoadCandles(symbol, interval string)
 }
 
+// SymbolFollower follows one more symbol's market while the order form
+// shows it (the market client's Follow; "" stops). It must not block.
+type SymbolFollower interface {
+	Follow(symbol string)
+}
+
+// follower is the market's SymbolFollower, nil when the candle loader is
+// not one.
+func (ms marketSource) follower() SymbolFollower {
+	f, _ := ms.candles.(SymbolFollower)
+	return f
+}
+
+// followForm tells the market client the symbol the order form shows
+// ("" once it is closed) when that changed, so the form has its live
+// bid, ask and last even when the account does not touch it.
+func (m Model) followForm(next tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
+	nm, ok := next.(Model)
+	if !ok {
+		return next, cmd
+	}
+	want := ""
+	if f := nm.form; f != nil && !f.loading && f.loadErr == "" {
+		want = f.symbol().Symbol
+	}
+	fl := nm.market.follower()
+	if want == nm.following || fl == nil {
+		return nm, cmd
+	}
+	nm.following = want
+	return nm, tea.Batch(cmd, func() tea.Msg { fl.Follow(want); return nil })
+}
+
 // WithCandles lets the chart ask l for the bars of the interval it shows
 // (without it, intervals the hub lacks are merged from shorter bars).
 func WithCandles(l CandleLoader) Option {

@@ -61,6 +61,9 @@ type Model struct {
 	status  upstream.Status
 	notes   []upstream.Note
 	noteSeq uint64
+	// following is the symbol the market client was last asked to
+	// follow for the order form (followForm).
+	following string
 
 	width, height int
 	lay           layout
@@ -213,13 +216,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tick()
 	case tea.KeyPressMsg:
 		m.metrics.count("keys")
-		return m.onKey(msg)
+		return m.followForm(m.onKey(msg))
 	case tea.MouseClickMsg:
 		return m.onClick(msg.Mouse()), nil
 	case tea.MouseWheelMsg:
 		return m.onWheel(msg.Mouse()), nil
 	case symbolsMsg:
-		return m.onSymbols(msg), nil
+		return m.followForm(m.onSymbols(msg), nil)
 	case placedMsg:
 		return m.onPlaced(msg), nil
 	case canceledMsg:
