@@ -13,6 +13,7 @@ import (
 	"bhtop/config"
 	"bhtop/metrics"
 	"bhtop/notify"
+	"bhtop/stream"
 	"bhtop/ui"
 )
 
@@ -132,14 +133,34 @@ const (
 type uiAlerts struct {
 	ch      chan ui.AlertMsg
 	desktop bool
+	// notes adds a firing to its account's events log (keyed by the
+	// firing's account name), so that alerts firing together are all
+	// kept, not only the newest toast; set before the watchers start.
+	notes map[string]func(string)
 }
 
 func newUIAlerts(getenv func(string) string) *uiAlerts {
 	return &uiAlerts{ch: make(chan ui.AlertMsg, 16), desktop: desktopNotifications(getenv)}
 }
 
-// deliver queues f for the dashboard.
+// noteTo makes each firing a line of its account's events log.
+func (u *uiAlerts) noteTo(as *accounts) {
+	u.notes = map[string]func(string){}
+	for _, a := range as.list {
+		name, sess := a.name, a.up.sess
+		if name == "" {
+			name = metrics.DefaultAccount
+		}
+		u.notes[name] = func(text string) { sess.Note(stream.NoteAlert, text) }
+	}
+}
+
+// deliver queues f for the dashboard and notes it in its account's
+// events log.
 func (u *uiAlerts) deliver(f alert.Firing) {
+	if note := u.notes[f.Account]; note != nil {
+		note(f.Message)
+	}
 	text := f.Message
 	if f.Account != metrics.DefaultAccount {
 		text = f.Account + ": " + text

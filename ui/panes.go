@@ -324,7 +324,7 @@ func eventColumns() []column {
 			switch it.note.Kind {
 			case upstream.NoteFill:
 				return p.good
-			case upstream.NoteError:
+			case upstream.NoteError, upstream.NoteAlert:
 				return p.bad
 			case upstream.NoteConnect, upstream.NoteResync:
 				return p.warn
