@@ -257,7 +257,7 @@ func (m *Model) paneDrawer(id paneID, w, h int, fc *frameCache) paneDraw {
 	}
 	c := viewCtx{
 		cell: &fc.cell, p: &fc.pt, noColor: m.noColor, privacy: m.privacy,
-		focused: id == m.focus, stale: m.stale() && id != paneEvents,
+		focused: id == m.focus, stale: m.staleMark(id),
 		filtering: m.prompt.on && id == m.focus, title: title, empty: empty,
 	}
 	if id == paneFills {

@@ -240,3 +240,46 @@ func TestContractFormCrossWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestMarketDownMarksPricesStale: when market data goes down after it
+// flowed, the quotes on screen are the last ones received: the Market
+// pane says it may be stale, and the panes showing prices and values
+// (balances, open orders, positions) say their prices may be; the
+// stream being live, nothing else is marked. Back up, the marks go.
+func TestMarketDownMarksPricesStale(t *testing.T) {
+	ms := testMarket()
+	hub := marketHub(ms)
+	tm := startProgram(t, newTestBackend(testSnapshot()), &testTrader{}, 160, 48, WithMarket(hub, "USDT"))
+	waitText(t, tm, "equity 147601.70 USDT")
+	waitGone(t, tm, "may be stale")
+
+	down := *ms
+	down.Version++
+	down.Health = market.Health{Reason: "reconnecting: quote socket closed"}
+	hub.Publish(&down)
+	waitText(t, tm, "no market data (reconnecting: quote socket closed)", "Market (5)  ⚠ may be stale",
+		"Balances (", "Positions (")
+	screen := *tm.screen.Load()
+	for _, title := range []string{"Balances (", "Open Orders (", "Positions ("} {
+		line := ""
+		for _, l := range strings.Split(screen, "\n") {
+			if i := strings.Index(l, title); i >= 0 {
+				line = l[i:]
+				break
+			}
+		}
+		if !strings.Contains(line, "⚠ prices may be stale") {
+			t.Errorf("%s title without the prices mark: %q", title, line)
+		}
+	}
+	if strings.Contains(screen, "Fills (") && strings.Contains(screen[strings.Index(screen, "Fills ("):], "Fills (0)  ⚠") {
+		t.Errorf("the Fills pane is marked, yet shows no market price:\n%s", screen)
+	}
+
+	up := down
+	up.Version++
+	up.Health = market.Health{Up: true}
+	hub.Publish(&up)
+	waitGone(t, tm, "may be stale")
+	finish(t, tm)
+}

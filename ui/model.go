@@ -372,6 +372,26 @@ func (m *Model) stale() bool {
 	return m.snap.Version > 0
 }
 
+// staleMark is a pane's stale mark: the account's panes may lag while
+// the stream is not live; while market data is down after it flowed, the
+// quotes shown are the last received, so the Market pane may be stale
+// and the panes showing prices and values say so of their prices.
+func (m *Model) staleMark(id paneID) string {
+	switch {
+	case id == paneEvents:
+		return ""
+	case m.stale():
+		return "⚠ may be stale"
+	case !m.mk.live || m.mk.snap == nil || m.mk.snap.Health.Up || len(m.mk.snap.Quotes) == 0:
+		return ""
+	case id == paneMarket:
+		return "⚠ may be stale"
+	case id == paneBalances, id == paneOrders, id == panePositions:
+		return "⚠ prices may be stale"
+	}
+	return ""
+}
+
 // View draws the screen. It is pure and draws only what is visible.
 func (m Model) View() tea.View {
 	content := ""

@@ -154,7 +154,8 @@ type titleKey struct {
 	title, note, filter string
 	n, sort             int
 	desc                bool
-	filtering, stale    bool
+	filtering           bool
+	stale               string
 	focused             bool
 	w                   int
 }
