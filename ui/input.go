@@ -174,7 +174,7 @@ func (m Model) askCancel() Model {
 			req.OrderType = "STOP"
 		}
 	}
-	summary := "order " + o.OrderID + ": " + o.Side + " " + o.Quantity + " " + o.Symbol + " " + o.Type + part(" @ ", o.Price, "")
+	summary := "order " + o.OrderID + ": " + orderSide(o) + " " + o.Quantity + " " + o.Symbol + " " + o.Type + part(" @ ", o.Price, "")
 	m.ask(confirmation{cancel: &req, summary: summary})
 	return m
 }

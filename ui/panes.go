@@ -139,10 +139,24 @@ func pendingMarket(p *state.Pending) string {
 	return state.MarketSpot
 }
 
+// orderSide is the side an order was sent with: a contract order's is
+// kept as BUY or SELL with its close flag (as the user stream reports
+// it), shown as BUY_OPEN, SELL_CLOSE, … since a SELL alone does not say
+// whether it opens a short or closes a long.
+func orderSide(o *state.Order) string {
+	if o.Market != state.MarketContract || o.Close == nil || strings.Contains(o.Side, "_") {
+		return o.Side
+	}
+	if *o.Close {
+		return o.Side + "_CLOSE"
+	}
+	return o.Side + "_OPEN"
+}
+
 func orderColumns() []column {
 	market := orderField(func(o *state.Order) string { return o.Market }, pendingMarket)
 	symbol := orderField(func(o *state.Order) string { return o.Symbol }, func(p *state.Pending) string { return p.Symbol })
-	side := orderField(func(o *state.Order) string { return o.Side }, func(p *state.Pending) string { return p.Side })
+	side := orderField(orderSide, func(p *state.Pending) string { return p.Side })
 	typ := orderField(func(o *state.Order) string { return o.Type }, nil)
 	tif := orderField(func(o *state.Order) string { return o.TimeInForce }, nil)
 	price := orderField(func(o *state.Order) string { return o.Price }, nil)
