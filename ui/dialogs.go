@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/shopspring/decimal"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -104,7 +106,7 @@ func (c *confirmation) question(cx modeCtx) string {
 		if c.notional != "" {
 			lines = append(lines, "notional "+c.notional+" "+c.quote)
 		} else {
-			lines = append(lines, "notional: at the market price (not known here)")
+			lines = append(lines, marketEstimate(cx, r, c.quote)...)
 		}
 		lines = append(lines, reviewWarning(cx, r.Symbol, r.Price, r.Side, r.Type)...)
 	case c.contract != nil:
@@ -132,6 +134,36 @@ func reviewWarning(cx modeCtx, symbol, price, side, typ string) []string {
 		return []string{"⚠ " + w}
 	}
 	return nil
+}
+
+// marketEstimate is a MARKET order's review lines: about what it costs
+// at the live ask (a BUY) or brings at the bid (a SELL), and, for a BUY,
+// a warning when that is above the free quote balance (masked in privacy
+// mode). The fill may go beyond the best price; without a quote the
+// notional is not known.
+func marketEstimate(cx modeCtx, r *rest.OrderRequest, quote string) []string {
+	q := cx.mk.snap.Quotes[r.Symbol]
+	ref, at := q.Ask, "ask"
+	if r.Side == "SELL" {
+		ref, at = q.Bid, "bid"
+	}
+	p, ok := dec(ref)
+	qty, err := decimal.NewFromString(r.Quantity)
+	if !ok || err != nil {
+		return []string{"notional: at the market price (not known here)"}
+	}
+	n := p.Mul(qty).String()
+	lines := []string{"notional ≈ " + n + " " + quote + " at the " + at + " " + ref}
+	if r.Side == "BUY" && cx.snap != nil {
+		if free := freeOf(cx.snap, quote); free.LessThan(p.Mul(qty)) {
+			shown := free.String()
+			if cx.privacy {
+				shown = hidden
+			}
+			lines = append(lines, "⚠ needs about "+n+" "+quote+", free "+shown)
+		}
+	}
+	return lines
 }
 
 // orderSummary is one line saying what an order request does.

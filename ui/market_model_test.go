@@ -283,3 +283,33 @@ func TestMarketDownMarksPricesStale(t *testing.T) {
 	waitGone(t, tm, "may be stale")
 	finish(t, tm)
 }
+
+// TestMarketOrderReviewEstimates: a spot MARKET order's review says
+// about what it costs at the live ask (a BUY) or brings at the bid (a
+// SELL), and warns when a BUY's estimate is above the free quote
+// balance; without a quote it says the notional is not known.
+func TestMarketOrderReviewEstimates(t *testing.T) {
+	review := func(m Model) string {
+		t.Helper()
+		if m.confirm == nil || m.confirm.place == nil {
+			t.Fatalf("no order review open")
+		}
+		return ansi.Strip(m.confirm.question(m.modeCtx()))
+	}
+	// BTCUSDT: bid 61020.4, ask 61020.6; the account has 10250.75 USDT free.
+	buy := review(press(t, marketModel(testMarket(), 120, 40), "n down down right down type:0.5 enter"))
+	for _, want := range []string{"BUY 0.5 BTCUSDT MARKET", "notional ≈ 30510.3 USDT at the ask 61020.6", "⚠ needs about 30510.3 USDT, free 10250.75"} {
+		if !strings.Contains(buy, want) {
+			t.Errorf("BUY review lacks %q:\n%s", want, buy)
+		}
+	}
+	sell := review(press(t, marketModel(testMarket(), 120, 40), "n down right down right down type:0.5 enter"))
+	if want := "notional ≈ 30510.2 USDT at the bid 61020.4"; !strings.Contains(sell, want) || strings.Contains(sell, "needs") {
+		t.Errorf("SELL review lacks %q or warns:\n%s", want, sell)
+	}
+	noQuote := testMarket()
+	delete(noQuote.Quotes, "BTCUSDT")
+	if got := review(press(t, marketModel(noQuote, 120, 40), "n down down right down type:0.5 enter")); !strings.Contains(got, "not known here") {
+		t.Errorf("review without a quote:\n%s", got)
+	}
+}
