@@ -246,3 +246,50 @@ func TestFormFollowsItsSymbol(t *testing.T) {
 	waitGone(t, tm, "LTCBTC")
 	finish(t, tm)
 }
+
+// recordedFollows is a candle loader that also records what the form
+// asked the market client to follow.
+type recordedFollows struct {
+	recordedLoads
+	follows []string
+}
+
+func (r *recordedFollows) Follow(symbol string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.follows = append(r.follows, symbol)
+}
+
+func (r *recordedFollows) followed() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.follows)
+}
+
+// TestFormFollowsOnlyTheSymbolItRestsOn: stepping through symbols with
+// ←/→ follows only the one the form rests on (each new symbol costs the
+// market client a REST snapshot: holding → through hundreds of symbols
+// must not spend the request weight), and closing the form stops.
+func TestFormFollowsOnlyTheSymbolItRestsOn(t *testing.T) {
+	rec := &recordedFollows{}
+	tm := startProgram(t, newTestBackend(testSnapshot()), &testTrader{}, 120, 40,
+		WithMarket(marketHub(testMarket()), "USDT"), WithCandles(rec))
+	sendKeys(tm, "n")
+	waitText(t, tm, "New spot order", "◀ BTCUSDT") // the first symbol, once the symbols loaded
+	sendKeys(tm, "right", "right")                 // BTCUSDT → ETHBTC → ETHUSDT, passing ETHBTC at once
+	waitText(t, tm, "◀ ETHUSDT")
+	deadline := time.Now().Add(waitLimit)
+	for !slices.Contains(rec.followed(), "ETHUSDT") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	// BTCUSDT may have been followed if the machine was slow to press →.
+	if got := slices.DeleteFunc(rec.followed(), func(s string) bool { return s == "BTCUSDT" }); !slices.Equal(got, []string{"ETHUSDT"}) {
+		t.Errorf("followed %q, want only the symbol the form rests on", rec.followed())
+	}
+	sendKeys(tm, "esc")
+	waitText(t, tm, "order form closed")
+	finish(t, tm)
+	if got := rec.followed(); got[len(got)-1] != "" {
+		t.Errorf("followed %q, want none once the form closed", got)
+	}
+}

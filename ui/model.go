@@ -62,8 +62,9 @@ type Model struct {
 	notes   []upstream.Note
 	noteSeq uint64
 	// following is the symbol the market client was last asked to
-	// follow for the order form (followForm).
-	following string
+	// follow for the order form, followWait the one the form shows
+	// while it waits followAfter (followForm).
+	following, followWait string
 
 	width, height int
 	lay           layout
@@ -235,6 +236,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onResync(msg), nil
 	case AlertMsg:
 		return m.onAlert(msg)
+	case followMsg:
+		return m.onFollow(msg)
 	case toastDoneMsg:
 		return m.onToastDone(msg)
 	case startWaitMsg:
