@@ -114,6 +114,9 @@ func (c *confirmation) question(cx modeCtx) string {
 		lines = append(lines, contractReviewLines(c.review, c.contract, cx.snap, cx.privacy)...)
 		side, typ := contractCross(*c.contract)
 		lines = append(lines, reviewWarning(cx, c.contract.Symbol, c.contract.Price, side, typ)...)
+		if w := stopWarning(side, c.contract, cx.mk.snap.Quotes[c.contract.Symbol].Last); w != "" {
+			lines = append(lines, "⚠ "+w)
+		}
 	case c.cancel != nil:
 		lines = append(lines, "CANCEL THIS ORDER?", "", c.summary)
 	}

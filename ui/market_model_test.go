@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"bhtop/market"
+	"bhtop/rest"
 )
 
 // TestMarketPaneAndChart runs the dashboard with a market hub: key 5
@@ -311,5 +312,32 @@ func TestMarketOrderReviewEstimates(t *testing.T) {
 	delete(noQuote.Quotes, "BTCUSDT")
 	if got := review(press(t, marketModel(noQuote, 120, 40), "n down down right down type:0.5 enter")); !strings.Contains(got, "not known here") {
 		t.Errorf("review without a quote:\n%s", got)
+	}
+}
+
+// TestStopTriggerWarning: a contract STOP order whose trigger the last
+// price has already reached (a BUY at or below it, a SELL at or above
+// it) triggers as soon as it is placed: the review says so.
+func TestStopTriggerWarning(t *testing.T) {
+	m := marketModel(testMarket(), 120, 40) // BTC-PERP last 61050
+	for _, tc := range []struct {
+		side, trigger, want string
+	}{
+		{"BUY_OPEN", "61000", "⚠ trigger 61000 at or below the last 61050: this BUY stop triggers at once"},
+		{"BUY_CLOSE", "61050", "⚠ trigger 61050 at or below the last 61050: this BUY stop triggers at once"},
+		{"BUY_OPEN", "61100", ""},
+		{"SELL_CLOSE", "61100", "⚠ trigger 61100 at or above the last 61050: this SELL stop triggers at once"},
+		{"SELL_OPEN", "61000", ""},
+	} {
+		r := rest.ContractOrderRequest{Symbol: "BTC-PERP", Side: tc.side, OrderType: "STOP", PriceType: "INPUT",
+			Price: "61000", TriggerPrice: tc.trigger, Quantity: "1", Leverage: "10", TimeInForce: "GTC"}
+		c := confirmation{contract: &r}
+		got := ansi.Strip(c.question(m.modeCtx()))
+		switch {
+		case tc.want == "" && strings.Contains(got, "triggers at once"):
+			t.Errorf("%s stop at %s warns:\n%s", tc.side, tc.trigger, got)
+		case tc.want != "" && !strings.Contains(got, tc.want):
+			t.Errorf("%s stop at %s: review lacks %q:\n%s", tc.side, tc.trigger, tc.want, got)
+		}
 	}
 }
