@@ -91,6 +91,10 @@ func (c confirmation) View(cx modeCtx) string {
 	default:
 		body = c.question(cx)
 	}
+	if cx.stale != "" {
+		// The panes' "may be stale" is behind the box: say it here.
+		body = "⚠ the account may be stale (" + cx.stale + "): check before y\n" + body
+	}
 	return cx.boxed(cx.st.Confirm, body)
 }
 
