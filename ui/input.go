@@ -135,10 +135,10 @@ func (m Model) openForm() (tea.Model, tea.Cmd) {
 	}
 	f := &orderForm{field: fieldSymbol, keys: m.keys.formKeys()}
 	if m.chart != nil {
-		f.search = m.chart.symbol // preselect the charted symbol
+		f.pre = m.chart.symbol // preselect the charted symbol
 		f.contract = m.mk.snap.Instruments[m.chart.symbol].Contract
 	} else if it, ok := m.panes[m.focus].selected(); ok && it.pend == nil {
-		f.search = m.selectedSymbol() // or the selected row's
+		f.pre = m.selectedSymbol() // or the selected row's
 		f.contract = it.pos != nil || (it.ord != nil && it.ord.Market == state.MarketContract) ||
 			(it.fill != nil && it.fill.Market == state.MarketContract)
 	}
