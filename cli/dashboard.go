@@ -121,7 +121,6 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	defer as.Close()            // idempotent: the normal path closes it below
 	first := as.list[0].up.sess // --metrics reads its state after Close
 	as.Start()
-	toasts.noteTo(as)
 	as.follow(dk)
 	logger.Info("dashboard started", "accounts", len(as.list), "simulated", as.list[0].up.simulated, "readOnly", conn.ReadOnly)
 
