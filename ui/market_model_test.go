@@ -341,3 +341,27 @@ func TestStopTriggerWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestChartSaysWhenMarketIsDown: with market data down after it flowed,
+// the chart's bars and quote are the last received: its title says so.
+func TestChartSaysWhenMarketIsDown(t *testing.T) {
+	down := testMarket()
+	down.Health = market.Health{Reason: "reconnecting: quote socket closed"}
+	m := press(t, marketModel(down, 120, 40), "5 down c")
+	if m.chart == nil {
+		t.Fatal("no chart open")
+	}
+	out := ansi.Strip(m.View().Content)
+	title := ""
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "▶ BTCUSDT 1m") {
+			title = l
+		}
+	}
+	if !strings.Contains(title, "⚠ no market data: may be stale") {
+		t.Errorf("chart title %q does not say the market is down:\n%s", title, out)
+	}
+	if live := ansi.Strip(press(t, marketModel(testMarket(), 120, 40), "5 down c").View().Content); strings.Contains(live, "may be stale") {
+		t.Errorf("live market, yet the chart says stale:\n%s", live)
+	}
+}
