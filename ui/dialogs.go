@@ -11,6 +11,7 @@ import (
 
 	"bhtop/actions"
 	"bhtop/rest"
+	"bhtop/state"
 )
 
 // confirmation is a pending yes/no question. Only `y` answers yes; every
@@ -230,6 +231,12 @@ func (m Model) onConfirmKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		c.contract = &req
 	}
+	if c.cancel != nil {
+		if why := m.cancelMoot(c.cancel); why != "" { // nothing to cancel: nothing sent
+			m.setMsg(msgWarn, why)
+			return m, nil
+		}
+	}
 	m.reqID++
 	m.busy = true
 	switch {
@@ -246,6 +253,21 @@ func (m Model) onConfirmKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	m.metrics.count("cancels_sent")
 	m.setMsg(msgInfo, "canceling "+c.summary+" …")
 	return m, m.cancelCmd(m.reqID, *c.cancel)
+}
+
+// cancelMoot says why a reviewed cancel is not to be sent: the order
+// closed (filled, cancelled, …) while the review was open, as the
+// snapshot shown says. "" when it is still open or not known here.
+func (m *Model) cancelMoot(req *rest.CancelRequest) string {
+	market := state.MarketSpot
+	if req.Contract {
+		market = state.MarketContract
+	}
+	o, _ := m.snap.Orders.Find(market, req.OrderID)
+	if o == nil || o.Open() {
+		return ""
+	}
+	return "order " + req.OrderID + " is no longer open (" + o.Status + "): no cancel sent"
 }
 
 // sending closes the form and says the order (what, as a person reads

@@ -10,6 +10,7 @@ import (
 
 	"bhtop/actions"
 	"bhtop/rest"
+	"bhtop/state"
 )
 
 // The trading actions through the whole program: a contract order, the
@@ -258,5 +259,38 @@ func TestContractOverPrice(t *testing.T) {
 		TimeInForce: "GTC", Quantity: "5", OverPrice: "2.5", Leverage: "10"}
 	if len(tr.contract) != 1 || tr.contract[0] != want {
 		t.Fatalf("sent %+v, want one %+v", tr.contract, want)
+	}
+}
+
+// TestCancelRereadsOrder: the order filled (or was cancelled) while its
+// cancel review was open: `y` sends nothing and says why, as the close
+// review does for a changed position; an order still open is cancelled
+// once.
+func TestCancelRereadsOrder(t *testing.T) {
+	b, tr := newTestBackend(testSnapshot()), &testTrader{}
+	m := sized(New(b, tr, WithNow(fixedNow)), 120, 40)
+	m = press(t, m, "2 down down down down x") // the ETHBTC order 1002, NEW
+	if m.confirm == nil || m.confirm.cancel == nil || m.confirm.cancel.OrderID != "1002" {
+		t.Fatalf("review %+v, want the cancel of order 1002", m.confirm)
+	}
+	filled := testSnapshot()
+	filled.Version++
+	o, _ := filled.Orders.Find("spot", "1002")
+	done := *o
+	done.Status, done.ExecutedQty, done.Working = "FILLED", done.Quantity, false
+	filled.Orders = state.NewOrderRows(&done)
+	b.hub.Publish(filled)
+	next, _ := m.Update(hubMsg{at: time.Now()})
+	m = press(t, next.(Model), "y")
+	if _, canceled := tr.calls(); canceled != 0 {
+		t.Errorf("a cancel was sent for an order that is FILLED")
+	}
+	if !strings.Contains(m.msg, "no longer open") || !strings.Contains(m.msg, "FILLED") {
+		t.Errorf("message %q, want why nothing was sent", m.msg)
+	}
+
+	m = press(t, sized(New(newTestBackend(testSnapshot()), tr, WithNow(fixedNow)), 120, 40), "2 down down down down x y")
+	if _, canceled := tr.calls(); canceled != 1 {
+		t.Errorf("cancels sent %d for an open order, want 1", canceled)
 	}
 }
