@@ -113,3 +113,16 @@ func TestSymbolTypedWhileSymbolsLoad(t *testing.T) {
 		})
 	}
 }
+
+// TestEnterWhileSymbolsLoad: enter before brokerInfo's symbols arrive
+// cannot review anything yet; it says so instead of doing nothing (a
+// `y` typed next then went into a field unnoticed).
+func TestEnterWhileSymbolsLoad(t *testing.T) {
+	m := sized(New(newTestBackend(testSnapshot()), &testTrader{}, WithNow(fixedNow), WithNoColor(true)), 120, 40)
+	next, _ := m.Update(keyMsg("n"))
+	next, _ = next.(Model).Update(keyMsg("enter"))
+	m = next.(Model)
+	if m.confirm != nil || !strings.Contains(m.msg, "symbols are still loading") {
+		t.Errorf("enter while loading: review %v, message %q; want no review and why", m.confirm != nil, m.msg)
+	}
+}
