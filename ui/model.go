@@ -90,9 +90,12 @@ type Model struct {
 	reqID        int // id of the newest request whose reply is awaited
 	busy         bool
 	msg          string
-	msgKind      msgKind
-	shortHelp    string // the message line's help, drawn on resize and theme change
-	noHelp       string // the message line under a dialog: blank
+	// unknown is the order whose UNKNOWN outcome the message line shows,
+	// until the account says what became of it (reconcileUnknown).
+	unknown   unknownOrder
+	msgKind   msgKind
+	shortHelp string // the message line's help, drawn on resize and theme change
+	noHelp    string // the message line under a dialog: blank
 	// frames holds the lines the last frames drew (render.go); every
 	// copy of the Model shares it.
 	frames *frameCache
@@ -263,6 +266,7 @@ func (m Model) onHub(msg hubMsg) (tea.Model, tea.Cmd) {
 func (m *Model) refresh() {
 	m.snap = m.b.Hub().Latest()
 	m.status = m.b.Status()
+	m.reconcileUnknown()
 	m.endHold()
 	m.revalue()
 	if notes, seq := m.b.Notes(m.noteSeq); seq != m.noteSeq {

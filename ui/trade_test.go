@@ -294,3 +294,52 @@ func TestCancelRereadsOrder(t *testing.T) {
 		t.Errorf("cancels sent %d for an open order, want 1", canceled)
 	}
 }
+
+// TestUnknownOutcomeMessageFollowsTheOrder: "order outcome UNKNOWN"
+// stayed on the message line after the order was found (or found never
+// placed), inviting the order to be sent again; it now says what became
+// of it once the account shows it.
+func TestUnknownOutcomeMessageFollowsTheOrder(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(s *state.Snapshot)
+		want string
+	}{
+		{"found", func(s *state.Snapshot) {
+			s.Orders = s.Orders.Append(&state.Order{Market: "spot", Symbol: "BTCUSDT", OrderID: "9001", ClientOrderID: "ui-test-1",
+				Side: "BUY", Type: "LIMIT", TimeInForce: "GTC", Price: "60000", Quantity: "0.01", ExecutedQty: "0",
+				CumulativeQuoteQty: "0", Status: "NEW", Working: true})
+		}, "order ui-test-1 (UNKNOWN) found: NEW, id 9001"},
+		{"not placed", func(s *state.Snapshot) {
+			s.Pending = append(s.Pending, state.Pending{ClientOrderID: "ui-test-1", Symbol: "BTCUSDT", Side: "BUY",
+				Status: state.PendingNotPlaced, Reason: "the service does not know it (-2013)"})
+		}, "order ui-test-1 (UNKNOWN) was not placed: the service does not know it (-2013)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newTestBackend(testSnapshot())
+			m := sized(New(b, &testTrader{outcome: rest.OutcomeUnknown}, WithNow(fixedNow)), 160, 48)
+			m = press(t, m, "n down down down down type:0.01 down type:60000 enter y")
+			if !strings.Contains(m.msg, "UNKNOWN") {
+				t.Fatalf("message %q, want the UNKNOWN outcome", m.msg)
+			}
+			s := testSnapshot()
+			s.Version++
+			s.Pending = append(s.Pending, state.Pending{ClientOrderID: "ui-test-1", Symbol: "BTCUSDT", Side: "BUY", Status: state.PendingUnknown})
+			b.hub.Publish(s)
+			next, _ := m.Update(hubMsg{at: time.Now()})
+			m = next.(Model)
+			if !strings.Contains(m.msg, "UNKNOWN (") {
+				t.Fatalf("still unknown, the message changed to %q", m.msg)
+			}
+			s = testSnapshot()
+			s.Version += 2
+			tc.edit(s)
+			b.hub.Publish(s)
+			next, _ = m.Update(hubMsg{at: time.Now()})
+			m = next.(Model)
+			if !strings.Contains(m.msg, tc.want) {
+				t.Errorf("message %q, want %q", m.msg, tc.want)
+			}
+		})
+	}
+}
