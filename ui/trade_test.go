@@ -343,3 +343,29 @@ func TestUnknownOutcomeMessageFollowsTheOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestCloseWithEmptyQuantitySendsNothing: erasing the closing review's
+// quantity and pressing y closed the whole available quantity (an empty
+// quantity meant "all"); it now sends nothing and asks for a quantity.
+func TestCloseWithEmptyQuantitySendsNothing(t *testing.T) {
+	tr := &testTrader{}
+	m := sized(New(newTestBackend(testSnapshot()), tr, WithNow(fixedNow)), 120, 40)
+	m = press(t, m, "3 x backspace") // BTC-PERP LONG, available 2: "2" erased
+	if m.confirm == nil || m.confirm.closing == nil || m.confirm.closing.qty != "" {
+		t.Fatalf("review %+v, want the closing review with an empty quantity", m.confirm)
+	}
+	if v := ansi.Strip(m.confirm.closing.View()); strings.Contains(v, "SELL_CLOSE") || !strings.Contains(v, "type the quantity to close") {
+		t.Errorf("review with an empty quantity:\n%s", v)
+	}
+	m = press(t, m, "y")
+	if len(tr.contract) != 0 {
+		t.Fatalf("sent %+v with an empty quantity", tr.contract)
+	}
+	if m.confirm == nil || m.confirm.closing == nil {
+		t.Fatal("the review closed; want it open, asking for a quantity")
+	}
+	m = press(t, m, "type:1 y")
+	if len(tr.contract) != 1 || tr.contract[0].Quantity != "1" {
+		t.Errorf("sent %+v, want one SELL_CLOSE of 1", tr.contract)
+	}
+}
