@@ -86,7 +86,7 @@ func (c confirmation) View(cx modeCtx) string {
 	var body string
 	switch {
 	case c.closing != nil:
-		body = c.closing.View()
+		body = c.closing.View(cx.privacy)
 	case c.cancelAll != nil:
 		body = c.cancelAll.View(max(1, cx.bodyH-8))
 	default:

@@ -124,19 +124,30 @@ func (c closeReview) order(p state.Position) (rest.ContractOrderRequest, error) 
 }
 
 // View is the closing review: the position, the quantity being edited
-// and the order it makes (or why it cannot).
-func (c closeReview) View() string {
+// and the order it makes (or why it cannot). In privacy mode the
+// position's quantities are masked, and so is the quantity while it is
+// the prefilled available one (a typed one is the trader's own).
+func (c closeReview) View(privacy bool) string {
 	p := c.pos
+	total, avail, qty := p.Total, p.Available, c.qty
+	mask := func(s string) string { return s }
+	if privacy {
+		total, avail, mask = hidden, hidden, maskNumbers
+		if qty == p.Available {
+			qty = hidden
+		}
+	}
 	lines := []string{"CLOSE THIS POSITION?", "",
-		p.Symbol + " " + p.Side + "  total " + p.Total + "  available " + p.Available + "  avg " + p.AvgPrice}
+		p.Symbol + " " + p.Side + "  total " + total + "  available " + avail + "  avg " + p.AvgPrice}
 	req, err := c.order(p)
 	switch {
 	case c.err != "":
-		lines = append(lines, "quantity ["+c.qty+"_]  ! "+c.err)
+		lines = append(lines, "quantity ["+qty+"_]  ! "+mask(c.err))
 	case err != nil:
-		lines = append(lines, "quantity ["+c.qty+"_]  ! "+err.Error())
+		lines = append(lines, "quantity ["+qty+"_]  ! "+mask(err.Error()))
 	default:
-		lines = append(lines, "quantity ["+c.qty+"_]", contractSummary(&req)+" (best opposite price)")
+		req.Quantity = qty
+		lines = append(lines, "quantity ["+qty+"_]", contractSummary(&req)+" (best opposite price)")
 	}
 	lines = append(lines, "", "type to change the quantity", "y = yes, send    any other key = no")
 	return strings.Join(lines, "\n")

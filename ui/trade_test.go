@@ -97,7 +97,7 @@ func TestCloseRereadsPosition(t *testing.T) {
 		m.confirm.closing.qty != "1.5" || !strings.Contains(m.confirm.closing.err, "changed") {
 		t.Fatalf("after y on a stale review: sent %d, review %+v; want nothing sent and the review refreshed", len(tr.contract), m.confirm)
 	}
-	if v := m.confirm.closing.View(); !strings.Contains(v, "available 1.5") {
+	if v := m.confirm.closing.View(false); !strings.Contains(v, "available 1.5") {
 		t.Errorf("review:\n%s\nwant the available quantity now", v)
 	}
 	m = press(t, m, "y y")
@@ -354,7 +354,7 @@ func TestCloseWithEmptyQuantitySendsNothing(t *testing.T) {
 	if m.confirm == nil || m.confirm.closing == nil || m.confirm.closing.qty != "" {
 		t.Fatalf("review %+v, want the closing review with an empty quantity", m.confirm)
 	}
-	if v := ansi.Strip(m.confirm.closing.View()); strings.Contains(v, "SELL_CLOSE") || !strings.Contains(v, "type the quantity to close") {
+	if v := ansi.Strip(m.confirm.closing.View(false)); strings.Contains(v, "SELL_CLOSE") || !strings.Contains(v, "type the quantity to close") {
 		t.Errorf("review with an empty quantity:\n%s", v)
 	}
 	m = press(t, m, "y")
@@ -367,5 +367,26 @@ func TestCloseWithEmptyQuantitySendsNothing(t *testing.T) {
 	m = press(t, m, "type:1 y")
 	if len(tr.contract) != 1 || tr.contract[0].Quantity != "1" {
 		t.Errorf("sent %+v, want one SELL_CLOSE of 1", tr.contract)
+	}
+}
+
+// TestCloseReviewPrivacy: in privacy mode the closing review hid nothing:
+// the position's total and available quantity (which the positions pane
+// masks) showed, also as the prefilled quantity; a typed quantity shows.
+func TestCloseReviewPrivacy(t *testing.T) {
+	m := sized(New(newTestBackend(testSnapshot()), &testTrader{}, WithNow(fixedNow), WithPrivacy(true)), 120, 40)
+	m = press(t, m, "3 x") // BTC-PERP LONG, total 3, available 2
+	v := ansi.Strip(m.View().Content)
+	for _, leak := range []string{"total 3", "available 2", "[2_]", "SELL_CLOSE 2 "} {
+		if strings.Contains(v, leak) {
+			t.Errorf("privacy on, the review shows %q:\n%s", leak, v)
+		}
+	}
+	if !strings.Contains(v, "total ••• ") || !strings.Contains(v, "SELL_CLOSE ••• BTC-PERP") {
+		t.Errorf("privacy on, the review does not mask the amounts:\n%s", v)
+	}
+	m = press(t, m, "backspace type:1")
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "[1_]") || !strings.Contains(v, "SELL_CLOSE 1 BTC-PERP") {
+		t.Errorf("a typed quantity is the trader's own: it shows:\n%s", v)
 	}
 }
