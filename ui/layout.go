@@ -253,7 +253,7 @@ func (m *Model) writeBody(b *screenBuf, fc *frameCache) {
 		b.WriteString(m.chart.View())
 		return
 	}
-	fc.cell = cellCtx{now: m.now, mk: m.mk}
+	fc.cell = cellCtx{now: m.now, offset: m.status.ClockOffset, mk: m.mk}
 	// side draws up to three panes side by side, a rule between them, as
 	// tall as the first.
 	side := func(ids ...paneID) {

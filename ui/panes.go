@@ -190,19 +190,32 @@ func orderColumns() []column {
 		}
 		return 0
 	}
-	age := func(it *item, c *cellCtx) string {
+	// since is how long ago it was created: an order's time is on the
+	// service's clock, a pending row's on ours.
+	since := func(it *item, c *cellCtx) (time.Duration, bool) {
 		ms := created(it)
 		if ms == 0 || c.now.IsZero() {
+			return 0, false
+		}
+		now := c.now
+		if it.ord != nil {
+			now = now.Add(c.offset)
+		}
+		return now.Sub(time.UnixMilli(ms)), true
+	}
+	age := func(it *item, c *cellCtx) string {
+		d, ok := since(it, c)
+		if !ok {
 			return ""
 		}
-		return compactAge(c.now.Sub(time.UnixMilli(ms)))
+		return compactAge(d)
 	}
-	ageClock := func(it *item, now time.Time) int64 {
-		ms := created(it)
-		if ms == 0 || now.IsZero() {
+	ageClock := func(it *item, c *cellCtx) int64 {
+		d, ok := since(it, c)
+		if !ok {
 			return -1
 		}
-		return ageKey(now.Sub(time.UnixMilli(ms)))
+		return ageKey(d)
 	}
 	pct := func(it *item, _ *cellCtx) string {
 		if it.ord == nil {
