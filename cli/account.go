@@ -131,6 +131,7 @@ func (as *accounts) Start() {
 
 // follow hands every account to the desk (metrics and alert rules).
 func (as *accounts) follow(d *desk) {
+	d.notes.of(as)
 	for _, a := range as.list {
 		d.follow(a.name, a.up)
 	}
