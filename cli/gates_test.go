@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"bhtop/internal/clock"
+	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
+	"bhtop/rest"
+	"bhtop/signer"
+	"bhtop/sim"
+)
+
+// TestGateFileSharedAtOnce: two bhtop processes (two host limits on one
+// gate directory) follow one host. The moment one is answered 429 the
+// gate is in the file, while it still runs: the other, already running,
+// sends nothing until Retry-After, and a process started then refuses at
+// once. The file holds the end times alone, 0600.
+func TestGateFileSharedAtOnce(t *testing.T) {
+	clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
+	s := simtest.Start(t, sim.Options{Now: clk.Now, RateLimits: sim.RateLimits{WeightPerMinute: 10}})
+	dir := t.TempDir()
+	getenv := func(k string) string { return map[string]string{"XDG_STATE_HOME": dir}[k] }
+	process := func() (*rest.HostLimits, *rest.Client) {
+		h := rest.NewHostLimits()
+		persistGates(getenv, s.URL(), h)
+		opts := append(simtest.OnClock(clk), rest.WithSharedLimits(h), rest.WithResyncInterval(time.Hour))
+		return h, s.Client(opts...)
+	}
+	_, a := process()
+	_, b := process() // running beside a
+	ctx := context.Background()
+	for _, c := range []*rest.Client{a, b} {
+		if err := c.SyncTime(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	outside := s.Client(rest.WithClock(clk.Now)) // another program on the IP
+	for range 2 {                                // 10 of the minute's 10
+		if _, err := outside.Account(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := a.Account(ctx); !errors.Is(err, rest.ErrRateLimited) || rest.NotSent(err) {
+		t.Fatalf("a's Account = %v, want answered 429", err)
+	}
+	until := a.RetryAfter()
+	path := gatePath(getenv, s.URL())
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no gate file right after the 429: %v", err)
+	}
+	var fields map[string]int64
+	if err := json.Unmarshal(raw, &fields); err != nil || len(fields) != 2 || fields["retryAfter"] != until.UnixMilli() {
+		t.Errorf("gate file %s, want only retryAfter %d (and bannedUntil)", raw, until.UnixMilli())
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("gate file mode %v (%v), want 0600", fi.Mode(), err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".gates-*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+
+	sent := len(s.Log.Entries(t))
+	short, cancel := context.WithDeadline(ctx, clk.Now().Add(time.Second))
+	defer cancel()
+	if _, err := b.Account(short); !errors.Is(err, rest.ErrRateLimited) || !rest.NotSent(err) {
+		t.Errorf("the running process's Account = %v, want not sent, rate limited", err)
+	}
+	if _, err := b.Klines(short, rest.KlineRequest{Symbol: "BTCUSDT", Interval: "1m"}); !errors.Is(err, rest.ErrRateLimited) || !rest.NotSent(err) {
+		t.Errorf("the running process's Klines = %v, want not sent, rate limited", err)
+	}
+	late, _ := process() // started during the hold
+	var be *rest.BackoffError
+	if err := late.Gate(clk.Now()); !errors.As(err, &be) || !be.Until.Equal(until) {
+		t.Errorf("a process started during the hold: gate %v, want until %v", err, until)
+	}
+	if n := len(s.Log.Entries(t)); n != sent {
+		t.Fatalf("%d requests reached the service during the hold, want 0:\n%s", n-sent, s.Log.Raw())
+	}
+
+	clk.Set(until)
+	if _, err := b.Account(ctx); err != nil {
+		t.Fatalf("the other process after Retry-After: %v", err)
+	}
+	if n := s.Log.CountFunc(func(e testkit.Entry) bool { return e.Status == 418 }); n > 0 {
+		t.Errorf("%d requests banned (418)", n)
+	}
+}
+
+// TestDumpHonoursGates: weight spent outside bhtop makes the service
+// answer the first dump's first request 429. The gate is in the file at
+// once, while that dump still runs (it waits, sending nothing more, and
+// exits 1: never live); a second dump sends nothing and exits 1 with
+// 'not sent: ... retry after'.
+func TestDumpHonoursGates(t *testing.T) {
+	clk := clock.NewFake(time.Now().Truncate(time.Millisecond)) // the minute's weight never renews
+	log := &lockedLog{}
+	s := simtest.Start(t, sim.Options{Now: clk.Now, RequestLog: log, RateLimits: sim.RateLimits{WeightPerMinute: 10},
+		Keys: []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}})
+	dir := t.TempDir()
+	env := orderEnv(t, s.Server, map[string]string{"XDG_STATE_HOME": dir})
+	outside := s.ClientAs(orderKey, orderSecret, rest.WithClock(clk.Now))
+	for range 2 { // 10 of the minute's 10
+		if _, err := outside.Account(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sent := len(log.Entries(t))
+	type result struct {
+		code        int
+		out, errOut string
+	}
+	first := make(chan result, 1)
+	go func() {
+		code, out, errOut := runCLI(env, "dump", "--for", "3s")
+		first <- result{code, out, errOut}
+	}()
+	path := gatePath(env, s.URL())
+	testkit.Eventually(t, 3*time.Second, func() bool { _, err := os.Stat(path); return err == nil }, "the gate file")
+	select {
+	case r := <-first:
+		t.Fatalf("the first dump ended (%d, %s) before the gate file was checked", r.code, r.errOut)
+	default:
+	}
+	r := <-first
+	if r.code != ExitFail || !strings.Contains(r.errOut, "never went live") || !strings.Contains(r.errOut, "rate limited by the service") {
+		t.Errorf("first dump = %d %q, want 1, never live: rate limited by the service …", r.code, r.errOut)
+	}
+	es := log.Entries(t)[sent:]
+	if len(es) == 0 || es[len(es)-1].Status != http.StatusTooManyRequests {
+		t.Fatalf("the first dump's requests %+v, want the last answered 429 (nothing after it)", es)
+	}
+	sent = len(log.Entries(t))
+
+	code, out, errOut := runCLI(env, "dump", "--for", "3s")
+	if code != ExitFail || out != "" || !strings.HasPrefix(errOut, "bhtop dump: not sent: rate limited by the service: retry after ") {
+		t.Errorf("second dump = %d %q %q, want 1 and 'bhtop dump: not sent: rate limited by the service: retry after …'", code, out, errOut)
+	}
+	if n := len(log.Entries(t)); n != sent {
+		t.Errorf("the second dump sent %d requests during the Retry-After", n-sent)
+	}
+	if n := log.CountFunc(func(e testkit.Entry) bool { return e.Status == http.StatusTeapot }); n > 0 {
+		t.Errorf("%d requests banned (418):\n%s", n, log.Raw())
+	}
+}
+
+// TestDashboardWaitsForStoredGate: another process was answered 429 for
+// the host (the gate file says until when). The dashboard sends nothing,
+// and shows the account waiting with the time, in UTC.
+func TestDashboardWaitsForStoredGate(t *testing.T) {
+	s, log := dashboardSim(t)
+	dir := t.TempDir()
+	env := orderEnv(t, s, map[string]string{"XDG_STATE_HOME": dir})
+	until := time.Now().Add(10 * time.Minute)
+	(&gateFile{path: gatePath(env, s.URL())}).Save(until, time.Time{})
+	want := "rate limited by the service until " + until.UTC().Format("15:04:05") + " UTC"
+	code, screen, errOut := driveDashboard(t, nil, env, 160, 48, screenStep{[]string{"connecting", want}, "q"})
+	if code != ExitOK {
+		t.Fatalf("dashboard exit = %d, want 0; stderr: %s", code, errOut)
+	}
+	if strings.Contains(screen, "● live") {
+		t.Error("the dashboard went live during the hold")
+	}
+	if es := log.Entries(t); len(es) != 0 {
+		t.Errorf("%d requests reached the service during the hold: %+v", len(es), es)
+	}
+}

@@ -1,0 +1,123 @@
+package rest_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"bhtop/internal/clock"
+	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
+	"bhtop/rest"
+	"bhtop/sim"
+)
+
+// holdFirst is a transport that keeps the first request to path from
+// leaving until release is closed (a slow answer: the request is in
+// flight), and says so by closing held.
+type holdFirst struct {
+	path          string
+	once          sync.Once
+	held, release chan struct{}
+}
+
+func newHoldFirst(path string) *holdFirst {
+	return &holdFirst{path: path, held: make(chan struct{}), release: make(chan struct{})}
+}
+
+func (h *holdFirst) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Path == h.path {
+		first := false
+		h.once.Do(func() { first = true })
+		if first {
+			close(h.held)
+			<-h.release
+		}
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestQueuedRequestsHeldBy429: weight spent outside bhtop (another
+// program on the IP) makes the service answer 429 to whichever request of
+// the host comes next. The requests queued behind it, of the other kind
+// (chart history behind an account request, and the other way round),
+// must not reach the service until Retry-After has passed: the service
+// bans (418) a request that arrives while it told the IP to wait.
+func TestQueuedRequestsHeldBy429(t *testing.T) {
+	const (
+		klinesPath  = "/openapi/quote/v1/klines"
+		accountPath = "/openapi/v1/account"
+	)
+	for _, first := range []string{klinesPath, accountPath} {
+		t.Run(first, func(t *testing.T) {
+			clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
+			s := simtest.Start(t, sim.Options{Now: clk.Now, RateLimits: sim.RateLimits{WeightPerMinute: 10}})
+			ctx := context.Background()
+			hold := newHoldFirst(first)
+			host := rest.NewHostLimits()
+			opts := append(simtest.OnClock(clk), rest.WithSharedLimits(host), rest.WithResyncInterval(time.Hour),
+				rest.WithHTTPClient(&http.Client{Transport: hold}))
+			acct := s.Client(opts...)         // the account's requests
+			mkt := rest.New(s.URL(), opts...) // the market client's (chart history)
+			if err := acct.SyncTime(ctx); err != nil {
+				t.Fatal(err)
+			}
+			call := map[string]func(context.Context) error{
+				klinesPath: func(ctx context.Context) error {
+					_, err := mkt.Klines(ctx, rest.KlineRequest{Symbol: "BTCUSDT", Interval: "1m", Limit: 10})
+					return err
+				},
+				accountPath: func(ctx context.Context) error { _, err := acct.Account(ctx); return err },
+			}
+			outside := s.Client(rest.WithClock(clk.Now))
+			for range 2 { // 10 of the minute's 10
+				if _, err := outside.Account(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			sent := len(s.Log.Entries(t))
+
+			firstErr := make(chan error, 1)
+			go func() { firstErr <- call[first](ctx) }()
+			<-hold.held // in flight
+			queued, cancel := context.WithCancel(ctx)
+			defer cancel()
+			errs := make(chan error, 4)
+			for i := range 4 {
+				path := []string{klinesPath, accountPath}[i%2]
+				go func() { errs <- call[path](queued) }()
+			}
+			time.Sleep(30 * time.Millisecond) // (the four reach the client)
+			close(hold.release)
+			if err := <-firstErr; !errors.Is(err, rest.ErrRateLimited) || rest.NotSent(err) {
+				t.Fatalf("the request in flight = %v, want answered 429", err)
+			}
+			until := acct.RetryAfter()
+			testkit.Eventually(t, 5*time.Second, func() bool { return clk.Waiters() >= 4 }, "the queued requests waiting for Retry-After")
+			es := s.Log.Entries(t)[sent:]
+			if len(es) != 1 || es[0].Path != first || es[0].Status != http.StatusTooManyRequests {
+				t.Fatalf("requests since the weight was spent: %+v, want only %s answered 429\n%s", es, first, s.Log.Raw())
+			}
+
+			clk.Set(until)
+			if err := <-errs; err != nil {
+				t.Fatalf("a queued request after Retry-After: %v", err)
+			}
+			cancel()
+			for range 3 {
+				<-errs
+			}
+			for _, e := range s.Log.Entries(t)[sent+1:] {
+				if e.Time < until.UnixMilli() {
+					t.Errorf("%s %s reached the service at %d, before Retry-After ended (%d)", e.Method, e.Path, e.Time, until.UnixMilli())
+				}
+			}
+			if n := s.Log.CountFunc(func(e testkit.Entry) bool { return e.Status == http.StatusTeapot }); n > 0 {
+				t.Errorf("%d requests banned (418):\n%s", n, s.Log.Raw())
+			}
+		})
+	}
+}
