@@ -191,3 +191,41 @@ func writeAllocs(t *testing.T, name string) {
 		t.Fatal(err)
 	}
 }
+
+// BenchmarkAccountsLiveOneHost opens n accounts of one simulator (one
+// host: their REST requests go out one at a time) and reports the mean
+// time until every one is live ("ms-to-live").
+//
+//	go test ./cli/ -run '^$' -bench AccountsLiveOneHost -benchtime 5x
+func BenchmarkAccountsLiveOneHost(b *testing.B) {
+	const n = 10
+	s := simtest.Start(b, sim.Options{Accounts: n, RequestLog: io.Discard, RateLimits: sim.RateLimits{WeightPerMinute: 1 << 30}})
+	accts := make([]config.Account, n)
+	for i, k := range s.Accounts(sim.DemoSecret) {
+		accts[i] = config.Account{Name: fmt.Sprint("a", i), Conn: config.Conn{BaseURL: s.URL(), WSURL: s.WSURL(), APIKey: k.APIKey,
+			Secret: signer.NewSecret(k.SecretKey), RecvWindow: config.DefaultRecvWindow, Keepalive: config.DefaultKeepalive,
+			Rotate: config.DefaultRotate, ValueIn: "USDT"}}
+	}
+	ctx := context.Background()
+	var total time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		as, err := openAccounts(ctx, accts, upstreamOptions{logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		if err != nil {
+			b.Fatal(err)
+		}
+		as.Start()
+		for _, a := range as.list {
+			wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			if err := a.up.sess.WaitLive(wctx); err != nil {
+				b.Fatalf("%s not live: %v", a.name, err)
+			}
+			cancel()
+		}
+		total += time.Since(t0)
+		b.StopTimer()
+		_ = as.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(total.Microseconds())/1e3/float64(b.N), "ms-to-live")
+}
