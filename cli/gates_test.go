@@ -11,11 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"bhtop/internal/clock"
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
 	"bhtop/rest"
-	"bhtop/signer"
 	"bhtop/sim"
 )
 
@@ -25,8 +23,7 @@ import (
 // sends nothing until Retry-After, and a process started then refuses at
 // once. The file holds the end times alone, 0600.
 func TestGateFileSharedAtOnce(t *testing.T) {
-	clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
-	s := simtest.Start(t, sim.Options{Now: clk.Now, RateLimits: sim.RateLimits{WeightPerMinute: 10}})
+	s, clk := simtest.StartOnClock(t, sim.Options{RateLimits: sim.RateLimits{WeightPerMinute: 10}})
 	dir := t.TempDir()
 	getenv := func(k string) string { return map[string]string{"XDG_STATE_HOME": dir}[k] }
 	process := func() (*rest.HostLimits, *rest.Client) {
@@ -102,10 +99,9 @@ func TestGateFileSharedAtOnce(t *testing.T) {
 // exits 1: never live); a second dump sends nothing and exits 1 with
 // 'not sent: ... retry after'.
 func TestDumpHonoursGates(t *testing.T) {
-	clk := clock.NewFake(time.Now().Truncate(time.Millisecond)) // the minute's weight never renews
 	log := &lockedLog{}
-	s := simtest.Start(t, sim.Options{Now: clk.Now, RequestLog: log, RateLimits: sim.RateLimits{WeightPerMinute: 10},
-		Keys: []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}})
+	// On a fake clock: the minute's weight never renews.
+	s, clk := simtest.StartOnClock(t, sim.Options{RequestLog: log, RateLimits: sim.RateLimits{WeightPerMinute: 10}, Keys: orderKeys()})
 	dir := t.TempDir()
 	env := orderEnv(t, s.Server, map[string]string{"XDG_STATE_HOME": dir})
 	outside := s.ClientAs(orderKey, orderSecret, rest.WithClock(clk.Now))
@@ -172,5 +168,23 @@ func TestDashboardWaitsForStoredGate(t *testing.T) {
 	}
 	if es := log.Entries(t); len(es) != 0 {
 		t.Errorf("%d requests reached the service during the hold: %+v", len(es), es)
+	}
+}
+
+// TestDumpRefusesDuringStoredBan: a 418 ban another process was given
+// for the host stops dump before any request: exit 1, 'not sent: banned'.
+func TestDumpRefusesDuringStoredBan(t *testing.T) {
+	log := &lockedLog{}
+	s := keyedSim(t, sim.Options{RequestLog: log})
+	env := orderEnv(t, s.Server, map[string]string{"XDG_STATE_HOME": t.TempDir()})
+	until := time.Now().Add(2 * time.Minute)
+	(&gateFile{path: gatePath(env, s.URL())}).Save(time.Time{}, until)
+	code, out, errOut := runCLI(env, "dump", "--for", "3s")
+	want := "bhtop dump: not sent: banned by the service (HTTP 418) until " + until.UTC().Format("15:04:05") + " UTC"
+	if code != ExitFail || out != "" || !strings.HasPrefix(errOut, want) {
+		t.Errorf("dump = %d %q %q, want 1 and %q", code, out, errOut, want)
+	}
+	if es := log.Entries(t); len(es) != 0 {
+		t.Errorf("%d requests reached the service during the ban: %+v", len(es), es)
 	}
 }

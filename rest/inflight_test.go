@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"bhtop/internal/clock"
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
 	"bhtop/rest"
@@ -53,8 +52,7 @@ func TestQueuedRequestsHeldBy429(t *testing.T) {
 	)
 	for _, first := range []string{klinesPath, accountPath} {
 		t.Run(first, func(t *testing.T) {
-			clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
-			s := simtest.Start(t, sim.Options{Now: clk.Now, RateLimits: sim.RateLimits{WeightPerMinute: 10}})
+			s, clk := simtest.StartOnClock(t, sim.Options{RateLimits: sim.RateLimits{WeightPerMinute: 10}})
 			ctx := context.Background()
 			hold := newHoldFirst(first)
 			host := rest.NewHostLimits()
