@@ -46,11 +46,17 @@ type savedGates struct {
 // answered: it writes the later of its gates and the file's, atomically
 // (a temporary file renamed over it), 0600. A missing, unreadable or
 // corrupt file holds nothing; failing to write it never fails a command.
+// Turn (gatelock_unix.go) gives the processes' requests to the host one
+// at a time.
 type gateFile struct {
 	path string
 
 	mu   sync.Mutex
 	seen fileStamp // of the content last read or written
+
+	lockOnce sync.Once // opens the lock file (Turn, Unix)
+	lockFile *os.File
+	lock     int // lockFile's descriptor; -1: none
 }
 
 // fileStamp tells whether a file changed since it was read.

@@ -188,3 +188,86 @@ func TestDumpRefusesDuringStoredBan(t *testing.T) {
 		t.Errorf("%d requests reached the service during the ban: %+v", len(es), es)
 	}
 }
+
+// TestOneRequestInFlightAcrossProcesses: process a's chart-history
+// request is in flight when process b (another gate store on the same
+// directory) wants to send an account request. b's waits for a's answer,
+// a 429 caused by weight spent outside bhtop, and then holds for its
+// Retry-After: nothing reaches the service during the wait.
+func TestOneRequestInFlightAcrossProcesses(t *testing.T) {
+	s, clk := simtest.StartOnClock(t, sim.Options{RateLimits: sim.RateLimits{WeightPerMinute: 10}})
+	dir := t.TempDir()
+	getenv := func(k string) string { return map[string]string{"XDG_STATE_HOME": dir}[k] }
+	hold := testkit.NewHoldFirst("/openapi/quote/v1/klines")
+	process := func(opts ...rest.Option) *rest.Client {
+		h := rest.NewHostLimits()
+		persistGates(getenv, s.URL(), h)
+		return s.Client(append(append(simtest.OnClock(clk), rest.WithSharedLimits(h), rest.WithResyncInterval(time.Hour)), opts...)...)
+	}
+	a := process(rest.WithHTTPClient(&http.Client{Transport: hold}))
+	b := process()
+	ctx := context.Background()
+	if err := b.SyncTime(ctx); err != nil {
+		t.Fatal(err)
+	}
+	outside := s.Client(rest.WithClock(clk.Now))
+	for range 2 { // 10 of the minute's 10
+		if _, err := outside.Account(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sent := len(s.Log.Entries(t))
+	aErr := make(chan error, 1)
+	go func() {
+		_, err := a.Klines(ctx, rest.KlineRequest{Symbol: "BTCUSDT", Interval: "1m", Limit: 10})
+		aErr <- err
+	}()
+	<-hold.Held
+	bErr := make(chan error, 1)
+	go func() { _, err := b.Account(ctx); bErr <- err }()
+	time.Sleep(30 * time.Millisecond) // (b's request waits for the turn)
+	if n := len(s.Log.Entries(t)); n != sent {
+		t.Fatalf("%d requests reached the service beside the one in flight:\n%s", n-sent, s.Log.Raw())
+	}
+	close(hold.Release)
+	if err := <-aErr; !errors.Is(err, rest.ErrRateLimited) || rest.NotSent(err) {
+		t.Fatalf("a's Klines = %v, want answered 429", err)
+	}
+	testkit.Eventually(t, 5*time.Second, func() bool { return clk.Waiters() > 0 }, "b waiting for Retry-After")
+	if n := len(s.Log.Entries(t)); n != sent+1 {
+		t.Fatalf("%d requests reached the service, want a's alone:\n%s", n-sent, s.Log.Raw())
+	}
+	clk.Set(a.RetryAfter())
+	if err := <-bErr; err != nil {
+		t.Fatalf("b's Account after Retry-After: %v", err)
+	}
+	if n := s.Log.CountFunc(func(e testkit.Entry) bool { return e.Status == http.StatusTeapot }); n > 0 {
+		t.Errorf("%d requests banned (418):\n%s", n, s.Log.Raw())
+	}
+}
+
+// TestGateTurnIsExclusive: two stores of one gate file (two processes)
+// never hold the host's turn together; one waiting gives up when its
+// context ends.
+func TestGateTurnIsExclusive(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bhtop", "gates", "https_api.example.com_443.json")
+	a, b := &gateFile{path: path}, &gateFile{path: path}
+	endA, err := a.Turn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := b.Turn(short); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("b's Turn while a holds it = %v, want the deadline", err)
+	}
+	endA()
+	endB, err := b.Turn(context.Background())
+	if err != nil {
+		t.Fatalf("b's Turn after a's ended: %v", err)
+	}
+	endB()
+	if fi, err := os.Stat(filepath.Join(filepath.Dir(path), "https_api.example.com_443.lock")); err != nil || fi.Size() != 0 || fi.Mode().Perm() != 0o600 {
+		t.Errorf("lock file %v (%v), want empty, 0600", fi, err)
+	}
+}

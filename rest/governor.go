@@ -105,12 +105,14 @@ func (w *window) fitAt(now time.Time, n int) time.Time {
 // earn the ban. A request waits for the one in flight to be answered,
 // then sees the gate that answer set, and is not sent while it holds.
 //
-// With Persist the gates are also shared with other processes. A
+// With Persist the gates are also shared with other processes, and with
+// a GateTurn store the one-at-a-time rule holds across them too. A
 // HostLimits is safe for concurrent use; the zero value is not usable:
 // make one with NewHostLimits.
 type HostLimits struct {
-	slot  chan struct{} // holds a token while a request is in flight
-	store GateStore     // Persist; nil: the gates stay in the process
+	slot    chan struct{} // holds a token while a request is in flight
+	store   GateStore     // Persist; nil: the gates stay in the process
+	endTurn func()        // ends the store's turn (GateTurn); set while slot is held
 
 	mu        sync.Mutex
 	weight    []*window
@@ -140,6 +142,17 @@ type GateStore interface {
 	// Save stores the gates in force (a zero time: none of that kind).
 	// It runs as soon as a 429 or 418 is answered.
 	Save(rateUntil, banUntil time.Time)
+}
+
+// GateTurn is a GateStore that also orders the requests of the host
+// across processes: with it, one request of the host is in flight at a
+// time among all the processes sharing the store, not only in this one.
+type GateTurn interface {
+	// Turn waits until no other process has a request of the host in
+	// flight and takes the turn, or fails when ctx ends first. release
+	// ends the turn. A store that cannot order (no lock to be had) gives
+	// the turn at once.
+	Turn(ctx context.Context) (release func(), err error)
 }
 
 // Persist makes h read the gates other processes stored in s before each
@@ -177,24 +190,38 @@ func (h *HostLimits) save(now time.Time) {
 	}
 }
 
-// take waits until no other request of the host is in flight and takes
-// its turn, or fails when ctx ends first.
+// take waits until no other request of the host is in flight (with a
+// GateTurn store, in any process) and takes its turn, or fails when ctx
+// ends first.
 func (h *HostLimits) take(ctx context.Context) error {
 	select {
 	case h.slot <- struct{}{}:
-		return nil
 	default:
+		select {
+		case h.slot <- struct{}{}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
-	select {
-	case h.slot <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+	if t, ok := h.store.(GateTurn); ok {
+		end, err := t.Turn(ctx)
+		if err != nil {
+			<-h.slot
+			return err
+		}
+		h.endTurn = end
 	}
+	return nil
 }
 
 // give ends the turn take took.
-func (h *HostLimits) give() { <-h.slot }
+func (h *HostLimits) give() {
+	if h.endTurn != nil {
+		h.endTurn()
+		h.endTurn = nil
+	}
+	<-h.slot
+}
 
 // setLimits replaces the weight limits, keeping what was already spent.
 func (h *HostLimits) setLimits(limits []RateLimit) {

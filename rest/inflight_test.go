@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,31 +12,6 @@ import (
 	"bhtop/rest"
 	"bhtop/sim"
 )
-
-// holdFirst is a transport that keeps the first request to path from
-// leaving until release is closed (a slow answer: the request is in
-// flight), and says so by closing held.
-type holdFirst struct {
-	path          string
-	once          sync.Once
-	held, release chan struct{}
-}
-
-func newHoldFirst(path string) *holdFirst {
-	return &holdFirst{path: path, held: make(chan struct{}), release: make(chan struct{})}
-}
-
-func (h *holdFirst) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.URL.Path == h.path {
-		first := false
-		h.once.Do(func() { first = true })
-		if first {
-			close(h.held)
-			<-h.release
-		}
-	}
-	return http.DefaultTransport.RoundTrip(r)
-}
 
 // TestQueuedRequestsHeldBy429: weight spent outside bhtop (another
 // program on the IP) makes the service answer 429 to whichever request of
@@ -54,7 +28,7 @@ func TestQueuedRequestsHeldBy429(t *testing.T) {
 		t.Run(first, func(t *testing.T) {
 			s, clk := simtest.StartOnClock(t, sim.Options{RateLimits: sim.RateLimits{WeightPerMinute: 10}})
 			ctx := context.Background()
-			hold := newHoldFirst(first)
+			hold := testkit.NewHoldFirst(first)
 			host := rest.NewHostLimits()
 			opts := append(simtest.OnClock(clk), rest.WithSharedLimits(host), rest.WithResyncInterval(time.Hour),
 				rest.WithHTTPClient(&http.Client{Transport: hold}))
@@ -80,7 +54,7 @@ func TestQueuedRequestsHeldBy429(t *testing.T) {
 
 			firstErr := make(chan error, 1)
 			go func() { firstErr <- call[first](ctx) }()
-			<-hold.held // in flight
+			<-hold.Held // in flight
 			queued, cancel := context.WithCancel(ctx)
 			defer cancel()
 			errs := make(chan error, 4)
@@ -89,7 +63,7 @@ func TestQueuedRequestsHeldBy429(t *testing.T) {
 				go func() { errs <- call[path](queued) }()
 			}
 			time.Sleep(30 * time.Millisecond) // (the four reach the client)
-			close(hold.release)
+			close(hold.Release)
 			if err := <-firstErr; !errors.Is(err, rest.ErrRateLimited) || rest.NotSent(err) {
 				t.Fatalf("the request in flight = %v, want answered 429", err)
 			}
