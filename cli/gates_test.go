@@ -271,3 +271,28 @@ func TestGateTurnIsExclusive(t *testing.T) {
 		t.Errorf("lock file %v (%v), want empty, 0600", fi, err)
 	}
 }
+
+// TestDumpAccountsHeldHostNamed: of two accounts on two hosts, the one
+// whose host a stored gate holds sends nothing and is named as never
+// live, with the wait; the other is dumped whole.
+func TestDumpAccountsHeldHostNamed(t *testing.T) {
+	held := keyedSim(t, sim.Options{})
+	free := keyedSim(t, sim.Options{Activity: 2})
+	env := deskEnv(t, "[accounts.main]\nbase_url = \""+free.URL()+"\"\napi_key = \""+orderKey+"\"\nsecret_key = \""+orderSecret+"\"\n"+
+		"\n[accounts.bot]\nbase_url = \""+held.URL()+"\"\napi_key = \""+orderKey+"\"\nsecret_key = \""+orderSecret+"\"\n")
+	until := time.Now().Add(10 * time.Minute)
+	(&gateFile{path: gatePath(env, held.URL())}).Save(until, time.Time{})
+	code, out, errOut := runCLI(env, "dump", "--for", "2s")
+	want := "account bot: the user stream never went live with a REST snapshot: connecting: rate limited by the service until " +
+		until.UTC().Format("15:04:05") + " UTC"
+	if code != ExitFail || !strings.Contains(errOut, want) || strings.Contains(errOut, "account main:") {
+		t.Fatalf("dump exit %d, stderr %q; want 1 and %q", code, errOut, want)
+	}
+	var d accountsDump
+	if err := json.Unmarshal([]byte(out), &d); err != nil || d.Accounts["main"].Account == nil {
+		t.Fatalf("dump (%v): main not dumped whole:\n%s", err, out)
+	}
+	if es := held.Log.Entries(t); len(es) != 0 {
+		t.Errorf("%d requests reached the held host: %+v", len(es), es)
+	}
+}
