@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"bhtop/internal/clock"
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
 	"bhtop/rest"
@@ -24,6 +25,7 @@ import (
 // once. The file holds the end times alone, 0600.
 func TestGateFileSharedAtOnce(t *testing.T) {
 	s, clk := simtest.StartOnClock(t, sim.Options{RateLimits: sim.RateLimits{WeightPerMinute: 10}})
+	atMinuteStart(clk)
 	dir := t.TempDir()
 	getenv := func(k string) string { return map[string]string{"XDG_STATE_HOME": dir}[k] }
 	process := func() (*rest.HostLimits, *rest.Client) {
@@ -67,7 +69,7 @@ func TestGateFileSharedAtOnce(t *testing.T) {
 	}
 
 	sent := len(s.Log.Entries(t))
-	short, cancel := context.WithDeadline(ctx, clk.Now().Add(time.Second))
+	short, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	if _, err := b.Account(short); !errors.Is(err, rest.ErrRateLimited) || !rest.NotSent(err) {
 		t.Errorf("the running process's Account = %v, want not sent, rate limited", err)
@@ -102,6 +104,7 @@ func TestDumpHonoursGates(t *testing.T) {
 	log := &lockedLog{}
 	// On a fake clock: the minute's weight never renews.
 	s, clk := simtest.StartOnClock(t, sim.Options{RequestLog: log, RateLimits: sim.RateLimits{WeightPerMinute: 10}, Keys: orderKeys()})
+	atMinuteStart(clk) // dump's own clock is real: its Retry-After must outlast the test
 	dir := t.TempDir()
 	env := orderEnv(t, s.Server, map[string]string{"XDG_STATE_HOME": dir})
 	outside := s.ClientAs(orderKey, orderSecret, rest.WithClock(clk.Now))
@@ -296,3 +299,10 @@ func TestDumpAccountsHeldHostNamed(t *testing.T) {
 		t.Errorf("%d requests reached the held host: %+v", len(es), es)
 	}
 }
+
+// atMinuteStart moves clk to the next whole minute, so that the
+// simulator's 429, which lasts to the end of its minute, says to wait
+// 60 s: longer than a test, even where its requests are timed by the
+// real clock (a 429 near the minute's end would say 1 s, and a request
+// after it, the simulator's clock standing still, would be banned).
+func atMinuteStart(clk *clock.Fake) { clk.Set(clk.Now().Truncate(time.Minute).Add(time.Minute)) }
