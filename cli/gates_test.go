@@ -42,12 +42,7 @@ func TestGateFileSharedAtOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	outside := s.Client(rest.WithClock(clk.Now)) // another program on the IP
-	for range 2 {                                // 10 of the minute's 10
-		if _, err := outside.Account(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
+	s.SpendWeight(t, clk.Now, 10) // another program on the IP: 10 of the minute's 10
 	if _, err := a.Account(ctx); !errors.Is(err, rest.ErrRateLimited) || rest.NotSent(err) {
 		t.Fatalf("a's Account = %v, want answered 429", err)
 	}
@@ -107,12 +102,7 @@ func TestDumpHonoursGates(t *testing.T) {
 	atMinuteStart(clk) // dump's own clock is real: its Retry-After must outlast the test
 	dir := t.TempDir()
 	env := orderEnv(t, s.Server, map[string]string{"XDG_STATE_HOME": dir})
-	outside := s.ClientAs(orderKey, orderSecret, rest.WithClock(clk.Now))
-	for range 2 { // 10 of the minute's 10
-		if _, err := outside.Account(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-	}
+	s.SpendWeight(t, clk.Now, 10) // another program on the IP: 10 of the minute's 10
 	sent := len(log.Entries(t))
 	type result struct {
 		code        int
@@ -213,12 +203,7 @@ func TestOneRequestInFlightAcrossProcesses(t *testing.T) {
 	if err := b.SyncTime(ctx); err != nil {
 		t.Fatal(err)
 	}
-	outside := s.Client(rest.WithClock(clk.Now))
-	for range 2 { // 10 of the minute's 10
-		if _, err := outside.Account(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
+	s.SpendWeight(t, clk.Now, 10) // another program on the IP: 10 of the minute's 10
 	sent := len(s.Log.Entries(t))
 	aErr := make(chan error, 1)
 	go func() {
