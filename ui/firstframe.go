@@ -62,7 +62,7 @@ func pressHeld(mm tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	m.heldKeys = nil
 	cmds := []tea.Cmd{cmd}
 	for _, k := range keys {
-		mm, c := m.Update(k)
+		mm, c := m.followForm(m.onKey(k)) // counted in the metrics when typed
 		m = mm.(Model)
 		cmds = append(cmds, c)
 	}
