@@ -17,6 +17,12 @@ import (
 // on their way) act on the first frame it draws: "2X" reviews the 3 open
 // orders instead of finding none.
 func TestDashboardKeysBeforeFirstFrame(t *testing.T) {
+	// A loaded machine (CI under -race) may take longer than the 200 ms
+	// to go live; the keys must still meet the first frame, not a
+	// "connecting" one.
+	wait := dashboardStartWait
+	dashboardStartWait = 10 * time.Second
+	t.Cleanup(func() { dashboardStartWait = wait })
 	s := keyedSim(t, sim.Options{}).Server
 	for _, p := range []string{"0.01", "0.011", "0.012"} {
 		args := []string{"order", "new", "--symbol", "ETHBTC", "--side", "BUY", "--quantity", "1", "--price", p}
