@@ -4,7 +4,7 @@ import (
 	"context"
 	"flag"
 	"log/slog"
-	"strings"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -13,6 +13,7 @@ import (
 	"bhtop/config"
 	"bhtop/metrics"
 	"bhtop/notify"
+	"bhtop/serve"
 	"bhtop/ui"
 )
 
@@ -41,6 +42,9 @@ type desk struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	primed []chan struct{} // one per watcher: closed once its baseline is taken
+	// viewers, once serve's server runs, gets each firing for the SSH
+	// viewers allowed to see its account.
+	viewers atomic.Pointer[serve.Server]
 }
 
 // openDesk starts the metrics listener (with --metrics-addr) and the alert
@@ -60,7 +64,14 @@ func openDesk(ctx context.Context, df *deskFlags, conn config.Conn, logger *slog
 	if df.alertCmd != "" {
 		d.cmd = notify.NewCommand(df.alertCmd, 0, 0, logger)
 	}
-	d.disp = notify.NewDispatcher(logger, d.cmd, toUI)
+	d.disp = notify.NewDispatcher(logger, d.cmd, func(f alert.Firing) {
+		if toUI != nil {
+			toUI(f)
+		}
+		if srv := d.viewers.Load(); srv != nil {
+			srv.Alert(f.Account, ui.AlertMsg{Text: alertText(f), Bell: true})
+		}
+	})
 	return d, nil
 }
 
@@ -135,17 +146,23 @@ type uiAlerts struct {
 }
 
 func newUIAlerts(getenv func(string) string) *uiAlerts {
-	return &uiAlerts{ch: make(chan ui.AlertMsg, 16), desktop: desktopNotifications(getenv)}
+	return &uiAlerts{ch: make(chan ui.AlertMsg, 16), desktop: notify.Desktop(getenv)}
 }
 
-// deliver queues f for the dashboard.
-func (u *uiAlerts) deliver(f alert.Firing) {
+// alertText is a firing's toast: its message, after its account's name
+// unless that is the only, unnamed, account.
+func alertText(f alert.Firing) string {
 	text := f.Message
 	if f.Account != metrics.DefaultAccount {
 		text = f.Account + ": " + text
 	}
+	return notify.Clean(text)
+}
+
+// deliver queues f for the dashboard.
+func (u *uiAlerts) deliver(f alert.Firing) {
 	select {
-	case u.ch <- ui.AlertMsg{Text: notify.Clean(text), Bell: true, Desktop: u.desktop}:
+	case u.ch <- ui.AlertMsg{Text: alertText(f), Bell: true, Desktop: u.desktop}:
 	default:
 	}
 }
@@ -160,20 +177,6 @@ func (u *uiAlerts) run(ctx context.Context, p *tea.Program) {
 			p.Send(m)
 		}
 	}
-}
-
-// desktopNotifications reports whether the terminal is known to show OSC 9
-// desktop notifications (others may print the sequence's text, or beep).
-func desktopNotifications(getenv func(string) string) bool {
-	switch getenv("TERM_PROGRAM") {
-	case "iTerm.app", "WezTerm", "ghostty", "vscode":
-		return true
-	}
-	if getenv("WT_SESSION") != "" || getenv("ConEmuANSI") == "ON" {
-		return true
-	}
-	term := getenv("TERM")
-	return strings.HasPrefix(term, "foot") || strings.Contains(term, "kitty")
 }
 
 // checkDeskFlags validates the flags before anything starts.

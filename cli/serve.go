@@ -241,7 +241,8 @@ func serveAccounts(ctx context.Context, sf serveFlags, ln net.Listener, accts []
 	if err != nil {
 		return err
 	}
-	as.Start() // only now that the setup is known good: no listenKey for nothing
+	as.Start()            // only now that the setup is known good: no listenKey for nothing
+	dk.viewers.Store(srv) // the viewers get the alerts of the accounts their keys allow
 	as.follow(dk)
 	dk.reg.SetViewers(srv.Sessions)
 	served := make(chan error, 1)
