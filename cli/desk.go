@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"log/slog"
+	"net"
 	"sync/atomic"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 type deskFlags struct {
 	metricsAddr string
 	alertCmd    string
+	metricsLn   net.Listener // bound by bind, served by openDesk
 }
 
 // addDeskFlags registers --metrics-addr and --alert-cmd on fs.
@@ -47,19 +49,35 @@ type desk struct {
 	viewers atomic.Pointer[serve.Server]
 }
 
-// openDesk starts the metrics listener (with --metrics-addr) and the alert
-// delivery (with rules in conn); toUI, when not nil, also gets each firing.
-func openDesk(ctx context.Context, df *deskFlags, conn config.Conn, logger *slog.Logger, toUI func(alert.Firing)) (*desk, error) {
+// bind binds --metrics-addr, before anything is opened: an address that
+// cannot be had is refused at once (exit 2), as a taken --listen is, in
+// one line naming it once. The caller defers unbind.
+func (df *deskFlags) bind() error {
+	if df.metricsAddr == "" {
+		return nil
+	}
+	ln, err := listenOn("--metrics-addr", df.metricsAddr)
+	df.metricsLn = ln
+	return err
+}
+
+// unbind closes the metrics listener if openDesk never served it.
+func (df *deskFlags) unbind() {
+	if df.metricsLn != nil {
+		_ = df.metricsLn.Close()
+	}
+}
+
+// openDesk serves the metrics on the listener bind made (with
+// --metrics-addr) and starts the alert delivery (with rules in conn);
+// toUI, when not nil, also gets each firing.
+func openDesk(ctx context.Context, df *deskFlags, conn config.Conn, logger *slog.Logger, toUI func(alert.Firing)) *desk {
 	d := &desk{rules: conn.Alerts}
 	d.ctx, d.cancel = context.WithCancel(ctx)
-	if df.metricsAddr != "" {
+	if df.metricsLn != nil {
 		d.reg = metrics.New()
-		addr, err := d.reg.Listen(d.ctx, df.metricsAddr, logger)
-		if err != nil {
-			d.cancel()
-			return nil, err
-		}
-		logger.Info("serving metrics", "url", "http://"+addr+"/metrics")
+		d.reg.Serve(d.ctx, df.metricsLn, logger)
+		logger.Info("serving metrics", "url", "http://"+df.metricsLn.Addr().String()+"/metrics")
 	}
 	if df.alertCmd != "" {
 		d.cmd = notify.NewCommand(df.alertCmd, 0, 0, logger)
@@ -72,7 +90,7 @@ func openDesk(ctx context.Context, df *deskFlags, conn config.Conn, logger *slog
 			srv.Alert(f.Account, ui.AlertMsg{Text: alertText(f), Bell: true})
 		}
 	})
-	return d, nil
+	return d
 }
 
 // follow exports the upstream's metrics and starts evaluating the alert

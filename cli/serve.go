@@ -77,11 +77,15 @@ func runServe(args []string, stdio IO) int {
 	}
 	// The address is bound before anything is opened: one taken is
 	// refused at once, with no listenKey, stream or host key made for it.
-	ln, err := net.Listen("tcp", sf.listen)
+	ln, err := listenOn("--listen", sf.listen)
 	if err != nil {
-		return fail(ExitUsage, "--listen %s: %v", sf.listen, listenReason(err))
+		return fail(ExitUsage, "%v", err)
 	}
 	defer ln.Close()
+	if err := df.bind(); err != nil {
+		return fail(ExitUsage, "%v", err)
+	}
+	defer df.unbind()
 	logger := slog.New(slog.NewTextHandler(stdio.Err, nil))
 	closeLog := func() error { return nil }
 	if c.Log != "" {
@@ -94,10 +98,7 @@ func runServe(args []string, stdio IO) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
-	dk, err := openDesk(ctx, df, c, logger, nil)
-	if err != nil {
-		return fail(ExitFail, "%v", err)
-	}
+	dk := openDesk(ctx, df, c, logger, nil)
 	defer dk.close(exitWait)
 	if err := errors.Join(serveAccounts(ctx, sf, ln, accts, logger, dk), closeLog()); err != nil {
 		return fail(ExitFail, "%v", err)
@@ -172,6 +173,16 @@ func (sf *serveFlags) defaults(getenv func(string) string) error {
 		sf.idleTimeout = -1 // serve.Config: negative is never
 	}
 	return nil
+}
+
+// listenOn binds addr, the value of flag: a failure is one line naming
+// the flag and the address once, and why.
+func listenOn(flag, addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", flag, addr, listenReason(err))
+	}
+	return ln, nil
 }
 
 // listenReason is the cause of a failed listen without the "listen tcp

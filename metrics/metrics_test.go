@@ -115,7 +115,7 @@ func TestEquityAndPnL(t *testing.T) {
 }
 
 // TestViewersAndHTTP: bhtop_serve_viewers reads its count at scrape, and
-// Listen serves the exposition format at /metrics.
+// Serve serves the exposition format at /metrics.
 func TestViewersAndHTTP(t *testing.T) {
 	reg := New()
 	n := 3
@@ -123,10 +123,7 @@ func TestViewersAndHTTP(t *testing.T) {
 	reg.CountRequest("GET /openapi/v1/ping", 200)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	addr, err := reg.Listen(ctx, "127.0.0.1:0", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	addr := serveOn(ctx, t, reg)
 	resp, err := http.Get("http://" + addr + "/metrics")
 	if err != nil {
 		t.Fatal(err)
