@@ -165,8 +165,7 @@ func TestServeListenAddressTakenOpensNothing(t *testing.T) {
 // is refused as a taken --listen is: exit 2 and one line naming the
 // address once, before any account is opened (the service sees no
 // request, serve makes no host key) or the simulator started (no first
-// line), for the dashboard,
-// dump, serve and sim.
+// line), for the dashboard, dump, serve and sim.
 func TestMetricsAddressTakenOpensNothing(t *testing.T) {
 	taken, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
