@@ -84,7 +84,7 @@ func twoAccountsServed(t *testing.T, logs io.Writer) (*fixture, *desk) {
 // accounts") and returns its private key file.
 func (d *desk) key(t *testing.T, accounts string) string {
 	t.Helper()
-	file, k := openSSHKey(t)
+	file, k := testkit.OpenSSHKey(t)
 	d.lines = append(d.lines, `environment="BHTOP_ACCOUNTS=`+accounts+`" `+strings.TrimSpace(string(gossh.MarshalAuthorizedKey(k.PublicKey()))))
 	testkit.WriteFile(t, d.f.keysFile, strings.Join(d.lines, "\n")+"\n")
 	return file
@@ -149,7 +149,7 @@ func TestAllViewHoldsTheViewersAccounts(t *testing.T) {
 		c.NewModel, c.Upstream = nil, nil
 		c.Accounts = accts
 	})
-	file, key := openSSHKey(t)
+	file, key := testkit.OpenSSHKey(t)
 	testkit.WriteFile(t, f.keysFile, `environment="BHTOP_ACCOUNTS=bot,main" `+strings.TrimSpace(string(gossh.MarshalAuthorizedKey(key.PublicKey())))+"\n")
 	term := testkit.NewTmux(t).Term(t, 120, 40, "ssh "+strings.Join(f.sshArgs(file, f.knownHosts(t)), " ")+"; sleep 30")
 	header := func(s string) string { return strings.SplitN(s, "\n", 2)[0] }
@@ -192,7 +192,7 @@ func TestDeskOrderKeysSendNothing(t *testing.T) {
 		c.NewModel, c.Upstream = nil, nil
 		c.Accounts = accts
 	})
-	file, key := openSSHKey(t)
+	file, key := testkit.OpenSSHKey(t)
 	testkit.WriteFile(t, f.keysFile, strings.TrimSpace(string(gossh.MarshalAuthorizedKey(key.PublicKey())))+"\n")
 	term := testkit.NewTmux(t).Term(t, 140, 40, "ssh "+strings.Join(f.sshArgs(file, f.knownHosts(t)), " ")+"; sleep 30")
 	for _, name := range []string{"main", "bot"} {
