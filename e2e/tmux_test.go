@@ -43,8 +43,12 @@ type simProc struct {
 	WSURL     string `json:"wsUrl"`
 	APIKey    string `json:"apiKey"`
 	SecretKey string `json:"secretKey"`
-	log       string
-	cmd       *exec.Cmd
+	Accounts  []struct {
+		APIKey    string `json:"apiKey"`
+		SecretKey string `json:"secretKey"`
+	} `json:"accounts"` // with --accounts N
+	log string
+	cmd *exec.Cmd
 }
 
 func startSim(t *testing.T, args ...string) *simProc {
