@@ -115,7 +115,7 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	toasts := newUIAlerts(stdio.Getenv)
 	dk := openDesk(ctx, df, conn, logger, toasts.deliver)
 	defer dk.close(exitWait)
-	as, err := openAccounts(ctx, accts, upstreamOptions{simActivity: dashboardSimActivity, simResting: dashboardSimResting, trade: true, logger: logger, metrics: dk.reg})
+	as, err := openAccounts(ctx, accts, upstreamOptions{simActivity: dashboardSimActivity, simResting: dashboardSimResting, trade: true, logger: logger, metrics: dk.reg, getenv: stdio.Getenv})
 	if err != nil {
 		return fail(upstreamExitCode(err), "%v", err)
 	}

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,8 +22,9 @@ var servingOn = regexp.MustCompile(`serving the read-only dashboard over ssh" li
 // TestServeAlertsReachTheirViewers: `bhtop serve` of two accounts of a
 // `bhtop sim --accounts 2`, a fill rule on each; two stock OpenSSH
 // viewers whose keys allow one account each. A fill on bot shows its
-// toast and rings the bell on the bot viewer only, one on main on the main
-// viewer only: neither is shown anything of the other's account.
+// toast, rings the bell and adds an alert line to the Events pane on the
+// bot viewer only, one on main on the main viewer only: neither is shown
+// anything of the other's account.
 func TestServeAlertsReachTheirViewers(t *testing.T) {
 	if _, err := exec.LookPath("ssh"); err != nil {
 		t.Skip("ssh not installed")
@@ -96,10 +98,12 @@ func TestServeAlertsReachTheirViewers(t *testing.T) {
 		if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), `"outcome":"accepted"`) {
 			t.Fatalf("order on %s: %v\n%s", c.account, err, out)
 		}
-		terms[c.account].WaitText("⚑ " + c.account + ": ")
+		terms[c.account].WaitFor("the toast and the Events pane's alert line", func(s string) bool {
+			return strings.Contains(s, "⚑ "+c.account+": ") && alertLines(s) == 1
+		})
 		testkit.Eventually(t, 5*time.Second, func() bool { return bell(terms[c.account]) }, "the %s viewer's bell", c.account)
 		time.Sleep(500 * time.Millisecond) // the other viewer's toast would have shown
-		if scr := terms[c.other].Screen(); strings.Contains(scr, "⚑ "+c.account) || strings.Contains(scr, c.account+":") {
+		if scr := terms[c.other].Screen(); strings.Contains(scr, "⚑ "+c.account) || strings.Contains(scr, c.account+":") || alertLines(scr) != i {
 			t.Errorf("the %s viewer was shown an alert of %s:\n%s", c.other, c.account, scr)
 		}
 		if i == 0 && bell(terms[c.other]) {
@@ -109,4 +113,67 @@ func TestServeAlertsReachTheirViewers(t *testing.T) {
 	for _, term := range terms {
 		term.Keys("q")
 	}
+}
+
+// alertLines counts the Events pane's alert lines on screen.
+func alertLines(screen string) int {
+	n := 0
+	for _, line := range strings.Split(screen, "\n") {
+		if strings.Contains(line, " alert ") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestServeViewerSeesAlerts: a stock OpenSSH viewer of `bhtop serve`
+// sees the alerts that fired on its account as "alert" lines in the
+// Events pane (they were only logged).
+func TestServeViewerSeesAlerts(t *testing.T) {
+	if _, err := exec.LookPath("ssh"); err != nil {
+		t.Skip("no OpenSSH client")
+	}
+	s := startSim(t, "--activity", "0")
+	dir := t.TempDir()
+	key := filepath.Join(dir, "viewer")
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key).CombinedOutput(); err != nil {
+		t.Fatalf("ssh-keygen: %v\n%s", err, out)
+	}
+	pub, err := os.ReadFile(key + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	viewers := filepath.Join(dir, "viewers")
+	cfg := filepath.Join(dir, "config.toml")
+	rules := "[[alerts]]\nkind = \"price_cross\"\nsymbol = \"BTCUSDT\"\nabove = 1\n"
+	for path, text := range map[string]string{viewers: string(pub), cfg: rules} {
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	_, port, _ := net.SplitHostPort(addr)
+
+	startTerm(t, 100, 10, credentials(s), "serve", "--listen", addr, "--authorized-keys", viewers,
+		"--host-key", filepath.Join(dir, "hostkey"), "--config", cfg)
+	// The viewer retries while serve is starting.
+	ssh := "ssh -tt -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o IdentitiesOnly=yes -o BatchMode=yes -i " +
+		key + " -p " + port + " 127.0.0.1"
+	viewer := &term{t: t, Term: testkit.NewTmux(t).Term(t, 160, 48,
+		"sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do "+ssh+" && break; sleep 1; done; sleep 30'")}
+	viewer.waitText("READ-ONLY")
+	viewer.keys("4")
+	viewer.waitFor("the alert in Events", func(screen string) bool {
+		for _, line := range strings.Split(screen, "\n") {
+			if strings.Contains(line, " alert ") && strings.Contains(line, "BTCUSDT price") {
+				return true
+			}
+		}
+		return false
+	})
 }

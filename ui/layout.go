@@ -253,7 +253,7 @@ func (m *Model) writeBody(b *screenBuf, fc *frameCache) {
 		b.WriteString(m.chart.View())
 		return
 	}
-	fc.cell = cellCtx{now: m.now, mk: m.mk}
+	fc.cell = cellCtx{now: m.now, offset: m.status.ClockOffset, mk: m.mk}
 	// side draws up to three panes side by side, a rule between them, as
 	// tall as the first.
 	side := func(ids ...paneID) {
@@ -323,7 +323,7 @@ func (m *Model) paneDrawer(id paneID, w, h int, fc *frameCache) paneDraw {
 	}
 	c := viewCtx{
 		cell: &fc.cell, p: &fc.pt, noColor: m.noColor, privacy: m.privacy,
-		focused: id == m.focus, stale: m.stale() && id != paneEvents,
+		focused: id == m.focus, stale: m.staleMark(id),
 		filtering: m.prompt.on && id == m.focus, title: title, empty: empty,
 	}
 	if id == paneFills {

@@ -155,7 +155,8 @@ type titleKey struct {
 	title, note, filter string
 	n, sort             int
 	desc                bool
-	filtering, stale    bool
+	filtering           bool
+	stale               string
 	focused             bool
 	w                   int
 }
@@ -250,7 +251,7 @@ func (p *pane) rowKey(ri int, c *viewCtx, cols []int) rowKey {
 	}
 	for _, ci := range cols {
 		if f := p.cols[ci].clock; f != nil {
-			k.clock = k.clock*1_000_003 + f(&p.rows[ri], c.cell.now)
+			k.clock = k.clock*1_000_003 + f(&p.rows[ri], c.cell)
 		}
 	}
 	return k

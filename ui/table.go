@@ -91,7 +91,7 @@ type column struct {
 	// clock is set on a column whose text changes with the clock (an
 	// age): a key of the text it shows at now, so a drawn row is reused
 	// while its key stays the same.
-	clock func(it *item, now time.Time) int64
+	clock func(it *item, c *cellCtx) int64
 	cmp   func(a, b *item) int // nil: not a sort column (unless mcmp is set)
 	// mcmp sorts a column that depends on the market.
 	mcmp  func(a, b *item, c *cellCtx) int
@@ -108,7 +108,10 @@ type column struct {
 // see a zero clock, so cells that change with time have fixed widths.
 type cellCtx struct {
 	now time.Time
-	mk  *mktView // never nil once the model is built
+	// offset is the service's clock minus ours (measured): an order's
+	// creation time is on the service's clock.
+	offset time.Duration
+	mk     *mktView // never nil once the model is built
 }
 
 // colWidth is a column's width over the pane's current rows.

@@ -13,8 +13,8 @@ type viewCtx struct {
 	noColor   bool
 	privacy   bool
 	focused   bool
-	stale     bool
-	filtering bool // the filter is being typed
+	stale     string // the title's stale mark ("⚠ may be stale"); "" none
+	filtering bool   // the filter is being typed
 	title     string
 	empty     string // shown when there are no rows
 	note      string // after the row count (the fills' fee totals)
@@ -401,10 +401,10 @@ func (p *pane) titleLine(c *viewCtx, w int) string {
 	if c.focused {
 		pt = c.p.titleFocused
 	}
-	if !c.stale {
+	if c.stale == "" {
 		return pt.wrap(fit(title, w))
 	}
-	mark := "  ⚠ may be stale"
+	mark := "  " + c.stale
 	tw := textWidth(title)
 	if tw+textWidth(mark) > w {
 		title = fit(title, max(0, w-textWidth(mark)))
