@@ -24,7 +24,7 @@ import (
 // saying why.
 func TestViewersSeeTheirAccounts(t *testing.T) {
 	logs := &testkit.Buffer{}
-	f, d := twoAccountsServed(t, logs)
+	f, d := accountsServed(t, logs, "main", "bot")
 	fileA, fileB, fileC := d.key(t, "main"), d.key(t, "bot"), d.key(t, "other")
 	x := testkit.NewTmux(t)
 	for _, v := range []struct{ file, mine, other string }{{fileA, "main", "bot"}, {fileB, "bot", "main"}} {
@@ -60,14 +60,14 @@ type desk struct {
 	lines      []string // the authorized keys file's
 }
 
-// twoAccountsServed serves two live simulator accounts, main and bot, with
-// no key authorized yet (see key); logs gets the server's log.
-func twoAccountsServed(t *testing.T, logs io.Writer) (*fixture, *desk) {
+// accountsServed serves live simulator accounts of these names, with no
+// key authorized yet (see key); logs gets the server's log.
+func accountsServed(t *testing.T, logs io.Writer, names ...string) (*fixture, *desk) {
 	t.Helper()
 	needTools(t, "ssh", "tmux")
-	s := simtest.Start(t, sim.Options{Seed: 1, Activity: 5, Accounts: 2})
+	s := simtest.Start(t, sim.Options{Seed: 1, Activity: 5, Accounts: len(names)})
 	var accts []ui.Account
-	for i, name := range []string{"main", "bot"} {
+	for i, name := range names {
 		k := s.Accounts(sim.DemoSecret)[i]
 		sess, err := stream.New(stream.Config{REST: s.ClientAs(k.APIKey, k.SecretKey), WSURL: s.WSURL(), Simulated: true})
 		accts = append(accts, ui.Account{Name: name, Backend: testkit.Live(t, sess, err)})
@@ -101,7 +101,7 @@ func (d *desk) cmd(keyFile string) string {
 // viewer only, and one of main on the main viewer only: neither learns of
 // the other's account.
 func TestViewersGetTheirAlerts(t *testing.T) {
-	f, d := twoAccountsServed(t, io.Discard)
+	f, d := accountsServed(t, io.Discard, "main", "bot")
 	x := testkit.NewTmux(t)
 	terms := map[string]*testkit.Term{}
 	for _, name := range []string{"main", "bot"} {
@@ -137,21 +137,8 @@ func TestViewersGetTheirAlerts(t *testing.T) {
 // and an All view that lists, counts and totals only them: the third
 // account's name is nowhere on any screen it reaches.
 func TestAllViewHoldsTheViewersAccounts(t *testing.T) {
-	needTools(t, "ssh", "tmux")
-	s := simtest.Start(t, sim.Options{Seed: 1, Activity: 5, Accounts: 3})
-	var accts []ui.Account
-	for i, name := range []string{"main", "hidden", "bot"} {
-		k := s.Accounts(sim.DemoSecret)[i]
-		sess, err := stream.New(stream.Config{REST: s.ClientAs(k.APIKey, k.SecretKey), WSURL: s.WSURL(), Simulated: true})
-		accts = append(accts, ui.Account{Name: name, Backend: testkit.Live(t, sess, err)})
-	}
-	f := newFixture(t, func(c *Config) {
-		c.NewModel, c.Upstream = nil, nil
-		c.Accounts = accts
-	})
-	file, key := testkit.OpenSSHKey(t)
-	testkit.WriteFile(t, f.keysFile, `environment="BHTOP_ACCOUNTS=bot,main" `+strings.TrimSpace(string(gossh.MarshalAuthorizedKey(key.PublicKey())))+"\n")
-	term := testkit.NewTmux(t).Term(t, 120, 40, "ssh "+strings.Join(f.sshArgs(file, f.knownHosts(t)), " ")+"; sleep 30")
+	f, d := accountsServed(t, io.Discard, "main", "hidden", "bot")
+	term := testkit.NewTmux(t).Term(t, 120, 40, d.cmd(d.key(t, "bot,main"))+"; sleep 30")
 	header := func(s string) string { return strings.SplitN(s, "\n", 2)[0] }
 	var seen []string
 	for _, want := range []string{" main ", " bot ", "ALL ACCOUNTS", " main "} {
