@@ -36,6 +36,9 @@ type Viewer struct {
 	// Accounts are the accounts this viewer may see, from its key's
 	// environment="BHTOP_ACCOUNTS=a,b" option; nil means every account.
 	Accounts []string
+	// Terminal is the session's painter, for the model's own terminal
+	// sequences (the bell: ui.WithTerminalOutput); it never blocks.
+	Terminal io.Writer
 }
 
 // getenv reads the client's environment (Environ; the last of a name
@@ -123,6 +126,7 @@ func (s *Server) refuse(sess ssh.Session, msg string) {
 func (s *Server) newProgram(ctx context.Context, v *session, viewer Viewer, in io.Reader) *tea.Program {
 	v.out.w = v.ssh
 	v.paint = paint.New(&v.out, s.cfg.FPS, viewer.Width, viewer.Height, viewer.Profile)
+	viewer.Terminal = v.paint
 	prog := tea.NewProgram(v.paint.Wrap(s.cfg.NewModel(ctx, viewer)),
 		tea.WithInput(in),
 		tea.WithOutput(v.paint),
