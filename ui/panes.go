@@ -157,10 +157,11 @@ func orderColumns() []column {
 	market := orderField(func(o *state.Order) string { return o.Market }, pendingMarket)
 	symbol := orderField(func(o *state.Order) string { return o.Symbol }, func(p *state.Pending) string { return p.Symbol })
 	side := orderField(orderSide, func(p *state.Pending) string { return p.Side })
-	typ := orderField(func(o *state.Order) string { return o.Type }, nil)
+	// A pending row shows the terms it was sent with: what is in flight.
+	typ := orderField(func(o *state.Order) string { return o.Type }, func(p *state.Pending) string { return p.Type })
 	tif := orderField(func(o *state.Order) string { return o.TimeInForce }, nil)
-	price := orderField(func(o *state.Order) string { return o.Price }, nil)
-	qty := orderField(func(o *state.Order) string { return o.Quantity }, nil)
+	price := orderField(func(o *state.Order) string { return o.Price }, func(p *state.Pending) string { return p.Price })
+	qty := orderField(func(o *state.Order) string { return o.Quantity }, func(p *state.Pending) string { return p.Quantity })
 	filled := orderField(func(o *state.Order) string { return o.ExecutedQty }, nil)
 	avg := orderField(func(o *state.Order) string {
 		if o.AvgPrice == nil {

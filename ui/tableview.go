@@ -194,7 +194,7 @@ func (d *paneDraw) title() string {
 	if pl == nil {
 		return p.titleLine(c, d.w)
 	}
-	k := titleKey{title: c.title, note: c.note, filter: p.filter, n: len(p.rows), sort: p.sortIdx, desc: p.desc,
+	k := titleKey{title: c.title, note: c.note, filter: p.filter, n: len(p.rows), notOpen: p.notOpen, sort: p.sortIdx, desc: p.desc,
 		filtering: c.filtering, stale: c.stale, focused: c.focused, w: d.w}
 	if !pl.titleOK || pl.titleKey != k {
 		pl.titleOK, pl.titleKey, pl.title = true, k, p.titleLine(c, d.w)
@@ -370,8 +370,13 @@ func (p *pane) titleLine(c *viewCtx, w int) string {
 	}
 	b.WriteString(c.title)
 	b.WriteString(" (")
-	b.WriteString(strconv.Itoa(len(p.rows)))
+	b.WriteString(strconv.Itoa(len(p.rows) - p.notOpen))
 	b.WriteString(")")
+	if p.notOpen > 0 {
+		b.WriteString("  +")
+		b.WriteString(strconv.Itoa(p.notOpen))
+		b.WriteString(" not placed")
+	}
 	if s := p.sortName(); s != "" {
 		b.WriteString("  sort:")
 		b.WriteString(s)
