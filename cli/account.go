@@ -51,9 +51,13 @@ func openAccounts(ctx context.Context, accts []config.Account, o upstreamOptions
 	var wg sync.WaitGroup
 	for i, a := range accts {
 		oa := o
-		oa.limits = limits.of(a.BaseURL)
 		oa.trade = o.trade && !a.ReadOnly
 		oa.simulated = as.sim != nil && a.BaseURL == as.sim.URL()
+		gates := o.getenv
+		if oa.simulated {
+			gates = nil // a simulator of this run: no other process knows it
+		}
+		oa.limits = limits.of(a.BaseURL, gates)
 		if len(accts) > 1 {
 			oa.logger = o.logger.With("account", a.Name) // which one a line is about
 		}
@@ -82,11 +86,16 @@ func openAccounts(ctx context.Context, accts []config.Account, o upstreamOptions
 // after a 429 or 418 to any of them (DESIGN.md 'Accounts').
 type hostLimits map[string]*rest.HostLimits
 
-// of is the limits of baseURL's host, made on first use.
-func (m hostLimits) of(baseURL string) *rest.HostLimits {
+// of is the limits of baseURL's host, made on first use; with getenv
+// (not nil) they keep their gates in the host's gate file, shared with
+// the other bhtop processes (persistGates).
+func (m hostLimits) of(baseURL string, getenv func(string) string) *rest.HostLimits {
 	k := hostKey(baseURL)
 	if m[k] == nil {
 		m[k] = rest.NewHostLimits()
+		if getenv != nil {
+			persistGates(getenv, baseURL, m[k])
+		}
 	}
 	return m[k]
 }
