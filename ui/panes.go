@@ -398,7 +398,7 @@ func newPanes() [numPanes]pane {
 	ps[panePositions].cellsFrom = cellsPos
 	ps[panePositions].rowPaint = positionPaint
 	ps[paneEvents] = newPane(paneEvents, eventColumns())
-	ps[paneEvents].follow = true
+	ps[paneEvents].follow, ps[paneEvents].wrap = true, true
 	ps[paneMarket] = newPane(paneMarket, marketColumns())
 	ps[paneMarket].cellsFrom = cellsQuotes // its rows are the market snapshot's
 	ps[paneFills] = newPane(paneFills, fillColumns())

@@ -140,6 +140,7 @@ type pane struct {
 	cursor  int
 	offset  int
 	follow  bool // stick to the newest row (events)
+	wrap    bool // a row too long for its flex column goes on more lines (events; wrap.go)
 	pinned  int  // rows at the top kept out of sorting (pending orders)
 	// rowPaint colours a whole row (positions by side, pending orders).
 	rowPaint func(it *item, p *paints) paint

@@ -131,6 +131,9 @@ type paneDraw struct {
 	off   int
 	fc    *frameCache // nil: draw every line
 	lines *paneLines  // the pane's cached lines (nil without fc)
+	// wrapped are the row lines of a wrapping pane (wrap.go); nil: a row
+	// a line.
+	wrapped []wrapLine
 }
 
 func (p *pane) drawer(c viewCtx, w, h int, fc *frameCache) paneDraw {
@@ -142,6 +145,9 @@ func (p *pane) drawer(c viewCtx, w, h int, fc *frameCache) paneDraw {
 	if fc != nil {
 		d.fc, d.lines = fc, &fc.panes[p.id]
 		d.lines.use(p, paneLook{w: d.w, fit: d.fit, focused: c.focused}, d.cols)
+	}
+	if p.wrap && d.w > 0 && d.h > 1 {
+		d.wrapRows(h - 2)
 	}
 	return d
 }
@@ -157,6 +163,8 @@ func (d *paneDraw) line(b *screenBuf, i int) {
 		b.WriteString(d.header())
 	case len(p.rows) == 0 && i == 2:
 		b.WriteString(d.emptyLine())
+	case d.wrapped != nil:
+		d.drawWrapped(b, i-2)
 	case d.off+i-2 < len(p.rows) && len(p.rows) > 0:
 		d.drawRow(b, i-2)
 	default:
