@@ -332,8 +332,12 @@ func (m *Model) paneDrawer(id paneID, w, h int, fc *frameCache) paneDraw {
 		focused: id == m.focus, stale: m.staleMark(id),
 		filtering: m.prompt.on && id == m.focus, title: title, empty: empty,
 	}
-	if id == paneFills {
+	switch {
+	case id == paneFills:
 		c.note = m.feeNote
+	case id == paneOrders && m.history:
+		from, to := m.panes[id].window(max(0, h-2))
+		c.note = unfollowedNote(m.panes[id].rows[from:to], m.mk)
 	}
 	// Drawn from a copy in the cache, so that no pointer into the Model
 	// (which View holds by value) reaches the column functions: the

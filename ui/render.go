@@ -155,7 +155,7 @@ type paneLook struct {
 // titleKey is everything a pane's title line shows.
 type titleKey struct {
 	title, note, filter string
-	n, sort             int
+	n, sort, notOpen    int
 	desc                bool
 	filtering           bool
 	stale               string
