@@ -291,35 +291,3 @@ func TestDumpAccountsHeldHostNamed(t *testing.T) {
 // real clock (a 429 near the minute's end would say 1 s, and a request
 // after it, the simulator's clock standing still, would be banned).
 func atMinuteStart(clk *clock.Fake) { clk.Set(clk.Now().Truncate(time.Minute).Add(time.Minute)) }
-
-// TestGateTurnWaitIsBounded: a process that holds the host's turn and
-// never gives it back (stopped with ctrl+z while its request was in
-// flight) does not hold another's requests forever: past turnMaxWait
-// the turn is given without the lock.
-func TestGateTurnWaitIsBounded(t *testing.T) {
-	defer func(d time.Duration) { turnMaxWait = d }(turnMaxWait)
-	turnMaxWait = 50 * time.Millisecond
-	path := filepath.Join(t.TempDir(), "bhtop", "gates", "https_api.example.com_443.json")
-	a, b := &gateFile{path: path}, &gateFile{path: path}
-	endA, err := a.Turn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer endA()
-	done := make(chan error, 1)
-	go func() {
-		end, err := b.Turn(context.Background())
-		if err == nil {
-			end()
-		}
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("b's Turn past the wait = %v, want the turn given", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("b's Turn still waits for a turn never given back")
-	}
-}
