@@ -1,8 +1,6 @@
 package state
 
 import (
-	"slices"
-
 	"bhtop/api"
 	"bhtop/event"
 )
@@ -129,9 +127,44 @@ type order struct {
 	lits                           []byte
 	ends                           [nLits]int32
 	created, updated               int64
-	shown                          bool // its row is in the last Snapshot's rows
+	shown                          bool  // its row is in the last Snapshot's rows
+	pending                        uint8 // which of Store.added (pendAdded), Store.changed (pendChanged) holds it
+	pendAt                         int32 // its index there
 	prevClosed, nextClosed         *order
 	row                            *Order
+}
+
+// The lists of Store an order waiting for the next Snapshot is in.
+const (
+	pendNone = iota
+	pendAdded
+	pendChanged
+)
+
+// pend appends o to list (Store.added or Store.changed), which pending
+// names.
+func (o *order) pend(list *[]*order, pending uint8) {
+	o.pending, o.pendAt = pending, int32(len(*list))
+	*list = append(*list, o)
+}
+
+// unpend takes o out of the list it waits in (its place taken by the
+// last one): a dropped order leaves at once, so neither list ever needs
+// to be scanned for dropped ones.
+func (s *Store) unpend(o *order) {
+	list := &s.added
+	switch o.pending {
+	case pendNone:
+		return
+	case pendChanged:
+		list = &s.changed
+	}
+	l, i := *list, o.pendAt
+	last := l[len(l)-1]
+	l[i], last.pendAt = last, i
+	l[len(l)-1] = nil
+	*list = l[:len(l)-1]
+	o.pending = pendNone
 }
 
 // The literals kept in order.lits, in this order.
@@ -196,7 +229,7 @@ func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
 		}
 		o = s.newOrder(m, x.OrderID)
 		mk.orders.put(o.id, o)
-		s.added = append(s.added, o)
+		o.pend(&s.added, pendAdded)
 		keepMaker = false
 	} else if !o.newer(x, r) {
 		return false
@@ -220,7 +253,7 @@ func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
 	}
 	if o.row != nil {
 		o.row = nil
-		s.changed = append(s.changed, o)
+		o.pend(&s.changed, pendChanged)
 	}
 	s.ordersDirty = true
 
@@ -290,6 +323,7 @@ func (s *Store) evict() {
 func (s *Store) drop(o *order) {
 	mk := &s.markets[o.mkt]
 	mk.orders.dropIf(o.id, o)
+	s.unpend(o)
 	o.removed = true
 	s.dropped = append(s.dropped, o)
 	s.ordersDirty = true
@@ -337,11 +371,9 @@ func (s *Store) newOrder(m uint8, id []byte) *order {
 
 // compactOrders forgets the dropped orders (so that a store never
 // snapshotted stays bounded) and reuses them: the keys of those the last
-// Snapshot shows are kept for the next one to delete their rows.
+// Snapshot shows are kept for the next one to delete their rows. (drop
+// took each out of s.added or s.changed already.)
 func (s *Store) compactOrders() {
-	removed := func(o *order) bool { return o.removed }
-	s.added = slices.DeleteFunc(s.added, removed) // DeleteFunc clears the tail
-	s.changed = slices.DeleteFunc(s.changed, removed)
 	for _, o := range s.dropped {
 		if o.shown {
 			s.gone = append(s.gone, rowKey{o.mkt, o.id})
