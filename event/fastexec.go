@@ -59,10 +59,10 @@ func fastExec(b []byte, start, depth int, ev *Event) (int, bool) {
 		return 0, false
 	}
 	x := &ev.Exec
-	raws := execRaws(x)
-	for _, dst := range raws {
-		*dst = nil
-	}
+	// execRawKeys' fields, Close and Leverage (stores, not a loop through
+	// pointers to them: this runs once per report)
+	x.LastQty, x.LastPrice, x.Commission, x.CommissionAsset, x.TradeTime = nil, nil, nil, nil, nil
+	x.TradeID, x.ExecType, x.RejectReason, x.StopPrice, x.IcebergQty = nil, nil, nil, nil, nil
 	x.Close, x.Leverage = false, nil
 	// i-1 is the head's comma: the fields in the service's order first,
 	// then any others by key.
@@ -138,7 +138,7 @@ func fastExec(b []byte, start, depth int, ev *Event) (int, bool) {
 		default:
 			switch n := int(execRawIndex[k]) - 1; {
 			case n >= 0 && execRawKept(n, contract):
-				*raws[n], i, ok = rawAt(b, i, depth)
+				*execRaws(x)[n], i, ok = rawAt(b, i, depth)
 			case contract && k == 'C':
 				x.Close, i, ok = boolAt(b, i)
 				seen |= needClose
