@@ -215,6 +215,12 @@ func (o *order) newer(x *event.ExecView, r uint8) bool {
 // ordering rules accepted it. keepMaker keeps the known maker flag (REST
 // records do not carry one).
 func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
+	return s.foldOrder(m, x, keepMaker) != nil
+}
+
+// foldOrder is applyOrder returning the order the update was applied to,
+// nil when the ordering rules refused it.
+func (s *Store) foldOrder(m uint8, x *event.ExecView, keepMaker bool) *order {
 	mk := &s.markets[m]
 	r := rank(x.Status)
 	o := mk.get(x.OrderID)
@@ -222,7 +228,7 @@ func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
 		if mk.tomb.len() > 0 {
 			if t, ok := mk.tomb.get(x.OrderID); ok {
 				if x.EventTime <= t.e {
-					return false // a late update of a dropped order: never a phantom
+					return nil // a late update of a dropped order: never a phantom
 				}
 				mk.tomb.dropIf(string(x.OrderID), t) // no allocation: the conversion does not escape
 			}
@@ -232,7 +238,7 @@ func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
 		o.pend(&s.added, pendAdded)
 		keepMaker = false
 	} else if !o.newer(x, r) {
-		return false
+		return nil
 	}
 	s.setText(&o.symbol, x.Symbol)
 	s.setText(&o.side, x.Side)
@@ -269,7 +275,7 @@ func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
 	case o.open && !wasOpen && o.inClosed:
 		s.closedCount-- // reopened: keeps its place from the first closing
 	}
-	return true
+	return o
 }
 
 // pushClosed appends o to the retention list (its first closing).
