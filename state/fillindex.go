@@ -124,6 +124,129 @@ func (x *keyIndex[V]) each(fn func(V)) {
 	}
 }
 
+// fillKeys is the fills' index: keyIndex's table (linear probing, keys
+// homed by their low bits) whose entries also hold the seq of the fill
+// they name, so that an entry of a fill the ring has evicted is known
+// stale from the entry alone. Evicting a fill therefore leaves its keys
+// in place (removing them was a probe at a random place of the table
+// per fill): a lookup takes a stale entry as absent, an insert reuses
+// the first stale entry on its way, and when the table is half full
+// the stale entries are removed in one pass (or, when most are live,
+// it grows).
+type fillKeys struct {
+	tab []fillKey
+	n   int // entries, live or stale
+}
+
+type fillKey struct {
+	key  uint64 // 0: empty
+	slot int32
+	seq  uint32 // the fill's seq, low bits
+}
+
+// live reports whether e names a fill the ring still holds: the ring
+// keeps the last limit fills by seq (a purge runs long before seq's low
+// bits wrap).
+func (b *fillBook) live(e fillKey) bool { return uint32(b.seq)-e.seq < uint32(b.limit) }
+
+// keyGet returns the slot of the live fill key k names.
+func (b *fillBook) keyGet(k uint64) (int32, bool) {
+	x := &b.keys
+	if len(x.tab) == 0 {
+		return 0, false
+	}
+	mask := uint64(len(x.tab) - 1)
+	for i := k & mask; ; i = (i + 1) & mask {
+		switch e := x.tab[i]; e.key {
+		case k:
+			return e.slot, b.live(e)
+		case 0:
+			return 0, false
+		}
+	}
+}
+
+// keyPut maps k (nonzero) to the fill in slot i.
+func (b *fillBook) keyPut(k uint64, i int32) { b.keySwap(k, i) }
+
+// keySwap maps k (nonzero) to the fill in slot i and returns the slot it
+// named before, if that fill is live.
+func (b *fillBook) keySwap(k uint64, i int32) (old int32, found bool) {
+	x := &b.keys
+	if 2*(x.n+1) > len(x.tab) {
+		b.purgeKeys()
+	}
+	e := fillKey{k, i, uint32(b.ring[i].seq)}
+	mask := uint64(len(x.tab) - 1)
+	reuse := -1 // the first stale entry on the way
+	for j := k & mask; ; j = (j + 1) & mask {
+		switch c := x.tab[j]; {
+		case c.key == k:
+			x.tab[j] = e
+			return c.slot, b.live(c)
+		case c.key == 0:
+			if reuse >= 0 {
+				x.tab[reuse] = e
+			} else {
+				x.tab[j] = e
+				x.n++
+			}
+			return 0, false
+		case reuse < 0 && !b.live(c):
+			reuse = int(j)
+		}
+	}
+}
+
+// purgeKeys removes the stale entries, then doubles the table while
+// more than a quarter of it is live (so purges stay rare).
+func (b *fillBook) purgeKeys() {
+	x := &b.keys
+	if len(x.tab) > 0 {
+		mask := len(x.tab) - 1
+		for i := 0; i < len(x.tab); {
+			if e := x.tab[i]; e.key == 0 || b.live(e) {
+				i++
+				continue
+			}
+			// Backward shift (keyIndex.dropIf), then look at i again:
+			// what moved into it has not been looked at there.
+			h := i
+			for j := i; ; {
+				j = (j + 1) & mask
+				e := x.tab[j]
+				if e.key == 0 {
+					break
+				}
+				home := int(e.key) & mask
+				if (h <= j && h < home && home <= j) || (h > j && (h < home || home <= j)) {
+					continue
+				}
+				x.tab[h] = e
+				h = j
+			}
+			x.tab[h] = fillKey{}
+			x.n--
+		}
+	}
+	if 4*(x.n+1) <= len(x.tab) {
+		return
+	}
+	old := x.tab
+	x.tab = make([]fillKey, max(1024, 2*len(old)))
+	mask := uint64(len(x.tab) - 1)
+	for _, e := range old {
+		if e.key == 0 {
+			continue
+		}
+		j := e.key & mask
+		for x.tab[j].key != 0 {
+			j = (j + 1) & mask
+		}
+		x.tab[j] = e
+	}
+}
+
 // keyBuf is the stack buffer a key's canonical bytes are built in.
 type keyBuf [192]byte
 
