@@ -114,7 +114,7 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		return fail(ExitFail, "%v", err)
 	}
 	defer dk.close(exitWait)
-	as, err := openAccounts(ctx, accts, upstreamOptions{simActivity: dashboardSimActivity, simResting: dashboardSimResting, trade: true, logger: logger, metrics: dk.reg})
+	as, err := openAccounts(ctx, accts, upstreamOptions{simActivity: dashboardSimActivity, simResting: dashboardSimResting, trade: true, logger: logger, metrics: dk.reg, getenv: stdio.Getenv})
 	if err != nil {
 		return fail(upstreamExitCode(err), "%v", err)
 	}

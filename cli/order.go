@@ -168,10 +168,9 @@ func runOrder(args []string, stdio IO) int {
 	defer closeLog()
 
 	limits := rest.NewHostLimits()
-	loadGates(stdio.Getenv, conn.BaseURL, limits) // a 429/418 another process got
+	persistGates(stdio.Getenv, conn.BaseURL, limits) // a 429/418 any process got, and ours at once
 	opts := append(conn.RESTOptions(), rest.WithTimeout(f.timeout), rest.WithLogger(logger), rest.WithSharedLimits(limits))
 	client := rest.New(conn.BaseURL, opts...)
-	defer func() { saveGates(stdio.Getenv, client, time.Now()) }()
 	ctx := context.Background()
 	if gate := limits.Gate(time.Now()); gate != nil {
 		b, _ := json.Marshal(f.notSent(gate))

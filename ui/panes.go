@@ -139,10 +139,24 @@ func pendingMarket(p *state.Pending) string {
 	return state.MarketSpot
 }
 
+// orderSide is the side an order was sent with: a contract order's is
+// kept as BUY or SELL with its close flag (as the user stream reports
+// it), shown as BUY_OPEN, SELL_CLOSE, … since a SELL alone does not say
+// whether it opens a short or closes a long.
+func orderSide(o *state.Order) string {
+	if o.Market != state.MarketContract || o.Close == nil || strings.Contains(o.Side, "_") {
+		return o.Side
+	}
+	if *o.Close {
+		return o.Side + "_CLOSE"
+	}
+	return o.Side + "_OPEN"
+}
+
 func orderColumns() []column {
 	market := orderField(func(o *state.Order) string { return o.Market }, pendingMarket)
 	symbol := orderField(func(o *state.Order) string { return o.Symbol }, func(p *state.Pending) string { return p.Symbol })
-	side := orderField(func(o *state.Order) string { return o.Side }, func(p *state.Pending) string { return p.Side })
+	side := orderField(orderSide, func(p *state.Pending) string { return p.Side })
 	typ := orderField(func(o *state.Order) string { return o.Type }, nil)
 	tif := orderField(func(o *state.Order) string { return o.TimeInForce }, nil)
 	price := orderField(func(o *state.Order) string { return o.Price }, nil)
@@ -176,19 +190,32 @@ func orderColumns() []column {
 		}
 		return 0
 	}
-	age := func(it *item, c *cellCtx) string {
+	// since is how long ago it was created: an order's time is on the
+	// service's clock, a pending row's on ours.
+	since := func(it *item, c *cellCtx) (time.Duration, bool) {
 		ms := created(it)
 		if ms == 0 || c.now.IsZero() {
+			return 0, false
+		}
+		now := c.now
+		if it.ord != nil {
+			now = now.Add(c.offset)
+		}
+		return now.Sub(time.UnixMilli(ms)), true
+	}
+	age := func(it *item, c *cellCtx) string {
+		d, ok := since(it, c)
+		if !ok {
 			return ""
 		}
-		return compactAge(c.now.Sub(time.UnixMilli(ms)))
+		return compactAge(d)
 	}
-	ageClock := func(it *item, now time.Time) int64 {
-		ms := created(it)
-		if ms == 0 || now.IsZero() {
+	ageClock := func(it *item, c *cellCtx) int64 {
+		d, ok := since(it, c)
+		if !ok {
 			return -1
 		}
-		return ageKey(now.Sub(time.UnixMilli(ms)))
+		return ageKey(d)
 	}
 	pct := func(it *item, _ *cellCtx) string {
 		if it.ord == nil {
@@ -217,7 +244,7 @@ func orderColumns() []column {
 	}
 	return []column{
 		{title: "Mkt", prio: 5, max: 8, text: plain(market), cmp: textCmp(market)},
-		{title: "Symbol", max: 14, text: plain(symbol), cmp: textCmp(symbol)},
+		{title: "Symbol", max: 14, minW: symbolMinW, text: plain(symbol), cmp: textCmp(symbol)},
 		{title: "Side", max: 10, text: plain(side), cmp: textCmp(side), paint: sidePaint},
 		{title: "Type", prio: 3, max: 11, text: plain(typ), cmp: textCmp(typ)},
 		{title: "TIF", prio: 4, max: 4, text: plain(tif)},
@@ -280,7 +307,7 @@ func positionColumns() []column {
 	// place: winning green, losing red, whatever the side.
 	upnlPaint := func(it *item, p *paints) paint { return p.bySign(int(it.upnlSign)) }
 	return []column{
-		{title: "Symbol", max: 16, text: plain(symbol), cmp: textCmp(symbol)},
+		{title: "Symbol", max: 16, minW: symbolMinW, text: plain(symbol), cmp: textCmp(symbol)},
 		{title: "Side", max: 6, text: plain(side), cmp: textCmp(side)},
 		{title: "Avg Price", align: alignDec, prio: 1, text: plain(avg), cmp: decCmp(avg)},
 		{mkt: true, title: "Mark", align: alignDec, text: mark, mcmp: mktDecCmp(mark)},
@@ -324,7 +351,7 @@ func eventColumns() []column {
 			switch it.note.Kind {
 			case upstream.NoteFill:
 				return p.good
-			case upstream.NoteError:
+			case upstream.NoteError, upstream.NoteAlert:
 				return p.bad
 			case upstream.NoteConnect, upstream.NoteResync:
 				return p.warn
@@ -349,7 +376,7 @@ func marketColumns() []column {
 	spark := f(func(r *mktRow) string { return r.spark })
 	dir := func(it *item, p *paints) paint { return p.bySign(it.mrow.sign) }
 	return []column{
-		{title: "Symbol", max: 16, text: plain(symbol), cmp: textCmp(symbol)},
+		{title: "Symbol", max: 16, minW: symbolMinW, text: plain(symbol), cmp: textCmp(symbol)},
 		{title: "Last", align: alignDec, text: plain(last), cmp: decCmp(last), paint: dir},
 		{title: "24h %", align: alignRight, fixed: 8, text: plain(change), cmp: pctCmp(change), paint: dir},
 		{title: "Bid", align: alignDec, prio: 2, withNext: true, text: plain(bid), cmp: decCmp(bid)},

@@ -145,8 +145,9 @@ type paneLines struct {
 
 // paneLook is what every line of a pane depends on besides its row.
 type paneLook struct {
-	w, flexW int
-	focused  bool
+	w       int
+	fit     colFit
+	focused bool
 }
 
 // titleKey is everything a pane's title line shows.
@@ -154,7 +155,8 @@ type titleKey struct {
 	title, note, filter string
 	n, sort             int
 	desc                bool
-	filtering, stale    bool
+	filtering           bool
+	stale               string
 	focused             bool
 	w                   int
 }
@@ -249,7 +251,7 @@ func (p *pane) rowKey(ri int, c *viewCtx, cols []int) rowKey {
 	}
 	for _, ci := range cols {
 		if f := p.cols[ci].clock; f != nil {
-			k.clock = k.clock*1_000_003 + f(&p.rows[ri], c.cell.now)
+			k.clock = k.clock*1_000_003 + f(&p.rows[ri], c.cell)
 		}
 	}
 	return k
@@ -277,7 +279,7 @@ func (d *paneDraw) drawRow(b *screenBuf, j int) {
 	if pl == nil {
 		var sb strings.Builder
 		lp, cells := p.rowCells(&d.c, ri, d.cols, nil)
-		p.writeRow(&sb, &d.c, ri, lp, cells, d.cols, d.flexW, d.w)
+		p.writeRow(&sb, &d.c, ri, lp, cells, d.cols, d.fit, d.w)
 		b.WriteString(sb.String())
 		return
 	}
@@ -298,7 +300,7 @@ func (d *paneDraw) drawRow(b *screenBuf, j int) {
 		return
 	}
 	var sb strings.Builder
-	p.writeRow(&sb, &d.c, ri, lp, cells, d.cols, d.flexW, d.w)
+	p.writeRow(&sb, &d.c, ri, lp, cells, d.cols, d.fit, d.w)
 	l := rowLine{k: k, lp: lp, cells: slices.Clone(cells), s: sb.String()}
 	pl.next = append(pl.next, l)
 	b.WriteString(l.s)

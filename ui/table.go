@@ -72,8 +72,11 @@ func (it *item) id() string {
 type column struct {
 	title string
 	align align
-	prio  int  // narrow screens drop the highest prio first; 0 always shows
-	max   int  // cap on a text column's width (0: none)
+	prio  int // narrow screens drop the highest prio first; 0 always shows
+	max   int // cap on a text column's width (0: none)
+	// minW: a text column (the symbol) that may be cut with "…" down to
+	// this width to make room for another (visibleCols).
+	minW  int
 	fixed int  // fixed width, for cells that change with time
 	flex  bool // takes the width left over
 	money bool // hidden in privacy mode
@@ -88,7 +91,7 @@ type column struct {
 	// clock is set on a column whose text changes with the clock (an
 	// age): a key of the text it shows at now, so a drawn row is reused
 	// while its key stays the same.
-	clock func(it *item, now time.Time) int64
+	clock func(it *item, c *cellCtx) int64
 	cmp   func(a, b *item) int // nil: not a sort column (unless mcmp is set)
 	// mcmp sorts a column that depends on the market.
 	mcmp  func(a, b *item, c *cellCtx) int
@@ -105,7 +108,10 @@ type column struct {
 // see a zero clock, so cells that change with time have fixed widths.
 type cellCtx struct {
 	now time.Time
-	mk  *mktView // never nil once the model is built
+	// offset is the service's clock minus ours (measured): an order's
+	// creation time is on the service's clock.
+	offset time.Duration
+	mk     *mktView // never nil once the model is built
 }
 
 // colWidth is a column's width over the pane's current rows.
@@ -445,3 +451,7 @@ func sortRows(rows []item, cmp func(a, b *item) int, desc bool) {
 	}
 	copy(rows, sorted)
 }
+
+// symbolMinW is how narrow a symbol column is cut for another column
+// (column.minW): "BTC-PERP-…" still tells BTC-PERP-REV from BTC-PERP.
+const symbolMinW = 10

@@ -46,6 +46,16 @@ func Start(t testing.TB, opts sim.Options) *Sim {
 	return s
 }
 
+// StartOnClock is Start on a new fake clock, set to now to the ms (the
+// simulator's times are ms): the simulator's TTLs, rate windows and event
+// times follow the clock, which the test moves. It returns both.
+func StartOnClock(t testing.TB, opts sim.Options) (*Sim, *clock.Fake) {
+	t.Helper()
+	clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
+	opts.Now = clk.Now
+	return Start(t, opts), clk
+}
+
 // Client is a REST client of the simulator signed with its first key
 // pair; opts add to (and may override) those.
 func (s *Sim) Client(opts ...rest.Option) *rest.Client { return Client(s.Server, opts...) }
@@ -98,4 +108,17 @@ func Market(t testing.TB, srv *sim.Server, st *state.Hub, tune func(*market.Conf
 	c.Start()
 	t.Cleanup(c.Close)
 	return c
+}
+
+// SpendWeight spends weight (a multiple of 5) of the minute's request
+// weight on the simulator, as another program on the same IP would: with
+// GET /openapi/v1/account requests of a client of its own, timed by now.
+func (s *Sim) SpendWeight(t testing.TB, now func() time.Time, weight int) {
+	t.Helper()
+	c := s.Client(rest.WithClock(now))
+	for range weight / 5 {
+		if _, err := c.Account(context.Background()); err != nil {
+			t.Fatalf("spending weight: %v", err)
+		}
+	}
 }
