@@ -216,3 +216,49 @@ func TestFillKeysAgreeWithModel(t *testing.T) {
 		}
 	}
 }
+
+// TestNumKey: reading eight digits at a time, numKey takes exactly the
+// ids a byte at a time takes (digits only, 1 to 19 of them, no leading
+// zero), gives the same key for the string and the bytes, and distinct
+// keys to distinct numbers.
+func TestNumKey(t *testing.T) {
+	ref := func(id string) (uint64, bool) {
+		if len(id) == 0 || len(id) > 19 || (id[0] == '0' && len(id) > 1) {
+			return 0, false
+		}
+		var v uint64
+		for _, c := range []byte(id) {
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			v = v*10 + uint64(c-'0')
+		}
+		return v, true
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	ids := []string{"", "0", "00", "1", "9999999999999999999", "10000000000000000000", "18446744073709551615", "12345678", "1234567/", "123456789", "12345678:"}
+	for range 20000 {
+		b := make([]byte, 1+r.IntN(21))
+		for i := range b {
+			b[i] = byte('0' + r.IntN(10))
+			if r.IntN(40) == 0 {
+				b[i] = "/:a\xff\xc6 "[r.IntN(6)]
+			}
+		}
+		ids = append(ids, string(b))
+	}
+	seen := map[uint64]uint64{}
+	for _, id := range ids {
+		v, ok := ref(id)
+		k := numKey(id)
+		if (k != 0) != ok || numKey([]byte(id)) != k {
+			t.Fatalf("numKey(%q) = %d (bytes %d), want a key: %v", id, k, numKey([]byte(id)), ok)
+		}
+		if w, dup := seen[k]; ok && dup && w != v {
+			t.Fatalf("numKey(%q) = numKey of %d", id, w)
+		}
+		if ok {
+			seen[k] = v
+		}
+	}
+}

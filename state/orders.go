@@ -39,7 +39,17 @@ func numKey[T string | []byte](id T) uint64 {
 		return 0
 	}
 	var v uint64
-	for i := 0; i < len(id); i++ {
+	i := 0
+	for ; i+8 <= len(id); i += 8 { // eight digits at a time while there are
+		w := uint64(id[i]) | uint64(id[i+1])<<8 | uint64(id[i+2])<<16 | uint64(id[i+3])<<24 |
+			uint64(id[i+4])<<32 | uint64(id[i+5])<<40 | uint64(id[i+6])<<48 | uint64(id[i+7])<<56
+		d, ok := event.Digits8(w)
+		if !ok {
+			return 0
+		}
+		v = v*1e8 + d
+	}
+	for ; i < len(id); i++ {
 		c := id[i]
 		if c < '0' || c > '9' {
 			return 0
