@@ -159,64 +159,6 @@ func TestZKeyByValue(t *testing.T) {
 	}
 }
 
-// TestFillKeysAgreeWithModel drives the fills' index (stale entries left
-// in place, reused and purged) and a model (a map of key → fill seq)
-// with random fills arriving in a small ring and random puts and swaps
-// of keys clustered on few home slots (long runs that wrap around), and
-// checks that a key names a fill exactly while the model's fill is still
-// in the ring, across many purges and growths.
-func TestFillKeysAgreeWithModel(t *testing.T) {
-	for _, limit := range []int{1, 7, 300} {
-		r := rand.New(rand.NewPCG(5, uint64(limit)))
-		b := fillBook{limit: limit}
-		want := map[uint64]uint64{} // key → seq of the fill it names
-		key := func() uint64 {
-			return uint64(r.IntN(4))*1023 + uint64(r.IntN(900))<<10 + 1
-		}
-		slotOf := func(seq uint64) int32 { return int32((seq - 1) % uint64(limit)) }
-		inRing := func(seq uint64) bool { return seq != 0 && seq+uint64(limit) > b.seq }
-		for op := 0; op < 100_000; op++ {
-			if b.seq == 0 || r.IntN(3) == 0 { // a fill arrives
-				b.seq++
-				if len(b.ring) < limit {
-					b.ring = append(b.ring, fill{})
-				}
-				b.ring[slotOf(b.seq)].seq = b.seq
-			}
-			seq := b.seq - uint64(r.IntN(min(limit, int(b.seq)))) // a fill still kept
-			k := key()
-			if r.IntN(2) == 0 {
-				b.keyPut(k, slotOf(seq))
-			} else {
-				old, found := b.keySwap(k, slotOf(seq))
-				w := want[k]
-				if found != inRing(w) || found && old != slotOf(w) {
-					t.Fatalf("limit %d op %d: swap(%d) = %d %v, want slot of seq %d (kept %v)", limit, op, k, old, found, w, inRing(w))
-				}
-			}
-			want[k] = seq
-			if op%997 == 0 || op > 99_900 {
-				for k, w := range want {
-					got, ok := b.keyGet(k)
-					if ok != inRing(w) || ok && got != slotOf(w) {
-						t.Fatalf("limit %d op %d: get(%d) = %d %v, want slot of seq %d (kept %v)", limit, op, k, got, ok, w, inRing(w))
-					}
-				}
-				for range 50 {
-					if k := key(); want[k] == 0 {
-						if got, ok := b.keyGet(k); ok {
-							t.Fatalf("limit %d op %d: get(%d) = %d, want none", limit, op, k, got)
-						}
-					}
-				}
-			}
-		}
-		if len(b.keys.tab) > 16*1024 {
-			t.Errorf("limit %d: table of %d entries for at most %d live keys", limit, len(b.keys.tab), 900*4)
-		}
-	}
-}
-
 // TestNumKey: reading eight digits at a time, numKey takes exactly the
 // ids a byte at a time takes (digits only, 1 to 19 of them, no leading
 // zero), gives the same key for the string and the bytes, and distinct

@@ -103,7 +103,7 @@ type fillBook struct {
 	ring    []fill
 	next    int // slot written next once the ring is full
 	seq     uint64
-	keys    fillKeys // trade keys, z keys and match keys (chain heads) → slot
+	byKey   keyIndex[int32] // trade keys, z keys and match keys (chain heads) → slot
 	seed    maphash.Seed
 	salt    uint64 // of seed: mixed into the keys zKey makes of numbers
 	records int    // fills in a chain of records ('r'): the only ones an event lacking t pairs with
@@ -250,14 +250,14 @@ func (s *Store) ApplyTrades(recs []TradeSnap) {
 // pair up through matchHalf.
 func (s *Store) foldFill(in *fillIn) {
 	b := &s.fills
-	if b.keys.tab == nil {
+	if b.byKey.tab == nil {
 		b.seed = maphash.MakeSeed()
 		b.salt = maphash.Bytes(b.seed, []byte("z"))
 	}
 	var tk, zk uint64
 	if in.tradeID != nil {
 		tk = b.tradeKey(in.mkt, in.tradeID)
-		if i, ok := b.keyGet(tk); ok && b.isTrade(i, in) {
+		if i, ok := b.byKey.get(tk); ok && b.isTrade(i, in) {
 			if in.z != nil {
 				zk = b.zKey(in.mkt, in.orderID, in.z)
 			}
@@ -267,7 +267,7 @@ func (s *Store) foldFill(in *fillIn) {
 	}
 	if in.z != nil {
 		zk = b.zKey(in.mkt, in.orderID, in.z)
-		if i, ok := b.keyGet(zk); ok && b.isZ(i, in) {
+		if i, ok := b.byKey.get(zk); ok && b.isZ(i, in) {
 			s.mergeFill(i, in, tk, zk)
 			return
 		}
@@ -313,7 +313,7 @@ func (b *fillBook) isZ(i int32, in *fillIn) bool {
 // fills without a trade id, 'r': records, which have no z) with in's
 // order, quantity and price that still lacks what in brings.
 func (b *fillBook) matchHalf(in *fillIn, kind byte, key uint64) (int32, bool) {
-	i, ok := b.keyGet(key)
+	i, ok := b.byKey.get(key)
 	if !ok {
 		return 0, false
 	}
@@ -345,7 +345,7 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 	if f.tkey == 0 && tk != 0 {
 		f.setLit(flTrade, in.tradeID)
 		f.tkey = tk
-		b.keyPut(tk, i)
+		b.byKey.put(tk, i)
 		changed = true
 	}
 	if len(f.lit(flZ)) == 0 && len(in.z) > 0 {
@@ -354,7 +354,7 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 	}
 	if f.zkey == 0 && zk != 0 {
 		f.zkey = zk
-		b.keyPut(zk, i)
+		b.byKey.put(zk, i)
 	}
 	if !f.makerKnown && in.makerKnown {
 		f.maker, f.makerKnown, changed = in.maker, true, true
@@ -388,16 +388,15 @@ func (s *Store) addFill(in *fillIn, tk, zk, mr uint64) {
 		if old.seq != 0 && old.seq <= b.shownSeq {
 			b.evictedShown++
 		}
-		// old's keys stay in b.keys, stale from now on (fillKeys)
+		b.byKey.dropIf(old.tkey, i)
+		b.byKey.dropIf(old.zkey, i)
+		b.byKey.dropIf(old.mkey, i)
 		if old.mkind == 'r' {
 			b.records--
 		}
 	}
 	f := &b.ring[i]
 	b.seq++
-	if uint32(b.seq)<<1 == 0 {
-		b.purgeKeys() // every 2^31 fills: no stale entry lives on until seq's low bits wrap
-	}
 	*f = fill{seq: b.seq, mkt: in.mkt, maker: in.maker, makerKnown: in.makerKnown, time: in.time,
 		symbol: f.symbol, side: f.side, asset: f.asset, lits: f.lits, tkey: tk, zkey: zk}
 	if in.texts != nil { // the order's texts, just set from the same event: no lookup
@@ -409,10 +408,10 @@ func (s *Store) addFill(in *fillIn, tk, zk, mr uint64) {
 	s.setText(&f.asset, in.asset)
 	f.setLits(in.orderID, in.tradeID, in.price, in.qty, in.fee, in.z, in.pnl)
 	if tk != 0 {
-		b.keyPut(tk, i)
+		b.byKey.put(tk, i)
 	}
 	if zk != 0 {
-		b.keyPut(zk, i)
+		b.byKey.put(zk, i)
 	}
 	switch {
 	case tk == 0:
@@ -442,7 +441,7 @@ func (s *Store) addFill(in *fillIn, tk, zk, mr uint64) {
 // chain.
 func (b *fillBook) chain(i int32) {
 	f := &b.ring[i]
-	if j, ok := b.keySwap(f.mkey, i); ok {
+	if j, ok := b.byKey.swap(f.mkey, i); ok {
 		f.next, f.nextSeq = j, b.ring[j].seq
 	}
 }
