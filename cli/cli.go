@@ -50,7 +50,7 @@ var commands = map[string]command{
 	"dump":    {"headless: stream, fold and print the state JSON", runDump},
 	"replay":  {"play a journal into the dashboard, or fold it with --dump", runReplay},
 	"gen":     {"write a deterministic synthetic journal", runGen},
-	"order":   {"place (new) or cancel (cancel) one signed order", runOrder},
+	"order":   {"signed orders for scripts: new, cancel, close, cancel-all", runOrder},
 	"serve":   {"serve the read-only dashboard over SSH", runServe},
 	"version": {"print the version", runVersion},
 	"help":    {"show this help", nil},
@@ -76,7 +76,9 @@ func Run(args []string, stdio IO) int {
 	}
 	if name == "help" || (name == "" && len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help")) {
 		usage(stdio.Out)
-		return ExitOK
+		// The dashboard's own flags: its -h is this one.
+		fmt.Fprintln(stdio.Out)
+		return runDashboardContext(context.Background(), []string{"-h"}, IO{Out: stdio.Out, Err: stdio.Out})
 	}
 	cmd, ok := commands[name]
 	if !ok {

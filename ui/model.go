@@ -4,6 +4,7 @@ package ui
 
 import (
 	"context"
+	"io"
 	"strings"
 	"time"
 
@@ -44,6 +45,8 @@ type Model struct {
 	// startWait and holding: nothing is drawn while holding (firstframe.go).
 	startWait time.Duration
 	holding   bool
+	heldKeys  []tea.KeyPressMsg // typed while holding, pressed when it ends
+	termOut   io.Writer         // the bell and notifications, at once (termout.go); nil: tea.Raw
 
 	acc      deskAccounts // several accounts (accounts.go); zero: one
 	keys     KeyMap
@@ -212,15 +215,18 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.applyTheme()
 		return m, nil
 	case hubMsg:
-		return m.onHub(msg)
+		return pressHeld(m.onHub(msg))
 	case marketMsg:
 		return m.onMarket()
 	case tickMsg:
 		m.now = m.nowFn()
 		m.refresh()
-		return m, tick()
+		return pressHeld(m, tick())
 	case tea.KeyPressMsg:
 		m.metrics.count("keys")
+		if m.holdKey(msg) {
+			return m, nil
+		}
 		return m.followForm(m.onKey(msg))
 	case tea.MouseClickMsg:
 		return m.onClick(msg.Mouse()), nil
@@ -246,7 +252,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onToastDone(msg)
 	case startWaitMsg:
 		m.holding = false
-		return m, nil
+		return pressHeld(m, nil)
 	}
 	return m, nil
 }

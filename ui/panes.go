@@ -139,6 +139,39 @@ func pendingMarket(p *state.Pending) string {
 	return state.MarketSpot
 }
 
+// noLast is the Last of a closed order whose symbol the market data does
+// not follow (any more): it has no price, as the title says (unfollowed).
+const noLast = "—"
+
+// orderLast is an order row's last price: its symbol's quote; for a
+// closed order whose symbol has none while market data flows, noLast
+// (the market data follows the symbols the account touches, and a closed
+// order touches none; blank would read as a price still loading).
+func orderLast(it *item, mk *mktView) string {
+	sym := ""
+	if it.ord != nil {
+		sym = it.ord.Symbol
+	} else if it.pend != nil {
+		sym = it.pend.Symbol
+	}
+	q, ok := mk.snap.Quotes[sym]
+	if !ok && it.ord != nil && !it.ord.Open() && mk.snap.Health.Up {
+		return noLast
+	}
+	return q.Last
+}
+
+// unfollowedNote is the closed orders' title note when a row shown has no
+// last price (noLast), saying why; rows are the ones shown.
+func unfollowedNote(rows []item, mk *mktView) string {
+	for i := range rows {
+		if orderLast(&rows[i], mk) == noLast {
+			return "Last " + noLast + ": its symbol is not followed now (no price)"
+		}
+	}
+	return ""
+}
+
 // orderSide is the side an order was sent with: a contract order's is
 // kept as BUY or SELL with its close flag (as the user stream reports
 // it), shown as BUY_OPEN, SELL_CLOSE, … since a SELL alone does not say
@@ -157,10 +190,11 @@ func orderColumns() []column {
 	market := orderField(func(o *state.Order) string { return o.Market }, pendingMarket)
 	symbol := orderField(func(o *state.Order) string { return o.Symbol }, func(p *state.Pending) string { return p.Symbol })
 	side := orderField(orderSide, func(p *state.Pending) string { return p.Side })
-	typ := orderField(func(o *state.Order) string { return o.Type }, nil)
+	// A pending row shows the terms it was sent with: what is in flight.
+	typ := orderField(func(o *state.Order) string { return o.Type }, func(p *state.Pending) string { return p.Type })
 	tif := orderField(func(o *state.Order) string { return o.TimeInForce }, nil)
-	price := orderField(func(o *state.Order) string { return o.Price }, nil)
-	qty := orderField(func(o *state.Order) string { return o.Quantity }, nil)
+	price := orderField(func(o *state.Order) string { return o.Price }, func(p *state.Pending) string { return p.Price })
+	qty := orderField(func(o *state.Order) string { return o.Quantity }, func(p *state.Pending) string { return p.Quantity })
 	filled := orderField(func(o *state.Order) string { return o.ExecutedQty }, nil)
 	avg := orderField(func(o *state.Order) string {
 		if o.AvgPrice == nil {
@@ -226,7 +260,7 @@ func orderColumns() []column {
 		}
 		return ""
 	}
-	last := func(it *item, c *cellCtx) string { return c.mk.snap.Quotes[symbol(it)].Last }
+	last := func(it *item, c *cellCtx) string { return orderLast(it, c.mk) }
 	dist := func(it *item, c *cellCtx) string {
 		if it.ord == nil || !it.ord.Open() {
 			return "" // a closed order fills no more
@@ -398,7 +432,7 @@ func newPanes() [numPanes]pane {
 	ps[panePositions].cellsFrom = cellsPos
 	ps[panePositions].rowPaint = positionPaint
 	ps[paneEvents] = newPane(paneEvents, eventColumns())
-	ps[paneEvents].follow = true
+	ps[paneEvents].follow, ps[paneEvents].wrap = true, true
 	ps[paneMarket] = newPane(paneMarket, marketColumns())
 	ps[paneMarket].cellsFrom = cellsQuotes // its rows are the market snapshot's
 	ps[paneFills] = newPane(paneFills, fillColumns())

@@ -139,7 +139,10 @@ func (m Model) onKeepalive(msg keepaliveMsg) Model {
 		m.setMsg(msgBad, "keepalive failed: "+msg.err.Error())
 		return m
 	}
-	m.setMsg(msgGood, "keepalive sent; listenKey now expires "+msg.expires.Format("15:04:05"))
+	// The service's answer ({}) gives no expiry, and the validity it
+	// extends the key by is its own (60 min in SPEC.md; the simulator's
+	// --listen-key-ttl): the expiry the backend assumes is not shown.
+	m.setMsg(msgGood, "keepalive accepted at "+m.nowFn().Format("15:04:05")+": the service extended the listenKey")
 	return m
 }
 

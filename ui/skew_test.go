@@ -35,3 +35,30 @@ func TestOrderAgeOnTheServersClock(t *testing.T) {
 	}
 	t.Errorf("no row for order 91:\n%s", ansi.Strip(m.View().Content))
 }
+
+// TestFillTimeOnOurClock: a fill's time is on the service's clock and
+// the Events' times on ours; with the service 7 s ahead, a fill and the
+// event line that reported it read 7 s apart. The dashboard's wall times
+// are ours: a fill's is its time less the measured offset.
+func TestFillTimeOnOurClock(t *testing.T) {
+	s := testSnapshot()
+	at := fixedNow().Add(-40 * time.Second) // our clock
+	s.Fills = []state.Fill{{Market: "spot", Symbol: "ETHUSDT", OrderID: "91", TradeID: "7001", Side: "BUY", Price: "2000",
+		Qty: "1", QuoteQty: "2000", Commission: "0.002", CommissionAsset: "ETH",
+		Time: at.Add(7 * time.Second).UnixMilli()}} // the service's clock
+	b := newTestBackend(s)
+	st := liveStatus()
+	st.ClockOffset = 7 * time.Second
+	b.setStatus(st)
+	m := press(t, sized(New(b, &testTrader{}, WithNow(fixedNow), WithNoColor(true)), 160, 48), "6")
+	out := ansi.Strip(m.View().Content)
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "ETHUSDT") && strings.Contains(line, "2000") && strings.Contains(line, "0.002") {
+			if want := at.In(fixedNow().Location()).Format("15:04:05"); !strings.Contains(line, want) {
+				t.Errorf("fill row %q: want the time %s on our clock (the service's less the 7 s offset)", line, want)
+			}
+			return
+		}
+	}
+	t.Errorf("no row for the fill:\n%s", out)
+}

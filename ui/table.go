@@ -140,7 +140,11 @@ type pane struct {
 	cursor  int
 	offset  int
 	follow  bool // stick to the newest row (events)
+	wrap    bool // a row too long for its flex column goes on more lines (events; wrap.go)
 	pinned  int  // rows at the top kept out of sorting (pending orders)
+	// notOpen counts the pinned rows of orders known not to have been
+	// placed (NOT_PLACED): listed, with why, but not counted as open.
+	notOpen int
 	// rowPaint colours a whole row (positions by side, pending orders).
 	rowPaint func(it *item, p *paints) paint
 	// usesMarket: the rows show market data, so a new market view
@@ -242,6 +246,12 @@ func (p *pane) install(k cacheKey, rows []item, pinned int, mk *mktView) {
 	prevLen := len(p.rows)
 	p.key, p.builtOK = k, true
 	p.rows, p.pinned = rows, pinned
+	p.notOpen = 0
+	for i := range rows[:pinned] {
+		if rows[i].pend != nil && rows[i].pend.Status == state.PendingNotPlaced {
+			p.notOpen++
+		}
+	}
 	p.gen++
 	if p.shared == nil {
 		p.measure(&cellCtx{mk: mk})
