@@ -158,13 +158,19 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	if err := up.Close(); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop dump: %v\n", err)
 	}
+	// One account of a file's tables (--account NAME) is named, as in a
+	// several-account dump.
+	who := ""
+	if accts[0].Name != config.DefaultAccount {
+		who = "account " + accts[0].Name + ": "
+	}
 	if !live {
-		return fail(ExitFail, "the user stream never went live: %s", notLiveReason(st))
+		return fail(ExitFail, "%sthe user stream never went live: %s", who, notLiveReason(st))
 	}
 	if st.LastSnapshot.IsZero() {
 		// Live on the listenKey alone (USER_STREAM needs no signature),
 		// but no signed snapshot: the state lacks balances and orders.
-		return fail(ExitFail, "no REST snapshot was ever taken, so the state would be incomplete: %s", notLiveReason(st))
+		return fail(ExitFail, "%sno REST snapshot was ever taken, so the state would be incomplete: %s", who, notLiveReason(st))
 	}
 	var mkt *market.Snapshot
 	if h := up.MarketHub(); h != nil {
@@ -185,14 +191,15 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	return ExitOK
 }
 
-// notLiveReason is why a stream that never went live did not: the newest
-// error, else the state's reason.
+// notLiveReason is why a stream that never went live did not: the
+// state's reason (it names no retry, which the exiting dump will never
+// make), else the newest error.
 func notLiveReason(st stream.Status) string {
 	switch {
+	case st.Reason != "":
+		return st.Reason
 	case st.LastError != "":
 		return st.LastError
-	case st.Reason != "":
-		return string(st.State) + ": " + st.Reason
 	}
 	return string(st.State)
 }

@@ -99,7 +99,7 @@ func dumpAccounts(ctx context.Context, accts []config.Account, dk *desk, logger 
 	code := ExitOK
 	for i, why := range notLive {
 		if why != "" {
-			code = fail("account %s: the user stream never went live with a REST snapshot: %s", as.list[i].name, why)
+			code = fail("account %s: the user stream never went live: %s", as.list[i].name, why)
 		}
 	}
 	if err := errors.Join(as.RecordErr(), closeLog()); err != nil {
