@@ -83,17 +83,31 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	fs.SetOutput(stdio.Err)
 	connFlags := config.AddFlags(fs).AddMarketFlags()
 	var (
-		forD   time.Duration
-		orders orderList
-		indent bool
+		forD      time.Duration
+		rawOrders stringList
+		orders    orderList
+		indent    bool
 	)
 	fs.DurationVar(&forD, "for", 0, "stream this long (from start), then print the dump; 0 = until SIGINT/SIGTERM")
-	fs.Var(&orders, "order", "place this spot order once live: 'symbol=ETHBTC&side=BUY&type=LIMIT&quantity=1&price=0.05' (repeatable)")
+	// Checked after the credentials are resolved (see below).
+	fs.Var(&rawOrders, "order", "place this spot order once live: 'symbol=ETHBTC&side=BUY&type=LIMIT&quantity=1&price=0.05' (repeatable)")
 	fs.BoolVar(&indent, "indent", false, "indent the JSON")
 	df := addDeskFlags(fs)
 	fail := failer(stdio.Err, "bhtop dump")
 	if exit, ok := parseFlagsOnly(fs, args, fail); !ok {
 		return exit
+	}
+	// Resolved before --order is checked, so that a secret typed into an
+	// order is refused before a message quotes it; its own error waits
+	// for the flags' checks, as before.
+	accts, resolveErr := connFlags.ResolveAccounts(stdio.Getenv)
+	if resolveErr == nil && secretInArgs(args, accountConns(accts)...) {
+		return fail(ExitUsage, "%s", secretArgRefusal)
+	}
+	for _, o := range rawOrders {
+		if err := orders.Set(o); err != nil {
+			return fail(ExitUsage, "invalid value %q for flag -order: %s (bhtop dump -h lists the flags)", oneLine(o), oneLine(err.Error()))
+		}
 	}
 	if err := checkDeskFlags(df); err != nil {
 		return fail(ExitUsage, "%v", err)
@@ -101,9 +115,8 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	if forD < 0 {
 		return fail(ExitUsage, "--for %s: want a positive duration", forD)
 	}
-	accts, err := connFlags.ResolveAccounts(stdio.Getenv)
-	if err != nil {
-		return fail(ExitUsage, "%v", err)
+	if resolveErr != nil {
+		return fail(ExitUsage, "%v", resolveErr)
 	}
 	conn := accts[0].Conn
 	if len(accts) > 1 && len(orders) > 0 {
@@ -202,4 +215,20 @@ func notLiveReason(st stream.Status) string {
 		return st.LastError
 	}
 	return string(st.State)
+}
+
+// stringList collects a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, " ") }
+
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// accountConns are the accounts' connection settings.
+func accountConns(accts []config.Account) []config.Conn {
+	out := make([]config.Conn, len(accts))
+	for i, a := range accts {
+		out[i] = a.Conn
+	}
+	return out
 }

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strconv"
 	"time"
+
+	"bhtop/config"
 )
 
 // Range checks of numeric flags, shared by the subcommands so that every
@@ -131,4 +133,23 @@ func symbolName(name, s string) error {
 		return fmt.Errorf("%s %q: want a symbol such as BTCUSDT (letters, digits, - and _)", name, s)
 	}
 	return nil
+}
+
+// secretArgRefusal is what a command says when an argument holds the
+// secret key (secretInArgs); it never shows the argument.
+const secretArgRefusal = "refused: an argument holds the secret key (not shown; nothing was sent): " +
+	"give the secret only in BHTOP_SECRET_KEY, --secret-file or the config file"
+
+// secretInArgs reports whether one of the command line's args holds the
+// secret of conn (in any letter case): typed as a symbol or a client
+// order id it would be printed in a refusal, or sent to the service.
+func secretInArgs(args []string, conn ...config.Conn) bool {
+	for _, c := range conn {
+		for _, a := range args {
+			if c.Secret.Within(a) {
+				return true
+			}
+		}
+	}
+	return false
 }

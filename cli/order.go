@@ -143,6 +143,13 @@ func runOrder(args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Err, "bhtop order: "+format+"\n", a...)
 		return ExitUsage
 	}
+	// Resolved first so that a secret typed into an argument is refused
+	// before any message quotes that argument; its own error waits for
+	// the flags' checks, as before.
+	conn, err := f.conn.Resolve(stdio.Getenv)
+	if err == nil && secretInArgs(args, conn) {
+		return fail("%s", secretArgRefusal)
+	}
 	if err := durationIn("--timeout", f.timeout, time.Millisecond, time.Hour); err != nil {
 		return fail("%v", err)
 	}
@@ -150,7 +157,6 @@ func runOrder(args []string, stdio IO) int {
 	if err := f.check(verb); err != nil {
 		return fail("%v", err)
 	}
-	conn, err := f.conn.Resolve(stdio.Getenv)
 	switch {
 	case err != nil:
 		return fail("%v", err)

@@ -51,6 +51,22 @@ func (s Secret) GoString() string { return "[redacted]" }
 // Format makes every fmt verb print "[redacted]".
 func (s Secret) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte("[redacted]")) }
 
+// minWithin is the shortest key Within looks for: a shorter one would be
+// found in innocent text (a symbol, a side).
+const minWithin = 8
+
+// Within reports whether text holds the key, in any letter case (a symbol
+// argument is upper-cased before it is checked or sent), so that a secret
+// typed into the wrong argument can be refused instead of printed or
+// sent. A key shorter than 8 bytes is never looked for.
+func (s Secret) Within(text string) bool {
+	k := s.bytes()
+	if len(k) < minWithin || len(text) < len(k) {
+		return false
+	}
+	return strings.Contains(strings.ToLower(text), strings.ToLower(string(k)))
+}
+
 // MarshalText encodes as "[redacted]".
 func (s Secret) MarshalText() ([]byte, error) { return []byte("[redacted]"), nil }
 
