@@ -75,29 +75,36 @@ func Run(args []string, stdio IO) int {
 		name, args = args[0], args[1:]
 	}
 	if name == "help" || (name == "" && len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help")) {
-		usage(stdio.Out)
+		if err := usage(stdio.Out); err != nil {
+			fmt.Fprintf(stdio.Err, "bhtop: %v\n", err)
+			return ExitFail
+		}
 		return ExitOK
 	}
 	cmd, ok := commands[name]
 	if !ok {
 		fmt.Fprintf(stdio.Err, "bhtop: unknown command %q\n\n", name)
-		usage(stdio.Err)
+		_ = usage(stdio.Err)
 		return ExitUsage
 	}
 	return cmd.run(args, stdio)
 }
 
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: bhtop [command] [flags]")
-	fmt.Fprintln(w)
+// usage writes the command list to w in one write and returns its error.
+func usage(w io.Writer) error {
+	var b bytes.Buffer
+	fmt.Fprintln(&b, "usage: bhtop [command] [flags]")
+	fmt.Fprintln(&b)
 	for _, n := range slices.Sorted(maps.Keys(commands)) {
 		label := n
 		if n == "" {
 			label = "(none)"
 		}
-		fmt.Fprintf(w, "  %-9s %s\n", label, commands[n].summary)
+		fmt.Fprintf(&b, "  %-9s %s\n", label, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun 'bhtop COMMAND -h' for a command's flags.")
+	fmt.Fprintln(&b, "\nRun 'bhtop COMMAND -h' for a command's flags.")
+	_, err := w.Write(b.Bytes())
+	return err
 }
 
 // parseInterspersed parses flags that may stand before or after the
