@@ -180,8 +180,7 @@ func runOrder(args []string, stdio IO) int {
 	defer func() { saveGates(stdio.Getenv, client, time.Now()) }()
 	ctx := context.Background()
 	if gate := limits.Gate(time.Now()); gate != nil {
-		b, _ := json.Marshal(f.notSent(gate))
-		fmt.Fprintf(stdio.Out, "%s\n", b)
+		printResult(stdio, f.notSent(gate))
 		return ExitFail
 	}
 	if verb == "cancel-all" {
@@ -197,8 +196,7 @@ func runOrder(args []string, stdio IO) int {
 	} else {
 		res = f.send(ctx, verb, rest.NewTrader(client))
 	}
-	b, _ := json.Marshal(res)
-	fmt.Fprintf(stdio.Out, "%s\n", b)
+	printResult(stdio, res)
 	if err := closeLog(); err != nil {
 		// Said, but the exit code stays the order's: a script must never
 		// take an accepted order for a failed one and send it again.
@@ -281,4 +279,15 @@ func openOrderLog(path string) (*slog.Logger, func() error, error) {
 		return nil, nil, fmt.Errorf("opening the log: %w", err)
 	}
 	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug})), f.Close, nil
+}
+
+// printResult writes res, one JSON line, to stdout. When that fails (a
+// full disk, a closed pipe) the line goes to stderr with the error, and
+// the exit code stays the order's: a script must never take an accepted
+// order for a failed one and send it again.
+func printResult(stdio IO, res any) {
+	b, _ := json.Marshal(res)
+	if _, err := fmt.Fprintf(stdio.Out, "%s\n", b); err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop order: write the result: %v; it was: %s\n", err, b)
+	}
 }

@@ -6,6 +6,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"bhtop/sim"
 )
 
 // fullWriter fails every write as a full disk does.
@@ -47,5 +49,24 @@ func TestVersionAndHelpOutput(t *testing.T) {
 	}
 	if code, out, _ := runCLI(func(string) string { return "" }, "version"); code != ExitOK || !strings.HasPrefix(out, "bhtop ") {
 		t.Errorf("bhtop version: exit %d, %q", code, out)
+	}
+}
+
+// TestOrderResultUnwritable: an order whose result line cannot be
+// written (stdout on a full disk) keeps the order's exit code, so a
+// script never sends it again, and says on stderr what the result was.
+func TestOrderResultUnwritable(t *testing.T) {
+	s := orderSim(t, sim.Faults{})
+	env := orderEnv(t, s, nil)
+	for _, args := range [][]string{
+		{"order", "new", "--symbol", "ETHBTC", "--side", "BUY", "--quantity", "0.01", "--price", "0.01", "--client-order-id", "full1"},
+		{"order", "cancel-all"},
+	} {
+		var errOut strings.Builder
+		code := Run(args, IO{In: strings.NewReader(""), Out: fullWriter{}, Err: &errOut, Getenv: env})
+		e := errOut.String()
+		if code != ExitOK || !strings.Contains(e, "no space left on device") || !strings.Contains(e, `{"`) || strings.Count(e, "\n") != 1 {
+			t.Errorf("bhtop order %s > /dev/full: exit %d, stderr %q; want 0 and one line with the error and the result", args[1], code, e)
+		}
 	}
 }
