@@ -7,9 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"os/signal"
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"bhtop/config"
@@ -111,6 +113,10 @@ var orderVerbs = []string{"new", "cancel", "close", "cancel-all"}
 // 3 unknown; cancel-all prints its counts (actions.Summary). 2 is for
 // usage errors; read-only mode refuses every verb.
 func runOrder(args []string, stdio IO) int {
+	// A closed stdout (`bhtop order ... | head -c0`) must not kill the
+	// process after the order went out: the write fails instead, the
+	// result goes to stderr and the exit code stays the order's.
+	signal.Ignore(syscall.SIGPIPE)
 	fs := flag.NewFlagSet("order", flag.ContinueOnError)
 	fs.SetOutput(stdio.Err)
 	fs.Usage = func() {

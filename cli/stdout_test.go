@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"os"
+	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -68,5 +70,47 @@ func TestOrderResultUnwritable(t *testing.T) {
 		if code != ExitOK || !strings.Contains(e, "no space left on device") || !strings.Contains(e, `{"`) || strings.Count(e, "\n") != 1 {
 			t.Errorf("bhtop order %s > /dev/full: exit %d, stderr %q; want 0 and one line with the error and the result", args[1], code, e)
 		}
+	}
+}
+
+// orderChildEnv holds the arguments TestOrderChild runs bhtop with, in a
+// process of its own (SIGPIPE is the process's).
+const orderChildEnv = "BHTOP_TEST_ORDER_CHILD"
+
+// TestOrderChild is bhtop in a child process (see TestOrderClosedPipe).
+func TestOrderChild(t *testing.T) {
+	args := os.Getenv(orderChildEnv)
+	if args == "" {
+		t.Skip("only as a child of TestOrderClosedPipe")
+	}
+	os.Exit(Run(strings.Fields(args), StdIO()))
+}
+
+// TestOrderClosedPipe: `bhtop order new ... | true` sent the order, then
+// died of SIGPIPE writing the result (exit 141), so a script took an
+// accepted order for a failed one. The exit code is the order's, and the
+// result goes to stderr.
+func TestOrderClosedPipe(t *testing.T) {
+	s := orderSim(t, sim.Faults{})
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close() // nobody reads: the first write gets EPIPE
+	defer w.Close()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestOrderChild$", "-test.count=1")
+	dir := t.TempDir()
+	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir, "BHTOP_BASE_URL="+s.URL(),
+		"BHTOP_API_KEY="+orderKey, "BHTOP_SECRET_KEY="+orderSecret,
+		orderChildEnv+"=order new --symbol ETHBTC --side BUY --quantity 0.01 --price 0.01 --client-order-id piped1")
+	var errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = w, &errOut
+	err = cmd.Run()
+	code := cmd.ProcessState.ExitCode()
+	if err != nil && code < 0 {
+		t.Fatalf("child: %v (%s); stderr %q", err, cmd.ProcessState, errOut.String())
+	}
+	if code != ExitOK || !strings.Contains(errOut.String(), `"outcome":"accepted"`) {
+		t.Errorf("bhtop order new | (closed): %s, stderr %q; want exit 0 and the result on stderr", cmd.ProcessState, errOut.String())
 	}
 }
