@@ -184,7 +184,12 @@ func runOrder(args []string, stdio IO) int {
 	opts := append(conn.RESTOptions(), rest.WithTimeout(f.timeout), rest.WithLogger(logger), rest.WithSharedLimits(limits))
 	client := rest.New(conn.BaseURL, opts...)
 	defer func() { saveGates(stdio.Getenv, client, time.Now()) }()
-	ctx := context.Background()
+	// SIGINT/SIGTERM end the request under way instead of the process:
+	// an order already sent then prints as unknown, with the client
+	// order id to settle it by (exit 3), and cancel-all stops and prints
+	// what it did. Nothing is sent after the signal.
+	ctx, stopSignal := signal.NotifyContext(context.Background(), stopSignals...)
+	defer stopSignal()
 	if gate := limits.Gate(time.Now()); gate != nil {
 		printResult(stdio, f.notSent(gate))
 		return ExitFail

@@ -2,9 +2,14 @@ package cli
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -112,5 +117,67 @@ func TestOrderClosedPipe(t *testing.T) {
 	}
 	if code != ExitOK || !strings.Contains(errOut.String(), `"outcome":"accepted"`) {
 		t.Errorf("bhtop order new | (closed): %s, stderr %q; want exit 0 and the result on stderr", cmd.ProcessState, errOut.String())
+	}
+}
+
+// TestOrderInterrupted: SIGINT while the order request awaits its answer
+// killed bhtop order without a word (exit 130 by the signal): the order
+// may exist, and the script had nothing to settle it by. It now ends the
+// request, prints the unknown result with the client order id and exits
+// 3; the order was sent once.
+func TestOrderInterrupted(t *testing.T) {
+	got, stop := make(chan struct{}, 1), make(chan struct{})
+	var posts atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/openapi/v1/time":
+			fmt.Fprintf(w, `{"serverTime":%d}`, time.Now().UnixMilli())
+		case "/openapi/v1/order":
+			_, _ = io.Copy(io.Discard, r.Body)
+			posts.Add(1)
+			got <- struct{}{}
+			select { // no answer, ever
+			case <-r.Context().Done():
+			case <-stop:
+			}
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	defer close(stop)
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestOrderChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir, "BHTOP_BASE_URL="+srv.URL,
+		"BHTOP_API_KEY="+orderKey, "BHTOP_SECRET_KEY="+orderSecret,
+		orderChildEnv+"=order new --symbol ETHBTC --side BUY --quantity 0.01 --price 0.01 --client-order-id sig1 --timeout 1m")
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-got:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("the order never arrived; stderr %q", errOut.String())
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("bhtop order did not end after SIGINT")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != ExitUnknown || !strings.Contains(out.String(), `"outcome":"unknown"`) ||
+		!strings.Contains(out.String(), `"clientOrderId":"sig1"`) {
+		t.Errorf("interrupted order: %s, stdout %q, stderr %q; want exit 3 and the unknown result", cmd.ProcessState, out.String(), errOut.String())
+	}
+	if n := posts.Load(); n != 1 {
+		t.Errorf("the order was sent %d times, want 1", n)
 	}
 }
