@@ -178,6 +178,10 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 		who = "account " + accts[0].Name + ": "
 	}
 	if !live {
+		if st.Reason == "" && st.LastError == "" {
+			// Nothing went wrong: --for or a signal came first.
+			return fail(ExitFail, "%sstopped before the user stream went live (it was %s): nothing to dump", who, st.State)
+		}
 		return fail(ExitFail, "%sthe user stream never went live: %s", who, notLiveReason(st))
 	}
 	if st.LastSnapshot.IsZero() {

@@ -80,3 +80,14 @@ func TestDumpWrongKeyOneLine(t *testing.T) {
 		})
 	}
 }
+
+// TestDumpStoppedBeforeLive: a dump stopped (--for, or a signal) before
+// the stream went live said only "never went live: connecting", as if
+// something were wrong with the account; it says it was stopped first.
+func TestDumpStoppedBeforeLive(t *testing.T) {
+	s := orderSim(t, sim.Faults{})
+	code, out, errOut := runCLI(orderEnv(t, s, nil), "dump", "--for", "1ms")
+	if code != ExitFail || out != "" || !strings.Contains(errOut, "stopped before the user stream went live") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("dump --for 1ms: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
