@@ -12,6 +12,7 @@ import (
 	"maps"
 	"os"
 	"os/signal"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -181,6 +182,10 @@ func oneLine(s string) string {
 }
 
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	args = slices.Clone(args) // checkDecimalInts may rewrite a value
+	if err := checkDecimalInts(fs, args); err != nil {
+		return nil, err
+	}
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -196,4 +201,82 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
+}
+
+// decimalRE is a whole number as a person writes it.
+var decimalRE = regexp.MustCompile(`^[+-]?[0-9]+$`)
+
+// checkDecimalInts refuses a whole-number flag's value that is not plain
+// decimal digits. The flag package reads Go literals: --recv-window 0x10
+// was 16 ms and --recv-window 05000 octal, 2560 ms. Here a leading zero
+// means nothing (strconv reads "05000" as 5000 only in base 10, so such
+// a value is rewritten in args without its zeros).
+func checkDecimalInts(fs *flag.FlagSet, args []string) error {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return nil
+		}
+		if len(a) < 2 || a[0] != '-' {
+			continue
+		}
+		name := strings.TrimPrefix(a[1:], "-")
+		name, val, hasVal := strings.Cut(name, "=")
+		f := fs.Lookup(name)
+		if f == nil {
+			continue
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			continue
+		}
+		at := i
+		if !hasVal {
+			if i+1 >= len(args) {
+				return nil
+			}
+			i++
+			at, val = i, args[i]
+		}
+		if !isIntFlag(f) {
+			continue
+		}
+		if !decimalRE.MatchString(val) {
+			return fmt.Errorf("invalid value %q for flag -%s: parse error: want a whole number in decimal digits", val, name)
+		}
+		if trimmed := trimZeros(val); trimmed != val {
+			if hasVal {
+				args[at] = a[:len(a)-len(val)] + trimmed
+			} else {
+				args[at] = trimmed
+			}
+		}
+	}
+	return nil
+}
+
+// isIntFlag says whether f holds a whole number.
+func isIntFlag(f *flag.Flag) bool {
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return false
+	}
+	switch g.Get().(type) {
+	case int, int64, uint, uint64:
+		return true
+	}
+	return false
+}
+
+// trimZeros drops the leading zeros of a decimal whole number ("-007" is
+// "-7", "000" is "0").
+func trimZeros(s string) string {
+	sign := ""
+	if s[0] == '+' || s[0] == '-' {
+		sign, s = s[:1], s[1:]
+	}
+	s = strings.TrimLeft(s, "0")
+	if s == "" {
+		s = "0"
+	}
+	return sign + s
 }
