@@ -211,3 +211,20 @@ func TestIntegerFlagsAreDecimal(t *testing.T) {
 		t.Errorf("gen --events 010 --seed 07 differs from --events 10 --seed 7 (%d and %d bytes)", len(padded), len(ten))
 	}
 }
+
+// TestURLWithoutScheme: a base or WebSocket URL typed without its scheme
+// said "first path segment in URL cannot contain colon"; it says what is
+// missing and what to type instead.
+func TestURLWithoutScheme(t *testing.T) {
+	env := func(string) string { return "" }
+	for _, tt := range []struct{ flag, val, want string }{
+		{"--base-url", "127.0.0.1:8080", `"127.0.0.1:8080" has no scheme: want http://127.0.0.1:8080 or https://127.0.0.1:8080`},
+		{"--base-url", "api.example.com", `want http://api.example.com or https://api.example.com`},
+		{"--ws-url", "localhost:9", `want ws://localhost:9 or wss://localhost:9`},
+	} {
+		code, errOut := runRefused(t, env, "dump", "--for", "1s", tt.flag, tt.val)
+		if code != ExitUsage || !strings.Contains(errOut, tt.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("dump %s %s: exit %d, stderr %q; want %d and %q", tt.flag, tt.val, code, errOut, ExitUsage, tt.want)
+		}
+	}
+}
