@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
 
 	"bhtop/config"
 	"bhtop/rest"
@@ -58,6 +59,9 @@ func (f *orderFlags) newRequest() (rest.OrderRequest, error) {
 	r := rest.OrderRequest{
 		Symbol: strings.ToUpper(f.symbol), Side: strings.ToUpper(f.side), Type: strings.ToUpper(f.typ),
 		TimeInForce: strings.ToUpper(f.tif), Quantity: f.quantity, Price: f.price, NewClientOrderID: f.clientOrderID,
+	}
+	if err := f.checkIDs(); err != nil {
+		return r, err
 	}
 	switch {
 	case r.Symbol == "":
@@ -227,8 +231,28 @@ func runOrder(args []string, stdio IO) int {
 	return ExitFail
 }
 
+// orderIDRE is an order id: digits (DESIGN.md 'Decoding rules').
+var orderIDRE = regexp.MustCompile(`^[0-9]+$`)
+
+// checkIDs refuses an order id that is not digits and a client order id
+// holding a space or a control character (a line break would split the
+// log lines and the dashboard's rows it is shown in); the service would
+// only refuse or, worse, keep them.
+func (f *orderFlags) checkIDs() error {
+	if f.orderID != "" && !orderIDRE.MatchString(f.orderID) {
+		return fmt.Errorf("--order-id %q: want the order's id, digits only", f.orderID)
+	}
+	if strings.IndexFunc(f.clientOrderID, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
+		return fmt.Errorf("--client-order-id %q: want an id without spaces or control characters", f.clientOrderID)
+	}
+	return nil
+}
+
 // check checks the flags of verb before anything is resolved or sent.
 func (f *orderFlags) check(verb string) error {
+	if err := f.checkIDs(); err != nil {
+		return err
+	}
 	switch f.market {
 	case "", "spot", "contract":
 	default:
