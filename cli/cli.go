@@ -51,7 +51,7 @@ var commands = map[string]command{
 	"dump":    {"headless: stream, fold and print the state JSON", runDump},
 	"replay":  {"play a journal into the dashboard, or fold it with --dump", runReplay},
 	"gen":     {"write a deterministic synthetic journal", runGen},
-	"order":   {"place (new) or cancel (cancel) one signed order", runOrder},
+	"order":   {"signed orders: new, cancel, close (a position), cancel-all", runOrder},
 	"serve":   {"serve the read-only dashboard over SSH", runServe},
 	"version": {"print the version", runVersion},
 	"help":    {"show this help", nil},
@@ -74,6 +74,15 @@ func Run(args []string, stdio IO) int {
 	name := ""
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		name, args = args[0], args[1:]
+	}
+	if name == "help" && len(args) > 0 && args[0] != "help" {
+		// bhtop help COMMAND is bhtop COMMAND -h.
+		if _, ok := commands[args[0]]; !ok || args[0] == "" {
+			fmt.Fprintf(stdio.Err, "bhtop: unknown command %q\n\n", args[0])
+			_ = usage(stdio.Err)
+			return ExitUsage
+		}
+		return commands[args[0]].run([]string{"-h"}, stdio)
 	}
 	if name == "help" || (name == "" && len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help")) {
 		if err := usage(stdio.Out); err != nil {

@@ -181,3 +181,20 @@ func TestOrderInterrupted(t *testing.T) {
 		t.Errorf("the order was sent %d times, want 1", n)
 	}
 }
+
+// TestHelpCommand: 'bhtop help order' printed the general list instead of
+// order's help, and the list described order as new and cancel only.
+func TestHelpCommand(t *testing.T) {
+	env := func(string) string { return "" }
+	code, out, errOut := runCLI(env, "help", "order")
+	if code != ExitOK || !strings.Contains(out+errOut, "bhtop order cancel-all") {
+		t.Errorf("bhtop help order: exit %d, output %q", code, out+errOut)
+	}
+	_, out, _ = runCLI(env, "help")
+	if !strings.Contains(out, "close") || !strings.Contains(out, "cancel-all") {
+		t.Errorf("bhtop help does not list order's verbs:\n%s", out)
+	}
+	if code, _, errOut := runCLI(env, "help", "nope"); code != ExitUsage || !strings.Contains(errOut, `unknown command "nope"`) {
+		t.Errorf("bhtop help nope: exit %d, stderr %q", code, errOut)
+	}
+}
