@@ -91,3 +91,13 @@ func TestDumpStoppedBeforeLive(t *testing.T) {
 		t.Errorf("dump --for 1ms: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// TestWrongSecretHintNamesConfigFile: an account whose secret comes from
+// the config file was told to check BHTOP_SECRET_KEY / --secret-file
+// only; the hint names the config file too.
+func TestWrongSecretHintNamesConfigFile(t *testing.T) {
+	code, _, errOut := runCLI(deskEnv(t, twoAccountsConfig(t)), "dump", "--for", "1500ms", "--account", "bot")
+	if code != ExitFail || !strings.Contains(errOut, "-1022") || !strings.Contains(errOut, "config file") {
+		t.Errorf("exit %d, stderr %q; want 1 and a hint naming the config file", code, errOut)
+	}
+}
