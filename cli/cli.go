@@ -18,6 +18,8 @@ import (
 	"strings"
 	"syscall"
 	"unicode"
+
+	"bhtop/signer"
 )
 
 // IO is where a command reads and writes; tests pass buffers.
@@ -71,6 +73,14 @@ func untilSignal(run func(ctx context.Context, args []string, stdio IO) int, arg
 // Run executes the command line args (without the program name) and
 // returns the process exit code.
 func Run(args []string, stdio IO) int {
+	if stdio.Getenv != nil && stdio.Err != nil {
+		// A message that quotes an argument refused before the settings
+		// resolve (--for, --account, a misspelt command) would show
+		// BHTOP_SECRET_KEY typed into it.
+		if sec := signer.NewSecret(strings.TrimSpace(stdio.Getenv("BHTOP_SECRET_KEY"))); !sec.Empty() {
+			stdio.Err = redactWriter{w: stdio.Err, secret: sec}
+		}
+	}
 	name := ""
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		name, args = args[0], args[1:]
@@ -288,4 +298,20 @@ func trimZeros(s string) string {
 		s = "0"
 	}
 	return sign + s
+}
+
+// redactWriter writes to w with every occurrence of secret replaced.
+type redactWriter struct {
+	w      io.Writer
+	secret signer.Secret
+}
+
+func (r redactWriter) Write(p []byte) (int, error) {
+	if !r.secret.Within(string(p)) {
+		return r.w.Write(p)
+	}
+	if _, err := io.WriteString(r.w, r.secret.Redact(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

@@ -209,3 +209,29 @@ func TestSecretAsArgumentRefused(t *testing.T) {
 	}
 	checkNoLeak(t, "the service's request log", strings.ToUpper(log.String()))
 }
+
+// TestSecretInRefusedFlagNotEchoed: a flag refused before the settings
+// resolve (a duration, an account name, an asset) quoted the value, which
+// was the secret of BHTOP_SECRET_KEY; stderr never shows it.
+func TestSecretInRefusedFlagNotEchoed(t *testing.T) {
+	env := deskEnv(t, "")
+	withSecret := func(k string) string {
+		if k == "BHTOP_SECRET_KEY" {
+			return leakSecret
+		}
+		return env(k)
+	}
+	for _, args := range [][]string{
+		{"dump", "--for", leakSecret}, {"dump", "--for", "1s", "--account", leakSecret}, {"dump", "--for", "1s", "--value-in", leakSecret},
+		{"order", "new", "--timeout", leakSecret}, {"sim", "--seed", strings.ToLower(leakSecret)}, {"replay", leakSecret, "--dump"},
+		{"bogus-" + leakSecret},
+	} {
+		code, out, errOut := runCLI(withSecret, args...)
+		if code != ExitUsage {
+			t.Errorf("bhtop %s: exit %d, want %d", args[0], code, ExitUsage)
+		}
+		checkNoLeak(t, "stdout", out)
+		checkNoLeak(t, "stderr", strings.ToUpper(errOut))
+		checkNoLeak(t, "stderr", errOut)
+	}
+}

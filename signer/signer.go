@@ -67,6 +67,31 @@ func (s Secret) Within(text string) bool {
 	return strings.Contains(strings.ToLower(text), strings.ToLower(string(k)))
 }
 
+// Redact returns text with every occurrence of the key, in any letter
+// case, replaced by "[redacted]" (text as is for a key under 8 bytes,
+// which Within never looks for).
+func (s Secret) Redact(text string) string {
+	if !s.Within(text) {
+		return text
+	}
+	k := strings.ToLower(string(s.bytes()))
+	lower := strings.ToLower(text)
+	if len(lower) != len(text) { // a letter whose case changes its length: all of it goes
+		return "[redacted]"
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(lower, k)
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		b.WriteString(text[:i])
+		b.WriteString("[redacted]")
+		text, lower = text[i+len(k):], lower[i+len(k):]
+	}
+}
+
 // MarshalText encodes as "[redacted]".
 func (s Secret) MarshalText() ([]byte, error) { return []byte("[redacted]"), nil }
 

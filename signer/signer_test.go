@@ -125,3 +125,17 @@ func TestSecretWithin(t *testing.T) {
 		t.Error("a key under 8 bytes, or none, was looked for")
 	}
 }
+
+func TestSecretRedact(t *testing.T) {
+	s := NewSecret("AbCdEfGh12")
+	for in, want := range map[string]string{
+		"x abcdefgh12 y ABCDEFGH12": "x [redacted] y [redacted]", "nothing": "nothing", "": "",
+	} {
+		if got := s.Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := NewSecret("short").Redact("short"); got != "short" {
+		t.Errorf("a key under 8 bytes was redacted: %q", got)
+	}
+}
