@@ -228,3 +228,23 @@ func TestDumpAccountsNoMarketTotal(t *testing.T) {
 		t.Errorf("total with market data = %+v; want counted 2, missing [] and why {}", d.Total)
 	}
 }
+
+// TestDumpAccountsWhyNeverLive: the total's why for an account with a
+// wrong key read "no snapshot yet", as if the dump might still get one;
+// at the end of the run it never went live.
+func TestDumpAccountsWhyNeverLive(t *testing.T) {
+	env := deskEnv(t, twoAccountsConfig(t))
+	_, out, _ := runCLI(env, "dump", "--for", "1500ms")
+	var d struct {
+		Total struct {
+			Counted int               `json:"counted"`
+			Why     map[string]string `json:"why"`
+		} `json:"total"`
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatalf("dump: %v\n%s", err, out)
+	}
+	if d.Total.Counted != 1 || !strings.HasPrefix(d.Total.Why["bot"], "never went live") || len(d.Total.Why) != 1 {
+		t.Errorf("total = %+v; want counted 1 and why {bot: never went live...}", d.Total)
+	}
+}

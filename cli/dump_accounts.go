@@ -147,7 +147,10 @@ func accountsJSON(as *accounts, states []*state.Snapshot, mkts []*market.Snapsho
 	why := map[string]string{}
 	for i, p := range parts {
 		w := value.Left(p, in)
-		if w != "" && p.Val == nil && !p.Unknown && as.list[i].up.MarketHub() == nil {
+		switch {
+		case p.Unknown: // the run is over: no snapshot is coming
+			w = "never went live (no REST snapshot; stderr says why)"
+		case w != "" && p.Val == nil && as.list[i].up.MarketHub() == nil:
 			w += " (--no-market)"
 		}
 		if w != "" {
