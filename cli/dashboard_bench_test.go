@@ -16,7 +16,6 @@ import (
 
 	"bhtop/internal/testkit"
 	"bhtop/internal/vtemu"
-	"bhtop/signer"
 	"bhtop/sim"
 )
 
@@ -181,7 +180,7 @@ func TestIdleSimChild(t *testing.T) {
 		t.Skip("the simulator process of BenchmarkDashboardIdle")
 	}
 	s := sim.New(sim.Options{MarketInterval: -1, MarketActivity: -1, RequestLog: io.Discard,
-		Keys: []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}})
+		Keys: orderKeys()})
 	if err := s.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -14,9 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
-	"bhtop/signer"
 	"bhtop/sim"
 )
 
@@ -95,8 +93,7 @@ func shows(screen string, texts ...string) bool {
 func dashboardSim(t *testing.T) (*sim.Server, *lockedLog) {
 	t.Helper()
 	log := &lockedLog{}
-	s := simtest.Start(t, sim.Options{Activity: 5, RequestLog: log,
-		Keys: []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}})
+	s := keyedSim(t, sim.Options{Activity: 5, RequestLog: log})
 	return s.Server, log
 }
 
@@ -161,7 +158,7 @@ func TestDashboardBadFlags(t *testing.T) {
 // line and exit 2 before anything is opened: no request reaches the
 // service, so no listenKey is left behind.
 func TestDashboardNeedsATerminal(t *testing.T) {
-	s := simtest.Start(t, sim.Options{Keys: []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}})
+	s := keyedSim(t, sim.Options{})
 	in, err := os.Open(os.DevNull)
 	if err != nil {
 		t.Fatal(err)

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"bhtop/internal/simtest"
-	"bhtop/signer"
 	"bhtop/sim"
 	"bhtop/state"
 )
@@ -15,8 +13,7 @@ import (
 // ORDER_DUPLICATED); the refused send is listed in pending as NOT_PLACED
 // with the service's code, and the first order stays in orders.
 func TestDumpDuplicateClientOrderIDIsListed(t *testing.T) {
-	s := simtest.Start(t, sim.Options{Activity: 20,
-		Keys: []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}}).Server
+	s := keyedSim(t, sim.Options{Activity: 20}).Server
 	const cid = "dup-cid-1"
 	order := "symbol=ETHBTC&side=BUY&type=LIMIT&quantity=0.01&price=0.01&newClientOrderId=" + cid
 	env := orderEnv(t, s, nil)

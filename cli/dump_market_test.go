@@ -8,9 +8,7 @@ import (
 	"time"
 
 	"bhtop/event"
-	"bhtop/internal/simtest"
 	"bhtop/market"
-	"bhtop/signer"
 	"bhtop/sim"
 	"bhtop/state"
 )
@@ -105,11 +103,10 @@ func dumpSim(t *testing.T, opts sim.Options) (*sim.Server, *lockedLog) {
 	t.Helper()
 	log := &lockedLog{}
 	opts.RequestLog = log
-	opts.Keys = []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}
 	if opts.MarketInterval == 0 {
 		opts.MarketInterval = 500 * time.Millisecond // the simulator's own default walk
 	}
-	return simtest.Start(t, opts).Server, log
+	return keyedSim(t, opts).Server, log
 }
 
 // dumpObject runs `bhtop dump` with args and decodes its output.

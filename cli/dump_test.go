@@ -7,9 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
-	"bhtop/signer"
 	"bhtop/sim"
 	"bhtop/state"
 	"bhtop/stream"
@@ -48,9 +46,8 @@ func TestDumpSettlesUnknownOrder(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			log := &lockedLog{}
-			s := simtest.Start(t, sim.Options{Activity: 20, RequestLog: log,
-				Faults: sim.Faults{OrderErrorRate: 1, OrderErrorTakesEffect: tc.takeEffect},
-				Keys:   []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}}).Server
+			s := keyedSim(t, sim.Options{Activity: 20, RequestLog: log,
+				Faults: sim.Faults{OrderErrorRate: 1, OrderErrorTakesEffect: tc.takeEffect}}).Server
 			const cid = "dumptest1"
 			logFile := filepath.Join(t.TempDir(), "dump.log")
 			code, out, errOut := runCLI(orderEnv(t, s, map[string]string{"BHTOP_LOG": logFile}), "dump", "--for", "3s",

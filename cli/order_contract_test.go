@@ -8,7 +8,6 @@ import (
 
 	"bhtop/actions"
 	"bhtop/rest"
-	"bhtop/signer"
 	"bhtop/sim"
 )
 
@@ -17,7 +16,7 @@ func loggedSim(t *testing.T) (*sim.Server, *lockedLog) {
 	t.Helper()
 	log := &lockedLog{}
 	s := sim.New(sim.Options{MarketInterval: 5 * time.Millisecond, RequestLog: log,
-		Keys: []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}})
+		Keys: orderKeys()})
 	if err := s.Start(); err != nil {
 		t.Fatal(err)
 	}

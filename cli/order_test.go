@@ -18,11 +18,23 @@ const (
 	orderSecret = "order-test-secret-9f8e7d"
 )
 
+// orderKeys is the simulator's side of the test key pair.
+func orderKeys() []sim.Key {
+	return []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}
+}
+
+// keyedSim starts a simulator with opts and the test key pair, the
+// credentials orderEnv gives bhtop.
+func keyedSim(t *testing.T, opts sim.Options) *simtest.Sim {
+	t.Helper()
+	opts.Keys = orderKeys()
+	return simtest.Start(t, opts)
+}
+
 // orderSim starts a simulator with the test key pair and no market moves.
 func orderSim(t *testing.T, faults sim.Faults) *sim.Server {
 	t.Helper()
-	return simtest.Start(t, sim.Options{Faults: faults,
-		Keys: []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}}).Server
+	return keyedSim(t, sim.Options{Faults: faults}).Server
 }
 
 // orderEnv is a process environment for `bhtop order` tests: the sim's

@@ -8,9 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
-	"bhtop/signer"
 	"bhtop/sim"
 )
 
@@ -143,7 +141,7 @@ func TestServeHostKeyOnlyInExistingDirectory(t *testing.T) {
 // use is refused (exit 2, one line) before any account is opened: the
 // service sees no request, so no listenKey is left behind.
 func TestServeListenAddressTakenOpensNothing(t *testing.T) {
-	s := simtest.Start(t, sim.Options{Keys: []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}})
+	s := keyedSim(t, sim.Options{})
 	env := orderEnv(t, s.Server, nil)
 	dir := t.TempDir()
 	keys := filepath.Join(dir, "authorized_keys")

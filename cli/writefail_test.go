@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"bhtop/internal/simtest"
-	"bhtop/signer"
 	"bhtop/sim"
 )
 
@@ -15,8 +13,7 @@ import (
 // activity, so that a stream receives frames to record.
 func activeSim(t *testing.T) *sim.Server {
 	t.Helper()
-	return simtest.Start(t, sim.Options{Activity: 50,
-		Keys: []sim.Key{{APIKey: orderKey, Secret: signer.NewSecret(orderSecret)}}}).Server
+	return keyedSim(t, sim.Options{Activity: 50}).Server
 }
 
 // runSimBriefly runs `bhtop sim` with args, sends it one request, stops

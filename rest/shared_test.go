@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"bhtop/internal/clock"
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
 	"bhtop/rest"
@@ -19,8 +18,7 @@ import (
 // nothing itself, then holds its requests until the Retry-After has
 // passed on the (fake) clock, so the IP is never banned.
 func TestShared429HoldsOtherAccounts(t *testing.T) {
-	clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
-	s := simtest.Start(t, sim.Options{Accounts: 2, Now: clk.Now, RateLimits: sim.RateLimits{OrdersPerSecond: 1}})
+	s, clk := simtest.StartOnClock(t, sim.Options{Accounts: 2, RateLimits: sim.RateLimits{OrdersPerSecond: 1}})
 	host := rest.NewHostLimits()
 	keys := s.Accounts(sim.DemoSecret)
 	opts := append(simtest.OnClock(clk), rest.WithSharedLimits(host), rest.WithResyncInterval(time.Hour))

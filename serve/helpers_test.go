@@ -54,7 +54,7 @@ func newFixture(t testing.TB, edit func(*Config)) *fixture {
 			m.fill = slices.Contains(v.Environ, "FILL=1")
 			return m
 		},
-		Logger: slog.New(slog.NewTextHandler(testWriter{t}, nil)),
+		Logger: slog.New(slog.NewTextHandler(t.Output(), nil)),
 	}
 	if edit != nil {
 		edit(&cfg)
@@ -81,14 +81,6 @@ func newFixture(t testing.TB, edit func(*Config)) *fixture {
 		}
 	})
 	return f
-}
-
-// testWriter sends log lines to t.Log (until the test ends).
-type testWriter struct{ t testing.TB }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimSpace(string(p)))
-	return len(p), nil
 }
 
 // newClientKey and writeAuthorizedKeys are the test kit's SSH key

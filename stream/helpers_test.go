@@ -112,15 +112,6 @@ func newFakeFixture(t *testing.T, opts sim.Options, cfg Config, trader bool) *fi
 	return startFixture(t, opts, cfg, trader, clk)
 }
 
-// simOnClock starts a simulator with opts on a new fake clock (now, to
-// the ms: the simulator's times are ms) and returns both.
-func simOnClock(t *testing.T, opts sim.Options) (*simtest.Sim, *clock.Fake) {
-	t.Helper()
-	clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
-	opts.Now = clk.Now
-	return simtest.Start(t, opts), clk
-}
-
 func startFixture(t *testing.T, opts sim.Options, cfg Config, trader bool, clk *clock.Fake) *fixture {
 	t.Helper()
 	log := &syncBuf{}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/sim"
@@ -17,7 +18,7 @@ import (
 // stop at the 429, not have its other snapshots arrive during the wait.
 func TestResyncRateLimitedIsNoBan(t *testing.T) {
 	for round := range 5 {
-		srv, clk := simOnClock(t, sim.Options{RateLimits: sim.RateLimits{WeightPerMinute: 6}})
+		srv, clk := simtest.StartOnClock(t, sim.Options{RateLimits: sim.RateLimits{WeightPerMinute: 6}})
 		other := srv.Client(rest.WithClock(clk.Now))
 		if _, err := other.Account(context.Background()); err != nil { // weight 5 of 6
 			t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"bhtop/internal/clock"
+	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/signer"
@@ -51,7 +52,7 @@ func TestNotLiveWhenCredentialsFail(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, clk := simOnClock(t, sim.Options{Keys: []sim.Key{tt.key}})
+			srv, clk := simtest.StartOnClock(t, sim.Options{Keys: []sim.Key{tt.key}})
 			c := rest.New(srv.URL(), rest.WithAPIKey(apiKey), rest.WithSecret(tt.secret), rest.WithClock(clk.Now))
 			s := startSession(t, c, srv.WSURL(), clk) // AuthRetry: 30s
 
@@ -160,7 +161,7 @@ func TestGoesLiveOnceSnapshotApplied(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, clk := simOnClock(t, sim.Options{})
+			srv, clk := simtest.StartOnClock(t, sim.Options{})
 			p := newFailingProxy(t, srv.URL(), clk.Now)
 			tt.setup(p)
 			c := rest.New(p.URL, rest.WithAPIKey(srv.APIKey()), rest.WithSecret(srv.Secret()), rest.WithClock(clk.Now))

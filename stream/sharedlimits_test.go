@@ -23,7 +23,7 @@ import (
 // over several minutes of the fake clock.
 func TestSharedLimitsAccountsGoLive(t *testing.T) {
 	const accounts, limit = 8, 40
-	srv, clk := simOnClock(t, sim.Options{Accounts: accounts, RateLimits: sim.RateLimits{WeightPerMinute: limit}})
+	srv, clk := simtest.StartOnClock(t, sim.Options{Accounts: accounts, RateLimits: sim.RateLimits{WeightPerMinute: limit}})
 	host := rest.NewHostLimits()
 	inflight := &testkit.Inflight{}
 	sessions := make([]*Session, accounts)

@@ -8,6 +8,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"bhtop/internal/clock"
+	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/sim"
@@ -62,7 +63,7 @@ func TestDeadConnectionDetected(t *testing.T) {
 // when the exchange answers again it goes live by itself.
 func TestFrozenUpstreamNoticed(t *testing.T) {
 	t.Parallel()
-	srv, clk := simOnClock(t, sim.Options{})
+	srv, clk := simtest.StartOnClock(t, sim.Options{})
 	relay := testkit.NewProxy(t, strings.TrimPrefix(srv.URL(), "http://"))
 	c := rest.New("http://"+relay.Addr(), rest.WithAPIKey(srv.APIKey()), rest.WithSecret(srv.Secret()),
 		rest.WithClock(clk.Now), rest.WithTimeout(150*time.Millisecond))

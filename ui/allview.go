@@ -103,6 +103,9 @@ func (m *Model) allHeader() string {
 	if m.privacy {
 		parts = append(parts, m.pt.badge.wrap(" PRIVATE "))
 	}
+	if m.lay.body.y > 1 { // two lines (a narrow screen): the total on the second
+		return fitStyled(strings.Join(parts[:3], " "), m.lay.w) + "\n" + fitStyled(" "+strings.Join(parts[3:], " "), m.lay.w)
+	}
 	return fitStyled(strings.Join(parts, " "), m.lay.w)
 }
 
@@ -151,13 +154,33 @@ func (m *Model) writeAll(b *screenBuf) {
 		noteHead = "Note"
 		noteW = max(noteW, len(noteHead))
 	}
-	lines = append(lines, m.pt.colHeader.wrap(fit(row("Account", "Equity", "Unrealized PnL", noteHead, "Stream"), w)))
+	// A row too wide for the screen (60 or 80 columns) shows the stream
+	// and the note on lines of their own under its amounts; the stream's
+	// reason alone may be cut at the end of the row.
+	stacked := false
+	for _, r := range rows {
+		state, _, _ := strings.Cut(ansi.Strip(r.stream), " (")
+		stacked = stacked || textWidth(row(r.name, r.equity, r.upnl, r.note, state)) > w
+	}
+	if stacked {
+		noteW = 0
+		lines = append(lines, m.pt.colHeader.wrap(fit(row("Account", "Equity", "Unrealized PnL", "", ""), w)))
+	} else {
+		lines = append(lines, m.pt.colHeader.wrap(fit(row("Account", "Equity", "Unrealized PnL", noteHead, "Stream"), w)))
+	}
 	for _, r := range rows {
 		note := r.note
 		if note != "" {
 			note = m.pt.muted.wrap(note)
 		}
-		lines = append(lines, fitStyled(row(r.name, r.equity, r.upnl, note, r.stream), w))
+		if !stacked {
+			lines = append(lines, fitStyled(row(r.name, r.equity, r.upnl, note, r.stream), w))
+			continue
+		}
+		lines = append(lines, fitStyled(row(r.name, r.equity, r.upnl, "", ""), w), fitStyled("   "+r.stream, w))
+		if note != "" {
+			lines = append(lines, fitStyled("   "+note, w))
+		}
 	}
 	lines = append(lines, fit("", w))
 	t := m.pt.accent.wrap(" " + left("Total", nameW) + "  " + right(total, eqW))

@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"bhtop/chart"
 	"bhtop/market"
 )
@@ -78,7 +80,7 @@ func (c *chartState) lines(cx modeCtx) []string {
 			lines = append(lines, " "+l)
 		}
 	}
-	lines = append(lines, intervalBar(cx.pt, c.iv))
+	lines = append(lines, intervalBar(cx.pt, c.iv, w))
 	return fitLines(lines, w, h)
 }
 
@@ -117,29 +119,49 @@ func fitLines(lines []string, w, h int) []string {
 func chartStyle(p paint) chart.Style { return chart.Style{Open: p.open, Close: p.close} }
 
 // title is the chart's first line: symbol, interval, the live quote and
-// the newest bar.
+// the newest bar. On a narrow screen whole parts give way, never cut: the
+// newest bar first, then the bid and ask, then the last price; the
+// symbol and the note (why there are no bars) always show.
 func (c *chartState) title(cx modeCtx, iv string, bars []market.Candle, note string) string {
 	sym := c.symbol
 	q := cx.mk.snap.Quotes[sym]
-	parts := []string{cx.pt.titleFocused.wrap("▶ " + sym + " " + iv)}
+	type part struct {
+		s    string
+		prio int // the highest gives way first
+	}
+	parts := []part{{cx.pt.titleFocused.wrap("▶ " + sym + " " + iv), 0}}
 	if q.Last != "" {
 		last := "last " + q.Last
 		if ch := change24h(cx.mk, sym); ch != "" {
 			last += " (" + ch + " 24h)"
 		}
-		parts = append(parts, last)
+		parts = append(parts, part{last, 1})
 	}
 	if q.Bid != "" || q.Ask != "" {
-		parts = append(parts, "bid "+orDash(q.Bid)+" ask "+orDash(q.Ask))
+		parts = append(parts, part{"bid " + orDash(q.Bid) + " ask " + orDash(q.Ask), 2})
 	}
 	if len(bars) > 0 {
 		b := bars[len(bars)-1]
-		parts = append(parts, cx.pt.muted.wrap("O "+b.Open+" H "+b.High+" L "+b.Low+" C "+b.Close))
+		parts = append(parts, part{cx.pt.muted.wrap("O " + b.Open + " H " + b.High + " L " + b.Low + " C " + b.Close), 3})
 	}
 	if note != "" {
-		parts = append(parts, cx.pt.muted.wrap(note))
+		parts = append(parts, part{cx.pt.muted.wrap(note), 0})
 	}
-	return " " + strings.Join(parts, "  ")
+	join := func(upTo int) string {
+		var shown []string
+		for _, p := range parts {
+			if p.prio <= upTo {
+				shown = append(shown, p.s)
+			}
+		}
+		return " " + strings.Join(shown, "  ")
+	}
+	for upTo := 3; upTo > 0; upTo-- {
+		if s := join(upTo); ansi.StringWidth(s) <= cx.w {
+			return s
+		}
+	}
+	return join(0)
 }
 
 // change24h is the Market pane's 24 h change of sym ("" when unknown).
@@ -159,19 +181,48 @@ func orDash(s string) string {
 	return s
 }
 
-// intervalBar lists the intervals, the chosen one marked, and the keys.
-func intervalBar(pt *paints, cur int) string {
-	var b strings.Builder
-	b.WriteString(" ")
-	for i, iv := range market.Intervals {
+// intervalBar lists the intervals, the chosen one marked, and the keys
+// (only the arrows when the whole hint does not fit w). When even that
+// is too wide, only the intervals around the chosen one are listed, "‹"
+// and "›" saying there are more.
+func intervalBar(pt *paints, cur, w int) string {
+	ivs := market.Intervals
+	item := func(i int) string {
 		if i == cur {
-			b.WriteString(pt.tabActive.wrap("[" + iv + "]"))
+			return pt.tabActive.wrap("[" + ivs[i] + "]")
+		}
+		return pt.muted.wrap(" " + ivs[i] + " ")
+	}
+	draw := func(from, to int, hint string) string {
+		var b strings.Builder
+		b.WriteString(" ")
+		if from > 0 {
+			b.WriteString(pt.muted.wrap("‹"))
+		}
+		for i := from; i < to; i++ {
+			b.WriteString(item(i))
+		}
+		if to < len(ivs) {
+			b.WriteString(pt.muted.wrap("›"))
+		}
+		b.WriteString(pt.muted.wrap(hint))
+		return b.String()
+	}
+	if s := draw(0, len(ivs), "   ←/→ interval · esc close"); ansi.StringWidth(s) <= w {
+		return s
+	}
+	from, to := 0, len(ivs)
+	for {
+		s := draw(from, to, "  ←/→")
+		if ansi.StringWidth(s) <= w || to-from == 1 {
+			return s
+		}
+		if cur-from > to-1-cur { // drop the end farther from the chosen one
+			from++
 		} else {
-			b.WriteString(pt.muted.wrap(" " + iv + " "))
+			to--
 		}
 	}
-	b.WriteString(pt.muted.wrap("   ←/→ interval · esc close"))
-	return b.String()
 }
 
 // markers are the account's prices on the chart's symbol: its open

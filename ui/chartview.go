@@ -145,7 +145,7 @@ func (m Model) onChartKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.renderChart()
 		return m, m.loadCandles(true)
 	case chartHelp:
-		m.showHelp = true
+		m.showHelp, m.helpTop = true, 0
 	case chartOrder:
 		return m.openForm()
 	}

@@ -54,7 +54,7 @@ func fillColumns() []column {
 	return []column{
 		{title: "Time", prio: 1, fixed: 8, text: when, cmp: func(a, b *item) int { return int(sign64(a.fill.Time - b.fill.Time)) }},
 		{title: "Mkt", prio: 5, max: 8, text: plain(market), cmp: textCmp(market)},
-		{title: "Symbol", max: 14, text: plain(symbol), cmp: textCmp(symbol)},
+		{title: "Symbol", max: 14, minW: symbolMinW, text: plain(symbol), cmp: textCmp(symbol)},
 		{title: "Side", max: 10, text: plain(side), cmp: textCmp(side), paint: sidePaint},
 		{title: "Price", align: alignDec, text: plain(price), cmp: decCmp(price)},
 		{title: "Qty", align: alignDec, money: true, text: plain(qty), cmp: decCmp(qty)},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"bhtop/actions"
@@ -21,15 +22,15 @@ func fixedNow() time.Time { return t0 }
 type testBackend struct {
 	hub    state.Hub
 	notes  upstream.NoteLog
-	mu     sync.Mutex
-	status upstream.Status
+	status atomic.Pointer[upstream.Status] // replaced whole by setStatus
 	syms   []rest.Symbol
 
-	symbolCalls, keepalives, resyncs int
+	symbolCalls, keepalives, resyncs atomic.Int32
 }
 
 func newTestBackend(s *state.Snapshot) *testBackend {
-	b := &testBackend{status: liveStatus(), syms: testSymbols()}
+	b := &testBackend{syms: testSymbols()}
+	b.setStatus(liveStatus())
 	if s != nil {
 		b.hub.Publish(s)
 	}
@@ -41,34 +42,20 @@ func newTestBackend(s *state.Snapshot) *testBackend {
 	return b
 }
 
-func (b *testBackend) Hub() *state.Hub { return &b.hub }
-func (b *testBackend) Status() upstream.Status {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.status
-}
-func (b *testBackend) setStatus(s upstream.Status) {
-	b.mu.Lock()
-	b.status = s
-	b.mu.Unlock()
-}
+func (b *testBackend) Hub() *state.Hub                              { return &b.hub }
+func (b *testBackend) Status() upstream.Status                      { return *b.status.Load() }
+func (b *testBackend) setStatus(s upstream.Status)                  { b.status.Store(&s) }
 func (b *testBackend) Notes(after uint64) ([]upstream.Note, uint64) { return b.notes.Since(after) }
 func (b *testBackend) Keepalive(context.Context) (time.Time, error) {
-	b.mu.Lock()
-	b.keepalives++
-	b.mu.Unlock()
+	b.keepalives.Add(1)
 	return t0.Add(time.Hour), nil
 }
 func (b *testBackend) Resync(context.Context) error {
-	b.mu.Lock()
-	b.resyncs++
-	b.mu.Unlock()
+	b.resyncs.Add(1)
 	return nil
 }
 func (b *testBackend) Symbols(context.Context) ([]rest.Symbol, error) {
-	b.mu.Lock()
-	b.symbolCalls++
-	b.mu.Unlock()
+	b.symbolCalls.Add(1)
 	return b.syms, nil
 }
 

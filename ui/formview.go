@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"bhtop/actions"
 	declit "bhtop/dec"
 	"bhtop/rest"
@@ -31,34 +33,47 @@ func (f orderForm) View(cx modeCtx) string {
 		b.WriteString("\n\nesc closes")
 		return cx.boxed(st.Box, b.String())
 	}
-	f.writeFields(&b, st)
+	// The title gives way last of all (the Market field says spot or
+	// contract too).
+	lines := []boxLine{{s: strings.TrimSuffix(b.String(), "\n\n"), drop: 1}, {}}
+	lines = append(lines, f.fieldLines(st, cx.w-st.Box.GetHorizontalFrameSize())...)
+	// On a small screen the blank lines give way first, then the hint
+	// (drop 3), the symbol's filters (2), then the quote, the free
+	// balance and the title (1); the fields, their messages, the warnings
+	// and the keys always show.
 	for _, l := range f.quoteLines(cx) {
-		b.WriteString(l)
-		b.WriteString("\n")
+		drop := 1
+		switch plain := ansi.Strip(l); {
+		case strings.HasPrefix(plain, "b bid"):
+			drop = 3
+		case strings.HasPrefix(plain, "⚠"):
+			drop = 0
+		}
+		lines = append(lines, boxLine{s: l, drop: drop})
 	}
-	b.WriteString("\n")
-	b.WriteString(st.Muted.Render(filterLine(f.symbol())))
-	b.WriteString("\n")
+	lines = append(lines, boxLine{})
+	for _, l := range filterLines(f.symbol(), cx.w-st.Box.GetHorizontalFrameSize()) {
+		lines = append(lines, boxLine{s: st.Muted.Render(l), drop: 2})
+	}
 	if free := f.freeLine(cx.snap, cx.privacy); free != "" {
-		b.WriteString(st.Muted.Render(free))
-		b.WriteString("\n")
+		lines = append(lines, boxLine{s: st.Muted.Render(free), drop: 1})
 	}
 	for _, g := range f.general {
 		if cx.privacy {
 			g = maskNumbers(g) // "needs 5 USDT, free 3": a balance
 		}
-		b.WriteString(st.Bad.Render("! " + g))
-		b.WriteString("\n")
+		lines = append(lines, boxLine{s: st.Bad.Render("! " + g)})
 	}
-	b.WriteString("\n")
-	b.WriteString(st.Muted.Render("enter review · tab/↑↓ field · ←/→ change · esc close"))
-	return cx.boxed(st.Box, b.String())
+	lines = append(lines, boxLine{}, boxLine{s: st.Muted.Render("enter review · tab/↑↓ field · ←/→ change · esc close")})
+	return cx.boxedLines(st.Box, lines)
 }
 
-// writeFields writes a line per field the order uses: the focus marker,
-// the label, the value (a choice between arrows, typed text in brackets)
-// and the field's message.
-func (f *orderForm) writeFields(b *strings.Builder, st *themes.Styles) {
+// fieldLines are a line per field the order uses: the focus marker, the
+// label, the value (a choice between arrows, typed text in brackets) and
+// the field's message, on a line of its own under the value when the
+// line would be wider than width.
+func (f *orderForm) fieldLines(st *themes.Styles, width int) []boxLine {
+	var out []boxLine
 	row := func(field int, label, value string, choice bool) {
 		if !f.uses(field) {
 			return
@@ -78,11 +93,17 @@ func (f *orderForm) writeFields(b *strings.Builder, st *themes.Styles) {
 		} else {
 			v = st.Field.Render(v)
 		}
-		b.WriteString(marker + st.Label.Render(fit(label, 10)) + v)
-		if e := f.errs[field]; e != "" {
-			b.WriteString("  " + st.Bad.Render("! "+e))
+		line := marker + st.Label.Render(fit(label, 10)) + v
+		e := f.errs[field]
+		switch {
+		case e == "":
+		case ansi.StringWidth(line)+4+textWidth(e) <= width:
+			line += "  " + st.Bad.Render("! "+e)
+		default:
+			out = append(out, boxLine{s: line})
+			line = "    " + st.Bad.Render("! "+e)
 		}
-		b.WriteString("\n")
+		out = append(out, boxLine{s: line})
 	}
 	symText := f.symbol().Symbol
 	if f.search != "" {
@@ -107,6 +128,7 @@ func (f *orderForm) writeFields(b *strings.Builder, st *themes.Styles) {
 	row(fieldPrice, "Price", f.price, false)
 	row(fieldOver, "OverPrice", f.over, false)
 	row(fieldTrigger, "Trigger", f.trigger, false)
+	return out
 }
 
 // freeLine is the free balance the order draws on: the contract's margin
@@ -145,8 +167,9 @@ func cursorIf(on bool) string {
 	return ""
 }
 
-// filterLine lists a symbol's filters for the form.
-func filterLine(s rest.Symbol) string {
+// filterLines list a symbol's filters for the form, in as many lines of
+// at most width cells as they need (a filter is never split).
+func filterLines(s rest.Symbol, width int) []string {
 	var parts []string
 	add := func(label, v string) {
 		if _, ok := declit.Nonzero(v); ok {
@@ -160,7 +183,15 @@ func filterLine(s rest.Symbol) string {
 	add("min price", s.MinPrice)
 	add("min notional", s.MinNotional)
 	if len(parts) == 0 {
-		return "no filters"
+		return []string{"no filters"}
 	}
-	return strings.Join(parts, " · ")
+	lines := []string{parts[0]}
+	for _, p := range parts[1:] {
+		if last := &lines[len(lines)-1]; textWidth(*last+" · "+p) <= width {
+			*last += " · " + p
+		} else {
+			lines = append(lines, p)
+		}
+	}
+	return lines
 }

@@ -26,6 +26,10 @@ var namedKeys = map[string]tea.KeyPressMsg{
 	"up":        {Code: tea.KeyUp},
 	"right":     {Code: tea.KeyRight},
 	"left":      {Code: tea.KeyLeft},
+	"pgdown":    {Code: tea.KeyPgDown},
+	"pgup":      {Code: tea.KeyPgUp},
+	"home":      {Code: tea.KeyHome},
+	"end":       {Code: tea.KeyEnd},
 	"backspace": {Code: tea.KeyBackspace},
 	"ctrl+c":    {Code: 'c', Mod: tea.ModCtrl},
 }

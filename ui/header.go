@@ -18,17 +18,32 @@ import (
 // (the title, the equity's change, the equity, most of the account name,
 // the reason there is no market data), then the items it names shrink (the reason of the
 // state, the badges' padding), then the account name goes, the host is
-// cut short, and last the market part goes.
+// cut short, and last the market part goes. Below headerOneLineWidth it
+// is two lines (layout), the ages and the privacy badge on the second.
 func (m *Model) headerLine() string {
 	if m.acc.all() {
 		return m.allHeader()
 	}
 	w := m.lay.w
+	if m.lay.body.y > 1 {
+		// Two lines (a narrow screen): the ages and the privacy badge go
+		// on the second.
+		h := m.headerParts(true)
+		ages := header{key: h.key, conn: h.conn, private: h.private}
+		h.key, h.conn, h.private = "", "", ""
+		return m.fitHeader(h) + "\n" + fitStyled(" "+ages.join(), w)
+	}
 	if long := m.headerText(false); ansi.StringWidth(long) <= w {
 		return fitStyled(long, w)
 	}
+	return m.fitHeader(m.headerParts(true))
+}
+
+// fitHeader is h on one line of the screen's width, its parts giving way
+// as headerLine says.
+func (m *Model) fitHeader(h header) string {
+	w := m.lay.w
 	s := &m.status
-	h := m.headerParts(true)
 	over := func() int { return ansi.StringWidth(h.join()) - w }
 	name := h.name
 	mp, mt := m.marketWarning()
@@ -268,24 +283,57 @@ func (m *Model) statusText(short bool) string {
 	return b.String()
 }
 
+// maxMessageLines is how many lines a long message takes at most: the
+// message line and the body's last lines above it.
+const maxMessageLines = 3
+
+// messageLines are the message line and, when the last outcome (an
+// alert's toast, a rejection and its reason) is too long for it, the
+// lines above it that it goes on (layout draws them over the body's
+// last lines): whole words, up to maxMessageLines, the last cut with
+// "…" only beyond that.
+func (m *Model) messageLines() []string {
+	if m.msg == "" {
+		return []string{m.messageLine()}
+	}
+	text := " " + m.msg
+	if m.privacy {
+		text = maskNumbers(text)
+	}
+	p := m.pt.accent
+	switch m.msgKind {
+	case msgGood:
+		p = m.pt.good
+	case msgWarn:
+		p = m.pt.warn
+	case msgBad:
+		p = m.pt.bad
+	}
+	w := m.lay.w
+	if textWidth(text) <= w {
+		return []string{p.wrap(fit(text, w))}
+	}
+	lines := wrapWords(text, w-1)
+	for i := 1; i < len(lines); i++ {
+		lines[i] = " " + strings.TrimLeft(lines[i], " ")
+	}
+	if n := min(maxMessageLines, max(1, m.lay.body.h)); len(lines) > n {
+		lines[n-1] = strings.Join(lines[n-1:], " ")
+		lines = lines[:n]
+	}
+	for i, l := range lines {
+		lines[i] = p.wrap(fit(l, w))
+	}
+	return lines
+}
+
 // messageLine shows the last outcome, the filter prompt or the short help
-// (none while a dialog has the keyboard: it says its own keys).
+// (none while a dialog has the keyboard: it says its own keys); a long
+// outcome is cut (messageLines wraps it).
 func (m *Model) messageLine() string {
 	if m.msg != "" {
-		text := m.msg
-		if m.privacy {
-			text = maskNumbers(text)
-		}
-		p := m.pt.accent
-		switch m.msgKind {
-		case msgGood:
-			p = m.pt.good
-		case msgWarn:
-			p = m.pt.warn
-		case msgBad:
-			p = m.pt.bad
-		}
-		return p.wrap(fit(" "+text, m.lay.w))
+		ls := m.messageLines()
+		return ls[len(ls)-1]
 	}
 	if m.prompt.on {
 		return fit(" "+m.prompt.View(), m.lay.w)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -65,6 +66,33 @@ func TestHeaderMustShowAt80(t *testing.T) {
 			out := plainGolden(t, m, 80, 24)
 			header, _, _ := strings.Cut(out, "\n")
 			for _, w := range tc.want {
+				if !strings.Contains(header, w) {
+					t.Errorf("header %q lacks %q", header, w)
+				}
+			}
+		})
+	}
+}
+
+// TestHeaderMustShowNarrow: below 80 columns the header takes two lines,
+// so that every item it must show is still whole at 60×20 (and as much
+// as fits at 40×15): the badges, the state, the listenKey and
+// connection ages; the privacy badge too.
+func TestHeaderMustShowNarrow(t *testing.T) {
+	want := []string{"bot1", "SIMULATED", "READ-ONLY", "● live", "key 12m00s ka in 18m00s", "conn 1h02m/24h", "PRIVATE"}
+	for _, sz := range [][2]int{{60, 20}, {80, 24}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			accts := twoAccounts()
+			accts[1].Backend.(*testBackend).setStatus(liveStatus())
+			m := sized(NewDesk(accts, WithNow(fixedNow), WithNoColor(true)), sz[0], sz[1])
+			m = press(t, m, "a p") // bot1: no Trader, read-only; privacy on
+			out := plainGolden(t, m, sz[0], sz[1])
+			lines := strings.SplitN(out, "\n", 3)
+			header := lines[0]
+			if sz[0] < 80 {
+				header += "\n" + lines[1]
+			}
+			for _, w := range want {
 				if !strings.Contains(header, w) {
 					t.Errorf("header %q lacks %q", header, w)
 				}

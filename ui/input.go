@@ -54,7 +54,7 @@ func (m Model) onPaneKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
 	case key.Matches(msg, k.Help):
-		m.showHelp = true
+		m.showHelp, m.helpTop = true, 0
 	case key.Matches(msg, k.NextPane):
 		m.focus = (m.focus + 1) % numPanes
 	case key.Matches(msg, k.PrevPane):

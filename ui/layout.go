@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -31,21 +32,35 @@ const (
 	gridMinHeight = 30
 )
 
+// headerOneLineWidth: on a narrower screen the header takes two lines,
+// the listenKey and connection ages and the privacy badge on the second
+// (every item it must show does not fit one line of 60), unless the
+// screen is lower than headerTwoLinesHeight (the body needs the line
+// more).
+const (
+	headerOneLineWidth   = 80
+	headerTwoLinesHeight = 12
+)
+
 func newLayout(w, h int, market bool) layout {
 	l := layout{w: w, h: h}
 	if w < 20 || h < 8 {
 		l.tiny = true
 		return l
 	}
-	l.body = rect{0, 1, w, h - 3}
+	top := 1 // the header's lines
+	if w < headerOneLineWidth && h >= headerTwoLinesHeight {
+		top = 2
+	}
+	l.body = rect{0, top, w, h - 2 - top}
 	if w < gridMinWidth || h < gridMinHeight {
 		l.tabs = true
-		r := rect{0, 2, w, h - 4}
+		r := rect{0, top + 1, w, h - 3 - top}
 		for i := range l.panes {
 			l.panes[i] = r
 		}
 		x := 0
-		for i, t := range paneTitles {
+		for i, t := range tabTitles(w, false) {
 			label := tabLabel(paneID(i), t)
 			l.tabX[i] = [2]int{x, x + textWidth(label)}
 			x += textWidth(label) + 1
@@ -82,8 +97,46 @@ func newLayout(w, h int, market bool) layout {
 	return l
 }
 
+// tabLabel is a tab's label: its key and its title (its key alone when
+// the title is "").
 func tabLabel(id paneID, title string) string {
+	if title == "" {
+		return " " + string(rune('1'+int(id))) + " "
+	}
 	return " " + string(rune('1'+int(id))) + " " + title + " "
+}
+
+// paneShortTitles are the tabs' titles when the full ones do not fit;
+// the closed orders are "Closed", as wide as "Orders" (the tabs' places
+// do not move with h).
+var paneShortTitles = [numPanes]string{"Bal", "Orders", "Pos", "Events", "Mkt", "Fills"}
+
+// tabTitles are the tab bar's titles at width w: the panes' titles,
+// else the short ones, else none (the keys alone), whichever fit; with
+// history the Open Orders tab names the closed orders.
+func tabTitles(w int, history bool) [numPanes]string {
+	fits := func(ts [numPanes]string) bool {
+		n := 0
+		for i, t := range ts {
+			n += textWidth(tabLabel(paneID(i), t)) + 1
+		}
+		return n-1 <= w
+	}
+	ts := paneTitles
+	if history {
+		ts[paneOrders] = historyTitle
+	}
+	if fits(paneTitles) && fits(ts) {
+		return ts
+	}
+	ts = paneShortTitles
+	if history {
+		ts[paneOrders] = "Closed"
+	}
+	if fits(ts) {
+		return ts
+	}
+	return [numPanes]string{}
 }
 
 // bodyRows is how many data rows pane id shows (its height less the
@@ -126,7 +179,20 @@ func (m *Model) screen() string {
 	b.WriteString(m.cachedHeader(fc))
 	b.WriteByte('\n')
 	m.writeBody(b, fc)
-	b.WriteString(m.messageLine())
+	msg := m.messageLines()
+	if extra := msg[:len(msg)-1]; len(extra) > 0 {
+		// A long message goes on over the body's last lines.
+		end := len(b.b)
+		for range len(extra) {
+			end = bytes.LastIndexByte(b.b[:end-1], '\n') + 1
+		}
+		b.b = b.b[:end]
+		for _, l := range extra {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
+	b.WriteString(msg[len(msg)-1])
 	b.WriteByte('\n')
 	b.WriteString(m.cachedStatus(fc))
 	return fc.frame()
@@ -273,10 +339,7 @@ func (m *Model) paneDrawer(id paneID, w, h int, fc *frameCache) paneDraw {
 // tabBar is the line of pane tabs in tabs mode.
 func (m *Model) tabBar() string {
 	var b strings.Builder
-	for i, t := range paneTitles {
-		if paneID(i) == paneOrders && m.history {
-			t = historyTitle
-		}
+	for i, t := range tabTitles(m.lay.w, m.history) {
 		label := tabLabel(paneID(i), t)
 		if paneID(i) == m.focus {
 			if m.noColor {
@@ -294,7 +357,7 @@ func (m *Model) tabBar() string {
 // paneAt is the pane under the cell (x, y), if any.
 func (l layout) paneAt(x, y int) (paneID, bool) {
 	if l.tabs {
-		if y == 1 {
+		if y == l.body.y { // the tab bar
 			for i, r := range l.tabX {
 				if x >= r[0] && x < r[1] {
 					return paneID(i), true

@@ -22,7 +22,7 @@ type visCache struct {
 	w      int
 	market bool
 	cols   []int
-	flexW  int
+	fit    colFit
 }
 
 // prepare does in Update what View would otherwise do every frame: pick
@@ -30,16 +30,17 @@ type visCache struct {
 // screen.
 func (p *pane) prepare(w, h int, mk *mktView) {
 	if v := &p.vis; w > 0 && (v.cols == nil || v.gen != p.gen || v.w != w || v.market != mk.live) {
-		cols, flexW := p.visibleCols(w, mk.live)
-		p.vis = visCache{gen: p.gen, w: w, market: mk.live, cols: cols, flexW: flexW}
+		cols, fit := p.visibleCols(w, mk.live)
+		p.vis = visCache{gen: p.gen, w: w, market: mk.live, cols: cols, fit: fit}
 	}
 	p.memoize(h, mk)
 }
 
-// columns is the columns to show at width w and the flex column's width.
-func (p *pane) columns(w int, market bool) ([]int, int) {
+// columns is the columns to show at width w and the widths of the flex
+// and the cut columns.
+func (p *pane) columns(w int, market bool) ([]int, colFit) {
 	if v := &p.vis; v.cols != nil && v.gen == p.gen && v.w == w && v.market == market {
-		return v.cols, v.flexW
+		return v.cols, v.fit
 	}
 	return p.visibleCols(w, market)
 }

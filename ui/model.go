@@ -71,6 +71,7 @@ type Model struct {
 	// keyboard. A nil pointer is a closed mode; an open one is replaced,
 	// never changed in place, as the model is copied.
 	showHelp  bool          // the help screen is open (helpScreen)
+	helpTop   int           // the help's first line shown when it scrolls
 	prompt    filterPrompt  // the focused pane's filter being typed
 	form      *orderForm    // the order form
 	confirm   *confirmation // a question: send, cancel, close, cancel-all

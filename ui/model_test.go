@@ -220,8 +220,8 @@ func TestReadOnlyHasNoOrderKeys(t *testing.T) {
 	if m.form != nil || m.confirm != nil {
 		t.Errorf("read-only: form open %v, confirm open %v; want neither", m.form != nil, m.confirm != nil)
 	}
-	if b.symbolCalls != 0 {
-		t.Errorf("read-only: Symbols called %d times, want 0", b.symbolCalls)
+	if b.symbolCalls.Load() != 0 {
+		t.Errorf("read-only: Symbols called %d times, want 0", b.symbolCalls.Load())
 	}
 	h := m.help
 	h.ShowAll = true
@@ -333,8 +333,8 @@ func TestStaleMarkerAndStatus(t *testing.T) {
 	sendKeys(tm, "r")
 	waitText(t, tm, "resynced")
 	m := finish(t, tm)
-	if b.keepalives != 1 || b.resyncs != 1 {
-		t.Errorf("keepalives %d, resyncs %d; want 1, 1", b.keepalives, b.resyncs)
+	if b.keepalives.Load() != 1 || b.resyncs.Load() != 1 {
+		t.Errorf("keepalives %d, resyncs %d; want 1, 1", b.keepalives.Load(), b.resyncs.Load())
 	}
 	out := ansi.Strip(m.View().Content)
 	for _, want := range []string{"SIMULATED", "listenKey age 12m00s", "keepalive in 18m00s", "connection 1h02m/24h", "4.2 ev/s", "lag 150ms",

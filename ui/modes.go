@@ -4,7 +4,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -91,20 +90,65 @@ func (m *Model) modeCtx() modeCtx {
 		privacy: m.privacy}
 }
 
-// boxed draws content in a box no wider than the screen, truncating
-// content lines that would not fit (never the box's own border).
+// boxed draws content in a box that fits the body (boxedLines), no line
+// of it optional.
 func (cx modeCtx) boxed(box lipgloss.Style, content string) string {
+	var lines []boxLine
+	for l := range strings.SplitSeq(content, "\n") {
+		lines = append(lines, boxLine{s: l})
+	}
+	return cx.boxedLines(box, lines)
+}
+
+// boxLine is a line of a dialog and how readily it gives way when the
+// dialog is taller than the body: blank lines go first, then the lines
+// with the highest drop, bottom up; drop 0 always shows.
+type boxLine struct {
+	s    string
+	drop int
+}
+
+// dropBlank is where blank lines are in the order lines give way: first.
+const dropBlank = 9
+
+// boxedLines draws lines in a box no wider than the screen and, as far
+// as the lines that always show allow, no taller than the body: a line
+// too wide is wrapped (its continuation indented under its text, never
+// cut), then blank and droppable lines give way (boxLine).
+func (cx modeCtx) boxedLines(box lipgloss.Style, lines []boxLine) string {
 	inner := cx.w - box.GetHorizontalFrameSize()
 	if inner < 1 {
 		return ""
 	}
-	lines := strings.Split(content, "\n")
-	for i, l := range lines {
-		if ansi.StringWidth(l) > inner {
-			lines[i] = ansi.Truncate(l, inner, "…")
+	var out []boxLine
+	for _, l := range lines {
+		if ansi.StringWidth(l.s) <= inner {
+			out = append(out, l)
+			continue
+		}
+		plain := ansi.Strip(l.s)
+		indent := min(len(plain)-len(strings.TrimLeft(plain, " "))+2, inner/2)
+		for i, part := range wrapWords(l.s, inner-indent) {
+			if i > 0 {
+				part = strings.Repeat(" ", indent) + strings.TrimLeft(part, " ")
+			}
+			out = append(out, boxLine{s: ansi.Truncate(part, inner, "…"), drop: l.drop})
 		}
 	}
-	return box.Render(strings.Join(lines, "\n"))
+	room := cx.bodyH - box.GetVerticalFrameSize()
+	blank := func(l boxLine) bool { return strings.TrimSpace(ansi.Strip(l.s)) == "" }
+	for level := dropBlank; level > 0 && len(out) > room; level-- {
+		for i := len(out) - 1; i >= 0 && len(out) > room; i-- {
+			if l := out[i]; l.drop == level || level == dropBlank && blank(l) {
+				out = append(out[:i], out[i+1:]...)
+			}
+		}
+	}
+	s := make([]string, len(out))
+	for i, l := range out {
+		s[i] = l.s
+	}
+	return box.Render(strings.Join(s, "\n"))
 }
 
 // dialog draws the active mode's box over the panes; ok is false when
@@ -127,20 +171,26 @@ func (m *Model) dialog() (string, bool) {
 }
 
 // helpScreen is the full key help on `?`, drawn from the KeyMap. It is
-// built from the root's help model and keys whenever it is drawn or
-// handed a key; the root keeps only whether it is open.
+// built from the root's keys, the screen and the root's scroll position
+// whenever it is drawn or handed a key; the root keeps only whether it
+// is open and where it is scrolled to.
 type helpScreen struct {
 	keys         KeyMap
-	help         help.Model
-	closed, quit bool // what the last key asked of the root
+	win          helpWindow // its lines and the window of them shown (helpview.go)
+	closed, quit bool       // what the last key asked of the root
 }
 
-// Update closes the help on ? or esc and asks to quit on q.
+// Update closes the help on ? or esc, asks to quit on q and scrolls it
+// with the panes' scroll keys.
 func (h helpScreen) Update(msg tea.Msg) (helpScreen, tea.Cmd) {
 	return keysOnly(h, msg, helpScreen.onKey)
 }
 
 func (h helpScreen) onKey(k tea.KeyPressMsg) helpScreen {
+	if top, ok := h.scroll(k); ok {
+		h.win.top = top
+		return h
+	}
 	switch {
 	case key.Matches(k, h.keys.Quit):
 		h.quit = true
@@ -150,25 +200,33 @@ func (h helpScreen) onKey(k tea.KeyPressMsg) helpScreen {
 	return h
 }
 
-// View is the help's box: every key in columns, and how to close it.
+// View is the help's box: the window of the keys' lines, and how to
+// close it (and where it is, when it scrolls).
 func (h helpScreen) View(cx modeCtx) string {
-	hm := h.help
-	hm.ShowAll = true
-	hm.SetWidth(cx.w - cx.st.Box.GetHorizontalFrameSize() - 2)
-	return cx.boxed(cx.st.Box, cx.st.Title.Render("Keys")+"\n\n"+hm.View(h.keys)+"\n\n"+
-		cx.st.Muted.Render("? or esc closes this help"))
+	w := h.win
+	foot := w.footer()
+	foot = cx.st.Muted.Render(foot) + strings.Repeat(" ", max(0, w.width-textWidth(foot)))
+	keys := strings.Join(w.lines[w.top:w.top+w.shown], "\n")
+	if !w.chrome {
+		return cx.boxed(cx.st.Box, keys+"\n"+foot)
+	}
+	return cx.boxed(cx.st.Box, cx.st.Title.Render("Keys")+"\n\n"+keys+"\n\n"+foot)
 }
 
 // helpScreen is the help as the root would draw it now.
-func (m *Model) helpScreen() helpScreen { return helpScreen{keys: m.keys, help: m.help} }
+func (m *Model) helpScreen() helpScreen {
+	h := helpScreen{keys: m.keys}
+	h.win = h.window(m.modeCtx(), m.helpTop)
+	return h
+}
 
-// onHelpKey hands the key to the help: it closes, or quits.
+// onHelpKey hands the key to the help: it scrolls, closes, or quits.
 func (m Model) onHelpKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	h, cmd := m.helpScreen().Update(msg)
 	if h.quit {
 		return m.quit()
 	}
-	m.showHelp = !h.closed
+	m.showHelp, m.helpTop = !h.closed, h.win.top
 	return m, cmd
 }
 

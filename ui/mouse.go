@@ -13,7 +13,7 @@ func (m Model) onClick(mouse tea.Mouse) Model {
 	}
 	if id >= 0 {
 		m.focus = id
-		if m.lay.tabs && mouse.Y == 1 {
+		if m.lay.tabs && mouse.Y == m.lay.body.y {
 			return m
 		}
 	}
@@ -27,8 +27,19 @@ func (m Model) onClick(mouse tea.Mouse) Model {
 	return m
 }
 
-// onWheel scrolls the pane under the pointer.
+// onWheel scrolls the pane under the pointer, or the help when it is
+// open.
 func (m Model) onWheel(mouse tea.Mouse) Model {
+	if m.mode() == modeHelp {
+		win := m.helpScreen().win
+		switch mouse.Button {
+		case tea.MouseWheelUp:
+			m.helpTop = max(0, win.top-3)
+		case tea.MouseWheelDown:
+			m.helpTop = min(win.maxTop(), win.top+3)
+		}
+		return m
+	}
 	if m.form != nil || m.confirm != nil || m.showHelp {
 		return m
 	}

@@ -99,6 +99,16 @@ func fit(s string, w int) string {
 	return s
 }
 
+// wrapWords wraps styled text into lines of at most w cells, at spaces
+// only (a word longer than w is cut where it must): never after a hyphen,
+// which would part a minus sign from its number or a symbol's halves
+// (BTC-PERP-REV). Styles carry over the breaks.
+func wrapWords(s string, w int) []string {
+	const nbHyphen = "\u2011" // one cell, not a break
+	out := lipgloss.Wrap(strings.ReplaceAll(s, "-", nbHyphen), max(1, w), "")
+	return strings.Split(strings.ReplaceAll(out, nbHyphen, "-"), "\n")
+}
+
 // fitStyled pads or truncates styled text to exactly w cells.
 func fitStyled(s string, w int) string {
 	if w <= 0 {

@@ -217,7 +217,7 @@ func orderColumns() []column {
 	}
 	return []column{
 		{title: "Mkt", prio: 5, max: 8, text: plain(market), cmp: textCmp(market)},
-		{title: "Symbol", max: 14, text: plain(symbol), cmp: textCmp(symbol)},
+		{title: "Symbol", max: 14, minW: symbolMinW, text: plain(symbol), cmp: textCmp(symbol)},
 		{title: "Side", max: 10, text: plain(side), cmp: textCmp(side), paint: sidePaint},
 		{title: "Type", prio: 3, max: 11, text: plain(typ), cmp: textCmp(typ)},
 		{title: "TIF", prio: 4, max: 4, text: plain(tif)},
@@ -280,7 +280,7 @@ func positionColumns() []column {
 	// place: winning green, losing red, whatever the side.
 	upnlPaint := func(it *item, p *paints) paint { return p.bySign(int(it.upnlSign)) }
 	return []column{
-		{title: "Symbol", max: 16, text: plain(symbol), cmp: textCmp(symbol)},
+		{title: "Symbol", max: 16, minW: symbolMinW, text: plain(symbol), cmp: textCmp(symbol)},
 		{title: "Side", max: 6, text: plain(side), cmp: textCmp(side)},
 		{title: "Avg Price", align: alignDec, prio: 1, text: plain(avg), cmp: decCmp(avg)},
 		{mkt: true, title: "Mark", align: alignDec, text: mark, mcmp: mktDecCmp(mark)},
@@ -349,7 +349,7 @@ func marketColumns() []column {
 	spark := f(func(r *mktRow) string { return r.spark })
 	dir := func(it *item, p *paints) paint { return p.bySign(it.mrow.sign) }
 	return []column{
-		{title: "Symbol", max: 16, text: plain(symbol), cmp: textCmp(symbol)},
+		{title: "Symbol", max: 16, minW: symbolMinW, text: plain(symbol), cmp: textCmp(symbol)},
 		{title: "Last", align: alignDec, text: plain(last), cmp: decCmp(last), paint: dir},
 		{title: "24h %", align: alignRight, fixed: 8, text: plain(change), cmp: pctCmp(change), paint: dir},
 		{title: "Bid", align: alignDec, prio: 2, withNext: true, text: plain(bid), cmp: decCmp(bid)},

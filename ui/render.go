@@ -145,8 +145,9 @@ type paneLines struct {
 
 // paneLook is what every line of a pane depends on besides its row.
 type paneLook struct {
-	w, flexW int
-	focused  bool
+	w       int
+	fit     colFit
+	focused bool
 }
 
 // titleKey is everything a pane's title line shows.
@@ -277,7 +278,7 @@ func (d *paneDraw) drawRow(b *screenBuf, j int) {
 	if pl == nil {
 		var sb strings.Builder
 		lp, cells := p.rowCells(&d.c, ri, d.cols, nil)
-		p.writeRow(&sb, &d.c, ri, lp, cells, d.cols, d.flexW, d.w)
+		p.writeRow(&sb, &d.c, ri, lp, cells, d.cols, d.fit, d.w)
 		b.WriteString(sb.String())
 		return
 	}
@@ -298,7 +299,7 @@ func (d *paneDraw) drawRow(b *screenBuf, j int) {
 		return
 	}
 	var sb strings.Builder
-	p.writeRow(&sb, &d.c, ri, lp, cells, d.cols, d.flexW, d.w)
+	p.writeRow(&sb, &d.c, ri, lp, cells, d.cols, d.fit, d.w)
 	l := rowLine{k: k, lp: lp, cells: slices.Clone(cells), s: sb.String()}
 	pl.next = append(pl.next, l)
 	b.WriteString(l.s)

@@ -72,8 +72,11 @@ func (it *item) id() string {
 type column struct {
 	title string
 	align align
-	prio  int  // narrow screens drop the highest prio first; 0 always shows
-	max   int  // cap on a text column's width (0: none)
+	prio  int // narrow screens drop the highest prio first; 0 always shows
+	max   int // cap on a text column's width (0: none)
+	// minW: a text column (the symbol) that may be cut with "…" down to
+	// this width to make room for another (visibleCols).
+	minW  int
 	fixed int  // fixed width, for cells that change with time
 	flex  bool // takes the width left over
 	money bool // hidden in privacy mode
@@ -445,3 +448,7 @@ func sortRows(rows []item, cmp func(a, b *item) int, desc bool) {
 	}
 	copy(rows, sorted)
 }
+
+// symbolMinW is how narrow a symbol column is cut for another column
+// (column.minW): "BTC-PERP-…" still tells BTC-PERP-REV from BTC-PERP.
+const symbolMinW = 10

@@ -23,40 +23,73 @@ type viewCtx struct {
 // hidden is what privacy mode shows instead of an amount.
 const hidden = "•••"
 
+// colFit is how the columns shown fit a pane's width: the width left
+// for the flex column, and the column cut narrower than its cells (cut
+// is its index + 1, 0 for none) with its width.
+type colFit struct {
+	flexW     int
+	cut, cutW int
+}
+
+// cutGivesTo is the highest prio of a column that a column with a minW
+// is cut (down to minW) to make room for: a long symbol never pushes
+// the Fills' Time or a position's uPnL% off a narrow pane.
+const cutGivesTo = 1
+
 // visibleCols picks the columns that fit in w cells, dropping the highest
-// priorities first, and the width left for a flex column.
-func (p *pane) visibleCols(w int, market bool) (cols []int, flexW int) {
+// priorities first, and the width left for a flex column. A column with
+// a minW (the symbol) is cut, down to minW, for a column of prio
+// cutGivesTo or less that would not fit otherwise, and for the columns
+// that always show.
+func (p *pane) visibleCols(w int, market bool) (cols []int, fit colFit) {
 	order := make([]int, len(p.cols))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return p.cols[a].prio - p.cols[b].prio })
 	used := 2 // the cursor marker
-	flex := -1
+	flex, cut := -1, -1
+	room := 0 // how much narrower the cut column can still be
+	need := func(ci int) int {
+		if c := &p.cols[ci]; c.flex {
+			return max(len(c.title), 8) + 1
+		}
+		return p.widths[ci].w + 1
+	}
 	for _, ci := range order {
 		c := &p.cols[ci]
 		if c.mkt && !market {
 			continue
 		}
-		need := p.widths[ci].w + 1
-		if c.flex {
-			need = max(len(c.title), 8) + 1
-		}
-		if used+need > w && c.prio > 0 {
+		if over := used + need(ci) - w; over > 0 && c.prio > 0 && (c.prio > cutGivesTo || over > room) {
 			continue
+		} else if over > 0 {
+			room -= min(over, room)
 		}
-		used += need
+		used += need(ci)
 		cols = append(cols, ci)
-		if c.flex {
+		switch {
+		case c.flex:
 			flex = ci
+		case c.minW > 0 && cut < 0 && p.widths[ci].w > c.minW:
+			cut, room = ci, p.widths[ci].w-c.minW
 		}
 	}
 	slices.Sort(cols)
 	cols = dropHalfPairs(p.cols, cols)
-	if flex >= 0 {
-		flexW = max(len(p.cols[flex].title), 8) + (w - used)
+	used = 2
+	for _, ci := range cols {
+		used += need(ci)
 	}
-	return cols, flexW
+	if cut >= 0 && used > w && slices.Contains(cols, cut) {
+		full := p.widths[cut].w
+		fit.cut, fit.cutW = cut+1, max(p.cols[cut].minW, full-(used-w))
+		used -= full - fit.cutW
+	}
+	if flex >= 0 {
+		fit.flexW = max(len(p.cols[flex].title), 8) + (w - used)
+	}
+	return cols, fit
 }
 
 // dropHalfPairs removes a column marked withNext whose next column did
@@ -94,7 +127,7 @@ type paneDraw struct {
 	c     viewCtx
 	w, h  int
 	cols  []int
-	flexW int
+	fit   colFit
 	off   int
 	fc    *frameCache // nil: draw every line
 	lines *paneLines  // the pane's cached lines (nil without fc)
@@ -103,12 +136,12 @@ type paneDraw struct {
 func (p *pane) drawer(c viewCtx, w, h int, fc *frameCache) paneDraw {
 	d := paneDraw{p: p, c: c, w: max(0, w), h: max(0, h)}
 	if d.w > 0 && d.h > 1 {
-		d.cols, d.flexW = p.columns(w, c.cell.mk.live)
+		d.cols, d.fit = p.columns(w, c.cell.mk.live)
 		d.off, _ = p.window(h - 2)
 	}
 	if fc != nil {
 		d.fc, d.lines = fc, &fc.panes[p.id]
-		d.lines.use(p, paneLook{w: d.w, flexW: d.flexW, focused: c.focused}, d.cols)
+		d.lines.use(p, paneLook{w: d.w, fit: d.fit, focused: c.focused}, d.cols)
 	}
 	return d
 }
@@ -180,7 +213,7 @@ func (d *paneDraw) header() string {
 	h.WriteString("  ")
 	for _, ci := range d.cols {
 		col := &p.cols[ci]
-		cw := p.colW(ci, d.flexW)
+		cw := p.colW(ci, d.fit)
 		if col.align == alignLeft {
 			writeFit(&h, col.title, cw)
 		} else {
@@ -199,9 +232,12 @@ func (d *paneDraw) header() string {
 	return b.String()
 }
 
-func (p *pane) colW(ci, flexW int) int {
-	if p.cols[ci].flex {
-		return flexW
+func (p *pane) colW(ci int, fit colFit) int {
+	switch {
+	case p.cols[ci].flex:
+		return fit.flexW
+	case fit.cut == ci+1:
+		return fit.cutW
 	}
 	return p.widths[ci].w
 }
@@ -257,18 +293,18 @@ func (p *pane) rowCells(c *viewCtx, ri int, cols []int, dst []cellOut) (paint, [
 
 // writeRow writes row ri from its cells, exactly w cells wide: a cursor
 // marker, the cells, and the line's paint lp.
-func (p *pane) writeRow(out *strings.Builder, c *viewCtx, ri int, lp paint, cells []cellOut, cols []int, flexW, w int) {
+func (p *pane) writeRow(out *strings.Builder, c *viewCtx, ri int, lp paint, cells []cellOut, cols []int, cf colFit, w int) {
 	width := 2
 	for _, ci := range cols {
-		width += p.colW(ci, flexW) + 1
+		width += p.colW(ci, cf) + 1
 	}
 	out.Grow(w + 64)
-	p.writeCells(out, c, ri, lp, cells, cols, flexW, w, width > w) // rare: the columns overflow, so cut to w
+	p.writeCells(out, c, ri, lp, cells, cols, cf, w, width > w) // rare: the columns overflow, so cut to w
 }
 
 // writeCells writes row ri's cells in the line's paint, padded to w; with
 // cut, b holds only this row and is cut to w at the end.
-func (p *pane) writeCells(b *strings.Builder, c *viewCtx, ri int, lp paint, cells []cellOut, cols []int, flexW, w int, cut bool) {
+func (p *pane) writeCells(b *strings.Builder, c *viewCtx, ri int, lp paint, cells []cellOut, cols []int, cf colFit, w int, cut bool) {
 	sel := ri == p.cursor
 	b.WriteString(lp.open)
 	if sel {
@@ -283,7 +319,7 @@ func (p *pane) writeCells(b *strings.Builder, c *viewCtx, ri int, lp paint, cell
 	width := 2
 	for k, ci := range cols {
 		col := &p.cols[ci]
-		cw := p.colW(ci, flexW)
+		cw := p.colW(ci, cf)
 		s, cp := cells[k].s, cells[k].cp
 		b.WriteString(cp.open)
 		switch {

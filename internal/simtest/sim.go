@@ -46,6 +46,16 @@ func Start(t testing.TB, opts sim.Options) *Sim {
 	return s
 }
 
+// StartOnClock is Start on a new fake clock, set to now to the ms (the
+// simulator's times are ms): the simulator's TTLs, rate windows and event
+// times follow the clock, which the test moves. It returns both.
+func StartOnClock(t testing.TB, opts sim.Options) (*Sim, *clock.Fake) {
+	t.Helper()
+	clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
+	opts.Now = clk.Now
+	return Start(t, opts), clk
+}
+
 // Client is a REST client of the simulator signed with its first key
 // pair; opts add to (and may override) those.
 func (s *Sim) Client(opts ...rest.Option) *rest.Client { return Client(s.Server, opts...) }

@@ -1,0 +1,135 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// dialogViews are the dialogs, over the account with its market.
+var dialogViews = []goldenView{
+	{"form", "n"},
+	{"form-invalid", "n down down down down type:0.00005 down type:60000.001 enter"},
+	{"form-contract", "n up right"},
+	{"form-contract-invalid", "n up right down down down right down down down type:10 down type:1.5 down type:60000.05 enter"},
+	{"form-cross", "n down down down down type:0.01 down a"},
+	{"review", "n down down down down type:0.01 down type:60000 enter"},
+	{"review-cross", "n down down down down type:0.01 down a enter"},
+	{"review-contract", "n up right down down down down down down type:10 down type:5 down type:60000 enter"},
+	{"cancel", "2 down down down x"},
+	{"close", "3 x"},
+	{"cancel-all", "2 X"},
+	{"cancel-all-done", "2 X y"},
+}
+
+// TestDialogsFit: on a small terminal (60×20, 80×24) every dialog is
+// whole: its bottom border shows (nothing below it cut off by the
+// screen) and no line of it is cut with "…" (a long line wraps; blank
+// lines and hints give way to the height). Golden files of each.
+func TestDialogsFit(t *testing.T) {
+	for _, sz := range [][2]int{{60, 20}, {80, 24}} {
+		for _, v := range dialogViews {
+			t.Run(fmt.Sprintf("%s/%dx%d", v.name, sz[0], sz[1]), func(t *testing.T) {
+				m := press(t, marketModel(testMarket(), sz[0], sz[1], WithNoColor(true)), v.keys)
+				out := plainGolden(t, m, sz[0], sz[1])
+				if !strings.ContainsAny(out, "╰╚└") {
+					t.Errorf("the dialog's bottom is cut off:\n%s", out)
+				}
+				for _, l := range strings.Split(out, "\n") {
+					if strings.ContainsAny(l, "│║") && strings.Contains(l, "…") {
+						t.Errorf("a dialog line is cut: %q", l)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestChartFitsNarrow: at 60×20 and 80×24 the chart's title and interval
+// bar are never cut with "…": the newest bar's prices, then the bid and
+// ask give way whole, and the interval keys shorten to their arrows.
+func TestChartFitsNarrow(t *testing.T) {
+	for _, sz := range [][2]int{{40, 15}, {60, 20}, {80, 24}} {
+		for _, v := range []goldenView{{"chart", "2 down down down c"}, {"chart-5m", "2 down down down c right"}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", v.name, sz[0], sz[1]), func(t *testing.T) {
+				m := press(t, marketModel(testMarket(), sz[0], sz[1], WithNoColor(true)), v.keys)
+				lines := strings.Split(plainGolden(t, m, sz[0], sz[1]), "\n")
+				title, bar := lines[m.lay.body.y], lines[len(lines)-3]
+				if strings.Contains(title, "…") || !strings.Contains(title, "▶ BTCUSDT") {
+					t.Errorf("title %q", title)
+				}
+				if strings.Contains(bar, "…") || !strings.Contains(bar, "←/→") {
+					t.Errorf("interval bar %q", bar)
+				}
+			})
+		}
+	}
+}
+
+// TestAllViewNarrow: at 60×20 and 80×24 the All view still shows each
+// account's stream state and the whole note on why it is not in the
+// total: a row too wide for the screen puts them on lines of their own.
+func TestAllViewNarrow(t *testing.T) {
+	for _, sz := range [][2]int{{40, 15}, {60, 20}, {80, 24}, {120, 30}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			m := press(t, sized(NewDesk(twoAccounts(), WithNow(fixedNow), WithNoColor(true)), sz[0], sz[1]), "a a")
+			out := plainGolden(t, m, sz[0], sz[1])
+			for _, want := range []string{"● live", "↻ reconnecting in 8s", "not in total: no snapshot yet", "main", "bot1", "147601.70 USDT"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("the All view does not show %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+}
+
+// TestLongMessageWraps: a message too long for the message line (an
+// alert's toast at 60×20) is not cut: it goes on up to three lines, the
+// first ones over the bottom of the body.
+func TestLongMessageWraps(t *testing.T) {
+	text := "BTC-PERP-REV position uPnL -1234.56 USDT crossed below -1000 USDT (rule upnl-guard)"
+	for _, sz := range [][2]int{{60, 20}, {80, 24}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			next, _ := marketModel(testMarket(), sz[0], sz[1], WithNoColor(true)).Update(AlertMsg{Text: text})
+			out := plainGolden(t, next.(Model), sz[0], sz[1])
+			var words []string
+			for _, l := range strings.Split(out, "\n") {
+				words = append(words, strings.Fields(l)...)
+			}
+			if !strings.Contains(strings.Join(words, " "), "⚑ "+text) {
+				t.Errorf("the alert is not whole on the screen:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestTabBarNarrow: every tab is on the tab bar at 60 and 40 columns
+// (short names, then numbers alone), never cut with "…"; a click on a
+// tab still focuses its pane.
+func TestTabBarNarrow(t *testing.T) {
+	for _, sz := range [][2]int{{40, 15}, {60, 20}, {80, 24}} {
+		for _, keys := range []string{"1", "6", "h"} {
+			t.Run(fmt.Sprintf("%s/%dx%d", keys, sz[0], sz[1]), func(t *testing.T) {
+				m := press(t, marketModel(testMarket(), sz[0], sz[1], WithNoColor(true)), keys)
+				bar := strings.Split(plainGolden(t, m, sz[0], sz[1]), "\n")[m.lay.body.y]
+				for i := 1; i <= int(numPanes); i++ {
+					if !strings.Contains(bar, fmt.Sprintf("%d", i)) {
+						t.Errorf("tab %d is not on the bar %q", i, bar)
+					}
+				}
+				if strings.Contains(bar, "…") {
+					t.Errorf("the tab bar is cut: %q", bar)
+				}
+				for id := range paneID(numPanes) {
+					x := m.lay.tabX[id][0] + 1
+					next, _ := m.Update(tea.MouseClickMsg{X: x, Y: m.lay.body.y, Button: tea.MouseLeft})
+					if got := next.(Model).focus; got != id {
+						t.Errorf("a click at x=%d on the tab bar focuses %d, want %d", x, got, id)
+					}
+				}
+			})
+		}
+	}
+}
