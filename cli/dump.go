@@ -106,7 +106,7 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	}
 	for _, o := range rawOrders {
 		if err := orders.Set(o); err != nil {
-			return fail(ExitUsage, "invalid value %q for flag -order: %s (bhtop dump -h lists the flags)", oneLine(o), oneLine(err.Error()))
+			return fail(ExitUsage, "invalid value %q for flag -order: %s (bhtop dump -h lists the flags)", o, oneLine(err.Error()))
 		}
 	}
 	if err := checkDeskFlags(df); err != nil {
