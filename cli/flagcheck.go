@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"syscall"
 	"time"
 
 	"bhtop/config"
@@ -99,6 +100,16 @@ func outputFile(name, path string) error {
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return fmt.Errorf("%s %s: is a directory; want a file", name, path)
+	} else if err == nil && st.Mode()&os.ModeNamedPipe != 0 {
+		// Opening a FIFO to write waits for a reader, for ever and deaf
+		// to signals; without O_NONBLOCK it fails at once instead.
+		f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if errors.Is(err, syscall.ENXIO) {
+			return fmt.Errorf("%s %s: is a named pipe with no reader (writing would wait for one for ever)", name, path)
+		}
+		if err == nil {
+			_ = f.Close()
+		}
 	}
 	dir := filepath.Dir(path)
 	st, err := os.Stat(dir)
