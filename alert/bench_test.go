@@ -14,7 +14,10 @@ import (
 // on a new snapshot. "orders changed": the snapshot's order chunks are
 // new, its rows the same (the fill and rejection watch compares every row
 // by pointer); "orders unchanged": they are shared with the previous
-// snapshot, as the state store does.
+// snapshot, as the state store does; "fills changed": 10,000 retained
+// fills, one more (and the oldest evicted) in every other snapshot, as a
+// busy account's fills arrive (the new ones are read for fills of orders
+// without a row).
 func BenchmarkEvaluate(b *testing.B) {
 	st := &state.Snapshot{}
 	mk := &market.Snapshot{Version: 1, Quotes: map[string]market.Quote{}, Instruments: map[string]market.Instrument{}}
@@ -42,15 +45,27 @@ func BenchmarkEvaluate(b *testing.B) {
 		rules = append(rules, r)
 	}
 	other := state.NewOrderRows(st.Orders.Slice(0, st.Orders.Len())...) // same rows, other chunks
-	for _, changed := range []bool{false, true} {
-		b.Run(map[bool]string{false: "orders unchanged", true: "orders changed"}[changed], func(b *testing.B) {
+	// A window of 10,000 fills moves along these: one new, the oldest evicted.
+	var fills []state.Fill
+	for i := range 20000 {
+		fills = append(fills, state.Fill{Market: "spot", Symbol: "ETHBTC", OrderID: fmt.Sprint(i % 10000), TradeID: fmt.Sprint(i), Qty: "1", Time: int64(i)})
+	}
+	st.Fills = fills[:10000]
+	for _, changed := range []string{"orders unchanged", "orders changed", "fills changed"} {
+		b.Run(changed, func(b *testing.B) {
 			e := NewEngine(rules)
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
 				s := *st
 				s.Version = uint64(i + 1)
-				if changed && i%2 == 1 {
+				switch {
+				case i%2 == 0:
+				case changed == "orders changed":
 					s.Orders = other
+				}
+				if changed == "fills changed" {
+					k := (i / 2) % 10000
+					s.Fills = fills[k : k+10000]
 				}
 				e.Evaluate(Input{Account: "default", Now: t0, State: &s, Ready: true, Market: mk, ValueIn: "USDT",
 					Stream: Stream{LastFrame: t0, Since: t0}})

@@ -81,7 +81,9 @@ func (ev *evaluation) pnlBelow(r Rule) verdict {
 		message: fmt.Sprintf("%s unrealized PnL %s %s is below %s", r.Symbol, sum.Round(8), asset, r.Below)}
 }
 
-// liquidationWithin has one subject per position: symbol and side.
+// liquidationWithin has one subject per position: symbol and side; nil
+// without a valuation (unknown: no subject is re-armed), empty without
+// positions (each closed one is).
 func (ev *evaluation) liquidationWithin(r Rule) []verdict {
 	v := ev.valuation()
 	if v == nil {

@@ -110,7 +110,7 @@ func (e *Engine) Evaluate(in Input) []Firing {
 					tw = &tradeWatch{}
 					e.trades[in.Account] = tw
 				}
-				fresh = tw.update(in.State)
+				fresh = tw.update(in.State, in.Now)
 			}
 			// Events, not levels: each new fill or rejection fires once,
 			// coalesced per evaluation (per published snapshot).
@@ -119,7 +119,9 @@ func (e *Engine) Evaluate(in Input) []Firing {
 			}
 			continue
 		default:
-			vs = ev.verdicts(r)
+			if vs = ev.verdicts(r); vs == nil {
+				continue // nothing known (no market data): every subject keeps its state
+			}
 		}
 		out = append(out, e.edges(i, r, in, vs)...)
 	}

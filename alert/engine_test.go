@@ -1,6 +1,7 @@
 package alert
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -244,4 +245,76 @@ func TestNoStorm(t *testing.T) {
 	if n != 1 {
 		t.Errorf("%d firings over a long silence, want 1", n)
 	}
+}
+
+// TestUnknownKeepsState: while market data is gone (no quotes at all), a
+// level condition cannot be known and keeps its state: when the same
+// prices come back nothing fires again (README: "A condition that cannot
+// be known (no market data) keeps its state"). liquidation_within re-armed
+// its positions then, so every loss of market data fired it again.
+func TestUnknownKeepsState(t *testing.T) {
+	pos := func(w *world) {
+		w.st.Positions = []state.Position{{Symbol: "BTC-PERP", Side: "LONG", AvgPrice: "100", Total: "2", LiquidationPrice: "90"}}
+	}
+	quotes := func(w *world) {
+		w.mk.Quotes = map[string]market.Quote{"BTC-PERP": {Symbol: "BTC-PERP", Mark: "94"}, "BTCUSDT": {Symbol: "BTCUSDT", Last: "94"}}
+	}
+	gone := func(w *world) { w.mk.Quotes = map[string]market.Quote{} }
+	for _, tc := range []struct {
+		name string
+		rule map[string]any
+	}{
+		{"liquidation_within", map[string]any{"kind": "liquidation_within", "percent": int64(5)}},
+		{"pnl_below", map[string]any{"kind": "pnl_below", "symbol": "BTC-PERP", "below": int64(-10)}},
+		{"equity_below", map[string]any{"kind": "equity_below", "below": int64(1000)}},
+		{"price_cross", map[string]any{"kind": "price_cross", "symbol": "BTCUSDT", "below": int64(95)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			runSteps(t, []Rule{rule(t, 1, tc.rule)}, []step{
+				{func(w *world) { pos(w); w.balance("USDT", "10"); quotes(w) }, 1, ""},
+				{gone, 0, ""},
+				{quotes, 0, ""},
+			})
+		})
+	}
+}
+
+// TestFillOfAnOrderNeverSeen: an order placed and filled while the stream
+// was down is never in the state's orders (the resync reads only open
+// ones), but its fills come with the myTrades records: they fire (once),
+// while fills there before start, or of orders the order watch reports,
+// do not fire on their own.
+func TestFillOfAnOrderNeverSeen(t *testing.T) {
+	fill := func(order, trade, qty string) state.Fill {
+		return state.Fill{Market: "spot", Symbol: "LTCUSDT", OrderID: order, TradeID: trade, Side: "SELL", Price: "84.1", Qty: qty,
+			Time: t0.UnixMilli()}
+	}
+	runSteps(t, []Rule{rule(t, 1, map[string]any{"kind": "fill"})}, []step{
+		{func(w *world) { w.st.Fills = []state.Fill{fill("7", "70", "1")} }, 0, ""}, // baseline: before start
+		{func(w *world) { w.st.Fills = append(w.st.Fills, fill("9", "90", "0.119")) }, 1, "fill: LTCUSDT SELL 0.119 at 84.1"},
+		{nil, 0, ""},
+		{func(w *world) { w.st.Fills = append(slices.Clone(w.st.Fills), fill("9", "91", "0.2")) }, 1, "LTCUSDT SELL 0.2 at 84.1"},
+		{func(w *world) {
+			w.st.Orders = state.NewOrderRows(order("1", "FILLED", "2"))
+			w.st.Fills = append(slices.Clone(w.st.Fills), state.Fill{Market: "spot", Symbol: "ETHBTC", OrderID: "1", TradeID: "10", Side: "BUY", Qty: "2"})
+		}, 1, "fill: ETHBTC BUY LIMIT filled 2 of 2"}, // one alert: the order's
+		{func(w *world) { // a resync's myTrades record, sorted in among older fills
+			w.st.Fills = slices.Insert(slices.Clone(w.st.Fills), 1, fill("8", "80", "0.3"))
+		}, 1, "fill: LTCUSDT SELL 0.3 at 84.1"},
+		{func(w *world) { w.st.Fills = w.st.Fills[1:] }, 0, ""}, // the oldest evicted
+	})
+}
+
+// TestOldFillsAfterTheBaseline: the start's myTrades records (fills from
+// before bhtop started, of orders long closed) can be folded in after the
+// rules' baseline was taken; they are not new fills and never fire.
+func TestOldFillsAfterTheBaseline(t *testing.T) {
+	old := func(trade string) state.Fill {
+		return state.Fill{Market: "spot", Symbol: "ETHBTC", OrderID: "1" + trade, TradeID: trade, Side: "BUY", Price: "0.05", Qty: "1",
+			Time: t0.Add(-time.Hour).UnixMilli()}
+	}
+	runSteps(t, []Rule{rule(t, 1, map[string]any{"kind": "fill"})}, []step{
+		{nil, 0, ""}, // the baseline: the REST snapshot, no fills yet
+		{func(w *world) { w.st.Fills = []state.Fill{old("1"), old("2"), old("3")} }, 0, ""},
+	})
 }

@@ -192,7 +192,7 @@ func number(v any) (decimal.Decimal, error) {
 	case string:
 		d, err := decimal.NewFromString(strings.TrimSpace(x))
 		if err != nil {
-			return decimal.Decimal{}, fmt.Errorf("want a number, got %s", describe(v))
+			return decimal.Decimal{}, fmt.Errorf("want a number, got a string that is not a decimal number")
 		}
 		return d, nil
 	}

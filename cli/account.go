@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
-	"strings"
 	"sync"
 
 	"bhtop/config"
@@ -53,9 +51,13 @@ func openAccounts(ctx context.Context, accts []config.Account, o upstreamOptions
 	var wg sync.WaitGroup
 	for i, a := range accts {
 		oa := o
-		oa.limits = limits.of(a.BaseURL)
 		oa.trade = o.trade && !a.ReadOnly
 		oa.simulated = as.sim != nil && a.BaseURL == as.sim.URL()
+		gates := o.getenv
+		if oa.simulated {
+			gates = nil // a simulator of this run: no other process knows it
+		}
+		oa.limits = limits.of(a.BaseURL, gates)
 		if len(accts) > 1 {
 			oa.logger = o.logger.With("account", a.Name) // which one a line is about
 		}
@@ -84,34 +86,23 @@ func openAccounts(ctx context.Context, accts []config.Account, o upstreamOptions
 // after a 429 or 418 to any of them (DESIGN.md 'Accounts').
 type hostLimits map[string]*rest.HostLimits
 
-// of is the limits of baseURL's host, made on first use.
-func (m hostLimits) of(baseURL string) *rest.HostLimits {
+// of is the limits of baseURL's host, made on first use; with getenv
+// (not nil) they keep their gates in the host's gate file, shared with
+// the other bhtop processes (persistGates).
+func (m hostLimits) of(baseURL string, getenv func(string) string) *rest.HostLimits {
 	k := hostKey(baseURL)
 	if m[k] == nil {
 		m[k] = rest.NewHostLimits()
+		if getenv != nil {
+			persistGates(getenv, baseURL, m[k])
+		}
 	}
 	return m[k]
 }
 
-// hostKey is baseURL's scheme, host and port (the scheme's default port
-// when none is given), lower case: the same for every spelling of one
-// host's base URL.
-func hostKey(baseURL string) string {
-	u, err := url.Parse(strings.TrimSpace(baseURL))
-	if err != nil || u.Host == "" {
-		return baseURL
-	}
-	scheme, port := strings.ToLower(u.Scheme), u.Port()
-	if port == "" {
-		switch scheme {
-		case "http":
-			port = "80"
-		case "https":
-			port = "443"
-		}
-	}
-	return scheme + "://" + strings.ToLower(u.Hostname()) + ":" + port
-}
+// hostKey is config.HostKey: one key per service host, however its base
+// URL is spelled.
+func hostKey(baseURL string) string { return config.HostKey(baseURL) }
 
 // startSim starts one simulator for the accounts with neither
 // credentials nor base URL, and points each at its own simulated account.
@@ -149,6 +140,7 @@ func (as *accounts) Start() {
 
 // follow hands every account to the desk (metrics and alert rules).
 func (as *accounts) follow(d *desk) {
+	d.notes.of(as)
 	for _, a := range as.list {
 		d.follow(a.name, a.up)
 	}

@@ -124,24 +124,10 @@ func TestFollowerChild(t *testing.T) {
 	}
 	accts := make([]config.Account, len(job.Accounts))
 	for i, a := range job.Accounts {
-		accts[i] = config.Account{Name: fmt.Sprint("a", i), Conn: config.Conn{BaseURL: a.BaseURL, WSURL: a.WSURL, APIKey: a.APIKey,
-			Secret: signer.NewSecret(a.Secret), RecvWindow: config.DefaultRecvWindow, Keepalive: config.DefaultKeepalive,
-			Rotate: config.DefaultRotate, ValueIn: "USDT"}}
+		accts[i] = benchAccount(i, a.BaseURL, a.WSURL, a.APIKey, a.Secret)
 	}
-	ctx := context.Background()
-	as, err := openAccounts(ctx, accts, upstreamOptions{logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
+	as := openLive(t, accts)
 	defer as.Close()
-	as.Start()
-	for _, a := range as.list {
-		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		if err := a.up.sess.WaitLive(wctx); err != nil {
-			t.Fatalf("%s not live: %v", a.name, err)
-		}
-		cancel()
-	}
 	time.Sleep(benchWindow) // settle: the market clients' first snapshots
 	events := func() (sum int64) {
 		for _, a := range as.list {
@@ -190,4 +176,57 @@ func writeAllocs(t *testing.T, name string) {
 	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// BenchmarkAccountsLiveOneHost opens n accounts of one simulator (one
+// host: their REST requests go out one at a time) and reports the mean
+// time until every one is live ("ms-to-live").
+//
+//	go test ./cli/ -run '^$' -bench AccountsLiveOneHost -benchtime 5x
+func BenchmarkAccountsLiveOneHost(b *testing.B) {
+	const n = 10
+	s := simtest.Start(b, sim.Options{Accounts: n, RequestLog: io.Discard, RateLimits: sim.RateLimits{WeightPerMinute: 1 << 30}})
+	accts := make([]config.Account, n)
+	for i, k := range s.Accounts(sim.DemoSecret) {
+		accts[i] = benchAccount(i, s.URL(), s.WSURL(), k.APIKey, k.SecretKey)
+	}
+	var total time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		as := openLive(b, accts)
+		total += time.Since(t0)
+		b.StopTimer()
+		_ = as.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(total.Microseconds())/1e3/float64(b.N), "ms-to-live")
+}
+
+// benchAccount is account a<i> of the service at baseURL, with the
+// default timings.
+func benchAccount(i int, baseURL, wsURL, apiKey, secret string) config.Account {
+	return config.Account{Name: fmt.Sprint("a", i), Conn: config.Conn{BaseURL: baseURL, WSURL: wsURL, APIKey: apiKey,
+		Secret: signer.NewSecret(secret), RecvWindow: config.DefaultRecvWindow, Keepalive: config.DefaultKeepalive,
+		Rotate: config.DefaultRotate, ValueIn: "USDT"}}
+}
+
+// openLive opens and starts accts and waits until every one is live.
+func openLive(tb testing.TB, accts []config.Account) *accounts {
+	tb.Helper()
+	ctx := context.Background()
+	as, err := openAccounts(ctx, accts, upstreamOptions{logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	as.Start()
+	for _, a := range as.list {
+		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		err := a.up.sess.WaitLive(wctx)
+		cancel()
+		if err != nil {
+			as.Close()
+			tb.Fatalf("%s not live: %v", a.name, err)
+		}
+	}
+	return as
 }

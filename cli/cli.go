@@ -53,7 +53,7 @@ var commands = map[string]command{
 	"dump":    {"headless: stream, fold and print the state JSON", runDump},
 	"replay":  {"play a journal into the dashboard, or fold it with --dump", runReplay},
 	"gen":     {"write a deterministic synthetic journal", runGen},
-	"order":   {"signed orders: new, cancel, close (a position), cancel-all", runOrder},
+	"order":   {"signed orders for scripts: new, cancel, close, cancel-all", runOrder},
 	"serve":   {"serve the read-only dashboard over SSH", runServe},
 	"version": {"print the version", runVersion},
 	"help":    {"show this help", nil},
@@ -99,7 +99,9 @@ func Run(args []string, stdio IO) int {
 			fmt.Fprintf(stdio.Err, "bhtop: %v\n", err)
 			return ExitFail
 		}
-		return ExitOK
+		// The dashboard's own flags: its -h is this one.
+		fmt.Fprintln(stdio.Out)
+		return runDashboardContext(context.Background(), []string{"-h"}, IO{Out: stdio.Out, Err: stdio.Out})
 	}
 	cmd, ok := commands[name]
 	if !ok {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"runtime/pprof"
 	"slices"
@@ -34,7 +35,8 @@ const (
 // it (the local simulator: about 15 ms) the first frame is the live
 // account, not a "connecting" frame that the painter would make the live
 // one wait a frame behind; on a slower one "connecting" shows after it.
-const dashboardStartWait = 200 * time.Millisecond
+// A variable so that a test on a loaded machine can wait longer.
+var dashboardStartWait = 200 * time.Millisecond
 
 // dashboardFPS is the default cap of frames drawn a second (--fps): the
 // painter (package paint, newPaintedProgram) draws at most this many and
@@ -114,7 +116,7 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		return fail(ExitFail, "%v", err)
 	}
 	defer dk.close(exitWait)
-	as, err := openAccounts(ctx, accts, upstreamOptions{simActivity: dashboardSimActivity, simResting: dashboardSimResting, trade: true, logger: logger, metrics: dk.reg})
+	as, err := openAccounts(ctx, accts, upstreamOptions{simActivity: dashboardSimActivity, simResting: dashboardSimResting, trade: true, logger: logger, metrics: dk.reg, getenv: stdio.Getenv})
 	if err != nil {
 		return fail(upstreamExitCode(err), "%v", err)
 	}
@@ -138,9 +140,11 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	}
 	// Read-only is a capability: an account without a Trader has no way
 	// to send an order, and openUpstream built no rest.Trader for it.
-	model := ui.NewDesk(as.uiAccounts(false), uiOpts...)
+	model := func(term io.Writer) tea.Model {
+		return ui.NewDesk(as.uiAccounts(false), append(uiOpts, ui.WithTerminalOutput(term))...)
+	}
 	opts := append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)
-	prog := newPaintedProgram(model, stdio, *fps, opts...)
+	prog := newPaintedProgramFor(model, stdio, *fps, opts...)
 	go toasts.run(dk.ctx, prog.Program)
 	_, runErr := prog.Run()
 

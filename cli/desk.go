@@ -13,6 +13,7 @@ import (
 	"bhtop/config"
 	"bhtop/metrics"
 	"bhtop/notify"
+	"bhtop/stream"
 	"bhtop/ui"
 )
 
@@ -41,6 +42,7 @@ type desk struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	primed []chan struct{} // one per watcher: closed once its baseline is taken
+	notes  alertNotes      // every firing also goes to its account's events log
 }
 
 // openDesk starts the metrics listener (with --metrics-addr) and the alert
@@ -60,7 +62,12 @@ func openDesk(ctx context.Context, df *deskFlags, conn config.Conn, logger *slog
 	if df.alertCmd != "" {
 		d.cmd = notify.NewCommand(df.alertCmd, 0, 0, logger)
 	}
-	d.disp = notify.NewDispatcher(logger, d.cmd, toUI)
+	d.disp = notify.NewDispatcher(logger, d.cmd, func(f alert.Firing) {
+		d.notes.note(f)
+		if toUI != nil {
+			toUI(f)
+		}
+	})
 	return d, nil
 }
 
@@ -125,6 +132,33 @@ const (
 	exitWait   = time.Second
 	finishWait = notify.DefaultCommandTimeout + time.Second
 )
+
+// alertNotes makes each firing a line of its account's events log
+// (keyed by the firing's account name), so the dashboard and serve's
+// viewers keep every alert in their Events pane (a toast shows only the
+// newest, and serve has none). Set by of before the watchers start.
+type alertNotes struct {
+	notes map[string]func(string)
+}
+
+// of notes the firings of the accounts in as.
+func (n *alertNotes) of(as *accounts) {
+	n.notes = map[string]func(string){}
+	for _, a := range as.list {
+		name, sess := a.name, a.up.sess
+		if name == "" {
+			name = metrics.DefaultAccount
+		}
+		n.notes[name] = func(text string) { sess.Note(stream.NoteAlert, text) }
+	}
+}
+
+// note adds f to its account's events log.
+func (n *alertNotes) note(f alert.Firing) {
+	if note := n.notes[f.Account]; note != nil {
+		note(f.Message)
+	}
+}
 
 // uiAlerts hands firings to a dashboard program without ever blocking the
 // deliverer: a small queue, dropped when full, drained by one goroutine

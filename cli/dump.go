@@ -139,6 +139,16 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 		return fail(ExitFail, "%v", err)
 	}
 	defer closeLog()
+	var limits *rest.HostLimits
+	if len(accts) == 1 && conn.HasCredentials() && conn.BaseURL != "" {
+		// A 429/418 any bhtop process got for the host: like bhtop order,
+		// send nothing while it holds (the stream could not go live).
+		limits = rest.NewHostLimits()
+		persistGates(stdio.Getenv, conn.BaseURL, limits)
+		if gate := limits.Gate(time.Now()); gate != nil {
+			return fail(ExitFail, "not sent: %v", gate)
+		}
+	}
 	dk, err := openDesk(context.WithoutCancel(ctx), df, conn, logger, nil)
 	if err != nil {
 		return fail(ExitFail, "%v", err)
@@ -147,7 +157,7 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	if len(accts) > 1 {
 		return dumpAccounts(ctx, accts, dk, logger, closeLog, ind(indent), stdio)
 	}
-	up, err := openUpstream(ctx, conn, upstreamOptions{simActivity: dumpSimActivity, trade: !conn.ReadOnly, logger: logger, metrics: dk.reg})
+	up, err := openUpstream(ctx, conn, upstreamOptions{simActivity: dumpSimActivity, trade: !conn.ReadOnly, logger: logger, metrics: dk.reg, limits: limits})
 	if err != nil {
 		return fail(upstreamExitCode(err), "%v", err)
 	}

@@ -47,7 +47,7 @@ func dumpAccounts(ctx context.Context, accts []config.Account, dk *desk, logger 
 		fmt.Fprintf(stdio.Err, "bhtop dump: "+format+"\n", a...)
 		return ExitFail
 	}
-	as, err := openAccounts(ctx, accts, upstreamOptions{simActivity: dumpSimActivity, logger: logger, metrics: dk.reg})
+	as, err := openAccounts(ctx, accts, upstreamOptions{simActivity: dumpSimActivity, logger: logger, metrics: dk.reg, getenv: stdio.Getenv})
 	if err != nil {
 		fail("%v", err)
 		return upstreamExitCode(err)

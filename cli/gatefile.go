@@ -5,15 +5,21 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"bhtop/rest"
 )
 
-// gateFile is where the 429/418 gates of baseURL's host are remembered
+// gatePath is where the 429/418 gates of baseURL's host are remembered
 // across processes: $XDG_STATE_HOME/bhtop/gates/<scheme_host_port>.json
-// (default ~/.local/state). "" when no directory is known.
-func gateFile(getenv func(string) string, baseURL string) string {
+// (default ~/.local/state). "" when no directory is known or baseURL
+// names no host.
+func gatePath(getenv func(string) string, baseURL string) string {
+	key := hostKey(baseURL)
+	if key == "" || !strings.Contains(key, "://") {
+		return ""
+	}
 	dir := getenv("XDG_STATE_HOME")
 	if dir == "" {
 		home := getenv("HOME")
@@ -22,64 +28,119 @@ func gateFile(getenv func(string) string, baseURL string) string {
 		}
 		dir = filepath.Join(home, ".local", "state")
 	}
-	name := strings.NewReplacer("://", "_", ":", "_", "/", "_", "[", "", "]", "").Replace(hostKey(baseURL))
+	name := strings.NewReplacer("://", "_", ":", "_", "/", "_", "[", "", "]", "").Replace(key)
 	return filepath.Join(dir, "bhtop", "gates", name+".json")
 }
 
-// savedGates is the file's content: the gates' ends, Unix milliseconds.
+// savedGates is the file's content: the gates' ends, Unix milliseconds
+// (0: none). Nothing else is ever written to it.
 type savedGates struct {
 	RetryAfter  int64 `json:"retryAfter"`
 	BannedUntil int64 `json:"bannedUntil"`
 }
 
-// loadGates holds limits to the gates saved for baseURL's host. A missing
-// or corrupt file is ignored.
-func loadGates(getenv func(string) string, baseURL string, limits *rest.HostLimits) {
-	path := gateFile(getenv, baseURL)
-	if path == "" {
-		return
-	}
-	b, err := os.ReadFile(path)
-	var g savedGates
-	if err != nil || json.Unmarshal(b, &g) != nil {
-		return
-	}
-	var r, ban time.Time
-	if g.RetryAfter > 0 {
-		r = time.UnixMilli(g.RetryAfter)
-	}
-	if g.BannedUntil > 0 {
-		ban = time.UnixMilli(g.BannedUntil)
-	}
-	limits.Hold(r, ban)
+// gateFile is a rest.GateStore in one file, shared by every bhtop
+// process (order, dump, dashboard, serve) talking to the host. Load runs
+// before each request: it costs one stat, and reads the file only when
+// its size or modification time changed. Save runs when a 429 or 418 is
+// answered: it writes the later of its gates and the file's, atomically
+// (a temporary file renamed over it), 0600. A missing, unreadable or
+// corrupt file holds nothing; failing to write it never fails a command.
+// Turn (gatelock_unix.go) gives the processes' requests to the host one
+// at a time.
+type gateFile struct {
+	path string
+
+	mu   sync.Mutex
+	seen fileStamp // of the content last read or written
+
+	lockOnce sync.Once // opens the lock file (Turn, Unix)
+	lockFile *os.File
+	lock     int // lockFile's descriptor; -1: none
 }
 
-// saveGates writes the client's gates for its host when one is still in
-// force at now (0600, atomically). Failures are ignored: remembering the
-// gate never fails a command.
-func saveGates(getenv func(string) string, c *rest.Client, now time.Time) {
-	r, ban := c.RetryAfter(), c.BannedUntil()
-	path := gateFile(getenv, c.BaseURL())
-	if path == "" || (!r.After(now) && !ban.After(now)) {
-		return
+// fileStamp tells whether a file changed since it was read.
+type fileStamp struct {
+	mod  time.Time
+	size int64
+}
+
+func stampOf(fi os.FileInfo) fileStamp { return fileStamp{fi.ModTime(), fi.Size()} }
+
+// persistGates makes limits keep their gates in baseURL's gate file (and
+// holds them to the gates it has now), when a state directory is known.
+func persistGates(getenv func(string) string, baseURL string, limits *rest.HostLimits) {
+	if path := gatePath(getenv, baseURL); path != "" {
+		limits.Persist(&gateFile{path: path})
 	}
+}
+
+// Load returns the stored gates when the file changed since the last
+// Load or Save, else zero times.
+func (f *gateFile) Load() (rateUntil, banUntil time.Time) {
+	fi, err := os.Stat(f.path)
+	if err != nil {
+		return time.Time{}, time.Time{}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if stampOf(fi) == f.seen {
+		return time.Time{}, time.Time{}
+	}
+	f.seen = stampOf(fi) // a corrupt file is not read again until it changes
+	g, ok := f.read()
+	if !ok {
+		return time.Time{}, time.Time{}
+	}
+	return g.times()
+}
+
+// read parses the file.
+func (f *gateFile) read() (savedGates, bool) {
 	var g savedGates
-	if r.After(now) {
-		g.RetryAfter = r.UnixMilli()
+	b, err := os.ReadFile(f.path)
+	if err != nil || json.Unmarshal(b, &g) != nil {
+		return savedGates{}, false
 	}
-	if ban.After(now) {
-		g.BannedUntil = ban.UnixMilli()
+	return g, true
+}
+
+func (g savedGates) times() (rateUntil, banUntil time.Time) {
+	if g.RetryAfter > 0 {
+		rateUntil = time.UnixMilli(g.RetryAfter)
+	}
+	if g.BannedUntil > 0 {
+		banUntil = time.UnixMilli(g.BannedUntil)
+	}
+	return rateUntil, banUntil
+}
+
+// Save stores the later of each gate and the file's.
+func (f *gateFile) Save(rateUntil, banUntil time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	g, _ := f.read()
+	if ms := rateUntil.UnixMilli(); !rateUntil.IsZero() && ms > g.RetryAfter {
+		g.RetryAfter = ms
+	}
+	if ms := banUntil.UnixMilli(); !banUntil.IsZero() && ms > g.BannedUntil {
+		g.BannedUntil = ms
 	}
 	b, _ := json.Marshal(g)
-	if os.MkdirAll(filepath.Dir(path), 0o700) != nil {
+	dir := filepath.Dir(f.path)
+	if os.MkdirAll(dir, 0o700) != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".gates-*")
+	tmp, err := os.CreateTemp(dir, ".gates-*") // 0600
 	if err != nil {
 		return
 	}
 	_, werr := tmp.Write(b)
-	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), path) != nil {
+	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), f.path) != nil {
 		_ = os.Remove(tmp.Name())
+		return
+	}
+	if fi, err := os.Stat(f.path); err == nil {
+		f.seen = stampOf(fi) // what this process holds already
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io"
 	"os"
 	"sync"
 	"time"
@@ -31,6 +32,14 @@ type paintedProgram struct {
 // newPaintedProgram makes the program for model on stdio, drawing at most
 // fps frames a second; opts come last (tests give a window size).
 func newPaintedProgram(model tea.Model, stdio IO, fps int, opts ...tea.ProgramOption) *paintedProgram {
+	return newPaintedProgramFor(func(io.Writer) tea.Model { return model }, stdio, fps, opts...)
+}
+
+// newPaintedProgramFor is newPaintedProgram for the model that build
+// makes, given the terminal's output for sequences of its own (the
+// painter's queue, written before the terminal is restored:
+// ui.WithTerminalOutput).
+func newPaintedProgramFor(build func(term io.Writer) tea.Model, stdio IO, fps int, opts ...tea.ProgramOption) *paintedProgram {
 	pp := &paintedProgram{restoreInput: func() {}}
 	if f, ok := stdio.In.(term.File); ok && term.IsTerminal(f.Fd()) {
 		pp.in = f
@@ -50,7 +59,7 @@ func newPaintedProgram(model tea.Model, stdio IO, fps int, opts ...tea.ProgramOp
 	pp.paint = paint.New(stdio.Out, fps, w, h, profile)
 	all := append([]tea.ProgramOption{tea.WithInput(stdio.In), tea.WithoutRenderer(), tea.WithOutput(pp.paint),
 		tea.WithColorProfile(profile), tea.WithWindowSize(w, h), tea.WithFPS(fps)}, opts...)
-	pp.Program = tea.NewProgram(&restoreOnPanic{Model: pp.paint.Wrap(model), restore: pp.restore}, all...)
+	pp.Program = tea.NewProgram(&restoreOnPanic{Model: pp.paint.Wrap(build(pp.paint)), restore: pp.restore}, all...)
 	pp.paint.SetSend(pp.Program.Send)
 	return pp
 }

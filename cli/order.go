@@ -184,10 +184,9 @@ func runOrder(args []string, stdio IO) int {
 	defer closeLog()
 
 	limits := rest.NewHostLimits()
-	loadGates(stdio.Getenv, conn.BaseURL, limits) // a 429/418 another process got
+	persistGates(stdio.Getenv, conn.BaseURL, limits) // a 429/418 any process got, and ours at once
 	opts := append(conn.RESTOptions(), rest.WithTimeout(f.timeout), rest.WithLogger(logger), rest.WithSharedLimits(limits))
 	client := rest.New(conn.BaseURL, opts...)
-	defer func() { saveGates(stdio.Getenv, client, time.Now()) }()
 	// SIGINT/SIGTERM end the request under way instead of the process:
 	// an order already sent then prints as unknown, with the client
 	// order id to settle it by (exit 3), and cancel-all stops and prints

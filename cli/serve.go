@@ -28,6 +28,7 @@ type serveFlags struct {
 	maxSessions, fps                int
 	idleTimeout, shutdownWait       time.Duration
 	simActivity                     float64
+	getenv                          func(string) string // finds the gate files; nil: none
 }
 
 // runServe is `bhtop serve`: the read-only dashboard over SSH for every
@@ -35,7 +36,7 @@ type serveFlags struct {
 func runServe(args []string, stdio IO) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stdio.Err)
-	var sf serveFlags
+	sf := serveFlags{getenv: stdio.Getenv}
 	fs.StringVar(&sf.listen, "listen", serve.DefaultAddr, "SSH listen `ADDR`")
 	fs.StringVar(&sf.authorizedKeys, "authorized-keys", "", "OpenSSH authorized_keys `FILE` of the viewers (default ~/.ssh/authorized_keys; re-read when it changes)")
 	fs.StringVar(&sf.hostKey, "host-key", "", "host key `FILE`, created (ed25519, mode 0600) if missing, in an existing directory (default $XDG_CONFIG_HOME/bhtop/ssh_host_ed25519)")
@@ -208,7 +209,7 @@ func serveAccounts(ctx context.Context, sf serveFlags, ln net.Listener, accts []
 		dk = &desk{}
 	}
 	// Serve is read-only: no rest.Trader is made (trade is false).
-	as, err := openAccounts(ctx, accts, upstreamOptions{simActivity: sf.simActivity, logger: logger, metrics: dk.reg})
+	as, err := openAccounts(ctx, accts, upstreamOptions{simActivity: sf.simActivity, logger: logger, metrics: dk.reg, getenv: sf.getenv})
 	if err != nil {
 		return err
 	}

@@ -62,6 +62,10 @@ type upstreamOptions struct {
 	// limits are the request weight and 429/418 gates the REST client
 	// shares with the other accounts of its host; nil: its own.
 	limits *rest.HostLimits
+	// getenv finds the state directory of the gate files (gatefile.go):
+	// openAccounts makes each host's limits keep their gates there. Nil:
+	// the gates stay in the process.
+	getenv func(string) string
 }
 
 // openUpstream builds the session; the caller Starts it. It fails with an error
@@ -88,7 +92,11 @@ func openUpstream(ctx context.Context, conn config.Conn, o upstreamOptions) (*up
 	}
 	u.record = record
 	u.closers = append(u.closers, func() { _ = record.Close() })
-	if err := cfg.REST.SyncTime(ctx); err != nil && ctx.Err() == nil {
+	if gate := cfg.REST.Gate(); gate != nil {
+		// Waiting here would hold the dashboard's first frame: the
+		// session says it waits, and measures the clock when it may.
+		o.logger.Warn("clock sync not sent", "err", gate)
+	} else if err := cfg.REST.SyncTime(ctx); err != nil && ctx.Err() == nil {
 		o.logger.Warn("clock sync failed", "err", err)
 	}
 	sess, err := stream.New(cfg)

@@ -83,7 +83,8 @@ func (file fileSettings) inherit(t accountSettings) fileSettings {
 
 // identity is what a table says about where and who the account is:
 // these keys win over flags and environment, which are one value for
-// every account (a table's api_key must not lose to BHTOP_API_KEY).
+// every account (a table's api_key must not lose to BHTOP_API_KEY), and
+// so does its read_only = true.
 type identity struct {
 	name, path string
 	t          accountSettings
@@ -106,6 +107,13 @@ func (id *identity) value(key string) setting {
 		v = id.t.SecretKey
 	case "secret_file":
 		v = id.t.SecretFile
+	case "read_only":
+		// The account's own safety switch: a read-only table is not made
+		// tradable by a false meant for every account (BHTOP_READ_ONLY,
+		// --read-only=false). Its false sits below them, with the file.
+		if id.t.ReadOnly != nil && *id.t.ReadOnly {
+			v = "true"
+		}
 	}
 	if v == "" {
 		return setting{}
@@ -136,6 +144,7 @@ func (f *Flags) ResolveAccounts(getenv func(string) string) ([]Account, error) {
 		if err != nil {
 			return nil, err
 		}
+		c.Watch = watchRuleSymbols(c.Watch, c.Alerts, DefaultAccount)
 		return []Account{{Name: DefaultAccount, Conn: c}}, nil
 	}
 	if len(names) > 1 && (set["record"] || getenv("BHTOP_RECORD") != "") {
@@ -152,6 +161,11 @@ func (f *Flags) ResolveAccounts(getenv func(string) string) ([]Account, error) {
 			return nil, fmt.Errorf("account %s: %w", n, err)
 		}
 		out = append(out, Account{Name: n, Conn: c})
+	}
+	rules := marketRulesPerHost(out[0].Alerts, out)
+	for i := range out {
+		out[i].Alerts = rules
+		out[i].Watch = watchRuleSymbols(out[i].Watch, rules, out[i].Name)
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"flag"
+	"maps"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -163,5 +164,142 @@ func TestTopLevelRecordWithAccounts(t *testing.T) {
 	perTable := strings.Replace(accountsFile, "[accounts.main]\n", "[accounts.main]\nrecord = \"/tmp/main.jsonl\"\n", 1)
 	if got, err = resolveAccounts(t, nil, nil, perTable); err != nil || len(got) != 2 || got[1].Record != "/tmp/main.jsonl" || got[0].Record != "" {
 		t.Errorf("record in one table = %+v, %v; want main only recording", got, err)
+	}
+}
+
+// TestPriceCrossSymbolsWatched: a price_cross rule's symbol is watched by
+// every account the rule applies to, so that its price is followed even
+// when no balance, order or position touches it (otherwise the rule never
+// fired, silently).
+func TestPriceCrossSymbolsWatched(t *testing.T) {
+	rules := `
+[[alerts]]
+kind = "price_cross"
+symbol = "LTCBTC"
+above = 1
+[[alerts]]
+kind = "price_cross"
+symbol = "XRPUSDT"
+below = 1
+account = "main"
+[[alerts]]
+kind = "price_cross"
+symbol = "ETHBTC"
+below = 1
+`
+	accts, err := resolveAccounts(t, nil, nil, accountsFile+rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"bot1": {"ETHBTC", "LTCBTC"}, "main": {"LTCBTC", "XRPUSDT", "ETHBTC"}}
+	for _, a := range accts {
+		if strings.Join(a.Watch, ",") != strings.Join(want[a.Name], ",") {
+			t.Errorf("account %s watches %q, want %q", a.Name, a.Watch, want[a.Name])
+		}
+	}
+	one, err := resolveAccounts(t, []string{"--watch", "BTCUSDT,LTCBTC"}, nil, "base_url = \"http://x.example:1\"\napi_key = \"k\"\nsecret_key = \"s\"\n"+
+		strings.ReplaceAll(rules, `account = "main"`, `account = "default"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(one[0].Watch, ","); got != "BTCUSDT,LTCBTC,XRPUSDT,ETHBTC" {
+		t.Errorf("the default account watches %q, want BTCUSDT,LTCBTC,XRPUSDT,ETHBTC", got)
+	}
+}
+
+// TestTableReadOnlyHolds: an [accounts.NAME] table's read_only = true is
+// that account's own safety switch: neither BHTOP_READ_ONLY=false nor
+// --read-only=false (meant for every account) makes it tradable. A
+// table's read_only = false stays below them (--read-only still makes
+// every account read-only).
+func TestTableReadOnlyHolds(t *testing.T) {
+	file := `base_url = "http://x.example:1"
+[accounts.bot]
+api_key = "b"
+secret_key = "bs"
+read_only = true
+[accounts.main]
+api_key = "m"
+secret_key = "ms"
+read_only = false
+`
+	for _, tc := range []struct {
+		name string
+		args []string
+		env  env
+		want map[string]bool
+	}{
+		{"environment false", nil, env{"BHTOP_READ_ONLY": "false"}, map[string]bool{"bot": true, "main": false}},
+		{"flag false", []string{"--read-only=false"}, nil, map[string]bool{"bot": true, "main": false}},
+		{"flag true", []string{"--read-only"}, nil, map[string]bool{"bot": true, "main": true}},
+		{"nothing", nil, nil, map[string]bool{"bot": true, "main": false}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			accts, err := resolveAccounts(t, tc.args, tc.env, file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range accts {
+				if a.ReadOnly != tc.want[a.Name] {
+					t.Errorf("account %s: ReadOnly %v, want %v", a.Name, a.ReadOnly, tc.want[a.Name])
+				}
+			}
+		})
+	}
+}
+
+// TestPriceCrossOncePerHost: a price is the market's, not an account's: a
+// price_cross rule naming no account is evaluated on the first account of
+// each service host (accounts without a base URL share the built-in
+// simulator), so one crossing is one alert, not one per account. A rule
+// naming an account is left as it is.
+func TestPriceCrossOncePerHost(t *testing.T) {
+	file := `
+[accounts.a1]
+base_url = "http://one.example:1"
+api_key = "k"
+secret_key = "s"
+[accounts.a2]
+base_url = "HTTP://ONE.example:1"
+api_key = "k"
+secret_key = "s"
+[accounts.b1]
+base_url = "http://two.example:2"
+api_key = "k"
+secret_key = "s"
+[accounts.b2]
+base_url = "http://two.example:2"
+api_key = "k"
+secret_key = "s"
+
+[[alerts]]
+kind = "fill"
+[[alerts]]
+kind = "price_cross"
+symbol = "BTCUSDT"
+above = 70000
+[[alerts]]
+kind = "price_cross"
+symbol = "ETHBTC"
+below = 1
+account = "b2"
+`
+	accts, err := resolveAccounts(t, nil, nil, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range accts[0].Alerts {
+		got = append(got, r.ID+"@"+r.Account)
+	}
+	if want := "fill#1@,price_cross#2@a1,price_cross#2@b1,price_cross#3@b2"; strings.Join(got, ",") != want {
+		t.Errorf("rules %s, want %s", strings.Join(got, ","), want)
+	}
+	watch := map[string]string{}
+	for _, a := range accts {
+		watch[a.Name] = strings.Join(a.Watch, ",")
+	}
+	if want := map[string]string{"a1": "BTCUSDT", "a2": "", "b1": "BTCUSDT", "b2": "ETHBTC"}; !maps.Equal(watch, want) {
+		t.Errorf("watch lists %v, want %v", watch, want)
 	}
 }

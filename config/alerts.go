@@ -3,7 +3,9 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"bhtop/alert"
@@ -33,6 +35,72 @@ func parseAlerts(path, text string, raw []map[string]any) ([]alert.Rule, error) 
 		return nil, fmt.Errorf("config file %s: %s[[alerts]] rule %d: %v", path, where, i+1, err)
 	}
 	return rules, nil
+}
+
+// marketRulesPerHost returns rules with each price_cross rule that names
+// no account given to the first of accts on each service host (HostKey;
+// accounts without a base URL share the built-in simulator): a price is
+// the market's, so one crossing fires once per host, not once per
+// account. Other rules are kept as they are.
+func marketRulesPerHost(rules []alert.Rule, accts []Account) []alert.Rule {
+	var firsts []string // the first account of each host, in accts' order
+	seen := map[string]bool{}
+	for _, a := range accts {
+		if h := HostKey(a.BaseURL); !seen[h] {
+			seen[h] = true
+			firsts = append(firsts, a.Name)
+		}
+	}
+	out := make([]alert.Rule, 0, len(rules))
+	for _, r := range rules {
+		if r.Kind != alert.KindPriceCross || r.Account != "" {
+			out = append(out, r)
+			continue
+		}
+		for _, name := range firsts {
+			r.Account = name
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// HostKey is baseURL's scheme, host and port (the scheme's default port
+// when none is given), lower case: the same for every spelling of one
+// host's base URL ("" for none: the built-in simulator).
+func HostKey(baseURL string) string {
+	u, err := url.Parse(strings.TrimSpace(baseURL))
+	if err != nil || u.Host == "" {
+		return baseURL
+	}
+	scheme, port := strings.ToLower(u.Scheme), u.Port()
+	if port == "" {
+		switch scheme {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	return scheme + "://" + strings.ToLower(u.Hostname()) + ":" + port
+}
+
+// watchRuleSymbols is watch plus the symbols of the price_cross rules
+// that apply to account: a price is followed only for the symbols an
+// account touches or watches, so without this a rule on another symbol
+// never fired. watch itself is not changed (tables share it).
+func watchRuleSymbols(watch []string, rules []alert.Rule, account string) []string {
+	out := watch
+	for _, r := range rules {
+		if r.Kind != alert.KindPriceCross || (r.Account != "" && r.Account != account) || slices.Contains(out, r.Symbol) {
+			continue
+		}
+		if len(out) == len(watch) {
+			out = slices.Clone(watch)
+		}
+		out = append(out, r.Symbol)
+	}
+	return out
 }
 
 // alertLines are the line numbers (from 1) of each [[alerts]] header and

@@ -124,7 +124,7 @@ func TestBadAlertRules(t *testing.T) {
 		{"empty account", "[[alerts]]\nkind = \"fill\"\naccount = \"\"\n", []string{"line 3:", "account: want a non-empty string"}},
 		{"account without tables", "[[alerts]]\nkind = \"fill\"\naccount = \"x\"\n", []string{"line 3:", "rule 1", `account "x" is not an account of this file`, `"default"`}},
 		{"inline", "alerts = [{kind = \"nope\"}]\n", []string{"line 1:", "rule 1"}},
-		{"no value shown", "[[alerts]]\nkind = \"equity_below\"\nbelow = \"CANARYxyz\"\n", []string{"line 3:", "below: want a number, got a string"}},
+		{"no value shown", "[[alerts]]\nkind = \"equity_below\"\nbelow = \"CANARYxyz\"\n", []string{"line 3:", "below: want a number, got a string that is not a decimal number"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -44,12 +44,14 @@ type simProc struct {
 	APIKey    string `json:"apiKey"`
 	SecretKey string `json:"secretKey"`
 	log       string
+	state     string // XDG_STATE_HOME of the bhtop it runs (gate files)
 	cmd       *exec.Cmd
 }
 
 func startSim(t *testing.T, args ...string) *simProc {
 	t.Helper()
-	s := &simProc{log: filepath.Join(t.TempDir(), "requests.jsonl")}
+	dir := t.TempDir()
+	s := &simProc{log: filepath.Join(dir, "requests.jsonl"), state: filepath.Join(dir, "state")}
 	s.cmd = exec.Command(binary, append([]string{"sim", "--addr", "127.0.0.1:0", "--log-requests", s.log}, args...)...)
 	out, err := s.cmd.StdoutPipe()
 	if err != nil {
@@ -133,7 +135,7 @@ func (s *simProc) dashboard(t *testing.T, w, h int, args ...string) *term {
 
 func credentials(s *simProc) []string {
 	return []string{"BHTOP_BASE_URL=" + s.BaseURL, "BHTOP_API_KEY=" + s.APIKey, "BHTOP_SECRET_KEY=" + s.SecretKey,
-		"XDG_CONFIG_HOME=/nonexistent", "TERM=xterm-256color"}
+		"XDG_CONFIG_HOME=/nonexistent", "XDG_STATE_HOME=" + s.state, "TERM=xterm-256color"}
 }
 
 var acceptedID = regexp.MustCompile(`order accepted: .*\(id (\d+)\)`)

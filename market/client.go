@@ -149,6 +149,12 @@ type Client struct {
 	results   chan func(*Store)
 	barReqs   chan barSeries
 
+	// followed is the symbol Follow names ("" none), read by touched;
+	// followWake asks the loop to resubscribe after it changed.
+	followMu   sync.Mutex
+	followed   string
+	followWake chan struct{}
+
 	allTickers atomic.Int64 // ms of the last GET ticker/24hr without symbol
 }
 
@@ -159,7 +165,8 @@ func New(cfg Config) (*Client, error) {
 	}
 	cfg.setDefaults()
 	c := &Client{cfg: cfg, results: make(chan func(*Store), 64), barReqs: make(chan barSeries, 8),
-		kept: map[string]time.Time{}, loading: map[barSeries]bool{}, failed: map[barSeries]time.Time{}, publishWake: make(chan struct{}, 1)}
+		kept: map[string]time.Time{}, loading: map[barSeries]bool{}, failed: map[barSeries]time.Time{}, publishWake: make(chan struct{}, 1),
+		followWake: make(chan struct{}, 1)}
 	c.store = NewStore(cfg.Hub, cfg.Now)
 	c.store.SetHealth(false, "connecting")
 	c.store.Publish()
@@ -338,9 +345,36 @@ func (c *Client) locked(step func() error) error {
 	return step()
 }
 
-// touched is the symbols to follow now.
+// touched is the symbols to follow now: the account's, the watch list
+// and the one Follow names.
 func (c *Client) touched() []string {
-	return Touched(c.cfg.State.Latest(), c.store.Instruments(), c.cfg.ValueIn, c.cfg.Watch)
+	watch := c.cfg.Watch
+	c.followMu.Lock()
+	if c.followed != "" {
+		watch = append(slices.Clip(watch), c.followed)
+	}
+	c.followMu.Unlock()
+	return Touched(c.cfg.State.Latest(), c.store.Instruments(), c.cfg.ValueIn, watch)
+}
+
+// Follow follows symbol's market too, as if it were watched, until Follow
+// names another symbol or "" (none): the order form shows a symbol the
+// account may not touch, with its live bid, ask and last. A symbol
+// brokerInfo does not list is ignored. It never blocks; the quotes come
+// with a later snapshot, and a symbol left is kept like any other
+// (KeepFor) before it is dropped.
+func (c *Client) Follow(symbol string) {
+	c.followMu.Lock()
+	changed := c.followed != symbol
+	c.followed = symbol
+	c.followMu.Unlock()
+	if !changed {
+		return
+	}
+	select {
+	case c.followWake <- struct{}{}:
+	default: // a wake is pending: the loop reads the newest symbol
+	}
 }
 
 // loop serves the timers, REST answers and chart requests, each under
@@ -380,6 +414,8 @@ func (c *Client) loop(ctx context.Context, sock *socket) error {
 			step = func() error { f(c.store); return nil }
 		case req := <-c.barReqs:
 			step = func() error { return c.addBars(ctx, sock, req) }
+		case <-c.followWake:
+			step = func() error { return c.resubscribe(ctx, sock) }
 		case <-publish.C:
 			step = func() error {
 				if !c.store.dirty {

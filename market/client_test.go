@@ -248,3 +248,30 @@ func TestClientPublishesSlowlyWithoutSubscriber(t *testing.T) {
 		t.Errorf("version %d after %d", v, joined)
 	}
 }
+
+// TestClientFollowsAFormsSymbol: a symbol the account does not touch is
+// followed while Follow names it (the order form shows its bid, ask and
+// last, and warns of a limit order that would execute at once), and left
+// once Follow names another or none.
+func TestClientFollowsAFormsSymbol(t *testing.T) {
+	s := startSim(t, sim.Options{})
+	st := &state.Hub{}
+	st.Publish(account(1))
+	c := simtest.Market(t, s, st, nil)
+	waitFor(t, c.Hub(), "the account's symbols", func(m *market.Snapshot) bool {
+		return m.Health.Up && m.Quotes["BTCUSDT"].Last != ""
+	})
+	if _, ok := c.Hub().Latest().Quotes["LTCBTC"]; ok {
+		t.Fatal("LTCBTC followed before the form asked")
+	}
+	c.Follow("LTCBTC")
+	waitFor(t, c.Hub(), "LTCBTC's bid, ask and last", func(m *market.Snapshot) bool {
+		q := m.Quotes["LTCBTC"]
+		return q.Last != "" && q.Bid != "" && q.Ask != ""
+	})
+	c.Follow("")
+	waitFor(t, c.Hub(), "LTCBTC left", func(m *market.Snapshot) bool {
+		_, ok := m.Quotes["LTCBTC"]
+		return !ok && m.Quotes["BTCUSDT"].Last != ""
+	})
+}

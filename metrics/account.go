@@ -6,6 +6,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"bhtop/dec"
 	"bhtop/market"
 	"bhtop/state"
 	"bhtop/stream"
@@ -103,7 +104,10 @@ var (
 	descWeight      = accountDesc("bhtop_request_weight_used", "REQUEST_WEIGHT used in the current rate-limit window.")
 	descWeightLimit = accountDesc("bhtop_request_weight_limit",
 		"REQUEST_WEIGHT limit of the window (absent when unknown).")
-	descEquity = accountDesc("bhtop_equity",
+	descBalance = accountDesc("bhtop_balance",
+		"Balance of an asset (free + locked), as the service reported it.", "asset")
+	descOpenOrders = accountDesc("bhtop_open_orders", "Open orders (NEW or PARTIALLY_FILLED), by market.", "market")
+	descEquity     = accountDesc("bhtop_equity",
 		"Account equity in the valuation asset (balances and unrealized PnL).", "asset")
 	descPnL = accountDesc("bhtop_position_unrealized_pnl",
 		"Unrealized PnL of a contract position, in its PnL asset.", "symbol", "side")
@@ -121,7 +125,7 @@ type accountCollector struct{ r *Registry }
 // Describe sends the descriptors of the per-account series.
 func (c accountCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descEvents, descStale, descMalformed, descUnknown, descUp,
-		descReconnects, descErrors, descWeight, descWeightLimit, descEquity, descPnL} {
+		descReconnects, descErrors, descWeight, descWeightLimit, descBalance, descOpenOrders, descEquity, descPnL} {
 		ch <- d
 	}
 }
@@ -144,8 +148,10 @@ func (a *account) collect(ch chan<- prometheus.Metric) {
 	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, append([]string{n}, labels...)...)
 	}
-	snap := a.State.Latest()
+	// The status first: the stream publishes a resync's state before its
+	// status says synced, so the state read after it is at least that.
 	st := a.Status()
+	snap := a.State.Latest()
 	for i, t := range state.EventTypes() {
 		counter(descEvents, snap.Stats.ByType[i], t)
 	}
@@ -163,10 +169,37 @@ func (a *account) collect(ch chan<- prometheus.Metric) {
 	if st.WeightLimit > 0 {
 		gauge(descWeightLimit, float64(st.WeightLimit))
 	}
-	a.collectValue(ch, snap, gauge)
+	// Never synced from a REST snapshot (a wrong key, a stream down from
+	// the start): the equity is unknown, and an absent series says so
+	// where a 0 would be a false value (as the All view's "—").
+	if snap.Version != 0 && !st.LastSnapshot.IsZero() {
+		collectHoldings(snap, gauge)
+		a.collectValue(ch, snap, gauge)
+	}
 }
 
-// collectValue exports equity and PnL when market data is there. The
+// collectHoldings exports the balances and the open orders per market
+// (both markets always, so that none open reads 0, not absent).
+func collectHoldings(snap *state.Snapshot, gauge func(*prometheus.Desc, float64, ...string)) {
+	for _, b := range snap.Balances {
+		gauge(descBalance, dec.Sum(b.Free, b.Locked).InexactFloat64(), b.Asset)
+	}
+	spot, contract := 0, 0
+	for _, o := range snap.Orders.All() {
+		switch {
+		case !o.Open():
+		case o.Market == state.MarketContract:
+			contract++
+		default:
+			spot++
+		}
+	}
+	gauge(descOpenOrders, float64(spot), state.MarketSpot)
+	gauge(descOpenOrders, float64(contract), state.MarketContract)
+}
+
+// collectValue exports equity and PnL when market data is there (and the
+// account was synced). The
 // values become float64 only here, at the Prometheus boundary: bhtop's
 // own arithmetic stays decimal.
 func (a *account) collectValue(ch chan<- prometheus.Metric, snap *state.Snapshot, gauge func(*prometheus.Desc, float64, ...string)) {

@@ -3,6 +3,7 @@ package metrics
 import (
 	"context"
 	"testing"
+	"time"
 
 	"bhtop/internal/benchkit"
 	"bhtop/market"
@@ -22,9 +23,10 @@ func BenchmarkScrape(b *testing.B) {
 	var mh market.Hub
 	mh.Publish(mk)
 	reg := New()
+	synced := time.Now() // the equity and PnL are exported
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	reg.AddAccount(ctx, Account{Name: "main", State: &sh, Market: &mh, Status: func() stream.Status { return stream.Status{State: stream.StateLive} }})
+	reg.AddAccount(ctx, Account{Name: "main", State: &sh, Market: &mh, Status: func() stream.Status { return stream.Status{State: stream.StateLive, LastSnapshot: synced} }})
 	reg.CountRequest("GET /openapi/v1/account", 200)
 	b.ReportAllocs()
 	for b.Loop() {

@@ -5,8 +5,11 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"bhtop/dec"
 	"bhtop/internal/simtest"
 	"bhtop/market"
 	"bhtop/rest"
@@ -99,7 +102,7 @@ func TestEquityAndPnL(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	reg.AddAccount(ctx, Account{Name: "main", State: &sh, Market: &mh, Status: func() stream.Status { return stream.Status{} }})
+	reg.AddAccount(ctx, Account{Name: "main", State: &sh, Market: &mh, Status: func() stream.Status { return stream.Status{LastSnapshot: time.Now()} }})
 	// 2 BTC × 30000 + 100 USDT + PnL (21000-20000)·2·0.001 = 2 USDT
 	if eq := find(gather(t, reg, "bhtop_equity"), map[string]string{"account": "main", "asset": "USDT"}); eq == nil || eq.value != 60102 {
 		t.Errorf("bhtop_equity = %+v, want 60102", eq)
@@ -168,5 +171,107 @@ func TestSimulatorRequests(t *testing.T) {
 	}
 	if r := find(reqs, map[string]string{"endpoint": "other", "status": "404"}); r == nil || r.value != 1 {
 		t.Errorf("other count = %+v, want 1 (%+v)", r, reqs)
+	}
+}
+
+// TestNoEquityBeforeTheFirstSnapshot: an account never synced from a REST
+// snapshot (a wrong key, a stream down from the start) has no known
+// equity: bhtop_equity is absent, never 0, even when its market data is
+// there (README 'Accounts': an unknown equity is never counted as 0).
+func TestNoEquityBeforeTheFirstSnapshot(t *testing.T) {
+	reg := New()
+	var sh state.Hub
+	sh.Publish(&state.Snapshot{})
+	var mh market.Hub
+	mh.Publish(&market.Snapshot{Version: 1, Quotes: map[string]market.Quote{"BTCUSDT": {Symbol: "BTCUSDT", Last: "30000"}}})
+	var synced atomic.Bool
+	status := func() stream.Status {
+		if synced.Load() {
+			return stream.Status{LastSnapshot: time.Now()}
+		}
+		return stream.Status{LastError: "HTTP 401"}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	reg.AddAccount(ctx, Account{Name: "bad", State: &sh, Market: &mh, Status: status})
+	if eq := gather(t, reg, "bhtop_equity"); len(eq) != 0 {
+		t.Errorf("bhtop_equity of an account never synced = %+v, want no series", eq)
+	}
+	sh.Publish(&state.Snapshot{Version: 1, Balances: []state.Balance{{Asset: "USDT", Free: "0", Locked: "0"}}})
+	synced.Store(true)
+	if eq := find(gather(t, reg, "bhtop_equity"), map[string]string{"account": "bad"}); eq == nil || eq.value != 0 {
+		t.Errorf("bhtop_equity once synced = %+v, want 0", eq)
+	}
+}
+
+// TestBalancesAndOpenOrders: bhtop_balance (free + locked per asset) and
+// bhtop_open_orders (per market) equal what the simulator's REST
+// endpoints say once the stream has folded the orders placed.
+func TestBalancesAndOpenOrders(t *testing.T) {
+	l := newLive(t, "main", 0)
+	ctx := context.Background()
+	tr := rest.NewTrader(l.rest)
+	for _, p := range []string{"0.001", "0.002"} {
+		if ack := tr.PlaceOrder(ctx, rest.OrderRequest{Symbol: "ETHBTC", Side: "BUY", Type: "LIMIT",
+			TimeInForce: "GTC", Quantity: "1", Price: p}); ack.Outcome != rest.OutcomeAccepted {
+			t.Fatalf("PlaceOrder: %+v", ack)
+		}
+	}
+	spot, err := l.rest.OpenOrders(ctx, "", 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	contract, err := l.rest.ContractOpenOrders(ctx, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acct, err := l.rest.Account(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the open orders", func() bool {
+		s := find(gather(t, l.reg, "bhtop_open_orders"), map[string]string{"account": "main", "market": "spot"})
+		return s != nil && s.value == float64(len(spot))
+	})
+	if s := find(gather(t, l.reg, "bhtop_open_orders"), map[string]string{"account": "main", "market": "contract"}); s == nil || s.value != float64(len(contract)) {
+		t.Errorf("bhtop_open_orders{market=contract} = %+v, want %d", s, len(contract))
+	}
+	waitFor(t, "the balances", func() bool {
+		bals := gather(t, l.reg, "bhtop_balance")
+		for _, b := range acct.Balances {
+			total := dec.Sum(b.Free, b.Locked)
+			s := find(bals, map[string]string{"account": "main", "asset": b.Asset})
+			if s == nil || s.value != total.InexactFloat64() {
+				return false
+			}
+		}
+		return len(bals) == len(acct.Balances)
+	})
+}
+
+// TestStatusReadBeforeState: a scrape reads the stream's status before
+// the state, as the alert rules do: the stream publishes a resync's
+// state before its status says synced, so a state read first can be the
+// one before the resync while the status read after says synced (an
+// empty account exported as equity 0). Here the resync lands between the
+// two reads, inside Status.
+func TestStatusReadBeforeState(t *testing.T) {
+	reg := New()
+	var sh state.Hub
+	sh.Publish(&state.Snapshot{Version: 1}) // a subscriber joined before the first resync
+	var mh market.Hub
+	mh.Publish(&market.Snapshot{Version: 1, Quotes: map[string]market.Quote{"BTCUSDT": {Symbol: "BTCUSDT", Last: "30000"}}})
+	var synced atomic.Bool
+	status := func() stream.Status {
+		if synced.CompareAndSwap(false, true) {
+			sh.Publish(&state.Snapshot{Version: 2, Balances: []state.Balance{{Asset: "USDT", Free: "100", Locked: "0"}}})
+		}
+		return stream.Status{LastSnapshot: time.Now()}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	reg.AddAccount(ctx, Account{Name: "main", State: &sh, Market: &mh, Status: status})
+	if eq := find(gather(t, reg, "bhtop_equity"), map[string]string{"account": "main"}); eq == nil || eq.value != 100 {
+		t.Errorf("bhtop_equity = %+v, want 100 (the synced state), never 0", eq)
 	}
 }

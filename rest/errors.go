@@ -143,6 +143,21 @@ func (e *BackoffError) Error() string {
 	return s
 }
 
+// Brief says what holds the requests and until when, in UTC, without
+// how long is left (which a status shown for a while would make stale):
+// "rate limited by the service until 14:02:11 UTC", "banned by the
+// service (HTTP 418) until 14:02:11 UTC".
+func (e *BackoffError) Brief() string {
+	until := " until " + e.Until.UTC().Format("15:04:05") + " UTC"
+	switch {
+	case e.Err == ErrBanned:
+		return "banned by the service (HTTP 418)" + until
+	case e.Local:
+		return "client-side rate limit reached" + until
+	}
+	return "rate limited by the service" + until
+}
+
 // left is the time from Now to Until rounded up to whole seconds; 0
 // without Now or when Until has passed.
 func (e *BackoffError) left() time.Duration {

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"time"
@@ -96,9 +97,23 @@ func (w *window) fitAt(now time.Time, n int) time.Time {
 // together they stay within the host's weight budget, and a 429 or 418
 // answered to any of them holds every one's requests until it ends.
 // ORDER counts stay with each client (the service counts orders per API
-// key). A HostLimits is safe for concurrent use; the zero value is not
-// usable: make one with NewHostLimits.
+// key).
+//
+// One request of the host is in flight at a time: the service bans (418)
+// a request that arrives while it has told the IP to wait, so a request
+// sent beside one that is answered 429 (weight spent outside bhtop) would
+// earn the ban. A request waits for the one in flight to be answered,
+// then sees the gate that answer set, and is not sent while it holds.
+//
+// With Persist the gates are also shared with other processes, and with
+// a GateTurn store the one-at-a-time rule holds across them too. A
+// HostLimits is safe for concurrent use; the zero value is not usable:
+// make one with NewHostLimits.
 type HostLimits struct {
+	slot    chan struct{} // holds a token while a request is in flight
+	store   GateStore     // Persist; nil: the gates stay in the process
+	endTurn func()        // ends the store's turn (GateTurn); set while slot is held
+
 	mu        sync.Mutex
 	weight    []*window
 	rateUntil time.Time // after 429: nothing is sent before
@@ -111,9 +126,101 @@ type HostLimits struct {
 // NewHostLimits returns host limits holding to DefaultRateLimits until a
 // client's BrokerInfo (or SetRateLimits) sets the advertised ones.
 func NewHostLimits() *HostLimits {
-	h := &HostLimits{}
+	h := &HostLimits{slot: make(chan struct{}, 1)}
 	h.setLimits(DefaultRateLimits())
 	return h
+}
+
+// GateStore keeps a host's 429 and 418 gates outside the process (a file
+// the other bhtop processes read), so that a gate one process was given
+// holds the others. Its methods may be called concurrently.
+type GateStore interface {
+	// Load returns the gates stored by any process, or zero times when
+	// none is stored or nothing changed since the last Load. It runs
+	// before every request, so it must be cheap when nothing changed.
+	Load() (rateUntil, banUntil time.Time)
+	// Save stores the gates in force (a zero time: none of that kind).
+	// It runs as soon as a 429 or 418 is answered.
+	Save(rateUntil, banUntil time.Time)
+}
+
+// GateTurn is a GateStore that also orders the requests of the host
+// across processes: with it, one request of the host is in flight at a
+// time among all the processes sharing the store, not only in this one.
+type GateTurn interface {
+	// Turn waits until no other process has a request of the host in
+	// flight and takes the turn, or fails when ctx ends first. release
+	// ends the turn. A store that cannot order (no lock to be had) gives
+	// the turn at once.
+	Turn(ctx context.Context) (release func(), err error)
+}
+
+// Persist makes h read the gates other processes stored in s before each
+// request, and store its own in s as soon as a 429 or 418 sets one. The
+// gates s holds now take effect at once. Call it before h is used.
+func (h *HostLimits) Persist(s GateStore) {
+	h.store = s
+	h.refresh()
+}
+
+// refresh holds h to the gates the store says changed.
+func (h *HostLimits) refresh() {
+	if h.store == nil {
+		return
+	}
+	if r, b := h.store.Load(); !r.IsZero() || !b.IsZero() {
+		h.Hold(r, b)
+	}
+}
+
+// save stores the gates in force at now, if any.
+func (h *HostLimits) save(now time.Time) {
+	if h.store == nil {
+		return
+	}
+	r, b := h.gates()
+	if !r.After(now) {
+		r = time.Time{}
+	}
+	if !b.After(now) {
+		b = time.Time{}
+	}
+	if !r.IsZero() || !b.IsZero() {
+		h.store.Save(r, b)
+	}
+}
+
+// take waits until no other request of the host is in flight (with a
+// GateTurn store, in any process) and takes its turn, or fails when ctx
+// ends first.
+func (h *HostLimits) take(ctx context.Context) error {
+	select {
+	case h.slot <- struct{}{}:
+	default:
+		select {
+		case h.slot <- struct{}{}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	if t, ok := h.store.(GateTurn); ok {
+		end, err := t.Turn(ctx)
+		if err != nil {
+			<-h.slot
+			return err
+		}
+		h.endTurn = end
+	}
+	return nil
+}
+
+// give ends the turn take took.
+func (h *HostLimits) give() {
+	if h.endTurn != nil {
+		h.endTurn()
+		h.endTurn = nil
+	}
+	<-h.slot
 }
 
 // setLimits replaces the weight limits, keeping what was already spent.
@@ -310,8 +417,10 @@ func (h *HostLimits) Hold(rateUntil, banUntil time.Time) {
 	}
 }
 
-// Gate is the 429/418 backoff in force at now (a *BackoffError), or nil.
+// Gate is the 429/418 backoff in force at now (a *BackoffError), or nil:
+// with Persist, also one another process stored.
 func (h *HostLimits) Gate(now time.Time) error {
+	h.refresh()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if _, g := h.gate(now); g != nil {

@@ -26,31 +26,47 @@ type reply struct {
 	body   []byte
 }
 
-// acquire waits until r may be sent: no 429/418 backoff in force and room
-// under the rate limits. While a ban is in force it fails at once; for a
-// 429 backoff or pacing it waits if ctx allows, and fails at once with a
-// *BackoffError (ErrRateLimited) when ctx's deadline comes first.
-func (c *Client) acquire(ctx context.Context, r route) error {
+// acquire waits until r may be sent: no other request of the host in
+// flight, no 429/418 backoff in force (in this process or, with
+// HostLimits.Persist, stored by another) and room under the rate limits.
+// While a ban is in force it fails at once; for a 429 backoff or pacing
+// it waits if ctx allows, and fails at once with a *BackoffError
+// (ErrRateLimited) when ctx's deadline comes first. On success the
+// caller holds the host's turn and must call release once the answer
+// (or the failure) is in, so that the next request sees the gate it set.
+func (c *Client) acquire(ctx context.Context, r route) (release func(), err error) {
+	h := c.gov.host
 	for {
+		if err := h.take(ctx); err != nil {
+			return nil, fmt.Errorf("waiting for the host's request in flight: %w", err)
+		}
+		h.refresh()
 		now := c.clock()
 		wait, gate := c.gov.reserve(now, r)
 		if wait <= 0 {
-			return nil
+			return h.give, nil
 		}
+		h.give() // waiting: others may find room (or the same gate)
 		if gate != nil && gate.Err == ErrBanned {
-			return gate
+			return nil, gate
 		}
 		if dl, ok := ctx.Deadline(); ok && now.Add(wait).After(dl) {
 			if gate != nil {
-				return gate
+				return nil, gate
 			}
-			return &BackoffError{Err: ErrRateLimited, Until: now.Add(wait), Local: true, Now: now}
+			return nil, &BackoffError{Err: ErrRateLimited, Until: now.Add(wait), Local: true, Now: now}
 		}
 		if err := c.sleep(ctx, wait); err != nil {
-			return fmt.Errorf("waiting for the rate limit: %w", err)
+			return nil, fmt.Errorf("waiting for the rate limit: %w", err)
 		}
 	}
 }
+
+// Gate is the 429/418 backoff in force for the client's host now (a
+// *BackoffError), or nil: what a request sent now would wait for, or
+// fail with. With HostLimits.Persist it includes a gate another process
+// stored.
+func (c *Client) Gate() error { return c.gov.host.Gate(c.clock()) }
 
 // send performs one HTTP exchange of r with the parameters p, adding
 // timestamp, recvWindow and signature as r's security type needs. It
@@ -64,9 +80,11 @@ func (c *Client) send(ctx context.Context, r route, p *params) (reply, error) {
 	if r.sec.Keyed() {
 		c.maybeResync(ctx)
 	}
-	if err := c.acquire(ctx, r.weighed(p)); err != nil {
+	release, err := c.acquire(ctx, r.weighed(p))
+	if err != nil {
 		return reply{}, &notSentError{err}
 	}
+	defer release()
 	all := params{kv: append([][2]string(nil), p.kv...)}
 	if r.sec.Keyed() {
 		all.addInt("recvWindow", c.recvWindow.Milliseconds())
@@ -95,7 +113,6 @@ func (c *Client) send(ctx context.Context, r route, p *params) (reply, error) {
 		u += "?" + text
 	}
 	var req *http.Request
-	var err error
 	if body != nil {
 		req, err = http.NewRequestWithContext(reqCtx, r.method, u, body)
 	} else {
@@ -141,6 +158,7 @@ func (c *Client) noteLimits(rep reply) {
 	switch rep.status {
 	case http.StatusTooManyRequests:
 		c.gov.host.tooMany(c.clock(), retryAfter(rep.header, c.clock()), apiError(rep))
+		c.gov.host.save(c.clock())
 	case http.StatusTeapot:
 		now := c.clock()
 		until := now.Add(2 * time.Minute) // the shortest ban
@@ -151,6 +169,7 @@ func (c *Client) noteLimits(rep reply) {
 			until = time.UnixMilli(ms).Add(-c.Offset())
 		}
 		c.gov.host.banned(until, ae)
+		c.gov.host.save(c.clock())
 	default:
 		c.gov.host.succeeded()
 	}

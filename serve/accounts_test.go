@@ -11,6 +11,7 @@ import (
 
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
+	"bhtop/rest"
 	"bhtop/sim"
 	"bhtop/stream"
 	"bhtop/ui"
@@ -73,4 +74,95 @@ func TestViewersSeeTheirAccounts(t *testing.T) {
 	testkit.Eventually(t, 5*time.Second, func() bool {
 		return strings.Contains(logs.String(), "allows none of the accounts served")
 	}, "the log to say why the key was refused")
+}
+
+// TestAllViewHoldsTheViewersAccounts: three accounts served; a stock
+// OpenSSH viewer whose key allows two of them cycles through those two
+// and an All view that lists, counts and totals only them: the third
+// account's name is nowhere on any screen it reaches.
+func TestAllViewHoldsTheViewersAccounts(t *testing.T) {
+	needTools(t, "ssh", "tmux")
+	s := simtest.Start(t, sim.Options{Seed: 1, Activity: 5, Accounts: 3})
+	var accts []ui.Account
+	for i, name := range []string{"main", "hidden", "bot"} {
+		k := s.Accounts(sim.DemoSecret)[i]
+		sess, err := stream.New(stream.Config{REST: s.ClientAs(k.APIKey, k.SecretKey), WSURL: s.WSURL(), Simulated: true})
+		accts = append(accts, ui.Account{Name: name, Backend: testkit.Live(t, sess, err)})
+	}
+	f := newFixture(t, func(c *Config) {
+		c.NewModel, c.Upstream = nil, nil
+		c.Accounts = accts
+	})
+	file, key := openSSHKey(t)
+	testkit.WriteFile(t, f.keysFile, `environment="BHTOP_ACCOUNTS=bot,main" `+strings.TrimSpace(string(gossh.MarshalAuthorizedKey(key.PublicKey())))+"\n")
+	term := testkit.NewTmux(t).Term(t, 120, 40, "ssh "+strings.Join(f.sshArgs(file, f.knownHosts(t)), " ")+"; sleep 30")
+	header := func(s string) string { return strings.SplitN(s, "\n", 2)[0] }
+	var seen []string
+	for _, want := range []string{" main ", " bot ", "ALL ACCOUNTS", " main "} {
+		scr := term.WaitFor(want, func(s string) bool { return strings.Contains(header(s), want) && strings.Contains(s, "live") })
+		seen = append(seen, scr)
+		term.Keys("a")
+	}
+	all := seen[2]
+	if !strings.Contains(header(all), "2 accounts") || !strings.Contains(all, " Total ") || strings.Contains(all, "of 3") {
+		t.Errorf("the All view does not total the viewer's two accounts:\n%s", all)
+	}
+	for _, scr := range seen {
+		if strings.Contains(scr, "hidden") {
+			t.Errorf("a screen names the account the key does not allow:\n%s", scr)
+		}
+	}
+	term.Keys("q")
+	testkit.Eventually(t, 10*time.Second, func() bool { return f.srv.Sessions() == 0 }, "q to end the session")
+}
+
+// TestDeskOrderKeysSendNothing: accounts served whose sessions can trade
+// (a Trader given, as the dashboard's are): a stock OpenSSH viewer tries
+// every order key on each account (spot and contract forms, cancel, close
+// a position, cancel all, each confirmed) and no order request reaches
+// the simulator.
+func TestDeskOrderKeysSendNothing(t *testing.T) {
+	needTools(t, "ssh", "tmux")
+	s := simtest.Start(t, sim.Options{Seed: 1, Activity: 20, Accounts: 2, MarketInterval: 500 * time.Millisecond})
+	var accts []ui.Account
+	for i, name := range []string{"main", "bot"} {
+		k := s.Accounts(sim.DemoSecret)[i]
+		c := s.ClientAs(k.APIKey, k.SecretKey)
+		sess, err := stream.New(stream.Config{REST: c, WSURL: s.WSURL(), Simulated: true, Trader: rest.NewTrader(c)})
+		up := testkit.Live(t, sess, err)
+		accts = append(accts, ui.Account{Name: name, Backend: up, Trader: up})
+	}
+	f := newFixture(t, func(c *Config) {
+		c.NewModel, c.Upstream = nil, nil
+		c.Accounts = accts
+	})
+	file, key := openSSHKey(t)
+	testkit.WriteFile(t, f.keysFile, strings.TrimSpace(string(gossh.MarshalAuthorizedKey(key.PublicKey())))+"\n")
+	term := testkit.NewTmux(t).Term(t, 140, 40, "ssh "+strings.Join(f.sshArgs(file, f.knownHosts(t)), " ")+"; sleep 30")
+	for _, name := range []string{"main", "bot"} {
+		term.WaitFor(name, func(s string) bool {
+			return strings.Contains(strings.SplitN(s, "\n", 2)[0], " "+name+" ") && strings.Contains(s, "live")
+		})
+		for _, keys := range [][]string{
+			{"2", "j", "n", "y", "Enter", "y"}, // spot form
+			{"n", "Up", "Right", "Enter", "y"}, // contract form
+			{"Escape"},                         // (alone: ESC then a key reads as alt+key)
+			{"x", "y", "Enter", "y"},           // cancel the order
+			{"X", "y", "Enter"},                // cancel all
+			{"3", "x", "y", "Enter", "y"},      // close a position
+		} {
+			term.Keys(keys...)
+			time.Sleep(100 * time.Millisecond)
+		}
+		term.Keys("Escape")
+		time.Sleep(100 * time.Millisecond)
+		term.Keys("a")
+	}
+	time.Sleep(500 * time.Millisecond) // a request sent would have reached the simulator
+	for _, e := range s.Log.Entries(t) {
+		if (e.Method == "POST" || e.Method == "DELETE") && strings.Contains(strings.ToLower(e.Path), "order") {
+			t.Errorf("a viewer's keys sent %s %s", e.Method, e.Path)
+		}
+	}
+	term.Keys("q")
 }

@@ -12,14 +12,17 @@ import (
 // options (sshd(8) AUTHORIZED_KEYS FILE FORMAT), as serve honours them:
 //
 //   - from="pattern-list": the client's address must match (wildcards *
-//     and ?, negation !, CIDR address/masklen; addresses only, no DNS).
+//     and ?, negation !, CIDR address/masklen; addresses only, no DNS);
+//     a line with two from= grants nothing, as in sshd.
 //   - restrict: no pty unless the line also says pty (serve offers no
 //     forwarding, agent, X11 or user rc, so the rest of restrict holds
 //     anyway); no-pty: no pty, so the dashboard is refused.
 //   - environment="BHTOP_ACCOUNTS=a,b": the accounts this viewer may see
 //     (absent: all); other environment options are ignored, as sshd does
-//     without PermitUserEnvironment.
-//   - expiry-time="YYYYMMDD[HHMM[SS]]": refused after that local time.
+//     without PermitUserEnvironment; one that is not NAME=value makes the
+//     line grant nothing (sshd refuses it too).
+//   - expiry-time="YYYYMMDD[HHMM[SS]]": refused after that local time
+//     (of several, the earliest).
 //   - forwarding options (no-port-forwarding, permitopen, ...), user-rc
 //     and no-touch-required change nothing: serve allows none of it.
 //
@@ -60,6 +63,9 @@ func parseGrant(line int, options []string) (grant, error) {
 		}
 		switch {
 		case name == "from" && hasVal:
+			if g.from != nil { // sshd refuses the line: a second list must not widen the first
+				return g, fmt.Errorf("option from: given twice")
+			}
 			g.from = strings.Split(val, ",")
 			for _, p := range g.from {
 				if err := checkPattern(p); err != nil {
@@ -73,7 +79,10 @@ func parseGrant(line int, options []string) (grant, error) {
 		case name == "no-pty" && !hasVal:
 			g.noPty = true
 		case name == "environment" && hasVal:
-			k, v, _ := strings.Cut(val, "=")
+			k, v, ok := strings.Cut(val, "=")
+			if !ok || !validEnvName(k) { // sshd refuses the line too
+				return g, fmt.Errorf("option environment: want NAME=value, NAME of letters, digits and _")
+			}
 			if k == "BHTOP_ACCOUNTS" {
 				g.accounts = splitAccounts(v)
 			}
@@ -82,7 +91,9 @@ func parseGrant(line int, options []string) (grant, error) {
 			if err != nil {
 				return g, fmt.Errorf("option expiry-time: %w", err)
 			}
-			g.expires = t
+			if g.expires.IsZero() || t.Before(g.expires) {
+				g.expires = t // the earliest of several holds, as in sshd
+			}
 		case noOpOptions[name]:
 		case name == "command":
 			return g, fmt.Errorf("option command= cannot be honoured: serve runs only the dashboard (this key is meant for another program)")
@@ -94,6 +105,17 @@ func parseGrant(line int, options []string) (grant, error) {
 		g.noPty = true
 	}
 	return g, nil
+}
+
+// validEnvName reports whether name is an environment variable's name as
+// sshd accepts it in environment=: letters, digits and _, not empty.
+func validEnvName(name string) bool {
+	for _, r := range name {
+		if !(r == '_' || r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z') {
+			return false
+		}
+	}
+	return name != ""
 }
 
 // splitAccounts reads "a,b" (blanks dropped). An empty list allows no

@@ -138,6 +138,21 @@ func TestOpenSSHKeyOptions(t *testing.T) {
 		}
 	})
 
+	// As sshd: a line with two from= grants nothing (a second one must
+	// not widen the first), of several expiry-time= the earliest holds
+	// (a later one must not revive an expired key), and an environment=
+	// that is not NAME=value grants nothing (a mistyped BHTOP_ACCOUNTS
+	// must not mean every account).
+	for _, opts := range []string{`from="10.0.0.0/8",from="*"`, `expiry-time="20000101",expiry-time="20991231"`,
+		`environment="BHTOP_ACCOUNTS:main"`, `environment="BHTOP_ACCOUNTS =main"`} {
+		t.Run(opts, func(t *testing.T) {
+			setLine(opts)
+			if out, code := ssh(ctx, false, nil); code != 255 {
+				t.Errorf("ssh with %s: exit %d, %q; want 255 (refused)", opts, code, out)
+			}
+		})
+	}
+
 	// pipe is the client's stdin: an *os.File, so that exec does not wait
 	// for a copying goroutine after ssh exits.
 	pipe := func() (*os.File, *os.File) {

@@ -8,22 +8,54 @@ import (
 	"bhtop/internal/testkit"
 )
 
+// openSSHViewer serves the dashboard of a live simulator account and
+// runs the stock OpenSSH client against it in a w×h tmux window, checking
+// the host key strictly.
+func openSSHViewer(t *testing.T, w, h int) (*fixture, *testkit.Term) {
+	t.Helper()
+	needTools(t, "ssh", "tmux")
+	f := liveServer(t, newLive(t, 20))
+	keyFile, signer := openSSHKey(t)
+	writeAuthorizedKeys(t, f.keysFile, f.client, signer)
+	sshCmd := "ssh " + strings.Join(f.sshArgs(keyFile, f.knownHosts(t)), " ")
+	return f, testkit.NewTmux(t).Term(t, w, h, sshCmd+"; sleep 30")
+}
+
 // TestStockOpenSSHClient runs the OpenSSH client in a tmux window against
 // the server (real simulator, real dashboard), checking the host key
 // strictly, and reads the screen tmux shows.
 func TestStockOpenSSHClient(t *testing.T) {
-	needTools(t, "ssh", "tmux")
-	l := newLive(t, 20)
-	f := liveServer(t, l)
-	keyFile, signer := openSSHKey(t)
-	writeAuthorizedKeys(t, f.keysFile, f.client, signer)
-
-	x := testkit.NewTmux(t)
-	sshCmd := "ssh " + strings.Join(f.sshArgs(keyFile, f.knownHosts(t)), " ")
-	term := x.Term(t, 120, 40, sshCmd+"; sleep 30")
+	f, term := openSSHViewer(t, 120, 40)
 	term.WaitFor("the dashboard over OpenSSH", func(s string) bool {
 		return strings.Contains(s, "Balances") && strings.Contains(s, "READ-ONLY")
 	})
 	term.Keys("q")
 	testkit.Eventually(t, 10*time.Second, func() bool { return f.srv.Sessions() == 0 }, "q over OpenSSH to end the session")
+}
+
+// TestOpenSSHWindowResize: resizing the stock OpenSSH client's window
+// (its tmux window) redraws the dashboard for the new size: tabs at
+// 80×24, the panes side by side at 160×48, no line wider than the window.
+func TestOpenSSHWindowResize(t *testing.T) {
+	f, term := openSSHViewer(t, 160, 48)
+	wide := func(s string) bool {
+		return strings.Contains(s, "Balances (") && strings.Contains(s, "│  Positions (")
+	}
+	tabs := func(s string) bool { return strings.Contains(s, "1 Balances") || strings.Contains(s, "1 Bal") }
+	term.WaitFor("the panes side by side at 160x48", wide)
+	for _, size := range []struct {
+		w, h int
+		what string
+		ok   func(string) bool
+	}{{80, 24, "tabs at 80x24", tabs}, {160, 48, "the panes side by side again", wide}} {
+		term.Resize(size.w, size.h)
+		scr := term.WaitFor(size.what, size.ok)
+		for _, line := range strings.Split(scr, "\n") {
+			if w := len([]rune(line)); w > size.w {
+				t.Errorf("a line of %d columns in a %d-column window: %q", w, size.w, line)
+			}
+		}
+	}
+	term.Keys("q")
+	testkit.Eventually(t, 10*time.Second, func() bool { return f.srv.Sessions() == 0 }, "q to end the session")
 }

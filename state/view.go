@@ -103,9 +103,16 @@ type Pending struct {
 	ClientOrderID string `json:"clientOrderId"`
 	Symbol        string `json:"symbol"`
 	Side          string `json:"side"`
-	Status        string `json:"status"` // PENDING, UNKNOWN or NOT_PLACED
-	Since         int64  `json:"since"`  // ms when it was sent
-	Reason        string `json:"reason"` // e.g. "HTTP 504"
+	// The order's terms as sent, so that what is in flight shows: type
+	// (LIMIT, MARKET, …; a contract order's LIMIT or STOP), quantity and
+	// price ("" when it has none, e.g. MARKET; a contract order's price
+	// type when it is not INPUT, e.g. OPPONENT).
+	Type     string `json:"type"`
+	Quantity string `json:"quantity"`
+	Price    string `json:"price"`
+	Status   string `json:"status"` // PENDING, UNKNOWN or NOT_PLACED
+	Since    int64  `json:"since"`  // ms when it was sent
+	Reason   string `json:"reason"` // e.g. "HTTP 504"
 
 	// refused: the service refused this send outright (a 4XX); no report
 	// or query can settle it, as any order with its clientOrderId is

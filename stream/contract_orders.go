@@ -6,6 +6,7 @@ import (
 
 	"bhtop/actions"
 	"bhtop/rest"
+	"bhtop/state"
 )
 
 // PlaceContractOrder sends one new contract order with the same pending
@@ -19,7 +20,12 @@ func (s *Session) PlaceContractOrder(ctx context.Context, req rest.ContractOrder
 		price = req.PriceType
 	}
 	what := fmt.Sprintf("%s %s %s %s @ %s", req.Side, req.Quantity, req.Symbol, req.OrderType, price)
-	return s.place(&req.ClientOrderID, req.Symbol, req.Side, what, true,
+	typ := req.OrderType
+	if typ == "" {
+		typ = "LIMIT"
+	}
+	terms := state.Pending{Symbol: req.Symbol, Side: req.Side, Type: typ, Quantity: req.Quantity, Price: price}
+	return s.place(&req.ClientOrderID, terms, what, true,
 		func() rest.OrderResult { return s.trader.PlaceContractOrder(ctx, req) })
 }
 

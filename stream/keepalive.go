@@ -222,7 +222,9 @@ func (k *keyring) keepaliveLoop(ctx context.Context) {
 }
 
 // Keepalive sends PUT /openapi/v1/userDataStream now and returns the
-// key's new expiry. A -1125 answer makes the session move to a new key.
+// key's new expiry as assumed from Config.KeyTTL (the service's answer
+// gives none, and the simulator's TTL may differ). A -1125 answer makes
+// the session move to a new key.
 func (s *Session) Keepalive(ctx context.Context) (time.Time, error) {
 	s.mu.Lock()
 	key := s.key

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"bhtop/rest"
+	"bhtop/state"
 )
 
 // Order placement and cancels; the pending entry and the reconciliation
@@ -37,22 +38,25 @@ var errReadOnly = errors.New("read-only session: orders are disabled")
 // and is queried by client order id until the service answers.
 func (s *Session) PlaceOrder(ctx context.Context, req rest.OrderRequest) rest.OrderResult {
 	what := fmt.Sprintf("%s %s %s %s @ %s", req.Side, req.Quantity, req.Symbol, req.Type, req.Price)
-	return s.place(&req.NewClientOrderID, req.Symbol, req.Side, what, false,
+	terms := state.Pending{Symbol: req.Symbol, Side: req.Side, Type: req.Type, Quantity: req.Quantity, Price: req.Price}
+	return s.place(&req.NewClientOrderID, terms, what, false,
 		func() rest.OrderResult { return s.trader.PlaceOrder(ctx, req) })
 }
 
 // place gives a new order of either market (contract) its pending life:
 // refused on a read-only session, a client order id made when *cid (the
-// request's) is empty, PENDING before send sends the request, then
-// tracked until settled. what describes the order in notes.
-func (s *Session) place(cid *string, symbol, side, what string, contract bool, send func() rest.OrderResult) rest.OrderResult {
+// request's) is empty, PENDING (with terms: symbol, side, type, quantity,
+// price) before send sends the request, then tracked until settled. what
+// describes the order in notes.
+func (s *Session) place(cid *string, terms state.Pending, what string, contract bool, send func() rest.OrderResult) rest.OrderResult {
 	if s.trader == nil {
-		return readOnlyResult(symbol)
+		return readOnlyResult(terms.Symbol)
 	}
 	if *cid == "" {
 		*cid = rest.NewClientOrderID()
 	}
-	return s.track(s.pend(*cid, symbol, side), what, contract, send)
+	terms.ClientOrderID = *cid
+	return s.track(s.pend(terms), what, contract, send)
 }
 
 // readOnlyResult is the answer to an order request on a read-only session.

@@ -130,8 +130,8 @@ func TestReconcilerSettle(t *testing.T) {
 		goTracked: func(f func()) { f() }}
 
 	lost := rest.NewClientOrderID()
-	r.pend(placed, "BTCUSDT", "BUY")
-	r.pend(lost, "BTCUSDT", "BUY")
+	r.pend(state.Pending{ClientOrderID: placed, Symbol: "BTCUSDT", Side: "BUY"})
+	r.pend(state.Pending{ClientOrderID: lost, Symbol: "BTCUSDT", Side: "BUY"})
 	if !r.stillPending(placed) || !r.stillPending(lost) {
 		t.Fatal("pend did not list the orders as pending")
 	}

@@ -28,11 +28,10 @@ type reconciler struct {
 	ctx       context.Context // the session's: canceled by Close
 }
 
-// pend lists cid as PENDING: an order about to be sent. It returns the
-// entry for track.
-func (r *reconciler) pend(cid, symbol, side string) state.Pending {
-	p := state.Pending{ClientOrderID: cid, Symbol: symbol, Side: side,
-		Status: state.PendingSent, Since: r.cfg.Now().UnixMilli()}
+// pend lists p (its id and terms) as PENDING: an order about to be sent.
+// It returns the entry for track.
+func (r *reconciler) pend(p state.Pending) state.Pending {
+	p.Status, p.Since = state.PendingSent, r.cfg.Now().UnixMilli()
 	r.apply(func(w *writer) { w.store.AddPending(p) })
 	return p
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+	"time"
 
 	"bhtop/rest"
 	"bhtop/state"
@@ -30,6 +31,10 @@ func (s *Session) resync(ctx context.Context, held bool) error {
 		lost = w.endHold()
 		if err == nil {
 			missing = w.stillOpen(missing)
+			// Published before LastSnapshot is set below: whoever reads
+			// it as "synced" (alert rules, metrics, the All view) finds
+			// the snapshot in Latest, not the state before it.
+			w.publish(time.Now())
 		}
 	})
 	if !ok {

@@ -177,6 +177,10 @@ func (s *Session) Status() Status {
 // Notes returns the events-log lines after seq, and the newest seq.
 func (s *Session) Notes(after uint64) ([]Note, uint64) { return s.notes.Since(after) }
 
+// Note adds a line to the events log from outside the stream (an alert
+// that fired on this account); the text is made safe to print.
+func (s *Session) Note(kind NoteKind, text string) { s.notes.Add(s.cfg.Now(), kind, text) }
+
 // Symbols lists the tradable symbols and filters from brokerInfo.
 func (s *Session) Symbols(ctx context.Context) ([]rest.Symbol, error) {
 	info, err := s.rest.BrokerInfo(ctx)

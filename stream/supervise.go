@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"bhtop/internal/clock"
+	"bhtop/rest"
 )
 
 // The supervisor goroutine owns the connections: it connects, resyncs,
@@ -32,6 +33,12 @@ func (s *Session) supervise(ctx context.Context) {
 	}()
 	for ctx.Err() == nil {
 		if cur == nil {
+			if d := s.waitGate(); d > 0 {
+				if !clock.Sleep(s.cfg.Clock, ctx.Done(), d) {
+					return
+				}
+				continue
+			}
 			c, rerr, err := s.connect(ctx, newKey)
 			if err != nil {
 				if ctx.Err() != nil {
@@ -253,4 +260,28 @@ func (s *Session) reconnecting(reason string, d time.Duration) {
 		st.State, st.Reason, st.RetryAt = StateReconnecting, reason, at
 		st.ConnectedAt = time.Time{}
 	})
+}
+
+// waitGate says, when the REST client's 429/418 gate holds (one this
+// process was given, or one another bhtop process stored for the host),
+// that the session waits for it, and returns how long: connecting now
+// would only queue the listenKey request behind the gate, or fail on a
+// ban. 0 when no gate holds.
+func (s *Session) waitGate() time.Duration {
+	var be *rest.BackoffError
+	if !errors.As(s.cfg.REST.Gate(), &be) {
+		return 0
+	}
+	d := be.Until.Sub(s.cfg.Now())
+	if d <= 0 {
+		return 0
+	}
+	d += 50 * time.Millisecond // past the gate's end on any rounding
+	why := be.Brief()
+	s.setStatus(func(st *Status) {
+		st.State, st.Reason, st.RetryAt = StateConnecting, why, s.cfg.Now().Add(d)
+		st.ConnectedAt = time.Time{}
+	})
+	s.note(NoteConnect, "REST requests held: "+why+"; connecting then")
+	return d
 }

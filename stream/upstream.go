@@ -17,7 +17,7 @@ const (
 	StateReconnecting, StateClosed, StateReplay = upstream.StateReconnecting, upstream.StateClosed, upstream.StateReplay
 
 	NoteFill, NoteOrder, NoteConnect, NoteKeepalive = upstream.NoteFill, upstream.NoteOrder, upstream.NoteConnect, upstream.NoteKeepalive
-	NoteResync, NoteError, NoteInfo                 = upstream.NoteResync, upstream.NoteError, upstream.NoteInfo
+	NoteResync, NoteError, NoteInfo, NoteAlert      = upstream.NoteResync, upstream.NoteError, upstream.NoteInfo, upstream.NoteAlert
 )
 
 // Note is one line of the events pane; NoteLog keeps them.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -146,4 +147,25 @@ func TestDeskSubscribesTheShownAccountOnly(t *testing.T) {
 	want("All view", false, false)
 	m = m.show(0)
 	want("main again", true, false)
+}
+
+// TestAllViewMarketDown: in the All view, an account whose market data
+// went down after it flowed keeps its last equity, in the total too, but
+// its note says the prices may be stale.
+func TestAllViewMarketDown(t *testing.T) {
+	accts := twoAccounts()
+	down := testMarket()
+	down.Health = market.Health{Reason: "reconnecting: quote socket closed"}
+	accts[1] = Account{Name: "bot2", Backend: newTestBackend(testSnapshot()), Market: marketHub(down), ValueIn: "USDT"}
+	m := sized(NewDesk(accts, WithNow(fixedNow), WithNoColor(true)), 160, 30)
+	out := ansi.Strip(press(t, m, "A").View().Content)
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "bot2") {
+			if !strings.Contains(line, "147601.70 USDT") || !strings.Contains(line, "prices may be stale") {
+				t.Errorf("bot2's row: %q, want its last equity and a stale-prices note", line)
+			}
+			return
+		}
+	}
+	t.Errorf("no bot2 row:\n%s", out)
 }

@@ -30,12 +30,12 @@ func (m Model) onAlert(msg AlertMsg) (tea.Model, tea.Cmd) {
 	m.setMsg(msgWarn, text)
 	cmds := []tea.Cmd{tea.Tick(toastFor, func(time.Time) tea.Msg { return toastDoneMsg{text} })}
 	if msg.Bell {
-		cmds = append(cmds, tea.Raw("\a"))
+		cmds = append(cmds, m.raw("\a"))
 	}
 	if msg.Desktop {
 		// OSC 9 ends at BEL; the text has no control characters, and ";"
 		// is harmless inside it.
-		cmds = append(cmds, tea.Raw("\x1b]9;bhtop: "+strings.ToValidUTF8(msg.Text, "?")+"\a"))
+		cmds = append(cmds, m.raw("\x1b]9;bhtop: "+strings.ToValidUTF8(msg.Text, "?")+"\a"))
 	}
 	return m, tea.Batch(cmds...)
 }

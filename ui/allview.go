@@ -66,6 +66,10 @@ func (m *Model) refreshAll() {
 			if len(v.Unpriced) > 0 && left == "" {
 				r.note = "unpriced " + strings.Join(v.Unpriced, ",")
 			}
+			if ms != nil && !ms.Health.Up && len(ms.Quotes) > 0 {
+				// The last quotes received value it: say so.
+				r.note = strings.TrimPrefix(r.note+"; no market data: prices may be stale", "; ")
+			}
 		}
 		d.rows = append(d.rows, r)
 	}

@@ -22,7 +22,8 @@ type Backend interface {
 	// Notes returns the events-log lines after seq, and the newest seq.
 	Notes(after uint64) ([]upstream.Note, uint64)
 	// Keepalive sends PUT /openapi/v1/userDataStream now and returns the
-	// key's new expiry.
+	// key's new expiry as the backend assumes it (the service's answer
+	// gives none; the dashboard does not show it).
 	Keepalive(ctx context.Context) (time.Time, error)
 	// Resync takes the REST snapshots again and folds them in.
 	Resync(ctx context.Context) error

@@ -219,3 +219,77 @@ func TestChartKeepsANewOrdersSymbol(t *testing.T) {
 	}
 	finish(t, tm)
 }
+
+// TestFormFollowsItsSymbol: against the simulator, the order form on a
+// symbol the account does not touch (LTCBTC) gets its live bid, ask and
+// last from the market client, so it can take them as the price and warn
+// of a limit order that would execute at once; closing the form lets the
+// symbol go.
+func TestFormFollowsItsSymbol(t *testing.T) {
+	srv := simtest.Start(t, sim.Options{MarketActivity: 20})
+	sess, err := stream.New(stream.Config{REST: srv.Client(), WSURL: srv.WSURL(), Simulated: true})
+	testkit.Started(t, sess, err)
+	mc := simtest.Market(t, srv.Server, sess.Hub(), nil)
+	m := New(sess, &testTrader{}, WithNoColor(true), WithMarket(mc.Hub(), "USDT"), WithCandles(mc))
+	tm := runModel(t, m, 160, 48)
+	waitText(t, tm, "● live", "BTCUSDT")
+	sendKeys(tm, "n")
+	waitText(t, tm, "New spot order")
+	tm.Type("LTCBTC")
+	waitText(t, tm, "◀ LTCBTC", "bid 0.00", "ask 0.00", "last 0.00")
+	sendKeys(tm, "tab", "tab", "tab", "tab")
+	tm.Type("1")
+	sendKeys(tm, "tab")
+	tm.Type("1") // far above the ask
+	waitText(t, tm, "executes at once")
+	sendKeys(tm, "esc")
+	waitGone(t, tm, "LTCBTC")
+	finish(t, tm)
+}
+
+// recordedFollows is a candle loader that also records what the form
+// asked the market client to follow.
+type recordedFollows struct {
+	recordedLoads
+	follows []string
+}
+
+func (r *recordedFollows) Follow(symbol string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.follows = append(r.follows, symbol)
+}
+
+func (r *recordedFollows) followed() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.follows)
+}
+
+// TestFormFollowsOnlyTheSymbolItRestsOn: stepping through symbols with
+// ←/→ follows only the one the form rests on (each new symbol costs the
+// market client a REST snapshot: holding → through hundreds of symbols
+// must not spend the request weight), and closing the form stops.
+func TestFormFollowsOnlyTheSymbolItRestsOn(t *testing.T) {
+	rec := &recordedFollows{}
+	tm := startProgram(t, newTestBackend(testSnapshot()), &testTrader{}, 120, 40,
+		WithMarket(marketHub(testMarket()), "USDT"), WithCandles(rec))
+	sendKeys(tm, "n")
+	waitText(t, tm, "New spot order", "◀ BTCUSDT") // the first symbol, once the symbols loaded
+	sendKeys(tm, "right", "right")                 // BTCUSDT → ETHBTC → ETHUSDT, passing ETHBTC at once
+	waitText(t, tm, "◀ ETHUSDT")
+	deadline := time.Now().Add(waitLimit)
+	for !slices.Contains(rec.followed(), "ETHUSDT") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	// BTCUSDT may have been followed if the machine was slow to press →.
+	if got := slices.DeleteFunc(rec.followed(), func(s string) bool { return s == "BTCUSDT" }); !slices.Equal(got, []string{"ETHUSDT"}) {
+		t.Errorf("followed %q, want only the symbol the form rests on", rec.followed())
+	}
+	sendKeys(tm, "esc")
+	waitText(t, tm, "order form closed")
+	finish(t, tm)
+	if got := rec.followed(); got[len(got)-1] != "" {
+		t.Errorf("followed %q, want none once the form closed", got)
+	}
+}

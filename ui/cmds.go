@@ -41,10 +41,7 @@ type (
 		res rest.OrderResult
 	}
 	// keepaliveMsg answers Backend.Keepalive.
-	keepaliveMsg struct {
-		expires time.Time
-		err     error
-	}
+	keepaliveMsg struct{ err error }
 	// resyncMsg answers Backend.Resync.
 	resyncMsg struct{ err error }
 )
@@ -120,8 +117,8 @@ func (m Model) cancelCmd(id int, req rest.CancelRequest) tea.Cmd {
 func (m Model) keepaliveCmd() tea.Cmd {
 	b := m.b
 	return m.request(func(ctx context.Context) tea.Msg {
-		exp, err := b.Keepalive(ctx)
-		return keepaliveMsg{expires: exp, err: err}
+		_, err := b.Keepalive(ctx) // its expiry is assumed, not the service's: not shown
+		return keepaliveMsg{err: err}
 	})
 }
 

@@ -56,7 +56,7 @@ func TestChartFitsNarrow(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%dx%d", v.name, sz[0], sz[1]), func(t *testing.T) {
 				m := press(t, marketModel(testMarket(), sz[0], sz[1], WithNoColor(true)), v.keys)
 				lines := strings.Split(plainGolden(t, m, sz[0], sz[1]), "\n")
-				title, bar := lines[m.lay.body.y], lines[len(lines)-3]
+				title, bar := lines[m.lay.body.y], lines[len(lines)-2-m.lay.statusH]
 				if strings.Contains(title, "…") || !strings.Contains(title, "▶ BTCUSDT") {
 					t.Errorf("title %q", title)
 				}

@@ -4,11 +4,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/shopspring/decimal"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"bhtop/actions"
 	"bhtop/rest"
+	"bhtop/state"
 )
 
 // confirmation is a pending yes/no question. Only `y` answers yes; every
@@ -83,11 +86,15 @@ func (c confirmation) View(cx modeCtx) string {
 	var body string
 	switch {
 	case c.closing != nil:
-		body = c.closing.View()
+		body = c.closing.View(cx.privacy)
 	case c.cancelAll != nil:
 		body = c.cancelAll.View(max(1, cx.bodyH-8))
 	default:
 		body = c.question(cx)
+	}
+	if cx.stale != "" {
+		// The panes' "may be stale" is behind the box: say it here.
+		body = "⚠ the account may be stale (" + cx.stale + "): check before y\n" + body
 	}
 	return cx.boxed(cx.st.Confirm, body)
 }
@@ -104,7 +111,7 @@ func (c *confirmation) question(cx modeCtx) string {
 		if c.notional != "" {
 			lines = append(lines, "notional "+c.notional+" "+c.quote)
 		} else {
-			lines = append(lines, "notional: at the market price (not known here)")
+			lines = append(lines, marketEstimate(cx, r, c.quote)...)
 		}
 		lines = append(lines, reviewWarning(cx, r.Symbol, r.Price, r.Side, r.Type)...)
 	case c.contract != nil:
@@ -112,6 +119,9 @@ func (c *confirmation) question(cx modeCtx) string {
 		lines = append(lines, contractReviewLines(c.review, c.contract, cx.snap, cx.privacy)...)
 		side, typ := contractCross(*c.contract)
 		lines = append(lines, reviewWarning(cx, c.contract.Symbol, c.contract.Price, side, typ)...)
+		if w := stopWarning(side, c.contract, cx.mk.snap.Quotes[c.contract.Symbol].Last); w != "" {
+			lines = append(lines, "⚠ "+w)
+		}
 	case c.cancel != nil:
 		lines = append(lines, "CANCEL THIS ORDER?", "", c.summary)
 	}
@@ -132,6 +142,36 @@ func reviewWarning(cx modeCtx, symbol, price, side, typ string) []string {
 		return []string{"⚠ " + w}
 	}
 	return nil
+}
+
+// marketEstimate is a MARKET order's review lines: about what it costs
+// at the live ask (a BUY) or brings at the bid (a SELL), and, for a BUY,
+// a warning when that is above the free quote balance (masked in privacy
+// mode). The fill may go beyond the best price; without a quote the
+// notional is not known.
+func marketEstimate(cx modeCtx, r *rest.OrderRequest, quote string) []string {
+	q := cx.mk.snap.Quotes[r.Symbol]
+	ref, at := q.Ask, "ask"
+	if r.Side == "SELL" {
+		ref, at = q.Bid, "bid"
+	}
+	p, ok := dec(ref)
+	qty, err := decimal.NewFromString(r.Quantity)
+	if !ok || err != nil {
+		return []string{"notional: at the market price (not known here)"}
+	}
+	n := p.Mul(qty).String()
+	lines := []string{"notional ≈ " + n + " " + quote + " at the " + at + " " + ref}
+	if r.Side == "BUY" && cx.snap != nil {
+		if free := freeOf(cx.snap, quote); free.LessThan(p.Mul(qty)) {
+			shown := free.String()
+			if cx.privacy {
+				shown = hidden
+			}
+			lines = append(lines, "⚠ needs about "+n+" "+quote+", free "+shown)
+		}
+	}
+	return lines
 }
 
 // orderSummary is one line saying what an order request does.
@@ -191,6 +231,12 @@ func (m Model) onConfirmKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		c.contract = &req
 	}
+	if c.cancel != nil {
+		if why := m.cancelMoot(c.cancel); why != "" { // nothing to cancel: nothing sent
+			m.setMsg(msgWarn, why)
+			return m, nil
+		}
+	}
 	m.reqID++
 	m.busy = true
 	switch {
@@ -207,6 +253,21 @@ func (m Model) onConfirmKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	m.metrics.count("cancels_sent")
 	m.setMsg(msgInfo, "canceling "+c.summary+" …")
 	return m, m.cancelCmd(m.reqID, *c.cancel)
+}
+
+// cancelMoot says why a reviewed cancel is not to be sent: the order
+// closed (filled, cancelled, …) while the review was open, as the
+// snapshot shown says. "" when it is still open or not known here.
+func (m *Model) cancelMoot(req *rest.CancelRequest) string {
+	market := state.MarketSpot
+	if req.Contract {
+		market = state.MarketContract
+	}
+	o, _ := m.snap.Orders.Find(market, req.OrderID)
+	if o == nil || o.Open() {
+		return ""
+	}
+	return "order " + req.OrderID + " is no longer open (" + o.Status + "): no cancel sent"
 }
 
 // sending closes the form and says the order (what, as a person reads

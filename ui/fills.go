@@ -27,12 +27,18 @@ func fillColumns() []column {
 		return "taker"
 	})
 	pnl := f(func(x *state.Fill) string { return x.RealizedPnl })
-	when := func(it *item, c *cellCtx) string { // in the clock's zone, as the events are
+	// A fill's time is on the service's clock; shown on ours (less the
+	// measured offset) and in our clock's zone, as the events are, so a
+	// fill and the event line that reported it agree when the clocks are
+	// skewed. The offset is taken to the second the column shows: its
+	// measurement's few milliseconds of noise must not move the seconds.
+	when := func(it *item, c *cellCtx) string {
 		if it.fill.Time == 0 {
 			return ""
 		}
-		return time.UnixMilli(it.fill.Time).In(c.now.Location()).Format("15:04:05")
+		return time.UnixMilli(it.fill.Time).Add(-c.offset.Round(time.Second)).In(c.now.Location()).Format("15:04:05")
 	}
+	whenKey := func(it *item, c *cellCtx) int64 { return it.fill.Time - c.offset.Round(time.Second).Milliseconds() }
 	sidePaint := func(it *item, p *paints) paint {
 		switch {
 		case strings.HasPrefix(it.fill.Side, "BUY"):
@@ -52,7 +58,7 @@ func fillColumns() []column {
 		return paint{}
 	}
 	return []column{
-		{title: "Time", prio: 1, fixed: 8, text: when, cmp: func(a, b *item) int { return int(sign64(a.fill.Time - b.fill.Time)) }},
+		{title: "Time", prio: 1, fixed: 8, text: when, clock: whenKey, cmp: func(a, b *item) int { return int(sign64(a.fill.Time - b.fill.Time)) }},
 		{title: "Mkt", prio: 5, max: 8, text: plain(market), cmp: textCmp(market)},
 		{title: "Symbol", max: 14, minW: symbolMinW, text: plain(symbol), cmp: textCmp(symbol)},
 		{title: "Side", max: 10, text: plain(side), cmp: textCmp(side), paint: sidePaint},

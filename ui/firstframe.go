@@ -3,6 +3,7 @@ package ui
 import (
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"bhtop/upstream"
@@ -21,13 +22,51 @@ import (
 //     the painter does not count as a frame) until the account shown is
 //     first past starting or the wait is over, so the first frame drawn is
 //     the live account where the service is fast, and "connecting" where
-//     it is slow.
+//     it is slow;
+//   - keys typed meanwhile act on what the user will see, not on a state
+//     not drawn yet (X finding no orders a moment before they show): they
+//     are held, up to maxHeldKeys, and pressed in order once the first
+//     frame is drawn; q and ctrl+c quit at once.
 
 // WithStartWait draws nothing for up to d after the start while the
 // account shown is still starting (see starting); 0 (the default) draws
 // "connecting" at once.
 func WithStartWait(d time.Duration) Option {
 	return func(m *Model) { m.startWait, m.holding = d, d > 0 }
+}
+
+// maxHeldKeys is how many keys typed during the start wait are kept;
+// later ones are dropped.
+const maxHeldKeys = 32
+
+// holdKey keeps a key typed during the start wait, and reports whether it
+// did: not q or ctrl+c, which quit at once.
+func (m *Model) holdKey(msg tea.KeyPressMsg) bool {
+	if !m.holding || msg.String() == "ctrl+c" || key.Matches(msg, m.keys.Quit) {
+		return false
+	}
+	if len(m.heldKeys) < maxHeldKeys {
+		m.heldKeys = append(m.heldKeys, msg)
+	}
+	return true
+}
+
+// pressHeld presses the keys held during the start wait in mm (an
+// Update's outcome, cmd its command), once the wait is over.
+func pressHeld(mm tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
+	m := mm.(Model)
+	if m.holding || len(m.heldKeys) == 0 {
+		return m, cmd
+	}
+	keys := m.heldKeys
+	m.heldKeys = nil
+	cmds := []tea.Cmd{cmd}
+	for _, k := range keys {
+		mm, c := m.followForm(m.onKey(k)) // counted in the metrics when typed
+		m = mm.(Model)
+		cmds = append(cmds, c)
+	}
+	return m, tea.Batch(cmds...)
 }
 
 // startWaitMsg ends the start wait.

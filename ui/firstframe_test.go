@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"bhtop/upstream"
 )
@@ -67,4 +68,32 @@ func TestStartWaitEnds(t *testing.T) {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// TestStartWaitHoldsKeys: keys typed while nothing is drawn yet act on
+// the first frame drawn, not on the state before it: X typed while the
+// account connects (no orders known yet) reviews the orders the live
+// account shows; q still quits at once.
+func TestStartWaitHoldsKeys(t *testing.T) {
+	b := newTestBackend(nil)
+	b.setStatus(upstream.Status{State: upstream.StateConnecting})
+	m := New(b, &testTrader{}, WithNow(fixedNow), WithNoColor(true), WithStartWait(time.Hour))
+	mm, _ := m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	m = press(t, mm.(Model), "2 X")
+	if c := m.View().Content; c != "" {
+		t.Fatalf("the start wait drew %q, want nothing", firstLine(c))
+	}
+	b.setStatus(liveStatus())
+	b.hub.Publish(testSnapshot())
+	mm, _ = m.Update(hubMsg{at: time.Now()})
+	m = mm.(Model)
+	c := ansi.Strip(m.View().Content)
+	if !strings.Contains(c, "CANCEL 4 OPEN ORDERS?") {
+		t.Errorf("X typed before the first frame, then live: the screen is\n%s\nwant the cancel-all review of the orders shown", c)
+	}
+
+	m, _ = startModel(t, upstream.Status{State: upstream.StateConnecting})
+	if _, cmd := m.Update(keyMsg("q")); cmd == nil || cmd() != tea.Quit() {
+		t.Errorf("q in the start wait does not quit at once")
+	}
 }

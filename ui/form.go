@@ -51,6 +51,7 @@ type orderForm struct {
 	symbols []rest.Symbol
 	sym     int
 	search  string
+	pre     string // the symbol preselected (a chart's, the selected row's) until the symbols load
 	side    int
 	typ     int
 	tif     int
@@ -137,13 +138,7 @@ func (f *orderForm) cycle(d int) {
 func (f *orderForm) typeText(s string) {
 	switch f.field {
 	case fieldSymbol:
-		f.search += strings.ToUpper(s)
-		for i := range f.symbolCount() {
-			if strings.HasPrefix(f.symbolAt(i).Symbol, f.search) {
-				*f.symIdx() = i
-				break
-			}
-		}
+		f.typeSymbol(s)
 	case fieldLeverage, fieldTrigger, fieldQty, fieldPrice, fieldOver:
 		v := f.amount(f.field)
 		*v, f.errs[f.field] = appendAmount(*v, s)
@@ -159,6 +154,18 @@ func (f *orderForm) typeText(s string) {
 		}
 	}
 	f.checked = false
+}
+
+// typeSymbol adds s to the symbol search and selects the first symbol
+// it begins (none: the selection stays).
+func (f *orderForm) typeSymbol(s string) {
+	f.search += strings.ToUpper(s)
+	for i := range f.symbolCount() {
+		if strings.HasPrefix(f.symbolAt(i).Symbol, f.search) {
+			*f.symIdx() = i
+			break
+		}
+	}
 }
 
 // backspace deletes the last typed character of the focused field.
@@ -400,8 +407,8 @@ func (f *orderForm) setSymbols(syms []rest.Symbol, contracts []rest.ContractSymb
 	f.loading = false
 	f.symbols = syms
 	f.contracts, f.contractsErr = contracts, contractsErr
-	want := f.search
-	f.search = ""
+	want := f.pre
+	f.pre = ""
 	for i, s := range syms {
 		if s.Symbol == want {
 			f.sym = i
@@ -411,5 +418,11 @@ func (f *orderForm) setSymbols(syms []rest.Symbol, contracts []rest.ContractSymb
 		if s.Symbol.Symbol == want {
 			f.csym = i
 		}
+	}
+	// What was typed while the symbols loaded picks the symbol, as it
+	// would have once they were there; typing goes on from it.
+	if typed := f.search; typed != "" {
+		f.search = ""
+		f.typeSymbol(typed)
 	}
 }

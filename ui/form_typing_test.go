@@ -80,3 +80,49 @@ func TestFormBackspaceWholeRune(t *testing.T) {
 		t.Errorf("after 1é and backspace: %q marked %q, want 1 and valid", f.qty, f.errs[fieldQty])
 	}
 }
+
+// TestSymbolTypedWhileSymbolsLoad: letters typed into the symbol field
+// before brokerInfo's symbols arrive pick the symbol once they do (they
+// were dropped, leaving the first symbol or the preselected one selected
+// under what was typed next: an order on the wrong symbol).
+func TestSymbolTypedWhileSymbolsLoad(t *testing.T) {
+	for _, tc := range []struct{ name, keys, typed, want string }{
+		{"no row selected", "4", "ETHB", "ETHBTC"},
+		{"a row preselects", "2 down down down down", "ETHU", "ETHUSDT"}, // the ETHBTC order's row
+		{"nothing typed keeps the preselected", "2 down down down down", "", "ETHBTC"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := press(t, sized(New(newTestBackend(testSnapshot()), &testTrader{}, WithNow(fixedNow), WithNoColor(true)), 120, 40), tc.keys)
+			next, load := m.Update(keyMsg("n"))
+			m = next.(Model)
+			if m.form == nil || !m.form.loading || load == nil {
+				t.Fatal("the form did not open loading its symbols")
+			}
+			for _, r := range tc.typed {
+				next, _ = m.Update(keyMsg(string(r)))
+				m = next.(Model)
+			}
+			m = runReply(m, load)
+			if got := m.form.symbol().Symbol; got != tc.want {
+				t.Errorf("symbol %s after typing %q while loading, want %s", got, tc.typed, tc.want)
+			}
+			m = press(t, m, "type:U")
+			if tc.typed != "" && m.form.symbol().Symbol != tc.want {
+				t.Errorf("typing on after the load moved to %s", m.form.symbol().Symbol)
+			}
+		})
+	}
+}
+
+// TestEnterWhileSymbolsLoad: enter before brokerInfo's symbols arrive
+// cannot review anything yet; it says so instead of doing nothing (a
+// `y` typed next then went into a field unnoticed).
+func TestEnterWhileSymbolsLoad(t *testing.T) {
+	m := sized(New(newTestBackend(testSnapshot()), &testTrader{}, WithNow(fixedNow), WithNoColor(true)), 120, 40)
+	next, _ := m.Update(keyMsg("n"))
+	next, _ = next.(Model).Update(keyMsg("enter"))
+	m = next.(Model)
+	if m.confirm != nil || !strings.Contains(m.msg, "symbols are still loading") {
+		t.Errorf("enter while loading: review %v, message %q; want no review and why", m.confirm != nil, m.msg)
+	}
+}

@@ -78,6 +78,10 @@ func (m Model) onFormKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	f, cmd := f.Update(msg)
+	if f.want == formStay && f.loading && key.Matches(msg, f.keys.Submit) {
+		m.setMsg(msgWarn, "the symbols are still loading from brokerInfo: enter again once they show")
+		return m, cmd
+	}
 	switch f.want {
 	case formClose:
 		m.form = nil

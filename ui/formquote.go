@@ -46,6 +46,12 @@ func (f *orderForm) quoteLines(cx modeCtx) []string {
 	if w := crossWarning(side, typ, price, q.Bid, q.Ask); w != "" {
 		lines = append(lines, st.Warn.Render("⚠ "+w))
 	}
+	if f.contract {
+		r := f.contractRequest()
+		if w := stopWarning(side, &r, q.Last); w != "" {
+			lines = append(lines, st.Warn.Render("⚠ "+w))
+		}
+	}
 	return lines
 }
 
@@ -71,6 +77,29 @@ func contractCross(r rest.ContractOrderRequest) (side, typ string) {
 		return side, "LIMIT_MAKER"
 	}
 	return side, "LIMIT"
+}
+
+// stopWarning says when a contract STOP order's trigger is already
+// reached by the last price: a BUY stop triggers once the last is at or
+// above its trigger, a SELL stop once it is at or below, so such an
+// order executes as soon as it is placed. "" otherwise, or when the last
+// is unknown.
+func stopWarning(side string, r *rest.ContractOrderRequest, last string) string {
+	if r.OrderType != "STOP" {
+		return ""
+	}
+	trig, ok := dec(r.TriggerPrice)
+	l, lok := dec(last)
+	if !ok || !lok || !l.IsPositive() {
+		return ""
+	}
+	switch {
+	case side == "BUY" && l.GreaterThanOrEqual(trig):
+		return "trigger " + r.TriggerPrice + " at or below the last " + last + ": this BUY stop triggers at once"
+	case side == "SELL" && l.LessThanOrEqual(trig):
+		return "trigger " + r.TriggerPrice + " at or above the last " + last + ": this SELL stop triggers at once"
+	}
+	return ""
 }
 
 // crossWarning says what a limit order at price does against the book:

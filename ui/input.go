@@ -135,10 +135,10 @@ func (m Model) openForm() (tea.Model, tea.Cmd) {
 	}
 	f := &orderForm{field: fieldSymbol, keys: m.keys.formKeys()}
 	if m.chart != nil {
-		f.search = m.chart.symbol // preselect the charted symbol
+		f.pre = m.chart.symbol // preselect the charted symbol
 		f.contract = m.mk.snap.Instruments[m.chart.symbol].Contract
 	} else if it, ok := m.panes[m.focus].selected(); ok && it.pend == nil {
-		f.search = m.selectedSymbol() // or the selected row's
+		f.pre = m.selectedSymbol() // or the selected row's
 		f.contract = it.pos != nil || (it.ord != nil && it.ord.Market == state.MarketContract) ||
 			(it.fill != nil && it.fill.Market == state.MarketContract)
 	}
@@ -174,7 +174,7 @@ func (m Model) askCancel() Model {
 			req.OrderType = "STOP"
 		}
 	}
-	summary := "order " + o.OrderID + ": " + o.Side + " " + o.Quantity + " " + o.Symbol + " " + o.Type + part(" @ ", o.Price, "")
+	summary := "order " + o.OrderID + ": " + orderSide(o) + " " + o.Quantity + " " + o.Symbol + " " + o.Type + part(" @ ", o.Price, "")
 	m.ask(confirmation{cancel: &req, summary: summary})
 	return m
 }

@@ -24,6 +24,8 @@ type layout struct {
 	tabX  [numPanes][2]int
 	// gridMarket: the grid shows the Market pane beside the events.
 	gridMarket bool
+	// statusH is how many lines the status line takes (status.go).
+	statusH int
 }
 
 // Below these sizes the panes share the screen as tabs.
@@ -52,10 +54,14 @@ func newLayout(w, h int, market bool) layout {
 	if w < headerOneLineWidth && h >= headerTwoLinesHeight {
 		top = 2
 	}
-	l.body = rect{0, top, w, h - 2 - top}
+	l.statusH = 1
+	if w < statusOneLineWidth && h >= headerTwoLinesHeight {
+		l.statusH = 2
+	}
+	l.body = rect{0, top, w, h - 1 - l.statusH - top}
 	if w < gridMinWidth || h < gridMinHeight {
 		l.tabs = true
-		r := rect{0, top + 1, w, h - 3 - top}
+		r := rect{0, top + 1, w, l.body.h - 1}
 		for i := range l.panes {
 			l.panes[i] = r
 		}
@@ -216,7 +222,7 @@ func (m *Model) cachedStatus(fc *frameCache) string {
 	if m.acc.all() {
 		return m.statusLine()
 	}
-	k := statusKey{st: m.status, now: m.now, lastEvent: m.snap.LastEventTime, stats: m.snap.Stats, w: m.lay.w}
+	k := statusKey{st: m.status, now: m.now, lastEvent: m.snap.LastEventTime, stats: m.snap.Stats, w: m.lay.w, lines: m.lay.statusH}
 	if s, ok := fc.status.hit(k); ok {
 		return s
 	}
@@ -253,7 +259,7 @@ func (m *Model) writeBody(b *screenBuf, fc *frameCache) {
 		b.WriteString(m.chart.View())
 		return
 	}
-	fc.cell = cellCtx{now: m.now, mk: m.mk}
+	fc.cell = cellCtx{now: m.now, offset: m.status.ClockOffset, mk: m.mk}
 	// side draws up to three panes side by side, a rule between them, as
 	// tall as the first.
 	side := func(ids ...paneID) {
@@ -323,11 +329,15 @@ func (m *Model) paneDrawer(id paneID, w, h int, fc *frameCache) paneDraw {
 	}
 	c := viewCtx{
 		cell: &fc.cell, p: &fc.pt, noColor: m.noColor, privacy: m.privacy,
-		focused: id == m.focus, stale: m.stale() && id != paneEvents,
+		focused: id == m.focus, stale: m.staleMark(id),
 		filtering: m.prompt.on && id == m.focus, title: title, empty: empty,
 	}
-	if id == paneFills {
+	switch {
+	case id == paneFills:
 		c.note = m.feeNote
+	case id == paneOrders && m.history:
+		from, to := m.panes[id].window(max(0, h-2))
+		c.note = unfollowedNote(m.panes[id].rows[from:to], m.mk)
 	}
 	// Drawn from a copy in the cache, so that no pointer into the Model
 	// (which View holds by value) reaches the column functions: the

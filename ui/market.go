@@ -27,6 +27,78 @@ type CandleLoader interface {
 	LoadCandles(symbol, interval string)
 }
 
+// SymbolFollower follows one more symbol's market while the order form
+// shows it (the market client's Follow; "" stops). It must not block.
+type SymbolFollower interface {
+	Follow(symbol string)
+}
+
+// follower is the market's SymbolFollower, nil when the candle loader is
+// not one.
+func (ms marketSource) follower() SymbolFollower {
+	f, _ := ms.candles.(SymbolFollower)
+	return f
+}
+
+// followAfter is how long the order form rests on a symbol before the
+// market client is asked to follow it: each new symbol costs it a REST
+// snapshot, and ←/→ held down passes many.
+const followAfter = 300 * time.Millisecond
+
+// followMsg asks to follow symbol if the form still shows it.
+type followMsg struct{ symbol string }
+
+// formSymbol is the symbol the open order form shows, "" without one.
+func (m *Model) formSymbol() string {
+	if f := m.form; f != nil && !f.loading && f.loadErr == "" {
+		return f.symbol().Symbol
+	}
+	return ""
+}
+
+// followForm tells the market client the symbol the order form shows
+// once it rested there for followAfter ("" at once when the form
+// closed), so the form has its live bid, ask and last even when the
+// account does not touch it.
+func (m Model) followForm(next tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
+	nm, ok := next.(Model)
+	if !ok || nm.market.follower() == nil {
+		return next, cmd
+	}
+	switch want := nm.formSymbol(); {
+	case want == "":
+		nm.followWait = ""
+		return nm.follow(""), cmd
+	case want == nm.followWait:
+		return nm, cmd
+	case want == nm.following:
+		nm.followWait = "" // back on it before the wait ended
+		return nm, cmd
+	default:
+		nm.followWait = want
+		return nm, tea.Batch(cmd, tea.Tick(followAfter, func(time.Time) tea.Msg { return followMsg{want} }))
+	}
+}
+
+// onFollow follows the symbol the form rested on, if it still shows it.
+func (m Model) onFollow(msg followMsg) (tea.Model, tea.Cmd) {
+	if msg.symbol != m.followWait || msg.symbol != m.formSymbol() {
+		return m, nil
+	}
+	m.followWait = ""
+	return m.follow(msg.symbol), nil
+}
+
+// follow asks the market client to follow symbol ("" none) when it
+// follows another; the call never blocks.
+func (m Model) follow(symbol string) tea.Model {
+	if fl := m.market.follower(); fl != nil && symbol != m.following {
+		m.following = symbol
+		fl.Follow(symbol)
+	}
+	return m
+}
+
 // WithCandles lets the chart ask l for the bars of the interval it shows
 // (without it, intervals the hub lacks are merged from shorter bars).
 func WithCandles(l CandleLoader) Option {

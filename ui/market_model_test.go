@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"bhtop/market"
+	"bhtop/rest"
 )
 
 // TestMarketPaneAndChart runs the dashboard with a market hub: key 5
@@ -238,5 +239,129 @@ func TestContractFormCrossWarning(t *testing.T) {
 		if !strings.Contains(screen, "SEND THIS CONTRACT ORDER?") || !strings.Contains(screen, tt.want) {
 			t.Errorf("SELL_OPEN @ %s: the review lacks %q:\n%s", tt.price, tt.want, screen)
 		}
+	}
+}
+
+// TestMarketDownMarksPricesStale: when market data goes down after it
+// flowed, the quotes on screen are the last ones received: the Market
+// pane says it may be stale, and the panes showing prices and values
+// (balances, open orders, positions) say their prices may be; the
+// stream being live, nothing else is marked. Back up, the marks go.
+func TestMarketDownMarksPricesStale(t *testing.T) {
+	ms := testMarket()
+	hub := marketHub(ms)
+	tm := startProgram(t, newTestBackend(testSnapshot()), &testTrader{}, 160, 48, WithMarket(hub, "USDT"))
+	waitText(t, tm, "equity 147601.70 USDT")
+	waitGone(t, tm, "may be stale")
+
+	down := *ms
+	down.Version++
+	down.Health = market.Health{Reason: "reconnecting: quote socket closed"}
+	hub.Publish(&down)
+	waitText(t, tm, "no market data (reconnecting: quote socket closed)", "Market (5)  ⚠ may be stale",
+		"Balances (", "Positions (")
+	screen := *tm.screen.Load()
+	for _, title := range []string{"Balances (", "Open Orders (", "Positions ("} {
+		line := ""
+		for _, l := range strings.Split(screen, "\n") {
+			if i := strings.Index(l, title); i >= 0 {
+				line = l[i:]
+				break
+			}
+		}
+		if !strings.Contains(line, "⚠ prices may be stale") {
+			t.Errorf("%s title without the prices mark: %q", title, line)
+		}
+	}
+	if strings.Contains(screen, "Fills (") && strings.Contains(screen[strings.Index(screen, "Fills ("):], "Fills (0)  ⚠") {
+		t.Errorf("the Fills pane is marked, yet shows no market price:\n%s", screen)
+	}
+
+	up := down
+	up.Version++
+	up.Health = market.Health{Up: true}
+	hub.Publish(&up)
+	waitGone(t, tm, "may be stale")
+	finish(t, tm)
+}
+
+// TestMarketOrderReviewEstimates: a spot MARKET order's review says
+// about what it costs at the live ask (a BUY) or brings at the bid (a
+// SELL), and warns when a BUY's estimate is above the free quote
+// balance; without a quote it says the notional is not known.
+func TestMarketOrderReviewEstimates(t *testing.T) {
+	review := func(m Model) string {
+		t.Helper()
+		if m.confirm == nil || m.confirm.place == nil {
+			t.Fatalf("no order review open")
+		}
+		return ansi.Strip(m.confirm.question(m.modeCtx()))
+	}
+	// BTCUSDT: bid 61020.4, ask 61020.6; the account has 10250.75 USDT free.
+	buy := review(press(t, marketModel(testMarket(), 120, 40), "n down down right down type:0.5 enter"))
+	for _, want := range []string{"BUY 0.5 BTCUSDT MARKET", "notional ≈ 30510.3 USDT at the ask 61020.6", "⚠ needs about 30510.3 USDT, free 10250.75"} {
+		if !strings.Contains(buy, want) {
+			t.Errorf("BUY review lacks %q:\n%s", want, buy)
+		}
+	}
+	sell := review(press(t, marketModel(testMarket(), 120, 40), "n down right down right down type:0.5 enter"))
+	if want := "notional ≈ 30510.2 USDT at the bid 61020.4"; !strings.Contains(sell, want) || strings.Contains(sell, "needs") {
+		t.Errorf("SELL review lacks %q or warns:\n%s", want, sell)
+	}
+	noQuote := testMarket()
+	delete(noQuote.Quotes, "BTCUSDT")
+	if got := review(press(t, marketModel(noQuote, 120, 40), "n down down right down type:0.5 enter")); !strings.Contains(got, "not known here") {
+		t.Errorf("review without a quote:\n%s", got)
+	}
+}
+
+// TestStopTriggerWarning: a contract STOP order whose trigger the last
+// price has already reached (a BUY at or below it, a SELL at or above
+// it) triggers as soon as it is placed: the review says so.
+func TestStopTriggerWarning(t *testing.T) {
+	m := marketModel(testMarket(), 120, 40) // BTC-PERP last 61050
+	for _, tc := range []struct {
+		side, trigger, want string
+	}{
+		{"BUY_OPEN", "61000", "⚠ trigger 61000 at or below the last 61050: this BUY stop triggers at once"},
+		{"BUY_CLOSE", "61050", "⚠ trigger 61050 at or below the last 61050: this BUY stop triggers at once"},
+		{"BUY_OPEN", "61100", ""},
+		{"SELL_CLOSE", "61100", "⚠ trigger 61100 at or above the last 61050: this SELL stop triggers at once"},
+		{"SELL_OPEN", "61000", ""},
+	} {
+		r := rest.ContractOrderRequest{Symbol: "BTC-PERP", Side: tc.side, OrderType: "STOP", PriceType: "INPUT",
+			Price: "61000", TriggerPrice: tc.trigger, Quantity: "1", Leverage: "10", TimeInForce: "GTC"}
+		c := confirmation{contract: &r}
+		got := ansi.Strip(c.question(m.modeCtx()))
+		switch {
+		case tc.want == "" && strings.Contains(got, "triggers at once"):
+			t.Errorf("%s stop at %s warns:\n%s", tc.side, tc.trigger, got)
+		case tc.want != "" && !strings.Contains(got, tc.want):
+			t.Errorf("%s stop at %s: review lacks %q:\n%s", tc.side, tc.trigger, tc.want, got)
+		}
+	}
+}
+
+// TestChartSaysWhenMarketIsDown: with market data down after it flowed,
+// the chart's bars and quote are the last received: its title says so.
+func TestChartSaysWhenMarketIsDown(t *testing.T) {
+	down := testMarket()
+	down.Health = market.Health{Reason: "reconnecting: quote socket closed"}
+	m := press(t, marketModel(down, 120, 40), "5 down c")
+	if m.chart == nil {
+		t.Fatal("no chart open")
+	}
+	out := ansi.Strip(m.View().Content)
+	title := ""
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "▶ BTCUSDT 1m") {
+			title = l
+		}
+	}
+	if !strings.Contains(title, "⚠ no market data: may be stale") {
+		t.Errorf("chart title %q does not say the market is down:\n%s", title, out)
+	}
+	if live := ansi.Strip(press(t, marketModel(testMarket(), 120, 40), "5 down c").View().Content); strings.Contains(live, "may be stale") {
+		t.Errorf("live market, yet the chart says stale:\n%s", live)
 	}
 }

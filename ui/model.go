@@ -4,6 +4,7 @@ package ui
 
 import (
 	"context"
+	"io"
 	"strings"
 	"time"
 
@@ -44,6 +45,8 @@ type Model struct {
 	// startWait and holding: nothing is drawn while holding (firstframe.go).
 	startWait time.Duration
 	holding   bool
+	heldKeys  []tea.KeyPressMsg // typed while holding, pressed when it ends
+	termOut   io.Writer         // the bell and notifications, at once (termout.go); nil: tea.Raw
 
 	acc      deskAccounts // several accounts (accounts.go); zero: one
 	keys     KeyMap
@@ -61,6 +64,10 @@ type Model struct {
 	status  upstream.Status
 	notes   []upstream.Note
 	noteSeq uint64
+	// following is the symbol the market client was last asked to
+	// follow for the order form, followWait the one the form shows
+	// while it waits followAfter (followForm).
+	following, followWait string
 
 	width, height int
 	lay           layout
@@ -86,9 +93,12 @@ type Model struct {
 	reqID        int // id of the newest request whose reply is awaited
 	busy         bool
 	msg          string
-	msgKind      msgKind
-	shortHelp    string // the message line's help, drawn on resize and theme change
-	noHelp       string // the message line under a dialog: blank
+	// unknown is the order whose UNKNOWN outcome the message line shows,
+	// until the account says what became of it (reconcileUnknown).
+	unknown   unknownOrder
+	msgKind   msgKind
+	shortHelp string // the message line's help, drawn on resize and theme change
+	noHelp    string // the message line under a dialog: blank
 	// frames holds the lines the last frames drew (render.go); every
 	// copy of the Model shares it.
 	frames *frameCache
@@ -205,22 +215,25 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.applyTheme()
 		return m, nil
 	case hubMsg:
-		return m.onHub(msg)
+		return pressHeld(m.onHub(msg))
 	case marketMsg:
 		return m.onMarket()
 	case tickMsg:
 		m.now = m.nowFn()
 		m.refresh()
-		return m, tick()
+		return pressHeld(m, tick())
 	case tea.KeyPressMsg:
 		m.metrics.count("keys")
-		return m.onKey(msg)
+		if m.holdKey(msg) {
+			return m, nil
+		}
+		return m.followForm(m.onKey(msg))
 	case tea.MouseClickMsg:
 		return m.onClick(msg.Mouse()), nil
 	case tea.MouseWheelMsg:
 		return m.onWheel(msg.Mouse()), nil
 	case symbolsMsg:
-		return m.onSymbols(msg), nil
+		return m.followForm(m.onSymbols(msg), nil)
 	case placedMsg:
 		return m.onPlaced(msg), nil
 	case canceledMsg:
@@ -233,11 +246,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onResync(msg), nil
 	case AlertMsg:
 		return m.onAlert(msg)
+	case followMsg:
+		return m.onFollow(msg)
 	case toastDoneMsg:
 		return m.onToastDone(msg)
 	case startWaitMsg:
 		m.holding = false
-		return m, nil
+		return pressHeld(m, nil)
 	}
 	return m, nil
 }
@@ -257,6 +272,7 @@ func (m Model) onHub(msg hubMsg) (tea.Model, tea.Cmd) {
 func (m *Model) refresh() {
 	m.snap = m.b.Hub().Latest()
 	m.status = m.b.Status()
+	m.reconcileUnknown()
 	m.endHold()
 	m.revalue()
 	if notes, seq := m.b.Notes(m.noteSeq); seq != m.noteSeq {
@@ -368,6 +384,26 @@ func (m *Model) stale() bool {
 		return false
 	}
 	return m.snap.Version > 0
+}
+
+// staleMark is a pane's stale mark: the account's panes may lag while
+// the stream is not live; while market data is down after it flowed, the
+// quotes shown are the last received, so the Market pane may be stale
+// and the panes showing prices and values say so of their prices.
+func (m *Model) staleMark(id paneID) string {
+	switch {
+	case id == paneEvents:
+		return ""
+	case m.stale():
+		return "⚠ may be stale"
+	case !m.mk.live || m.mk.snap == nil || m.mk.snap.Health.Up || len(m.mk.snap.Quotes) == 0:
+		return ""
+	case id == paneMarket:
+		return "⚠ may be stale"
+	case id == paneBalances, id == paneOrders, id == panePositions:
+		return "⚠ prices may be stale"
+	}
+	return ""
 }
 
 // View draws the screen. It is pure and draws only what is visible.

@@ -82,12 +82,17 @@ type modeCtx struct {
 	bodyH   int             // the body's height, between the header and the message line
 	style   int             // which styles st and pt are (styleID)
 	privacy bool            // amounts are shown as the privacy mark
+	stale   string          // the stream's state while the account may be stale (m.stale), else ""
 }
 
 // modeCtx is the dashboard as the modes see it now.
 func (m *Model) modeCtx() modeCtx {
-	return modeCtx{st: &m.st, pt: &m.pt, snap: m.snap, mk: m.mk, w: m.lay.w, bodyH: m.lay.body.h, style: m.styleID(),
+	cx := modeCtx{st: &m.st, pt: &m.pt, snap: m.snap, mk: m.mk, w: m.lay.w, bodyH: m.lay.body.h, style: m.styleID(),
 		privacy: m.privacy}
+	if m.stale() {
+		cx.stale = string(m.status.State)
+	}
+	return cx
 }
 
 // boxed draws content in a box that fits the body (boxedLines), no line

@@ -20,6 +20,12 @@ func (m Model) onClick(mouse tea.Mouse) Model {
 	r := m.lay.panes[m.focus]
 	row := mouse.Y - r.y - 2
 	p := &m.panes[m.focus]
+	if ri, ok := m.wrappedRowAt(p, r, row); ok {
+		if ri >= 0 {
+			p.cursor, p.follow = ri, false
+		}
+		return m
+	}
 	if row >= 0 && p.offset+row < len(p.rows) {
 		p.cursor = p.offset + row
 		p.follow = false

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 
@@ -19,7 +20,7 @@ import (
 func decParts(s string) (intW, fracW int) {
 	i := strings.IndexByte(s, '.')
 	if i < 0 {
-		return len(s), 0
+		return utf8.RuneCountInString(s), 0 // a word in its place ("—") too
 	}
 	return i, len(s) - i - 1
 }

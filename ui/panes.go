@@ -139,14 +139,62 @@ func pendingMarket(p *state.Pending) string {
 	return state.MarketSpot
 }
 
+// noLast is the Last of a closed order whose symbol the market data does
+// not follow (any more): it has no price, as the title says (unfollowed).
+const noLast = "—"
+
+// orderLast is an order row's last price: its symbol's quote; for a
+// closed order whose symbol has none while market data flows, noLast
+// (the market data follows the symbols the account touches, and a closed
+// order touches none; blank would read as a price still loading).
+func orderLast(it *item, mk *mktView) string {
+	sym := ""
+	if it.ord != nil {
+		sym = it.ord.Symbol
+	} else if it.pend != nil {
+		sym = it.pend.Symbol
+	}
+	q, ok := mk.snap.Quotes[sym]
+	if !ok && it.ord != nil && !it.ord.Open() && mk.snap.Health.Up {
+		return noLast
+	}
+	return q.Last
+}
+
+// unfollowedNote is the closed orders' title note when a row shown has no
+// last price (noLast), saying why; rows are the ones shown.
+func unfollowedNote(rows []item, mk *mktView) string {
+	for i := range rows {
+		if orderLast(&rows[i], mk) == noLast {
+			return "Last " + noLast + ": its symbol is not followed now (no price)"
+		}
+	}
+	return ""
+}
+
+// orderSide is the side an order was sent with: a contract order's is
+// kept as BUY or SELL with its close flag (as the user stream reports
+// it), shown as BUY_OPEN, SELL_CLOSE, … since a SELL alone does not say
+// whether it opens a short or closes a long.
+func orderSide(o *state.Order) string {
+	if o.Market != state.MarketContract || o.Close == nil || strings.Contains(o.Side, "_") {
+		return o.Side
+	}
+	if *o.Close {
+		return o.Side + "_CLOSE"
+	}
+	return o.Side + "_OPEN"
+}
+
 func orderColumns() []column {
 	market := orderField(func(o *state.Order) string { return o.Market }, pendingMarket)
 	symbol := orderField(func(o *state.Order) string { return o.Symbol }, func(p *state.Pending) string { return p.Symbol })
-	side := orderField(func(o *state.Order) string { return o.Side }, func(p *state.Pending) string { return p.Side })
-	typ := orderField(func(o *state.Order) string { return o.Type }, nil)
+	side := orderField(orderSide, func(p *state.Pending) string { return p.Side })
+	// A pending row shows the terms it was sent with: what is in flight.
+	typ := orderField(func(o *state.Order) string { return o.Type }, func(p *state.Pending) string { return p.Type })
 	tif := orderField(func(o *state.Order) string { return o.TimeInForce }, nil)
-	price := orderField(func(o *state.Order) string { return o.Price }, nil)
-	qty := orderField(func(o *state.Order) string { return o.Quantity }, nil)
+	price := orderField(func(o *state.Order) string { return o.Price }, func(p *state.Pending) string { return p.Price })
+	qty := orderField(func(o *state.Order) string { return o.Quantity }, func(p *state.Pending) string { return p.Quantity })
 	filled := orderField(func(o *state.Order) string { return o.ExecutedQty }, nil)
 	avg := orderField(func(o *state.Order) string {
 		if o.AvgPrice == nil {
@@ -176,19 +224,32 @@ func orderColumns() []column {
 		}
 		return 0
 	}
-	age := func(it *item, c *cellCtx) string {
+	// since is how long ago it was created: an order's time is on the
+	// service's clock, a pending row's on ours.
+	since := func(it *item, c *cellCtx) (time.Duration, bool) {
 		ms := created(it)
 		if ms == 0 || c.now.IsZero() {
+			return 0, false
+		}
+		now := c.now
+		if it.ord != nil {
+			now = now.Add(c.offset)
+		}
+		return now.Sub(time.UnixMilli(ms)), true
+	}
+	age := func(it *item, c *cellCtx) string {
+		d, ok := since(it, c)
+		if !ok {
 			return ""
 		}
-		return compactAge(c.now.Sub(time.UnixMilli(ms)))
+		return compactAge(d)
 	}
-	ageClock := func(it *item, now time.Time) int64 {
-		ms := created(it)
-		if ms == 0 || now.IsZero() {
+	ageClock := func(it *item, c *cellCtx) int64 {
+		d, ok := since(it, c)
+		if !ok {
 			return -1
 		}
-		return ageKey(now.Sub(time.UnixMilli(ms)))
+		return ageKey(d)
 	}
 	pct := func(it *item, _ *cellCtx) string {
 		if it.ord == nil {
@@ -199,7 +260,7 @@ func orderColumns() []column {
 		}
 		return ""
 	}
-	last := func(it *item, c *cellCtx) string { return c.mk.snap.Quotes[symbol(it)].Last }
+	last := func(it *item, c *cellCtx) string { return orderLast(it, c.mk) }
 	dist := func(it *item, c *cellCtx) string {
 		if it.ord == nil || !it.ord.Open() {
 			return "" // a closed order fills no more
@@ -324,7 +385,7 @@ func eventColumns() []column {
 			switch it.note.Kind {
 			case upstream.NoteFill:
 				return p.good
-			case upstream.NoteError:
+			case upstream.NoteError, upstream.NoteAlert:
 				return p.bad
 			case upstream.NoteConnect, upstream.NoteResync:
 				return p.warn
@@ -371,7 +432,7 @@ func newPanes() [numPanes]pane {
 	ps[panePositions].cellsFrom = cellsPos
 	ps[panePositions].rowPaint = positionPaint
 	ps[paneEvents] = newPane(paneEvents, eventColumns())
-	ps[paneEvents].follow = true
+	ps[paneEvents].follow, ps[paneEvents].wrap = true, true
 	ps[paneMarket] = newPane(paneMarket, marketColumns())
 	ps[paneMarket].cellsFrom = cellsQuotes // its rows are the market snapshot's
 	ps[paneFills] = newPane(paneFills, fillColumns())

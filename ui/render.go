@@ -123,7 +123,7 @@ type statusKey struct {
 	now       time.Time
 	lastEvent int64
 	stats     state.Stats
-	w         int
+	w, lines  int
 }
 
 // paneLines is one pane's cached lines, valid for the columns, widths
@@ -141,6 +141,8 @@ type paneLines struct {
 	// rows are the row lines of the last frame, in screen order; next is
 	// the frame being drawn (the two swap after it).
 	rows, next []rowLine
+	// wrap is a wrapping pane's layout of its rows (wrap.go).
+	wrap wrapCache
 }
 
 // paneLook is what every line of a pane depends on besides its row.
@@ -153,9 +155,10 @@ type paneLook struct {
 // titleKey is everything a pane's title line shows.
 type titleKey struct {
 	title, note, filter string
-	n, sort             int
+	n, sort, notOpen    int
 	desc                bool
-	filtering, stale    bool
+	filtering           bool
+	stale               string
 	focused             bool
 	w                   int
 }
@@ -205,7 +208,7 @@ func (pl *paneLines) use(p *pane, look paneLook, cols []int) {
 			pl.widths = append(pl.widths, p.widths[ci])
 		}
 		pl.header, pl.empty, pl.rows = "", "", pl.rows[:0]
-		pl.titleOK = false
+		pl.titleOK, pl.wrap = false, wrapCache{}
 	}
 	pl.next = pl.next[:0]
 }
@@ -250,7 +253,7 @@ func (p *pane) rowKey(ri int, c *viewCtx, cols []int) rowKey {
 	}
 	for _, ci := range cols {
 		if f := p.cols[ci].clock; f != nil {
-			k.clock = k.clock*1_000_003 + f(&p.rows[ri], c.cell.now)
+			k.clock = k.clock*1_000_003 + f(&p.rows[ri], c.cell)
 		}
 	}
 	return k
@@ -272,8 +275,11 @@ func ageKey(d time.Duration) int64 {
 
 // drawRow writes screen row j of the pane (row d.off+j), from the cache
 // when its key or its cells are unchanged.
-func (d *paneDraw) drawRow(b *screenBuf, j int) {
-	p, ri := d.p, d.off+j
+func (d *paneDraw) drawRow(b *screenBuf, j int) { d.drawRowAt(b, j, d.off+j) }
+
+// drawRowAt writes row ri on screen row j of the pane.
+func (d *paneDraw) drawRowAt(b *screenBuf, j, ri int) {
+	p := d.p
 	pl, fc := d.lines, d.fc
 	if pl == nil {
 		var sb strings.Builder

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"bhtop/rest"
+	"bhtop/state"
 )
 
 // onSymbols fills the form with brokerInfo's symbols.
@@ -37,8 +38,48 @@ func (m Model) onPlaced(msg placedMsg) Model {
 	if m.settle(msg.id, r, "order", msg.what+" (id "+r.OrderID+")",
 		": shown as UNKNOWN until reconciled by client id "+r.ClientOrderID) {
 		m.metrics.count("orders_" + outcomeName(r.Outcome))
+		m.unknown = unknownOrder{}
+		if outcomeName(r.Outcome) == string(rest.OutcomeUnknown) && r.ClientOrderID != "" {
+			m.unknown = unknownOrder{cid: r.ClientOrderID, msg: m.msg}
+		}
 	}
 	return m
+}
+
+// unknownOrder is an order sent whose outcome was UNKNOWN (a 5XX or a
+// timeout), and the message that said so.
+type unknownOrder struct{ cid, msg string }
+
+// reconcileUnknown replaces the message line's "order outcome UNKNOWN"
+// once the account shows what became of that order: found (its status
+// and id) or not placed (why). Left as it was while still unknown, and
+// forgotten once the message line says something else.
+func (m *Model) reconcileUnknown() {
+	u := m.unknown
+	if u.cid == "" {
+		return
+	}
+	if m.msg != u.msg {
+		m.unknown = unknownOrder{}
+		return
+	}
+	for _, p := range m.snap.Pending {
+		if p.ClientOrderID != u.cid {
+			continue
+		}
+		if p.Status == state.PendingNotPlaced {
+			m.setMsg(msgBad, "order "+u.cid+" (UNKNOWN) was not placed: "+p.Reason)
+			m.unknown = unknownOrder{}
+		}
+		return // still pending or unknown
+	}
+	for _, o := range m.snap.Orders.All() {
+		if o.ClientOrderID == u.cid {
+			m.setMsg(msgGood, "order "+u.cid+" (UNKNOWN) found: "+o.Status+", id "+o.OrderID)
+			m.unknown = unknownOrder{}
+			return
+		}
+	}
 }
 
 // onCanceled shows the outcome of a cancel.
@@ -98,7 +139,10 @@ func (m Model) onKeepalive(msg keepaliveMsg) Model {
 		m.setMsg(msgBad, "keepalive failed: "+msg.err.Error())
 		return m
 	}
-	m.setMsg(msgGood, "keepalive sent; listenKey now expires "+msg.expires.Format("15:04:05"))
+	// The service's answer ({}) gives no expiry, and the validity it
+	// extends the key by is its own (60 min in SPEC.md; the simulator's
+	// --listen-key-ttl): the expiry the backend assumes is not shown.
+	m.setMsg(msgGood, "keepalive accepted at "+m.nowFn().Format("15:04:05")+": the service extended the listenKey")
 	return m
 }
 

@@ -91,7 +91,7 @@ type column struct {
 	// clock is set on a column whose text changes with the clock (an
 	// age): a key of the text it shows at now, so a drawn row is reused
 	// while its key stays the same.
-	clock func(it *item, now time.Time) int64
+	clock func(it *item, c *cellCtx) int64
 	cmp   func(a, b *item) int // nil: not a sort column (unless mcmp is set)
 	// mcmp sorts a column that depends on the market.
 	mcmp  func(a, b *item, c *cellCtx) int
@@ -108,7 +108,10 @@ type column struct {
 // see a zero clock, so cells that change with time have fixed widths.
 type cellCtx struct {
 	now time.Time
-	mk  *mktView // never nil once the model is built
+	// offset is the service's clock minus ours (measured): an order's
+	// creation time is on the service's clock.
+	offset time.Duration
+	mk     *mktView // never nil once the model is built
 }
 
 // colWidth is a column's width over the pane's current rows.
@@ -137,7 +140,11 @@ type pane struct {
 	cursor  int
 	offset  int
 	follow  bool // stick to the newest row (events)
+	wrap    bool // a row too long for its flex column goes on more lines (events; wrap.go)
 	pinned  int  // rows at the top kept out of sorting (pending orders)
+	// notOpen counts the pinned rows of orders known not to have been
+	// placed (NOT_PLACED): listed, with why, but not counted as open.
+	notOpen int
 	// rowPaint colours a whole row (positions by side, pending orders).
 	rowPaint func(it *item, p *paints) paint
 	// usesMarket: the rows show market data, so a new market view
@@ -239,6 +246,12 @@ func (p *pane) install(k cacheKey, rows []item, pinned int, mk *mktView) {
 	prevLen := len(p.rows)
 	p.key, p.builtOK = k, true
 	p.rows, p.pinned = rows, pinned
+	p.notOpen = 0
+	for i := range rows[:pinned] {
+		if rows[i].pend != nil && rows[i].pend.Status == state.PendingNotPlaced {
+			p.notOpen++
+		}
+	}
 	p.gen++
 	if p.shared == nil {
 		p.measure(&cellCtx{mk: mk})

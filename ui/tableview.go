@@ -13,8 +13,8 @@ type viewCtx struct {
 	noColor   bool
 	privacy   bool
 	focused   bool
-	stale     bool
-	filtering bool // the filter is being typed
+	stale     string // the title's stale mark ("⚠ may be stale"); "" none
+	filtering bool   // the filter is being typed
 	title     string
 	empty     string // shown when there are no rows
 	note      string // after the row count (the fills' fee totals)
@@ -131,6 +131,9 @@ type paneDraw struct {
 	off   int
 	fc    *frameCache // nil: draw every line
 	lines *paneLines  // the pane's cached lines (nil without fc)
+	// wrapped are the row lines of a wrapping pane (wrap.go); nil: a row
+	// a line.
+	wrapped []wrapLine
 }
 
 func (p *pane) drawer(c viewCtx, w, h int, fc *frameCache) paneDraw {
@@ -142,6 +145,9 @@ func (p *pane) drawer(c viewCtx, w, h int, fc *frameCache) paneDraw {
 	if fc != nil {
 		d.fc, d.lines = fc, &fc.panes[p.id]
 		d.lines.use(p, paneLook{w: d.w, fit: d.fit, focused: c.focused}, d.cols)
+	}
+	if p.wrap && d.w > 0 && d.h > 1 {
+		d.wrapRows(h - 2)
 	}
 	return d
 }
@@ -157,6 +163,8 @@ func (d *paneDraw) line(b *screenBuf, i int) {
 		b.WriteString(d.header())
 	case len(p.rows) == 0 && i == 2:
 		b.WriteString(d.emptyLine())
+	case d.wrapped != nil:
+		d.drawWrapped(b, i-2)
 	case d.off+i-2 < len(p.rows) && len(p.rows) > 0:
 		d.drawRow(b, i-2)
 	default:
@@ -194,7 +202,7 @@ func (d *paneDraw) title() string {
 	if pl == nil {
 		return p.titleLine(c, d.w)
 	}
-	k := titleKey{title: c.title, note: c.note, filter: p.filter, n: len(p.rows), sort: p.sortIdx, desc: p.desc,
+	k := titleKey{title: c.title, note: c.note, filter: p.filter, n: len(p.rows), notOpen: p.notOpen, sort: p.sortIdx, desc: p.desc,
 		filtering: c.filtering, stale: c.stale, focused: c.focused, w: d.w}
 	if !pl.titleOK || pl.titleKey != k {
 		pl.titleOK, pl.titleKey, pl.title = true, k, p.titleLine(c, d.w)
@@ -370,8 +378,13 @@ func (p *pane) titleLine(c *viewCtx, w int) string {
 	}
 	b.WriteString(c.title)
 	b.WriteString(" (")
-	b.WriteString(strconv.Itoa(len(p.rows)))
+	b.WriteString(strconv.Itoa(len(p.rows) - p.notOpen))
 	b.WriteString(")")
+	if p.notOpen > 0 {
+		b.WriteString("  +")
+		b.WriteString(strconv.Itoa(p.notOpen))
+		b.WriteString(" not placed")
+	}
 	if s := p.sortName(); s != "" {
 		b.WriteString("  sort:")
 		b.WriteString(s)
@@ -388,12 +401,20 @@ func (p *pane) titleLine(c *viewCtx, w int) string {
 			b.WriteString("█")
 		}
 	}
+	mark := ""
+	if c.stale != "" {
+		mark = "  " + c.stale
+	}
 	if c.note != "" {
-		b.WriteString("  ")
+		note := c.note
 		if c.privacy {
-			b.WriteString(maskNumbers(c.note))
-		} else {
-			b.WriteString(c.note)
+			note = maskNumbers(note)
+		}
+		if room := w - textWidth(b.String()) - 2 - textWidth(mark); room > 0 {
+			if note = fitNote(note, room); note != "" {
+				b.WriteString("  ")
+				b.WriteString(note)
+			}
 		}
 	}
 	title := b.String()
@@ -401,16 +422,37 @@ func (p *pane) titleLine(c *viewCtx, w int) string {
 	if c.focused {
 		pt = c.p.titleFocused
 	}
-	if !c.stale {
+	if c.stale == "" {
 		return pt.wrap(fit(title, w))
 	}
-	mark := "  ⚠ may be stale"
 	tw := textWidth(title)
 	if tw+textWidth(mark) > w {
 		title = fit(title, max(0, w-textWidth(mark)))
 		tw = textWidth(title)
 	}
 	return pt.wrap(title) + c.p.stale.wrap(fit(mark, w-tw))
+}
+
+// fitNote fits a title's note ("fees 1.5 BNB · 0.3 USDT · …") in room
+// cells: the items it lists (split at " · ") give way whole from the
+// end, counted as "+N more", so an amount is never cut; "" when not even
+// its first word and the count fit.
+func fitNote(note string, room int) string {
+	if textWidth(note) <= room {
+		return note
+	}
+	parts := strings.Split(note, " · ")
+	for k := len(parts) - 1; k >= 1; k-- {
+		s := strings.Join(parts[:k], " · ") + " · +" + strconv.Itoa(len(parts)-k) + " more"
+		if textWidth(s) <= room {
+			return s
+		}
+	}
+	label, _, _ := strings.Cut(parts[0], " ")
+	if s := label + " +" + strconv.Itoa(len(parts)) + " more"; len(parts) > 1 && textWidth(s) <= room {
+		return s
+	}
+	return ""
 }
 
 // maskNumbers replaces every number in free text with the privacy mark,

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -60,7 +61,7 @@ func (m *Model) closeNow(cl *closeReview) (rest.ContractOrderRequest, error) {
 	}
 	var req rest.ContractOrderRequest
 	if err == nil {
-		req, err = actions.CloseOrder(p, cl.qty)
+		req, err = cl.order(p)
 	}
 	if err != nil {
 		cl.err = err.Error()
@@ -109,20 +110,44 @@ func (c *closeReview) edit(msg tea.KeyPressMsg, erase key.Binding) bool {
 	return true
 }
 
+// errNoCloseQty: the closing review's quantity was erased.
+var errNoCloseQty = errors.New("type the quantity to close")
+
+// order is the closing order of p for the review's quantity. An erased
+// quantity is refused: actions.CloseOrder takes "" for the whole
+// available quantity, which the trader did not ask for here.
+func (c closeReview) order(p state.Position) (rest.ContractOrderRequest, error) {
+	if c.qty == "" {
+		return rest.ContractOrderRequest{}, errNoCloseQty
+	}
+	return actions.CloseOrder(p, c.qty)
+}
+
 // View is the closing review: the position, the quantity being edited
-// and the order it makes (or why it cannot).
-func (c closeReview) View() string {
+// and the order it makes (or why it cannot). In privacy mode the
+// position's quantities are masked, and so is the quantity while it is
+// the prefilled available one (a typed one is the trader's own).
+func (c closeReview) View(privacy bool) string {
 	p := c.pos
+	total, avail, qty := p.Total, p.Available, c.qty
+	mask := func(s string) string { return s }
+	if privacy {
+		total, avail, mask = hidden, hidden, maskNumbers
+		if qty == p.Available {
+			qty = hidden
+		}
+	}
 	lines := []string{"CLOSE THIS POSITION?", "",
-		p.Symbol + " " + p.Side + "  total " + p.Total + "  available " + p.Available + "  avg " + p.AvgPrice}
-	req, err := actions.CloseOrder(p, c.qty)
+		p.Symbol + " " + p.Side + "  total " + total + "  available " + avail + "  avg " + p.AvgPrice}
+	req, err := c.order(p)
 	switch {
 	case c.err != "":
-		lines = append(lines, "quantity ["+c.qty+"_]  ! "+c.err)
+		lines = append(lines, "quantity ["+qty+"_]  ! "+mask(c.err))
 	case err != nil:
-		lines = append(lines, "quantity ["+c.qty+"_]  ! "+err.Error())
+		lines = append(lines, "quantity ["+qty+"_]  ! "+mask(err.Error()))
 	default:
-		lines = append(lines, "quantity ["+c.qty+"_]", contractSummary(&req)+" (best opposite price)")
+		req.Quantity = qty
+		lines = append(lines, "quantity ["+qty+"_]", contractSummary(&req)+" (best opposite price)")
 	}
 	lines = append(lines, "", "type to change the quantity", "y = yes, send    any other key = no")
 	return strings.Join(lines, "\n")

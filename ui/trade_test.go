@@ -10,6 +10,7 @@ import (
 
 	"bhtop/actions"
 	"bhtop/rest"
+	"bhtop/state"
 )
 
 // The trading actions through the whole program: a contract order, the
@@ -96,7 +97,7 @@ func TestCloseRereadsPosition(t *testing.T) {
 		m.confirm.closing.qty != "1.5" || !strings.Contains(m.confirm.closing.err, "changed") {
 		t.Fatalf("after y on a stale review: sent %d, review %+v; want nothing sent and the review refreshed", len(tr.contract), m.confirm)
 	}
-	if v := m.confirm.closing.View(); !strings.Contains(v, "available 1.5") {
+	if v := m.confirm.closing.View(false); !strings.Contains(v, "available 1.5") {
 		t.Errorf("review:\n%s\nwant the available quantity now", v)
 	}
 	m = press(t, m, "y y")
@@ -258,5 +259,134 @@ func TestContractOverPrice(t *testing.T) {
 		TimeInForce: "GTC", Quantity: "5", OverPrice: "2.5", Leverage: "10"}
 	if len(tr.contract) != 1 || tr.contract[0] != want {
 		t.Fatalf("sent %+v, want one %+v", tr.contract, want)
+	}
+}
+
+// TestCancelRereadsOrder: the order filled (or was cancelled) while its
+// cancel review was open: `y` sends nothing and says why, as the close
+// review does for a changed position; an order still open is cancelled
+// once.
+func TestCancelRereadsOrder(t *testing.T) {
+	b, tr := newTestBackend(testSnapshot()), &testTrader{}
+	m := sized(New(b, tr, WithNow(fixedNow)), 120, 40)
+	m = press(t, m, "2 down down down down x") // the ETHBTC order 1002, NEW
+	if m.confirm == nil || m.confirm.cancel == nil || m.confirm.cancel.OrderID != "1002" {
+		t.Fatalf("review %+v, want the cancel of order 1002", m.confirm)
+	}
+	filled := testSnapshot()
+	filled.Version++
+	o, _ := filled.Orders.Find("spot", "1002")
+	done := *o
+	done.Status, done.ExecutedQty, done.Working = "FILLED", done.Quantity, false
+	filled.Orders = state.NewOrderRows(&done)
+	b.hub.Publish(filled)
+	next, _ := m.Update(hubMsg{at: time.Now()})
+	m = press(t, next.(Model), "y")
+	if _, canceled := tr.calls(); canceled != 0 {
+		t.Errorf("a cancel was sent for an order that is FILLED")
+	}
+	if !strings.Contains(m.msg, "no longer open") || !strings.Contains(m.msg, "FILLED") {
+		t.Errorf("message %q, want why nothing was sent", m.msg)
+	}
+
+	m = press(t, sized(New(newTestBackend(testSnapshot()), tr, WithNow(fixedNow)), 120, 40), "2 down down down down x y")
+	if _, canceled := tr.calls(); canceled != 1 {
+		t.Errorf("cancels sent %d for an open order, want 1", canceled)
+	}
+}
+
+// TestUnknownOutcomeMessageFollowsTheOrder: "order outcome UNKNOWN"
+// stayed on the message line after the order was found (or found never
+// placed), inviting the order to be sent again; it now says what became
+// of it once the account shows it.
+func TestUnknownOutcomeMessageFollowsTheOrder(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(s *state.Snapshot)
+		want string
+	}{
+		{"found", func(s *state.Snapshot) {
+			s.Orders = s.Orders.Append(&state.Order{Market: "spot", Symbol: "BTCUSDT", OrderID: "9001", ClientOrderID: "ui-test-1",
+				Side: "BUY", Type: "LIMIT", TimeInForce: "GTC", Price: "60000", Quantity: "0.01", ExecutedQty: "0",
+				CumulativeQuoteQty: "0", Status: "NEW", Working: true})
+		}, "order ui-test-1 (UNKNOWN) found: NEW, id 9001"},
+		{"not placed", func(s *state.Snapshot) {
+			s.Pending = append(s.Pending, state.Pending{ClientOrderID: "ui-test-1", Symbol: "BTCUSDT", Side: "BUY",
+				Status: state.PendingNotPlaced, Reason: "the service does not know it (-2013)"})
+		}, "order ui-test-1 (UNKNOWN) was not placed: the service does not know it (-2013)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newTestBackend(testSnapshot())
+			m := sized(New(b, &testTrader{outcome: rest.OutcomeUnknown}, WithNow(fixedNow)), 160, 48)
+			m = press(t, m, "n down down down down type:0.01 down type:60000 enter y")
+			if !strings.Contains(m.msg, "UNKNOWN") {
+				t.Fatalf("message %q, want the UNKNOWN outcome", m.msg)
+			}
+			s := testSnapshot()
+			s.Version++
+			s.Pending = append(s.Pending, state.Pending{ClientOrderID: "ui-test-1", Symbol: "BTCUSDT", Side: "BUY", Status: state.PendingUnknown})
+			b.hub.Publish(s)
+			next, _ := m.Update(hubMsg{at: time.Now()})
+			m = next.(Model)
+			if !strings.Contains(m.msg, "UNKNOWN (") {
+				t.Fatalf("still unknown, the message changed to %q", m.msg)
+			}
+			s = testSnapshot()
+			s.Version += 2
+			tc.edit(s)
+			b.hub.Publish(s)
+			next, _ = m.Update(hubMsg{at: time.Now()})
+			m = next.(Model)
+			if !strings.Contains(m.msg, tc.want) {
+				t.Errorf("message %q, want %q", m.msg, tc.want)
+			}
+		})
+	}
+}
+
+// TestCloseWithEmptyQuantitySendsNothing: erasing the closing review's
+// quantity and pressing y closed the whole available quantity (an empty
+// quantity meant "all"); it now sends nothing and asks for a quantity.
+func TestCloseWithEmptyQuantitySendsNothing(t *testing.T) {
+	tr := &testTrader{}
+	m := sized(New(newTestBackend(testSnapshot()), tr, WithNow(fixedNow)), 120, 40)
+	m = press(t, m, "3 x backspace") // BTC-PERP LONG, available 2: "2" erased
+	if m.confirm == nil || m.confirm.closing == nil || m.confirm.closing.qty != "" {
+		t.Fatalf("review %+v, want the closing review with an empty quantity", m.confirm)
+	}
+	if v := ansi.Strip(m.confirm.closing.View(false)); strings.Contains(v, "SELL_CLOSE") || !strings.Contains(v, "type the quantity to close") {
+		t.Errorf("review with an empty quantity:\n%s", v)
+	}
+	m = press(t, m, "y")
+	if len(tr.contract) != 0 {
+		t.Fatalf("sent %+v with an empty quantity", tr.contract)
+	}
+	if m.confirm == nil || m.confirm.closing == nil {
+		t.Fatal("the review closed; want it open, asking for a quantity")
+	}
+	m = press(t, m, "type:1 y")
+	if len(tr.contract) != 1 || tr.contract[0].Quantity != "1" {
+		t.Errorf("sent %+v, want one SELL_CLOSE of 1", tr.contract)
+	}
+}
+
+// TestCloseReviewPrivacy: in privacy mode the closing review hid nothing:
+// the position's total and available quantity (which the positions pane
+// masks) showed, also as the prefilled quantity; a typed quantity shows.
+func TestCloseReviewPrivacy(t *testing.T) {
+	m := sized(New(newTestBackend(testSnapshot()), &testTrader{}, WithNow(fixedNow), WithPrivacy(true)), 120, 40)
+	m = press(t, m, "3 x") // BTC-PERP LONG, total 3, available 2
+	v := ansi.Strip(m.View().Content)
+	for _, leak := range []string{"total 3", "available 2", "[2_]", "SELL_CLOSE 2 "} {
+		if strings.Contains(v, leak) {
+			t.Errorf("privacy on, the review shows %q:\n%s", leak, v)
+		}
+	}
+	if !strings.Contains(v, "total ••• ") || !strings.Contains(v, "SELL_CLOSE ••• BTC-PERP") {
+		t.Errorf("privacy on, the review does not mask the amounts:\n%s", v)
+	}
+	m = press(t, m, "backspace type:1")
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "[1_]") || !strings.Contains(v, "SELL_CLOSE 1 BTC-PERP") {
+		t.Errorf("a typed quantity is the trader's own: it shows:\n%s", v)
 	}
 }

@@ -17,6 +17,7 @@ const (
 	NoteResync    NoteKind = "resync"
 	NoteError     NoteKind = "error"
 	NoteInfo      NoteKind = "info"
+	NoteAlert     NoteKind = "alert" // an alert rule fired (the dashboard's alerts)
 )
 
 // Note is one line of the events pane: something that happened, said so a

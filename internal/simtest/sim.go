@@ -109,3 +109,16 @@ func Market(t testing.TB, srv *sim.Server, st *state.Hub, tune func(*market.Conf
 	t.Cleanup(c.Close)
 	return c
 }
+
+// SpendWeight spends weight (a multiple of 5) of the minute's request
+// weight on the simulator, as another program on the same IP would: with
+// GET /openapi/v1/account requests of a client of its own, timed by now.
+func (s *Sim) SpendWeight(t testing.TB, now func() time.Time, weight int) {
+	t.Helper()
+	c := s.Client(rest.WithClock(now))
+	for range weight / 5 {
+		if _, err := c.Account(context.Background()); err != nil {
+			t.Fatalf("spending weight: %v", err)
+		}
+	}
+}

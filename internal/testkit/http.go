@@ -3,6 +3,7 @@ package testkit
 import (
 	"io"
 	"net/http"
+	"sync"
 	"testing"
 )
 
@@ -27,4 +28,32 @@ func Do(t testing.TB, req *http.Request) Reply {
 		t.Fatalf("%s %s: read the answer: %v", req.Method, req.URL.Path, err)
 	}
 	return Reply{Status: res.StatusCode, Header: res.Header, Body: b}
+}
+
+// HoldFirst is a transport that keeps the first request to Path from
+// leaving until Release is closed (a slow answer: the request is in
+// flight), and says so by closing Held. Make one with NewHoldFirst.
+type HoldFirst struct {
+	Path          string
+	Held, Release chan struct{}
+	once          sync.Once
+}
+
+// NewHoldFirst holds the first request to path.
+func NewHoldFirst(path string) *HoldFirst {
+	return &HoldFirst{Path: path, Held: make(chan struct{}), Release: make(chan struct{})}
+}
+
+// RoundTrip sends r with http.DefaultTransport, the first to Path once
+// Release is closed.
+func (h *HoldFirst) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Path == h.Path {
+		first := false
+		h.once.Do(func() { first = true })
+		if first {
+			close(h.Held)
+			<-h.Release
+		}
+	}
+	return http.DefaultTransport.RoundTrip(r)
 }

@@ -1,0 +1,29 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDashboardHelpListsItsFlags: `bhtop -h` (and `bhtop help`) list the
+// commands and the dashboard's own flags; a bad dashboard flag says
+// "bhtop -h lists the flags", and --fps, --metrics and the connection
+// flags were nowhere to be read.
+func TestDashboardHelpListsItsFlags(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}} {
+		var out, errOut strings.Builder
+		code := Run(args, IO{Out: &out, Err: &errOut})
+		got := out.String()
+		if code != ExitOK {
+			t.Errorf("bhtop %v: exit %d, want 0", args, code)
+		}
+		for _, want := range []string{"dump ", "serve ", "-fps", "-metrics", "-no-market", "-base-url", "-alert-cmd"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("bhtop %v: stdout lacks %q:\n%s", args, want, got)
+			}
+		}
+		if strings.Contains(got, "cpuprofile") || errOut.Len() != 0 {
+			t.Errorf("bhtop %v: a hidden flag listed, or stderr %q", args, errOut.String())
+		}
+	}
+}

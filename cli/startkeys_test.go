@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"bhtop/sim"
+)
+
+// TestDashboardKeysBeforeFirstFrame: keys typed while the dashboard has
+// drawn nothing yet (its start wait: the account's open orders are still
+// on their way) act on the first frame it draws: "2X" reviews the 3 open
+// orders instead of finding none.
+func TestDashboardKeysBeforeFirstFrame(t *testing.T) {
+	// A loaded machine (CI under -race) may take longer than the 200 ms
+	// to go live; the keys must still meet the first frame, not a
+	// "connecting" one.
+	wait := dashboardStartWait
+	dashboardStartWait = 10 * time.Second
+	t.Cleanup(func() { dashboardStartWait = wait })
+	s := keyedSim(t, sim.Options{}).Server
+	for _, p := range []string{"0.01", "0.011", "0.012"} {
+		args := []string{"order", "new", "--symbol", "ETHBTC", "--side", "BUY", "--quantity", "1", "--price", p}
+		if code, _, errOut := runCLI(orderEnv(t, s, nil), args...); code != ExitOK {
+			t.Fatalf("order new: exit %d: %s", code, errOut)
+		}
+	}
+	// The spot open orders answer 60 ms late: well within the start wait,
+	// long after the keys.
+	target, err := url.Parse(s.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fwd := httputil.NewSingleHostReverseProxy(target)
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/openapi/v1/openOrders" {
+			time.Sleep(60 * time.Millisecond)
+		}
+		fwd.ServeHTTP(w, r)
+	}))
+	t.Cleanup(slow.Close)
+	env := orderEnv(t, s, map[string]string{"BHTOP_BASE_URL": slow.URL})
+	code, screen, errOut := driveDashboard(t, nil, env, 120, 40,
+		screenStep{nil, "2X"},
+		screenStep{[]string{"CANCEL 3 OPEN ORDERS?"}, "nq"})
+	if code != ExitOK {
+		t.Fatalf("dashboard exit %d; stderr: %s", code, errOut)
+	}
+	if strings.Contains(screen, "no open orders shown to cancel") {
+		t.Errorf("X typed before the first frame found no orders")
+	}
+}

@@ -1,0 +1,36 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestAlertsFiringTogetherAllShow: two rules that fire at once (both
+// prices are above their level from the start) show one toast, the
+// newest, and both in the Events pane as "alert" lines, so the first is
+// not lost under the second.
+func TestAlertsFiringTogetherAllShow(t *testing.T) {
+	s := startSim(t, "--activity", "0")
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	rules := "[[alerts]]\nkind = \"price_cross\"\nsymbol = \"BTCUSDT\"\nabove = 1\n" +
+		"[[alerts]]\nkind = \"price_cross\"\nsymbol = \"ETHUSDT\"\nabove = 1\n"
+	if err := os.WriteFile(cfg, []byte(rules), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm := s.dashboard(t, 160, 48, "--config", cfg)
+	tm.waitText("⚑ ")
+	tm.keys("4") // Events
+	tm.waitFor("both alerts in Events", func(screen string) bool {
+		n := 0
+		for _, line := range strings.Split(screen, "\n") {
+			if strings.Contains(line, " alert ") && (strings.Contains(line, "BTCUSDT price") || strings.Contains(line, "ETHUSDT price")) {
+				n++
+			}
+		}
+		return n == 2
+	})
+	tm.keys("q")
+	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
+}

@@ -1,0 +1,77 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestFillsFeeTotalsFit: the Fills title's fee totals are never cut
+// mid-amount ("…"): the assets that do not fit give way whole, counted
+// as "+N more"; the totals of three assets all show at 200 columns.
+func TestFillsFeeTotalsFit(t *testing.T) {
+	for _, tc := range []struct {
+		added []string
+		sizes [][2]int
+	}{
+		{[]string{"ETH", "BNB", "LTC", "XRP", "BHT"}, [][2]int{{80, 24}, {160, 48}, {200, 60}}},
+		{[]string{"BNB"}, [][2]int{{200, 60}}},
+	} {
+		snap := testSnapshot()
+		for i, asset := range tc.added {
+			f := snap.Fills[2]
+			f.TradeID, f.CommissionAsset, f.Commission = strconv.Itoa(6000+i), asset, "0.12345678"
+			snap.Fills = append(snap.Fills, f)
+		}
+		n := len(tc.added) + 2 // and the fixture's BTC and USDT
+		for _, sz := range tc.sizes {
+			t.Run(fmt.Sprintf("%d-assets/%dx%d", n, sz[0], sz[1]), func(t *testing.T) {
+				m := press(t, sized(New(newTestBackend(snap), &testTrader{}, WithNow(fixedNow)), sz[0], sz[1]), "6 s")
+				out := plainGolden(t, m, sz[0], sz[1])
+				var title string
+				for _, l := range strings.Split(out, "\n") {
+					if strings.Contains(l, "Fills (") {
+						title = l
+					}
+				}
+				if !strings.Contains(title, "sort:") || !strings.Contains(title, "fees ") {
+					t.Fatalf("the Fills title %q lacks its sort or its fee totals", title)
+				}
+				if strings.Contains(title, "…") {
+					t.Errorf("the Fills title cuts its fee totals: %q", title)
+				}
+				shown := strings.Count(title, " · ") + 1
+				if more := strings.Contains(title, "more"); more {
+					shown-- // the count of the others
+				}
+				if n <= 3 && shown != n {
+					t.Errorf("%d of %d fee totals show at %d columns: %q", shown, n, sz[0], title)
+				}
+				if n > 3 && !strings.Contains(title, fmt.Sprintf("+%d more", n-shown)) {
+					t.Errorf("%d of %d fee totals show, want the others counted as '+%d more': %q", shown, n, n-shown, title)
+				}
+			})
+		}
+	}
+}
+
+// TestFitNote: the note's items give way whole, from the end.
+func TestFitNote(t *testing.T) {
+	note := "fees 1.5 BNB · 0.3 USDT · 2.25 ETHW"
+	for _, tc := range []struct {
+		room int
+		want string
+	}{
+		{100, note},
+		{textWidth(note), note},
+		{textWidth(note) - 1, "fees 1.5 BNB · 0.3 USDT · +1 more"},
+		{textWidth("fees 1.5 BNB · 0.3 USDT · +1 more") - 1, "fees 1.5 BNB · +2 more"},
+		{textWidth("fees 1.5 BNB · +2 more") - 1, "fees +3 more"},
+		{5, ""},
+	} {
+		if got := fitNote(note, tc.room); got != tc.want {
+			t.Errorf("fitNote(%d) = %q, want %q", tc.room, got, tc.want)
+		}
+	}
+}
