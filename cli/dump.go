@@ -134,6 +134,10 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 		defer cancel()
 	}
 
+	if err := df.bind(); err != nil {
+		return fail(ExitUsage, "%v", err)
+	}
+	defer df.unbind()
 	logger, closeLog, err := openOrderLog(conn.Log)
 	if err != nil {
 		return fail(ExitFail, "%v", err)
@@ -149,10 +153,7 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 			return fail(ExitFail, "not sent: %v", gate)
 		}
 	}
-	dk, err := openDesk(context.WithoutCancel(ctx), df, conn, logger, nil)
-	if err != nil {
-		return fail(ExitFail, "%v", err)
-	}
+	dk := openDesk(context.WithoutCancel(ctx), df, conn, logger, nil)
 	defer dk.close(finishWait)
 	if len(accts) > 1 {
 		return dumpAccounts(ctx, accts, dk, logger, closeLog, ind(indent), stdio)

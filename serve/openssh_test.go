@@ -15,7 +15,7 @@ func openSSHViewer(t *testing.T, w, h int) (*fixture, *testkit.Term) {
 	t.Helper()
 	needTools(t, "ssh", "tmux")
 	f := liveServer(t, newLive(t, 20))
-	keyFile, signer := openSSHKey(t)
+	keyFile, signer := testkit.OpenSSHKey(t)
 	writeAuthorizedKeys(t, f.keysFile, f.client, signer)
 	sshCmd := "ssh " + strings.Join(f.sshArgs(keyFile, f.knownHosts(t)), " ")
 	return f, testkit.NewTmux(t).Term(t, w, h, sshCmd+"; sleep 30")
