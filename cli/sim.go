@@ -215,7 +215,11 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 		SecretKey string           `json:"secretKey"`
 		Accounts  []sim.AccountKey `json:"accounts"`
 	}{s.URL(), s.WSURL(), s.APIKey(), secret, s.Accounts(secret)})
-	fmt.Fprintf(stdio.Out, "%s\n", line)
+	if _, err := fmt.Fprintf(stdio.Out, "%s\n", line); err != nil {
+		// Nobody can learn where it listens: serving on helps no one.
+		_ = s.Close()
+		return fail(ExitFail, "write the connection line: %v", err)
+	}
 	<-ctx.Done()
 	if err := s.Close(); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err)
