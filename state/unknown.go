@@ -13,7 +13,7 @@ import (
 // dropped). Each appears once, those of the newest executions first, at
 // most max of them. Their records, fetched and given to ApplyOrderRecord,
 // make the fills' orders known (DESIGN.md, 'Stream lifecycle and resync').
-func (s *Store) UnknownOrders(recs []TradeSnap, limit int) []OrderKey {
+func (s *Store) UnknownOrders(recs []TradeSnap, limit int, skip func(OrderKey) bool) []OrderKey {
 	type cand struct {
 		key  OrderKey
 		time int64
@@ -57,7 +57,7 @@ func (s *Store) UnknownOrders(recs []TradeSnap, limit int) []OrderKey {
 		if len(keys) == limit {
 			break
 		}
-		if c.key.OrderID != "" {
+		if c.key.OrderID != "" && (skip == nil || !skip(c.key)) {
 			keys = append(keys, c.key)
 		}
 	}

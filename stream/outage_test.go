@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/sim"
@@ -27,27 +29,46 @@ func TestOrderFilledDuringOutageIsKnown(t *testing.T) {
 		"the session notices the outage")
 
 	ctx := context.Background()
-	res := rest.NewTrader(f.rest).PlaceOrder(ctx, rest.OrderRequest{Symbol: "BTCUSDT", Side: "BUY", Type: "MARKET", Quantity: "0.05"})
-	if res.Outcome != rest.OutcomeAccepted {
-		t.Fatalf("order: %+v", res)
+	tr := rest.NewTrader(f.rest)
+	spot := tr.PlaceOrder(ctx, rest.OrderRequest{Symbol: "BTCUSDT", Side: "BUY", Type: "MARKET", Quantity: "0.05"})
+	contract := tr.PlaceContractOrder(ctx, rest.ContractOrderRequest{Symbol: "ETH-PERP", Side: "BUY_OPEN", Quantity: "4",
+		PriceType: "MARKET", Leverage: "10"})
+	for _, res := range []rest.OrderResult{spot, contract} {
+		if res.Outcome != rest.OutcomeAccepted {
+			t.Fatalf("order: %+v", res)
+		}
 	}
-	want, err := f.rest.QueryOrder(ctx, rest.OrderQuery{OrderID: res.OrderID})
-	if err != nil || want.Status != "FILLED" {
-		t.Fatalf("order %s: %+v, %v; want it FILLED", res.OrderID, want, err)
+	wantSpot, err := f.rest.QueryOrder(ctx, rest.OrderQuery{OrderID: spot.OrderID})
+	if err != nil || wantSpot.Status != "FILLED" {
+		t.Fatalf("order %s: %+v, %v; want it FILLED", spot.OrderID, wantSpot, err)
+	}
+	wantContract, err := f.rest.ContractQueryOrder(ctx, rest.OrderQuery{OrderID: contract.OrderID})
+	if err != nil || wantContract.Status != "FILLED" {
+		t.Fatalf("contract order %s: %+v, %v; want it FILLED", contract.OrderID, wantContract, err)
 	}
 	f.srv.SetUserStreamDown(false)
 
-	var got *state.Order
-	if !eventually(5*time.Second, func() bool {
-		got, _ = f.s.Hub().Latest().Orders.Find(state.MarketSpot, res.OrderID)
-		return got != nil
-	}) {
-		t.Fatalf("order %s not in the state after the resync (fills %d; %s)", res.OrderID, len(f.s.Hub().Latest().Fills), f.describe())
+	type want struct {
+		market, id, symbol, status, z, quote, avg string
 	}
-	if got.Open() || got.Status != want.Status || !decEq(got.ExecutedQty, want.ExecutedQty) ||
-		!decEq(got.CumulativeQuoteQty, want.CumulativeQuoteQty) || got.AvgPrice == nil ||
-		!decEq(*got.AvgPrice, want.AvgPrice) || got.Symbol != "BTCUSDT" || got.Side != "BUY" {
-		t.Errorf("order %+v, want the service's %+v", got, want)
+	wants := []want{
+		{state.MarketSpot, spot.OrderID, "BTCUSDT", wantSpot.Status, wantSpot.ExecutedQty, wantSpot.CumulativeQuoteQty, wantSpot.AvgPrice},
+		{state.MarketContract, contract.OrderID, "ETH-PERP", wantContract.Status, wantContract.ExecutedQty,
+			decimal.RequireFromString(wantContract.ExecutedQty).Mul(decimal.RequireFromString(wantContract.AvgPrice)).String(),
+			wantContract.AvgPrice},
+	}
+	for _, w := range wants {
+		var got *state.Order
+		if !eventually(5*time.Second, func() bool {
+			got, _ = f.s.Hub().Latest().Orders.Find(w.market, w.id)
+			return got != nil
+		}) {
+			t.Fatalf("%s order %s not in the state after the resync (fills %d; %s)", w.market, w.id, len(f.s.Hub().Latest().Fills), f.describe())
+		}
+		if got.Open() || got.Status != w.status || !decEq(got.ExecutedQty, w.z) || !decEq(got.CumulativeQuoteQty, w.quote) ||
+			got.AvgPrice == nil || !decEq(*got.AvgPrice, w.avg) || got.Symbol != w.symbol || got.Side != "BUY" {
+			t.Errorf("order %+v, want the service's %+v", got, w)
+		}
 	}
 
 	var buf bytes.Buffer
@@ -56,22 +77,24 @@ func TestOrderFilledDuringOutageIsKnown(t *testing.T) {
 	}
 	var dump struct {
 		Orders []struct {
-			OrderID, Status, ExecutedQty, CumulativeQuoteQty string
-			AvgPrice                                         *string
+			Market, OrderID, Status, ExecutedQty, CumulativeQuoteQty string
+			AvgPrice                                                 *string
 		}
 	}
 	if err := json.Unmarshal(buf.Bytes(), &dump); err != nil {
 		t.Fatal(err)
 	}
-	found := false
-	for _, o := range dump.Orders {
-		if o.OrderID == res.OrderID {
-			found = o.Status == "FILLED" && decEq(o.ExecutedQty, want.ExecutedQty) &&
-				decEq(o.CumulativeQuoteQty, want.CumulativeQuoteQty) && o.AvgPrice != nil && decEq(*o.AvgPrice, want.AvgPrice)
+	for _, w := range wants {
+		found := false
+		for _, o := range dump.Orders {
+			if o.Market == w.market && o.OrderID == w.id {
+				found = o.Status == w.status && decEq(o.ExecutedQty, w.z) && decEq(o.CumulativeQuoteQty, w.quote) &&
+					o.AvgPrice != nil && decEq(*o.AvgPrice, w.avg)
+			}
 		}
-	}
-	if !found {
-		t.Errorf("dump lacks order %s as the service has it: %s", res.OrderID, buf.String())
+		if !found {
+			t.Errorf("dump lacks %s order %s as the service has it: %s", w.market, w.id, buf.String())
+		}
 	}
 }
 

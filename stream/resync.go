@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -67,6 +68,9 @@ type snapshotter struct {
 	rep        *reporter
 	apply      func(fn func(w *writer)) bool
 	eventsOnly atomic.Bool // an extension endpoint failed: the note was shown
+
+	gmu  sync.Mutex
+	gone map[state.OrderKey]bool // orders of fills the service answered -2013 for (trades.go)
 }
 
 // takeSnapshots asks for the account and the open orders (required), and

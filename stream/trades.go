@@ -45,14 +45,37 @@ func (p *snapshotter) fetchTrades(ctx context.Context) {
 		return
 	}
 	var unknown []state.OrderKey
-	p.apply(func(w *writer) { unknown = w.store.UnknownOrders(all, unknownOrdersOnResync) })
+	p.apply(func(w *writer) { unknown = w.store.UnknownOrders(all, unknownOrdersOnResync, p.noSuchOrder) })
 	p.queryUnknown(ctx, unknown)
 }
+
+// noSuchOrder reports whether the service answered -2013 for k's order
+// (an order of fills it no longer knows): not asked again, so such
+// orders cannot take every query of a resync.
+func (p *snapshotter) noSuchOrder(k state.OrderKey) bool {
+	p.gmu.Lock()
+	defer p.gmu.Unlock()
+	return p.gone[k]
+}
+
+// markNoSuchOrder records a -2013 for k (the set is bounded: cleared when
+// it reaches maxGone).
+func (p *snapshotter) markNoSuchOrder(k state.OrderKey) {
+	p.gmu.Lock()
+	defer p.gmu.Unlock()
+	if p.gone == nil || len(p.gone) >= maxGone {
+		p.gone = map[state.OrderKey]bool{}
+	}
+	p.gone[k] = true
+}
+
+// maxGone bounds the orders remembered as unknown to the service.
+const maxGone = 10000
 
 // queryUnknown fetches the orders of executions the store has no order
 // for, one after the other, and folds each in as the service has it (a
 // closed order with its status, executedQty and Z). An order the service
-// does not know (-2013) is skipped; any other failure ends the round
+// does not know (-2013) is skipped (and not asked again); any other failure ends the round
 // (the next resync asks again): a rate limit must not be met by more
 // requests.
 func (p *snapshotter) queryUnknown(ctx context.Context, keys []state.OrderKey) {
@@ -67,6 +90,7 @@ func (p *snapshotter) queryUnknown(ctx context.Context, keys []state.OrderKey) {
 		}
 		rec, err := query(ctx, rest.OrderQuery{OrderID: k.OrderID})
 		if errors.Is(err, rest.ErrNoSuchOrder) {
+			p.markNoSuchOrder(k)
 			continue
 		}
 		if err != nil {
