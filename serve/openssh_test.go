@@ -104,3 +104,15 @@ func TestOpenSSHWindowResize(t *testing.T) {
 	testkit.Eventually(t, 10*time.Second, func() bool { return f.srv.Sessions() == 0 }, "q to end the session")
 }
 
+// TestOpenSSHNoPtyKey: an interactive stock OpenSSH client whose key's
+// line says no-pty asks for a terminal, is refused one, and is told that
+// the key does not allow a terminal (never to connect with ssh -t).
+func TestOpenSSHNoPtyKey(t *testing.T) {
+	needTools(t, "ssh", "tmux")
+	f := newFixture(t, nil)
+	term := f.openSSHTerm(t, "no-pty", 100, 30)
+	scr := term.WaitFor("the refusal", func(s string) bool { return strings.Contains(s, "bhtop serve:") })
+	if !strings.Contains(scr, "key does not allow a terminal") || strings.Contains(scr, "ssh -t") {
+		t.Errorf("a no-pty key was not told its key allows no terminal:\n%s", scr)
+	}
+}
