@@ -28,27 +28,12 @@ type tradeWatch struct {
 	// Fills of orders the state has no row of (placed and filled while
 	// the stream was down: the resync reads open orders only, the fills
 	// come with the myTrades records) are reported from the fills.
-	fillRows  []state.Fill // the last snapshot's fills
-	fillsSeen map[fillKey]struct{}
-	orphans   []state.Fill // such fills new in the last update
+	fillScan state.FillScan // the fills seen
+	orphans  []state.Fill   // such fills new in the last update
 	// since is when the baseline was taken (unix ms): fills older than it
 	// come from before the start (the start's myTrades records can be
 	// folded in after the baseline) and are no news.
 	since int64
-}
-
-// fillKey identifies a fill as the state does: by trade id, else by its
-// order and place in it.
-type fillKey struct {
-	market, orderID, tradeID, qty string
-	time                          int64
-}
-
-func keyOf(f *state.Fill) fillKey {
-	if f.TradeID != "" {
-		return fillKey{market: f.Market, tradeID: f.TradeID}
-	}
-	return fillKey{market: f.Market, orderID: f.OrderID, qty: f.Qty, time: f.Time}
 }
 
 type orderKey struct{ market, id string }
@@ -115,58 +100,14 @@ func (t *tradeWatch) scanOrders(orders state.OrderRows) {
 }
 
 // scanFills finds the fills new since the last snapshot whose order has
-// no row (the order watch reports the others). Fills shared with the last
-// snapshot are not read again; the set of fills seen is rebuilt from the
-// fills retained when it grows past twice their number.
+// no row (the order watch reports the others); fills shared with the last
+// snapshot are not read again (state.FillScan).
 func (t *tradeWatch) scanFills(fills []state.Fill) {
-	if len(fills) == len(t.fillRows) && (len(fills) == 0 || &fills[0] == &t.fillRows[0]) {
-		return
-	}
-	if t.fillsSeen == nil || len(t.fillsSeen) > 2*len(fills)+1024 {
-		t.fillsSeen = make(map[fillKey]struct{}, len(fills))
-		if t.primed { // what the last snapshot held was seen
-			for i := range t.fillRows {
-				t.fillsSeen[keyOf(&t.fillRows[i])] = struct{}{}
-			}
-		}
-	}
-	from := t.appended(fills)
-	for i := from; i < len(fills); i++ {
-		f := &fills[i]
-		k := keyOf(f)
-		if _, ok := t.fillsSeen[k]; ok {
-			continue
-		}
-		t.fillsSeen[k] = struct{}{}
+	t.fillScan.Scan(fills, func(f *state.Fill) {
 		if _, known := t.orders[orderKey{f.Market, f.OrderID}]; t.primed && !known && f.Time >= t.since {
 			t.orphans = append(t.orphans, *f)
 		}
-	}
-	t.fillRows = fills
-}
-
-// appended is where the fills not in the last snapshot's start when they
-// were only appended to what it held (less the oldest, evicted): the
-// fills before the first seen one from the end are then the last
-// snapshot's newest ones, in order. Otherwise (a fill sorted in among
-// older ones, as a resync's myTrades records do) it is 0: all are read.
-func (t *tradeWatch) appended(fills []state.Fill) int {
-	if !t.primed || len(t.fillRows) == 0 {
-		return 0
-	}
-	j := len(fills) - 1
-	for ; j >= 0; j-- {
-		if _, ok := t.fillsSeen[keyOf(&fills[j])]; ok {
-			break
-		}
-	}
-	kept := j + 1 // fills[:kept] should be the last snapshot's newest kept
-	if kept == 0 || kept > len(t.fillRows) ||
-		keyOf(&fills[0]) != keyOf(&t.fillRows[len(t.fillRows)-kept]) ||
-		keyOf(&fills[j]) != keyOf(&t.fillRows[len(t.fillRows)-1]) {
-		return 0
-	}
-	return kept
+	})
 }
 
 // increased reports whether the executed quantity grew ("" is zero).

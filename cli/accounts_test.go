@@ -188,3 +188,63 @@ func TestAccountsLogNameTheAccount(t *testing.T) {
 		t.Fatalf("log lacks the wrong secret (%v) or main going live (%v):\n%s", bad, live, b)
 	}
 }
+
+// TestDumpAccountsNoMarketTotal: without market data no account's equity
+// is known, so the total counts none and says why for each; its equity
+// is not a sum of anything. With market data every live account counts.
+func TestDumpAccountsNoMarketTotal(t *testing.T) {
+	env := deskEnv(t, "[accounts.a]\n[accounts.b]\n")
+	type total struct {
+		Equity  string            `json:"equity"`
+		Missing []string          `json:"missing"`
+		Counted *int              `json:"counted"`
+		Why     map[string]string `json:"why"`
+	}
+	var d struct{ Total total }
+	code, out, errOut := runCLI(env, "dump", "--for", "1500ms", "--no-market")
+	if code != ExitOK {
+		t.Fatalf("dump exit %d; stderr: %s", code, errOut)
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Total.Counted == nil || *d.Total.Counted != 0 || len(d.Total.Missing) != 2 {
+		t.Errorf("--no-market total = %+v; want counted 0 and both missing", d.Total)
+	}
+	for _, n := range []string{"a", "b"} {
+		if !strings.Contains(d.Total.Why[n], "--no-market") {
+			t.Errorf("--no-market total: why[%s] = %q, want it to name --no-market", n, d.Total.Why[n])
+		}
+	}
+	d = struct{ Total total }{}
+	code, out, errOut = runCLI(env, "dump", "--for", "1500ms")
+	if code != ExitOK {
+		t.Fatalf("dump exit %d; stderr: %s", code, errOut)
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Total.Counted == nil || *d.Total.Counted != 2 || len(d.Total.Missing) != 0 || d.Total.Why == nil || len(d.Total.Why) != 0 {
+		t.Errorf("total with market data = %+v; want counted 2, missing [] and why {}", d.Total)
+	}
+}
+
+// TestDumpAccountsWhyNeverLive: the total's why for an account with a
+// wrong key read "no snapshot yet", as if the dump might still get one;
+// at the end of the run it never went live.
+func TestDumpAccountsWhyNeverLive(t *testing.T) {
+	env := deskEnv(t, twoAccountsConfig(t))
+	_, out, _ := runCLI(env, "dump", "--for", "1500ms")
+	var d struct {
+		Total struct {
+			Counted int               `json:"counted"`
+			Why     map[string]string `json:"why"`
+		} `json:"total"`
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatalf("dump: %v\n%s", err, out)
+	}
+	if d.Total.Counted != 1 || !strings.HasPrefix(d.Total.Why["bot"], "never went live") || len(d.Total.Why) != 1 {
+		t.Errorf("total = %+v; want counted 1 and why {bot: never went live...}", d.Total)
+	}
+}

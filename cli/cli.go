@@ -12,11 +12,14 @@ import (
 	"maps"
 	"os"
 	"os/signal"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"unicode"
+
+	"bhtop/signer"
 )
 
 // IO is where a command reads and writes; tests pass buffers.
@@ -70,12 +73,32 @@ func untilSignal(run func(ctx context.Context, args []string, stdio IO) int, arg
 // Run executes the command line args (without the program name) and
 // returns the process exit code.
 func Run(args []string, stdio IO) int {
+	if stdio.Getenv != nil && stdio.Err != nil {
+		// A message that quotes an argument refused before the settings
+		// resolve (--for, --account, a misspelt command) would show
+		// BHTOP_SECRET_KEY typed into it.
+		if sec := signer.NewSecret(strings.TrimSpace(stdio.Getenv("BHTOP_SECRET_KEY"))); !sec.Empty() {
+			stdio.Err = redactWriter{w: stdio.Err, secret: sec}
+		}
+	}
 	name := ""
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		name, args = args[0], args[1:]
 	}
+	if name == "help" && len(args) > 0 && args[0] != "help" {
+		// bhtop help COMMAND is bhtop COMMAND -h.
+		if _, ok := commands[args[0]]; !ok || args[0] == "" {
+			fmt.Fprintf(stdio.Err, "bhtop: unknown command %q\n\n", args[0])
+			_ = usage(stdio.Err)
+			return ExitUsage
+		}
+		return commands[args[0]].run([]string{"-h"}, stdio)
+	}
 	if name == "help" || (name == "" && len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help")) {
-		usage(stdio.Out)
+		if err := usage(stdio.Out); err != nil {
+			fmt.Fprintf(stdio.Err, "bhtop: %v\n", err)
+			return ExitFail
+		}
 		// The dashboard's own flags: its -h is this one.
 		fmt.Fprintln(stdio.Out)
 		return runDashboardContext(context.Background(), []string{"-h"}, IO{Out: stdio.Out, Err: stdio.Out})
@@ -83,23 +106,27 @@ func Run(args []string, stdio IO) int {
 	cmd, ok := commands[name]
 	if !ok {
 		fmt.Fprintf(stdio.Err, "bhtop: unknown command %q\n\n", name)
-		usage(stdio.Err)
+		_ = usage(stdio.Err)
 		return ExitUsage
 	}
 	return cmd.run(args, stdio)
 }
 
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: bhtop [command] [flags]")
-	fmt.Fprintln(w)
+// usage writes the command list to w in one write and returns its error.
+func usage(w io.Writer) error {
+	var b bytes.Buffer
+	fmt.Fprintln(&b, "usage: bhtop [command] [flags]")
+	fmt.Fprintln(&b)
 	for _, n := range slices.Sorted(maps.Keys(commands)) {
 		label := n
 		if n == "" {
 			label = "(none)"
 		}
-		fmt.Fprintf(w, "  %-9s %s\n", label, commands[n].summary)
+		fmt.Fprintf(&b, "  %-9s %s\n", label, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun 'bhtop COMMAND -h' for a command's flags.")
+	fmt.Fprintln(&b, "\nRun 'bhtop COMMAND -h' for a command's flags.")
+	_, err := w.Write(b.Bytes())
+	return err
 }
 
 // parseInterspersed parses flags that may stand before or after the
@@ -176,6 +203,10 @@ func oneLine(s string) string {
 }
 
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	args = slices.Clone(args) // checkDecimalInts may rewrite a value
+	if err := checkDecimalInts(fs, args); err != nil {
+		return nil, err
+	}
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -191,4 +222,98 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
+}
+
+// decimalRE is a whole number as a person writes it.
+var decimalRE = regexp.MustCompile(`^[+-]?[0-9]+$`)
+
+// checkDecimalInts refuses a whole-number flag's value that is not plain
+// decimal digits. The flag package reads Go literals: --recv-window 0x10
+// was 16 ms and --recv-window 05000 octal, 2560 ms. Here a leading zero
+// means nothing (strconv reads "05000" as 5000 only in base 10, so such
+// a value is rewritten in args without its zeros).
+func checkDecimalInts(fs *flag.FlagSet, args []string) error {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return nil
+		}
+		if len(a) < 2 || a[0] != '-' {
+			continue
+		}
+		name := strings.TrimPrefix(a[1:], "-")
+		name, val, hasVal := strings.Cut(name, "=")
+		f := fs.Lookup(name)
+		if f == nil {
+			continue
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			continue
+		}
+		at := i
+		if !hasVal {
+			if i+1 >= len(args) {
+				return nil
+			}
+			i++
+			at, val = i, args[i]
+		}
+		if !isIntFlag(f) {
+			continue
+		}
+		if !decimalRE.MatchString(val) {
+			return fmt.Errorf("invalid value %q for flag -%s: parse error: want a whole number in decimal digits", val, name)
+		}
+		if trimmed := trimZeros(val); trimmed != val {
+			if hasVal {
+				args[at] = a[:len(a)-len(val)] + trimmed
+			} else {
+				args[at] = trimmed
+			}
+		}
+	}
+	return nil
+}
+
+// isIntFlag says whether f holds a whole number.
+func isIntFlag(f *flag.Flag) bool {
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return false
+	}
+	switch g.Get().(type) {
+	case int, int64, uint, uint64:
+		return true
+	}
+	return false
+}
+
+// trimZeros drops the leading zeros of a decimal whole number ("-007" is
+// "-7", "000" is "0").
+func trimZeros(s string) string {
+	sign := ""
+	if s[0] == '+' || s[0] == '-' {
+		sign, s = s[:1], s[1:]
+	}
+	s = strings.TrimLeft(s, "0")
+	if s == "" {
+		s = "0"
+	}
+	return sign + s
+}
+
+// redactWriter writes to w with every occurrence of secret replaced.
+type redactWriter struct {
+	w      io.Writer
+	secret signer.Secret
+}
+
+func (r redactWriter) Write(p []byte) (int, error) {
+	if !r.secret.Within(string(p)) {
+		return r.w.Write(p)
+	}
+	if _, err := io.WriteString(r.w, r.secret.Redact(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

@@ -105,16 +105,17 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		defer stopProfile()
 	}
 
+	if err := df.bind(); err != nil {
+		return fail(ExitUsage, "%v", err)
+	}
+	defer df.unbind()
 	logger, closeLog, err := openOrderLog(conn.Log)
 	if err != nil {
 		return fail(ExitFail, "%v", err)
 	}
 	defer closeLog()
 	toasts := newUIAlerts(stdio.Getenv)
-	dk, err := openDesk(ctx, df, conn, logger, toasts.deliver)
-	if err != nil {
-		return fail(ExitFail, "%v", err)
-	}
+	dk := openDesk(ctx, df, conn, logger, toasts.deliver)
 	defer dk.close(exitWait)
 	as, err := openAccounts(ctx, accts, upstreamOptions{simActivity: dashboardSimActivity, simResting: dashboardSimResting, trade: true, logger: logger, metrics: dk.reg, getenv: stdio.Getenv})
 	if err != nil {

@@ -4,7 +4,8 @@ import (
 	"context"
 	"flag"
 	"log/slog"
-	"strings"
+	"net"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -13,6 +14,7 @@ import (
 	"bhtop/config"
 	"bhtop/metrics"
 	"bhtop/notify"
+	"bhtop/serve"
 	"bhtop/stream"
 	"bhtop/ui"
 )
@@ -22,6 +24,7 @@ import (
 type deskFlags struct {
 	metricsAddr string
 	alertCmd    string
+	metricsLn   net.Listener // bound by bind, served by openDesk
 }
 
 // addDeskFlags registers --metrics-addr and --alert-cmd on fs.
@@ -43,21 +46,40 @@ type desk struct {
 	cancel context.CancelFunc
 	primed []chan struct{} // one per watcher: closed once its baseline is taken
 	notes  alertNotes      // every firing also goes to its account's events log
+	// viewers, once serve's server runs, gets each firing for the SSH
+	// viewers allowed to see its account.
+	viewers atomic.Pointer[serve.Server]
 }
 
-// openDesk starts the metrics listener (with --metrics-addr) and the alert
-// delivery (with rules in conn); toUI, when not nil, also gets each firing.
-func openDesk(ctx context.Context, df *deskFlags, conn config.Conn, logger *slog.Logger, toUI func(alert.Firing)) (*desk, error) {
+// bind binds --metrics-addr, before anything is opened: an address that
+// cannot be had is refused at once (exit 2), as a taken --listen is, in
+// one line naming it once. The caller defers unbind.
+func (df *deskFlags) bind() error {
+	if df.metricsAddr == "" {
+		return nil
+	}
+	ln, err := listenOn("--metrics-addr", df.metricsAddr)
+	df.metricsLn = ln
+	return err
+}
+
+// unbind closes the metrics listener if openDesk never served it.
+func (df *deskFlags) unbind() {
+	if df.metricsLn != nil {
+		_ = df.metricsLn.Close()
+	}
+}
+
+// openDesk serves the metrics on the listener bind made (with
+// --metrics-addr) and starts the alert delivery (with rules in conn);
+// toUI, when not nil, also gets each firing.
+func openDesk(ctx context.Context, df *deskFlags, conn config.Conn, logger *slog.Logger, toUI func(alert.Firing)) *desk {
 	d := &desk{rules: conn.Alerts}
 	d.ctx, d.cancel = context.WithCancel(ctx)
-	if df.metricsAddr != "" {
+	if df.metricsLn != nil {
 		d.reg = metrics.New()
-		addr, err := d.reg.Listen(d.ctx, df.metricsAddr, logger)
-		if err != nil {
-			d.cancel()
-			return nil, err
-		}
-		logger.Info("serving metrics", "url", "http://"+addr+"/metrics")
+		d.reg.Serve(d.ctx, df.metricsLn, logger)
+		logger.Info("serving metrics", "url", "http://"+df.metricsLn.Addr().String()+"/metrics")
 	}
 	if df.alertCmd != "" {
 		d.cmd = notify.NewCommand(df.alertCmd, 0, 0, logger)
@@ -67,8 +89,11 @@ func openDesk(ctx context.Context, df *deskFlags, conn config.Conn, logger *slog
 		if toUI != nil {
 			toUI(f)
 		}
+		if srv := d.viewers.Load(); srv != nil {
+			srv.Alert(f.Account, ui.AlertMsg{Text: alertText(f), Bell: true})
+		}
 	})
-	return d, nil
+	return d
 }
 
 // follow exports the upstream's metrics and starts evaluating the alert
@@ -169,17 +194,23 @@ type uiAlerts struct {
 }
 
 func newUIAlerts(getenv func(string) string) *uiAlerts {
-	return &uiAlerts{ch: make(chan ui.AlertMsg, 16), desktop: desktopNotifications(getenv)}
+	return &uiAlerts{ch: make(chan ui.AlertMsg, 16), desktop: notify.Desktop(getenv)}
 }
 
-// deliver queues f for the dashboard.
-func (u *uiAlerts) deliver(f alert.Firing) {
+// alertText is a firing's toast: its message, after its account's name
+// unless that is the only, unnamed, account.
+func alertText(f alert.Firing) string {
 	text := f.Message
 	if f.Account != metrics.DefaultAccount {
 		text = f.Account + ": " + text
 	}
+	return notify.Clean(text)
+}
+
+// deliver queues f for the dashboard.
+func (u *uiAlerts) deliver(f alert.Firing) {
 	select {
-	case u.ch <- ui.AlertMsg{Text: notify.Clean(text), Bell: true, Desktop: u.desktop}:
+	case u.ch <- ui.AlertMsg{Text: alertText(f), Bell: true, Desktop: u.desktop}:
 	default:
 	}
 }
@@ -194,20 +225,6 @@ func (u *uiAlerts) run(ctx context.Context, p *tea.Program) {
 			p.Send(m)
 		}
 	}
-}
-
-// desktopNotifications reports whether the terminal is known to show OSC 9
-// desktop notifications (others may print the sequence's text, or beep).
-func desktopNotifications(getenv func(string) string) bool {
-	switch getenv("TERM_PROGRAM") {
-	case "iTerm.app", "WezTerm", "ghostty", "vscode":
-		return true
-	}
-	if getenv("WT_SESSION") != "" || getenv("ConEmuANSI") == "ON" {
-		return true
-	}
-	term := getenv("TERM")
-	return strings.HasPrefix(term, "foot") || strings.Contains(term, "kitty")
 }
 
 // checkDeskFlags validates the flags before anything starts.

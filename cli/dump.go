@@ -83,17 +83,31 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	fs.SetOutput(stdio.Err)
 	connFlags := config.AddFlags(fs).AddMarketFlags()
 	var (
-		forD   time.Duration
-		orders orderList
-		indent bool
+		forD      time.Duration
+		rawOrders stringList
+		orders    orderList
+		indent    bool
 	)
 	fs.DurationVar(&forD, "for", 0, "stream this long (from start), then print the dump; 0 = until SIGINT/SIGTERM")
-	fs.Var(&orders, "order", "place this spot order once live: 'symbol=ETHBTC&side=BUY&type=LIMIT&quantity=1&price=0.05' (repeatable)")
+	// Checked after the credentials are resolved (see below).
+	fs.Var(&rawOrders, "order", "place this spot order once live: 'symbol=ETHBTC&side=BUY&type=LIMIT&quantity=1&price=0.05' (repeatable)")
 	fs.BoolVar(&indent, "indent", false, "indent the JSON")
 	df := addDeskFlags(fs)
 	fail := failer(stdio.Err, "bhtop dump")
 	if exit, ok := parseFlagsOnly(fs, args, fail); !ok {
 		return exit
+	}
+	// Resolved before --order is checked, so that a secret typed into an
+	// order is refused before a message quotes it; its own error waits
+	// for the flags' checks, as before.
+	accts, resolveErr := connFlags.ResolveAccounts(stdio.Getenv)
+	if resolveErr == nil && secretInArgs(args, accountConns(accts)...) {
+		return fail(ExitUsage, "%s", secretArgRefusal)
+	}
+	for _, o := range rawOrders {
+		if err := orders.Set(o); err != nil {
+			return fail(ExitUsage, "invalid value %q for flag -order: %s (bhtop dump -h lists the flags)", o, oneLine(err.Error()))
+		}
 	}
 	if err := checkDeskFlags(df); err != nil {
 		return fail(ExitUsage, "%v", err)
@@ -101,9 +115,8 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	if forD < 0 {
 		return fail(ExitUsage, "--for %s: want a positive duration", forD)
 	}
-	accts, err := connFlags.ResolveAccounts(stdio.Getenv)
-	if err != nil {
-		return fail(ExitUsage, "%v", err)
+	if resolveErr != nil {
+		return fail(ExitUsage, "%v", resolveErr)
 	}
 	conn := accts[0].Conn
 	if len(accts) > 1 && len(orders) > 0 {
@@ -121,6 +134,10 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 		defer cancel()
 	}
 
+	if err := df.bind(); err != nil {
+		return fail(ExitUsage, "%v", err)
+	}
+	defer df.unbind()
 	logger, closeLog, err := openOrderLog(conn.Log)
 	if err != nil {
 		return fail(ExitFail, "%v", err)
@@ -136,10 +153,7 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 			return fail(ExitFail, "not sent: %v", gate)
 		}
 	}
-	dk, err := openDesk(context.WithoutCancel(ctx), df, conn, logger, nil)
-	if err != nil {
-		return fail(ExitFail, "%v", err)
-	}
+	dk := openDesk(context.WithoutCancel(ctx), df, conn, logger, nil)
 	defer dk.close(finishWait)
 	if len(accts) > 1 {
 		return dumpAccounts(ctx, accts, dk, logger, closeLog, ind(indent), stdio)
@@ -168,13 +182,23 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	if err := up.Close(); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop dump: %v\n", err)
 	}
+	// One account of a file's tables (--account NAME) is named, as in a
+	// several-account dump.
+	who := ""
+	if accts[0].Name != config.DefaultAccount {
+		who = "account " + accts[0].Name + ": "
+	}
 	if !live {
-		return fail(ExitFail, "the user stream never went live: %s", notLiveReason(st))
+		if st.Reason == "" && st.LastError == "" {
+			// Nothing went wrong: --for or a signal came first.
+			return fail(ExitFail, "%sstopped before the user stream went live (it was %s): nothing to dump", who, st.State)
+		}
+		return fail(ExitFail, "%sthe user stream never went live: %s", who, notLiveReason(st))
 	}
 	if st.LastSnapshot.IsZero() {
 		// Live on the listenKey alone (USER_STREAM needs no signature),
 		// but no signed snapshot: the state lacks balances and orders.
-		return fail(ExitFail, "no REST snapshot was ever taken, so the state would be incomplete: %s", notLiveReason(st))
+		return fail(ExitFail, "%sno REST snapshot was ever taken, so the state would be incomplete: %s", who, notLiveReason(st))
 	}
 	var mkt *market.Snapshot
 	if h := up.MarketHub(); h != nil {
@@ -195,14 +219,31 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	return ExitOK
 }
 
-// notLiveReason is why a stream that never went live did not: the newest
-// error, else the state's reason.
+// notLiveReason is why a stream that never went live did not: the
+// state's reason (it names no retry, which the exiting dump will never
+// make), else the newest error.
 func notLiveReason(st stream.Status) string {
 	switch {
+	case st.Reason != "":
+		return st.Reason
 	case st.LastError != "":
 		return st.LastError
-	case st.Reason != "":
-		return string(st.State) + ": " + st.Reason
 	}
 	return string(st.State)
+}
+
+// stringList collects a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, " ") }
+
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// accountConns are the accounts' connection settings.
+func accountConns(accts []config.Account) []config.Conn {
+	out := make([]config.Conn, len(accts))
+	for i, a := range accts {
+		out[i] = a.Conn
+	}
+	return out
 }

@@ -25,12 +25,16 @@ func ind(indent bool) string {
 }
 
 // dumpTotal is the several-account dump's "total". Missing names the
-// accounts none of whose equity is in Equity ([] when none).
+// accounts none of whose equity is in Equity ([] when none), Why says why
+// for each of them ({} when none), and Counted is how many accounts
+// Equity sums: with 0 the equity is unknown, not zero.
 type dumpTotal struct {
-	Asset    string   `json:"asset"`
-	Equity   string   `json:"equity"`
-	Unpriced []string `json:"unpriced"`
-	Missing  []string `json:"missing"`
+	Asset    string            `json:"asset"`
+	Equity   string            `json:"equity"`
+	Unpriced []string          `json:"unpriced"`
+	Missing  []string          `json:"missing"`
+	Counted  int               `json:"counted"`
+	Why      map[string]string `json:"why"`
 }
 
 // dumpAccounts is `bhtop dump` over several accounts (DESIGN.md
@@ -99,7 +103,7 @@ func dumpAccounts(ctx context.Context, accts []config.Account, dk *desk, logger 
 	code := ExitOK
 	for i, why := range notLive {
 		if why != "" {
-			code = fail("account %s: the user stream never went live with a REST snapshot: %s", as.list[i].name, why)
+			code = fail("account %s: the user stream never went live: %s", as.list[i].name, why)
 		}
 	}
 	if err := errors.Join(as.RecordErr(), closeLog()); err != nil {
@@ -138,8 +142,23 @@ func accountsJSON(as *accounts, states []*state.Snapshot, mkts []*market.Snapsho
 		parts[i] = value.Part{Name: a.name, State: s, Market: mkts[i], Val: value.Of(s, mkts[i], a.up.valueIn),
 			Unknown: notLive[i] != ""}
 	}
-	t := value.Sum(as.list[0].up.valueIn, parts)
-	tb, err := marshal(dumpTotal{Asset: t.Asset, Equity: t.Equity.String(), Unpriced: t.Unpriced, Missing: t.Missing})
+	in := as.list[0].up.valueIn
+	t := value.Sum(in, parts)
+	why := map[string]string{}
+	for i, p := range parts {
+		w := value.Left(p, in)
+		switch {
+		case p.Unknown: // the run is over: no snapshot is coming
+			w = "never went live (no REST snapshot; stderr says why)"
+		case w != "" && p.Val == nil && as.list[i].up.MarketHub() == nil:
+			w += " (--no-market)"
+		}
+		if w != "" {
+			why[p.Name] = w
+		}
+	}
+	tb, err := marshal(dumpTotal{Asset: t.Asset, Equity: t.Equity.String(), Unpriced: t.Unpriced, Missing: t.Missing,
+		Counted: len(parts) - len(t.Missing), Why: why})
 	if err != nil {
 		return nil, err
 	}

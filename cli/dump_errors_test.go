@@ -37,3 +37,67 @@ func TestDumpFailuresSayWhy(t *testing.T) {
 		})
 	}
 }
+
+// TestDumpWrongKeyOneLine: a dump that fails on a wrong key says so in
+// one line on stderr, naming the account when the config file names
+// several (--account picks one), and neither the secret nor a retry the
+// exiting process will never make ("retry in 30s") is in it.
+func TestDumpWrongKeyOneLine(t *testing.T) {
+	s := orderSim(t, sim.Faults{})
+	tests := []struct {
+		name   string
+		env    func(string) string
+		args   []string
+		prefix string
+		want   string
+	}{
+		{"no tables, wrong secret", orderEnv(t, s, map[string]string{"BHTOP_SECRET_KEY": "wrongSECRETvalue"}), nil,
+			"bhtop dump: the user stream never went live: ", "-1022"},
+		{"no tables, unknown key", orderEnv(t, s, map[string]string{"BHTOP_API_KEY": "nobodyKEYvalue"}), nil,
+			"bhtop dump: the user stream never went live: ", "-2015"},
+		{"--account bot", deskEnv(t, twoAccountsConfig(t)), []string{"--account", "bot"},
+			"bhtop dump: account bot: the user stream never went live: ", "-1022"},
+		{"both accounts", deskEnv(t, twoAccountsConfig(t)), nil,
+			"bhtop dump: account bot: the user stream never went live", "-1022"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCLI(tt.env, append([]string{"dump", "--for", "1500ms"}, tt.args...)...)
+			if code != ExitFail {
+				t.Errorf("exit %d, want %d", code, ExitFail)
+			}
+			if strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, tt.prefix) || !strings.Contains(errOut, tt.want) {
+				t.Errorf("stderr = %q; want one line starting %q saying %q", errOut, tt.prefix, tt.want)
+			}
+			if strings.Contains(errOut, "retry") {
+				t.Errorf("stderr = %q speaks of a retry the exiting dump never makes", errOut)
+			}
+			for _, secret := range []string{"wrongSECRETvalue", "nobodyKEYvalue", "\"wrong\"", orderSecret} {
+				if strings.Contains(out+errOut, secret) {
+					t.Errorf("%q was printed: %q", secret, errOut)
+				}
+			}
+		})
+	}
+}
+
+// TestDumpStoppedBeforeLive: a dump stopped (--for, or a signal) before
+// the stream went live said only "never went live: connecting", as if
+// something were wrong with the account; it says it was stopped first.
+func TestDumpStoppedBeforeLive(t *testing.T) {
+	s := orderSim(t, sim.Faults{})
+	code, out, errOut := runCLI(orderEnv(t, s, nil), "dump", "--for", "1ms")
+	if code != ExitFail || out != "" || !strings.Contains(errOut, "stopped before the user stream went live") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("dump --for 1ms: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// TestWrongSecretHintNamesConfigFile: an account whose secret comes from
+// the config file was told to check BHTOP_SECRET_KEY / --secret-file
+// only; the hint names the config file too.
+func TestWrongSecretHintNamesConfigFile(t *testing.T) {
+	code, _, errOut := runCLI(deskEnv(t, twoAccountsConfig(t)), "dump", "--for", "1500ms", "--account", "bot")
+	if code != ExitFail || !strings.Contains(errOut, "-1022") || !strings.Contains(errOut, "config file") {
+		t.Errorf("exit %d, stderr %q; want 1 and a hint naming the config file", code, errOut)
+	}
+}

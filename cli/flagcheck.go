@@ -9,7 +9,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"syscall"
 	"time"
+
+	"bhtop/config"
 )
 
 // Range checks of numeric flags, shared by the subcommands so that every
@@ -97,6 +100,16 @@ func outputFile(name, path string) error {
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return fmt.Errorf("%s %s: is a directory; want a file", name, path)
+	} else if err == nil && st.Mode()&os.ModeNamedPipe != 0 {
+		// Opening a FIFO to write waits for a reader, for ever and deaf
+		// to signals; without O_NONBLOCK it fails at once instead.
+		f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if errors.Is(err, syscall.ENXIO) {
+			return fmt.Errorf("%s %s: is a named pipe with no reader (writing would wait for one for ever)", name, path)
+		}
+		if err == nil {
+			_ = f.Close()
+		}
 	}
 	dir := filepath.Dir(path)
 	st, err := os.Stat(dir)
@@ -131,4 +144,23 @@ func symbolName(name, s string) error {
 		return fmt.Errorf("%s %q: want a symbol such as BTCUSDT (letters, digits, - and _)", name, s)
 	}
 	return nil
+}
+
+// secretArgRefusal is what a command says when an argument holds the
+// secret key (secretInArgs); it never shows the argument.
+const secretArgRefusal = "refused: an argument holds the secret key (not shown; nothing was sent): " +
+	"give the secret only in BHTOP_SECRET_KEY, --secret-file or the config file"
+
+// secretInArgs reports whether one of the command line's args holds the
+// secret of conn (in any letter case): typed as a symbol or a client
+// order id it would be printed in a refusal, or sent to the service.
+func secretInArgs(args []string, conn ...config.Conn) bool {
+	for _, c := range conn {
+		for _, a := range args {
+			if c.Secret.Within(a) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -180,3 +180,51 @@ func TestParseInterspersed(t *testing.T) {
 		}
 	}
 }
+
+// TestIntegerFlagsAreDecimal: whole-number flags took Go's literal
+// syntax, so --recv-window 0x10 was 16 ms and --recv-window 05000 was
+// octal, 2560 ms. They are decimal: 0x10 and 0b1 are refused in one line
+// naming the flag (exit 2), and a leading zero means nothing.
+func TestIntegerFlagsAreDecimal(t *testing.T) {
+	env := func(string) string { return "" }
+	for _, args := range [][]string{
+		{"dump", "--recv-window", "0x10"}, {"order", "cancel", "--order-id", "1", "--recv-window", "0b1"},
+		{"gen", "--events", "0x10"}, {"gen", "--open", "0o7"}, {"gen", "--seed", "0x1"},
+		{"sim", "--accounts", "0x2"}, {"sim", "--seed", "0x1"}, {"sim", "--order-error-status", "0x1f8"},
+		{"replay", "x.jsonl", "--dump", "--retention", "0x10"}, {"serve", "--fps", "0xa"}, {"serve", "--max-sessions", "0x1"},
+		{"--fps", "0x1e"},
+	} {
+		code, errOut := runRefused(t, env, args...)
+		flagName := ""
+		for _, a := range args {
+			if strings.HasPrefix(a, "--") {
+				flagName = strings.TrimLeft(a, "-")
+			}
+		}
+		if code != ExitUsage || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, flagName) {
+			t.Errorf("bhtop %q: exit %d, stderr %q; want %d and one line naming %s", args, code, errOut, ExitUsage, flagName)
+		}
+	}
+	_, ten, _ := runCLI(env, "gen", "--events", "10", "--seed", "7")
+	_, padded, _ := runCLI(env, "gen", "--events", "010", "--seed", "07")
+	if ten == "" || padded != ten {
+		t.Errorf("gen --events 010 --seed 07 differs from --events 10 --seed 7 (%d and %d bytes)", len(padded), len(ten))
+	}
+}
+
+// TestURLWithoutScheme: a base or WebSocket URL typed without its scheme
+// said "first path segment in URL cannot contain colon"; it says what is
+// missing and what to type instead.
+func TestURLWithoutScheme(t *testing.T) {
+	env := func(string) string { return "" }
+	for _, tt := range []struct{ flag, val, want string }{
+		{"--base-url", "127.0.0.1:8080", `"127.0.0.1:8080" has no scheme: want http://127.0.0.1:8080 or https://127.0.0.1:8080`},
+		{"--base-url", "api.example.com", `want http://api.example.com or https://api.example.com`},
+		{"--ws-url", "localhost:9", `want ws://localhost:9 or wss://localhost:9`},
+	} {
+		code, errOut := runRefused(t, env, "dump", "--for", "1s", tt.flag, tt.val)
+		if code != ExitUsage || !strings.Contains(errOut, tt.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("dump %s %s: exit %d, stderr %q; want %d and %q", tt.flag, tt.val, code, errOut, ExitUsage, tt.want)
+		}
+	}
+}

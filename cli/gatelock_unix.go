@@ -16,17 +16,25 @@ import (
 // looks again.
 const turnPoll = 2 * time.Millisecond
 
+// turnMaxWait bounds the wait for another process's turn: a request is
+// answered or timed out well within it (--timeout, 10 s by default), so a
+// turn held longer belongs to a process that is stopped (ctrl+z) or hung,
+// and the turn is then given without the lock rather than never.
+var turnMaxWait = time.Minute
+
 // Turn takes the host's turn among the bhtop processes: an exclusive
 // flock on <host>.lock beside the gate file, held while one request is in
 // flight, so a request of another process waits for the answer (and the
 // gate it sets) before it is sent. The lock file is empty and kept open.
-// When it cannot be opened or locked the turn is given at once: the lock
-// never stops a command. The kernel drops the lock of a process that
-// dies. A lock file removed while this process had it open (sweepLocks)
+// When it cannot be opened or locked the turn is given at once, and when
+// another process holds it past turnMaxWait it is given without the lock:
+// the lock never stops a command. The kernel drops the lock of a process
+// that dies. A lock file removed while this process had it open (sweepLocks)
 // is left for the one now at the path. The host's requests take turns
 // one at a time within the process (rest.HostLimits), so Turn is never
 // called twice at once on one gateFile.
 func (f *gateFile) Turn(ctx context.Context) (func(), error) {
+	giveUp := time.Now().Add(turnMaxWait)
 	for reopened := 0; ; {
 		fd := f.lockFD()
 		if fd < 0 {
@@ -46,6 +54,8 @@ func (f *gateFile) Turn(ctx context.Context) (func(), error) {
 			return func() { _ = syscall.Flock(fd, syscall.LOCK_UN) }, nil
 		case !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR):
 			return func() {}, nil
+		case time.Now().After(giveUp):
+			return func() {}, nil // held too long: a stopped or hung process
 		}
 		t := time.NewTimer(turnPoll)
 		select {

@@ -271,7 +271,7 @@ func TestDumpAccountsHeldHostNamed(t *testing.T) {
 	until := time.Now().Add(10 * time.Minute)
 	(&gateFile{path: gatePath(env, held.URL())}).Save(until, time.Time{})
 	code, out, errOut := runCLI(env, "dump", "--for", "2s")
-	want := "account bot: the user stream never went live with a REST snapshot: connecting: rate limited by the service until " +
+	want := "account bot: the user stream never went live: rate limited by the service until " +
 		until.UTC().Format("15:04:05") + " UTC"
 	if code != ExitFail || !strings.Contains(errOut, want) || strings.Contains(errOut, "account main:") {
 		t.Fatalf("dump exit %d, stderr %q; want 1 and %q", code, errOut, want)

@@ -7,10 +7,13 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"os/signal"
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
+	"unicode"
 
 	"bhtop/config"
 	"bhtop/rest"
@@ -56,6 +59,9 @@ func (f *orderFlags) newRequest() (rest.OrderRequest, error) {
 	r := rest.OrderRequest{
 		Symbol: strings.ToUpper(f.symbol), Side: strings.ToUpper(f.side), Type: strings.ToUpper(f.typ),
 		TimeInForce: strings.ToUpper(f.tif), Quantity: f.quantity, Price: f.price, NewClientOrderID: f.clientOrderID,
+	}
+	if err := f.checkIDs(); err != nil {
+		return r, err
 	}
 	switch {
 	case r.Symbol == "":
@@ -111,6 +117,10 @@ var orderVerbs = []string{"new", "cancel", "close", "cancel-all"}
 // 3 unknown; cancel-all prints its counts (actions.Summary). 2 is for
 // usage errors; read-only mode refuses every verb.
 func runOrder(args []string, stdio IO) int {
+	// A closed stdout (`bhtop order ... | head -c0`) must not kill the
+	// process after the order went out: the write fails instead, the
+	// result goes to stderr and the exit code stays the order's.
+	signal.Ignore(syscall.SIGPIPE)
 	fs := flag.NewFlagSet("order", flag.ContinueOnError)
 	fs.SetOutput(stdio.Err)
 	fs.Usage = func() {
@@ -143,6 +153,13 @@ func runOrder(args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Err, "bhtop order: "+format+"\n", a...)
 		return ExitUsage
 	}
+	// Resolved first so that a secret typed into an argument is refused
+	// before any message quotes that argument; its own error waits for
+	// the flags' checks, as before.
+	conn, err := f.conn.Resolve(stdio.Getenv)
+	if err == nil && secretInArgs(args, conn) {
+		return fail("%s", secretArgRefusal)
+	}
 	if err := durationIn("--timeout", f.timeout, time.Millisecond, time.Hour); err != nil {
 		return fail("%v", err)
 	}
@@ -150,7 +167,6 @@ func runOrder(args []string, stdio IO) int {
 	if err := f.check(verb); err != nil {
 		return fail("%v", err)
 	}
-	conn, err := f.conn.Resolve(stdio.Getenv)
 	switch {
 	case err != nil:
 		return fail("%v", err)
@@ -171,10 +187,14 @@ func runOrder(args []string, stdio IO) int {
 	persistGates(stdio.Getenv, conn.BaseURL, limits) // a 429/418 any process got, and ours at once
 	opts := append(conn.RESTOptions(), rest.WithTimeout(f.timeout), rest.WithLogger(logger), rest.WithSharedLimits(limits))
 	client := rest.New(conn.BaseURL, opts...)
-	ctx := context.Background()
+	// SIGINT/SIGTERM end the request under way instead of the process:
+	// an order already sent then prints as unknown, with the client
+	// order id to settle it by (exit 3), and cancel-all stops and prints
+	// what it did. Nothing is sent after the signal.
+	ctx, stopSignal := signal.NotifyContext(context.Background(), stopSignals...)
+	defer stopSignal()
 	if gate := limits.Gate(time.Now()); gate != nil {
-		b, _ := json.Marshal(f.notSent(gate))
-		fmt.Fprintf(stdio.Out, "%s\n", b)
+		printResult(stdio, f.notSent(gate))
 		return ExitFail
 	}
 	if verb == "cancel-all" {
@@ -190,8 +210,7 @@ func runOrder(args []string, stdio IO) int {
 	} else {
 		res = f.send(ctx, verb, rest.NewTrader(client))
 	}
-	b, _ := json.Marshal(res)
-	fmt.Fprintf(stdio.Out, "%s\n", b)
+	printResult(stdio, res)
 	if err := closeLog(); err != nil {
 		// Said, but the exit code stays the order's: a script must never
 		// take an accepted order for a failed one and send it again.
@@ -211,8 +230,28 @@ func runOrder(args []string, stdio IO) int {
 	return ExitFail
 }
 
+// orderIDRE is an order id: digits (DESIGN.md 'Decoding rules').
+var orderIDRE = regexp.MustCompile(`^[0-9]+$`)
+
+// checkIDs refuses an order id that is not digits and a client order id
+// holding a space or a control character (a line break would split the
+// log lines and the dashboard's rows it is shown in); the service would
+// only refuse or, worse, keep them.
+func (f *orderFlags) checkIDs() error {
+	if f.orderID != "" && !orderIDRE.MatchString(f.orderID) {
+		return fmt.Errorf("--order-id %q: want the order's id, digits only", f.orderID)
+	}
+	if strings.IndexFunc(f.clientOrderID, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
+		return fmt.Errorf("--client-order-id %q: want an id without spaces or control characters", f.clientOrderID)
+	}
+	return nil
+}
+
 // check checks the flags of verb before anything is resolved or sent.
 func (f *orderFlags) check(verb string) error {
+	if err := f.checkIDs(); err != nil {
+		return err
+	}
 	switch f.market {
 	case "", "spot", "contract":
 	default:
@@ -274,4 +313,15 @@ func openOrderLog(path string) (*slog.Logger, func() error, error) {
 		return nil, nil, fmt.Errorf("opening the log: %w", err)
 	}
 	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug})), f.Close, nil
+}
+
+// printResult writes res, one JSON line, to stdout. When that fails (a
+// full disk, a closed pipe) the line goes to stderr with the error, and
+// the exit code stays the order's: a script must never take an accepted
+// order for a failed one and send it again.
+func printResult(stdio IO, res any) {
+	b, _ := json.Marshal(res)
+	if _, err := fmt.Fprintf(stdio.Out, "%s\n", b); err != nil {
+		fmt.Fprintf(stdio.Err, "bhtop order: write the result: %v; it was: %s\n", err, b)
+	}
 }

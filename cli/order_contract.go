@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -141,8 +140,7 @@ func (f *orderFlags) cancelAll(ctx context.Context, client *rest.Client, stdio I
 		sum.Errors = append(sum.Errors, "listing the open orders: "+err.Error())
 		sum.Failed = 1
 	}
-	b, _ := json.Marshal(sum)
-	fmt.Fprintf(stdio.Out, "%s\n", b)
+	printResult(stdio, sum)
 	switch {
 	case sum.Failed > 0:
 		return ExitFail

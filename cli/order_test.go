@@ -167,3 +167,33 @@ func TestOrderTIFOnlyForLimit(t *testing.T) {
 		t.Errorf("MARKET without --tif = %+v %v, want no timeInForce", r, err)
 	}
 }
+
+// TestOrderIDsChecked: an order id that is not digits, and a client
+// order id holding a line break, a control character or a space, were
+// sent to the service; they are refused (exit 2, one line, control
+// characters escaped) and nothing is sent.
+func TestOrderIDsChecked(t *testing.T) {
+	s, log := loggedSim(t)
+	env := orderEnv(t, s, nil)
+	for _, args := range [][]string{
+		{"order", "cancel", "--order-id", "abc"},
+		{"order", "cancel", "--order-id", "-1"},
+		{"order", "cancel", "--order-id", "1e3"},
+		{"order", "cancel", "--market", "contract", "--order-id", "0x10"},
+		{"order", "cancel", "--client-order-id", "a\nb"},
+		{"order", "new", "--symbol", "ETHBTC", "--side", "BUY", "--quantity", "1", "--price", "0.01", "--client-order-id", "a\x1b[2Jb"},
+		{"order", "new", "--symbol", "ETHBTC", "--side", "BUY", "--quantity", "1", "--price", "0.01", "--client-order-id", "a b"},
+		{"order", "new", "--market", "contract", "--symbol", "ETH-PERP", "--side", "BUY_OPEN", "--quantity", "1", "--price", "3000",
+			"--leverage", "10", "--client-order-id", "x\ty"},
+		{"dump", "--for", "1s", "--order", "symbol=ETHBTC&side=BUY&quantity=1&price=0.01&clientOrderId=a%0Ab"},
+	} {
+		code, out, errOut := runCLI(env, args...)
+		if code != ExitUsage || out != "" || strings.Count(errOut, "\n") != 1 || strings.ContainsAny(errOut[:len(errOut)-1], "\n\x1b\t") {
+			t.Errorf("bhtop %q: exit %d, stdout %q, stderr %q; want %d and one escaped line", args, code, out, errOut, ExitUsage)
+		}
+	}
+	if log.has("POST", "/openapi/v1/order", "") || log.has("DELETE", "/openapi/v1/order", "") || log.has("POST", "/openapi/contract/v1/order", "") ||
+		log.has("DELETE", "/openapi/contract/v1/order/cancel", "") {
+		t.Errorf("a refused order was sent:\n%s", log.String())
+	}
+}

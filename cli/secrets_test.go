@@ -175,3 +175,63 @@ func TestNoCommandLeaksTheSecret(t *testing.T) {
 		checkNoLeak(t, f, string(b))
 	}
 }
+
+// TestSecretAsArgumentRefused: the secret typed into the wrong argument
+// (as a symbol, a side, a client order id, in a dump --order) is refused
+// with exit 2 before anything is sent, and neither the refusal nor
+// anything else shows it; the service never sees it.
+func TestSecretAsArgumentRefused(t *testing.T) {
+	s, log := loggedSim(t)
+	env := orderEnv(t, s, map[string]string{"BHTOP_SECRET_KEY": leakSecret})
+	lower := strings.ToLower(leakSecret)
+	runs := [][]string{
+		{"order", "new", "--symbol", leakSecret, "--side", "BUY", "--quantity", "1", "--price", "0.01"},
+		{"order", "new", "--symbol", lower, "--side", "BUY", "--quantity", "1", "--price", "0.01"},
+		{"order", "new", "--symbol", "ETHBTC", "--side", leakSecret, "--quantity", "1", "--price", "0.01"},
+		{"order", "new", "--symbol", "ETHBTC", "--side", "BUY", "--quantity", leakSecret, "--price", "0.01"},
+		{"order", "new", "--symbol", "ETHBTC", "--side", "BUY", "--quantity", "1", "--price", "0.01", "--client-order-id", leakSecret},
+		{"order", "cancel", "--client-order-id", "x" + leakSecret},
+		{"order", "cancel-all", "--symbol=" + leakSecret},
+		{"dump", "--for", "1s", "--order", "symbol=" + leakSecret + "&side=BUY&quantity=1&price=0.01"},
+		{"dump", "--for", "1s", "--order", "symbol=ETHBTC&side=BUY&quantity=1&price=0.01&clientOrderId=" + leakSecret},
+	}
+	for _, args := range runs {
+		code, out, errOut := runCLI(env, args...)
+		if code != ExitUsage {
+			t.Errorf("bhtop %s: exit %d, want %d (stderr %q)", strings.Join(args[:2], " "), code, ExitUsage, errOut)
+		}
+		if !strings.Contains(errOut, "secret") {
+			t.Errorf("bhtop %s: stderr %q does not say an argument holds the secret", strings.Join(args[:2], " "), errOut)
+		}
+		checkNoLeak(t, "stdout", out)
+		checkNoLeak(t, "stderr", errOut)
+		checkNoLeak(t, "stderr", strings.ToUpper(errOut))
+	}
+	checkNoLeak(t, "the service's request log", strings.ToUpper(log.String()))
+}
+
+// TestSecretInRefusedFlagNotEchoed: a flag refused before the settings
+// resolve (a duration, an account name, an asset) quoted the value, which
+// was the secret of BHTOP_SECRET_KEY; stderr never shows it.
+func TestSecretInRefusedFlagNotEchoed(t *testing.T) {
+	env := deskEnv(t, "")
+	withSecret := func(k string) string {
+		if k == "BHTOP_SECRET_KEY" {
+			return leakSecret
+		}
+		return env(k)
+	}
+	for _, args := range [][]string{
+		{"dump", "--for", leakSecret}, {"dump", "--for", "1s", "--account", leakSecret}, {"dump", "--for", "1s", "--value-in", leakSecret},
+		{"order", "new", "--timeout", leakSecret}, {"sim", "--seed", strings.ToLower(leakSecret)}, {"replay", leakSecret, "--dump"},
+		{"bogus-" + leakSecret},
+	} {
+		code, out, errOut := runCLI(withSecret, args...)
+		if code != ExitUsage {
+			t.Errorf("bhtop %s: exit %d, want %d", args[0], code, ExitUsage)
+		}
+		checkNoLeak(t, "stdout", out)
+		checkNoLeak(t, "stderr", strings.ToUpper(errOut))
+		checkNoLeak(t, "stderr", errOut)
+	}
+}

@@ -78,11 +78,15 @@ func runServe(args []string, stdio IO) int {
 	}
 	// The address is bound before anything is opened: one taken is
 	// refused at once, with no listenKey, stream or host key made for it.
-	ln, err := net.Listen("tcp", sf.listen)
+	ln, err := listenOn("--listen", sf.listen)
 	if err != nil {
-		return fail(ExitUsage, "--listen %s: %v", sf.listen, listenReason(err))
+		return fail(ExitUsage, "%v", err)
 	}
 	defer ln.Close()
+	if err := df.bind(); err != nil {
+		return fail(ExitUsage, "%v", err)
+	}
+	defer df.unbind()
 	logger := slog.New(slog.NewTextHandler(stdio.Err, nil))
 	closeLog := func() error { return nil }
 	if c.Log != "" {
@@ -95,10 +99,7 @@ func runServe(args []string, stdio IO) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
-	dk, err := openDesk(ctx, df, c, logger, nil)
-	if err != nil {
-		return fail(ExitFail, "%v", err)
-	}
+	dk := openDesk(ctx, df, c, logger, nil)
 	defer dk.close(exitWait)
 	if err := errors.Join(serveAccounts(ctx, sf, ln, accts, logger, dk), closeLog()); err != nil {
 		return fail(ExitFail, "%v", err)
@@ -175,6 +176,16 @@ func (sf *serveFlags) defaults(getenv func(string) string) error {
 	return nil
 }
 
+// listenOn binds addr, the value of flag: a failure is one line naming
+// the flag and the address once, and why.
+func listenOn(flag, addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", flag, addr, listenReason(err))
+	}
+	return ln, nil
+}
+
 // listenReason is the cause of a failed listen without the "listen tcp
 // ADDR:" the --listen flag already names.
 func listenReason(err error) error {
@@ -242,7 +253,8 @@ func serveAccounts(ctx context.Context, sf serveFlags, ln net.Listener, accts []
 	if err != nil {
 		return err
 	}
-	as.Start() // only now that the setup is known good: no listenKey for nothing
+	as.Start()            // only now that the setup is known good: no listenKey for nothing
+	dk.viewers.Store(srv) // the viewers get the alerts of the accounts their keys allow
 	as.follow(dk)
 	dk.reg.SetViewers(srv.Sessions)
 	served := make(chan error, 1)

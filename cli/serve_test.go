@@ -160,3 +160,43 @@ func TestServeListenAddressTakenOpensNothing(t *testing.T) {
 		t.Errorf("serve with its listen address taken made %d requests, want none:\n%s", n, s.Log.Raw())
 	}
 }
+
+// TestMetricsAddressTakenOpensNothing: a --metrics-addr already in use
+// is refused as a taken --listen is: exit 2 and one line naming the
+// address once, before any account is opened (the service sees no
+// request, serve makes no host key) or the simulator started (no first
+// line), for the dashboard, dump, serve and sim.
+func TestMetricsAddressTakenOpensNothing(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	addr := taken.Addr().String()
+	dir := t.TempDir()
+	keys := filepath.Join(dir, "authorized_keys")
+	testkit.WriteAuthorizedKeys(t, keys)
+	for _, args := range [][]string{
+		{"--metrics-addr", addr},
+		{"dump", "--for", "1s", "--metrics-addr", addr},
+		{"serve", "--listen", "127.0.0.1:0", "--authorized-keys", keys, "--host-key", filepath.Join(dir, "hk"), "--metrics-addr", addr},
+		{"sim", "--addr", "127.0.0.1:0", "--metrics-addr", addr},
+	} {
+		s := keyedSim(t, sim.Options{})
+		var o, e bytes.Buffer
+		code := Run(args, IO{In: strings.NewReader(""), Out: &o, Err: &e, Getenv: orderEnv(t, s.Server, nil)})
+		errOut := e.String()
+		if code != ExitUsage || strings.Count(errOut, "\n") != 1 || strings.Count(errOut, addr) != 1 || !strings.Contains(errOut, "--metrics-addr") {
+			t.Errorf("%q (metrics address taken) = %d, stderr %q; want %d and one line naming --metrics-addr %s once", args, code, errOut, ExitUsage, addr)
+		}
+		if n := len(s.Log.Entries(t)); n != 0 {
+			t.Errorf("%q with its metrics address taken made %d requests, want none:\n%s", args, n, s.Log.Raw())
+		}
+		if o.Len() != 0 {
+			t.Errorf("%q with its metrics address taken printed %q, want nothing", args, o.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "hk")); err == nil {
+		t.Error("serve with its metrics address taken created its host key")
+	}
+}

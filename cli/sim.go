@@ -182,6 +182,17 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 	if len(keys.secrets) > 0 {
 		secret = keys.secrets[0]
 	}
+	// Bound before anything is opened: a taken address is refused at once.
+	if *metricsAddr != "" {
+		ln, err := listenOn("--metrics-addr", *metricsAddr)
+		if err != nil {
+			return fail(ExitUsage, "%v", err)
+		}
+		reg := metrics.New()
+		reg.Serve(ctx, ln, nil)
+		fmt.Fprintf(stdio.Err, "bhtop sim: metrics at http://%s/metrics\n", ln.Addr())
+		opts.OnRequest = reg.CountRequest
+	}
 	var reqLog *sink
 	if logPath != "" {
 		// A request log that cannot be written is said at once (the
@@ -192,15 +203,6 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 		}
 		defer reqLog.Close()
 		opts.RequestLog = reqLog
-	}
-	if *metricsAddr != "" {
-		reg := metrics.New()
-		addr, err := reg.Listen(ctx, *metricsAddr, nil)
-		if err != nil {
-			return fail(ExitFail, "%v", err)
-		}
-		fmt.Fprintf(stdio.Err, "bhtop sim: metrics at http://%s/metrics\n", addr)
-		opts.OnRequest = reg.CountRequest
 	}
 	s := sim.New(opts)
 	if err := s.Start(); err != nil {
@@ -213,7 +215,11 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 		SecretKey string           `json:"secretKey"`
 		Accounts  []sim.AccountKey `json:"accounts"`
 	}{s.URL(), s.WSURL(), s.APIKey(), secret, s.Accounts(secret)})
-	fmt.Fprintf(stdio.Out, "%s\n", line)
+	if _, err := fmt.Fprintf(stdio.Out, "%s\n", line); err != nil {
+		// Nobody can learn where it listens: serving on helps no one.
+		_ = s.Close()
+		return fail(ExitFail, "write the connection line: %v", err)
+	}
 	<-ctx.Done()
 	if err := s.Close(); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop sim: %v\n", err)

@@ -3,6 +3,8 @@ package cli
 import (
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -101,5 +103,26 @@ func TestDashboardRecordToFullDisk(t *testing.T) {
 	code, _, errOut := runDashboardUntil(t, s, "no space left on device", "q", "--record", full)
 	if code != ExitFail || !strings.Contains(errOut, "--record") || !strings.Contains(errOut, "no space left on device") {
 		t.Errorf("dashboard --record /dev/full = exit %d, stderr %q; want exit %d naming --record and the write error", code, errOut, ExitFail)
+	}
+}
+
+// TestOutputToFIFOWithoutReader: --record or --log naming a FIFO nobody
+// reads hung in open for ever, deaf to --for and SIGTERM. It is refused
+// at once (exit 2) saying why.
+func TestOutputToFIFOWithoutReader(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "pipe")
+	if err := exec.Command("mkfifo", "-m", "600", fifo).Run(); err != nil {
+		t.Skipf("no mkfifo here: %v", err)
+	}
+	env := deskEnv(t, "")
+	for _, args := range [][]string{
+		{"dump", "--for", "1s", "--record", fifo},
+		{"dump", "--for", "1s", "--log", fifo},
+		{"sim", "--log-requests", fifo},
+	} {
+		code, errOut := runRefused(t, env, args...)
+		if code != ExitUsage || !strings.Contains(errOut, "no reader") {
+			t.Errorf("bhtop %q: exit %d, stderr %q; want %d and 'no reader'", args, code, errOut, ExitUsage)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -246,13 +247,25 @@ func WSFromBase(base string) string {
 	return base
 }
 
-// checkURL validates a base URL: one of the schemes, a host, no path,
-// query or fragment. It returns it without a trailing slash.
+// hostPortRE is a host name or address with an optional port, nothing
+// else: what a URL typed without its scheme usually is.
+var hostPortRE = regexp.MustCompile(`^[A-Za-z0-9.\-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$`)
+
+// checkURL validates a base URL: one of the schemes (two), a host, no
+// path, query or fragment. It returns it without a trailing slash.
 func checkURL(s setting, schemes ...string) (string, error) {
 	if s.val == "" {
 		return "", nil
 	}
 	shown := redactURL(s.val) // credentials typed into the URL are never echoed
+	if !strings.Contains(s.val, "://") {
+		// "127.0.0.1:8080" would parse as scheme "127.0.0.1" or fail
+		// with "first path segment in URL cannot contain colon".
+		if hostPortRE.MatchString(s.val) {
+			return "", fmt.Errorf("%s: %q has no scheme: want %s://%s or %s://%s", s.src, s.val, schemes[0], s.val, schemes[1], s.val)
+		}
+		return "", fmt.Errorf("%s: %q has no scheme: want %s://host[:port]", s.src, shown, strings.Join(schemes, "|"))
+	}
 	u, err := url.Parse(strings.TrimRight(s.val, "/"))
 	if err != nil {
 		var ue *url.Error

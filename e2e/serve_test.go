@@ -1,19 +1,134 @@
 package e2e
 
 import (
+	"bufio"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
 
 	"bhtop/internal/testkit"
 )
 
+var servingOn = regexp.MustCompile(`serving the read-only dashboard over ssh" listen=(\S+)`)
+
+// TestServeAlertsReachTheirViewers: `bhtop serve` of two accounts of a
+// `bhtop sim --accounts 2`, a fill rule on each; two stock OpenSSH
+// viewers whose keys allow one account each. A fill on bot shows its
+// toast, rings the bell and adds an alert line to the Events pane on the
+// bot viewer only, one on main on the main viewer only: neither is shown
+// anything of the other's account.
+func TestServeAlertsReachTheirViewers(t *testing.T) {
+	if _, err := exec.LookPath("ssh"); err != nil {
+		t.Skip("ssh not installed")
+	}
+	s := startSim(t, "--activity", "0", "--accounts", "2")
+	dir := t.TempDir()
+	cfg := fmt.Sprintf("base_url = %q\n", s.BaseURL)
+	for i, name := range []string{"main", "bot"} {
+		a := s.Accounts[i]
+		cfg += fmt.Sprintf("[accounts.%s]\napi_key = %q\nsecret_key = %q\n", name, a.APIKey, a.SecretKey)
+	}
+	cfg += "[[alerts]]\nkind = \"fill\"\naccount = \"bot\"\n[[alerts]]\nkind = \"fill\"\naccount = \"main\"\n"
+	cfgFile := testkit.WriteFileMode(t, filepath.Join(dir, "config.toml"), cfg, 0o600)
+	keyFiles := map[string]string{}
+	var lines []string
+	for _, name := range []string{"main", "bot"} {
+		file, k := testkit.OpenSSHKey(t)
+		keyFiles[name] = file
+		lines = append(lines, `environment="BHTOP_ACCOUNTS=`+name+`" `+strings.TrimSpace(string(gossh.MarshalAuthorizedKey(k.PublicKey()))))
+	}
+	keys := testkit.WriteFileMode(t, filepath.Join(dir, "authorized_keys"), strings.Join(lines, "\n")+"\n", 0o600)
+
+	serve := exec.Command(binary, "serve", "--config", cfgFile, "--listen", "127.0.0.1:0",
+		"--authorized-keys", keys, "--host-key", filepath.Join(dir, "host_key"))
+	serve.Env = append(os.Environ(), "XDG_CONFIG_HOME=/nonexistent", "BHTOP_API_KEY=", "BHTOP_SECRET_KEY=", "BHTOP_BASE_URL=")
+	logs, err := serve.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = serve.Process.Signal(os.Interrupt)
+		_ = serve.Wait()
+	})
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(logs)
+		for sc.Scan() {
+			if m := servingOn.FindStringSubmatch(sc.Text()); m != nil {
+				addr <- m[1]
+			}
+		}
+	}()
+	var listen string
+	select {
+	case listen = <-addr:
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve never said where it listens")
+	}
+	host, port, _ := strings.Cut(listen, ":")
+
+	x := testkit.NewTmux(t)
+	terms := map[string]*testkit.Term{}
+	for _, name := range []string{"main", "bot"} {
+		ssh := []string{"ssh", "-p", port, "-i", keyFiles[name], "-F", "/dev/null", "-o", "IdentitiesOnly=yes",
+			"-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes", "desk@" + host}
+		terms[name] = x.Term(t, 120, 40, strings.Join(ssh, " ")+"; sleep 30")
+	}
+	for name, term := range terms {
+		term.WaitFor("the "+name+" account over OpenSSH", func(s string) bool {
+			return strings.Contains(strings.SplitN(s, "\n", 2)[0], " "+name+" ") && strings.Contains(s, "● live")
+		})
+	}
+	bell := func(term *testkit.Term) bool { return term.Format("#{window_bell_flag}") == "1" }
+	for i, c := range []struct{ account, other string }{{"bot", "main"}, {"main", "bot"}} {
+		a := s.Accounts[map[string]int{"main": 0, "bot": 1}[c.account]]
+		cmd := exec.Command(binary, "order", "new", "--symbol", "BTCUSDT", "--side", "BUY", "--type", "MARKET", "--quantity", "0.01")
+		cmd.Env = append(os.Environ(), "BHTOP_BASE_URL="+s.BaseURL, "BHTOP_API_KEY="+a.APIKey, "BHTOP_SECRET_KEY="+a.SecretKey, "XDG_CONFIG_HOME=/nonexistent")
+		if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), `"outcome":"accepted"`) {
+			t.Fatalf("order on %s: %v\n%s", c.account, err, out)
+		}
+		terms[c.account].WaitFor("the toast and the Events pane's alert line", func(s string) bool {
+			return strings.Contains(s, "⚑ "+c.account+": ") && alertLines(s) == 1
+		})
+		testkit.Eventually(t, 5*time.Second, func() bool { return bell(terms[c.account]) }, "the %s viewer's bell", c.account)
+		time.Sleep(500 * time.Millisecond) // the other viewer's toast would have shown
+		if scr := terms[c.other].Screen(); strings.Contains(scr, "⚑ "+c.account) || strings.Contains(scr, c.account+":") || alertLines(scr) != i {
+			t.Errorf("the %s viewer was shown an alert of %s:\n%s", c.other, c.account, scr)
+		}
+		if i == 0 && bell(terms[c.other]) {
+			t.Errorf("the %s viewer's bell rang for an alert of %s", c.other, c.account)
+		}
+	}
+	for _, term := range terms {
+		term.Keys("q")
+	}
+}
+
+// alertLines counts the Events pane's alert lines on screen.
+func alertLines(screen string) int {
+	n := 0
+	for _, line := range strings.Split(screen, "\n") {
+		if strings.Contains(line, " alert ") {
+			n++
+		}
+	}
+	return n
+}
+
 // TestServeViewerSeesAlerts: a stock OpenSSH viewer of `bhtop serve`
 // sees the alerts that fired on its account as "alert" lines in the
-// Events pane (serve has no toast; they were only logged).
+// Events pane (they were only logged).
 func TestServeViewerSeesAlerts(t *testing.T) {
 	if _, err := exec.LookPath("ssh"); err != nil {
 		t.Skip("no OpenSSH client")

@@ -43,9 +43,13 @@ type simProc struct {
 	WSURL     string `json:"wsUrl"`
 	APIKey    string `json:"apiKey"`
 	SecretKey string `json:"secretKey"`
-	log       string
-	state     string // XDG_STATE_HOME of the bhtop it runs (gate files)
-	cmd       *exec.Cmd
+	Accounts  []struct {
+		APIKey    string `json:"apiKey"`
+		SecretKey string `json:"secretKey"`
+	} `json:"accounts"` // with --accounts N
+	log   string
+	state string // XDG_STATE_HOME of the bhtop it runs (gate files)
+	cmd   *exec.Cmd
 }
 
 func startSim(t *testing.T, args ...string) *simProc {

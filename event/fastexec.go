@@ -59,10 +59,10 @@ func fastExec(b []byte, start, depth int, ev *Event) (int, bool) {
 		return 0, false
 	}
 	x := &ev.Exec
-	raws := execRaws(x)
-	for _, dst := range raws {
-		*dst = nil
-	}
+	// execRawKeys' fields, Close and Leverage (stores, not a loop through
+	// pointers to them: this runs once per report)
+	x.LastQty, x.LastPrice, x.Commission, x.CommissionAsset, x.TradeTime = nil, nil, nil, nil, nil
+	x.TradeID, x.ExecType, x.RejectReason, x.StopPrice, x.IcebergQty = nil, nil, nil, nil, nil
 	x.Close, x.Leverage = false, nil
 	// i-1 is the head's comma: the fields in the service's order first,
 	// then any others by key.
@@ -138,7 +138,7 @@ func fastExec(b []byte, start, depth int, ev *Event) (int, bool) {
 		default:
 			switch n := int(execRawIndex[k]) - 1; {
 			case n >= 0 && execRawKept(n, contract):
-				*raws[n], i, ok = rawAt(b, i, depth)
+				*execRaws(x)[n], i, ok = rawAt(b, i, depth)
 			case contract && k == 'C':
 				x.Close, i, ok = boolAt(b, i)
 				seen |= needClose
@@ -408,8 +408,15 @@ func quotedEnd(b []byte, i int) (int, bool) {
 	return i, i < len(b) && b[i] == '"'
 }
 
-// digitsEnd returns the end of the run of digits from i.
+// digitsEnd returns the end of the run of digits from i, eight bytes at
+// a time while there are.
 func digitsEnd(b []byte, i int) int {
+	for i+8 <= len(b) {
+		if m := nonDigits(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
 	for i < len(b) && isDigit(b[i]) {
 		i++
 	}
@@ -454,8 +461,22 @@ func timeAt(b []byte, i int) (int64, int, bool) {
 
 // eightDigits reports whether the eight bytes of v (little endian) are
 // all ASCII digits.
-func eightDigits(v uint64) bool {
-	return ((v+0x4646464646464646)|(v-0x3030303030303030))&lanesTop == 0
+func eightDigits(v uint64) bool { return nonDigits(v) == 0 }
+
+// nonDigits marks (top bit of the lane) the bytes of eight (little
+// endian) that are no ASCII digit; only the lowest mark is exact (a
+// carry or borrow goes up from a marked lane), and the one used.
+func nonDigits(v uint64) uint64 {
+	return ((v + 0x4646464646464646) | (v - 0x3030303030303030)) & lanesTop
+}
+
+// Digits8 is the number eight ASCII digits (little endian: the first in
+// the low byte) write; false when a byte is no digit.
+func Digits8(v uint64) (uint64, bool) {
+	if !eightDigits(v) {
+		return 0, false
+	}
+	return parseEight(v), true
 }
 
 // parseEight is the number the eight ASCII digits of v (little endian:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -256,4 +257,30 @@ func FuzzFastExec(f *testing.F) {
 			t.Fatalf("Decode(%q): fast path differs: %s", frame, diff)
 		}
 	})
+}
+
+// TestDigitsEnd: eight bytes at a time, the run of digits ends where a
+// byte at a time says, whatever follows it (any byte, carries and
+// borrows in the lanes after the first non-digit included).
+func TestDigitsEnd(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	alphabet := []byte("0123456789/:.\"-e\x00\xff\xb9\xba\x2f\x3a\xc6")
+	for range 20000 {
+		b := make([]byte, r.IntN(30))
+		for i := range b {
+			if r.IntN(4) == 0 {
+				b[i] = alphabet[r.IntN(len(alphabet))]
+			} else {
+				b[i] = byte('0' + r.IntN(10))
+			}
+		}
+		from := r.IntN(len(b) + 1)
+		want := from
+		for want < len(b) && isDigit(b[want]) {
+			want++
+		}
+		if got := digitsEnd(b, from); got != want {
+			t.Fatalf("digitsEnd(%q, %d) = %d, want %d", b, from, got, want)
+		}
+	}
 }

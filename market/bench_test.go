@@ -3,9 +3,10 @@ package market
 import (
 	"fmt"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"bhtop/internal/testkit"
 )
 
 // benchFrames are quote-socket pushes as the service sends them: one
@@ -50,7 +51,7 @@ func BenchmarkIngest(b *testing.B) {
 			s := NewStore(nil, func() time.Time { return time.UnixMilli(1) })
 			var p Push
 			b.ReportAllocs()
-			start, cpu0 := time.Now(), cpuTime()
+			start, cpu0 := time.Now(), testkit.CPUTime()
 			n := 0
 			for b.Loop() {
 				if err := DecodeFrame(c.frames[n%len(c.frames)], &p); err != nil {
@@ -64,18 +65,9 @@ func BenchmarkIngest(b *testing.B) {
 			b.ReportMetric(float64(n)/time.Since(start).Seconds(), "pushes/s")
 			// CPU time per push: what other processes on a shared machine
 			// do not inflate (GC workers included).
-			if cpu := cpuTime() - cpu0; cpu > 0 {
+			if cpu := testkit.CPUTime() - cpu0; cpu > 0 {
 				b.ReportMetric(float64(n)/cpu.Seconds(), "cpu-pushes/s")
 			}
 		})
 	}
-}
-
-// cpuTime is the CPU time (user + system) the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -2,9 +2,11 @@ package metrics
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/shopspring/decimal"
 
 	"bhtop/dec"
 	"bhtop/market"
@@ -33,7 +35,19 @@ type Account struct {
 // account is a registered Account.
 type account struct {
 	Account
+
+	// The fill counters, brought up to date at each scrape from the
+	// fills new since the last one (a scrape may run alongside another).
+	mu      sync.Mutex
+	scan    state.FillScan
+	bySym   map[string]int64           // fills per symbol
+	byAsset map[string]decimal.Decimal // fees per commission asset
 }
+
+// maxFillLabels bounds the symbols, and apart the fee assets, an account
+// exports fill counters for; those past it are counted under "other", so
+// that a service sending ever new names cannot grow the scrape.
+const maxFillLabels = 500
 
 // AddAccount exports a's metrics until ctx ends (then its series vanish).
 // It starts the lag watcher, which observes bhtop_event_lag_seconds each
@@ -51,7 +65,7 @@ func (r *Registry) AddAccount(ctx context.Context, a Account) {
 	if a.Now == nil {
 		a.Now = time.Now
 	}
-	acc := &account{a}
+	acc := &account{Account: a, bySym: map[string]int64{}, byAsset: map[string]decimal.Decimal{}}
 	r.mu.Lock()
 	r.accounts = append(r.accounts, acc)
 	r.mu.Unlock()
@@ -111,6 +125,8 @@ var (
 		"Account equity in the valuation asset (balances and unrealized PnL).", "asset")
 	descPnL = accountDesc("bhtop_position_unrealized_pnl",
 		"Unrealized PnL of a contract position, in its PnL asset.", "symbol", "side")
+	descFills = accountDesc("bhtop_fills_total", "Fills (executions) folded, by symbol.", "symbol")
+	descFees  = accountDesc("bhtop_fees_total", "Commissions of the fills folded, by asset.", "asset")
 )
 
 // accountDesc describes a per-account series: its labels are account,
@@ -125,7 +141,7 @@ type accountCollector struct{ r *Registry }
 // Describe sends the descriptors of the per-account series.
 func (c accountCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descEvents, descStale, descMalformed, descUnknown, descUp,
-		descReconnects, descErrors, descWeight, descWeightLimit, descBalance, descOpenOrders, descEquity, descPnL} {
+		descReconnects, descErrors, descWeight, descWeightLimit, descBalance, descOpenOrders, descEquity, descPnL, descFills, descFees} {
 		ch <- d
 	}
 }
@@ -165,6 +181,7 @@ func (a *account) collect(ch chan<- prometheus.Metric) {
 	gauge(descUp, up)
 	counter(descReconnects, int64(max(st.Connects-1, 0)))
 	counter(descErrors, int64(st.Errors))
+	a.collectFills(snap, ch)
 	gauge(descWeight, float64(st.WeightUsed))
 	if st.WeightLimit > 0 {
 		gauge(descWeightLimit, float64(st.WeightLimit))
@@ -176,6 +193,38 @@ func (a *account) collect(ch chan<- prometheus.Metric) {
 		collectHoldings(snap, gauge)
 		a.collectValue(ch, snap, gauge)
 	}
+}
+
+// collectFills counts the fills new since the last scrape and exports the
+// fill and fee counters. Only the fills appended since are read, none when
+// they did not change; a fill evicted from the state's retention before a
+// scrape saw it is not counted. Commissions add up exactly (decimal) and
+// become float64 only here.
+func (a *account) collectFills(snap *state.Snapshot, ch chan<- prometheus.Metric) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.scan.Scan(snap.Fills, func(f *state.Fill) {
+		a.bySym[boundedLabel(a.bySym, f.Symbol)]++
+		if fee, ok := dec.Parse(f.Commission); ok && f.CommissionAsset != "" {
+			asset := boundedLabel(a.byAsset, f.CommissionAsset)
+			a.byAsset[asset] = a.byAsset[asset].Add(fee)
+		}
+	})
+	for sym, n := range a.bySym {
+		ch <- prometheus.MustNewConstMetric(descFills, prometheus.CounterValue, float64(n), a.Name, sym)
+	}
+	for asset, fee := range a.byAsset {
+		ch <- prometheus.MustNewConstMetric(descFees, prometheus.CounterValue, fee.InexactFloat64(), a.Name, asset)
+	}
+}
+
+// boundedLabel is name, or "other" once m holds maxFillLabels names and
+// not this one.
+func boundedLabel[V any](m map[string]V, name string) string {
+	if _, ok := m[name]; ok || len(m) < maxFillLabels {
+		return name
+	}
+	return "other"
 }
 
 // collectHoldings exports the balances and the open orders per market

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"context"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -116,4 +117,16 @@ func labelsHold(t *testing.T, r *Registry, s string) string {
 		}
 	}
 	return ""
+}
+
+// serveOn serves reg on a free loopback port until ctx ends and returns
+// its address.
+func serveOn(ctx context.Context, t *testing.T, reg *Registry) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Serve(ctx, ln, nil)
+	return ln.Addr().String()
 }

@@ -2,12 +2,16 @@ package metrics
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/shopspring/decimal"
 
 	"bhtop/dec"
 	"bhtop/internal/simtest"
@@ -115,7 +119,7 @@ func TestEquityAndPnL(t *testing.T) {
 }
 
 // TestViewersAndHTTP: bhtop_serve_viewers reads its count at scrape, and
-// Listen serves the exposition format at /metrics.
+// Serve serves the exposition format at /metrics.
 func TestViewersAndHTTP(t *testing.T) {
 	reg := New()
 	n := 3
@@ -123,10 +127,7 @@ func TestViewersAndHTTP(t *testing.T) {
 	reg.CountRequest("GET /openapi/v1/ping", 200)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	addr, err := reg.Listen(ctx, "127.0.0.1:0", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	addr := serveOn(ctx, t, reg)
 	resp, err := http.Get("http://" + addr + "/metrics")
 	if err != nil {
 		t.Fatal(err)
@@ -273,5 +274,80 @@ func TestStatusReadBeforeState(t *testing.T) {
 	reg.AddAccount(ctx, Account{Name: "main", State: &sh, Market: &mh, Status: status})
 	if eq := find(gather(t, reg, "bhtop_equity"), map[string]string{"account": "main"}); eq == nil || eq.value != 100 {
 		t.Errorf("bhtop_equity = %+v, want 100 (the synced state), never 0", eq)
+	}
+}
+
+// TestFillsAndFees: bhtop_fills_total{symbol} and bhtop_fees_total{asset}
+// equal the simulator's myTrades records of the account (spot and
+// contract, market orders on two symbols of each, two rounds scraped in
+// between), the fees summed exactly; no order or trade id is a label.
+func TestFillsAndFees(t *testing.T) {
+	l := newLive(t, "main", 0)
+	ctx := context.Background()
+	tr := rest.NewTrader(l.rest)
+	trade := func() {
+		t.Helper()
+		for _, r := range []rest.OrderRequest{
+			{Symbol: "BTCUSDT", Side: "BUY", Type: "MARKET", Quantity: "0.05"},
+			{Symbol: "ETHUSDT", Side: "SELL", Type: "MARKET", Quantity: "1.5"},
+		} {
+			if res := tr.PlaceOrder(ctx, r); res.Outcome != rest.OutcomeAccepted {
+				t.Fatalf("%+v: %+v", r, res)
+			}
+		}
+		for _, r := range []rest.ContractOrderRequest{
+			{Symbol: "ETH-PERP", Side: "BUY_OPEN", Quantity: "4", PriceType: "MARKET", Leverage: "10"},
+			{Symbol: "BTC-PERP-REV", Side: "SELL_OPEN", Quantity: "300", PriceType: "OPPONENT", Leverage: "5"},
+		} {
+			if res := tr.PlaceContractOrder(ctx, r); res.Outcome != rest.OutcomeAccepted {
+				t.Fatalf("%+v: %+v", r, res)
+			}
+		}
+	}
+	// want is the simulator's records: fills per symbol, fees per asset.
+	want := func() (map[string]float64, map[string]float64) {
+		t.Helper()
+		fills, fees := map[string]float64{}, map[string]decimal.Decimal{}
+		for _, contract := range []bool{false, true} {
+			recs, err := l.rest.RecentTrades(ctx, contract, 10_000, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range recs {
+				fills[r.Symbol]++
+				fees[r.CommissionAsset] = fees[r.CommissionAsset].Add(dec.Sum(r.Commission))
+			}
+		}
+		out := map[string]float64{}
+		for a, f := range fees {
+			out[a] = f.InexactFloat64()
+		}
+		return fills, out
+	}
+	series := func(name, label string) map[string]float64 {
+		out := map[string]float64{}
+		for _, s := range gather(t, l.reg, name) {
+			if s.labels["account"] == "main" {
+				out[s.labels[label]] = s.value
+			}
+		}
+		return out
+	}
+	for round := 1; round <= 2; round++ {
+		trade()
+		fills, fees := want()
+		if len(fills) < 4 {
+			t.Fatalf("round %d: the simulator has fills of %v, want 4 symbols", round, fills)
+		}
+		waitFor(t, fmt.Sprintf("round %d's fills", round), func() bool {
+			return maps.Equal(series("bhtop_fills_total", "symbol"), fills) && maps.Equal(series("bhtop_fees_total", "asset"), fees)
+		})
+	}
+	for _, name := range []string{"bhtop_fills_total", "bhtop_fees_total"} {
+		for _, s := range gather(t, l.reg, name) {
+			if len(s.labels) != 2 {
+				t.Errorf("%s has labels %v, want account and one more", name, s.labels)
+			}
+		}
 	}
 }

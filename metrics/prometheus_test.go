@@ -27,10 +27,7 @@ func TestPrometheusScrapes(t *testing.T) {
 	l := newLive(t, "desk", 5)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	target, err := l.reg.Listen(ctx, "127.0.0.1:0", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	target := serveOn(ctx, t, l.reg)
 
 	dir := t.TempDir()
 	cfg := fmt.Sprintf(`global:

@@ -3,7 +3,6 @@ package metrics
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -22,16 +21,12 @@ func (r *Registry) Handler() http.Handler {
 	})
 }
 
-// Listen serves /metrics on addr (HOST:PORT; port 0 picks one) until ctx
-// ends. It returns the address it listens on; listening errors come back
-// at once, serving errors go to logger.
-func (r *Registry) Listen(ctx context.Context, addr string, logger *slog.Logger) (string, error) {
+// Serve serves /metrics on ln until ctx ends, and closes ln then. The
+// caller binds ln, so that a taken address is refused before anything
+// else starts; serving errors go to logger.
+func (r *Registry) Serve(ctx context.Context, ln net.Listener, logger *slog.Logger) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return "", fmt.Errorf("--metrics-addr %s: %w", addr, err)
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", r.Handler())
@@ -54,5 +49,4 @@ func (r *Registry) Listen(ctx context.Context, addr string, logger *slog.Logger)
 		defer cancel()
 		_ = srv.Shutdown(sctx)
 	}()
-	return ln.Addr().String(), nil
 }

@@ -109,3 +109,19 @@ func Clean(s string) string {
 	}
 	return b.String()
 }
+
+// Desktop reports whether the terminal is known to show OSC 9
+// desktop notifications (others may print the sequence's text, or beep);
+// getenv reads the terminal's environment (the local one, or an SSH
+// client's).
+func Desktop(getenv func(string) string) bool {
+	switch getenv("TERM_PROGRAM") {
+	case "iTerm.app", "WezTerm", "ghostty", "vscode":
+		return true
+	}
+	if getenv("WT_SESSION") != "" || getenv("ConEmuANSI") == "ON" {
+		return true
+	}
+	term := getenv("TERM")
+	return strings.HasPrefix(term, "foot") || strings.Contains(term, "kitty")
+}

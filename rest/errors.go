@@ -60,7 +60,7 @@ var hints = map[int]string{
 	api.CodeBadAPIKeyFmt:     "the API key must be 1-256 letters, digits, '-' or '_': check BHTOP_API_KEY",
 	api.CodeRejectedKey:      "API key unknown or lacks the permission this call needs: check BHTOP_API_KEY and the key's permissions",
 	api.CodeInvalidTimestamp: "clock off by more than recvWindow: run SyncTime / check NTP, or raise --recv-window",
-	api.CodeInvalidSignature: "signature rejected: the secret key does not match the API key (check BHTOP_SECRET_KEY / --secret-file)",
+	api.CodeInvalidSignature: "signature rejected: the secret key does not match the API key (check BHTOP_SECRET_KEY, --secret-file or the config file)",
 	api.CodeInvalidListenKey: "listenKey expired or closed: create a new one",
 	api.CodeTooManyRequests:  "too many requests: slow down and honour Retry-After",
 	api.CodeTooManyOrders:    "too many orders: slow down",

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"io"
 	"log/slog"
 	"os/exec"
 	"strings"
@@ -22,37 +23,12 @@ import (
 // not reach the other), and a key allowed none is refused, the log
 // saying why.
 func TestViewersSeeTheirAccounts(t *testing.T) {
-	needTools(t, "ssh", "tmux")
-	s := simtest.Start(t, sim.Options{Seed: 1, Activity: 5, Accounts: 2})
-	k2 := s.Accounts(sim.DemoSecret)[1]
-	sess1, err := stream.New(stream.Config{REST: s.Client(), WSURL: s.WSURL(), Simulated: true})
-	main := testkit.Live(t, sess1, err)
-	sess2, err := stream.New(stream.Config{REST: s.ClientAs(k2.APIKey, k2.SecretKey), WSURL: s.WSURL(), Simulated: true})
-	bot := testkit.Live(t, sess2, err)
-
 	logs := &testkit.Buffer{}
-	f := newFixture(t, func(c *Config) {
-		c.NewModel, c.Upstream = nil, nil
-		c.Accounts = []ui.Account{{Name: "main", Backend: main}, {Name: "bot", Backend: bot}}
-		c.Logger = slog.New(slog.NewTextHandler(logs, nil))
-	})
-	fileA, keyA := openSSHKey(t)
-	fileB, keyB := openSSHKey(t)
-	fileC, keyC := openSSHKey(t)
-	line := func(opts string, k gossh.Signer) string {
-		return opts + " " + strings.TrimSpace(string(gossh.MarshalAuthorizedKey(k.PublicKey())))
-	}
-	keys := strings.Join([]string{
-		line(`environment="BHTOP_ACCOUNTS=main"`, keyA),
-		line(`environment="BHTOP_ACCOUNTS=bot"`, keyB),
-		line(`environment="BHTOP_ACCOUNTS=other"`, keyC),
-	}, "\n") + "\n"
-	testkit.WriteFile(t, f.keysFile, keys)
-	knownHosts := f.knownHosts(t)
-	sshCmd := func(keyFile string) string { return "ssh " + strings.Join(f.sshArgs(keyFile, knownHosts), " ") }
+	f, d := accountsServed(t, logs, "main", "bot")
+	fileA, fileB, fileC := d.key(t, "main"), d.key(t, "bot"), d.key(t, "other")
 	x := testkit.NewTmux(t)
 	for _, v := range []struct{ file, mine, other string }{{fileA, "main", "bot"}, {fileB, "bot", "main"}} {
-		term := x.Term(t, 120, 40, sshCmd(v.file)+"; sleep 30")
+		term := x.Term(t, 120, 40, d.cmd(v.file)+"; sleep 30")
 		header := func(s string) string { return strings.SplitN(s, "\n", 2)[0] }
 		term.WaitFor("the "+v.mine+" account over OpenSSH", func(s string) bool {
 			return strings.Contains(header(s), " "+v.mine+" ") && strings.Contains(s, "Balances") && strings.Contains(s, "live")
@@ -67,7 +43,7 @@ func TestViewersSeeTheirAccounts(t *testing.T) {
 	}
 	testkit.Eventually(t, 10*time.Second, func() bool { return f.srv.Sessions() == 0 }, "q to end both sessions")
 
-	out, err := exec.Command("ssh", append(f.sshArgs(fileC, knownHosts), "-T", "true")...).CombinedOutput()
+	out, err := exec.Command("ssh", append(f.sshArgs(fileC, d.knownHosts), "-T", "true")...).CombinedOutput()
 	if err == nil || strings.Contains(string(out), "BHTOP_ACCOUNTS") || strings.Contains(string(out), "other") {
 		t.Errorf("a key allowed no account: ssh err %v, output %q; want a plain refusal", err, out)
 	}
@@ -76,15 +52,22 @@ func TestViewersSeeTheirAccounts(t *testing.T) {
 	}, "the log to say why the key was refused")
 }
 
-// TestAllViewHoldsTheViewersAccounts: three accounts served; a stock
-// OpenSSH viewer whose key allows two of them cycles through those two
-// and an All view that lists, counts and totals only them: the third
-// account's name is nowhere on any screen it reaches.
-func TestAllViewHoldsTheViewersAccounts(t *testing.T) {
+// desk is a server of several accounts and the means to watch it with
+// the stock OpenSSH client.
+type desk struct {
+	f          *fixture
+	knownHosts string
+	lines      []string // the authorized keys file's
+}
+
+// accountsServed serves live simulator accounts of these names, with no
+// key authorized yet (see key); logs gets the server's log.
+func accountsServed(t *testing.T, logs io.Writer, names ...string) (*fixture, *desk) {
+	t.Helper()
 	needTools(t, "ssh", "tmux")
-	s := simtest.Start(t, sim.Options{Seed: 1, Activity: 5, Accounts: 3})
+	s := simtest.Start(t, sim.Options{Seed: 1, Activity: 5, Accounts: len(names)})
 	var accts []ui.Account
-	for i, name := range []string{"main", "hidden", "bot"} {
+	for i, name := range names {
 		k := s.Accounts(sim.DemoSecret)[i]
 		sess, err := stream.New(stream.Config{REST: s.ClientAs(k.APIKey, k.SecretKey), WSURL: s.WSURL(), Simulated: true})
 		accts = append(accts, ui.Account{Name: name, Backend: testkit.Live(t, sess, err)})
@@ -92,10 +75,70 @@ func TestAllViewHoldsTheViewersAccounts(t *testing.T) {
 	f := newFixture(t, func(c *Config) {
 		c.NewModel, c.Upstream = nil, nil
 		c.Accounts = accts
+		c.Logger = slog.New(slog.NewTextHandler(logs, nil))
 	})
-	file, key := openSSHKey(t)
-	testkit.WriteFile(t, f.keysFile, `environment="BHTOP_ACCOUNTS=bot,main" `+strings.TrimSpace(string(gossh.MarshalAuthorizedKey(key.PublicKey())))+"\n")
-	term := testkit.NewTmux(t).Term(t, 120, 40, "ssh "+strings.Join(f.sshArgs(file, f.knownHosts(t)), " ")+"; sleep 30")
+	return f, &desk{f: f, knownHosts: f.knownHosts(t)}
+}
+
+// key authorizes a new key allowed accounts (environment="BHTOP_ACCOUNTS=
+// accounts") and returns its private key file.
+func (d *desk) key(t *testing.T, accounts string) string {
+	t.Helper()
+	file, k := testkit.OpenSSHKey(t)
+	d.lines = append(d.lines, `environment="BHTOP_ACCOUNTS=`+accounts+`" `+strings.TrimSpace(string(gossh.MarshalAuthorizedKey(k.PublicKey()))))
+	testkit.WriteFile(t, d.f.keysFile, strings.Join(d.lines, "\n")+"\n")
+	return file
+}
+
+// cmd is the shell command line of the stock OpenSSH client logging in
+// with keyFile.
+func (d *desk) cmd(keyFile string) string {
+	return "ssh " + strings.Join(d.f.sshArgs(keyFile, d.knownHosts), " ")
+}
+
+// TestViewersGetTheirAlerts: two stock OpenSSH viewers allowed one account
+// each; an alert of bot shows its toast (and rings the bell) on the bot
+// viewer only, and one of main on the main viewer only: neither learns of
+// the other's account.
+func TestViewersGetTheirAlerts(t *testing.T) {
+	f, d := accountsServed(t, io.Discard, "main", "bot")
+	x := testkit.NewTmux(t)
+	terms := map[string]*testkit.Term{}
+	for _, name := range []string{"main", "bot"} {
+		terms[name] = x.Term(t, 120, 40, d.cmd(d.key(t, name))+"; sleep 30")
+	}
+	for name, term := range terms {
+		term.WaitFor("the "+name+" account over OpenSSH", func(s string) bool {
+			return strings.Contains(strings.SplitN(s, "\n", 2)[0], " "+name+" ") && strings.Contains(s, "live")
+		})
+	}
+	bell := func(term *testkit.Term) bool { return term.Format("#{window_bell_flag}") == "1" }
+	for _, c := range []struct{ account, other string }{{"bot", "main"}, {"main", "bot"}} {
+		text := c.account + ": equity 812.5 USDT below 1000"
+		f.srv.Alert(c.account, ui.AlertMsg{Text: text, Bell: true})
+		terms[c.account].WaitText("⚑ " + text)
+		testkit.Eventually(t, 5*time.Second, func() bool { return bell(terms[c.account]) }, "the %s viewer's bell", c.account)
+		time.Sleep(300 * time.Millisecond) // a few frames: the other viewer's toast would show
+		if s := terms[c.other].Screen(); strings.Contains(s, text) || strings.Contains(s, "⚑ "+c.account) {
+			t.Errorf("the %s viewer was shown an alert of %s:\n%s", c.other, c.account, s)
+		}
+		if c.account == "bot" && bell(terms["main"]) {
+			t.Errorf("the main viewer's bell rang for an alert of bot")
+		}
+	}
+	for _, term := range terms {
+		term.Keys("q")
+	}
+	testkit.Eventually(t, 10*time.Second, func() bool { return f.srv.Sessions() == 0 }, "q to end both sessions")
+}
+
+// TestAllViewHoldsTheViewersAccounts: three accounts served; a stock
+// OpenSSH viewer whose key allows two of them cycles through those two
+// and an All view that lists, counts and totals only them: the third
+// account's name is nowhere on any screen it reaches.
+func TestAllViewHoldsTheViewersAccounts(t *testing.T) {
+	f, d := accountsServed(t, io.Discard, "main", "hidden", "bot")
+	term := testkit.NewTmux(t).Term(t, 120, 40, d.cmd(d.key(t, "bot,main"))+"; sleep 30")
 	header := func(s string) string { return strings.SplitN(s, "\n", 2)[0] }
 	var seen []string
 	for _, want := range []string{" main ", " bot ", "ALL ACCOUNTS", " main "} {
@@ -136,7 +179,7 @@ func TestDeskOrderKeysSendNothing(t *testing.T) {
 		c.NewModel, c.Upstream = nil, nil
 		c.Accounts = accts
 	})
-	file, key := openSSHKey(t)
+	file, key := testkit.OpenSSHKey(t)
 	testkit.WriteFile(t, f.keysFile, strings.TrimSpace(string(gossh.MarshalAuthorizedKey(key.PublicKey())))+"\n")
 	term := testkit.NewTmux(t).Term(t, 140, 40, "ssh "+strings.Join(f.sshArgs(file, f.knownHosts(t)), " ")+"; sleep 30")
 	for _, name := range []string{"main", "bot"} {

@@ -19,13 +19,18 @@ func readOnlyDashboard(up Upstream, theme string, fps int, more ...ui.Option) fu
 }
 
 // viewerOptions are the dashboard options of one viewer's session: the
-// theme, the client's NO_COLOR, the session's context and the frame rate,
-// then more.
+// theme, the client's NO_COLOR, the session's context, the frame rate and
+// its terminal for the bell (written at once, so that a bell just before
+// q still rings), then more.
 func viewerOptions(ctx context.Context, v Viewer, theme string, fps int, more []ui.Option) []ui.Option {
-	return append([]ui.Option{
+	opts := []ui.Option{
 		ui.WithTheme(theme),
 		ui.WithNoColor(v.NoColor()),
 		ui.WithContext(ctx),
 		ui.WithFrameInterval(time.Second / time.Duration(fps)),
-	}, more...)
+	}
+	if v.Terminal != nil {
+		opts = append(opts, ui.WithTerminalOutput(v.Terminal))
+	}
+	return append(opts, more...)
 }

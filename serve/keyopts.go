@@ -18,7 +18,8 @@ import (
 //     forwarding, agent, X11 or user rc, so the rest of restrict holds
 //     anyway); no-pty: no pty, so the dashboard is refused.
 //   - environment="BHTOP_ACCOUNTS=a,b": the accounts this viewer may see
-//     (absent: all); other environment options are ignored, as sshd does
+//     (absent: all; of several, the first, as sshd keeps the first of a
+//     name); other environment options are ignored, as sshd does
 //     without PermitUserEnvironment; one that is not NAME=value makes the
 //     line grant nothing (sshd refuses it too).
 //   - expiry-time="YYYYMMDD[HHMM[SS]]": refused after that local time
@@ -83,7 +84,7 @@ func parseGrant(line int, options []string) (grant, error) {
 			if !ok || !validEnvName(k) { // sshd refuses the line too
 				return g, fmt.Errorf("option environment: want NAME=value, NAME of letters, digits and _")
 			}
-			if k == "BHTOP_ACCOUNTS" {
+			if k == "BHTOP_ACCOUNTS" && g.accounts == nil { // the first holds, as in sshd: a second never widens it
 				g.accounts = splitAccounts(v)
 			}
 		case name == "expiry-time" && hasVal:

@@ -61,6 +61,11 @@ func TestParseGrant(t *testing.T) {
 			return len(g.accounts) == 2 && g.accounts[0] == "main" && g.accounts[1] == "bot1"
 		}, ""},
 		{"no accounts", []string{`environment="BHTOP_ACCOUNTS="`}, func(g grant) bool { return g.accounts != nil && len(g.accounts) == 0 }, ""},
+		// A second BHTOP_ACCOUNTS never widens the first: the first holds, as sshd keeps the first of a name.
+		{"accounts twice", []string{`environment="BHTOP_ACCOUNTS=main"`, `environment="BHTOP_ACCOUNTS=main,bot1,hidden"`}, func(g grant) bool {
+			return len(g.accounts) == 1 && g.accounts[0] == "main"
+		}, ""},
+		{"no accounts, then some", []string{`environment="BHTOP_ACCOUNTS="`, `environment="BHTOP_ACCOUNTS=main"`}, func(g grant) bool { return g.accounts != nil && len(g.accounts) == 0 }, ""},
 		{"other environment", []string{`environment="FOO=bar"`}, func(g grant) bool { return g.accounts == nil }, ""},
 		{"forwarding no-ops", []string{"no-port-forwarding", "no-agent-forwarding", "no-X11-forwarding", `permitopen="h:1"`}, func(g grant) bool { return true }, ""},
 		{"expiry", []string{`expiry-time="20300101"`}, func(g grant) bool { return g.expires.Year() == 2030 }, ""},

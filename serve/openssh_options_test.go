@@ -2,9 +2,6 @@ package serve
 
 import (
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
-	"encoding/pem"
 	"fmt"
 	"io"
 	"log/slog"
@@ -22,25 +19,6 @@ import (
 
 	"bhtop/internal/testkit"
 )
-
-// openSSHKey writes an ed25519 private key file for the OpenSSH client,
-// in a folder of its own, and returns it with its signer.
-func openSSHKey(t *testing.T) (file string, signer gossh.Signer) {
-	t.Helper()
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	block, err := gossh.MarshalPrivateKey(priv, "options test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	file = testkit.WriteFile(t, filepath.Join(t.TempDir(), "id_ed25519"), string(pem.EncodeToMemory(block)))
-	if signer, err = gossh.NewSignerFromKey(priv); err != nil {
-		t.Fatal(err)
-	}
-	return file, signer
-}
 
 // needTools skips the test when one of tools is not installed.
 func needTools(t *testing.T, tools ...string) {
@@ -89,7 +67,7 @@ func TestOpenSSHKeyOptions(t *testing.T) {
 		c.Logger = slog.New(slog.NewTextHandler(logs, nil))
 		c.now = func() time.Time { return time.Unix(tick.Add(60), 0) }
 	})
-	keyFile, signer := openSSHKey(t)
+	keyFile, signer := testkit.OpenSSHKey(t)
 	pub := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(signer.PublicKey())))
 	setLine := func(options string) {
 		t.Helper()

@@ -26,7 +26,7 @@ func openSSHViewer(t *testing.T, w, h int) (*fixture, *testkit.Term) {
 // carries options, checking the host key strictly.
 func (f *fixture) openSSHTerm(t *testing.T, options string, w, h int) *testkit.Term {
 	t.Helper()
-	keyFile, signer := openSSHKey(t)
+	keyFile, signer := testkit.OpenSSHKey(t)
 	writeAuthorizedKeys(t, f.keysFile, f.client, signer)
 	if options != "" {
 		line := options + " " + strings.TrimSpace(string(gossh.MarshalAuthorizedKey(signer.PublicKey())))

@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -261,6 +262,28 @@ func (s *Server) Sessions() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.sessions)
+}
+
+// Alert shows msg, an alert of account, to every viewer allowed to see
+// account (with Config.Accounts, those whose key's BHTOP_ACCOUNTS names it
+// or who have no such option; otherwise every viewer): a toast, the bell
+// when msg.Bell is set, and a desktop notification where the viewer's
+// terminal is known to show one (msg.Desktop is decided per viewer). It
+// never blocks: a viewer with alerts still queued drops the newest.
+func (s *Server) Alert(account string, msg ui.AlertMsg) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for v := range s.sessions {
+		if len(s.cfg.Accounts) > 0 && v.allow != nil && !slices.Contains(v.allow, account) {
+			continue
+		}
+		m := msg
+		m.Desktop = v.desktop
+		select {
+		case v.alerts <- m:
+		default:
+		}
+	}
 }
 
 // Shutdown stops accepting connections, asks every session to end (each

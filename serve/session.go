@@ -14,7 +14,9 @@ import (
 	"github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
+	"bhtop/notify"
 	"bhtop/paint"
+	"bhtop/ui"
 )
 
 // Viewer describes one SSH session's client, for building its model.
@@ -34,18 +36,25 @@ type Viewer struct {
 	// Accounts are the accounts this viewer may see, from its key's
 	// environment="BHTOP_ACCOUNTS=a,b" option; nil means every account.
 	Accounts []string
+	// Terminal is the session's painter, for the model's own terminal
+	// sequences (the bell: ui.WithTerminalOutput); it never blocks.
+	Terminal io.Writer
+}
+
+// getenv reads the client's environment (Environ; the last of a name
+// holds, as in exec, so TERM is the pty's).
+func (v Viewer) getenv(name string) string {
+	for i := len(v.Environ) - 1; i >= 0; i-- {
+		if val, ok := strings.CutPrefix(v.Environ[i], name+"="); ok {
+			return val
+		}
+	}
+	return ""
 }
 
 // NoColor reports whether the client asked for no colour (NO_COLOR set
 // and not empty), for the dashboard's WithNoColor.
-func (v Viewer) NoColor() bool {
-	for _, kv := range v.Environ {
-		if val, ok := strings.CutPrefix(kv, "NO_COLOR="); ok && val != "" {
-			return true
-		}
-	}
-	return false
-}
+func (v Viewer) NoColor() bool { return v.getenv("NO_COLOR") != "" }
 
 // session is one viewer's running dashboard.
 type session struct {
@@ -59,6 +68,10 @@ type session struct {
 	paint   *paint.Painter // draws the program's frames on the session
 	done    chan struct{}  // closed when the program has ended
 	endOnce sync.Once
+
+	allow   []string               // the accounts the viewer's key allows (nil: all)
+	desktop bool                   // its terminal shows OSC 9 desktop notifications
+	alerts  chan ui.AlertMsg       // alerts for it, sent to the program by forwardAlerts
 	reason  atomic.Pointer[string] // why the server ended it; nil if the viewer quit
 }
 
@@ -77,8 +90,9 @@ func (s *Server) handle(sess ssh.Session) {
 		return
 	}
 	conn, _ := sess.Context().Value(ssh.ContextKeyConn).(*gossh.ServerConn)
-	v := &session{id: s.lastID.Add(1), ssh: sess, conn: conn, srv: s, done: make(chan struct{})}
+	v := &session{id: s.lastID.Add(1), ssh: sess, conn: conn, srv: s, done: make(chan struct{}), alerts: make(chan ui.AlertMsg, alertQueue)}
 	viewer := newViewer(v.id, sess, pty)
+	v.allow, v.desktop = viewer.Accounts, notify.Desktop(viewer.getenv)
 	ctx, cancel := context.WithCancel(sess.Context())
 	defer cancel() // ends the model's listeners once the program is gone
 	in := newActivityReader(sess)
@@ -93,6 +107,7 @@ func (s *Server) handle(sess ssh.Session) {
 	log.Info("viewer connected", "term", viewer.Term, "size", fmt.Sprintf("%dx%d", viewer.Width, viewer.Height), "profile", viewer.Profile.String())
 	start := time.Now()
 	go forwardResizes(v.done, winch, v.prog.Send)
+	go v.forwardAlerts()
 	if s.cfg.IdleTimeout > 0 {
 		go watchIdle(v.done, s.cfg.IdleTimeout, in.activity, func() {
 			v.stop(fmt.Sprintf("closed after %s without input", s.cfg.IdleTimeout))
@@ -117,6 +132,7 @@ func (s *Server) refuse(sess ssh.Session, msg string) {
 func (s *Server) newProgram(ctx context.Context, v *session, viewer Viewer, in io.Reader) *tea.Program {
 	v.out.w = v.ssh
 	v.paint = paint.New(&v.out, s.cfg.FPS, viewer.Width, viewer.Height, viewer.Profile)
+	viewer.Terminal = v.paint
 	prog := tea.NewProgram(v.paint.Wrap(s.cfg.NewModel(ctx, viewer)),
 		tea.WithInput(in),
 		tea.WithOutput(v.paint),
@@ -207,6 +223,23 @@ const (
 // clamp limits a window dimension to 1..max.
 func clamp(n, limit int) int {
 	return min(max(n, 1), limit)
+}
+
+// alertQueue bounds the alerts waiting for one viewer's program; more are
+// dropped, so that a viewer that does not read never holds up the others.
+const alertQueue = 16
+
+// forwardAlerts sends the viewer's queued alerts to its program until the
+// program ends.
+func (v *session) forwardAlerts() {
+	for {
+		select {
+		case <-v.done:
+			return
+		case m := <-v.alerts:
+			v.prog.Send(m)
+		}
+	}
 }
 
 // forwardResizes turns window-change requests into WindowSizeMsg until

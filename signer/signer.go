@@ -51,6 +51,47 @@ func (s Secret) GoString() string { return "[redacted]" }
 // Format makes every fmt verb print "[redacted]".
 func (s Secret) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte("[redacted]")) }
 
+// minWithin is the shortest key Within looks for: a shorter one would be
+// found in innocent text (a symbol, a side).
+const minWithin = 8
+
+// Within reports whether text holds the key, in any letter case (a symbol
+// argument is upper-cased before it is checked or sent), so that a secret
+// typed into the wrong argument can be refused instead of printed or
+// sent. A key shorter than 8 bytes is never looked for.
+func (s Secret) Within(text string) bool {
+	k := s.bytes()
+	if len(k) < minWithin || len(text) < len(k) {
+		return false
+	}
+	return strings.Contains(strings.ToLower(text), strings.ToLower(string(k)))
+}
+
+// Redact returns text with every occurrence of the key, in any letter
+// case, replaced by "[redacted]" (text as is for a key under 8 bytes,
+// which Within never looks for).
+func (s Secret) Redact(text string) string {
+	if !s.Within(text) {
+		return text
+	}
+	k := strings.ToLower(string(s.bytes()))
+	lower := strings.ToLower(text)
+	if len(lower) != len(text) { // a letter whose case changes its length: all of it goes
+		return "[redacted]"
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(lower, k)
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		b.WriteString(text[:i])
+		b.WriteString("[redacted]")
+		text, lower = text[i+len(k):], lower[i+len(k):]
+	}
+}
+
 // MarshalText encodes as "[redacted]".
 func (s Secret) MarshalText() ([]byte, error) { return []byte("[redacted]"), nil }
 

@@ -112,3 +112,30 @@ func BenchmarkSign(b *testing.B) {
 		Sign(s, allParams)
 	}
 }
+
+func TestSecretWithin(t *testing.T) {
+	s := NewSecret("AbCdEfGh12")
+	for text, want := range map[string]bool{"AbCdEfGh12": true, "--symbol=ABCDEFGH12": true, "xabcdefgh12y": true,
+		"AbCdEfGh1": false, "": false, "BUY": false} {
+		if got := s.Within(text); got != want {
+			t.Errorf("Within(%q) = %v, want %v", text, got, want)
+		}
+	}
+	if NewSecret("short").Within("short") || (Secret{}).Within("anything") {
+		t.Error("a key under 8 bytes, or none, was looked for")
+	}
+}
+
+func TestSecretRedact(t *testing.T) {
+	s := NewSecret("AbCdEfGh12")
+	for in, want := range map[string]string{
+		"x abcdefgh12 y ABCDEFGH12": "x [redacted] y [redacted]", "nothing": "nothing", "": "",
+	} {
+		if got := s.Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := NewSecret("short").Redact("short"); got != "short" {
+		t.Errorf("a key under 8 bytes was redacted: %q", got)
+	}
+}

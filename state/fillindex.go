@@ -151,8 +151,18 @@ func (b *fillBook) tradeKey(m uint8, id []byte) uint64 {
 	return b.sum(append(k, trimID(id)...))
 }
 
-// zKey is the key of (market, orderId, z by value).
+// zKey is the key of (market, orderId, z by value). The usual one (an
+// order id numKey takes, a z of at most 19 significant digits) is mixed
+// from numbers, without building and hashing its bytes; which way a key
+// is made depends on the identity only, never on how z is written.
 func (b *fillBook) zKey(m uint8, orderID, z []byte) uint64 {
+	if id := numKey(orderID); id != 0 {
+		if sig, exp, ok := decValue(z); ok {
+			h := mix64(id ^ b.salt ^ sig*0x9e3779b97f4a7c15)
+			h = mix64(h ^ uint64(exp)<<8 ^ uint64(m))
+			return max(h, 1)
+		}
+	}
 	var buf keyBuf
 	k := append(buf[:0], 'z', m)
 	k = append(k, orderID...)
@@ -214,6 +224,101 @@ func appendPlainDec(k, z []byte) ([]byte, bool) {
 		k = k[:len(k)-1]
 	}
 	return k, true
+}
+
+// mix64 is splitmix64's finalizer (a bijection).
+func mix64(v uint64) uint64 {
+	v = (v ^ v>>30) * 0xbf58476d1ce4e5b9
+	v = (v ^ v>>27) * 0x94d049bb133111eb
+	return v ^ v>>31
+}
+
+// decValue returns a decimal literal's value as its significant digits
+// (a number, no leading or trailing zeros) and adjusted exponent, as
+// appendExp and Digits write them: zero (and text that is no decimal,
+// which zKey takes as zero) is (0, 0); false when there are more than 19
+// significant digits.
+func decValue(z []byte) (sig uint64, exp int64, ok bool) {
+	if sig, exp, ok, plain := plainDecValue(z); plain {
+		return sig, exp, ok
+	}
+	d, _ := event.ParseDec(z)
+	if d.IsZero() {
+		return 0, 0, true
+	}
+	var buf [20]byte
+	digits := d.Digits(buf[:0])
+	if len(digits) > 19 {
+		return 0, 0, false
+	}
+	for _, c := range digits {
+		sig = sig*10 + uint64(c-'0')
+	}
+	return sig, d.Exp, true
+}
+
+// plainDecValue is decValue for the usual literal (digits and an
+// optional fraction, as appendPlainDec takes) in one pass; plain is
+// false for any other literal.
+func plainDecValue(z []byte) (sig uint64, exp int64, ok, plain bool) {
+	n := 0 // digits of the integer part
+	for n < len(z) && isDigit(z[n]) {
+		n++
+	}
+	if n == 0 {
+		return 0, 0, false, false
+	}
+	whole, frac := z[:n], z[n:]
+	if len(frac) > 0 {
+		if len(frac) == 1 || frac[0] != '.' {
+			return 0, 0, false, false
+		}
+		frac = frac[1:]
+	}
+	lead := 0 // leading zeros
+	for lead < n && whole[lead] == '0' {
+		lead++
+	}
+	var nd, zeros int // digits taken; zeros pending (kept only if a nonzero digit follows)
+	if lead < n {
+		exp = int64(n - lead)
+		sig, nd, zeros = addDigits(sig, nd, zeros, whole[lead:])
+	} else {
+		f := 0
+		for f < len(frac) && frac[f] == '0' {
+			f++
+		}
+		exp, frac = int64(-f), frac[f:]
+	}
+	for _, c := range frac {
+		if !isDigit(c) {
+			return 0, 0, false, false
+		}
+	}
+	sig, nd, _ = addDigits(sig, nd, zeros, frac)
+	if nd == 0 {
+		return 0, 0, true, true
+	}
+	return sig, exp, nd <= 19, true
+}
+
+// addDigits appends the ASCII digits of run to the significant digits
+// sig (nd of them, zeros pending after them), dropping trailing zeros
+// until a nonzero digit follows; past 19 digits sig means nothing.
+func addDigits(sig uint64, nd, zeros int, run []byte) (uint64, int, int) {
+	for _, c := range run {
+		if c == '0' {
+			zeros++
+			continue
+		}
+		for ; zeros > 0; zeros-- {
+			sig *= 10
+			nd++
+		}
+		sig = sig*10 + uint64(c-'0')
+		nd++
+	}
+	return sig, nd, zeros
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"fmt"
 	"hash/maphash"
 	"math/rand/v2"
 	"testing"
@@ -64,7 +65,9 @@ func TestKeyIndexAgreesWithMap(t *testing.T) {
 // leading and trailing zeros; other literals take the general path.
 func TestPlainDecKey(t *testing.T) {
 	lits := []string{"0", "00", "0.0", "000.000", "1", "10", "100", "007", "1.5", "1.50", "01.50", "0.5", "0.05", "00.0500",
-		"10.0100", "123456789.123456789000", "9", "90.09", "1.", ".5", "1e5", "-1", "1.5e-1", "", "1.2.3", "12a", "0.0001000"}
+		"10.0100", "123456789.123456789000", "9", "90.09", "1.", ".5", "1e5", "-1", "1.5e-1", "", "1.2.3", "12a", "0.0001000",
+		"1234567890123456789", "12345678901234567890", "1234567890.1234567890", "0.00000000001234567890123456789",
+		"9999999999999999999.000", "18446744073709551615", "1e-30", "123456789012345678901e-5", "0.1.", "1.a"}
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 5000 {
 		var b []byte
@@ -93,6 +96,23 @@ func TestPlainDecKey(t *testing.T) {
 		if plainDecimal(z) != ok {
 			t.Errorf("plainDecimal(%q) = %v, appendPlainDec took it: %v", lit, !ok, ok)
 		}
+		// decValue: the same value as numbers, whichever way it is read.
+		var wantSig uint64
+		var wantExp int64
+		digits := d.Digits(nil)
+		if !d.IsZero() {
+			wantExp = d.Exp
+			for _, c := range digits {
+				wantSig = wantSig*10 + uint64(c-'0')
+			}
+		}
+		sig, exp, fits := decValue(z)
+		if fits != (len(digits) <= 19) || fits && (sig != wantSig || exp != wantExp) {
+			t.Errorf("decValue(%q) = %d, %d, %v; want %d, %d, %v", lit, sig, exp, fits, wantSig, wantExp, len(digits) <= 19)
+		}
+		if _, _, _, plain := plainDecValue(z); plain != ok {
+			t.Errorf("plainDecValue(%q) plain = %v, appendPlainDec took it: %v", lit, plain, ok)
+		}
 		if pos := valid && !d.Neg && !d.IsZero(); positiveDecimal(z) != pos {
 			t.Errorf("positiveDecimal(%q) = %v, want %v", lit, !pos, pos)
 		}
@@ -110,12 +130,77 @@ func TestZKeyByValue(t *testing.T) {
 		{"0", "0.0", "00.000", "0e5", "0.0e-3"},
 		{"100", "100.00", "1e2", "1E+2", "0.1e3", "10e1"},
 		{"0.05", "5e-2", "0.050", "50e-3"},
+		{"1234567890.123456789", "1234567890123456789e-9", "01234567890.1234567890"},      // 19 digits: by numbers
+		{"1234567890.1234567891", "12345678901234567891e-10", "001234567890.12345678910"}, // 20: by bytes
 	} {
-		want := b.zKey(1, []byte("42"), []byte(same[0]))
-		for _, z := range same[1:] {
-			if b.zKey(1, []byte("42"), []byte(z)) != want {
-				t.Errorf("zKey(%s) differs from zKey(%s)", z, same[0])
+		// 42 takes numKey; 042 and x42 do not (their keys are hashed bytes).
+		for _, id := range []string{"42", "042", "x42", "18446744073709551615"} {
+			want := b.zKey(1, []byte(id), []byte(same[0]))
+			for _, z := range same[1:] {
+				if b.zKey(1, []byte(id), []byte(z)) != want {
+					t.Errorf("order %s: zKey(%s) differs from zKey(%s)", id, z, same[0])
+				}
 			}
+		}
+	}
+	// Different identities, different keys (no collision among these).
+	keys := map[uint64]string{}
+	for _, id := range []string{"42", "43", "042", "x42"} {
+		for _, z := range []string{"0", "1", "1.5", "15", "0.15", "1234567890.1234567891"} {
+			for m := range uint8(2) {
+				k := b.zKey(m, []byte(id), []byte(z))
+				name := fmt.Sprint(m, "/", id, "/", z)
+				if other, ok := keys[k]; ok {
+					t.Errorf("zKey(%s) = zKey(%s)", name, other)
+				}
+				keys[k] = name
+			}
+		}
+	}
+}
+
+// TestNumKey: reading eight digits at a time, numKey takes exactly the
+// ids a byte at a time takes (digits only, 1 to 19 of them, no leading
+// zero), gives the same key for the string and the bytes, and distinct
+// keys to distinct numbers.
+func TestNumKey(t *testing.T) {
+	ref := func(id string) (uint64, bool) {
+		if len(id) == 0 || len(id) > 19 || (id[0] == '0' && len(id) > 1) {
+			return 0, false
+		}
+		var v uint64
+		for _, c := range []byte(id) {
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			v = v*10 + uint64(c-'0')
+		}
+		return v, true
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	ids := []string{"", "0", "00", "1", "9999999999999999999", "10000000000000000000", "18446744073709551615", "12345678", "1234567/", "123456789", "12345678:"}
+	for range 20000 {
+		b := make([]byte, 1+r.IntN(21))
+		for i := range b {
+			b[i] = byte('0' + r.IntN(10))
+			if r.IntN(40) == 0 {
+				b[i] = "/:a\xff\xc6 "[r.IntN(6)]
+			}
+		}
+		ids = append(ids, string(b))
+	}
+	seen := map[uint64]uint64{}
+	for _, id := range ids {
+		v, ok := ref(id)
+		k := numKey(id)
+		if (k != 0) != ok || numKey([]byte(id)) != k {
+			t.Fatalf("numKey(%q) = %d (bytes %d), want a key: %v", id, k, numKey([]byte(id)), ok)
+		}
+		if w, dup := seen[k]; ok && dup && w != v {
+			t.Fatalf("numKey(%q) = numKey of %d", id, w)
+		}
+		if ok {
+			seen[k] = v
 		}
 	}
 }

@@ -105,7 +105,8 @@ type fillBook struct {
 	seq     uint64
 	byKey   keyIndex[int32] // trade keys, z keys and match keys (chain heads) → slot
 	seed    maphash.Seed
-	records int // fills in a chain of records ('r'): the only ones an event lacking t pairs with
+	salt    uint64 // of seed: mixed into the keys zKey makes of numbers
+	records int    // fills in a chain of records ('r'): the only ones an event lacking t pairs with
 	// Event fills lacking a trade id join their chain ('e') only when a
 	// record first looks in one (indexEvents): those up to seq indexed
 	// are in. Until then a stream alone never hashes their match keys.
@@ -139,6 +140,7 @@ type fillIn struct {
 	price, qty, fee, asset, z, pnl []byte
 	maker, makerKnown              bool
 	time                           int64
+	texts                          *order // when not nil, its symbol and side are symbol's and side's text
 }
 
 // trimID drops an id's leading zeros (one trade, however written).
@@ -200,14 +202,15 @@ func zerosAndDots(b []byte) bool {
 }
 
 // foldExecFill records the execution an order event reports (l > 0),
-// whether or not the ordering rules applied the event itself.
-func (s *Store) foldExecFill(m uint8, x *event.ExecView) {
+// whether or not the ordering rules applied the event itself; o is the
+// order it was applied to, nil when refused.
+func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order) {
 	if !positiveDecimal(x.LastQty) {
 		return
 	}
 	in := fillIn{mkt: m, symbol: x.Symbol, orderID: x.OrderID, tradeID: tradeIDOf(x.TradeID), side: x.Side,
 		price: x.LastPrice, qty: x.LastQty, fee: x.Commission, asset: x.CommissionAsset, z: x.CumQty,
-		maker: x.Maker, makerKnown: true, time: x.EventTime}
+		maker: x.Maker, makerKnown: true, time: x.EventTime, texts: o}
 	if string(in.asset) == "null" {
 		in.asset = nil
 	}
@@ -249,6 +252,7 @@ func (s *Store) foldFill(in *fillIn) {
 	b := &s.fills
 	if b.byKey.tab == nil {
 		b.seed = maphash.MakeSeed()
+		b.salt = maphash.Bytes(b.seed, []byte("z"))
 	}
 	var tk, zk uint64
 	if in.tradeID != nil {
@@ -395,8 +399,12 @@ func (s *Store) addFill(in *fillIn, tk, zk, mr uint64) {
 	b.seq++
 	*f = fill{seq: b.seq, mkt: in.mkt, maker: in.maker, makerKnown: in.makerKnown, time: in.time,
 		symbol: f.symbol, side: f.side, asset: f.asset, lits: f.lits, tkey: tk, zkey: zk}
-	s.setText(&f.symbol, in.symbol)
-	s.setText(&f.side, in.side)
+	if in.texts != nil { // the order's texts, just set from the same event: no lookup
+		f.symbol, f.side = in.texts.symbol, in.texts.side
+	} else {
+		s.setText(&f.symbol, in.symbol)
+		s.setText(&f.side, in.side)
+	}
 	s.setText(&f.asset, in.asset)
 	f.setLits(in.orderID, in.tradeID, in.price, in.qty, in.fee, in.z, in.pnl)
 	if tk != 0 {

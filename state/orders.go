@@ -1,8 +1,6 @@
 package state
 
 import (
-	"slices"
-
 	"bhtop/api"
 	"bhtop/event"
 )
@@ -41,7 +39,17 @@ func numKey[T string | []byte](id T) uint64 {
 		return 0
 	}
 	var v uint64
-	for i := 0; i < len(id); i++ {
+	i := 0
+	for ; i+8 <= len(id); i += 8 { // eight digits at a time while there are
+		w := uint64(id[i]) | uint64(id[i+1])<<8 | uint64(id[i+2])<<16 | uint64(id[i+3])<<24 |
+			uint64(id[i+4])<<32 | uint64(id[i+5])<<40 | uint64(id[i+6])<<48 | uint64(id[i+7])<<56
+		d, ok := event.Digits8(w)
+		if !ok {
+			return 0
+		}
+		v = v*1e8 + d
+	}
+	for ; i < len(id); i++ {
 		c := id[i]
 		if c < '0' || c > '9' {
 			return 0
@@ -129,9 +137,44 @@ type order struct {
 	lits                           []byte
 	ends                           [nLits]int32
 	created, updated               int64
-	shown                          bool // its row is in the last Snapshot's rows
+	shown                          bool  // its row is in the last Snapshot's rows
+	pending                        uint8 // which of Store.added (pendAdded), Store.changed (pendChanged) holds it
+	pendAt                         int32 // its index there
 	prevClosed, nextClosed         *order
 	row                            *Order
+}
+
+// The lists of Store an order waiting for the next Snapshot is in.
+const (
+	pendNone = iota
+	pendAdded
+	pendChanged
+)
+
+// pend appends o to list (Store.added or Store.changed), which pending
+// names.
+func (o *order) pend(list *[]*order, pending uint8) {
+	o.pending, o.pendAt = pending, int32(len(*list))
+	*list = append(*list, o)
+}
+
+// unpend takes o out of the list it waits in (its place taken by the
+// last one): a dropped order leaves at once, so neither list ever needs
+// to be scanned for dropped ones.
+func (s *Store) unpend(o *order) {
+	list := &s.added
+	switch o.pending {
+	case pendNone:
+		return
+	case pendChanged:
+		list = &s.changed
+	}
+	l, i := *list, o.pendAt
+	last := l[len(l)-1]
+	l[i], last.pendAt = last, i
+	l[len(l)-1] = nil
+	*list = l[:len(l)-1]
+	o.pending = pendNone
 }
 
 // The literals kept in order.lits, in this order.
@@ -182,6 +225,12 @@ func (o *order) newer(x *event.ExecView, r uint8) bool {
 // ordering rules accepted it. keepMaker keeps the known maker flag (REST
 // records do not carry one).
 func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
+	return s.foldOrder(m, x, keepMaker) != nil
+}
+
+// foldOrder is applyOrder returning the order the update was applied to,
+// nil when the ordering rules refused it.
+func (s *Store) foldOrder(m uint8, x *event.ExecView, keepMaker bool) *order {
 	mk := &s.markets[m]
 	r := rank(x.Status)
 	o := mk.get(x.OrderID)
@@ -189,17 +238,17 @@ func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
 		if mk.tomb.len() > 0 {
 			if t, ok := mk.tomb.get(x.OrderID); ok {
 				if x.EventTime <= t.e {
-					return false // a late update of a dropped order: never a phantom
+					return nil // a late update of a dropped order: never a phantom
 				}
 				mk.tomb.dropIf(string(x.OrderID), t) // no allocation: the conversion does not escape
 			}
 		}
 		o = s.newOrder(m, x.OrderID)
 		mk.orders.put(o.id, o)
-		s.added = append(s.added, o)
+		o.pend(&s.added, pendAdded)
 		keepMaker = false
 	} else if !o.newer(x, r) {
-		return false
+		return nil
 	}
 	s.setText(&o.symbol, x.Symbol)
 	s.setText(&o.side, x.Side)
@@ -220,7 +269,7 @@ func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
 	}
 	if o.row != nil {
 		o.row = nil
-		s.changed = append(s.changed, o)
+		o.pend(&s.changed, pendChanged)
 	}
 	s.ordersDirty = true
 
@@ -236,7 +285,7 @@ func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
 	case o.open && !wasOpen && o.inClosed:
 		s.closedCount-- // reopened: keeps its place from the first closing
 	}
-	return true
+	return o
 }
 
 // pushClosed appends o to the retention list (its first closing).
@@ -290,6 +339,7 @@ func (s *Store) evict() {
 func (s *Store) drop(o *order) {
 	mk := &s.markets[o.mkt]
 	mk.orders.dropIf(o.id, o)
+	s.unpend(o)
 	o.removed = true
 	s.dropped = append(s.dropped, o)
 	s.ordersDirty = true
@@ -337,11 +387,9 @@ func (s *Store) newOrder(m uint8, id []byte) *order {
 
 // compactOrders forgets the dropped orders (so that a store never
 // snapshotted stays bounded) and reuses them: the keys of those the last
-// Snapshot shows are kept for the next one to delete their rows.
+// Snapshot shows are kept for the next one to delete their rows. (drop
+// took each out of s.added or s.changed already.)
 func (s *Store) compactOrders() {
-	removed := func(o *order) bool { return o.removed }
-	s.added = slices.DeleteFunc(s.added, removed) // DeleteFunc clears the tail
-	s.changed = slices.DeleteFunc(s.changed, removed)
 	for _, o := range s.dropped {
 		if o.shown {
 			s.gone = append(s.gone, rowKey{o.mkt, o.id})

@@ -104,10 +104,10 @@ func (s *Store) orderRows(prev OrderRows, gen uint64) OrderRows {
 	s.compactOrders() // s.added and s.changed hold live orders only, s.gone the rows to delete
 	slices.SortFunc(s.added, compareOrders)
 	for _, o := range s.added {
-		o.row, o.shown = o.materialize(), true
+		o.row, o.shown, o.pending = o.materialize(), true, pendNone
 	}
 	for _, o := range s.changed {
-		o.row = o.materialize()
+		o.row, o.pending = o.materialize(), pendNone
 	}
 	var rows OrderRows
 	if edits := len(s.added) + len(s.gone); edits > 0 && edits >= prev.Len()/16 {

@@ -134,14 +134,15 @@ func (s *Store) apply(ev *event.Event, onPing func([]byte)) {
 	var ok bool
 	var e int64
 	switch ev.Kind {
-	case event.KindExecution:
-		ok, e = s.applyOrder(mSpot, &ev.Exec, false), ev.Exec.EventTime
+	case event.KindExecution, event.KindContractExecution:
+		m := uint8(mSpot)
+		if ev.Kind == event.KindContractExecution {
+			m = mContract
+		}
+		o := s.foldOrder(m, &ev.Exec, false)
+		ok, e = o != nil, ev.Exec.EventTime
 		s.settle(ev.Exec.ClientOrderID)
-		s.foldExecFill(mSpot, &ev.Exec)
-	case event.KindContractExecution:
-		ok, e = s.applyOrder(mContract, &ev.Exec, false), ev.Exec.EventTime
-		s.settle(ev.Exec.ClientOrderID)
-		s.foldExecFill(mContract, &ev.Exec)
+		s.foldExecFill(m, &ev.Exec, o)
 	case event.KindAccount:
 		ok, e = s.applyAccount(&ev.Account), ev.Account.EventTime
 	case event.KindPosition:

@@ -23,8 +23,8 @@ var authCodes = []struct {
 	what string
 	hint string
 }{
-	{rest.ErrInvalidSignature, "signature not valid (-1022)", "check BHTOP_SECRET_KEY / --secret-file: it does not match the API key"},
-	{rest.ErrKeyRejected, "API key rejected (-2015)", "check BHTOP_API_KEY and that the key has the USER_DATA permission"},
+	{rest.ErrInvalidSignature, "signature not valid (-1022)", "check BHTOP_SECRET_KEY, --secret-file or the config file: it does not match the API key"},
+	{rest.ErrKeyRejected, "API key rejected (-2015)", "check BHTOP_API_KEY (or the config file's api_key) and that the key has the USER_DATA permission"},
 	{rest.ErrBadKeyFormat, "API key malformed (-2014)", "check BHTOP_API_KEY"},
 	{rest.ErrUnauthorized, "API key missing (-1002)", "set BHTOP_API_KEY"},
 	{rest.ErrNoCredentials, "no API credentials configured", "set BHTOP_API_KEY and BHTOP_SECRET_KEY"},

@@ -26,7 +26,9 @@ import (
 //   - keys typed meanwhile act on what the user will see, not on a state
 //     not drawn yet (X finding no orders a moment before they show): they
 //     are held, up to maxHeldKeys, and pressed in order once the first
-//     frame is drawn; q and ctrl+c quit at once.
+//     frame is drawn; q and ctrl+c quit at once. A held key that opens a
+//     question (a review) is the last pressed: the keys after it are
+//     dropped, so only a key typed once the review is drawn answers it.
 
 // WithStartWait draws nothing for up to d after the start while the
 // account shown is still starting (see starting); 0 (the default) draws
@@ -65,6 +67,9 @@ func pressHeld(mm tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		mm, c := m.followForm(m.onKey(k)) // counted in the metrics when typed
 		m = mm.(Model)
 		cmds = append(cmds, c)
+		if m.confirm != nil {
+			break // the review waits for a key typed once it is seen
+		}
 	}
 	return m, tea.Batch(cmds...)
 }

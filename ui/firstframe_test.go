@@ -97,3 +97,25 @@ func TestStartWaitHoldsKeys(t *testing.T) {
 		t.Errorf("q in the start wait does not quit at once")
 	}
 }
+
+// TestStartWaitHeldKeysNeverAnswerAReview: a review opened by a held key
+// waits for a key typed once it is drawn; the held keys after it (y)
+// never confirm an order or a cancel the user has not seen.
+func TestStartWaitHeldKeysNeverAnswerAReview(t *testing.T) {
+	b := newTestBackend(nil)
+	b.setStatus(upstream.Status{State: upstream.StateConnecting})
+	tr := &testTrader{}
+	m := New(b, tr, WithNow(fixedNow), WithNoColor(true), WithStartWait(time.Hour))
+	mm, _ := m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	m = press(t, mm.(Model), "2 X y")
+	b.setStatus(liveStatus())
+	b.hub.Publish(testSnapshot())
+	mm, _ = m.Update(hubMsg{at: time.Now()})
+	m = mm.(Model)
+	if m.cancelRun != nil {
+		t.Errorf("X y typed before the first frame started a cancel-all of orders never shown")
+	}
+	if c := ansi.Strip(m.View().Content); !strings.Contains(c, "CANCEL 4 OPEN ORDERS?") {
+		t.Errorf("X y typed before the first frame: the screen is\n%s\nwant the cancel-all review still asking", c)
+	}
+}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/pem"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -40,4 +42,23 @@ func WriteAuthorizedKeys(t testing.TB, path string, keys ...ssh.Signer) {
 	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// OpenSSHKey writes an ed25519 private key file for the stock OpenSSH
+// client, in a folder of its own, and returns it with its signer.
+func OpenSSHKey(t testing.TB) (file string, signer ssh.Signer) {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, err := ssh.MarshalPrivateKey(priv, "bhtop test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file = WriteFile(t, filepath.Join(t.TempDir(), "id_ed25519"), string(pem.EncodeToMemory(block)))
+	if signer, err = ssh.NewSignerFromKey(priv); err != nil {
+		t.Fatal(err)
+	}
+	return file, signer
 }
