@@ -148,3 +148,27 @@ func TestUnknownOrdersBoundedPerResync(t *testing.T) {
 		t.Errorf("%d orders queried, want %d (each once)", q, n)
 	}
 }
+
+// TestNoOrderQueriesAtStart: at the first connect the fetched executions'
+// orders are history from before the session started: none is queried,
+// so a start (one request at a time per host) costs no requests for
+// them; only a reconnect after an outage asks (the tests above).
+func TestNoOrderQueriesAtStart(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, sim.Options{MarketInterval: -1}, Config{}, true)
+	tr := rest.NewTrader(f.rest)
+	for range 3 {
+		res := tr.PlaceOrder(context.Background(), rest.OrderRequest{Symbol: "BTCUSDT", Side: "SELL", Type: "MARKET", Quantity: "0.01"})
+		if res.Outcome != rest.OutcomeAccepted {
+			t.Fatalf("order: %+v", res)
+		}
+	}
+	before := f.log.count("GET", "/openapi/v1/order")
+	later, err := New(Config{REST: f.rest, WSURL: f.srv.WSURL(), Simulated: true})
+	testkit.Live(t, later, err)
+	testkit.Eventually(t, 5*time.Second, func() bool { return len(later.Hub().Latest().Fills) >= 3 },
+		"the 3 fills of before in the state after the start's resync")
+	if q := f.log.count("GET", "/openapi/v1/order") - before; q != 0 {
+		t.Errorf("%d orders of past fills queried at the first connect, want none", q)
+	}
+}

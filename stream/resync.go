@@ -52,7 +52,13 @@ func (s *Session) resync(ctx context.Context, held bool) error {
 	s.note(NoteResync, fmt.Sprintf("resynced from REST: %d open orders, %d balances",
 		len(snap.SpotOpenOrders)+len(snap.ContractOpenOrders), accountBalances(snap)))
 	s.queryMissing(ctx, missing)
-	s.fetchTrades(ctx)
+	afterOutage := false
+	select {
+	case <-s.live:
+		afterOutage = true // a reconnect: orders may have filled while away
+	default:
+	}
+	s.fetchTrades(ctx, afterOutage)
 	return nil
 }
 

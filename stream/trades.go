@@ -28,7 +28,13 @@ const unknownOrdersOnResync = 20
 // The two markets are asked one after the other, never together (see
 // takeSnapshots: a request under way when another is answered 429 gets
 // the client banned).
-func (p *snapshotter) fetchTrades(ctx context.Context) {
+//
+// After an outage (afterOutage: the session was live before), the orders
+// of fetched executions that the store does not know are queried
+// (queryUnknown): placed and filled while the stream was down, they would
+// exist only as fills. At the first connect they are history from before
+// bhtop started: not queried, so a start costs no requests for them.
+func (p *snapshotter) fetchTrades(ctx context.Context, afterOutage bool) {
 	var all []state.TradeSnap
 	for _, contract := range []bool{false, true} {
 		recs, err := p.rest.RecentTrades(ctx, contract, tradesOnResync, 0)
@@ -41,7 +47,7 @@ func (p *snapshotter) fetchTrades(ctx context.Context) {
 			p.rep.note(NoteInfo, fmt.Sprintf("trade history unavailable, fills from events only: %v", err))
 		}
 	}
-	if len(all) == 0 {
+	if len(all) == 0 || !afterOutage {
 		return
 	}
 	var unknown []state.OrderKey
