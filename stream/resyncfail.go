@@ -55,11 +55,7 @@ func classifyResync(err error) resyncFailure {
 	var b *rest.BackoffError
 	if errors.As(err, &b) {
 		f.until = b.Until
-		what := "rate limited"
-		if errors.Is(err, rest.ErrBanned) {
-			what = "banned by the service (418)"
-		}
-		f.reason = fmt.Sprintf("%s until %s", what, b.Until.Format("15:04:05"))
+		f.reason = b.Brief() // in UTC, as every message of the gate
 		if b.Cause != nil && b.Cause.Msg != "" {
 			f.reason += "; the service said: " + sanitize(b.Cause.Msg, serviceTextMax)
 		}

@@ -157,7 +157,7 @@ func TestGoesLiveOnceSnapshotApplied(t *testing.T) {
 		want  string
 	}{
 		{"service error", func(p *failingProxy) { p.fail.Store(true) }, func(p *failingProxy) { p.fail.Store(false) }, "HTTP 503"},
-		{"rate limited", func(p *failingProxy) { p.tooMany.Store(true) }, func(p *failingProxy) {}, "rate limited until"},
+		{"rate limited", func(p *failingProxy) { p.tooMany.Store(true) }, func(p *failingProxy) {}, "rate limited by the service until"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -197,5 +197,24 @@ func TestGoesLiveOnceSnapshotApplied(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestResyncGateReasonInUTC: the reason of a snapshot held by a 429 or
+// 418 gives the gate's end in UTC, saying so, as every other message of
+// the gate does (README 'gates'), whatever the local time zone.
+func TestResyncGateReasonInUTC(t *testing.T) {
+	t.Parallel()
+	until := time.Date(2026, 11, 24, 14, 2, 11, 0, time.FixedZone("EST", -5*3600)) // 19:02:11 UTC
+	for _, tt := range []struct {
+		err  error
+		want string
+	}{
+		{&rest.BackoffError{Err: rest.ErrRateLimited, Until: until}, "rate limited by the service until 19:02:11 UTC"},
+		{&rest.BackoffError{Err: rest.ErrBanned, Until: until}, "banned by the service (HTTP 418) until 19:02:11 UTC"},
+	} {
+		if got := classifyResync(tt.err).reason; !strings.HasPrefix(got, tt.want) {
+			t.Errorf("reason = %q, want it to start %q", got, tt.want)
+		}
 	}
 }
