@@ -2,6 +2,7 @@ package stream
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log"
 	"net/http"
@@ -216,5 +217,40 @@ func TestResyncGateReasonInUTC(t *testing.T) {
 		if got := classifyResync(tt.err).reason; !strings.HasPrefix(got, tt.want) {
 			t.Errorf("reason = %q, want it to start %q", got, tt.want)
 		}
+	}
+}
+
+// TestResyncWhileGatedAnswersAtOnce: a resync asked for (the dashboard's
+// r) while a 429/418 gate holds the host's requests answers at once with
+// the gate, without holding the stream's frames behind requests that
+// could not be sent before it ends (they froze the panes, silently, for
+// as long as the caller waited).
+func TestResyncWhileGatedAnswersAtOnce(t *testing.T) {
+	t.Parallel()
+	srv, clk := simtest.StartOnClock(t, sim.Options{})
+	host := rest.NewHostLimits()
+	c := rest.New(srv.URL(), rest.WithAPIKey(srv.APIKey()), rest.WithSecret(srv.Secret()),
+		rest.WithClock(clk.Now), rest.WithSharedLimits(host))
+	s := startSession(t, c, srv.WSURL(), clk)
+	if !testkit.Advancing(clk, 100*time.Millisecond, 5*time.Second, func() bool {
+		select {
+		case <-s.live:
+			return true
+		default:
+			return false
+		}
+	}) {
+		t.Fatal("session never went live")
+	}
+	host.Hold(clk.Now().Add(time.Minute), time.Time{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	err := s.Resync(ctx)
+	var be *rest.BackoffError
+	if !errors.As(err, &be) {
+		t.Fatalf("Resync while gated = %v, want the gate's *rest.BackoffError at once", err)
+	}
+	if !strings.Contains(err.Error(), "UTC") {
+		t.Errorf("Resync error %q does not say when the gate ends", err)
 	}
 }

@@ -191,8 +191,14 @@ func (s *Session) Symbols(ctx context.Context) ([]rest.Symbol, error) {
 }
 
 // Resync takes the REST snapshots again and folds them in, holding the
-// stream's frames meanwhile (as after a connect).
+// stream's frames meanwhile (as after a connect). While a 429/418 gate
+// holds the host's requests it returns the gate (a *rest.BackoffError) at
+// once: the snapshots could not be asked for before it ends, and the
+// frames would be held, the panes frozen, meanwhile.
 func (s *Session) Resync(ctx context.Context) error {
+	if err := s.cfg.REST.Gate(); err != nil {
+		return err
+	}
 	reply := make(chan error, 1)
 	select {
 	case s.resyncReq <- reply:
