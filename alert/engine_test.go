@@ -181,6 +181,14 @@ func TestFillAndRejection(t *testing.T) {
 		{func(w *world) { w.st.Orders = state.NewOrderRows(w.st.Orders.Slice(4, w.st.Orders.Len())...) }, 0, ""}, // older orders left the retention
 		{func(w *world) { w.st.Orders = state.NewOrderRows(order("4", "FILLED", "2"), order("5", "NEW", "0")) }, 1, "filled 2 of 2"},
 	})
+	// The price it filled at: the order's average when known (a LIMIT
+	// can fill better than its price; a MARKET has none).
+	avg := func(o *state.Order, p string) *state.Order { o.AvgPrice = &p; return o }
+	runSteps(t, fill, []step{
+		{func(w *world) { w.st.Orders = state.NewOrderRows(order("1", "NEW", "0")) }, 0, ""}, // baseline
+		{func(w *world) { w.st.Orders = state.NewOrderRows(avg(order("1", "FILLED", "2"), "0.0491")) }, 1,
+			"fill: ETHBTC BUY LIMIT filled 2 of 2 at avg 0.0491"},
+	})
 	other := []Rule{rule(t, 1, map[string]any{"kind": "fill", "symbol": "BTCUSDT"})}
 	runSteps(t, other, []step{
 		{nil, 0, ""},

@@ -133,7 +133,11 @@ func (t *tradeWatch) message(r Rule) string {
 	case KindFill:
 		for _, o := range t.fills {
 			if r.Symbol == "" || o.Symbol == r.Symbol {
-				items = append(items, fmt.Sprintf("%s %s %s filled %s of %s", o.Symbol, o.Side, o.Type, o.ExecutedQty, o.Quantity))
+				item := fmt.Sprintf("%s %s %s filled %s of %s", o.Symbol, o.Side, o.Type, o.ExecutedQty, o.Quantity)
+				if o.AvgPrice != nil && *o.AvgPrice != "" {
+					item += " at avg " + *o.AvgPrice
+				}
+				items = append(items, item)
 			}
 		}
 		for _, f := range t.orphans {
