@@ -107,12 +107,13 @@ type Pending struct {
 	// (LIMIT, MARKET, …; a contract order's LIMIT or STOP), quantity and
 	// price ("" when it has none, e.g. MARKET; a contract order's price
 	// type when it is not INPUT, e.g. OPPONENT).
-	Type     string `json:"type"`
-	Quantity string `json:"quantity"`
-	Price    string `json:"price"`
-	Status   string `json:"status"` // PENDING, UNKNOWN or NOT_PLACED
-	Since    int64  `json:"since"`  // ms when it was sent
-	Reason   string `json:"reason"` // e.g. "HTTP 504"
+	Type        string `json:"type"`
+	TimeInForce string `json:"timeInForce"` // as sent; "" when none (MARKET, LIMIT_MAKER)
+	Quantity    string `json:"quantity"`
+	Price       string `json:"price"`
+	Status      string `json:"status"` // PENDING, UNKNOWN or NOT_PLACED
+	Since       int64  `json:"since"`  // ms when it was sent
+	Reason      string `json:"reason"` // e.g. "HTTP 504"
 
 	// refused: the service refused this send outright (a 4XX); no report
 	// or query can settle it, as any order with its clientOrderId is

@@ -3,6 +3,7 @@ package stream
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"bhtop/actions"
 	"bhtop/rest"
@@ -24,7 +25,8 @@ func (s *Session) PlaceContractOrder(ctx context.Context, req rest.ContractOrder
 	if typ == "" {
 		typ = "LIMIT"
 	}
-	terms := state.Pending{Symbol: req.Symbol, Side: req.Side, Type: typ, Quantity: req.Quantity, Price: price}
+	terms := state.Pending{Symbol: req.Symbol, Side: req.Side, Type: typ, TimeInForce: strings.ToUpper(req.TimeInForce),
+		Quantity: req.Quantity, Price: price}
 	return s.place(&req.ClientOrderID, terms, what, true,
 		func() rest.OrderResult { return s.trader.PlaceContractOrder(ctx, req) })
 }

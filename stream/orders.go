@@ -38,7 +38,8 @@ var errReadOnly = errors.New("read-only session: orders are disabled")
 // and is queried by client order id until the service answers.
 func (s *Session) PlaceOrder(ctx context.Context, req rest.OrderRequest) rest.OrderResult {
 	what := fmt.Sprintf("%s %s %s %s @ %s", req.Side, req.Quantity, req.Symbol, req.Type, req.Price)
-	terms := state.Pending{Symbol: req.Symbol, Side: req.Side, Type: req.Type, Quantity: req.Quantity, Price: req.Price}
+	terms := state.Pending{Symbol: req.Symbol, Side: req.Side, Type: req.Type, TimeInForce: req.TimeInForce,
+		Quantity: req.Quantity, Price: req.Price}
 	return s.place(&req.NewClientOrderID, terms, what, false,
 		func() rest.OrderResult { return s.trader.PlaceOrder(ctx, req) })
 }

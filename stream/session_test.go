@@ -193,8 +193,8 @@ func TestUnknownOrderSettles(t *testing.T) {
 			}, fmt.Sprintf("pending %s to settle (order placed: %v)", cid, tc.wantOrder))
 			if p := pendingOf(f.s.Hub().Latest(), cid); p != nil {
 				// What is in flight shows: the row carries the request's terms.
-				if p.Side != "BUY" || p.Type != "LIMIT" || p.Quantity != "0.01" || p.Price != "0.01" {
-					t.Errorf("pending %+v, want BUY LIMIT 0.01 @ 0.01", *p)
+				if p.Side != "BUY" || p.Type != "LIMIT" || p.TimeInForce != "GTC" || p.Quantity != "0.01" || p.Price != "0.01" {
+					t.Errorf("pending %+v, want BUY LIMIT GTC 0.01 @ 0.01", *p)
 				}
 			}
 		})

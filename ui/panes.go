@@ -192,7 +192,7 @@ func orderColumns() []column {
 	side := orderField(orderSide, func(p *state.Pending) string { return p.Side })
 	// A pending row shows the terms it was sent with: what is in flight.
 	typ := orderField(func(o *state.Order) string { return o.Type }, func(p *state.Pending) string { return p.Type })
-	tif := orderField(func(o *state.Order) string { return o.TimeInForce }, nil)
+	tif := orderField(func(o *state.Order) string { return o.TimeInForce }, func(p *state.Pending) string { return p.TimeInForce })
 	price := orderField(func(o *state.Order) string { return o.Price }, func(p *state.Pending) string { return p.Price })
 	qty := orderField(func(o *state.Order) string { return o.Quantity }, func(p *state.Pending) string { return p.Quantity })
 	filled := orderField(func(o *state.Order) string { return o.ExecutedQty }, nil)

@@ -11,12 +11,12 @@ import (
 
 // TestPendingRowsShowTerms: the orders this process sent whose outcome is
 // not known (PENDING, UNKNOWN) or that were not placed show what was sent
-// (type, quantity, price), and the Open Orders count counts only what may
+// (type, time in force, quantity, price), and the Open Orders count counts only what may
 // be open: a NOT_PLACED row is listed (with why) but not counted.
 func TestPendingRowsShowTerms(t *testing.T) {
 	snap := testSnapshot()
 	snap.Pending = []state.Pending{
-		{ClientOrderID: "bh-1", Symbol: "ETHUSDT", Side: "BUY", Type: "LIMIT", Quantity: "0.75", Price: "2050.5",
+		{ClientOrderID: "bh-1", Symbol: "ETHUSDT", Side: "BUY", Type: "LIMIT", TimeInForce: "IOC", Quantity: "0.75", Price: "2050.5",
 			Status: state.PendingSent, Since: fixedNow().Add(-time.Second).UnixMilli()},
 		{ClientOrderID: "bh-2", Symbol: "BTCUSDT", Side: "SELL", Type: "MARKET", Quantity: "0.125",
 			Status: state.PendingUnknown, Since: fixedNow().Add(-4 * time.Second).UnixMilli(), Reason: "HTTP 504"},
@@ -33,7 +33,7 @@ func TestPendingRowsShowTerms(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			m := press(t, sized(New(newTestBackend(snap), &testTrader{}, WithNow(fixedNow)), sz[0], sz[1]), "2")
 			out := plainGolden(t, m, sz[0], sz[1])
-			for _, want := range []string{"0.75", "2050.5", "MARKET", "0.125", "OPPONENT", "NOT_PLACED"} {
+			for _, want := range []string{"0.75", "2050.5", "IOC", "MARKET", "0.125", "OPPONENT", "NOT_PLACED"} {
 				if sz[0] >= 160 && !strings.Contains(out, want) {
 					t.Errorf("the Open Orders rows miss %q:\n%s", want, out)
 				}
