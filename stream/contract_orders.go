@@ -35,7 +35,7 @@ func (s *Session) PlaceContractOrder(ctx context.Context, req rest.ContractOrder
 func (s *Session) Contracts(ctx context.Context) ([]rest.ContractSymbol, error) {
 	info, err := s.rest.BrokerInfo(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("load contracts: %w", err)
+		return nil, err // names the request; the caller says what it was for
 	}
 	return info.Contracts, nil
 }

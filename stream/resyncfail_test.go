@@ -253,4 +253,15 @@ func TestResyncWhileGatedAnswersAtOnce(t *testing.T) {
 	if !strings.Contains(err.Error(), "UTC") {
 		t.Errorf("Resync error %q does not say when the gate ends", err)
 	}
+	// The order form's loads fail naming their request once: the form
+	// says "could not load symbols: " before it ("… load symbols: load
+	// symbols: GET …" was shown).
+	for name, load := range map[string]func() error{
+		"Symbols":   func() error { _, err := s.Symbols(ctx); return err },
+		"Contracts": func() error { _, err := s.Contracts(ctx); return err },
+	} {
+		if err := load(); err == nil || !strings.HasPrefix(err.Error(), "GET /openapi/v1/brokerInfo: ") {
+			t.Errorf("%s while gated = %v, want the request's error, starting with its route", name, err)
+		}
+	}
 }

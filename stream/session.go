@@ -185,7 +185,7 @@ func (s *Session) Note(kind NoteKind, text string) { s.notes.Add(s.cfg.Now(), ki
 func (s *Session) Symbols(ctx context.Context) ([]rest.Symbol, error) {
 	info, err := s.rest.BrokerInfo(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("load symbols: %w", err)
+		return nil, err // names the request; the caller says what it was for
 	}
 	return info.Symbols, nil
 }
