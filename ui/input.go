@@ -161,6 +161,8 @@ func (m Model) askCancel() Model {
 	switch {
 	case m.focus != paneOrders || m.history || !ok:
 		return m.warned("select an open order in Open Orders to cancel it")
+	case it.pend != nil && it.pend.Status == state.PendingNotPlaced:
+		return m.warned("that order was not placed: nothing to cancel")
 	case it.ord == nil:
 		return m.warned("that order has no order id yet")
 	case m.busy:

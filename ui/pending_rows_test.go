@@ -48,3 +48,26 @@ func TestPendingRowsShowTerms(t *testing.T) {
 		})
 	}
 }
+
+// TestCancelPendingRowSaysWhy: x on a row this process sent says why it
+// cannot be cancelled by its state: one not placed has nothing to cancel
+// (it will never get an order id), one in flight or unknown has no order
+// id yet.
+func TestCancelPendingRowSaysWhy(t *testing.T) {
+	for _, tc := range []struct{ status, want string }{
+		{state.PendingNotPlaced, "was not placed: nothing to cancel"},
+		{state.PendingUnknown, "no order id yet"},
+		{state.PendingSent, "no order id yet"},
+	} {
+		t.Run(tc.status, func(t *testing.T) {
+			snap := testSnapshot()
+			snap.Orders = state.NewOrderRows()
+			snap.Pending = []state.Pending{{ClientOrderID: "bh-1", Symbol: "ETHUSDT", Side: "BUY", Type: "LIMIT",
+				Quantity: "1", Price: "2000", Status: tc.status, Since: fixedNow().Add(-time.Second).UnixMilli()}}
+			m := press(t, sized(New(newTestBackend(snap), &testTrader{}, WithNow(fixedNow)), 120, 30), "2 x")
+			if m.confirm != nil || !strings.Contains(m.msg, tc.want) {
+				t.Errorf("x on a %s row: review %v, message %q; want no review and %q", tc.status, m.confirm != nil, m.msg, tc.want)
+			}
+		})
+	}
+}
