@@ -183,8 +183,7 @@ func TestNoEquityBeforeTheFirstSnapshot(t *testing.T) {
 	reg := New()
 	var sh state.Hub
 	sh.Publish(&state.Snapshot{})
-	var mh market.Hub
-	mh.Publish(&market.Snapshot{Version: 1, Quotes: map[string]market.Quote{"BTCUSDT": {Symbol: "BTCUSDT", Last: "30000"}}})
+	mh := btcQuotedAt("30000")
 	var synced atomic.Bool
 	status := func() stream.Status {
 		if synced.Load() {
@@ -192,9 +191,7 @@ func TestNoEquityBeforeTheFirstSnapshot(t *testing.T) {
 		}
 		return stream.Status{LastError: "HTTP 401"}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	reg.AddAccount(ctx, Account{Name: "bad", State: &sh, Market: &mh, Status: status})
+	reg.AddAccount(t.Context(), Account{Name: "bad", State: &sh, Market: mh, Status: status})
 	if eq := gather(t, reg, "bhtop_equity"); len(eq) != 0 {
 		t.Errorf("bhtop_equity of an account never synced = %+v, want no series", eq)
 	}
@@ -260,8 +257,7 @@ func TestStatusReadBeforeState(t *testing.T) {
 	reg := New()
 	var sh state.Hub
 	sh.Publish(&state.Snapshot{Version: 1}) // a subscriber joined before the first resync
-	var mh market.Hub
-	mh.Publish(&market.Snapshot{Version: 1, Quotes: map[string]market.Quote{"BTCUSDT": {Symbol: "BTCUSDT", Last: "30000"}}})
+	mh := btcQuotedAt("30000")
 	var synced atomic.Bool
 	status := func() stream.Status {
 		if synced.CompareAndSwap(false, true) {
@@ -269,9 +265,7 @@ func TestStatusReadBeforeState(t *testing.T) {
 		}
 		return stream.Status{LastSnapshot: time.Now()}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	reg.AddAccount(ctx, Account{Name: "main", State: &sh, Market: &mh, Status: status})
+	reg.AddAccount(t.Context(), Account{Name: "main", State: &sh, Market: mh, Status: status})
 	if eq := find(gather(t, reg, "bhtop_equity"), map[string]string{"account": "main"}); eq == nil || eq.value != 100 {
 		t.Errorf("bhtop_equity = %+v, want 100 (the synced state), never 0", eq)
 	}
