@@ -11,7 +11,6 @@ import (
 
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
-	"bhtop/market"
 	"bhtop/rest"
 	"bhtop/sim"
 	"bhtop/stream"
@@ -130,11 +129,4 @@ func serveOn(ctx context.Context, t *testing.T, reg *Registry) string {
 	}
 	reg.Serve(ctx, ln, nil)
 	return ln.Addr().String()
-}
-
-// btcQuotedAt is a market hub whose snapshot quotes BTCUSDT at last.
-func btcQuotedAt(last string) *market.Hub {
-	var mh market.Hub
-	mh.Publish(&market.Snapshot{Version: 1, Quotes: map[string]market.Quote{"BTCUSDT": {Symbol: "BTCUSDT", Last: last}}})
-	return &mh
 }
