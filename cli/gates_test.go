@@ -85,7 +85,7 @@ func TestGateFileSharedAtOnce(t *testing.T) {
 	if _, err := b.Account(ctx); err != nil {
 		t.Fatalf("the other process after Retry-After: %v", err)
 	}
-	if n := s.Log.CountFunc(func(e testkit.Entry) bool { return e.Status == 418 }); n > 0 {
+	if n := s.Log.Banned(); n > 0 {
 		t.Errorf("%d requests banned (418)", n)
 	}
 }
@@ -137,7 +137,7 @@ func TestDumpHonoursGates(t *testing.T) {
 	if n := len(log.Entries(t)); n != sent {
 		t.Errorf("the second dump sent %d requests during the Retry-After", n-sent)
 	}
-	if n := log.CountFunc(func(e testkit.Entry) bool { return e.Status == http.StatusTeapot }); n > 0 {
+	if n := log.Banned(); n > 0 {
 		t.Errorf("%d requests banned (418):\n%s", n, log.Raw())
 	}
 }
@@ -229,7 +229,7 @@ func TestOneRequestInFlightAcrossProcesses(t *testing.T) {
 	if err := <-bErr; err != nil {
 		t.Fatalf("b's Account after Retry-After: %v", err)
 	}
-	if n := s.Log.CountFunc(func(e testkit.Entry) bool { return e.Status == http.StatusTeapot }); n > 0 {
+	if n := s.Log.Banned(); n > 0 {
 		t.Errorf("%d requests banned (418):\n%s", n, s.Log.Raw())
 	}
 }

@@ -82,7 +82,7 @@ func TestQueuedRequestsHeldBy429(t *testing.T) {
 					t.Errorf("%s %s reached the service at %d, before Retry-After ended (%d)", e.Method, e.Path, e.Time, until.UnixMilli())
 				}
 			}
-			if n := s.Log.CountFunc(func(e testkit.Entry) bool { return e.Status == http.StatusTeapot }); n > 0 {
+			if n := s.Log.Banned(); n > 0 {
 				t.Errorf("%d requests banned (418):\n%s", n, s.Log.Raw())
 			}
 		})
