@@ -31,8 +31,7 @@ func TestGateFileSharedAtOnce(t *testing.T) {
 	process := func() (*rest.HostLimits, *rest.Client) {
 		h := rest.NewHostLimits()
 		persistGates(getenv, s.URL(), h)
-		opts := append(simtest.OnClock(clk), rest.WithSharedLimits(h), rest.WithResyncInterval(time.Hour))
-		return h, s.Client(opts...)
+		return h, s.Client(simtest.SharedOnClock(clk, h)...)
 	}
 	_, a := process()
 	_, b := process() // running beside a
@@ -195,7 +194,7 @@ func TestOneRequestInFlightAcrossProcesses(t *testing.T) {
 	process := func(opts ...rest.Option) *rest.Client {
 		h := rest.NewHostLimits()
 		persistGates(getenv, s.URL(), h)
-		return s.Client(append(append(simtest.OnClock(clk), rest.WithSharedLimits(h), rest.WithResyncInterval(time.Hour)), opts...)...)
+		return s.Client(simtest.SharedOnClock(clk, h, opts...)...)
 	}
 	a := process(rest.WithHTTPClient(&http.Client{Transport: hold}))
 	b := process()

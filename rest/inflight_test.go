@@ -30,8 +30,7 @@ func TestQueuedRequestsHeldBy429(t *testing.T) {
 			ctx := context.Background()
 			hold := testkit.NewHoldFirst(first)
 			host := rest.NewHostLimits()
-			opts := append(simtest.OnClock(clk), rest.WithSharedLimits(host), rest.WithResyncInterval(time.Hour),
-				rest.WithHTTPClient(&http.Client{Transport: hold}))
+			opts := simtest.SharedOnClock(clk, host, rest.WithHTTPClient(&http.Client{Transport: hold}))
 			acct := s.Client(opts...)         // the account's requests
 			mkt := rest.New(s.URL(), opts...) // the market client's (chart history)
 			if err := acct.SyncTime(ctx); err != nil {
