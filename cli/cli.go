@@ -19,6 +19,7 @@ import (
 	"syscall"
 	"unicode"
 
+	"bhtop/config"
 	"bhtop/signer"
 )
 
@@ -73,12 +74,13 @@ func untilSignal(run func(ctx context.Context, args []string, stdio IO) int, arg
 // Run executes the command line args (without the program name) and
 // returns the process exit code.
 func Run(args []string, stdio IO) int {
-	if stdio.Getenv != nil && stdio.Err != nil {
+	if stdio.Err != nil {
 		// A message that quotes an argument refused before the settings
-		// resolve (--for, --account, a misspelt command) would show
-		// BHTOP_SECRET_KEY typed into it.
-		if sec := signer.NewSecret(strings.TrimSpace(stdio.Getenv("BHTOP_SECRET_KEY"))); !sec.Empty() {
-			stdio.Err = redactWriter{w: stdio.Err, secret: sec}
+		// resolve (--for, --account, a misspelt command) would show a
+		// secret typed into it: every secret the run could use is known
+		// before anything is written.
+		if secrets := config.KnownSecrets(args, stdio.Getenv); len(secrets) > 0 {
+			stdio.Err = redactWriter{w: stdio.Err, secrets: secrets}
 		}
 	}
 	name := ""
@@ -302,17 +304,21 @@ func trimZeros(s string) string {
 	return sign + s
 }
 
-// redactWriter writes to w with every occurrence of secret replaced.
+// redactWriter writes to w with every occurrence of each secret replaced.
 type redactWriter struct {
-	w      io.Writer
-	secret signer.Secret
+	w       io.Writer
+	secrets []signer.Secret
 }
 
 func (r redactWriter) Write(p []byte) (int, error) {
-	if !r.secret.Within(string(p)) {
+	text := string(p)
+	for _, s := range r.secrets {
+		text = s.Redact(text)
+	}
+	if text == string(p) {
 		return r.w.Write(p)
 	}
-	if _, err := io.WriteString(r.w, r.secret.Redact(string(p))); err != nil {
+	if _, err := io.WriteString(r.w, text); err != nil {
 		return 0, err
 	}
 	return len(p), nil
