@@ -71,6 +71,43 @@ func untilSignal(run func(ctx context.Context, args []string, stdio IO) int, arg
 	return run(ctx, args, stdio)
 }
 
+// exitNow ends the process (os.Exit; a test's child process is real).
+var exitNow = os.Exit
+
+// untilSecondSignal is untilSignal for a headless command whose shutdown
+// takes a while (dump closes its listenKeys, up to 5 s): a second signal
+// meanwhile ends the process at once, as a second ctrl+c ends a CLI tool,
+// with one line on stderr and exit 128 + the signal's number (130 for
+// SIGINT). Never for the dashboard, which must restore the terminal.
+func untilSecondSignal(name string, run func(ctx context.Context, args []string, stdio IO) int, args []string, stdio IO, sigs ...os.Signal) int {
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, sigs...)
+	defer signal.Stop(ch)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	finished := make(chan struct{})
+	defer close(finished)
+	go func() {
+		select {
+		case <-ch:
+			cancel()
+		case <-finished:
+			return
+		}
+		select {
+		case sig := <-ch:
+			fmt.Fprintf(stdio.Err, "%s: interrupted again (%v): quitting at once, the shutdown abandoned\n", name, sig)
+			code := ExitFail
+			if n, ok := sig.(syscall.Signal); ok {
+				code = 128 + int(n)
+			}
+			exitNow(code)
+		case <-finished:
+		}
+	}()
+	return run(ctx, args, stdio)
+}
+
 // Run executes the command line args (without the program name) and
 // returns the process exit code.
 func Run(args []string, stdio IO) int {
