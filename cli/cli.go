@@ -116,7 +116,7 @@ func Run(args []string, stdio IO) int {
 		// resolve (--for, --account, a misspelt command) would show a
 		// secret typed into it: every secret the run could use is known
 		// before anything is written.
-		if secrets := config.KnownSecrets(args, stdio.Getenv); len(secrets) > 0 {
+		if secrets := append(config.KnownSecrets(args, stdio.Getenv), simKeySecrets(args)...); len(secrets) > 0 {
 			stdio.Err = redactWriter{w: stdio.Err, secrets: secrets}
 		}
 	}
@@ -339,6 +339,33 @@ func trimZeros(s string) string {
 		s = "0"
 	}
 	return sign + s
+}
+
+// simKeySecrets are the secrets of bhtop sim's --key APIKEY:SECRET[:PERMS]
+// values in args, for redaction (only sim has a --key flag).
+func simKeySecrets(args []string) []signer.Secret {
+	var out []signer.Secret
+	for i := 0; i < len(args) && args[i] != "--"; i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, v, hasVal := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		if name != "key" {
+			continue
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				break
+			}
+			i++
+			v = args[i]
+		}
+		if parts := strings.SplitN(v, ":", 3); len(parts) >= 2 && parts[1] != "" {
+			out = append(out, signer.NewSecret(parts[1]))
+		}
+	}
+	return out
 }
 
 // redactWriter writes to w with every occurrence of each secret replaced.

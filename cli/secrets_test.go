@@ -305,3 +305,22 @@ func TestSecretOfEverySourceNotEchoed(t *testing.T) {
 		})
 	}
 }
+
+// TestSimKeySecretNotEchoed: the secret of bhtop sim's --key typed into
+// another of its flags is not shown by the refusal.
+func TestSimKeySecretNotEchoed(t *testing.T) {
+	env := deskEnv(t, "")
+	for _, args := range [][]string{
+		{"sim", "--key", "k:" + leakSecret, "--seed", leakSecret},
+		{"sim", "-key=k:" + leakSecret + ":TRADE", "--addr", strings.ToLower(leakSecret)},
+		{"sim", "--activity", leakSecret, "--key", "k:" + leakSecret},
+	} {
+		code, out, errOut := runCLI(env, args...)
+		if code != ExitUsage {
+			t.Errorf("bhtop %q: exit %d, want %d", args, code, ExitUsage)
+		}
+		checkNoLeak(t, "stdout", out)
+		checkNoLeak(t, "stderr", errOut)
+		checkNoLeak(t, "stderr", strings.ToUpper(errOut))
+	}
+}
