@@ -116,7 +116,14 @@ func Run(args []string, stdio IO) int {
 		// resolve (--for, --account, a misspelt command) would show a
 		// secret typed into it: every secret the run could use is known
 		// before anything is written.
-		if secrets := append(config.KnownSecrets(args, stdio.Getenv), simKeySecrets(args)...); len(secrets) > 0 {
+		var secrets []signer.Secret
+		for _, s := range append(config.KnownSecrets(args, stdio.Getenv), simKeySecrets(args)...) {
+			secrets = append(secrets, s)
+			if q := s.Quoted(); !q.Empty() {
+				secrets = append(secrets, q) // as a message's %q shows it
+			}
+		}
+		if len(secrets) > 0 {
 			stdio.Err = redactWriter{w: stdio.Err, secrets: secrets}
 		}
 	}

@@ -324,3 +324,21 @@ func TestSimKeySecretNotEchoed(t *testing.T) {
 		checkNoLeak(t, "stderr", strings.ToUpper(errOut))
 	}
 }
+
+// TestSecretWithQuoteNotEchoed: a refusal quotes its argument with %q,
+// which escapes a quote or a backslash in the secret; the escaped form is
+// redacted too.
+func TestSecretWithQuoteNotEchoed(t *testing.T) {
+	const secret = `QUOTE"CANARY\s3cr3t`
+	env := deskEnv(t, "")
+	withSecret := func(k string) string {
+		if k == "BHTOP_SECRET_KEY" {
+			return secret
+		}
+		return env(k)
+	}
+	code, _, errOut := runCLI(withSecret, "dump", "--for", secret)
+	if code != ExitUsage || strings.Contains(errOut, "CANARY") {
+		t.Errorf("exit %d, stderr %q; want %d and no secret", code, errOut, ExitUsage)
+	}
+}
