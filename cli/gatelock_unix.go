@@ -28,17 +28,28 @@ var turnMaxWait = time.Minute
 // gate it sets) before it is sent. The lock file is empty and kept open.
 // When it cannot be opened or locked the turn is given at once, and when
 // another process holds it past turnMaxWait it is given without the lock:
-// the lock never stops a command. The kernel drops the lock of a process that
-// dies.
+// the lock never stops a command. The kernel drops the lock of a process
+// that dies. A lock file removed while this process had it open (sweepLocks)
+// is left for the one now at the path. The host's requests take turns
+// one at a time within the process (rest.HostLimits), so Turn is never
+// called twice at once on one gateFile.
 func (f *gateFile) Turn(ctx context.Context) (func(), error) {
-	fd := f.lockFD()
-	if fd < 0 {
-		return func() {}, nil
-	}
 	giveUp := time.Now().Add(turnMaxWait)
-	for {
+	for reopened := 0; ; {
+		fd := f.lockFD()
+		if fd < 0 {
+			return func() {}, nil
+		}
 		err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
 		switch {
+		case err == nil && !f.lockCurrent() && reopened < 3:
+			// Removed while unlocked: whoever opened the new file first
+			// may hold it now.
+			_ = syscall.Flock(fd, syscall.LOCK_UN)
+			f.closeLock()
+			f.openLock()
+			reopened++
+			continue
 		case err == nil:
 			return func() { _ = syscall.Flock(fd, syscall.LOCK_UN) }, nil
 		case !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR):
@@ -56,21 +67,83 @@ func (f *gateFile) Turn(ctx context.Context) (func(), error) {
 	}
 }
 
-// lockFD is the lock file's descriptor, opened on first use; -1 when it
-// cannot be.
+// lockPath is the lock file beside the gate file.
+func (f *gateFile) lockPath() string { return strings.TrimSuffix(f.path, ".json") + ".lock" }
+
+// lockFD is the lock file's descriptor, opened on first use (after the
+// gate directory's stale lock files are swept); -1 when it cannot be.
 func (f *gateFile) lockFD() int {
 	f.lockOnce.Do(func() {
-		f.lock = -1
-		path := strings.TrimSuffix(f.path, ".json") + ".lock"
-		if os.MkdirAll(filepath.Dir(path), 0o700) != nil {
-			return
-		}
-		file, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-		if err != nil {
-			return
-		}
-		f.lockFile = file // kept open (and from the collector) for the process's life
-		f.lock = int(file.Fd())
+		sweepLocks(filepath.Dir(f.path), f.lockPath())
+		f.openLock()
 	})
 	return f.lock
+}
+
+// openLock opens (creating) the lock file, kept open (and from the
+// collector) for the process's life; f.lock is -1 when it cannot be.
+func (f *gateFile) openLock() {
+	f.lock = -1
+	path := f.lockPath()
+	if os.MkdirAll(filepath.Dir(path), 0o700) != nil {
+		return
+	}
+	file, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return
+	}
+	f.lockFile, f.lock = file, int(file.Fd())
+}
+
+// closeLock closes the lock file.
+func (f *gateFile) closeLock() {
+	if f.lockFile != nil {
+		f.lockFile.Close()
+	}
+	f.lockFile, f.lock = nil, -1
+}
+
+// lockCurrent reports whether the lock file open is still the one at its
+// path: not removed (one fstat; lock files are never renamed or linked).
+func (f *gateFile) lockCurrent() bool {
+	var st syscall.Stat_t
+	return syscall.Fstat(f.lock, &st) == nil && st.Nlink > 0
+}
+
+// sweepLocks removes the lock files in dir that no process holds, but
+// keep: each host leaves one (each bhtop sim on a new port), and without
+// this they pile up. One is removed only while this process holds its
+// flock and it is still the file at its path, so no process is in a turn
+// on it; a process that has it open finds, when it takes its next turn,
+// that the path names another file and takes the turn there (Turn). The
+// gate files are left alone. It runs once per host and process: a
+// directory read and, per lock file, an open and a flock.
+func sweepLocks(dir, keep string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if path := filepath.Join(dir, e.Name()); strings.HasSuffix(e.Name(), ".lock") && path != keep && e.Type().IsRegular() {
+			removeFreeLock(path)
+		}
+	}
+}
+
+// removeFreeLock removes the lock file at path if no process holds it.
+func removeFreeLock(path string) {
+	file, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return
+	}
+	defer file.Close() // drops the flock, after the removal
+	fd := int(file.Fd())
+	if syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		return // in a turn: in use
+	}
+	var st, at syscall.Stat_t
+	if syscall.Fstat(fd, &st) != nil || syscall.Stat(path, &at) != nil || st.Dev != at.Dev || st.Ino != at.Ino {
+		return // removed and made anew since it was opened: not this one
+	}
+	_ = os.Remove(path)
 }

@@ -1,10 +1,14 @@
 package serve
 
 import (
+	"cmp"
+	"slices"
 	"time"
 
 	"github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"bhtop/config"
 )
 
 // grantsKey is the connection context's value holding, per key
@@ -27,7 +31,7 @@ func (s *Server) authorize(ctx ssh.Context, key ssh.PublicKey) bool {
 		s.refused.warn("refused key", "why", why, "user", ctx.User(), "remote", ctx.RemoteAddr().String(), "key", fp)
 		return false
 	}
-	if len(s.cfg.Accounts) > 0 && len(allowedAccounts(s.cfg.Accounts, g.accounts)) == 0 {
+	if !s.servesSome(g.accounts) {
 		s.refused.warn("refused key", "why", "its BHTOP_ACCOUNTS allows none of the accounts served", "user", ctx.User(), "remote", ctx.RemoteAddr().String(), "key", fp)
 		return false
 	}
@@ -43,6 +47,22 @@ func (s *Server) authorize(ctx ssh.Context, key ssh.PublicKey) bool {
 	}
 	grants[fp] = g
 	ctx.Unlock()
+	return true
+}
+
+// servesSome reports whether a key allowed the accounts named by allow
+// (nil: all) may see one served: of Accounts, or Upstream's one account
+// (DESIGN.md 'Accounts'). A NewModel of the embedder's own, without
+// either, is not filtered.
+func (s *Server) servesSome(allow []string) bool {
+	switch {
+	case allow == nil:
+		return true
+	case len(s.cfg.Accounts) > 0:
+		return len(allowedAccounts(s.cfg.Accounts, allow)) > 0
+	case s.cfg.Upstream != nil:
+		return slices.Contains(allow, cmp.Or(s.cfg.UpstreamAccount, config.DefaultAccount))
+	}
 	return true
 }
 

@@ -180,6 +180,12 @@ func TestOpenSSHKeyOptions(t *testing.T) {
 			if f.srv.Sessions() != 0 {
 				t.Error("a session is open")
 			}
+			// Without -tt the session goes on: it is told the key allows
+			// no terminal, never to retry with ssh -t, which cannot help.
+			out, code = ssh(ctx, false, strings.NewReader(""))
+			if code != 1 || !strings.Contains(out, "key does not allow a terminal") || strings.Contains(out, "ssh -t") {
+				t.Errorf("ssh -T with %s: exit %d, %q; want 1 and that the key allows no terminal", opts, code, out)
+			}
 		})
 	}
 

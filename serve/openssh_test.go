@@ -1,9 +1,12 @@
 package serve
 
 import (
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
+
+	gossh "golang.org/x/crypto/ssh"
 
 	"bhtop/internal/testkit"
 )
@@ -15,10 +18,51 @@ func openSSHViewer(t *testing.T, w, h int) (*fixture, *testkit.Term) {
 	t.Helper()
 	needTools(t, "ssh", "tmux")
 	f := liveServer(t, newLive(t, 20))
+	return f, f.openSSHTerm(t, "", w, h)
+}
+
+// openSSHTerm runs the stock OpenSSH client in a w×h tmux window, logging
+// in to f with a new key whose authorized_keys line (beside f.client's)
+// carries options, checking the host key strictly.
+func (f *fixture) openSSHTerm(t *testing.T, options string, w, h int) *testkit.Term {
+	t.Helper()
 	keyFile, signer := testkit.OpenSSHKey(t)
 	writeAuthorizedKeys(t, f.keysFile, f.client, signer)
+	if options != "" {
+		line := options + " " + strings.TrimSpace(string(gossh.MarshalAuthorizedKey(signer.PublicKey())))
+		testkit.WriteFile(t, f.keysFile, line+"\n")
+	}
 	sshCmd := "ssh " + strings.Join(f.sshArgs(keyFile, f.knownHosts(t)), " ")
-	return f, testkit.NewTmux(t).Term(t, w, h, sshCmd+"; sleep 30")
+	return testkit.NewTmux(t).Term(t, w, h, sshCmd+"; sleep 30")
+}
+
+// TestSingleAccountHonoursKeyAccounts: one unnamed account served (it is
+// "default"); a stock OpenSSH key whose BHTOP_ACCOUNTS names only other
+// accounts is refused at login (the log says why, the client is told
+// nothing), and one that names default sees the dashboard.
+func TestSingleAccountHonoursKeyAccounts(t *testing.T) {
+	needTools(t, "ssh", "tmux")
+	l := newLive(t, 20)
+	logs := &testkit.Buffer{}
+	f := newFixture(t, func(c *Config) {
+		c.NewModel, c.Upstream = nil, l.sess
+		c.Logger = slog.New(slog.NewTextHandler(logs, nil))
+	})
+	refused := f.openSSHTerm(t, `environment="BHTOP_ACCOUNTS=main,bot"`, 100, 30)
+	scr := refused.WaitFor("the login refused", func(s string) bool { return strings.Contains(s, "Permission denied") })
+	if strings.Contains(scr, "Balances") || strings.Contains(scr, "BHTOP_ACCOUNTS") || strings.Contains(scr, "main") {
+		t.Errorf("a key allowed only other accounts saw the dashboard or was told why:\n%s", scr)
+	}
+	testkit.Eventually(t, 5*time.Second, func() bool {
+		return strings.Contains(logs.String(), "allows none of the accounts served")
+	}, "the log to say why the key was refused")
+
+	term := f.openSSHTerm(t, `environment="BHTOP_ACCOUNTS=main,default"`, 120, 40)
+	term.WaitFor("the dashboard for a key naming default", func(s string) bool {
+		return strings.Contains(s, "Balances") && strings.Contains(s, "READ-ONLY")
+	})
+	term.Keys("q")
+	testkit.Eventually(t, 10*time.Second, func() bool { return f.srv.Sessions() == 0 }, "q to end the session")
 }
 
 // TestStockOpenSSHClient runs the OpenSSH client in a tmux window against
@@ -58,4 +102,17 @@ func TestOpenSSHWindowResize(t *testing.T) {
 	}
 	term.Keys("q")
 	testkit.Eventually(t, 10*time.Second, func() bool { return f.srv.Sessions() == 0 }, "q to end the session")
+}
+
+// TestOpenSSHNoPtyKey: an interactive stock OpenSSH client whose key's
+// line says no-pty asks for a terminal, is refused one, and is told that
+// the key does not allow a terminal (never to connect with ssh -t).
+func TestOpenSSHNoPtyKey(t *testing.T) {
+	needTools(t, "ssh", "tmux")
+	f := newFixture(t, nil)
+	term := f.openSSHTerm(t, "no-pty", 100, 30)
+	scr := term.WaitFor("the refusal", func(s string) bool { return strings.Contains(s, "bhtop serve:") })
+	if !strings.Contains(scr, "key does not allow a terminal") || strings.Contains(scr, "ssh -t") {
+		t.Errorf("a no-pty key was not told its key allows no terminal:\n%s", scr)
+	}
 }

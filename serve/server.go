@@ -93,6 +93,10 @@ type Config struct {
 	// a key allowed none is refused at login (logged, never explained).
 	// Their Traders are dropped: serve never trades.
 	Accounts []ui.Account
+	// UpstreamAccount is the name of Upstream's one account, which a key's
+	// BHTOP_ACCOUNTS must name for the key to log in (no such option: it
+	// may); empty is config.DefaultAccount, a single unnamed account's.
+	UpstreamAccount string
 
 	// Options are more dashboard options every session's model gets
 	// from the default NewModel (ui.WithMarket: the shared market hub).

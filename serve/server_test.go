@@ -74,7 +74,7 @@ func TestNoPtyGetsMessage(t *testing.T) {
 	if !errors.As(err, &exit) || exit.ExitStatus() != 1 {
 		t.Errorf("session without pty ended with %v, want exit status 1", err)
 	}
-	if !strings.Contains(string(out), "needs a terminal") {
+	if !strings.Contains(string(out), "needs a terminal") || !strings.Contains(string(out), "ssh -t") {
 		t.Errorf("session without pty printed %q, want the needs-a-terminal message", out)
 	}
 }

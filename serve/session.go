@@ -80,7 +80,13 @@ type session struct {
 func (s *Server) handle(sess ssh.Session) {
 	pty, winch, hasPty := sess.Pty()
 	if !hasPty {
-		s.refuse(sess, "the dashboard needs a terminal; connect with ssh -t (or without a command).")
+		// Past login: the viewer may know why (sshd tells it its pty
+		// was refused); ssh -t cannot help a key whose line says no-pty.
+		if g, _ := grantOf(sess.Context(), sess.PublicKey()); g.noPty {
+			s.refuse(sess, "the dashboard needs a terminal and this key does not allow a terminal.")
+		} else {
+			s.refuse(sess, "the dashboard needs a terminal; connect with ssh -t (or without a command).")
+		}
 		return
 	}
 	conn, _ := sess.Context().Value(ssh.ContextKeyConn).(*gossh.ServerConn)

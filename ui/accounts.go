@@ -216,6 +216,8 @@ func (m Model) show(i int) Model {
 		if m.width > 0 {
 			m = m.onResize(tea.WindowSizeMsg{Width: m.width, Height: m.height})
 		}
+	} else {
+		m.lay.oneStatusLine()
 	}
 	m.drawShortHelp()
 	m.refresh()

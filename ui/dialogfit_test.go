@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // dialogViews are the dialogs, over the account with its market.
@@ -70,7 +71,8 @@ func TestChartFitsNarrow(t *testing.T) {
 
 // TestAllViewNarrow: at 60×20 and 80×24 the All view still shows each
 // account's stream state and the whole note on why it is not in the
-// total: a row too wide for the screen puts them on lines of their own.
+// total: a row too wide for the screen puts them on lines of their own;
+// its status is one line (below 60 columns too).
 func TestAllViewNarrow(t *testing.T) {
 	for _, sz := range [][2]int{{40, 15}, {60, 20}, {80, 24}, {120, 30}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
@@ -80,6 +82,17 @@ func TestAllViewNarrow(t *testing.T) {
 				if !strings.Contains(out, want) {
 					t.Errorf("the All view does not show %q:\n%s", want, out)
 				}
+			}
+			// Its status is one line at every width: no empty line
+			// below it, the body has the room.
+			lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+			if len(lines) != sz[1] || !strings.Contains(lines[len(lines)-1], "streams live") {
+				t.Errorf("the All view's last line is not its status (%d lines):\n%s", len(lines), out)
+			}
+			// The same when the window is resized to it in the All view.
+			wide := press(t, sized(NewDesk(twoAccounts(), WithNow(fixedNow), WithNoColor(true)), 120, 30), "a a")
+			if got := ansi.Strip(sized(wide, sz[0], sz[1]).View().Content); got != out {
+				t.Errorf("resized to %dx%d in the All view:\n%s\nwant:\n%s", sz[0], sz[1], got, out)
 			}
 		})
 	}

@@ -103,6 +103,15 @@ func newLayout(w, h int, market bool) layout {
 	return l
 }
 
+// oneStatusLine gives the status line's second line, if it has one, to
+// the body: the All view's status is one line at every width.
+func (l *layout) oneStatusLine() {
+	if l.statusH > 1 {
+		l.body.h += l.statusH - 1
+		l.statusH = 1
+	}
+}
+
 // tabLabel is a tab's label: its key and its title (its key alone when
 // the title is "").
 func tabLabel(id paneID, title string) string {
@@ -153,6 +162,9 @@ func (l layout) bodyRows(id paneID) int { return max(0, l.panes[id].h-2) }
 func (m Model) onResize(msg tea.WindowSizeMsg) Model {
 	m.width, m.height = msg.Width, msg.Height
 	m.lay = newLayout(msg.Width, msg.Height, m.market.hub != nil)
+	if m.acc.all() {
+		m.lay.oneStatusLine()
+	}
 	m.help.SetWidth(max(0, msg.Width-2))
 	m.drawShortHelp()
 	for i := range m.panes {
