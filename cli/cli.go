@@ -352,22 +352,7 @@ func trimZeros(s string) string {
 // values in args, for redaction (only sim has a --key flag).
 func simKeySecrets(args []string) []signer.Secret {
 	var out []signer.Secret
-	for i := 0; i < len(args) && args[i] != "--"; i++ {
-		a := args[i]
-		if !strings.HasPrefix(a, "-") {
-			continue
-		}
-		name, v, hasVal := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
-		if name != "key" {
-			continue
-		}
-		if !hasVal {
-			if i+1 >= len(args) {
-				break
-			}
-			i++
-			v = args[i]
-		}
+	for _, v := range config.ArgValues(args, "key") {
 		if parts := strings.SplitN(v, ":", 3); len(parts) >= 2 && parts[1] != "" {
 			out = append(out, signer.NewSecret(parts[1]))
 		}

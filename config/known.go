@@ -41,30 +41,9 @@ func KnownSecrets(args []string, getenv func(string) string) []signer.Secret {
 	add(getenv("BHTOP_SECRET_KEY"))
 	addFile(getenv("BHTOP_SECRET_FILE"))
 	configs := []string{getenv("BHTOP_CONFIG"), DefaultPath(getenv)}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			break
-		}
-		if len(a) < 2 || a[0] != '-' {
-			continue
-		}
-		name, val, hasVal := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
-		if name != "secret-file" && name != "config" {
-			continue
-		}
-		if !hasVal {
-			if i+1 >= len(args) {
-				break
-			}
-			i++
-			val = args[i]
-		}
-		if name == "config" {
-			configs = append(configs, val)
-		} else {
-			addFile(val)
-		}
+	configs = append(configs, ArgValues(args, "config")...)
+	for _, path := range ArgValues(args, "secret-file") {
+		addFile(path)
 	}
 	for _, path := range configs {
 		if path == "" {
@@ -102,6 +81,32 @@ func KnownSecrets(args []string, getenv func(string) string) []signer.Secret {
 	out := make([]signer.Secret, 0, len(keys))
 	for _, k := range keys {
 		out = append(out, signer.NewSecret(k))
+	}
+	return out
+}
+
+// ArgValues are the values given to the flag name in args, a command
+// line that may not parse: -name V, --name V, -name=V and --name=V, up to
+// "--".
+func ArgValues(args []string, name string) []string {
+	var out []string
+	for i := 0; i < len(args) && args[i] != "--"; i++ {
+		a := args[i]
+		if len(a) < 2 || a[0] != '-' {
+			continue
+		}
+		n, v, hasVal := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		if n != name {
+			continue
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				break
+			}
+			i++
+			v = args[i]
+		}
+		out = append(out, v)
 	}
 	return out
 }
