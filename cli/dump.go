@@ -82,7 +82,7 @@ func runDump(args []string, stdio IO) int {
 func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	fs := flag.NewFlagSet("bhtop dump", flag.ContinueOnError)
 	fs.SetOutput(stdio.Err)
-	connFlags := config.AddFlags(fs, "theme").AddMarketFlags() // nothing drawn
+	connFlags := config.AddFlags(fs).AddMarketFlags()
 	var (
 		forD      time.Duration
 		rawOrders stringList

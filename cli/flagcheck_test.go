@@ -3,9 +3,7 @@ package cli
 import (
 	"context"
 	"flag"
-	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -231,44 +229,20 @@ func TestURLWithoutScheme(t *testing.T) {
 	}
 }
 
-// TestFlagThatDoesNothingRefused: a command refuses a shared flag it has
-// no use for as it refuses any unknown flag, in one line with exit 2
-// (bhtop order opens no stream and draws nothing: --record, --theme,
-// --keepalive, --rotate and --ws-url were accepted and ignored; dump
-// draws nothing: --theme), and each stays accepted where it works.
-func TestFlagThatDoesNothingRefused(t *testing.T) {
+// TestConnectionFlagsOfEveryCommand: DESIGN's contract gives the
+// connection settings to every command that connects, so each one's -h
+// lists them (one it has no use for, such as --theme for order, is
+// accepted and changes nothing).
+func TestConnectionFlagsOfEveryCommand(t *testing.T) {
 	env := deskEnv(t, "")
-	order := []string{"order", "new", "--symbol", "BTCUSDT", "--side", "BUY", "--quantity", "1", "--price", "1"}
-	for _, tt := range []struct {
-		args []string
-		flag string
-	}{
-		{append(slices.Clone(order), "--record", filepath.Join(t.TempDir(), "j.jsonl")), "-record"},
-		{append(slices.Clone(order), "--theme", "dark"), "-theme"},
-		{append(slices.Clone(order), "--keepalive", "1m"), "-keepalive"},
-		{append(slices.Clone(order), "--rotate", "1h"), "-rotate"},
-		{append(slices.Clone(order), "--ws-url", "ws://127.0.0.1:1"), "-ws-url"},
-		{[]string{"order", "cancel-all", "--theme=light"}, "-theme"},
-		{[]string{"dump", "--for", "1s", "--theme", "dark"}, "-theme"},
-	} {
-		code, errOut := runRefused(t, env, tt.args...)
-		line := strings.TrimRight(errOut, "\n")
-		if code != ExitUsage || strings.Contains(line, "\n") || !strings.Contains(line, "flag provided but not defined: "+tt.flag) {
-			t.Errorf("bhtop %q: exit %d, stderr %q; want exit %d and one line refusing %s", tt.args, code, errOut, ExitUsage, tt.flag)
-		}
-	}
-	for cmd, flags := range map[string][]string{
-		"":      {"record", "theme", "keepalive", "rotate", "ws-url", "read-only", "log"},
-		"dump":  {"record", "keepalive", "rotate", "ws-url", "read-only", "log"},
-		"serve": {"record", "theme", "keepalive", "rotate", "ws-url", "log"},
-		"order": {"base-url", "secret-file", "config", "recv-window", "read-only", "log", "account"},
-	} {
+	conn := []string{"base-url", "ws-url", "secret-file", "config", "recv-window", "keepalive", "rotate", "read-only", "record", "theme"}
+	for _, cmd := range []string{"", "dump", "serve", "order"} {
 		args := []string{cmd, "-h"}
 		if cmd == "" {
 			args = []string{"-h"}
 		}
 		_, out, errOut := runCLI(env, args...)
-		for _, f := range flags {
+		for _, f := range conn {
 			if !strings.Contains(out+errOut, "-"+f+" ") && !strings.Contains(out+errOut, "-"+f+"\n") {
 				t.Errorf("bhtop %s -h does not list -%s", cmd, f)
 			}

@@ -34,9 +34,7 @@ type orderFlags struct {
 }
 
 func newOrderFlags(fs *flag.FlagSet) *orderFlags {
-	// No stream, nothing drawn: the stream's and the dashboard's flags
-	// are refused as unknown.
-	f := &orderFlags{conn: config.AddFlags(fs, "ws-url", "keepalive", "rotate", "record", "theme")}
+	f := &orderFlags{conn: config.AddFlags(fs)}
 	fs.StringVar(&f.market, "market", "", "spot (default) or contract (new, cancel); cancel-all: both unless given")
 	fs.StringVar(&f.symbol, "symbol", "", "symbol, e.g. BTCUSDT (new, close: required; cancel, cancel-all: optional)")
 	fs.StringVar(&f.side, "side", "", "new: BUY or SELL (spot), BUY_OPEN, SELL_OPEN, BUY_CLOSE or SELL_CLOSE (contract); close: LONG or SHORT")

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -71,41 +70,22 @@ type Flags struct {
 	market     marketFlags
 }
 
-// AddFlags registers the connection flags on fs, but for those named in
-// omit: a command takes only the flags it uses, and refuses the others as
-// it refuses any unknown flag (bhtop order opens no stream and draws
-// nothing). An omitted flag's environment variable and config key are
-// still read, and unused. The secret is never a flag: use
-// BHTOP_SECRET_KEY or --secret-file.
-func AddFlags(fs *flag.FlagSet, omit ...string) *Flags {
+// AddFlags registers the connection flags on fs. The secret is never a
+// flag: use BHTOP_SECRET_KEY or --secret-file.
+func AddFlags(fs *flag.FlagSet) *Flags {
 	f := &Flags{fs: fs}
-	has := func(name string) bool { return !slices.Contains(omit, name) }
-	str := func(p *string, name, usage string) {
-		if has(name) {
-			fs.StringVar(p, name, "", usage)
-		}
-	}
-	dur := func(p *time.Duration, name, usage string) {
-		if has(name) {
-			fs.DurationVar(p, name, 0, usage)
-		}
-	}
-	str(&f.baseURL, "base-url", "REST base URL, e.g. https://api.example.com (env BHTOP_BASE_URL)")
-	str(&f.wsURL, "ws-url", "WebSocket base URL (env BHTOP_WS_URL; default: base URL with http->ws, https->wss)")
-	str(&f.secretFile, "secret-file", "read the secret key from `PATH` (mode 0600; env BHTOP_SECRET_FILE)")
-	str(&f.configFile, "config", "config file (env BHTOP_CONFIG; default $XDG_CONFIG_HOME/bhtop/config.toml)")
-	if has("recv-window") {
-		fs.IntVar(&f.recvWindow, "recv-window", 0, "recvWindow in ms (default 5000; env BHTOP_RECV_WINDOW)")
-	}
-	dur(&f.keepalive, "keepalive", "listenKey keepalive interval (default 30m; env BHTOP_KEEPALIVE)")
-	dur(&f.rotate, "rotate", "reconnect the stream before the 24h cut after this long (default 23h30m; env BHTOP_ROTATE)")
-	if has("read-only") {
-		fs.BoolVar(&f.readOnly, "read-only", false, "never send an order-changing request (env BHTOP_READ_ONLY)")
-	}
-	str(&f.record, "record", "append a journal of received frames to `FILE` (env BHTOP_RECORD)")
-	str(&f.theme, "theme", "colour theme (env BHTOP_THEME)")
-	str(&f.log, "log", "write a debug log to `FILE` (env BHTOP_LOG)")
-	str(&f.account, "account", "follow only these accounts of the config file's [accounts.NAME] tables: `NAME[,NAME]` (default all)")
+	fs.StringVar(&f.baseURL, "base-url", "", "REST base URL, e.g. https://api.example.com (env BHTOP_BASE_URL)")
+	fs.StringVar(&f.wsURL, "ws-url", "", "WebSocket base URL (env BHTOP_WS_URL; default: base URL with http->ws, https->wss)")
+	fs.StringVar(&f.secretFile, "secret-file", "", "read the secret key from `PATH` (mode 0600; env BHTOP_SECRET_FILE)")
+	fs.StringVar(&f.configFile, "config", "", "config file (env BHTOP_CONFIG; default $XDG_CONFIG_HOME/bhtop/config.toml)")
+	fs.IntVar(&f.recvWindow, "recv-window", 0, "recvWindow in ms (default 5000; env BHTOP_RECV_WINDOW)")
+	fs.DurationVar(&f.keepalive, "keepalive", 0, "listenKey keepalive interval (default 30m; env BHTOP_KEEPALIVE)")
+	fs.DurationVar(&f.rotate, "rotate", 0, "reconnect the stream before the 24h cut after this long (default 23h30m; env BHTOP_ROTATE)")
+	fs.BoolVar(&f.readOnly, "read-only", false, "never send an order-changing request (env BHTOP_READ_ONLY)")
+	fs.StringVar(&f.record, "record", "", "append a journal of received frames to `FILE` (env BHTOP_RECORD)")
+	fs.StringVar(&f.theme, "theme", "", "colour theme (env BHTOP_THEME)")
+	fs.StringVar(&f.log, "log", "", "write a debug log to `FILE` (env BHTOP_LOG)")
+	fs.StringVar(&f.account, "account", "", "follow only these accounts of the config file's [accounts.NAME] tables: `NAME[,NAME]` (default all)")
 	return f
 }
 
