@@ -72,10 +72,11 @@ func (l *orderList) Set(v string) error {
 
 // runDump is `bhtop dump`: connect, resync, stream and fold for --for (or
 // until SIGINT/SIGTERM), place the --order orders once live, then close
-// the listenKey and print the state dump. Without credentials it runs on
-// an in-process simulator.
+// the listenKey and print the state dump (a second signal meanwhile ends
+// it at once, exit 130). Without credentials it runs on an in-process
+// simulator.
 func runDump(args []string, stdio IO) int {
-	return untilSignal(runDumpContext, args, stdio, stopSignals...)
+	return untilSecondSignal("bhtop dump", runDumpContext, args, stdio, stopSignals...)
 }
 
 func runDumpContext(ctx context.Context, args []string, stdio IO) int {

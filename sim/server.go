@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"bhtop/internal/defaults"
@@ -39,6 +40,8 @@ type Server struct {
 	// listenKeys are guarded by the exchange's mu.
 	listenKeys map[string]*listenKey
 	extra      []AccountKey // accounts 2..N and their keys
+
+	streamDown atomic.Bool // SetUserStreamDown
 
 	quotes *quotews.Server // the quote socket
 

@@ -45,6 +45,9 @@ func (s *Server) serveUserStream(w http.ResponseWriter, r *http.Request) {
 		s.refuseUpgrade(w, errf(http.StatusBadRequest, codeInvalidListenKey, "This listenKey does not exist."))
 		return
 	}
+	if s.refuseWhileDown(w) {
+		return
+	}
 	if !websocket.IsWebSocketUpgrade(r) {
 		s.refuseUpgrade(w, errf(http.StatusBadRequest, codeUnknown, "WebSocket upgrade required."))
 		return
@@ -156,6 +159,9 @@ func (c *wsConn) run() {
 				return
 			}
 		case <-ticker.C:
+			if c.cutIfDown() {
+				return
+			}
 			now := c.s.Now()
 			if !dropAt.IsZero() && !now.Before(dropAt) {
 				// The DropEvery fault: lose the TCP connection, no close frame.
@@ -187,6 +193,9 @@ func (c *wsConn) run() {
 // send writes the frames the fault layer released; false when the
 // connection failed.
 func (c *wsConn) send(frames [][]byte) bool {
+	if len(frames) > 0 && c.cutIfDown() {
+		return false
+	}
 	for _, f := range frames {
 		if !c.write(websocket.TextMessage, f) {
 			return false

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -51,7 +52,13 @@ func (s *Session) resync(ctx context.Context, held bool) error {
 	s.note(NoteResync, fmt.Sprintf("resynced from REST: %d open orders, %d balances",
 		len(snap.SpotOpenOrders)+len(snap.ContractOpenOrders), accountBalances(snap)))
 	s.queryMissing(ctx, missing)
-	s.fetchTrades(ctx)
+	afterOutage := false
+	select {
+	case <-s.live:
+		afterOutage = true // a reconnect: orders may have filled while away
+	default:
+	}
+	s.fetchTrades(ctx, afterOutage)
 	return nil
 }
 
@@ -67,6 +74,9 @@ type snapshotter struct {
 	rep        *reporter
 	apply      func(fn func(w *writer)) bool
 	eventsOnly atomic.Bool // an extension endpoint failed: the note was shown
+
+	gmu  sync.Mutex
+	gone map[state.OrderKey]bool // orders of fills the service answered -2013 for (trades.go)
 }
 
 // takeSnapshots asks for the account and the open orders (required), and
