@@ -19,6 +19,7 @@ import (
 	"syscall"
 	"unicode"
 
+	"bhtop/config"
 	"bhtop/signer"
 )
 
@@ -70,15 +71,60 @@ func untilSignal(run func(ctx context.Context, args []string, stdio IO) int, arg
 	return run(ctx, args, stdio)
 }
 
+// exitNow ends the process (os.Exit; a test's child process is real).
+var exitNow = os.Exit
+
+// untilSecondSignal is untilSignal for a headless command whose shutdown
+// takes a while (dump closes its listenKeys, up to 5 s): a second signal
+// meanwhile ends the process at once, as a second ctrl+c ends a CLI tool,
+// with one line on stderr and exit 128 + the signal's number (130 for
+// SIGINT). Never for the dashboard, which must restore the terminal.
+func untilSecondSignal(name string, run func(ctx context.Context, args []string, stdio IO) int, args []string, stdio IO, sigs ...os.Signal) int {
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, sigs...)
+	defer signal.Stop(ch)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	finished := make(chan struct{})
+	defer close(finished)
+	go func() {
+		select {
+		case <-ch:
+			cancel()
+		case <-finished:
+			return
+		}
+		select {
+		case sig := <-ch:
+			fmt.Fprintf(stdio.Err, "%s: interrupted again (%v): quitting at once, the shutdown abandoned\n", name, sig)
+			code := ExitFail
+			if n, ok := sig.(syscall.Signal); ok {
+				code = 128 + int(n)
+			}
+			exitNow(code)
+		case <-finished:
+		}
+	}()
+	return run(ctx, args, stdio)
+}
+
 // Run executes the command line args (without the program name) and
 // returns the process exit code.
 func Run(args []string, stdio IO) int {
-	if stdio.Getenv != nil && stdio.Err != nil {
+	if stdio.Err != nil {
 		// A message that quotes an argument refused before the settings
-		// resolve (--for, --account, a misspelt command) would show
-		// BHTOP_SECRET_KEY typed into it.
-		if sec := signer.NewSecret(strings.TrimSpace(stdio.Getenv("BHTOP_SECRET_KEY"))); !sec.Empty() {
-			stdio.Err = redactWriter{w: stdio.Err, secret: sec}
+		// resolve (--for, --account, a misspelt command) would show a
+		// secret typed into it: every secret the run could use is known
+		// before anything is written.
+		var secrets []signer.Secret
+		for _, s := range append(config.KnownSecrets(args, stdio.Getenv), simKeySecrets(args)...) {
+			secrets = append(secrets, s)
+			if q := s.Quoted(); !q.Empty() {
+				secrets = append(secrets, q) // as a message's %q shows it
+			}
+		}
+		if len(secrets) > 0 {
+			stdio.Err = redactWriter{w: stdio.Err, secrets: secrets}
 		}
 	}
 	name := ""
@@ -302,17 +348,33 @@ func trimZeros(s string) string {
 	return sign + s
 }
 
-// redactWriter writes to w with every occurrence of secret replaced.
+// simKeySecrets are the secrets of bhtop sim's --key APIKEY:SECRET[:PERMS]
+// values in args, for redaction (only sim has a --key flag).
+func simKeySecrets(args []string) []signer.Secret {
+	var out []signer.Secret
+	for _, v := range config.ArgValues(args, "key") {
+		if parts := strings.SplitN(v, ":", 3); len(parts) >= 2 && parts[1] != "" {
+			out = append(out, signer.NewSecret(parts[1]))
+		}
+	}
+	return out
+}
+
+// redactWriter writes to w with every occurrence of each secret replaced.
 type redactWriter struct {
-	w      io.Writer
-	secret signer.Secret
+	w       io.Writer
+	secrets []signer.Secret
 }
 
 func (r redactWriter) Write(p []byte) (int, error) {
-	if !r.secret.Within(string(p)) {
+	text := string(p)
+	for _, s := range r.secrets {
+		text = s.Redact(text)
+	}
+	if text == string(p) {
 		return r.w.Write(p)
 	}
-	if _, err := io.WriteString(r.w, r.secret.Redact(string(p))); err != nil {
+	if _, err := io.WriteString(r.w, text); err != nil {
 		return 0, err
 	}
 	return len(p), nil

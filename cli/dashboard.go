@@ -105,15 +105,12 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		defer stopProfile()
 	}
 
-	if err := df.bind(); err != nil {
-		return fail(ExitUsage, "%v", err)
-	}
-	defer df.unbind()
-	logger, closeLog, err := openOrderLog(conn.Log)
+	dl, code, err := openDeskLog(df, conn.Log)
 	if err != nil {
-		return fail(ExitFail, "%v", err)
+		return fail(code, "%v", err)
 	}
-	defer closeLog()
+	defer dl.release()
+	logger := dl.logger
 	toasts := newUIAlerts(stdio.Getenv)
 	dk := openDesk(ctx, df, conn, logger, toasts.deliver)
 	defer dk.close(exitWait)
@@ -164,7 +161,7 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 		return fail(ExitFail, "dashboard: %v", runErr)
 	}
 	logger.Info("dashboard closed")
-	lost = append(lost, as.RecordErr(), closeLog())
+	lost = append(lost, as.RecordErr(), dl.close())
 	if err := errors.Join(lost...); err != nil {
 		return fail(ExitFail, "%v", err)
 	}

@@ -70,6 +70,39 @@ func (df *deskFlags) unbind() {
 	}
 }
 
+// deskLog is the --log logger and the --metrics-addr listener, the
+// first things the dashboard and dump open (openDeskLog).
+type deskLog struct {
+	logger *slog.Logger
+	// close closes the log file and returns its first write error: a log
+	// that could not be written is a failure, not a silence. Idempotent.
+	close func() error
+	df    *deskFlags
+}
+
+// release, deferred by the caller, closes the log and the listener
+// unless openDesk served it.
+func (l deskLog) release() {
+	_ = l.close()
+	l.df.unbind()
+}
+
+// openDeskLog binds --metrics-addr before anything is opened, then opens
+// the --log file (openOrderLog). It returns the exit code of a failure:
+// ExitUsage for an address that cannot be had, ExitFail for a log that
+// cannot be opened; nothing stays open then.
+func openDeskLog(df *deskFlags, path string) (deskLog, int, error) {
+	if err := df.bind(); err != nil {
+		return deskLog{}, ExitUsage, err
+	}
+	logger, closeLog, err := openOrderLog(path)
+	if err != nil {
+		df.unbind()
+		return deskLog{}, ExitFail, err
+	}
+	return deskLog{logger: logger, close: closeLog, df: df}, ExitOK, nil
+}
+
 // openDesk serves the metrics on the listener bind made (with
 // --metrics-addr) and starts the alert delivery (with rules in conn);
 // toUI, when not nil, also gets each firing.

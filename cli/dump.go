@@ -72,10 +72,11 @@ func (l *orderList) Set(v string) error {
 
 // runDump is `bhtop dump`: connect, resync, stream and fold for --for (or
 // until SIGINT/SIGTERM), place the --order orders once live, then close
-// the listenKey and print the state dump. Without credentials it runs on
-// an in-process simulator.
+// the listenKey and print the state dump (a second signal meanwhile ends
+// it at once, exit 130). Without credentials it runs on an in-process
+// simulator.
 func runDump(args []string, stdio IO) int {
-	return untilSignal(runDumpContext, args, stdio, stopSignals...)
+	return untilSecondSignal("bhtop dump", runDumpContext, args, stdio, stopSignals...)
 }
 
 func runDumpContext(ctx context.Context, args []string, stdio IO) int {
@@ -134,15 +135,12 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 		defer cancel()
 	}
 
-	if err := df.bind(); err != nil {
-		return fail(ExitUsage, "%v", err)
-	}
-	defer df.unbind()
-	logger, closeLog, err := openOrderLog(conn.Log)
+	dl, code, err := openDeskLog(df, conn.Log)
 	if err != nil {
-		return fail(ExitFail, "%v", err)
+		return fail(code, "%v", err)
 	}
-	defer closeLog()
+	defer dl.release()
+	logger := dl.logger
 	var limits *rest.HostLimits
 	if len(accts) == 1 && conn.HasCredentials() && conn.BaseURL != "" {
 		// A 429/418 any bhtop process got for the host: like bhtop order,
@@ -156,7 +154,7 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	dk := openDesk(context.WithoutCancel(ctx), df, conn, logger, nil)
 	defer dk.close(finishWait)
 	if len(accts) > 1 {
-		return dumpAccounts(ctx, accts, dk, logger, closeLog, ind(indent), stdio)
+		return dumpAccounts(ctx, accts, dk, logger, dl.close, ind(indent), stdio)
 	}
 	up, err := openUpstream(ctx, conn, upstreamOptions{simActivity: dumpSimActivity, trade: !conn.ReadOnly, logger: logger, metrics: dk.reg, limits: limits})
 	if err != nil {
@@ -213,7 +211,7 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	}
 	// The state is printed (it is whole), but a journal or log that lost
 	// lines is a failure.
-	if err := errors.Join(up.RecordErr(), closeLog()); err != nil {
+	if err := errors.Join(up.RecordErr(), dl.close()); err != nil {
 		return fail(ExitFail, "%v", err)
 	}
 	return ExitOK

@@ -228,3 +228,50 @@ func TestURLWithoutScheme(t *testing.T) {
 		}
 	}
 }
+
+// TestConnectionFlagsOfEveryCommand: DESIGN's contract gives the
+// connection settings to every command that connects, so each one's -h
+// lists them (one it has no use for, such as --theme for order, is
+// accepted and changes nothing).
+func TestConnectionFlagsOfEveryCommand(t *testing.T) {
+	env := deskEnv(t, "")
+	conn := []string{"base-url", "ws-url", "secret-file", "config", "recv-window", "keepalive", "rotate", "read-only", "record", "theme"}
+	for _, cmd := range []string{"", "dump", "serve", "order"} {
+		args := []string{cmd, "-h"}
+		if cmd == "" {
+			args = []string{"-h"}
+		}
+		_, out, errOut := runCLI(env, args...)
+		for _, f := range conn {
+			if !strings.Contains(out+errOut, "-"+f+" ") && !strings.Contains(out+errOut, "-"+f+"\n") {
+				t.Errorf("bhtop %s -h does not list -%s", cmd, f)
+			}
+		}
+	}
+}
+
+// TestOrderVerbFlagsRefused: an order flag its verb has no use for is
+// refused in one line naming it, exit 2, nothing sent (cancel-all
+// --price 1 was accepted and ignored).
+func TestOrderVerbFlagsRefused(t *testing.T) {
+	env := deskEnv(t, "")
+	for _, tt := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"order", "cancel-all", "--price", "1"}, "--price"},
+		{[]string{"order", "cancel-all", "--symbol", "BTCUSDT", "--side=BUY"}, "--side"},
+		{[]string{"order", "cancel-all", "--order-id", "1"}, "--order-id"},
+		{[]string{"order", "cancel", "--order-id", "1", "--quantity", "2"}, "--quantity"},
+		{[]string{"order", "cancel", "--order-id", "1", "--tif", "GTC"}, "--tif"},
+		{[]string{"order", "new", "--symbol", "BTCUSDT", "--side", "BUY", "--quantity", "1", "--price", "1", "--order-id", "5"}, "--order-id"},
+		{[]string{"order", "close", "--symbol", "ETH-PERP", "--side", "LONG", "--type", "MARKET"}, "--type"},
+		{[]string{"order", "close", "--symbol", "ETH-PERP", "--side", "LONG", "--order-id", "5"}, "--order-id"},
+	} {
+		code, errOut := runRefused(t, env, tt.args...)
+		line := strings.TrimRight(errOut, "\n")
+		if code != ExitUsage || strings.Contains(line, "\n") || !strings.Contains(line, tt.flag+" is not for "+tt.args[1]) {
+			t.Errorf("bhtop %q: exit %d, stderr %q; want exit %d and one line refusing %s", tt.args, code, errOut, ExitUsage, tt.flag)
+		}
+	}
+}

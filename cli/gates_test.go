@@ -31,8 +31,7 @@ func TestGateFileSharedAtOnce(t *testing.T) {
 	process := func() (*rest.HostLimits, *rest.Client) {
 		h := rest.NewHostLimits()
 		persistGates(getenv, s.URL(), h)
-		opts := append(simtest.OnClock(clk), rest.WithSharedLimits(h), rest.WithResyncInterval(time.Hour))
-		return h, s.Client(opts...)
+		return h, s.Client(simtest.SharedOnClock(clk, h)...)
 	}
 	_, a := process()
 	_, b := process() // running beside a
@@ -85,7 +84,7 @@ func TestGateFileSharedAtOnce(t *testing.T) {
 	if _, err := b.Account(ctx); err != nil {
 		t.Fatalf("the other process after Retry-After: %v", err)
 	}
-	if n := s.Log.CountFunc(func(e testkit.Entry) bool { return e.Status == 418 }); n > 0 {
+	if n := s.Log.Banned(); n > 0 {
 		t.Errorf("%d requests banned (418)", n)
 	}
 }
@@ -137,7 +136,7 @@ func TestDumpHonoursGates(t *testing.T) {
 	if n := len(log.Entries(t)); n != sent {
 		t.Errorf("the second dump sent %d requests during the Retry-After", n-sent)
 	}
-	if n := log.CountFunc(func(e testkit.Entry) bool { return e.Status == http.StatusTeapot }); n > 0 {
+	if n := log.Banned(); n > 0 {
 		t.Errorf("%d requests banned (418):\n%s", n, log.Raw())
 	}
 }
@@ -195,7 +194,7 @@ func TestOneRequestInFlightAcrossProcesses(t *testing.T) {
 	process := func(opts ...rest.Option) *rest.Client {
 		h := rest.NewHostLimits()
 		persistGates(getenv, s.URL(), h)
-		return s.Client(append(append(simtest.OnClock(clk), rest.WithSharedLimits(h), rest.WithResyncInterval(time.Hour)), opts...)...)
+		return s.Client(simtest.SharedOnClock(clk, h, opts...)...)
 	}
 	a := process(rest.WithHTTPClient(&http.Client{Transport: hold}))
 	b := process()
@@ -229,7 +228,7 @@ func TestOneRequestInFlightAcrossProcesses(t *testing.T) {
 	if err := <-bErr; err != nil {
 		t.Fatalf("b's Account after Retry-After: %v", err)
 	}
-	if n := s.Log.CountFunc(func(e testkit.Entry) bool { return e.Status == http.StatusTeapot }); n > 0 {
+	if n := s.Log.Banned(); n > 0 {
 		t.Errorf("%d requests banned (418):\n%s", n, s.Log.Raw())
 	}
 }

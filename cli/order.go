@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os/signal"
 	"regexp"
 	"slices"
@@ -164,7 +165,9 @@ func runOrder(args []string, stdio IO) int {
 		return fail("%v", err)
 	}
 	verb := pos[0]
-	if err := f.check(verb); err != nil {
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	if err := f.check(verb, set); err != nil {
 		return fail("%v", err)
 	}
 	switch {
@@ -247,9 +250,39 @@ func (f *orderFlags) checkIDs() error {
 	return nil
 }
 
-// check checks the flags of verb before anything is resolved or sent.
-func (f *orderFlags) check(verb string) error {
+// verbFlags are the order flags each verb uses; another one given is
+// refused, never ignored (the connection flags and --timeout are every
+// verb's).
+var verbFlags = map[string][]string{
+	"new": {"market", "symbol", "side", "type", "tif", "leverage", "price-type", "order-type", "trigger-price",
+		"over-price", "quantity", "price", "client-order-id"},
+	"cancel":     {"market", "symbol", "order-id", "client-order-id", "order-type"},
+	"close":      {"market", "symbol", "side", "quantity", "price", "leverage", "price-type", "trigger-price", "over-price", "client-order-id"},
+	"cancel-all": {"market", "symbol"},
+}
+
+// checkVerbFlags refuses a flag given (set) that is another verb's only.
+func checkVerbFlags(verb string, set map[string]bool) error {
+	for _, name := range slices.Sorted(maps.Keys(set)) {
+		if slices.Contains(verbFlags[verb], name) {
+			continue
+		}
+		for _, other := range orderVerbs {
+			if slices.Contains(verbFlags[other], name) {
+				return fmt.Errorf("--%s is not for %s (bhtop order -h lists each verb's flags)", name, verb)
+			}
+		}
+	}
+	return nil
+}
+
+// check checks the flags of verb before anything is resolved or sent;
+// set holds the flags given.
+func (f *orderFlags) check(verb string, set map[string]bool) error {
 	if err := f.checkIDs(); err != nil {
+		return err
+	}
+	if err := checkVerbFlags(verb, set); err != nil {
 		return err
 	}
 	switch f.market {

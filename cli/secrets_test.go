@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -233,5 +234,111 @@ func TestSecretInRefusedFlagNotEchoed(t *testing.T) {
 		checkNoLeak(t, "stdout", out)
 		checkNoLeak(t, "stderr", strings.ToUpper(errOut))
 		checkNoLeak(t, "stderr", errOut)
+	}
+}
+
+// TestSecretOfEverySourceNotEchoed: a secret from --secret-file,
+// BHTOP_SECRET_FILE, the config file's secret_key or secret_file (top
+// level or an [accounts.NAME] table) typed into a flag refused before the
+// settings resolve is never shown either, in any letter case.
+func TestSecretOfEverySourceNotEchoed(t *testing.T) {
+	dir := t.TempDir()
+	secretFile := filepath.Join(dir, "secret")
+	testkit.WriteFile(t, secretFile, leakSecret+"\n")
+	if err := os.Chmod(secretFile, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sources := []struct {
+		name   string
+		config string
+		env    map[string]string
+		args   []string
+	}{
+		{name: "--secret-file", args: []string{"--secret-file", secretFile}},
+		{name: "--secret-file=", args: []string{"--secret-file=" + secretFile}},
+		{name: "BHTOP_SECRET_FILE", env: map[string]string{"BHTOP_SECRET_FILE": secretFile}},
+		{name: "config secret_key", config: "api_key = \"k\"\nsecret_key = \"" + leakSecret + "\"\n"},
+		{name: "config secret_file", config: "api_key = \"k\"\nsecret_file = \"" + secretFile + "\"\n"},
+		{name: "account secret_key", config: "[accounts.a]\napi_key = \"k\"\nsecret_key = \"" + leakSecret + "\"\n"},
+		{name: "account secret_file", config: "[accounts.a]\napi_key = \"k\"\nsecret_file = \"" + secretFile + "\"\n"},
+		{name: "BHTOP_CONFIG", env: map[string]string{"BHTOP_CONFIG": "CFG"}, config: "secret_key = \"" + leakSecret + "\"\n"},
+		{name: "--config", args: []string{"--config", "CFG"}, config: "secret_key = \"" + leakSecret + "\"\n"},
+	}
+	for _, src := range sources {
+		t.Run(src.name, func(t *testing.T) {
+			home := t.TempDir()
+			env := map[string]string{"HOME": home, "XDG_CONFIG_HOME": home}
+			cfg := ""
+			if src.config != "" {
+				cfg = testkit.ConfigFile(t, home, src.config, 0o600)
+				if src.env["BHTOP_CONFIG"] != "" || slices.Contains(src.args, "CFG") {
+					other := filepath.Join(t.TempDir(), "other.toml")
+					if err := os.Rename(cfg, other); err != nil {
+						t.Fatal(err)
+					}
+					cfg = other
+				}
+			}
+			for k, v := range src.env {
+				env[k] = strings.ReplaceAll(v, "CFG", cfg)
+			}
+			extra := make([]string, len(src.args))
+			for i, a := range src.args {
+				extra[i] = strings.ReplaceAll(a, "CFG", cfg)
+			}
+			getenv := func(k string) string { return env[k] }
+			for _, args := range [][]string{
+				{"dump", "--for", leakSecret}, {"dump", "--for", "1s", "--account", leakSecret},
+				{"dump", "--for", strings.ToLower(leakSecret)}, {"order", "new", "--timeout", leakSecret},
+				{"dump", "--value-in", strings.ToUpper(leakSecret)},
+			} {
+				args = append(args, extra...)
+				code, out, errOut := runCLI(getenv, args...)
+				if code != ExitUsage {
+					t.Errorf("bhtop %s: exit %d, want %d (stderr %q)", strings.Join(args, " "), code, ExitUsage, errOut)
+				}
+				checkNoLeak(t, "stdout", strings.ToUpper(out))
+				checkNoLeak(t, "stderr", errOut)
+				checkNoLeak(t, "stderr", strings.ToUpper(errOut))
+				checkNoLeak(t, "stderr", strings.ToLower(errOut))
+			}
+		})
+	}
+}
+
+// TestSimKeySecretNotEchoed: the secret of bhtop sim's --key typed into
+// another of its flags is not shown by the refusal.
+func TestSimKeySecretNotEchoed(t *testing.T) {
+	env := deskEnv(t, "")
+	for _, args := range [][]string{
+		{"sim", "--key", "k:" + leakSecret, "--seed", leakSecret},
+		{"sim", "-key=k:" + leakSecret + ":TRADE", "--addr", strings.ToLower(leakSecret)},
+		{"sim", "--activity", leakSecret, "--key", "k:" + leakSecret},
+	} {
+		code, out, errOut := runCLI(env, args...)
+		if code != ExitUsage {
+			t.Errorf("bhtop %q: exit %d, want %d", args, code, ExitUsage)
+		}
+		checkNoLeak(t, "stdout", out)
+		checkNoLeak(t, "stderr", errOut)
+		checkNoLeak(t, "stderr", strings.ToUpper(errOut))
+	}
+}
+
+// TestSecretWithQuoteNotEchoed: a refusal quotes its argument with %q,
+// which escapes a quote or a backslash in the secret; the escaped form is
+// redacted too.
+func TestSecretWithQuoteNotEchoed(t *testing.T) {
+	const secret = `QUOTE"CANARY\s3cr3t`
+	env := deskEnv(t, "")
+	withSecret := func(k string) string {
+		if k == "BHTOP_SECRET_KEY" {
+			return secret
+		}
+		return env(k)
+	}
+	code, _, errOut := runCLI(withSecret, "dump", "--for", secret)
+	if code != ExitUsage || strings.Contains(errOut, "CANARY") {
+		t.Errorf("exit %d, stderr %q; want %d and no secret", code, errOut, ExitUsage)
 	}
 }

@@ -3,14 +3,11 @@ package config
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
-	"syscall"
 
 	"github.com/BurntSushi/toml"
 
@@ -170,35 +167,17 @@ func readSecretFile(path, src string) (signer.Secret, error) {
 // be accessible to group or others. It never blocks on a FIFO or device:
 // the file is opened non-blocking and refused unless regular.
 func readPrivate(path, what string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", what, path, err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", what, path, err)
-	}
-	switch {
-	case st.IsDir():
-		return nil, fmt.Errorf("%s %s is a directory", what, path)
-	case !st.Mode().IsRegular():
-		return nil, fmt.Errorf("%s %s is not a regular file (it is a %s)", what, path, fileKind(st.Mode()))
-	case runtime.GOOS != "windows" && st.Mode().Perm()&0o077 != 0:
+	b, mode, err := readFile(path, what, limit, true)
+	if errors.Is(err, errNotPrivate) {
 		return nil, fmt.Errorf("%s %s is accessible by group or others (mode %04o); it may hold a secret: run chmod 600 %s",
-			what, path, st.Mode().Perm(), path)
-	case st.Size() > limit:
-		return nil, fmt.Errorf("%s %s is %d bytes; at most %d are read", what, path, st.Size(), limit)
+			what, path, mode.Perm(), path)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", what, path, err)
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s %s is over %d bytes; at most %d are read", what, path, limit, limit)
-	}
-	return b, nil
+	return b, err
 }
+
+// isShared reports whether a file of mode m is accessible by group or
+// others (never on Windows, whose modes do not say).
+func isShared(m fs.FileMode) bool { return runtime.GOOS != "windows" && m.Perm()&0o077 != 0 }
 
 // fileKind names a file type that is not a regular file.
 func fileKind(m fs.FileMode) string {

@@ -133,3 +133,35 @@ func TestConfigFileHostile(t *testing.T) {
 		})
 	}
 }
+
+// TestKnownSecretsHostile: KnownSecrets reads the files a command line
+// and the environment name as Resolve would, never blocking on a FIFO,
+// and finds the secrets of those it can read, a file readable by others
+// included (it is only redacted with).
+func TestKnownSecretsHostile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatalf("mkfifo: %v", err)
+	}
+	open := testkit.WriteFileMode(t, filepath.Join(dir, "open"), "OPENSECRET-123456\n", 0o644)
+	cfg := testkit.WriteFileMode(t, filepath.Join(dir, "c.toml"),
+		"secret_file = \""+fifo+"\"\n[accounts.a]\nsecret_key = \"TABLESECRET-1234\"\n[accounts.b]\nsecret_file = \""+open+"\"\nbogus = 1\n", 0o644)
+	env := map[string]string{"BHTOP_SECRET_FILE": fifo, "BHTOP_CONFIG": fifo, "BHTOP_SECRET_KEY": " ENVSECRET-12345 "}
+	done := make(chan []signer.Secret, 1)
+	go func() {
+		done <- KnownSecrets([]string{"--secret-file", fifo, "-config=" + cfg, "--for"}, func(k string) string { return env[k] })
+	}()
+	select {
+	case got := <-done:
+		text := "ENVSECRET-12345 tablesecret-1234 OPENSECRET-123456"
+		for _, s := range got {
+			text = s.Redact(text)
+		}
+		if text != "[redacted] [redacted] [redacted]" || len(got) != 3 {
+			t.Errorf("%d secrets redact to %q", len(got), text)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("KnownSecrets blocked on a FIFO")
+	}
+}

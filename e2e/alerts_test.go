@@ -1,10 +1,11 @@
 package e2e
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"bhtop/internal/testkit"
 )
 
 // TestAlertsFiringTogetherAllShow: two rules that fire at once (both
@@ -13,12 +14,9 @@ import (
 // not lost under the second.
 func TestAlertsFiringTogetherAllShow(t *testing.T) {
 	s := startSim(t, "--activity", "0")
-	cfg := filepath.Join(t.TempDir(), "config.toml")
 	rules := "[[alerts]]\nkind = \"price_cross\"\nsymbol = \"BTCUSDT\"\nabove = 1\n" +
 		"[[alerts]]\nkind = \"price_cross\"\nsymbol = \"ETHUSDT\"\nabove = 1\n"
-	if err := os.WriteFile(cfg, []byte(rules), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cfg := testkit.WriteFile(t, filepath.Join(t.TempDir(), "config.toml"), rules)
 	tm := s.dashboard(t, 160, 48, "--config", cfg)
 	tm.waitText("⚑ ")
 	tm.keys("4") // Events
@@ -31,6 +29,5 @@ func TestAlertsFiringTogetherAllShow(t *testing.T) {
 		}
 		return n == 2
 	})
-	tm.keys("q")
-	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
+	tm.quit()
 }

@@ -33,6 +33,5 @@ func TestHelpScrollsOnASmallTerminal(t *testing.T) {
 
 	tm.keys("?")
 	tm.waitText("1–10 of ")
-	tm.keys("q")
-	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
+	tm.quit()
 }

@@ -42,6 +42,5 @@ func TestMarketPaneAndChart(t *testing.T) {
 	tm.waitFor("the Market pane again", func(s string) bool {
 		return strings.Contains(s, "▶ Market (") && !strings.Contains(s, "[5m]")
 	})
-	tm.keys("q")
-	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
+	tm.quit()
 }

@@ -23,8 +23,7 @@ func TestNarrowStatusAndEvents(t *testing.T) {
 	if strings.Contains(status, "…") {
 		t.Errorf("status %q cuts an item", status)
 	}
-	small.keys("q")
-	small.waitFor("bhtop to exit", func(string) bool { return small.dead() })
+	small.quit()
 
 	tm := s.dashboard(t, 60, 20)
 	tm.keys("4")
@@ -38,6 +37,5 @@ func TestNarrowStatusAndEvents(t *testing.T) {
 			t.Errorf("the order's event is cut: %q", l)
 		}
 	}
-	tm.keys("q")
-	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
+	tm.quit()
 }

@@ -41,8 +41,7 @@ func TestOrderInFlightShowsItsTerms(t *testing.T) {
 	if !strings.Contains(screen, "Open Orders (0)  +1 not placed") {
 		t.Errorf("the order not placed is counted as open, or not said:\n%s", screen)
 	}
-	tm.keys("q")
-	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
+	tm.quit()
 	if got := countReq(s.requests(t), "POST /openapi/v1/order"); got != 1 {
 		t.Errorf("orders sent %d, want 1", got)
 	}

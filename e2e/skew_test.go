@@ -60,6 +60,5 @@ func TestSkewedServiceTimesAndKeepalive(t *testing.T) {
 	if d := event - fill; d < 0 || d > 1 {
 		t.Errorf("the fill reads %ds before its event line, want 0 or 1 (one clock):\n%s", d, screen)
 	}
-	tm.keys("q")
-	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
+	tm.quit()
 }

@@ -128,6 +128,13 @@ func (tm *term) waitText(sub string) string { tm.t.Helper(); return tm.WaitText(
 // dead reports whether the program in the pane has exited.
 func (tm *term) dead() bool { return tm.Dead() }
 
+// quit presses q and waits for bhtop to exit.
+func (tm *term) quit() {
+	tm.t.Helper()
+	tm.keys("q")
+	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
+}
+
 // dashboard runs bhtop with args on this simulator in a w×h terminal
 // (startTerm) and waits until it is live.
 func (s *simProc) dashboard(t *testing.T, w, h int, args ...string) *term {
@@ -194,8 +201,7 @@ func TestPlaceAndCancelWithKeyboard(t *testing.T) {
 		return true
 	})
 
-	tm.keys("q")
-	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
+	tm.quit()
 	reqs := s.requests(t)
 	count := func(what string) int {
 		n := 0
@@ -231,8 +237,7 @@ func TestReadOnlySendsNothing(t *testing.T) {
 	tm.keys("Escape")
 	tm.keys("2", "n", "y", "x", "y", "Enter", "y")
 	time.Sleep(500 * time.Millisecond) // give a wrongly sent request time to reach the log
-	tm.keys("q")
-	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
+	tm.quit()
 	for _, r := range s.requests(t) {
 		if strings.HasSuffix(r, "/order") || strings.Contains(r, "/order?") {
 			t.Errorf("read-only dashboard sent %s", r)

@@ -61,8 +61,7 @@ func TestCancelAllAndCloseWithKeyboard(t *testing.T) {
 	tm.waitText("Positions (0)")
 	tm.keys("6")
 	tm.waitText("SELL_CLOSE")
-	tm.keys("q")
-	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
+	tm.quit()
 
 	reqs := s.requests(t)
 	if got := countReq(reqs, "DELETE /openapi/v1/order"); got != 3 {
@@ -94,8 +93,7 @@ func TestReadOnlyTradeKeysSendNothing(t *testing.T) {
 	}
 	tm.keys("Escape", "2", "X", "y", "3", "x", "y", "n", "y", "6", "x", "X", "y")
 	time.Sleep(500 * time.Millisecond) // give a wrongly sent request time to reach the log
-	tm.keys("q")
-	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
+	tm.quit()
 	for _, r := range s.requests(t)[before:] {
 		if strings.Contains(r, "/order") || strings.Contains(r, "batchCancel") {
 			t.Errorf("read-only dashboard sent %s", r)
@@ -125,8 +123,7 @@ func TestContractOrderFromForm(t *testing.T) {
 	tm.waitText("margin needed")
 	tm.keys("y")
 	tm.waitText("order accepted: BUY_OPEN 2 ETH-PERP")
-	tm.keys("q")
-	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
+	tm.quit()
 	if got := countReq(s.requests(t), "POST /openapi/contract/v1/order"); got != 1 {
 		t.Errorf("contract orders sent %d, want 1", got)
 	}

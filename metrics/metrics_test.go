@@ -180,11 +180,8 @@ func TestSimulatorRequests(t *testing.T) {
 // equity: bhtop_equity is absent, never 0, even when its market data is
 // there (README 'Accounts': an unknown equity is never counted as 0).
 func TestNoEquityBeforeTheFirstSnapshot(t *testing.T) {
-	reg := New()
 	var sh state.Hub
 	sh.Publish(&state.Snapshot{})
-	var mh market.Hub
-	mh.Publish(&market.Snapshot{Version: 1, Quotes: map[string]market.Quote{"BTCUSDT": {Symbol: "BTCUSDT", Last: "30000"}}})
 	var synced atomic.Bool
 	status := func() stream.Status {
 		if synced.Load() {
@@ -192,9 +189,7 @@ func TestNoEquityBeforeTheFirstSnapshot(t *testing.T) {
 		}
 		return stream.Status{LastError: "HTTP 401"}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	reg.AddAccount(ctx, Account{Name: "bad", State: &sh, Market: &mh, Status: status})
+	reg := onHubs(t, "bad", &sh, status)
 	if eq := gather(t, reg, "bhtop_equity"); len(eq) != 0 {
 		t.Errorf("bhtop_equity of an account never synced = %+v, want no series", eq)
 	}
@@ -203,6 +198,17 @@ func TestNoEquityBeforeTheFirstSnapshot(t *testing.T) {
 	if eq := find(gather(t, reg, "bhtop_equity"), map[string]string{"account": "bad"}); eq == nil || eq.value != 0 {
 		t.Errorf("bhtop_equity once synced = %+v, want 0", eq)
 	}
+}
+
+// onHubs is a registry following one account, name, until the test ends:
+// its state is sh, its market quotes BTCUSDT at 30000, status is its
+// stream's.
+func onHubs(t *testing.T, name string, sh *state.Hub, status func() stream.Status) *Registry {
+	var mh market.Hub
+	mh.Publish(&market.Snapshot{Version: 1, Quotes: map[string]market.Quote{"BTCUSDT": {Symbol: "BTCUSDT", Last: "30000"}}})
+	reg := New()
+	reg.AddAccount(t.Context(), Account{Name: name, State: sh, Market: &mh, Status: status})
+	return reg
 }
 
 // TestBalancesAndOpenOrders: bhtop_balance (free + locked per asset) and
@@ -257,11 +263,8 @@ func TestBalancesAndOpenOrders(t *testing.T) {
 // empty account exported as equity 0). Here the resync lands between the
 // two reads, inside Status.
 func TestStatusReadBeforeState(t *testing.T) {
-	reg := New()
 	var sh state.Hub
 	sh.Publish(&state.Snapshot{Version: 1}) // a subscriber joined before the first resync
-	var mh market.Hub
-	mh.Publish(&market.Snapshot{Version: 1, Quotes: map[string]market.Quote{"BTCUSDT": {Symbol: "BTCUSDT", Last: "30000"}}})
 	var synced atomic.Bool
 	status := func() stream.Status {
 		if synced.CompareAndSwap(false, true) {
@@ -269,9 +272,7 @@ func TestStatusReadBeforeState(t *testing.T) {
 		}
 		return stream.Status{LastSnapshot: time.Now()}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	reg.AddAccount(ctx, Account{Name: "main", State: &sh, Market: &mh, Status: status})
+	reg := onHubs(t, "main", &sh, status)
 	if eq := find(gather(t, reg, "bhtop_equity"), map[string]string{"account": "main"}); eq == nil || eq.value != 100 {
 		t.Errorf("bhtop_equity = %+v, want 100 (the synced state), never 0", eq)
 	}

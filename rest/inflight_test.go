@@ -30,8 +30,7 @@ func TestQueuedRequestsHeldBy429(t *testing.T) {
 			ctx := context.Background()
 			hold := testkit.NewHoldFirst(first)
 			host := rest.NewHostLimits()
-			opts := append(simtest.OnClock(clk), rest.WithSharedLimits(host), rest.WithResyncInterval(time.Hour),
-				rest.WithHTTPClient(&http.Client{Transport: hold}))
+			opts := simtest.SharedOnClock(clk, host, rest.WithHTTPClient(&http.Client{Transport: hold}))
 			acct := s.Client(opts...)         // the account's requests
 			mkt := rest.New(s.URL(), opts...) // the market client's (chart history)
 			if err := acct.SyncTime(ctx); err != nil {
@@ -82,7 +81,7 @@ func TestQueuedRequestsHeldBy429(t *testing.T) {
 					t.Errorf("%s %s reached the service at %d, before Retry-After ended (%d)", e.Method, e.Path, e.Time, until.UnixMilli())
 				}
 			}
-			if n := s.Log.CountFunc(func(e testkit.Entry) bool { return e.Status == http.StatusTeapot }); n > 0 {
+			if n := s.Log.Banned(); n > 0 {
 				t.Errorf("%d requests banned (418):\n%s", n, s.Log.Raw())
 			}
 		})

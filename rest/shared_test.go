@@ -21,7 +21,7 @@ func TestShared429HoldsOtherAccounts(t *testing.T) {
 	s, clk := simtest.StartOnClock(t, sim.Options{Accounts: 2, RateLimits: sim.RateLimits{OrdersPerSecond: 1}})
 	host := rest.NewHostLimits()
 	keys := s.Accounts(sim.DemoSecret)
-	opts := append(simtest.OnClock(clk), rest.WithSharedLimits(host), rest.WithResyncInterval(time.Hour))
+	opts := simtest.SharedOnClock(clk, host)
 	a, b := s.ClientAs(keys[0].APIKey, keys[0].SecretKey, opts...), s.ClientAs(keys[1].APIKey, keys[1].SecretKey, opts...)
 	ctx := context.Background()
 	tr := rest.NewTrader(a) // its governor still holds to 20 orders a second

@@ -155,8 +155,7 @@ func TestAllViewHoldsTheViewersAccounts(t *testing.T) {
 			t.Errorf("a screen names the account the key does not allow:\n%s", scr)
 		}
 	}
-	term.Keys("q")
-	testkit.Eventually(t, 10*time.Second, func() bool { return f.srv.Sessions() == 0 }, "q to end the session")
+	f.quitViewer(t, term)
 }
 
 // TestDeskOrderKeysSendNothing: accounts served whose sessions can trade

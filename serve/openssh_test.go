@@ -21,6 +21,19 @@ func openSSHViewer(t *testing.T, w, h int) (*fixture, *testkit.Term) {
 	return f, f.openSSHTerm(t, "", w, h)
 }
 
+// showsReadOnlyDashboard says a viewer's screen shows the read-only dashboard.
+func showsReadOnlyDashboard(s string) bool {
+	return strings.Contains(s, "Balances") && strings.Contains(s, "READ-ONLY")
+}
+
+// quitViewer presses q in the viewer's terminal and waits until the
+// server has no session left.
+func (f *fixture) quitViewer(t *testing.T, term *testkit.Term) {
+	t.Helper()
+	term.Keys("q")
+	testkit.Eventually(t, 10*time.Second, func() bool { return f.srv.Sessions() == 0 }, "q to end the session")
+}
+
 // openSSHTerm runs the stock OpenSSH client in a w×h tmux window, logging
 // in to f with a new key whose authorized_keys line (beside f.client's)
 // carries options, checking the host key strictly.
@@ -58,11 +71,8 @@ func TestSingleAccountHonoursKeyAccounts(t *testing.T) {
 	}, "the log to say why the key was refused")
 
 	term := f.openSSHTerm(t, `environment="BHTOP_ACCOUNTS=main,default"`, 120, 40)
-	term.WaitFor("the dashboard for a key naming default", func(s string) bool {
-		return strings.Contains(s, "Balances") && strings.Contains(s, "READ-ONLY")
-	})
-	term.Keys("q")
-	testkit.Eventually(t, 10*time.Second, func() bool { return f.srv.Sessions() == 0 }, "q to end the session")
+	term.WaitFor("the dashboard for a key naming default", showsReadOnlyDashboard)
+	f.quitViewer(t, term)
 }
 
 // TestStockOpenSSHClient runs the OpenSSH client in a tmux window against
@@ -70,11 +80,8 @@ func TestSingleAccountHonoursKeyAccounts(t *testing.T) {
 // strictly, and reads the screen tmux shows.
 func TestStockOpenSSHClient(t *testing.T) {
 	f, term := openSSHViewer(t, 120, 40)
-	term.WaitFor("the dashboard over OpenSSH", func(s string) bool {
-		return strings.Contains(s, "Balances") && strings.Contains(s, "READ-ONLY")
-	})
-	term.Keys("q")
-	testkit.Eventually(t, 10*time.Second, func() bool { return f.srv.Sessions() == 0 }, "q over OpenSSH to end the session")
+	term.WaitFor("the dashboard over OpenSSH", showsReadOnlyDashboard)
+	f.quitViewer(t, term)
 }
 
 // TestOpenSSHWindowResize: resizing the stock OpenSSH client's window
@@ -100,8 +107,7 @@ func TestOpenSSHWindowResize(t *testing.T) {
 			}
 		}
 	}
-	term.Keys("q")
-	testkit.Eventually(t, 10*time.Second, func() bool { return f.srv.Sessions() == 0 }, "q to end the session")
+	f.quitViewer(t, term)
 }
 
 // TestOpenSSHNoPtyKey: an interactive stock OpenSSH client whose key's

@@ -32,3 +32,15 @@ func TestSecretInUnexportedField(t *testing.T) {
 		t.Errorf("Sign(secret abc, x) = %s, want %s", got, want)
 	}
 }
+
+// TestSecretQuoted: a key that %q escapes is found in its quoted form.
+func TestSecretQuoted(t *testing.T) {
+	if q := NewSecret("plainsecret1").Quoted(); !q.Empty() {
+		t.Errorf("a key %%q leaves as is has a quoted form")
+	}
+	k := `se"cr\et-1234`
+	msg := fmt.Sprintf("invalid value %q for flag -for", k)
+	if got := NewSecret(k).Quoted().Redact(msg); got != "invalid value \"[redacted]\" for flag -for" {
+		t.Errorf("quoted form redacts %q to %q", msg, got)
+	}
+}

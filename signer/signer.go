@@ -11,6 +11,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -90,6 +91,19 @@ func (s Secret) Redact(text string) string {
 		b.WriteString("[redacted]")
 		text, lower = text[i+len(k):], lower[i+len(k):]
 	}
+}
+
+// Quoted is the key as a message quoting it with %q holds it: escaped
+// (a quote, a backslash, a control character), without the quotes; the
+// zero Secret when quoting leaves it as is. Redact with it too, so that
+// "invalid value \"...\"" does not show a key holding a quote.
+func (s Secret) Quoted() Secret {
+	k := string(s.bytes())
+	q := strconv.Quote(k)
+	if q = q[1 : len(q)-1]; q == k {
+		return Secret{}
+	}
+	return NewSecret(q)
 }
 
 // MarshalText encodes as "[redacted]".

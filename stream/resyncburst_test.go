@@ -30,7 +30,7 @@ func TestResyncRateLimitedIsNoBan(t *testing.T) {
 		testkit.Eventually(t, 5*time.Second, func() bool { return s.Status().State == StateResyncing && s.Status().Reason != "" },
 			"the resync failed")
 		time.Sleep(50 * time.Millisecond) // (requests still under way arrive)
-		if n := srv.Log.CountFunc(func(e testkit.Entry) bool { return e.Status == 418 }); n > 0 || !c.BannedUntil().IsZero() {
+		if n := srv.Log.Banned(); n > 0 || !c.BannedUntil().IsZero() {
 			t.Fatalf("round %d: %d requests answered 418 (banned until %v) after the resync's 429:\n%s",
 				round, n, c.BannedUntil(), srv.Log.Raw())
 		}

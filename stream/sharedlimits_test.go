@@ -89,8 +89,7 @@ func TestSharedLimitsAccountsGoLive(t *testing.T) {
 // sharedOnClock are the options of a client sharing host, timed and
 // waiting on clk, its requests counted by inflight.
 func sharedOnClock(clk *clock.Fake, host *rest.HostLimits, inflight *testkit.Inflight) []rest.Option {
-	return append(simtest.OnClock(clk), rest.WithSharedLimits(host),
-		rest.WithResyncInterval(100*365*24*time.Hour), rest.WithHTTPClient(&http.Client{Transport: inflight}))
+	return simtest.SharedOnClock(clk, host, rest.WithHTTPClient(&http.Client{Transport: inflight}))
 }
 
 // drive moves clk a second at a time, between requests, until cond holds

@@ -74,6 +74,14 @@ func (s *Sim) ClientAs(apiKey, secret string, opts ...rest.Option) *rest.Client 
 	return rest.New(s.URL(), append(base, opts...)...)
 }
 
+// SharedOnClock are OnClock's options for a client that shares host's
+// request weight and 429/418 gates with the other clients of its host,
+// and never resyncs its clock during a test (a resync's requests would
+// spend weight the test counts); opts follow.
+func SharedOnClock(clk *clock.Fake, host *rest.HostLimits, opts ...rest.Option) []rest.Option {
+	return append(append(OnClock(clk), rest.WithSharedLimits(host), rest.WithResyncInterval(100*365*24*time.Hour)), opts...)
+}
+
 // OnClock are the options of a client timed by clk that also waits for
 // its rate governor (pacing, 429 backoff) on clk, so a test moving clk
 // lets it through without sleeping.

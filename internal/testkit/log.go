@@ -116,3 +116,9 @@ func (f *Inflight) Idle(within time.Duration) bool {
 func DebugLogger(w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
+
+// Banned is how many logged requests were answered 418: sent while the
+// service had told the IP to wait, which bhtop must never do (SPEC.md).
+func (l *RequestLog) Banned() int {
+	return l.CountFunc(func(e Entry) bool { return e.Status == http.StatusTeapot })
+}

@@ -1,0 +1,104 @@
+//go:build unix
+
+package cli
+
+import (
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"bhtop/config"
+	"bhtop/sim"
+)
+
+// TestDumpSecondInterrupt: after a first SIGINT bhtop dump closes its
+// listenKey (up to 5 s); a second SIGINT meanwhile was ignored. It now
+// ends the process at once with exit 130, abandoning the DELETE.
+func TestDumpSecondInterrupt(t *testing.T) {
+	s := orderSim(t, sim.Faults{})
+	target, err := url.Parse(s.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	created, deleting, stop := make(chan struct{}, 8), make(chan struct{}, 8), make(chan struct{})
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.ErrorLog = log.New(io.Discard, "", 0) // the child's sockets end with it
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/openapi/v1/userDataStream" {
+			switch r.Method {
+			case http.MethodDelete:
+				deleting <- struct{}{}
+				select { // the service never answers the DELETE
+				case <-r.Context().Done():
+				case <-stop:
+				}
+				return
+			case http.MethodPost:
+				defer func() { created <- struct{}{} }()
+			}
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	defer close(stop)
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestOrderChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir,
+		"BHTOP_BASE_URL="+srv.URL, "BHTOP_WS_URL="+config.WSFromBase(s.URL()),
+		"BHTOP_API_KEY="+orderKey, "BHTOP_SECRET_KEY="+orderSecret, orderChildEnv+"=dump --for 1m --no-market")
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	defer func() {
+		select {
+		case <-done:
+		default:
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	}()
+	await := func(what string, ch <-chan struct{}) {
+		t.Helper()
+		select {
+		case <-ch:
+		case <-done:
+			t.Fatalf("bhtop dump ended before %s: %s, stderr %q", what, cmd.ProcessState, errOut.String())
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no %s; stderr %q", what, errOut.String())
+		}
+	}
+	await("listenKey", created)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	await("DELETE of the listenKey after the first SIGINT", deleting)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		t.Fatalf("bhtop dump went on for 2 s after a second SIGINT; stderr %q", errOut.String())
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Errorf("exit %d (%s), want 130; stderr %q", code, cmd.ProcessState, errOut.String())
+	}
+	if line := strings.TrimSpace(errOut.String()); !strings.Contains(line, "interrupted again") || strings.Contains(line, "\n") {
+		t.Errorf("stderr %q, want one line saying it was interrupted again", errOut.String())
+	}
+	if out.Len() != 0 {
+		t.Errorf("stdout %q, want nothing (no dump was made)", out.String())
+	}
+}
