@@ -335,3 +335,55 @@ func benchSnapshot(b *testing.B, changes int) {
 		b.Fatalf("stats = %+v: updates were stale", st)
 	}
 }
+
+// decodedAll decodes frames with one Decoder, keeping every event (the
+// fold benchmarks time the writer alone, as in BenchmarkIngestParallel).
+func decodedAll(frames [][]byte) [][]event.Event {
+	var d event.Decoder
+	out := make([][]event.Event, len(frames))
+	for i, f := range frames {
+		out[i] = d.DecodeKeep(f)
+	}
+	return out
+}
+
+// BenchmarkFold folds the pre-decoded events of BenchmarkIngest's corpus
+// into a fresh Store per op: the writer's share of BenchmarkIngestParallel.
+func BenchmarkFold(b *testing.B) {
+	evs := decodedAll(corpus())
+	benchIngest(b, func(s *Store) {
+		for _, e := range evs {
+			s.ApplyEvents(e, nil)
+		}
+	})
+}
+
+// BenchmarkFoldKnownOrders is BenchmarkIngestKnownOrders with the frames
+// decoded beforehand: the fold of an update of a known order alone.
+func BenchmarkFoldKnownOrders(b *testing.B) {
+	const n, rounds = 10_000, 20
+	s, frames := knownOrders(n, rounds)
+	evs := decodedAll(frames)
+	b.ReportAllocs()
+	b.ResetTimer()
+	k := 0
+	var setup time.Duration
+	c0 := testkit.CPUTime()
+	for i := 0; i < b.N; i++ {
+		if k == len(evs) {
+			b.StopTimer()
+			t0 := testkit.CPUTime()
+			s, _ = knownOrders(n, 0)
+			setup += testkit.CPUTime() - t0
+			k = 0
+			b.StartTimer()
+		}
+		s.ApplyEvents(evs[k], nil)
+		k++
+	}
+	cpu := float64(testkit.CPUTime()-c0-setup) / float64(b.N)
+	b.ReportMetric(cpu, "cpu-ns/event")
+	if s.Stats().Stale != 0 {
+		b.Fatalf("stale = %d, want 0", s.Stats().Stale)
+	}
+}

@@ -141,6 +141,8 @@ type fillIn struct {
 	maker, makerKnown              bool
 	time                           int64
 	texts                          *order // when not nil, its symbol and side are symbol's and side's text
+	idKey                          uint64 // numKey(orderID), when idKnown
+	idKnown                        bool
 }
 
 // trimID drops an id's leading zeros (one trade, however written).
@@ -211,6 +213,9 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order) {
 	in := fillIn{mkt: m, symbol: x.Symbol, orderID: x.OrderID, tradeID: tradeIDOf(x.TradeID), side: x.Side,
 		price: x.LastPrice, qty: x.LastQty, fee: x.Commission, asset: x.CommissionAsset, z: x.CumQty,
 		maker: x.Maker, makerKnown: true, time: x.EventTime, texts: o}
+	if o != nil { // the order's key: its id is x.OrderID
+		in.idKey, in.idKnown = o.key, true
+	}
 	if string(in.asset) == "null" {
 		in.asset = nil
 	}
@@ -254,22 +259,30 @@ func (s *Store) foldFill(in *fillIn) {
 		b.seed = maphash.MakeSeed()
 		b.salt = maphash.Bytes(b.seed, []byte("z"))
 	}
+	if in.z != nil && !in.idKnown {
+		in.idKey, in.idKnown = numKey(in.orderID), true
+	}
 	var tk, zk uint64
 	if in.tradeID != nil {
 		tk = b.tradeKey(in.mkt, in.tradeID)
 		if i, ok := b.byKey.get(tk); ok && b.isTrade(i, in) {
 			if in.z != nil {
-				zk = b.zKey(in.mkt, in.orderID, in.z)
+				zk = b.zKeyOf(in.mkt, in.idKey, in.orderID, in.z)
 			}
 			s.mergeFill(i, in, tk, zk)
 			return
 		}
 	}
+	zat := -1 // where zk goes in byKey, until the index changes
 	if in.z != nil {
-		zk = b.zKey(in.mkt, in.orderID, in.z)
-		if i, ok := b.byKey.get(zk); ok && b.isZ(i, in) {
+		zk = b.zKeyOf(in.mkt, in.idKey, in.orderID, in.z)
+		i, at, ok := b.byKey.find(zk)
+		if ok && b.isZ(i, in) {
 			s.mergeFill(i, in, tk, zk)
 			return
+		}
+		if !ok {
+			zat = at
 		}
 	}
 	var me, mr uint64 // match keys, once needed
@@ -277,6 +290,7 @@ func (s *Store) foldFill(in *fillIn) {
 	case tk != 0 && zk == 0: // a record: its event may have come without t
 		me, mr = b.matchKeys(in.mkt, in.orderID, in.qty, in.price)
 		b.indexEvents()
+		zat = -1 // (zk is 0 here)
 		if i, ok := b.matchHalf(in, 'e', me); ok {
 			s.mergeFill(i, in, tk, 0)
 			return
@@ -293,7 +307,7 @@ func (s *Store) foldFill(in *fillIn) {
 	case tk == 0:
 		return // neither key: nothing to tell it apart by
 	}
-	s.addFill(in, tk, zk, mr)
+	s.addFill(in, tk, zk, mr, zat)
 }
 
 // isTrade reports whether slot i holds the trade in names.
@@ -374,15 +388,23 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 }
 
 // addFill stores a new fill, evicting the oldest by arrival when full;
-// mr is in's record match key when already known (else 0).
-func (s *Store) addFill(in *fillIn, tk, zk, mr uint64) {
+// mr is in's record match key when already known (else 0); zat is where
+// byKey.find placed zk, not there (-1 when not known).
+func (s *Store) addFill(in *fillIn, tk, zk, mr uint64, zat int) {
 	b := &s.fills
 	var i int32
-	if len(b.ring) < b.limit {
-		b.ring = append(b.ring, fill{})
-		i = int32(len(b.ring) - 1)
-	} else {
+	full := len(b.ring) >= b.limit
+	if full {
 		i = int32(b.next)
+	} else {
+		i = int32(len(b.ring))
+	}
+	// zk goes in first, where find saw its place: the evicted fill's keys
+	// dropped below shift entries, which could leave a hole before it.
+	zPut := zk != 0 && b.byKey.putAt(zat, zk, i)
+	if !full {
+		b.ring = append(b.ring, fill{})
+	} else {
 		b.next = (b.next + 1) % b.limit
 		old := &b.ring[i]
 		if old.seq != 0 && old.seq <= b.shownSeq {
@@ -406,11 +428,11 @@ func (s *Store) addFill(in *fillIn, tk, zk, mr uint64) {
 		s.setText(&f.side, in.side)
 	}
 	s.setText(&f.asset, in.asset)
-	f.setLits(in.orderID, in.tradeID, in.price, in.qty, in.fee, in.z, in.pnl)
+	f.lits = s.slab.pack7(f.lits, &f.ends, in.orderID, in.tradeID, in.price, in.qty, in.fee, in.z, in.pnl)
 	if tk != 0 {
 		b.byKey.put(tk, i)
 	}
-	if zk != 0 {
+	if zk != 0 && !zPut {
 		b.byKey.put(zk, i)
 	}
 	switch {

@@ -46,6 +46,8 @@ type Store struct {
 	prev      *Snapshot
 	interned  map[string]string
 	recent    [64]string // interned texts by textSlot: most lookups end here
+	slab      litSlab    // buffers of new orders' and fills' literals
+	orderSlab []order    // new orders not yet used, allocated 64 at a time
 }
 
 // Option changes a Store made by NewStore.
