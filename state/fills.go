@@ -134,15 +134,16 @@ type fillRef struct {
 }
 
 // fillIn is one execution to fold, as byte slices (valid during the call).
+// Its literals are in v, as fill keeps them (flOrder, ...): copied as one.
 type fillIn struct {
-	mkt                            uint8
-	symbol, orderID, tradeID, side []byte
-	price, qty, fee, asset, z, pnl []byte
-	maker, makerKnown              bool
-	time                           int64
-	texts                          *order // when not nil, its symbol and side are symbol's and side's text
-	idKey                          uint64 // numKey(orderID), when idKnown
-	idKnown                        bool
+	mkt                 uint8
+	v                   [nFillLits][]byte
+	symbol, side, asset []byte
+	maker, makerKnown   bool
+	time                int64
+	texts               *order // when not nil, its symbol and side are symbol's and side's text
+	idKey               uint64 // numKey(orderID), when idKnown
+	idKnown             bool
 }
 
 // trimID drops an id's leading zeros (one trade, however written).
@@ -210,17 +211,19 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order) {
 	if !positiveDecimal(x.LastQty) {
 		return
 	}
-	in := fillIn{mkt: m, symbol: x.Symbol, orderID: x.OrderID, tradeID: tradeIDOf(x.TradeID), side: x.Side,
-		price: x.LastPrice, qty: x.LastQty, fee: x.Commission, asset: x.CommissionAsset, z: x.CumQty,
-		maker: x.Maker, makerKnown: true, time: x.EventTime, texts: o}
+	var in fillIn // set field by field: a composite literal is built aside and copied
+	in.mkt, in.maker, in.makerKnown, in.time, in.texts = m, x.Maker, true, x.EventTime, o
+	in.v[flOrder], in.v[flTrade], in.v[flPrice], in.v[flQty] = x.OrderID, tradeIDOf(x.TradeID), x.LastPrice, x.LastQty
+	in.v[flFee], in.v[flZ] = x.Commission, x.CumQty
+	in.symbol, in.side, in.asset = x.Symbol, x.Side, x.CommissionAsset
 	if o != nil { // the order's key: its id is x.OrderID
 		in.idKey, in.idKnown = o.key, true
 	}
 	if string(in.asset) == "null" {
 		in.asset = nil
 	}
-	if string(in.fee) == "null" {
-		in.fee = nil
+	if string(in.v[flFee]) == "null" {
+		in.v[flFee] = nil
 	}
 	if t, ok := event.ParseTime(x.TradeTime); ok && t > 0 {
 		in.time = t
@@ -241,9 +244,10 @@ func (s *Store) ApplyTrades(recs []TradeSnap) {
 		if r.Market == MarketContract {
 			m = mContract
 		}
-		in := fillIn{mkt: m, symbol: []byte(r.Symbol), orderID: []byte(r.OrderID), tradeID: tradeIDOf([]byte(r.TradeID)),
-			side: []byte(r.Side), price: []byte(r.Price), qty: []byte(r.Qty), fee: []byte(r.Commission),
-			asset: []byte(r.CommissionAsset), pnl: []byte(r.RealizedPnl), maker: r.Maker, makerKnown: r.MakerKnown, time: r.Time}
+		in := fillIn{mkt: m, v: [nFillLits][]byte{flOrder: []byte(r.OrderID), flTrade: tradeIDOf([]byte(r.TradeID)),
+			flPrice: []byte(r.Price), flQty: []byte(r.Qty), flFee: []byte(r.Commission), flPnl: []byte(r.RealizedPnl)},
+			symbol: []byte(r.Symbol), side: []byte(r.Side), asset: []byte(r.CommissionAsset),
+			maker: r.Maker, makerKnown: r.MakerKnown, time: r.Time}
 		s.foldFill(&in)
 	}
 }
@@ -259,23 +263,23 @@ func (s *Store) foldFill(in *fillIn) {
 		b.seed = maphash.MakeSeed()
 		b.salt = maphash.Bytes(b.seed, []byte("z"))
 	}
-	if in.z != nil && !in.idKnown {
-		in.idKey, in.idKnown = numKey(in.orderID), true
+	if in.v[flZ] != nil && !in.idKnown {
+		in.idKey, in.idKnown = numKey(in.v[flOrder]), true
 	}
 	var tk, zk uint64
-	if in.tradeID != nil {
-		tk = b.tradeKey(in.mkt, in.tradeID)
+	if in.v[flTrade] != nil {
+		tk = b.tradeKey(in.mkt, in.v[flTrade])
 		if i, ok := b.byKey.get(tk); ok && b.isTrade(i, in) {
-			if in.z != nil {
-				zk = b.zKeyOf(in.mkt, in.idKey, in.orderID, in.z)
+			if in.v[flZ] != nil {
+				zk = b.zKeyOf(in.mkt, in.idKey, in.v[flOrder], in.v[flZ])
 			}
 			s.mergeFill(i, in, tk, zk)
 			return
 		}
 	}
 	zat := -1 // where zk goes in byKey, until the index changes
-	if in.z != nil {
-		zk = b.zKeyOf(in.mkt, in.idKey, in.orderID, in.z)
+	if in.v[flZ] != nil {
+		zk = b.zKeyOf(in.mkt, in.idKey, in.v[flOrder], in.v[flZ])
 		i, at, ok := b.byKey.find(zk)
 		if ok && b.isZ(i, in) {
 			s.mergeFill(i, in, tk, zk)
@@ -288,7 +292,7 @@ func (s *Store) foldFill(in *fillIn) {
 	var me, mr uint64 // match keys, once needed
 	switch {
 	case tk != 0 && zk == 0: // a record: its event may have come without t
-		me, mr = b.matchKeys(in.mkt, in.orderID, in.qty, in.price)
+		me, mr = b.matchKeys(in.mkt, in.v[flOrder], in.v[flQty], in.v[flPrice])
 		b.indexEvents()
 		zat = -1 // (zk is 0 here)
 		if i, ok := b.matchHalf(in, 'e', me); ok {
@@ -299,7 +303,7 @@ func (s *Store) foldFill(in *fillIn) {
 		if b.records == 0 {
 			break // no chain of records to look in
 		}
-		_, mr = b.matchKeys(in.mkt, in.orderID, in.qty, in.price)
+		_, mr = b.matchKeys(in.mkt, in.v[flOrder], in.v[flQty], in.v[flPrice])
 		if i, ok := b.matchHalf(in, 'r', mr); ok {
 			s.mergeFill(i, in, 0, zk)
 			return
@@ -313,14 +317,14 @@ func (s *Store) foldFill(in *fillIn) {
 // isTrade reports whether slot i holds the trade in names.
 func (b *fillBook) isTrade(i int32, in *fillIn) bool {
 	f := &b.ring[i]
-	return f.seq != 0 && f.mkt == in.mkt && f.tkey != 0 && string(trimID(f.lit(flTrade))) == string(trimID(in.tradeID))
+	return f.seq != 0 && f.mkt == in.mkt && f.tkey != 0 && string(trimID(f.lit(flTrade))) == string(trimID(in.v[flTrade]))
 }
 
 // isZ reports whether slot i holds the execution of (market, orderId, z).
 func (b *fillBook) isZ(i int32, in *fillIn) bool {
 	f := &b.ring[i]
-	return f.seq != 0 && f.mkt == in.mkt && f.zkey != 0 && string(f.lit(flOrder)) == string(in.orderID) &&
-		event.CompareDecimal(f.lit(flZ), in.z) == 0
+	return f.seq != 0 && f.mkt == in.mkt && f.zkey != 0 && string(f.lit(flOrder)) == string(in.v[flOrder]) &&
+		event.CompareDecimal(f.lit(flZ), in.v[flZ]) == 0
 }
 
 // matchHalf finds the oldest fill in the chain of kind ('e': event
@@ -341,8 +345,8 @@ func (b *fillBook) matchHalf(in *fillIn, kind byte, key uint64) (int32, bool) {
 		if kind == 'r' {
 			lacks = len(f.lit(flZ)) == 0
 		}
-		if lacks && f.mkt == in.mkt && string(f.lit(flOrder)) == string(in.orderID) &&
-			event.CompareDecimal(f.lit(flQty), in.qty) == 0 && event.CompareDecimal(f.lit(flPrice), in.price) == 0 {
+		if lacks && f.mkt == in.mkt && string(f.lit(flOrder)) == string(in.v[flOrder]) &&
+			event.CompareDecimal(f.lit(flQty), in.v[flQty]) == 0 && event.CompareDecimal(f.lit(flPrice), in.v[flPrice]) == 0 {
 			found = i
 		}
 		i, seq = f.next, f.nextSeq
@@ -357,13 +361,13 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 	f := &b.ring[i]
 	changed := false
 	if f.tkey == 0 && tk != 0 {
-		f.setLit(flTrade, in.tradeID)
+		f.setLit(flTrade, in.v[flTrade])
 		f.tkey = tk
 		b.byKey.put(tk, i)
 		changed = true
 	}
-	if len(f.lit(flZ)) == 0 && len(in.z) > 0 {
-		f.setLit(flZ, in.z)
+	if len(f.lit(flZ)) == 0 && len(in.v[flZ]) > 0 {
+		f.setLit(flZ, in.v[flZ])
 		changed = true
 	}
 	if f.zkey == 0 && zk != 0 {
@@ -373,8 +377,8 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 	if !f.makerKnown && in.makerKnown {
 		f.maker, f.makerKnown, changed = in.maker, true, true
 	}
-	if len(f.lit(flPnl)) == 0 && len(in.pnl) > 0 {
-		f.setLit(flPnl, in.pnl)
+	if len(f.lit(flPnl)) == 0 && len(in.v[flPnl]) > 0 {
+		f.setLit(flPnl, in.v[flPnl])
 		changed = true
 	}
 	if f.asset == "" && len(in.asset) > 0 {
@@ -428,7 +432,7 @@ func (s *Store) addFill(in *fillIn, tk, zk, mr uint64, zat int) {
 		s.setText(&f.side, in.side)
 	}
 	s.setText(&f.asset, in.asset)
-	f.lits = s.slab.pack7(f.lits, &f.ends, in.orderID, in.tradeID, in.price, in.qty, in.fee, in.z, in.pnl)
+	f.lits = s.slab.packFill(f.lits, &f.ends, &in.v)
 	if tk != 0 {
 		b.byKey.put(tk, i)
 	}
@@ -438,9 +442,9 @@ func (s *Store) addFill(in *fillIn, tk, zk, mr uint64, zat int) {
 	switch {
 	case tk == 0:
 		f.mkind = 'e' // its match key waits for indexEvents
-	case len(in.z) == 0:
+	case len(in.v[flZ]) == 0:
 		if mr == 0 {
-			_, mr = b.matchKeys(in.mkt, in.orderID, in.qty, in.price)
+			_, mr = b.matchKeys(in.mkt, in.v[flOrder], in.v[flQty], in.v[flPrice])
 		}
 		f.mkey, f.mkind = mr, 'r'
 		b.records++

@@ -1,5 +1,7 @@
 package state
 
+import "bhtop/event"
+
 // packLits writes vals back to back into buf (reused when it has room),
 // each one's end into ends, and returns the buffer holding them: the
 // literals of an order, a fill or a position, rewritten in place on each
@@ -32,47 +34,47 @@ func (l *litSlab) room(n int) []byte {
 	return b
 }
 
-// pack5 is packLits of five literals, in one copy each (buf grown, from
-// slab, at most once).
-func (l *litSlab) pack5(buf []byte, ends *[5]int32, a, b, c, d, e []byte) []byte {
-	n := len(a) + len(b) + len(c) + len(d) + len(e)
+// packFill is packLits of a fill's literals, each copied once (buf grown,
+// from the slab, at most once).
+func (l *litSlab) packFill(buf []byte, ends *[nFillLits]int32, v *[nFillLits][]byte) []byte {
+	n := len(v[0]) + len(v[1]) + len(v[2]) + len(v[3]) + len(v[4]) + len(v[5]) + len(v[6])
 	if cap(buf) < n {
 		buf = l.room(n)
 	}
 	buf = buf[:n]
-	k := copy(buf, a)
+	k := copy(buf, v[0])
 	ends[0] = int32(k)
-	k += copy(buf[k:], b)
+	k += copy(buf[k:], v[1])
 	ends[1] = int32(k)
-	k += copy(buf[k:], c)
+	k += copy(buf[k:], v[2])
 	ends[2] = int32(k)
-	k += copy(buf[k:], d)
+	k += copy(buf[k:], v[3])
 	ends[3] = int32(k)
-	copy(buf[k:], e)
-	ends[4] = int32(n)
+	k += copy(buf[k:], v[4])
+	ends[4] = int32(k)
+	k += copy(buf[k:], v[5])
+	ends[5] = int32(k)
+	copy(buf[k:], v[6])
+	ends[6] = int32(n)
 	return buf
 }
 
-// pack7 is pack5 of seven literals.
-func (l *litSlab) pack7(buf []byte, ends *[7]int32, a, b, c, d, e, f, g []byte) []byte {
-	n := len(a) + len(b) + len(c) + len(d) + len(e) + len(f) + len(g)
+// packOrder is packFill of an order's literals, from its update x.
+func (l *litSlab) packOrder(buf []byte, ends *[nLits]int32, x *event.ExecView) []byte {
+	n := len(x.Price) + len(x.Quantity) + len(x.ClientOrderID) + len(x.CumQty) + len(x.CumQuote)
 	if cap(buf) < n {
 		buf = l.room(n)
 	}
 	buf = buf[:n]
-	k := copy(buf, a)
-	ends[0] = int32(k)
-	k += copy(buf[k:], b)
-	ends[1] = int32(k)
-	k += copy(buf[k:], c)
-	ends[2] = int32(k)
-	k += copy(buf[k:], d)
-	ends[3] = int32(k)
-	k += copy(buf[k:], e)
-	ends[4] = int32(k)
-	k += copy(buf[k:], f)
-	ends[5] = int32(k)
-	copy(buf[k:], g)
-	ends[6] = int32(n)
+	k := copy(buf, x.Price)
+	ends[litPrice] = int32(k)
+	k += copy(buf[k:], x.Quantity)
+	ends[litQty] = int32(k)
+	k += copy(buf[k:], x.ClientOrderID)
+	ends[litClient] = int32(k)
+	k += copy(buf[k:], x.CumQty)
+	ends[litZ] = int32(k)
+	copy(buf[k:], x.CumQuote)
+	ends[litCumQuote] = int32(n)
 	return buf
 }

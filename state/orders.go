@@ -267,7 +267,7 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, keepMaker bool) *order {
 	s.setText(&o.typ, x.Type)
 	s.setText(&o.tif, x.TimeInForce)
 	s.setText(&o.status, x.Status)
-	o.lits = s.slab.pack5(o.lits, &o.ends, x.Price, x.Quantity, x.ClientOrderID, x.CumQty, x.CumQuote)
+	o.lits = s.slab.packOrder(o.lits, &o.ends, x)
 	o.working = x.Working
 	if !keepMaker {
 		o.maker = x.Maker

@@ -189,9 +189,13 @@ const maxInterned = 4096
 // sides, types, statuses, leverage): they are interned, so a new order
 // does not allocate them again.
 func (s *Store) setText(dst *string, b []byte) {
-	if *dst == string(b) {
-		return
+	if *dst != string(b) { // small enough to inline: most texts are the same again
+		s.newText(dst, b)
 	}
+}
+
+// newText is setText of a text that differs from *dst.
+func (s *Store) newText(dst *string, b []byte) {
 	if len(b) == 0 {
 		*dst = ""
 		return
