@@ -164,14 +164,39 @@ func tradeIDOf(t []byte) []byte {
 
 // positiveDecimal reports whether b is a decimal literal above zero.
 func positiveDecimal(b []byte) bool {
-	if zerosAndDots(b) { // zero or not a decimal: most order events' l
-		return false
+	if pos, plain := plainPositive(b); plain { // the usual literal, in one pass
+		return pos
 	}
-	if plainDecimal(b) { // the usual literal, with a nonzero digit
-		return true
+	if zerosAndDots(b) { // zero or not a decimal
+		return false
 	}
 	d, ok := event.ParseDec(b)
 	return ok && !d.Neg && !d.IsZero()
+}
+
+// plainPositive is positiveDecimal of a literal plainDecimal takes
+// (plain, then, and pos when a digit is not 0); plain is false for any
+// other.
+func plainPositive(b []byte) (pos, plain bool) {
+	var or byte // the digits' bits beyond '0'
+	i := 0
+	for i < len(b) && isDigit(b[i]) {
+		or |= b[i] - '0'
+		i++
+	}
+	if i == 0 {
+		return false, false
+	}
+	if i < len(b) && b[i] == '.' {
+		j := i + 1
+		for i = j; i < len(b) && isDigit(b[i]); i++ {
+			or |= b[i] - '0'
+		}
+		if i == j {
+			return false, false
+		}
+	}
+	return or != 0, i == len(b)
 }
 
 // plainDecimal reports whether b is digits with an optional fraction.

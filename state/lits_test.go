@@ -40,3 +40,28 @@ func TestPackFill(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainPositive compares the one-pass check of l with the two passes
+// it replaced (zerosAndDots, plainDecimal) on literals of digits, dots,
+// signs and exponents.
+func TestPlainPositive(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	lits := []string{"", "0", "0.0", ".", "0.", ".5", "1", "1.5", "0.000", "0.001", "10", "1e5", "-1", "+1", "1.2.3"}
+	for range 20000 {
+		b := make([]byte, r.IntN(8))
+		for i := range b {
+			b[i] = "00012345.9-e+"[r.IntN(13)]
+		}
+		lits = append(lits, string(b))
+	}
+	for _, l := range lits {
+		b := []byte(l)
+		pos, plain := plainPositive(b)
+		if plain != plainDecimal(b) {
+			t.Fatalf("plainPositive(%q): plain = %v, plainDecimal says %v", l, plain, !plain)
+		}
+		if plain && pos == zerosAndDots(b) {
+			t.Fatalf("plainPositive(%q) = %v, zerosAndDots says %v", l, pos, zerosAndDots(b))
+		}
+	}
+}

@@ -266,7 +266,14 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, keepMaker bool) *order {
 	s.setText(&o.side, x.Side)
 	s.setText(&o.typ, x.Type)
 	s.setText(&o.tif, x.TimeInForce)
-	s.setText(&o.status, x.Status)
+	switch r { // rank compared the status with these already
+	case 0:
+		o.status = api.StatusNew
+	case 1:
+		o.status = api.StatusPartiallyFilled
+	default:
+		s.setText(&o.status, x.Status)
+	}
 	o.lits = s.slab.packOrder(o.lits, &o.ends, x)
 	o.working = x.Working
 	if !keepMaker {
@@ -286,7 +293,7 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, keepMaker bool) *order {
 	s.ordersDirty = true
 
 	wasOpen := o.open
-	o.open = api.Open(o.status)
+	o.open = r < 2 // api.Open(o.status)
 	switch {
 	case !o.open && (wasOpen || !o.inClosed):
 		s.closedCount++
