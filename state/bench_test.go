@@ -271,8 +271,17 @@ func knownOrders(n, rounds int) (*Store, [][]byte) {
 // BenchmarkIngestKnownOrders folds updates of orders the store already
 // holds (10,000 open): one op is one frame; the goal is 0 allocs/op.
 func BenchmarkIngestKnownOrders(b *testing.B) {
+	benchKnownOrders(b, func(frames [][]byte) func(s *Store, k int) {
+		return func(s *Store, k int) { s.ApplyFrame(frames[k], nil) }
+	})
+}
+
+// benchKnownOrders times fold(s, k), which folds update k of
+// knownOrders' frames into s (made for its frames), per update.
+func benchKnownOrders(b *testing.B, prepare func(frames [][]byte) func(s *Store, k int)) {
 	const n, rounds = 10_000, 20
 	s, frames := knownOrders(n, rounds)
+	fold := prepare(frames)
 	b.ReportAllocs()
 	b.ResetTimer()
 	k := 0
@@ -287,7 +296,7 @@ func BenchmarkIngestKnownOrders(b *testing.B) {
 			k = 0
 			b.StartTimer()
 		}
-		s.ApplyFrame(frames[k], nil)
+		fold(s, k)
 		k++
 	}
 	wall := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
@@ -361,29 +370,8 @@ func BenchmarkFold(b *testing.B) {
 // BenchmarkFoldKnownOrders is BenchmarkIngestKnownOrders with the frames
 // decoded beforehand: the fold of an update of a known order alone.
 func BenchmarkFoldKnownOrders(b *testing.B) {
-	const n, rounds = 10_000, 20
-	s, frames := knownOrders(n, rounds)
-	evs := decodedAll(frames)
-	b.ReportAllocs()
-	b.ResetTimer()
-	k := 0
-	var setup time.Duration
-	c0 := testkit.CPUTime()
-	for i := 0; i < b.N; i++ {
-		if k == len(evs) {
-			b.StopTimer()
-			t0 := testkit.CPUTime()
-			s, _ = knownOrders(n, 0)
-			setup += testkit.CPUTime() - t0
-			k = 0
-			b.StartTimer()
-		}
-		s.ApplyEvents(evs[k], nil)
-		k++
-	}
-	cpu := float64(testkit.CPUTime()-c0-setup) / float64(b.N)
-	b.ReportMetric(cpu, "cpu-ns/event")
-	if s.Stats().Stale != 0 {
-		b.Fatalf("stale = %d, want 0", s.Stats().Stale)
-	}
+	benchKnownOrders(b, func(frames [][]byte) func(s *Store, k int) {
+		evs := decodedAll(frames)
+		return func(s *Store, k int) { s.ApplyEvents(evs[k], nil) }
+	})
 }

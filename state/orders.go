@@ -76,10 +76,7 @@ func (x *idIndex[V]) getKey(k uint64, id []byte) (V, bool) {
 	return v, ok
 }
 
-// put maps id to v.
-func (x *idIndex[V]) put(id string, v V) { x.putKey(numKey(id), id, v) }
-
-// putKey is put of id whose numKey is k.
+// putKey maps id, whose numKey is k, to v.
 func (x *idIndex[V]) putKey(k uint64, id string, v V) {
 	if k != 0 {
 		x.num.put(k, v)
@@ -91,10 +88,7 @@ func (x *idIndex[V]) putKey(k uint64, id string, v V) {
 	x.text[id] = v
 }
 
-// dropIf forgets id if it maps to v.
-func (x *idIndex[V]) dropIf(id string, v V) { x.dropIfKey(numKey(id), id, v) }
-
-// dropIfKey is dropIf of id whose numKey is k.
+// dropIfKey forgets id, whose numKey is k, if it maps to v.
 func (x *idIndex[V]) dropIfKey(k uint64, id string, v V) {
 	if k != 0 {
 		x.num.dropIf(k, v)
