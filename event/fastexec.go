@@ -63,7 +63,7 @@ func fastExec(b []byte, start, depth int, ev *Event) (int, bool) {
 	x.Close, x.Leverage = false, nil
 	// i-1 is the head's comma: the fields in the service's order first,
 	// then any others by key.
-	i, seen := execInOrder(b, i-1, x, contract)
+	i, seen := execInOrder(b, i-1, x, contract, 0)
 	for {
 		// i is the separator after a value.
 		if i >= len(b) {
@@ -75,6 +75,14 @@ func fastExec(b []byte, start, depth int, ev *Event) (int, bool) {
 		}
 		if b[i] != ',' {
 			return 0, false
+		}
+		// after other keys (the optional fields), the service's order
+		// again
+		if n := int(orderIndex[at(b, i+2)]); n > 0 {
+			if j, s := execInOrder(b, i, x, contract, n-1); j != i {
+				i, seen = j, seen|s
+				continue
+			}
 		}
 		k, ok := keyAt(b, i+1)
 		if !ok {

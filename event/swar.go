@@ -27,11 +27,15 @@ func load8(b []byte, i int) uint64 {
 	return loadTail(b, i)
 }
 
-// loadTail is load8 near the end of b (not inlined: it would take the
-// registers of the loops load8 is in).
+// loadTail is load8 near the end of b: the last eight bytes shifted
+// down, or byte by byte in a frame shorter than eight. (Not inlined: it
+// would take registers in the loops load8 is in.)
 //
 //go:noinline
 func loadTail(b []byte, i int) uint64 {
+	if n := len(b); n >= 8 && i < n {
+		return load8(b, n-8) >> (8 * (i + 8 - n))
+	}
 	var v uint64
 	for k := len(b) - 1; k >= i; k-- {
 		v = v<<8 | uint64(b[k])

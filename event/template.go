@@ -64,18 +64,32 @@ var (
 		ordered('v', unsafe.Offsetof(x0.Leverage), kindDec, needLev),
 	}
 	spotOrder = len(execOrder) - 2
+
+	// orderIndex numbers the keys of execOrder from 1 (0: none).
+	orderIndex = func() (ix [256]uint8) {
+		for n, f := range execOrder {
+			ix[byte(f.key>>16)] = uint8(n + 1)
+		}
+		return ix
+	}()
 )
 
 // execInOrder reads the fields of an execution report that come in the
-// order the service writes them, each value as fastExec checks it, from
-// the separator at b[i]. It stops at the first other key, or the first
-// value not written the usual way (which fastExec's loop then reads
-// again), or the end, returning the separator there and the fields
-// seen. It calls nothing, so that the loop keeps its values in registers.
-func execInOrder(b []byte, i int, x *ExecView, contract bool) (int, uint32) {
+// order the service writes them, from its field from on, each value as
+// fastExec checks it, from the separator at b[i]. It stops at the first
+// other key, or the first value not written the usual way (which
+// fastExec's loop then reads again), or the end, returning the separator
+// there and the fields seen. It calls nothing, so that the loop keeps its
+// values in registers.
+func execInOrder(b []byte, i int, x *ExecView, contract bool, from int) (int, uint32) {
 	fields := execOrder[:spotOrder]
 	if contract {
 		fields = execOrder[:]
+	}
+	if from < len(fields) {
+		fields = fields[from:]
+	} else {
+		fields = nil
 	}
 	var seen uint32
 	for n := range fields {
