@@ -166,11 +166,6 @@ func fastExec(b []byte, start, depth int, ev *Event) (int, bool) {
 	return i, true
 }
 
-// keyIs reports whether b[i:] starts with `,"k":`.
-func keyIs(b []byte, i int, k byte) bool {
-	return load8(b, i)&0xFF_FFFF_FFFF == ','|'"'<<8|uint64(k)<<16|'"'<<24|':'<<32
-}
-
 // keyAt reads `"k":` at b[i], k one plain byte, with a value byte after.
 func keyAt(b []byte, i int) (byte, bool) {
 	if i+5 > len(b) {
