@@ -66,7 +66,7 @@ func BenchmarkDecodeColdReports(b *testing.B) {
 				OrderID: strconv.Itoa(4293153 + i), LastQty: "1.5", CumQty: strconv.Itoa(k) + ".5", LastPrice: "0", Commission: "0",
 				Working: true, Created: 1_000, CumQuote: strconv.Itoa(k) + ".15396615"}
 			if i%4 == 0 {
-				r.Contract, r.Symbol, r.OrderID, r.Leverage, r.CommissionAsset = true, "BTC-PERP-REV", strconv.Itoa(469961015902208000+i), "10", "USDT"
+				r.Contract, r.Symbol, r.OrderID, r.Leverage, r.CommissionAsset = true, "BTC-PERP-REV", strconv.FormatUint(469961015902208000+uint64(i), 10), "10", "USDT"
 			}
 			frames = append(frames, AppendExecution(nil, &r, EncodeOptions{Optional: k%5 == 0}))
 		}
