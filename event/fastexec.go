@@ -1,5 +1,7 @@
 package event
 
+import "encoding/binary"
+
 import ()
 
 // The fast path for order updates. Nearly every object of a user stream
@@ -171,7 +173,7 @@ func keyAt(b []byte, i int) (byte, bool) {
 	if i+5 > len(b) {
 		return 0, false
 	}
-	kw := uint32(load8(b, i))
+	kw := binary.LittleEndian.Uint32(b[i:])
 	k := byte(kw >> 8)
 	// `""":` is no key
 	return k, kw&0xFFFF00FF == 0x3A220022 && strPlain[k]
@@ -233,14 +235,25 @@ func decAt(b []byte, i int) ([]byte, int, bool) {
 	}
 	// The usual quoted decimal, digits and an optional fraction, is read
 	// in one pass; any other text is scanned, then checked.
-	if j, c := digitsTo(b, i+1); j > i+1 {
-		switch c {
-		case '.':
-			if k, c := digitsTo(b, j+1); k > j+1 && c == '"' {
-				return sub(b, i+1, k), k + 1, true
-			}
+	j := i + 1
+	v := load8(b, j)
+	for ; nonDigits(v) == 0; v = load8(b, j) {
+		j += 8
+	}
+	lane := lowLane(nonDigits(v))
+	if j += lane; j > i+1 {
+		switch laneByte(v, lane) {
 		case '"':
 			return sub(b, i+1, j), j + 1, true
+		case '.':
+			k := j + 1
+			for v = load8(b, k); nonDigits(v) == 0; v = load8(b, k) {
+				k += 8
+			}
+			lane = lowLane(nonDigits(v))
+			if k += lane; k > j+1 && laneByte(v, lane) == '"' {
+				return sub(b, i+1, k), k + 1, true
+			}
 		}
 	}
 	t, j, ok := strAt(b, i)

@@ -59,17 +59,18 @@ func stopMask(v uint64) uint64 {
 	return quoteLanes(v) | ((e-lanes1)&^e|(v-0x20*lanes1)&^v)&lanesTop
 }
 
+// laneByte is the byte in lane n (0..7) of v.
+func laneByte(v uint64, n int) byte { return byte(v >> (8 * uint(n) & 63)) }
+
 // lowLane is the index of the lane of the lowest mark of m (m != 0).
 func lowLane(m uint64) int { return bits.TrailingZeros64(m) >> 3 }
 
-// strAt reads a plain string value at b[i]; the text and index returned
-// mean nothing when it is not one (false).
+// strAt reads a plain string value at b[i] (i < len(b)); the text and
+// index returned mean nothing when it is not one (false). Inlined: a call
+// less per string.
 func strAt(b []byte, i int) ([]byte, int, bool) {
-	j, ok := quotedEnd(b, i)
-	if !ok {
-		return nil, j, false
-	}
-	return sub(b, i+1, j), j + 1, true
+	j, ok := quotedEnd(b, i) // i+1 <= j <= len(b) for i < len(b)
+	return b[i+1 : j], j + 1, ok
 }
 
 // sub is b[i:j:j] for 0 <= i <= j <= len(b), which the caller has
@@ -123,19 +124,6 @@ func digitsEnd(b []byte, i int) int {
 	}
 }
 
-// digitsTo returns the end of the run of digits from i and the byte
-// there (0 past the end of b).
-func digitsTo(b []byte, i int) (int, byte) {
-	for {
-		v := load8(b, i)
-		if m := nonDigits(v); m != 0 {
-			j := lowLane(m)
-			return i + j, byte(v >> (8 * j))
-		}
-		i += 8
-	}
-}
-
 // nonDigits marks (top bit of the lane) the bytes of eight that are no
 // ASCII digit; only the lowest mark is exact (a carry or borrow goes up
 // from a marked lane), and the one used.
@@ -175,7 +163,7 @@ var pow10 = [9]uint64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8}
 
 // uintAt reads an unsigned JSON integer at b[i] (no leading zero).
 func uintAt(b []byte, i int) ([]byte, int, bool) {
-	j, _ := digitsTo(b, i)
+	j := digitsEnd(b, i)
 	if j == i || (j > i+1 && b[i] == '0') {
 		return nil, j, false
 	}
