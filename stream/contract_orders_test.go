@@ -58,6 +58,7 @@ func TestCancelContractOrder(t *testing.T) {
 // the orders when it took effect, NOT_PLACED when it did not. Each order
 // is sent once.
 func TestPlaceContractOrderUnknown(t *testing.T) {
+	t.Parallel()
 	for _, took := range []bool{true, false} {
 		f := newFixture(t, sim.Options{Faults: sim.Faults{OrderErrorRate: 1, OrderErrorTakesEffect: took}},
 			Config{QueryDelay: 100 * time.Millisecond}, true)
@@ -89,6 +90,7 @@ func TestPlaceContractOrderUnknown(t *testing.T) {
 // TestReadOnlyPlacesNoContractOrder: a read-only session refuses a
 // contract order and the simulator's request log shows nothing sent.
 func TestReadOnlyPlacesNoContractOrder(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sim.Options{}, Config{}, false)
 	res := f.s.PlaceContractOrder(context.Background(), rest.ContractOrderRequest{Symbol: "ETH-PERP", Side: "BUY_OPEN",
 		Quantity: "1", Price: "1000", Leverage: "5"})

@@ -24,8 +24,10 @@ import (
 // connections dropped every 300 ms (fills missed while away come from
 // the myTrades of each resync).
 func TestFillsMatchTheSimulator(t *testing.T) {
-	t.Run("clean", func(t *testing.T) { fillsMatch(t, sim.Faults{}, Config{}) })
+	t.Parallel()
+	t.Run("clean", func(t *testing.T) { t.Parallel(); fillsMatch(t, sim.Faults{}, Config{}) })
 	t.Run("faulty", func(t *testing.T) {
+		t.Parallel()
 		fillsMatch(t, sim.Faults{DuplicateRate: 0.2, ReorderWindow: 20 * time.Millisecond, OptionalFields: true,
 			DropEvery: 300 * time.Millisecond}, Config{BackoffBase: 20 * time.Millisecond, BackoffCap: 100 * time.Millisecond})
 	})

@@ -15,6 +15,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"bhtop/internal/clock"
+	"bhtop/internal/defaults"
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
 	"bhtop/rest"
@@ -98,7 +99,7 @@ func newFixture(t *testing.T, opts sim.Options, cfg Config, trader bool) *fixtur
 func newFakeFixture(t *testing.T, opts sim.Options, cfg Config, trader bool) *fixture {
 	t.Helper()
 	clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
-	opts.Now, cfg.Clock = clk.Now, clk
+	opts, cfg.Clock = simtest.OnFake(clk, opts), clk
 	if opts.RateLimits == (sim.RateLimits{}) {
 		// The client paces itself on the fake clock but waits in real
 		// time: with the clock still, the default limits would stall it.
@@ -112,8 +113,19 @@ func newFakeFixture(t *testing.T, opts sim.Options, cfg Config, trader bool) *fi
 	return startFixture(t, opts, cfg, trader, clk)
 }
 
+// polled gives cfg the publishing of a test that polls Hub().Latest()
+// for a change: with no subscriber the writer publishes at most every
+// PublishIdle (1s by default), and each look would wait up to that long
+// in real time. PublishEvery applies instead unless the test set
+// PublishIdle.
+func polled(cfg Config) Config {
+	defaults.Fill(&cfg.PublishIdle, time.Nanosecond) // (max(PublishIdle, PublishEvery) is the gap)
+	return cfg
+}
+
 func startFixture(t *testing.T, opts sim.Options, cfg Config, trader bool, clk *clock.Fake) *fixture {
 	t.Helper()
+	cfg = polled(cfg)
 	log := &syncBuf{}
 	opts.RequestLog = log
 	srv := simtest.Start(t, opts)

@@ -110,6 +110,11 @@ func TestUnknownOrdersBoundedPerResync(t *testing.T) {
 	testkit.Eventually(t, 5*time.Second, func() bool { return f.s.Status().State != StateLive },
 		"the session notices the outage")
 	ctx := context.Background()
+	// The simulator's limits (1000 orders a second), not the 20 a second
+	// a client holds to until brokerInfo tells it.
+	if _, err := f.rest.BrokerInfo(ctx); err != nil {
+		t.Fatal(err)
+	}
 	tr := rest.NewTrader(f.rest)
 	n := unknownOrdersOnResync + 5
 	var ids []string

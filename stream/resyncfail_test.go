@@ -28,7 +28,7 @@ import (
 // steps the clock faster than a loaded machine may answer them.
 func startSession(t *testing.T, c *rest.Client, wsURL string, clk clock.Clock) *Session {
 	t.Helper()
-	s, err := New(Config{REST: c, WSURL: wsURL, Simulated: true, Clock: clk, PingEvery: 24 * time.Hour})
+	s, err := New(polled(Config{REST: c, WSURL: wsURL, Simulated: true, Clock: clk, PingEvery: 24 * time.Hour}))
 	return testkit.Started(t, s, err)
 }
 
@@ -53,6 +53,7 @@ func TestNotLiveWhenCredentialsFail(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv, clk := simtest.StartOnClock(t, sim.Options{Keys: []sim.Key{tt.key}})
 			c := rest.New(srv.URL(), rest.WithAPIKey(apiKey), rest.WithSecret(tt.secret), rest.WithClock(clk.Now))
 			s := startSession(t, c, srv.WSURL(), clk) // AuthRetry: 30s
@@ -162,6 +163,7 @@ func TestGoesLiveOnceSnapshotApplied(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv, clk := simtest.StartOnClock(t, sim.Options{})
 			p := newFailingProxy(t, srv.URL(), clk.Now)
 			tt.setup(p)

@@ -22,6 +22,7 @@ import (
 // answers 429 or 418, and every account goes live and resyncs, paced
 // over several minutes of the fake clock.
 func TestSharedLimitsAccountsGoLive(t *testing.T) {
+	t.Parallel()
 	const accounts, limit = 8, 40
 	srv, clk := simtest.StartOnClock(t, sim.Options{Accounts: accounts, RateLimits: sim.RateLimits{WeightPerMinute: limit}})
 	host := rest.NewHostLimits()
@@ -92,7 +93,7 @@ func sharedOnClock(clk *clock.Fake, host *rest.HostLimits, inflight *testkit.Inf
 	return simtest.SharedOnClock(clk, host, rest.WithHTTPClient(&http.Client{Transport: inflight}))
 }
 
-// drive moves clk a second at a time, between requests, until cond holds
+// drive moves clk 10 s at a time, between requests, until cond holds
 // (at most 10 s of real time).
 func drive(t *testing.T, clk *clock.Fake, inflight *testkit.Inflight, cond func() bool, what string) {
 	t.Helper()
@@ -101,7 +102,7 @@ func drive(t *testing.T, clk *clock.Fake, inflight *testkit.Inflight, cond func(
 			return true
 		}
 		if inflight.Idle(5 * time.Second) {
-			clk.Advance(time.Second)
+			clk.Advance(10 * time.Second)
 		}
 		return false
 	}) {
