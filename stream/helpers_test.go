@@ -148,12 +148,13 @@ func startFixture(t *testing.T, opts sim.Options, cfg Config, trader bool, clk *
 	return &fixture{t: t, srv: srv, log: log, rest: c, s: s, clk: clk, inflight: inflight}
 }
 
-// until moves the fake clock by step per poll until cond holds, failing
-// the test after 5 s of real time with what was awaited and, as they are
-// then, the session's status and the listenKey requests.
+// until moves the fake clock by step per poll (testkit.Poll apart) until
+// cond holds, failing the test after 5 s of real time with what was
+// awaited and, as they are then, the session's status and the listenKey
+// requests.
 func (f *fixture) until(step time.Duration, cond func() bool, what string) {
 	f.t.Helper()
-	if !testkit.Within(5*time.Second, func() bool {
+	if !testkit.WithinEvery(5*time.Second, testkit.Poll, func() bool {
 		if cond() {
 			return true
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -22,11 +23,9 @@ import (
 // in the dump, not only as fills of an order found nowhere.
 func TestOrderFilledDuringOutageIsKnown(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, sim.Options{MarketInterval: -1}, Config{BackoffBase: 20 * time.Millisecond,
-		BackoffCap: 100 * time.Millisecond}, true)
+	f := newFakeFixture(t, sim.Options{}, Config{BackoffBase: 20 * time.Millisecond, BackoffCap: 100 * time.Millisecond}, true)
 	f.srv.SetUserStreamDown(true)
-	testkit.Eventually(t, 5*time.Second, func() bool { return f.s.Status().State != StateLive },
-		"the session notices the outage")
+	f.until(100*time.Millisecond, func() bool { return f.s.Status().State != StateLive }, "the session to notice the outage")
 
 	ctx := context.Background()
 	tr := rest.NewTrader(f.rest)
@@ -59,12 +58,10 @@ func TestOrderFilledDuringOutageIsKnown(t *testing.T) {
 	}
 	for _, w := range wants {
 		var got *state.Order
-		if !eventually(5*time.Second, func() bool {
+		f.until(100*time.Millisecond, func() bool {
 			got, _ = f.s.Hub().Latest().Orders.Find(w.market, w.id)
 			return got != nil
-		}) {
-			t.Fatalf("%s order %s not in the state after the resync (fills %d; %s)", w.market, w.id, len(f.s.Hub().Latest().Fills), f.describe())
-		}
+		}, fmt.Sprintf("%s order %s in the state after the resync", w.market, w.id))
 		if got.Open() || got.Status != w.status || !decEq(got.ExecutedQty, w.z) || !decEq(got.CumulativeQuoteQty, w.quote) ||
 			got.AvgPrice == nil || !decEq(*got.AvgPrice, w.avg) || got.Symbol != w.symbol || got.Side != "BUY" {
 			t.Errorf("order %+v, want the service's %+v", got, w)
@@ -104,14 +101,13 @@ func TestOrderFilledDuringOutageIsKnown(t *testing.T) {
 // rest.
 func TestUnknownOrdersBoundedPerResync(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, sim.Options{MarketInterval: -1, RateLimits: sim.RateLimits{OrdersPerSecond: 1000, WeightPerMinute: 100000}},
-		Config{BackoffBase: 20 * time.Millisecond, BackoffCap: 100 * time.Millisecond}, true)
+	f := newFakeFixture(t, sim.Options{}, Config{BackoffBase: 20 * time.Millisecond, BackoffCap: 100 * time.Millisecond}, true)
 	f.srv.SetUserStreamDown(true)
-	testkit.Eventually(t, 5*time.Second, func() bool { return f.s.Status().State != StateLive },
-		"the session notices the outage")
+	f.until(100*time.Millisecond, func() bool { return f.s.Status().State != StateLive }, "the session to notice the outage")
 	ctx := context.Background()
-	// The simulator's limits (1000 orders a second), not the 20 a second
-	// a client holds to until brokerInfo tells it.
+	// The simulator's order rate, not the 20 a second a client holds to
+	// until brokerInfo tells it (on a clock that stands still, the 21st
+	// order would wait for ever).
 	if _, err := f.rest.BrokerInfo(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -135,8 +131,8 @@ func TestUnknownOrdersBoundedPerResync(t *testing.T) {
 		}
 		return k
 	}
-	testkit.Eventually(t, 5*time.Second, func() bool { return known() == unknownOrdersOnResync },
-		"%d of the %d orders known after the resync", unknownOrdersOnResync, n)
+	f.until(100*time.Millisecond, func() bool { return known() == unknownOrdersOnResync },
+		fmt.Sprintf("%d of the %d orders known after the resync", unknownOrdersOnResync, n))
 	if q := f.log.count("GET", "/openapi/v1/order"); q != unknownOrdersOnResync {
 		t.Errorf("%d orders queried, want %d at one resync", q, unknownOrdersOnResync)
 	}

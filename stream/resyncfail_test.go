@@ -63,7 +63,7 @@ func TestNotLiveWhenCredentialsFail(t *testing.T) {
 			// The first attempt, then one every 30s of the clock: the fourth
 			// comes 90s later, not sooner.
 			began := clk.Now()
-			if !testkit.Advancing(clk, 5*time.Second, 5*time.Second, func() bool { return srv.Log.Count("GET", "/openapi/v1/account") >= 4 }) {
+			if !testkit.Advancing(clk, 10*time.Second, 5*time.Second, func() bool { return srv.Log.Count("GET", "/openapi/v1/account") >= 4 }) {
 				t.Fatalf("GET account requests = %d in %s, want 4 (retried every 30s)", srv.Log.Count("GET", "/openapi/v1/account"), clk.Now().Sub(began))
 			}
 			if el := clk.Now().Sub(began); el < 90*time.Second {

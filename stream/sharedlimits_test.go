@@ -93,16 +93,16 @@ func sharedOnClock(clk *clock.Fake, host *rest.HostLimits, inflight *testkit.Inf
 	return simtest.SharedOnClock(clk, host, rest.WithHTTPClient(&http.Client{Transport: inflight}))
 }
 
-// drive moves clk 10 s at a time, between requests, until cond holds
+// drive moves clk 15 s at a time, between requests, until cond holds
 // (at most 10 s of real time).
 func drive(t *testing.T, clk *clock.Fake, inflight *testkit.Inflight, cond func() bool, what string) {
 	t.Helper()
-	if !testkit.Within(10*time.Second, func() bool {
+	if !testkit.WithinEvery(10*time.Second, testkit.Poll, func() bool {
 		if cond() {
 			return true
 		}
 		if inflight.Idle(5 * time.Second) {
-			clk.Advance(10 * time.Second)
+			clk.Advance(15 * time.Second)
 		}
 		return false
 	}) {
