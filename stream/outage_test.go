@@ -16,6 +16,17 @@ import (
 	"bhtop/state"
 )
 
+// inOutage is a trading session on the fake clock whose user data stream
+// the simulator has taken down (REST still answers), once the session
+// has noticed; its reconnects are 20 to 100 ms of the clock apart.
+func inOutage(t *testing.T) *fixture {
+	t.Helper()
+	f := newFakeFixture(t, sim.Options{}, Config{BackoffBase: 20 * time.Millisecond, BackoffCap: 100 * time.Millisecond}, true)
+	f.srv.SetUserStreamDown(true)
+	f.until(100*time.Millisecond, func() bool { return f.s.Status().State != StateLive }, "the session to notice the outage")
+	return f
+}
+
 // TestOrderFilledDuringOutageIsKnown: an order placed and filled while
 // the user data stream is down (the simulator cuts and refuses it; REST
 // answers) is known after the resync as a closed order with its true
@@ -23,10 +34,7 @@ import (
 // in the dump, not only as fills of an order found nowhere.
 func TestOrderFilledDuringOutageIsKnown(t *testing.T) {
 	t.Parallel()
-	f := newFakeFixture(t, sim.Options{}, Config{BackoffBase: 20 * time.Millisecond, BackoffCap: 100 * time.Millisecond}, true)
-	f.srv.SetUserStreamDown(true)
-	f.until(100*time.Millisecond, func() bool { return f.s.Status().State != StateLive }, "the session to notice the outage")
-
+	f := inOutage(t)
 	ctx := context.Background()
 	tr := rest.NewTrader(f.rest)
 	spot := tr.PlaceOrder(ctx, rest.OrderRequest{Symbol: "BTCUSDT", Side: "BUY", Type: "MARKET", Quantity: "0.05"})
@@ -101,16 +109,8 @@ func TestOrderFilledDuringOutageIsKnown(t *testing.T) {
 // rest.
 func TestUnknownOrdersBoundedPerResync(t *testing.T) {
 	t.Parallel()
-	f := newFakeFixture(t, sim.Options{}, Config{BackoffBase: 20 * time.Millisecond, BackoffCap: 100 * time.Millisecond}, true)
-	f.srv.SetUserStreamDown(true)
-	f.until(100*time.Millisecond, func() bool { return f.s.Status().State != StateLive }, "the session to notice the outage")
+	f := inOutage(t)
 	ctx := context.Background()
-	// The simulator's order rate, not the 20 a second a client holds to
-	// until brokerInfo tells it (on a clock that stands still, the 21st
-	// order would wait for ever).
-	if _, err := f.rest.BrokerInfo(ctx); err != nil {
-		t.Fatal(err)
-	}
 	tr := rest.NewTrader(f.rest)
 	n := unknownOrdersOnResync + 5
 	var ids []string
