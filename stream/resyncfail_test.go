@@ -185,10 +185,7 @@ func TestResyncRateLimitedIsNoBan(t *testing.T) {
 		t.Run(fmt.Sprintf("round %d", round), func(t *testing.T) {
 			t.Parallel()
 			srv, clk := simtest.StartOnClock(t, sim.Options{RateLimits: sim.RateLimits{WeightPerMinute: 6}})
-			other := srv.Client(rest.WithClock(clk.Now))
-			if _, err := other.Account(context.Background()); err != nil { // weight 5 of 6
-				t.Fatal(err)
-			}
+			srv.SpendWeight(t, clk.Now, 5) // another client of the key: 5 of 6
 			c := srv.Client(rest.WithClock(clk.Now))
 			s := startSession(t, c, srv.WSURL(), clk) // the listenKey: 6 of 6
 			testkit.Eventually(t, 5*time.Second, func() bool { return srv.Log.Count("GET", "/openapi/v1/account") >= 2 },
