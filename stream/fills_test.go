@@ -91,7 +91,7 @@ func fillsMatch(t *testing.T, faults sim.Faults, cfg Config, pause time.Duration
 		time.Sleep(pause)
 	}
 	// Let resting remainders fill, then pull what is left.
-	time.Sleep(200 * time.Millisecond)
+	time.Sleep(2 * pause)
 	for _, k := range orders {
 		tr.Cancel(ctx, rest.CancelRequest{OrderID: k.OrderID, Contract: k.Market == state.MarketContract})
 	}
