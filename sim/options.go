@@ -101,6 +101,12 @@ type Options struct {
 	// default 5m.
 	QuoteIdle time.Duration
 
+	// MakerRate is the commission rate of a maker fill, a decimal; "" is
+	// 0.0008. A negative rate is a rebate: the maker is paid, and its
+	// fill's commission is negative, as the service reports one. New panics
+	// on one that is not a decimal.
+	MakerRate string
+
 	// Accounts is the number of independent accounts (own balances,
 	// orders, positions and key pair); default 1. The first is reached
 	// with Keys; the others get seeded key pairs (see Server.Accounts).
