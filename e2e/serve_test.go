@@ -26,6 +26,65 @@ var servingOn = regexp.MustCompile(`serving the read-only dashboard over ssh" li
 // bot viewer only, one on main on the main viewer only: neither is shown
 // anything of the other's account.
 func TestServeAlertsReachTheirViewers(t *testing.T) {
+	s, terms := serveTwoViewers(t, "[[alerts]]\nkind = \"fill\"\naccount = \"bot\"\n[[alerts]]\nkind = \"fill\"\naccount = \"main\"\n")
+	bell := func(term *testkit.Term) bool { return term.Format("#{window_bell_flag}") == "1" }
+	for i, c := range []struct{ account, other string }{{"bot", "main"}, {"main", "bot"}} {
+		a := s.Accounts[map[string]int{"main": 0, "bot": 1}[c.account]]
+		cmd := exec.Command(binary, "order", "new", "--symbol", "BTCUSDT", "--side", "BUY", "--type", "MARKET", "--quantity", "0.01")
+		cmd.Env = append(os.Environ(), "BHTOP_BASE_URL="+s.BaseURL, "BHTOP_API_KEY="+a.APIKey, "BHTOP_SECRET_KEY="+a.SecretKey, "XDG_CONFIG_HOME=/nonexistent")
+		if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), `"outcome":"accepted"`) {
+			t.Fatalf("order on %s: %v\n%s", c.account, err, out)
+		}
+		terms[c.account].WaitFor("the toast and the Events pane's alert line", func(s string) bool {
+			return strings.Contains(s, "⚑ "+c.account+": ") && alertLines(s) == 1
+		})
+		testkit.Eventually(t, 5*time.Second, func() bool { return bell(terms[c.account]) }, "the %s viewer's bell", c.account)
+		time.Sleep(500 * time.Millisecond) // the other viewer's toast would have shown
+		if scr := terms[c.other].Screen(); strings.Contains(scr, "⚑ "+c.account) || strings.Contains(scr, c.account+":") || alertLines(scr) != i {
+			t.Errorf("the %s viewer was shown an alert of %s:\n%s", c.other, c.account, scr)
+		}
+		if i == 0 && bell(terms[c.other]) {
+			t.Errorf("the %s viewer's bell rang for an alert of %s", c.other, c.account)
+		}
+	}
+	for _, term := range terms {
+		term.Keys("q")
+	}
+}
+
+// TestServeMarketAlertReachesEveryViewer: a price_cross rule naming no
+// account is a market alert (a price is not secret): `bhtop serve` of
+// two accounts of one host evaluates it once, on the first account (bot,
+// the names sorted), and shows it to the viewer allowed only main as
+// well as to the one allowed only bot (it was shown to bot's alone):
+// each has its alert line in the Events pane, once, and neither is told
+// of the other's account.
+func TestServeMarketAlertReachesEveryViewer(t *testing.T) {
+	_, terms := serveTwoViewers(t, "[[alerts]]\nkind = \"price_cross\"\nsymbol = \"BTCUSDT\"\nabove = 1\n")
+	for name, term := range terms {
+		scr := term.WaitFor("the market alert in "+name+"'s Events pane", func(s string) bool {
+			return alertLines(s) >= 1 && regexp.MustCompile(` alert +BTCUS`).MatchString(s) // cut short in the pane
+		})
+		time.Sleep(500 * time.Millisecond) // a second line would have shown
+		if scr = term.Screen(); alertLines(scr) != 1 {
+			t.Errorf("the %s viewer has %d alert lines, want 1 (one crossing, one alert):\n%s", name, alertLines(scr), scr)
+		}
+		other := map[string]string{"main": "bot", "bot": "main"}[name]
+		if strings.Contains(scr, other+":") || strings.Contains(scr, " "+other+" ") {
+			t.Errorf("the %s viewer is told of %s:\n%s", name, other, scr)
+		}
+	}
+	for _, term := range terms {
+		term.Keys("q")
+	}
+}
+
+// serveTwoViewers runs `bhtop serve` of the two accounts main and bot of
+// a `bhtop sim --accounts 2` with the alert rules in rules (config file
+// TOML), and two stock OpenSSH viewers in 120×40 terminals, whose keys
+// allow main and bot alone; it returns once each shows its account live.
+func serveTwoViewers(t *testing.T, rules string) (*simProc, map[string]*testkit.Term) {
+	t.Helper()
 	if _, err := exec.LookPath("ssh"); err != nil {
 		t.Skip("ssh not installed")
 	}
@@ -36,8 +95,7 @@ func TestServeAlertsReachTheirViewers(t *testing.T) {
 		a := s.Accounts[i]
 		cfg += fmt.Sprintf("[accounts.%s]\napi_key = %q\nsecret_key = %q\n", name, a.APIKey, a.SecretKey)
 	}
-	cfg += "[[alerts]]\nkind = \"fill\"\naccount = \"bot\"\n[[alerts]]\nkind = \"fill\"\naccount = \"main\"\n"
-	cfgFile := testkit.WriteFileMode(t, filepath.Join(dir, "config.toml"), cfg, 0o600)
+	cfgFile := testkit.WriteFileMode(t, filepath.Join(dir, "config.toml"), cfg+rules, 0o600)
 	keyFiles := map[string]string{}
 	var lines []string
 	for _, name := range []string{"main", "bot"} {
@@ -90,29 +148,7 @@ func TestServeAlertsReachTheirViewers(t *testing.T) {
 			return strings.Contains(strings.SplitN(s, "\n", 2)[0], " "+name+" ") && strings.Contains(s, "● live")
 		})
 	}
-	bell := func(term *testkit.Term) bool { return term.Format("#{window_bell_flag}") == "1" }
-	for i, c := range []struct{ account, other string }{{"bot", "main"}, {"main", "bot"}} {
-		a := s.Accounts[map[string]int{"main": 0, "bot": 1}[c.account]]
-		cmd := exec.Command(binary, "order", "new", "--symbol", "BTCUSDT", "--side", "BUY", "--type", "MARKET", "--quantity", "0.01")
-		cmd.Env = append(os.Environ(), "BHTOP_BASE_URL="+s.BaseURL, "BHTOP_API_KEY="+a.APIKey, "BHTOP_SECRET_KEY="+a.SecretKey, "XDG_CONFIG_HOME=/nonexistent")
-		if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), `"outcome":"accepted"`) {
-			t.Fatalf("order on %s: %v\n%s", c.account, err, out)
-		}
-		terms[c.account].WaitFor("the toast and the Events pane's alert line", func(s string) bool {
-			return strings.Contains(s, "⚑ "+c.account+": ") && alertLines(s) == 1
-		})
-		testkit.Eventually(t, 5*time.Second, func() bool { return bell(terms[c.account]) }, "the %s viewer's bell", c.account)
-		time.Sleep(500 * time.Millisecond) // the other viewer's toast would have shown
-		if scr := terms[c.other].Screen(); strings.Contains(scr, "⚑ "+c.account) || strings.Contains(scr, c.account+":") || alertLines(scr) != i {
-			t.Errorf("the %s viewer was shown an alert of %s:\n%s", c.other, c.account, scr)
-		}
-		if i == 0 && bell(terms[c.other]) {
-			t.Errorf("the %s viewer's bell rang for an alert of %s", c.other, c.account)
-		}
-	}
-	for _, term := range terms {
-		term.Keys("q")
-	}
+	return s, terms
 }
 
 // alertLines counts the Events pane's alert lines on screen.
