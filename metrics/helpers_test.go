@@ -46,6 +46,17 @@ func newLiveOn(t *testing.T, name string, opts sim.Options) *live {
 	return &live{sim: s, sess: sess, reg: reg, rest: c}
 }
 
+// series are the values of the family name for the live account, by
+// the value of label.
+func (l *live) series(t *testing.T, name, label string) map[string]float64 {
+	t.Helper()
+	out := map[string]float64{}
+	for _, s := range gather(t, l.reg, name) {
+		out[s.labels[label]] = s.value
+	}
+	return out
+}
+
 // sample is one gathered series.
 type sample struct {
 	labels map[string]string

@@ -33,6 +33,9 @@ type Faults struct {
 	ArrayFrames bool
 	// OptionalFields includes SPEC.md's optional (commented-out) fields.
 	OptionalFields bool
+	// NoTradeIDs leaves the trade id (t, optional in SPEC.md) out of the
+	// execution reports of fills; myTrades records still carry it.
+	NoTradeIDs bool
 	// OrderErrorRate is the fraction (0..1) of order-changing requests
 	// (create, cancel) answered with OrderErrorStatus (default 504).
 	OrderErrorRate   float64

@@ -72,7 +72,7 @@ func (x *exchange) publishExec(o *order, now int64) {
 		Working: o.isOpen(), Maker: false, Created: o.created, CumQuote: o.cumQuote.String(),
 	}
 	r.Maker = o.lastMaker && o.lastQty.IsPositive()
-	if o.lastQty.IsPositive() {
+	if o.lastQty.IsPositive() && !x.opts.Faults.NoTradeIDs {
 		r.TradeID = strconv.FormatUint(o.lastTrade, 10)
 	}
 	if o.sym.contract {
