@@ -87,8 +87,10 @@ func (s *FillScan) Scan(fills []Fill, visit func(*Fill)) {
 // appended is where the fills not in the last snapshot's start when they
 // were only appended to what it held (less the oldest, evicted): the
 // fills before the first seen one from the end are then the last
-// snapshot's newest ones, in order. Otherwise (a fill sorted in among
-// older ones, as a resync's myTrades records do) it is 0: all are read.
+// snapshot's newest ones, in order, sharing its rows (the Store builds
+// every row anew only when one changed). Otherwise (a fill sorted in
+// among older ones, or changed, as a resync's myTrades records do) it is
+// 0: all are read.
 func (s *FillScan) appended(fills []Fill) int {
 	if len(s.rows) == 0 {
 		return 0
@@ -104,6 +106,9 @@ func (s *FillScan) appended(fills []Fill) int {
 		KeyOf(&fills[0]) != KeyOf(&s.rows[len(s.rows)-kept]) ||
 		KeyOf(&fills[j]) != KeyOf(&s.rows[len(s.rows)-1]) {
 		return 0
+	}
+	if &fills[0] != &s.rows[len(s.rows)-kept] {
+		return 0 // rows built anew: one shown may have changed (gained its trade id)
 	}
 	return kept
 }
