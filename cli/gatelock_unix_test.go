@@ -60,14 +60,7 @@ func TestStaleGateLocksRemoved(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "bhtop", "gates")
 	gate := func(name string) string { return filepath.Join(dir, name+".json") }
 	lock := func(name string) string { return filepath.Join(dir, name+".lock") }
-	turn := func(f *gateFile) func() {
-		t.Helper()
-		end, err := f.Turn(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return end
-	}
+	turn := func(f *gateFile) func() { t.Helper(); return takeTurn(t, f) }
 	held := &gateFile{path: gate("http_127.0.0.1_2001")}
 	endHeld := turn(held) // in flight while the others start
 	between := &gateFile{path: gate("http_127.0.0.1_2002")}
@@ -126,14 +119,7 @@ func TestEndedGateFilesRemoved(t *testing.T) {
 	gate := func(name string) string { return filepath.Join(dir, name+".json") }
 	now := time.Now()
 	ms := func(d time.Duration) int64 { return now.Add(d).UnixMilli() }
-	turn := func(f *gateFile) func() {
-		t.Helper()
-		end, err := f.Turn(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return end
-	}
+	turn := func(f *gateFile) func() { t.Helper(); return takeTurn(t, f) }
 	held := &gateFile{path: gate("http_127.0.0.1_3004")}
 	endHeld := turn(held) // in flight while the sweep runs
 	between := &gateFile{path: gate("http_127.0.0.1_3006")}
@@ -228,4 +214,15 @@ func TestEndedGateFileRemovedByNextRequest(t *testing.T) {
 	if n := s.Log.Banned(); n > 0 {
 		t.Errorf("%d requests banned (418)", n)
 	}
+}
+
+// takeTurn takes f's turn, failing the test when it cannot, and returns
+// its end.
+func takeTurn(t *testing.T, f *gateFile) func() {
+	t.Helper()
+	end, err := f.Turn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return end
 }

@@ -17,7 +17,10 @@ import (
 	"bhtop/internal/testkit"
 )
 
-var servingOn = regexp.MustCompile(`serving the read-only dashboard over ssh" listen=(\S+)`)
+var (
+	servingOn       = regexp.MustCompile(`serving the read-only dashboard over ssh" listen=(\S+)`)
+	marketAlertLine = regexp.MustCompile(` alert +BTCUS`) // cut short in the Events pane
+)
 
 // TestServeAlertsReachTheirViewers: `bhtop serve` of two accounts of a
 // `bhtop sim --accounts 2`, a fill rule on each; two stock OpenSSH
@@ -62,11 +65,12 @@ func TestServeAlertsReachTheirViewers(t *testing.T) {
 func TestServeMarketAlertReachesEveryViewer(t *testing.T) {
 	_, terms := serveTwoViewers(t, "[[alerts]]\nkind = \"price_cross\"\nsymbol = \"BTCUSDT\"\nabove = 1\n")
 	for name, term := range terms {
-		scr := term.WaitFor("the market alert in "+name+"'s Events pane", func(s string) bool {
-			return alertLines(s) >= 1 && regexp.MustCompile(` alert +BTCUS`).MatchString(s) // cut short in the pane
+		term.WaitFor("the market alert in "+name+"'s Events pane", func(s string) bool {
+			return alertLines(s) >= 1 && marketAlertLine.MatchString(s)
 		})
 		time.Sleep(500 * time.Millisecond) // a second line would have shown
-		if scr = term.Screen(); alertLines(scr) != 1 {
+		scr := term.Screen()
+		if alertLines(scr) != 1 {
 			t.Errorf("the %s viewer has %d alert lines, want 1 (one crossing, one alert):\n%s", name, alertLines(scr), scr)
 		}
 		other := map[string]string{"main": "bot", "bot": "main"}[name]

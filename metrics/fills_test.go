@@ -41,7 +41,7 @@ func TestRebatesNeverLowerFees(t *testing.T) {
 	// A taker sell: its commission is charged in USDT.
 	place(rest.OrderRequest{Symbol: "BTCUSDT", Side: "SELL", Type: "MARKET", Quantity: "0.01"})
 	prom.waitFor(t, `bhtop_fills_total{symbol="BTCUSDT"}`, "desk=1")
-	_, charged, rebated := records(t, l)
+	_, charged, _ := records(t, l)
 	prom.waitFor(t, `bhtop_fees_total{asset="USDT"} > 0`, "desk="+charged["USDT"].String())
 
 	// A sell resting inside the spread, taken by another trader's buy:
@@ -63,7 +63,7 @@ func TestRebatesNeverLowerFees(t *testing.T) {
 	}
 	prom.waitFor(t, `bhtop_fills_total{symbol="BTCUSDT"}`, "desk=3")
 
-	_, charged, rebated = records(t, l)
+	_, charged, rebated := records(t, l)
 	if !rebated["USDT"].IsPositive() || !charged["BTC"].IsPositive() {
 		t.Fatalf("the simulator's records: charged %v, rebated %v; want a USDT rebate and a BTC fee", charged, rebated)
 	}
