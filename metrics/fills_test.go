@@ -179,3 +179,40 @@ func floats(m map[string]decimal.Decimal) map[string]float64 {
 	}
 	return out
 }
+
+// TestSelfTradeIsTwoFills: an order of the account that trades against
+// another of its orders gives two executions with one trade id, the
+// maker's and the taker's, each with its own commission (the service's
+// myTrades has both records): bhtop_fills_total counts both and
+// bhtop_fees_total sums both commissions.
+func TestSelfTradeIsTwoFills(t *testing.T) {
+	l := newLive(t, "main", 0)
+	ctx := context.Background()
+	tr := rest.NewTrader(l.rest)
+	book, err := l.rest.BookTicker(ctx, "BTCUSDT")
+	if err != nil {
+		t.Fatal(err)
+	}
+	price := dec.Sum(book.AskPrice).Sub(decimal.RequireFromString("0.01")) // inside the spread: the best ask
+	if !price.GreaterThan(dec.Sum(book.BidPrice)) {
+		t.Fatalf("book %+v: no room inside the spread", book)
+	}
+	for _, r := range []rest.OrderRequest{
+		{Symbol: "BTCUSDT", Side: "SELL", Type: "LIMIT", TimeInForce: "GTC", Quantity: "0.01", Price: price.String()},
+		{Symbol: "BTCUSDT", Side: "BUY", Type: "MARKET", Quantity: "0.01"}, // takes the sell
+	} {
+		if res := tr.PlaceOrder(ctx, r); res.Outcome != rest.OutcomeAccepted {
+			t.Fatalf("%+v: %+v", r, res)
+		}
+	}
+	fills, fees := recordCounts(t, l)
+	if fills["BTCUSDT"] != 2 {
+		t.Fatalf("the simulator's records: %v fills, want the two sides of one trade", fills)
+	}
+	waitFor(t, "both sides counted", func() bool {
+		return maps.Equal(l.series(t, "bhtop_fills_total", "symbol"), fills) && maps.Equal(l.series(t, "bhtop_fees_total", "asset"), fees)
+	})
+	if n := len(l.sess.Hub().Latest().Fills); n != 2 {
+		t.Errorf("the state holds %d fills, want 2", n)
+	}
+}

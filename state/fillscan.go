@@ -7,8 +7,8 @@ package state
 // the id; keyed by order, quantity and time, two executions of one order
 // alike in both would be one); a trade id seen is also remembered, so a
 // fill the Store dropped (retention) and a resync brought back is not new.
-// A fill no Store made (Seq 0) is known by its trade id, else its order,
-// quantity and time. Reading costs nothing while the fills did not change
+// A fill no Store made (Seq 0) is known by its order and trade id, else
+// its order, quantity and time. Reading costs nothing while the fills did not change
 // and only the appended ones when fills were only appended (the usual
 // case); a fill sorted in among older ones (a resync's myTrades records)
 // makes it read them all. The zero value is ready.
@@ -24,8 +24,8 @@ type FillKey struct {
 	seq                           uint64
 }
 
-// KeyOf is f's key: its Seq, else its trade id, else its order, quantity
-// and time.
+// KeyOf is f's key: its Seq, else its order and trade id, else its
+// order, quantity and time.
 func KeyOf(f *Fill) FillKey {
 	if f.Seq != 0 {
 		return FillKey{seq: f.Seq}
@@ -33,10 +33,11 @@ func KeyOf(f *Fill) FillKey {
 	return tradeKeyOf(f)
 }
 
-// tradeKeyOf is f's key by trade id, else by order, quantity and time.
+// tradeKeyOf is f's key by order and trade id (a self-trade's two sides
+// share the trade id), else by order, quantity and time.
 func tradeKeyOf(f *Fill) FillKey {
 	if f.TradeID != "" {
-		return FillKey{market: f.Market, tradeID: f.TradeID}
+		return FillKey{market: f.Market, orderID: f.OrderID, tradeID: f.TradeID}
 	}
 	return FillKey{market: f.Market, orderID: f.OrderID, qty: f.Qty, time: f.Time}
 }
