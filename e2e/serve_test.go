@@ -3,7 +3,6 @@ package e2e
 import (
 	"bufio"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -109,9 +108,49 @@ func serveTwoViewers(t *testing.T, rules string) (*simProc, map[string]*testkit.
 	}
 	keys := testkit.WriteFileMode(t, filepath.Join(dir, "authorized_keys"), strings.Join(lines, "\n")+"\n", 0o600)
 
-	serve := exec.Command(binary, "serve", "--config", cfgFile, "--listen", "127.0.0.1:0",
-		"--authorized-keys", keys, "--host-key", filepath.Join(dir, "host_key"))
-	serve.Env = append(os.Environ(), "XDG_CONFIG_HOME=/nonexistent", "BHTOP_API_KEY=", "BHTOP_SECRET_KEY=", "BHTOP_BASE_URL=")
+	addr := startServe(t, []string{"XDG_CONFIG_HOME=/nonexistent", "BHTOP_API_KEY=", "BHTOP_SECRET_KEY=", "BHTOP_BASE_URL="},
+		"--config", cfgFile, "--authorized-keys", keys)
+
+	x := testkit.NewTmux(t)
+	terms := map[string]*testkit.Term{}
+	for _, name := range []string{"main", "bot"} {
+		terms[name] = sshViewer(t, x, 120, 40, addr, keyFiles[name])
+	}
+	for name, term := range terms {
+		term.WaitFor("the "+name+" account over OpenSSH", func(s string) bool {
+			return strings.Contains(strings.SplitN(s, "\n", 2)[0], " "+name+" ") && strings.Contains(s, "● live")
+		})
+	}
+	return s, terms
+}
+
+// TestServeViewerSeesAlerts: a stock OpenSSH viewer of `bhtop serve`
+// sees the alerts that fired on its account as "alert" lines in the
+// Events pane (they were only logged).
+func TestServeViewerSeesAlerts(t *testing.T) {
+	if _, err := exec.LookPath("ssh"); err != nil {
+		t.Skip("no OpenSSH client")
+	}
+	s := startSim(t, "--activity", "0")
+	dir := t.TempDir()
+	keyFile, key := testkit.OpenSSHKey(t)
+	viewers := testkit.WriteFile(t, filepath.Join(dir, "viewers"), strings.TrimSpace(string(gossh.MarshalAuthorizedKey(key.PublicKey())))+"\n")
+	cfg := testkit.WriteFile(t, filepath.Join(dir, "config.toml"), "[[alerts]]\nkind = \"price_cross\"\nsymbol = \"BTCUSDT\"\nabove = 1\n")
+	addr := startServe(t, credentials(s), "--authorized-keys", viewers, "--config", cfg)
+	viewer := &term{t: t, Term: sshViewer(t, testkit.NewTmux(t), 160, 48, addr, keyFile)}
+	viewer.waitText("READ-ONLY")
+	viewer.keys("4")
+	viewer.waitFor("the alert in Events", func(screen string) bool { return alertLines(screen, "BTCUSDT price") > 0 })
+}
+
+// startServe runs `bhtop serve` with args, on 127.0.0.1:0 with a new
+// host key, and env after the test's environment; it stops serve when
+// the test ends and returns the address serve says it listens on.
+func startServe(t *testing.T, env []string, args ...string) string {
+	t.Helper()
+	serve := exec.Command(binary, append([]string{"serve", "--listen", "127.0.0.1:0",
+		"--host-key", filepath.Join(t.TempDir(), "host_key")}, args...)...)
+	serve.Env = append(os.Environ(), env...)
 	logs, err := serve.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -132,88 +171,18 @@ func serveTwoViewers(t *testing.T, rules string) (*simProc, map[string]*testkit.
 			}
 		}
 	}()
-	var listen string
 	select {
-	case listen = <-addr:
+	case listen := <-addr:
+		return listen
 	case <-time.After(20 * time.Second):
 		t.Fatal("serve never said where it listens")
 	}
-	host, port, _ := strings.Cut(listen, ":")
-
-	x := testkit.NewTmux(t)
-	terms := map[string]*testkit.Term{}
-	for _, name := range []string{"main", "bot"} {
-		ssh := []string{"ssh", "-p", port, "-i", keyFiles[name], "-F", "/dev/null", "-o", "IdentitiesOnly=yes",
-			"-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes", "desk@" + host}
-		terms[name] = x.Term(t, 120, 40, strings.Join(ssh, " ")+"; sleep 30")
-	}
-	for name, term := range terms {
-		term.WaitFor("the "+name+" account over OpenSSH", func(s string) bool {
-			return strings.Contains(strings.SplitN(s, "\n", 2)[0], " "+name+" ") && strings.Contains(s, "● live")
-		})
-	}
-	return s, terms
+	return ""
 }
 
-// alertLines counts the Events pane's alert lines on screen.
-func alertLines(screen string) int {
-	n := 0
-	for _, line := range strings.Split(screen, "\n") {
-		if strings.Contains(line, " alert ") {
-			n++
-		}
-	}
-	return n
-}
-
-// TestServeViewerSeesAlerts: a stock OpenSSH viewer of `bhtop serve`
-// sees the alerts that fired on its account as "alert" lines in the
-// Events pane (they were only logged).
-func TestServeViewerSeesAlerts(t *testing.T) {
-	if _, err := exec.LookPath("ssh"); err != nil {
-		t.Skip("no OpenSSH client")
-	}
-	s := startSim(t, "--activity", "0")
-	dir := t.TempDir()
-	key := filepath.Join(dir, "viewer")
-	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key).CombinedOutput(); err != nil {
-		t.Fatalf("ssh-keygen: %v\n%s", err, out)
-	}
-	pub, err := os.ReadFile(key + ".pub")
-	if err != nil {
-		t.Fatal(err)
-	}
-	viewers := filepath.Join(dir, "viewers")
-	cfg := filepath.Join(dir, "config.toml")
-	rules := "[[alerts]]\nkind = \"price_cross\"\nsymbol = \"BTCUSDT\"\nabove = 1\n"
-	for path, text := range map[string]string{viewers: string(pub), cfg: rules} {
-		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	_, port, _ := net.SplitHostPort(addr)
-
-	startTerm(t, 100, 10, credentials(s), "serve", "--listen", addr, "--authorized-keys", viewers,
-		"--host-key", filepath.Join(dir, "hostkey"), "--config", cfg)
-	// The viewer retries while serve is starting.
-	ssh := "ssh -tt -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o IdentitiesOnly=yes -o BatchMode=yes -i " +
-		key + " -p " + port + " 127.0.0.1"
-	viewer := &term{t: t, Term: testkit.NewTmux(t).Term(t, 160, 48,
-		"sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do "+ssh+" && break; sleep 1; done; sleep 30'")}
-	viewer.waitText("READ-ONLY")
-	viewer.keys("4")
-	viewer.waitFor("the alert in Events", func(screen string) bool {
-		for _, line := range strings.Split(screen, "\n") {
-			if strings.Contains(line, " alert ") && strings.Contains(line, "BTCUSDT price") {
-				return true
-			}
-		}
-		return false
-	})
+// sshViewer runs the stock OpenSSH client in a w×h window of x, logged
+// in to the serve at addr with keyFile.
+func sshViewer(t *testing.T, x *testkit.Tmux, w, h int, addr, keyFile string) *testkit.Term {
+	t.Helper()
+	return x.Term(t, w, h, "ssh "+strings.Join(testkit.OpenSSHArgs(addr, keyFile, ""), " ")+"; sleep 30")
 }

@@ -43,7 +43,7 @@ func TestViewersSeeTheirAccounts(t *testing.T) {
 	}
 	testkit.Eventually(t, 10*time.Second, func() bool { return f.srv.Sessions() == 0 }, "q to end both sessions")
 
-	out, err := exec.Command("ssh", append(f.sshArgs(fileC, d.knownHosts), "-T", "true")...).CombinedOutput()
+	out, err := exec.Command("ssh", append(testkit.OpenSSHArgs(f.addr, fileC, d.knownHosts), "-T", "true")...).CombinedOutput()
 	if err == nil || strings.Contains(string(out), "BHTOP_ACCOUNTS") || strings.Contains(string(out), "other") {
 		t.Errorf("a key allowed no account: ssh err %v, output %q; want a plain refusal", err, out)
 	}
@@ -93,7 +93,7 @@ func (d *desk) key(t *testing.T, accounts string) string {
 // cmd is the shell command line of the stock OpenSSH client logging in
 // with keyFile.
 func (d *desk) cmd(keyFile string) string {
-	return "ssh " + strings.Join(d.f.sshArgs(keyFile, d.knownHosts), " ")
+	return "ssh " + strings.Join(testkit.OpenSSHArgs(d.f.addr, keyFile, d.knownHosts), " ")
 }
 
 // TestViewersGetTheirAlerts: two stock OpenSSH viewers allowed one account
@@ -187,7 +187,7 @@ func TestDeskOrderKeysSendNothing(t *testing.T) {
 	})
 	file, key := testkit.OpenSSHKey(t)
 	testkit.WriteFile(t, f.keysFile, strings.TrimSpace(string(gossh.MarshalAuthorizedKey(key.PublicKey())))+"\n")
-	term := testkit.NewTmux(t).Term(t, 140, 40, "ssh "+strings.Join(f.sshArgs(file, f.knownHosts(t)), " ")+"; sleep 30")
+	term := testkit.NewTmux(t).Term(t, 140, 40, "ssh "+strings.Join(testkit.OpenSSHArgs(f.addr, file, f.knownHosts(t)), " ")+"; sleep 30")
 	for _, name := range []string{"main", "bot"} {
 		term.WaitFor(name, func(s string) bool {
 			return strings.Contains(strings.SplitN(s, "\n", 2)[0], " "+name+" ") && strings.Contains(s, "live")

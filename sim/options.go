@@ -4,6 +4,7 @@ import (
 	"io"
 	"time"
 
+	"bhtop/internal/clock"
 	"bhtop/signer"
 )
 
@@ -63,8 +64,14 @@ type Options struct {
 	PingInterval time.Duration // JSON {"ping":N} to user-stream clients; default 30s
 
 	Skew     time.Duration    // server clock = Now() + Skew
-	Now      func() time.Time // default time.Now; tests pin or speed time
+	Now      func() time.Time // default Clock.Now; tests pin or speed time
 	BanScale float64          // multiplies 418 ban lengths (2 min..3 days); default 1
+	// Clock times the user-stream connections' checks (the DropEvery
+	// fault, ConnMaxAge, listenKey expiry, JSON pings, frames held by the
+	// faults, an outage's cut); default the real clock. A test on a
+	// clock.Fake passes it with its Now: a cut then comes on the Advance
+	// that passes its time, not at a real-time check up to 250 ms later.
+	Clock clock.Clock
 
 	// RateLimits overrides brokerInfo's limits; zero fields keep the
 	// defaults of API-FACTS.md (1500 weight/min, 20 orders/s, 350000/day).
