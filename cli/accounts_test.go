@@ -45,14 +45,7 @@ type accountsDump struct {
 // credentials) share one in-process simulator, each with its own state.
 func TestDumpAccounts(t *testing.T) {
 	env := deskEnv(t, "[accounts.a]\n[accounts.b]\nvalue_in = \"USDT\"\n")
-	code, out, errOut := runCLI(env, "dump", "--for", "2s")
-	if code != ExitOK {
-		t.Fatalf("dump exit %d; stderr: %s", code, errOut)
-	}
-	var d accountsDump
-	if err := json.Unmarshal([]byte(out), &d); err != nil {
-		t.Fatalf("dump: %v\n%s", err, out)
-	}
+	d, out := dumpOK[accountsDump](t, env, "--for", "2s")
 	if len(d.Accounts) != 2 || d.Total == nil || d.Total.Asset != "USDT" || d.Total.Equity == "" || d.Total.Unpriced == nil {
 		t.Fatalf("dump = %s", out)
 	}
@@ -74,14 +67,7 @@ func TestDumpAccounts(t *testing.T) {
 // as a single account's; an unknown name exits 2.
 func TestDumpOneAccount(t *testing.T) {
 	env := deskEnv(t, "[accounts.a]\n[accounts.b]\n")
-	code, out, errOut := runCLI(env, "dump", "--for", "1s", "--account", "b")
-	if code != ExitOK {
-		t.Fatalf("dump exit %d; stderr: %s", code, errOut)
-	}
-	var d map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(out), &d); err != nil {
-		t.Fatal(err)
-	}
+	d, _ := dumpOK[map[string]json.RawMessage](t, env, "--for", "1s", "--account", "b")
 	for _, k := range []string{"account", "balances", "orders", "positions", "pending", "stats", "market", "valuation", "alerts"} {
 		if _, ok := d[k]; !ok {
 			t.Errorf("one account's dump lacks %q", k)
@@ -200,14 +186,7 @@ func TestDumpAccountsNoMarketTotal(t *testing.T) {
 		Counted *int              `json:"counted"`
 		Why     map[string]string `json:"why"`
 	}
-	var d struct{ Total total }
-	code, out, errOut := runCLI(env, "dump", "--for", "1500ms", "--no-market")
-	if code != ExitOK {
-		t.Fatalf("dump exit %d; stderr: %s", code, errOut)
-	}
-	if err := json.Unmarshal([]byte(out), &d); err != nil {
-		t.Fatal(err)
-	}
+	d, _ := dumpOK[struct{ Total total }](t, env, "--for", "1500ms", "--no-market")
 	if d.Total.Counted == nil || *d.Total.Counted != 0 || len(d.Total.Missing) != 2 {
 		t.Errorf("--no-market total = %+v; want counted 0 and both missing", d.Total)
 	}
@@ -216,14 +195,7 @@ func TestDumpAccountsNoMarketTotal(t *testing.T) {
 			t.Errorf("--no-market total: why[%s] = %q, want it to name --no-market", n, d.Total.Why[n])
 		}
 	}
-	d = struct{ Total total }{}
-	code, out, errOut = runCLI(env, "dump", "--for", "1500ms")
-	if code != ExitOK {
-		t.Fatalf("dump exit %d; stderr: %s", code, errOut)
-	}
-	if err := json.Unmarshal([]byte(out), &d); err != nil {
-		t.Fatal(err)
-	}
+	d, _ = dumpOK[struct{ Total total }](t, env, "--for", "1500ms")
 	if d.Total.Counted == nil || *d.Total.Counted != 2 || len(d.Total.Missing) != 0 || d.Total.Why == nil || len(d.Total.Why) != 0 {
 		t.Errorf("total with market data = %+v; want counted 2, missing [] and why {}", d.Total)
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"io"
 	"net/http"
 	"os"
@@ -34,11 +33,7 @@ func TestDumpAlerts(t *testing.T) {
 	env := deskEnv(t, "[[alerts]]\nkind = \"balance_below\"\nasset = \"USDT\"\nbelow = \"1e15\"\n\n[[alerts]]\nkind = \"stream_silent\"\nafter = \"1h\"\n"+
 		"\n[[alerts]]\nkind = \"price_cross\"\nsymbol = \"BTCUSDT\"\nabove = 1\n")
 	start := time.Now()
-	code, stdout, errOut := runCLI(env, "dump", "--for", "2s", "--alert-cmd", "cat >> "+out)
-	if code != ExitOK {
-		t.Fatalf("dump exit %d; stderr: %s", code, errOut)
-	}
-	var d struct {
+	d, _ := dumpOK[struct {
 		Alerts []struct {
 			Time    int64  `json:"time"`
 			Rule    string `json:"rule"`
@@ -46,10 +41,7 @@ func TestDumpAlerts(t *testing.T) {
 			Message string `json:"message"`
 		} `json:"alerts"`
 		Balances []any `json:"balances"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &d); err != nil {
-		t.Fatalf("dump: %v\n%s", err, stdout)
-	}
+	}](t, env, "--for", "2s", "--alert-cmd", "cat >> "+out)
 	if len(d.Balances) == 0 {
 		t.Error("the dump lost its state keys")
 	}
@@ -78,10 +70,7 @@ func TestDumpAlerts(t *testing.T) {
 
 // TestDumpAlertsEmpty: without rules the dump says "alerts": [].
 func TestDumpAlertsEmpty(t *testing.T) {
-	code, stdout, errOut := runCLI(deskEnv(t, ""), "dump", "--for", "1s")
-	if code != ExitOK {
-		t.Fatalf("dump exit %d; stderr: %s", code, errOut)
-	}
+	_, stdout := dumpOK[any](t, deskEnv(t, ""), "--for", "1s")
 	if !strings.Contains(stdout, `"alerts":[]`) {
 		t.Errorf("dump lacks \"alerts\":[]: %s", stdout)
 	}
@@ -179,18 +168,11 @@ func TestDumpOrderFillAlerts(t *testing.T) {
 	s, _ := dumpSim(t, sim.Options{})
 	dir := t.TempDir()
 	cfg := testkit.ConfigFile(t, dir, "[[alerts]]\nkind = \"fill\"\nsymbol = \"BTCUSDT\"\n", 0o600)
-	code, out, errOut := runCLI(orderEnv(t, s, map[string]string{"BHTOP_CONFIG": cfg}), "dump", "--for", "2s",
-		"--order", "symbol=BTCUSDT&side=BUY&type=MARKET&quantity=0.001")
-	if code != ExitOK {
-		t.Fatalf("dump exit %d; stderr: %s", code, errOut)
-	}
-	var d struct {
+	d, _ := dumpOK[struct {
 		Alerts []struct{ Rule, Message string }  `json:"alerts"`
 		Orders []struct{ Symbol, Status string } `json:"orders"`
-	}
-	if err := json.Unmarshal([]byte(out), &d); err != nil {
-		t.Fatalf("dump: %v\n%s", err, out)
-	}
+	}](t, orderEnv(t, s, map[string]string{"BHTOP_CONFIG": cfg}), "--for", "2s",
+		"--order", "symbol=BTCUSDT&side=BUY&type=MARKET&quantity=0.001")
 	if len(d.Orders) != 1 || d.Orders[0].Status != "FILLED" {
 		t.Fatalf("orders %+v, want the --order FILLED", d.Orders)
 	}
@@ -207,18 +189,11 @@ func TestDumpOrderAlerts(t *testing.T) {
 	k := s.Accounts(sim.DemoSecret)[0]
 	env := deskEnv(t, "base_url = \""+s.URL()+"\"\napi_key = \""+k.APIKey+"\"\nsecret_key = \""+k.SecretKey+"\"\n"+
 		"[[alerts]]\nkind = \"fill\"\n[[alerts]]\nkind = \"order_rejected\"\n")
-	code, stdout, errOut := runCLI(env, "dump", "--for", "2s", "--no-market",
+	d, _ := dumpOK[struct {
+		Alerts []struct{ Rule, Message string } `json:"alerts"`
+	}](t, env, "--for", "2s", "--no-market",
 		"--order", "symbol=ETHUSDT&side=BUY&type=MARKET&quantity=0.01",
 		"--order", "symbol=ETHUSDT&side=BUY&type=LIMIT&timeInForce=IOC&quantity=0.01&price=1")
-	if code != ExitOK {
-		t.Fatalf("dump exit %d; stderr: %s", code, errOut)
-	}
-	var d struct {
-		Alerts []struct{ Rule, Message string } `json:"alerts"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &d); err != nil {
-		t.Fatalf("dump: %v\n%s", err, stdout)
-	}
 	rules := map[string]string{}
 	for _, a := range d.Alerts {
 		rules[a.Rule] += a.Message

@@ -18,12 +18,8 @@ func TestDumpDuplicateClientOrderIDIsListed(t *testing.T) {
 	order := "symbol=ETHBTC&side=BUY&type=LIMIT&quantity=0.01&price=0.01&newClientOrderId=" + cid
 	env := orderEnv(t, s, nil)
 	var snap state.Snapshot
-	for run := 1; run <= 2; run++ {
-		code, out, errOut := runCLI(env, "dump", "--for", "1s", "--order", order)
-		if code != ExitOK {
-			t.Fatalf("dump %d exit = %d, want 0; stderr: %s", run, code, errOut)
-		}
-		snap = decodeDump(t, out)
+	for range 2 { // the second run sends the same client order id again
+		snap, _ = dumpOK[state.Snapshot](t, env, "--for", "1s", "--order", order)
 	}
 	inOrders := false
 	for _, o := range snap.Orders.All() {

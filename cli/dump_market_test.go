@@ -112,14 +112,7 @@ func dumpSim(t *testing.T, opts sim.Options) (*sim.Server, *lockedLog) {
 // dumpObject runs `bhtop dump` with args and decodes its output.
 func dumpObject(t *testing.T, s *sim.Server, args ...string) map[string]json.RawMessage {
 	t.Helper()
-	code, out, errOut := runCLI(orderEnv(t, s, nil), append([]string{"dump"}, args...)...)
-	if code != ExitOK {
-		t.Fatalf("dump exit = %d, want 0; stderr: %s", code, errOut)
-	}
-	var d map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(out), &d); err != nil {
-		t.Fatalf("dump output: %v\n%s", err, out)
-	}
+	d, _ := dumpOK[map[string]json.RawMessage](t, orderEnv(t, s, nil), args...)
 	return d
 }
 

@@ -10,7 +10,6 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -49,11 +48,7 @@ func TestDumpSecondInterrupt(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(stop)
-	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestOrderChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir,
-		"BHTOP_BASE_URL="+srv.URL, "BHTOP_WS_URL="+config.WSFromBase(s.URL()),
-		"BHTOP_API_KEY="+orderKey, "BHTOP_SECRET_KEY="+orderSecret, orderChildEnv+"=dump --for 1m --no-market")
+	cmd := childBhtop(t, srv.URL, "dump --for 1m --no-market", "BHTOP_WS_URL="+config.WSFromBase(s.URL()))
 	var out, errOut strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Start(); err != nil {

@@ -22,13 +22,20 @@ type lockedLog struct{ testkit.RequestLog }
 // contains query, was logged.
 func (l *lockedLog) has(method, path, query string) bool { return l.Has(method, path, query) }
 
-func decodeDump(t *testing.T, out string) state.Snapshot {
+// dumpOK runs `bhtop dump args` in env, fails the test unless it exits 0
+// with JSON on stdout, and returns that JSON decoded as a T, and as
+// printed.
+func dumpOK[T any](t *testing.T, env func(string) string, args ...string) (T, string) {
 	t.Helper()
-	var snap state.Snapshot
-	if err := json.Unmarshal([]byte(out), &snap); err != nil {
-		t.Fatalf("dump output is not the state JSON: %v\n%s", err, out)
+	var v T
+	code, out, errOut := runCLI(env, append([]string{"dump"}, args...)...)
+	if code != ExitOK {
+		t.Fatalf("dump %q: exit %d, want 0; stderr: %s", args, code, errOut)
 	}
-	return snap
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("dump %q: the output is not the JSON of a %T: %v\n%s", args, v, err, out)
+	}
+	return v, out
 }
 
 // TestDumpSettlesUnknownOrder: every order request is answered 504, with
@@ -50,12 +57,8 @@ func TestDumpSettlesUnknownOrder(t *testing.T) {
 				Faults: sim.Faults{OrderErrorRate: 1, OrderErrorTakesEffect: tc.takeEffect}}).Server
 			const cid = "dumptest1"
 			logFile := filepath.Join(t.TempDir(), "dump.log")
-			code, out, errOut := runCLI(orderEnv(t, s, map[string]string{"BHTOP_LOG": logFile}), "dump", "--for", "3s",
+			snap, _ := dumpOK[state.Snapshot](t, orderEnv(t, s, map[string]string{"BHTOP_LOG": logFile}), "--for", "3s",
 				"--order", "symbol=ETHBTC&side=BUY&type=LIMIT&quantity=0.01&price=0.01&newClientOrderId="+cid)
-			if code != ExitOK {
-				t.Fatalf("dump exit = %d, want 0; stderr: %s", code, errOut)
-			}
-			snap := decodeDump(t, out)
 			if logged, _ := os.ReadFile(logFile); !strings.Contains(string(logged), "outcome unknown") {
 				t.Errorf("the order never went UNKNOWN; log:\n%s", logged)
 			}
@@ -89,11 +92,7 @@ func TestDumpSettlesUnknownOrder(t *testing.T) {
 func TestDumpWithoutCredentials(t *testing.T) {
 	dir := t.TempDir()
 	env := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": dir}
-	code, out, errOut := runCLI(func(k string) string { return env[k] }, "dump", "--for", "1s")
-	if code != ExitOK {
-		t.Fatalf("dump exit = %d, want 0; stderr: %s", code, errOut)
-	}
-	snap := decodeDump(t, out)
+	snap, _ := dumpOK[state.Snapshot](t, func(k string) string { return env[k] }, "--for", "1s")
 	if snap.Account == nil || len(snap.Balances) == 0 {
 		t.Errorf("dump on the simulator has no account (%v) or balances (%d)", snap.Account, len(snap.Balances))
 	}

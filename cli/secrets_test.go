@@ -32,6 +32,24 @@ func checkNoLeak(t *testing.T, where, text string) {
 	checkNoLeakOf(t, leakSecret, where, text)
 }
 
+// refusedWithoutLeak runs bhtop with args in env and fails unless it
+// exits 2 with neither stdout nor stderr holding the secret, as written,
+// upper-cased or lower-cased (a refusal that changed the case of what it
+// quotes); it returns stderr.
+func refusedWithoutLeak(t *testing.T, env func(string) string, args ...string) string {
+	t.Helper()
+	code, out, errOut := runCLI(env, args...)
+	if code != ExitUsage {
+		t.Errorf("bhtop %q: exit %d, want %d (stderr %q)", args, code, ExitUsage, errOut)
+	}
+	for where, text := range map[string]string{"stdout": out, "stderr": errOut} {
+		for _, s := range []string{text, strings.ToUpper(text), strings.ToLower(text)} {
+			checkNoLeak(t, where, s)
+		}
+	}
+	return errOut
+}
+
 func checkNoLeakOf(t *testing.T, secret, where, text string) {
 	t.Helper()
 	for _, l := range leaks(secret) {
@@ -121,12 +139,7 @@ func TestNoCommandLeaksTheSecret(t *testing.T) {
 		testkit.ConfigFile(t, cfgDir, "secret_key = "+leakSecret+"\n", 0o600)
 		env := envWith(map[string]string{"BHTOP_SECRET_KEY": "", "XDG_CONFIG_HOME": cfgDir})
 		for _, args := range [][]string{newOrder, {"dump", "--for", "1s"}} {
-			code, out, errOut := runCLI(env, args...)
-			if code != ExitUsage {
-				t.Errorf("bhtop %q = %d, want %d", args, code, ExitUsage)
-			}
-			checkNoLeak(t, "stdout", out)
-			checkNoLeak(t, "stderr", errOut)
+			refusedWithoutLeak(t, env, args...)
 		}
 	})
 
@@ -197,16 +210,9 @@ func TestSecretAsArgumentRefused(t *testing.T) {
 		{"dump", "--for", "1s", "--order", "symbol=ETHBTC&side=BUY&quantity=1&price=0.01&clientOrderId=" + leakSecret},
 	}
 	for _, args := range runs {
-		code, out, errOut := runCLI(env, args...)
-		if code != ExitUsage {
-			t.Errorf("bhtop %s: exit %d, want %d (stderr %q)", strings.Join(args[:2], " "), code, ExitUsage, errOut)
-		}
-		if !strings.Contains(errOut, "secret") {
+		if errOut := refusedWithoutLeak(t, env, args...); !strings.Contains(errOut, "secret") {
 			t.Errorf("bhtop %s: stderr %q does not say an argument holds the secret", strings.Join(args[:2], " "), errOut)
 		}
-		checkNoLeak(t, "stdout", out)
-		checkNoLeak(t, "stderr", errOut)
-		checkNoLeak(t, "stderr", strings.ToUpper(errOut))
 	}
 	checkNoLeak(t, "the service's request log", strings.ToUpper(log.String()))
 }
@@ -227,13 +233,7 @@ func TestSecretInRefusedFlagNotEchoed(t *testing.T) {
 		{"order", "new", "--timeout", leakSecret}, {"sim", "--seed", strings.ToLower(leakSecret)}, {"replay", leakSecret, "--dump"},
 		{"bogus-" + leakSecret},
 	} {
-		code, out, errOut := runCLI(withSecret, args...)
-		if code != ExitUsage {
-			t.Errorf("bhtop %s: exit %d, want %d", args[0], code, ExitUsage)
-		}
-		checkNoLeak(t, "stdout", out)
-		checkNoLeak(t, "stderr", strings.ToUpper(errOut))
-		checkNoLeak(t, "stderr", errOut)
+		refusedWithoutLeak(t, withSecret, args...)
 	}
 }
 
@@ -293,14 +293,7 @@ func TestSecretOfEverySourceNotEchoed(t *testing.T) {
 				{"dump", "--value-in", strings.ToUpper(leakSecret)},
 			} {
 				args = append(args, extra...)
-				code, out, errOut := runCLI(getenv, args...)
-				if code != ExitUsage {
-					t.Errorf("bhtop %s: exit %d, want %d (stderr %q)", strings.Join(args, " "), code, ExitUsage, errOut)
-				}
-				checkNoLeak(t, "stdout", strings.ToUpper(out))
-				checkNoLeak(t, "stderr", errOut)
-				checkNoLeak(t, "stderr", strings.ToUpper(errOut))
-				checkNoLeak(t, "stderr", strings.ToLower(errOut))
+				refusedWithoutLeak(t, getenv, args...)
 			}
 		})
 	}
@@ -315,13 +308,7 @@ func TestSimKeySecretNotEchoed(t *testing.T) {
 		{"sim", "-key=k:" + leakSecret + ":TRADE", "--addr", strings.ToLower(leakSecret)},
 		{"sim", "--activity", leakSecret, "--key", "k:" + leakSecret},
 	} {
-		code, out, errOut := runCLI(env, args...)
-		if code != ExitUsage {
-			t.Errorf("bhtop %q: exit %d, want %d", args, code, ExitUsage)
-		}
-		checkNoLeak(t, "stdout", out)
-		checkNoLeak(t, "stderr", errOut)
-		checkNoLeak(t, "stderr", strings.ToUpper(errOut))
+		refusedWithoutLeak(t, env, args...)
 	}
 }
 

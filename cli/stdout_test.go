@@ -91,6 +91,18 @@ func TestOrderChild(t *testing.T) {
 	os.Exit(Run(strings.Fields(args), StdIO()))
 }
 
+// childBhtop is bhtop run with args in a child process (TestOrderChild)
+// against the service at baseURL, with the orderKey pair, a private
+// config and state directory, and env after those.
+func childBhtop(t *testing.T, baseURL, args string, env ...string) *exec.Cmd {
+	t.Helper()
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestOrderChild$", "-test.count=1")
+	cmd.Env = append(append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir, "BHTOP_BASE_URL="+baseURL,
+		"BHTOP_API_KEY="+orderKey, "BHTOP_SECRET_KEY="+orderSecret, orderChildEnv+"="+args), env...)
+	return cmd
+}
+
 // TestOrderClosedPipe: `bhtop order new ... | true` sent the order, then
 // died of SIGPIPE writing the result (exit 141), so a script took an
 // accepted order for a failed one. The exit code is the order's, and the
@@ -103,11 +115,7 @@ func TestOrderClosedPipe(t *testing.T) {
 	}
 	r.Close() // nobody reads: the first write gets EPIPE
 	defer w.Close()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestOrderChild$", "-test.count=1")
-	dir := t.TempDir()
-	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir, "BHTOP_BASE_URL="+s.URL(),
-		"BHTOP_API_KEY="+orderKey, "BHTOP_SECRET_KEY="+orderSecret,
-		orderChildEnv+"=order new --symbol ETHBTC --side BUY --quantity 0.01 --price 0.01 --client-order-id piped1")
+	cmd := childBhtop(t, s.URL(), "order new --symbol ETHBTC --side BUY --quantity 0.01 --price 0.01 --client-order-id piped1")
 	var errOut strings.Builder
 	cmd.Stdout, cmd.Stderr = w, &errOut
 	err = cmd.Run()
@@ -146,11 +154,7 @@ func TestOrderInterrupted(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(stop)
-	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestOrderChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir, "BHTOP_BASE_URL="+srv.URL,
-		"BHTOP_API_KEY="+orderKey, "BHTOP_SECRET_KEY="+orderSecret,
-		orderChildEnv+"=order new --symbol ETHBTC --side BUY --quantity 0.01 --price 0.01 --client-order-id sig1 --timeout 1m")
+	cmd := childBhtop(t, srv.URL, "order new --symbol ETHBTC --side BUY --quantity 0.01 --price 0.01 --client-order-id sig1 --timeout 1m")
 	var out, errOut strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Start(); err != nil {

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,13 +22,21 @@ func TestAlertsFiringTogetherAllShow(t *testing.T) {
 	tm.waitText("⚑ ")
 	tm.keys("4") // Events
 	tm.waitFor("both alerts in Events", func(screen string) bool {
-		n := 0
-		for _, line := range strings.Split(screen, "\n") {
-			if strings.Contains(line, " alert ") && (strings.Contains(line, "BTCUSDT price") || strings.Contains(line, "ETHUSDT price")) {
-				n++
-			}
-		}
-		return n == 2
+		return alertLines(screen, "BTCUSDT price", "ETHUSDT price") == 2
 	})
 	tm.quit()
+}
+
+// alertLines counts the Events pane's alert lines on screen; with about,
+// only those that contain one of its texts.
+func alertLines(screen string, about ...string) int {
+	n := 0
+	for line := range strings.SplitSeq(screen, "\n") {
+		if strings.Contains(line, " alert ") && (len(about) == 0 || slices.ContainsFunc(about, func(a string) bool {
+			return strings.Contains(line, a)
+		})) {
+			n++
+		}
+	}
+	return n
 }

@@ -42,7 +42,5 @@ func TestOrderInFlightShowsItsTerms(t *testing.T) {
 		t.Errorf("the order not placed is counted as open, or not said:\n%s", screen)
 	}
 	tm.quit()
-	if got := countReq(s.requests(t), "POST /openapi/v1/order"); got != 1 {
-		t.Errorf("orders sent %d, want 1", got)
-	}
+	wantSent(t, s.requests(t), map[string]int{"POST /openapi/v1/order": 1})
 }

@@ -10,9 +10,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"bhtop/internal/testkit"
 )
@@ -203,44 +203,8 @@ func TestPlaceAndCancelWithKeyboard(t *testing.T) {
 
 	tm.quit()
 	reqs := s.requests(t)
-	count := func(what string) int {
-		n := 0
-		for _, r := range reqs {
-			if r == what {
-				n++
-			}
-		}
-		return n
-	}
-	if got := count("POST /openapi/v1/order"); got != 1 {
-		t.Errorf("POST /openapi/v1/order sent %d times, want 1", got)
-	}
-	if got := count("DELETE /openapi/v1/order"); got != 1 {
-		t.Errorf("DELETE /openapi/v1/order sent %d times, want 1", got)
-	}
-	if got := count("DELETE /openapi/v1/userDataStream"); got < 1 {
+	wantSent(t, reqs, map[string]int{"POST /openapi/v1/order": 1, "DELETE /openapi/v1/order": 1})
+	if !slices.Contains(reqs, "DELETE /openapi/v1/userDataStream") {
 		t.Errorf("the listenKey was not closed on q; requests: %v", reqs)
-	}
-}
-
-// TestReadOnlySendsNothing: with --read-only, n and x are not in the help
-// and pressing them (and y after them) sends no order request.
-func TestReadOnlySendsNothing(t *testing.T) {
-	s := startSim(t, "--activity", "5")
-	tm := s.dashboard(t, 120, 40, "--read-only")
-	tm.waitText("Balances")
-	tm.keys("?")
-	help := tm.waitText("quit")
-	if strings.Contains(help, "new order") || strings.Contains(help, "cancel order") {
-		t.Errorf("read-only help offers order keys:\n%s", help)
-	}
-	tm.keys("Escape")
-	tm.keys("2", "n", "y", "x", "y", "Enter", "y")
-	time.Sleep(500 * time.Millisecond) // give a wrongly sent request time to reach the log
-	tm.quit()
-	for _, r := range s.requests(t) {
-		if strings.HasSuffix(r, "/order") || strings.Contains(r, "/order?") {
-			t.Errorf("read-only dashboard sent %s", r)
-		}
 	}
 }

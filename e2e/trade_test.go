@@ -20,15 +20,21 @@ func orderCLI(t *testing.T, s *simProc, args ...string) {
 	}
 }
 
-// countReq counts the logged requests equal to what.
-func countReq(reqs []string, what string) int {
-	n := 0
-	for _, r := range reqs {
-		if r == what {
-			n++
+// wantSent checks that each request of want is in the simulator's log
+// (reqs) as many times as want says.
+func wantSent(t *testing.T, reqs []string, want map[string]int) {
+	t.Helper()
+	for what, n := range want {
+		got := 0
+		for _, r := range reqs {
+			if r == what {
+				got++
+			}
+		}
+		if got != n {
+			t.Errorf("%s sent %d times, want %d", what, got, n)
 		}
 	}
-	return n
 }
 
 // TestCancelAllAndCloseWithKeyboard: X / y in Open Orders cancels every
@@ -63,22 +69,18 @@ func TestCancelAllAndCloseWithKeyboard(t *testing.T) {
 	tm.waitText("SELL_CLOSE")
 	tm.quit()
 
-	reqs := s.requests(t)
-	if got := countReq(reqs, "DELETE /openapi/v1/order"); got != 3 {
-		t.Errorf("spot cancels sent %d, want 3", got)
-	}
-	if got := countReq(reqs, "DELETE /openapi/contract/v1/order/batchCancel"); got != 1 {
-		t.Errorf("batchCancel sent %d, want 1", got)
-	}
-	// Two contract orders came from the CLI; the dashboard sent one.
-	if got := countReq(reqs, "POST /openapi/contract/v1/order"); got != 3 {
-		t.Errorf("contract orders sent %d, want 3 (2 by the CLI, 1 closing)", got)
-	}
+	wantSent(t, s.requests(t), map[string]int{
+		"DELETE /openapi/v1/order":                      3,
+		"DELETE /openapi/contract/v1/order/batchCancel": 1,
+		"POST /openapi/contract/v1/order":               3, // 2 by the CLI, 1 closing
+	})
 }
 
-// TestReadOnlyTradeKeysSendNothing: with --read-only, X, x on a position
-// and n (to a contract order) send nothing, as the request log shows.
-func TestReadOnlyTradeKeysSendNothing(t *testing.T) {
+// TestReadOnlySendsNothing: with --read-only the help offers no trade
+// key, and x and X on the orders, x on a position, x and X in Fills, n
+// in Open Orders and Positions, each followed by y (and Enter y after
+// n), send nothing, as the request log shows.
+func TestReadOnlySendsNothing(t *testing.T) {
 	s := startSim(t, "--activity", "0")
 	orderCLI(t, s, "new", "--symbol", "XRPUSDT", "--side", "BUY", "--quantity", "100", "--price", "0.1")
 	orderCLI(t, s, "new", "--market", "contract", "--symbol", "ETH-PERP", "--side", "BUY_OPEN", "--quantity", "1",
@@ -87,18 +89,29 @@ func TestReadOnlyTradeKeysSendNothing(t *testing.T) {
 	tm := s.dashboard(t, 160, 48, "--read-only")
 	tm.waitText("Open Orders (1)")
 	tm.keys("?")
-	help := tm.waitText("quit")
-	if strings.Contains(help, "cancel all") || strings.Contains(help, "cancel / close") || strings.Contains(help, "new order") {
-		t.Errorf("read-only help offers trade keys:\n%s", help)
+	const helpEnd = "? or esc closes this help"
+	help := tm.waitText(helpEnd)
+	for _, k := range []string{"new order", "cancel / close", "cancel all"} {
+		if strings.Contains(help, k) {
+			t.Errorf("read-only help offers %q:\n%s", k, help)
+		}
 	}
-	tm.keys("Escape", "2", "X", "y", "3", "x", "y", "n", "y", "6", "x", "X", "y")
+	tm.keys("Escape")
+	tm.waitFor("the help to close", func(s string) bool { return !strings.Contains(s, helpEnd) })
+	// One key at a time, as a person types: in a check without
+	// --read-only, keys sent all at once reached fewer of the reviews, so
+	// this test would catch less.
+	for _, k := range strings.Fields("2 x y X y 3 x y 6 x X y 2 n y Enter y 3 n y Enter y") {
+		tm.keys(k)
+		time.Sleep(50 * time.Millisecond)
+	}
 	time.Sleep(500 * time.Millisecond) // give a wrongly sent request time to reach the log
-	tm.quit()
 	for _, r := range s.requests(t)[before:] {
 		if strings.Contains(r, "/order") || strings.Contains(r, "batchCancel") {
 			t.Errorf("read-only dashboard sent %s", r)
 		}
 	}
+	tm.quit()
 }
 
 // TestContractOrderFromForm: the form's contract side sends one signed
@@ -124,7 +137,5 @@ func TestContractOrderFromForm(t *testing.T) {
 	tm.keys("y")
 	tm.waitText("order accepted: BUY_OPEN 2 ETH-PERP")
 	tm.quit()
-	if got := countReq(s.requests(t), "POST /openapi/contract/v1/order"); got != 1 {
-		t.Errorf("contract orders sent %d, want 1", got)
-	}
+	wantSent(t, s.requests(t), map[string]int{"POST /openapi/contract/v1/order": 1})
 }

@@ -3,11 +3,14 @@ package rest_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/sim"
 )
@@ -73,11 +76,7 @@ func TestBackoffAfter429(t *testing.T) {
 	if next.Time < t429.Time+1000-5 { // Retry-After is at least 1 s
 		t.Errorf("next request reached the sim %d ms after the 429, want >= Retry-After (1000 ms)", next.Time-t429.Time)
 	}
-	for _, e := range es {
-		if e.Status == 418 {
-			t.Errorf("%s %s was banned (418)", e.Method, e.Path)
-		}
-	}
+	noneBanned(t, log.RequestLog)
 }
 
 // TestHammerNeverMeets429 sends as fast as four goroutines can, through
@@ -174,5 +173,151 @@ func TestBanStopsEverything(t *testing.T) {
 	time.Sleep(time.Until(b.BannedUntil()) + 10*time.Millisecond)
 	if _, err := b.Account(ctx); err != nil {
 		t.Errorf("Account after the ban ended: %v", err)
+	}
+}
+
+// TestShared429HoldsOtherAccounts: two accounts of one simulator share
+// their host's limits. The first breaks the order limit (1 a second, per
+// key and per IP) and is answered 429; the second account, which sent
+// nothing itself, then holds its requests until the Retry-After has
+// passed on the (fake) clock, so the IP is never banned.
+func TestShared429HoldsOtherAccounts(t *testing.T) {
+	s, clk := simtest.StartOnClock(t, sim.Options{Accounts: 2, RateLimits: sim.RateLimits{OrdersPerSecond: 1}})
+	host := rest.NewHostLimits()
+	keys := s.Accounts(sim.DemoSecret)
+	opts := simtest.SharedOnClock(clk, host)
+	a, b := s.ClientAs(keys[0].APIKey, keys[0].SecretKey, opts...), s.ClientAs(keys[1].APIKey, keys[1].SecretKey, opts...)
+	ctx := context.Background()
+	tr := rest.NewTrader(a) // its governor still holds to 20 orders a second
+	var res rest.OrderResult
+	for range 3 { // the clock stands still: the second order is over the limit
+		if res = tr.PlaceOrder(ctx, restingBuy()); res.HTTPStatus == 429 {
+			break
+		}
+	}
+	if res.HTTPStatus != 429 {
+		t.Fatalf("PlaceOrder beyond 1 order/s = %+v, want HTTP 429", res)
+	}
+	until := a.RetryAfter()
+	if got := b.RetryAfter(); !got.Equal(until) || !until.After(clk.Now()) {
+		t.Fatalf("the other account's RetryAfter() = %v, want the host's %v (in the future)", got, until)
+	}
+	sent := len(s.Log.Entries(t))
+	done := make(chan error, 1)
+	go func() { _, err := b.Account(ctx); done <- err }()
+	testkit.Eventually(t, time.Second, func() bool { return clk.Waiters() > 0 }, "the other account waiting on the clock")
+	if n := len(s.Log.Entries(t)); n != sent {
+		t.Fatalf("%d requests reached the simulator during the 429 backoff, want 0", n-sent)
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("the other account's Account returned during the backoff: %v", err)
+	default:
+	}
+	clk.Set(until)
+	if err := <-done; err != nil {
+		t.Fatalf("the other account's Account after Retry-After: %v", err)
+	}
+	es := s.Log.Entries(t)
+	if last := es[len(es)-1]; last.Path != "/openapi/v1/account" || last.Time < until.UnixMilli() {
+		t.Errorf("last request %s at %d, want the account after Retry-After ended (%d)", last.Path, last.Time, until.UnixMilli())
+	}
+	noneBanned(t, s.Log)
+
+	// Short of patience, a held account fails at once, sending nothing.
+	for res.HTTPStatus != 429 || !a.RetryAfter().After(clk.Now()) {
+		if res = tr.PlaceOrder(ctx, restingBuy()); res.HTTPStatus == 0 {
+			t.Fatalf("PlaceOrder = %+v, want an answer", res)
+		}
+	}
+	sent = len(s.Log.Entries(t))
+	short, cancel := context.WithDeadline(ctx, clk.Now().Add(100*time.Millisecond))
+	defer cancel()
+	if _, err := b.Account(short); !errors.Is(err, rest.ErrRateLimited) || !rest.NotSent(err) {
+		t.Errorf("the other account's Account with a short deadline during the backoff = %v, want ErrRateLimited, not sent", err)
+	}
+	if n := len(s.Log.Entries(t)); n != sent {
+		t.Errorf("%d requests sent during the backoff, want 0", n-sent)
+	}
+}
+
+// TestQueuedRequestsHeldBy429: weight spent outside bhtop (another
+// program on the IP) makes the service answer 429 to whichever request of
+// the host comes next. The requests queued behind it, of the other kind
+// (chart history behind an account request, and the other way round),
+// must not reach the service until Retry-After has passed: the service
+// bans (418) a request that arrives while it told the IP to wait.
+func TestQueuedRequestsHeldBy429(t *testing.T) {
+	const (
+		klinesPath  = "/openapi/quote/v1/klines"
+		accountPath = "/openapi/v1/account"
+	)
+	for _, first := range []string{klinesPath, accountPath} {
+		t.Run(first, func(t *testing.T) {
+			s, clk := simtest.StartOnClock(t, sim.Options{RateLimits: sim.RateLimits{WeightPerMinute: 10}})
+			ctx := context.Background()
+			hold := testkit.NewHoldFirst(first)
+			host := rest.NewHostLimits()
+			opts := simtest.SharedOnClock(clk, host, rest.WithHTTPClient(&http.Client{Transport: hold}))
+			acct := s.Client(opts...)         // the account's requests
+			mkt := rest.New(s.URL(), opts...) // the market client's (chart history)
+			if err := acct.SyncTime(ctx); err != nil {
+				t.Fatal(err)
+			}
+			call := map[string]func(context.Context) error{
+				klinesPath: func(ctx context.Context) error {
+					_, err := mkt.Klines(ctx, rest.KlineRequest{Symbol: "BTCUSDT", Interval: "1m", Limit: 10})
+					return err
+				},
+				accountPath: func(ctx context.Context) error { _, err := acct.Account(ctx); return err },
+			}
+			s.SpendWeight(t, clk.Now, 10) // another program on the IP: 10 of the minute's 10
+			sent := len(s.Log.Entries(t))
+
+			firstErr := make(chan error, 1)
+			go func() { firstErr <- call[first](ctx) }()
+			<-hold.Held // in flight
+			queued, cancel := context.WithCancel(ctx)
+			defer cancel()
+			errs := make(chan error, 4)
+			for i := range 4 {
+				path := []string{klinesPath, accountPath}[i%2]
+				go func() { errs <- call[path](queued) }()
+			}
+			time.Sleep(30 * time.Millisecond) // (the four reach the client)
+			close(hold.Release)
+			if err := <-firstErr; !errors.Is(err, rest.ErrRateLimited) || rest.NotSent(err) {
+				t.Fatalf("the request in flight = %v, want answered 429", err)
+			}
+			until := acct.RetryAfter()
+			testkit.Eventually(t, 5*time.Second, func() bool { return clk.Waiters() >= 4 }, "the queued requests waiting for Retry-After")
+			es := s.Log.Entries(t)[sent:]
+			if len(es) != 1 || es[0].Path != first || es[0].Status != http.StatusTooManyRequests {
+				t.Fatalf("requests since the weight was spent: %+v, want only %s answered 429\n%s", es, first, s.Log.Raw())
+			}
+
+			clk.Set(until)
+			if err := <-errs; err != nil {
+				t.Fatalf("a queued request after Retry-After: %v", err)
+			}
+			cancel()
+			for range 3 {
+				<-errs
+			}
+			for _, e := range s.Log.Entries(t)[sent+1:] {
+				if e.Time < until.UnixMilli() {
+					t.Errorf("%s %s reached the service at %d, before Retry-After ended (%d)", e.Method, e.Path, e.Time, until.UnixMilli())
+				}
+			}
+			noneBanned(t, s.Log)
+		})
+	}
+}
+
+// noneBanned fails the test if the service banned (418) any request.
+func noneBanned(t *testing.T, l *testkit.RequestLog) {
+	t.Helper()
+	if n := l.Banned(); n > 0 {
+		t.Errorf("%d requests banned (418):\n%s", n, l.Raw())
 	}
 }

@@ -43,7 +43,7 @@ func TestViewersSeeTheirAccounts(t *testing.T) {
 	}
 	testkit.Eventually(t, 10*time.Second, func() bool { return f.srv.Sessions() == 0 }, "q to end both sessions")
 
-	out, err := exec.Command("ssh", append(f.sshArgs(fileC, d.knownHosts), "-T", "true")...).CombinedOutput()
+	out, err := exec.Command("ssh", append(testkit.OpenSSHArgs(f.addr, fileC, d.knownHosts), "-T", "true")...).CombinedOutput()
 	if err == nil || strings.Contains(string(out), "BHTOP_ACCOUNTS") || strings.Contains(string(out), "other") {
 		t.Errorf("a key allowed no account: ssh err %v, output %q; want a plain refusal", err, out)
 	}
@@ -93,13 +93,13 @@ func (d *desk) key(t *testing.T, accounts string) string {
 // cmd is the shell command line of the stock OpenSSH client logging in
 // with keyFile.
 func (d *desk) cmd(keyFile string) string {
-	return "ssh " + strings.Join(d.f.sshArgs(keyFile, d.knownHosts), " ")
+	return "ssh " + strings.Join(testkit.OpenSSHArgs(d.f.addr, keyFile, d.knownHosts), " ")
 }
 
 // TestViewersGetTheirAlerts: two stock OpenSSH viewers allowed one account
 // each; an alert of bot shows its toast (and rings the bell) on the bot
 // viewer only, and one of main on the main viewer only: neither learns of
-// the other's account.
+// the other's account. A market alert, of both accounts, shows on both.
 func TestViewersGetTheirAlerts(t *testing.T) {
 	f, d := accountsServed(t, io.Discard, "main", "bot")
 	x := testkit.NewTmux(t)
@@ -115,7 +115,7 @@ func TestViewersGetTheirAlerts(t *testing.T) {
 	bell := func(term *testkit.Term) bool { return term.Format("#{window_bell_flag}") == "1" }
 	for _, c := range []struct{ account, other string }{{"bot", "main"}, {"main", "bot"}} {
 		text := c.account + ": equity 812.5 USDT below 1000"
-		f.srv.Alert(c.account, ui.AlertMsg{Text: text, Bell: true})
+		f.srv.Alert([]string{c.account}, ui.AlertMsg{Text: text, Bell: true})
 		terms[c.account].WaitText("⚑ " + text)
 		testkit.Eventually(t, 5*time.Second, func() bool { return bell(terms[c.account]) }, "the %s viewer's bell", c.account)
 		time.Sleep(300 * time.Millisecond) // a few frames: the other viewer's toast would show
@@ -125,6 +125,13 @@ func TestViewersGetTheirAlerts(t *testing.T) {
 		if c.account == "bot" && bell(terms["main"]) {
 			t.Errorf("the main viewer's bell rang for an alert of bot")
 		}
+	}
+	// A market alert (a price) concerns every account of its host: each
+	// viewer allowed any of them is shown it.
+	market := "BTCUSDT price 70000.01 crossed above 70000"
+	f.srv.Alert([]string{"main", "bot"}, ui.AlertMsg{Text: market, Bell: true})
+	for _, term := range terms {
+		term.WaitText("⚑ " + market)
 	}
 	for _, term := range terms {
 		term.Keys("q")
@@ -180,7 +187,7 @@ func TestDeskOrderKeysSendNothing(t *testing.T) {
 	})
 	file, key := testkit.OpenSSHKey(t)
 	testkit.WriteFile(t, f.keysFile, strings.TrimSpace(string(gossh.MarshalAuthorizedKey(key.PublicKey())))+"\n")
-	term := testkit.NewTmux(t).Term(t, 140, 40, "ssh "+strings.Join(f.sshArgs(file, f.knownHosts(t)), " ")+"; sleep 30")
+	term := testkit.NewTmux(t).Term(t, 140, 40, "ssh "+strings.Join(testkit.OpenSSHArgs(f.addr, file, f.knownHosts(t)), " ")+"; sleep 30")
 	for _, name := range []string{"main", "bot"} {
 		term.WaitFor(name, func(s string) bool {
 			return strings.Contains(strings.SplitN(s, "\n", 2)[0], " "+name+" ") && strings.Contains(s, "live")

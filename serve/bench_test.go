@@ -18,12 +18,7 @@ func BenchmarkViewerBandwidth(b *testing.B) {
 	const viewers = 10
 	l := newLive(b, 1000)
 	f := newBenchServer(b, l)
-	var vs []*viewer
-	for range viewers {
-		v := openViewer(b, mustDial(b, f.addr, f.client), 120, 40, nil)
-		v.screen.waitFor(b, "Balances", 10*time.Second)
-		vs = append(vs, v)
-	}
+	vs := openViewers(b, f, viewers)
 	time.Sleep(time.Second) // past the first full frames
 	bytes0, events0, start := totalBytes(vs), l.sess.Hub().Latest().Stats.Events, time.Now()
 	for b.Loop() {

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	gossh "golang.org/x/crypto/ssh"
-
 	"bhtop/internal/testkit"
 	"bhtop/state"
 )
@@ -83,35 +81,6 @@ func totalFrames(vs []*viewer) int64 {
 		n += v.screen.Writes()
 	}
 	return n
-}
-
-// openViewers opens n viewers at 120×40, 16 handshakes at a time, and
-// waits until each shows the dashboard.
-func openViewers(b *testing.B, f *fixture, n int) []*viewer {
-	vs := make([]*viewer, n)
-	sem := make(chan struct{}, 16)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			c, err := dial(f.addr, gossh.PublicKeys(f.client))
-			if err != nil {
-				b.Errorf("viewer %d: %v", i, err)
-				return
-			}
-			b.Cleanup(func() { c.Close() })
-			vs[i] = openViewer(b, c, 120, 40, nil)
-		})
-	}
-	wg.Wait()
-	if b.Failed() {
-		b.FailNow()
-	}
-	for _, v := range vs {
-		v.screen.waitFor(b, "Balances", 60*time.Second)
-	}
-	return vs
 }
 
 // latencyProbe samples, at most every 50 ms, the time a state change is

@@ -104,12 +104,7 @@ func TestViewersShareOneResync(t *testing.T) {
 	l := newLive(t, 0)
 	f := liveServer(t, l)
 	const viewers = 4
-	var vs []*viewer
-	for range viewers {
-		v := openViewer(t, mustDial(t, f.addr, f.client), 120, 40, nil)
-		v.screen.waitFor(t, "Balances", 10*time.Second)
-		vs = append(vs, v)
-	}
+	vs := openViewers(t, f, viewers)
 	accounts := func() int { return l.log.Count("GET", "/openapi/v1/account") }
 	before := accounts()
 	for _, v := range vs {

@@ -153,6 +153,36 @@ func (s *screen) waitFor(t testing.TB, want string, within time.Duration) {
 	}
 }
 
+// openViewers opens n viewers at 120×40, 16 handshakes at a time, and
+// waits until each shows the dashboard.
+func openViewers(t testing.TB, f *fixture, n int) []*viewer {
+	t.Helper()
+	vs := make([]*viewer, n)
+	sem := make(chan struct{}, 16)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			c, err := dial(f.addr, gossh.PublicKeys(f.client))
+			if err != nil {
+				t.Errorf("viewer %d: %v", i, err)
+				return
+			}
+			t.Cleanup(func() { c.Close() })
+			vs[i] = openViewer(t, c, 120, 40, nil)
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	for _, v := range vs {
+		v.screen.waitFor(t, "Balances", 60*time.Second)
+	}
+	return vs
+}
+
 // viewer is one client session with a pty.
 type viewer struct {
 	sess   *gossh.Session

@@ -39,21 +39,6 @@ func (f *fixture) knownHosts(t *testing.T) string {
 	return testkit.WriteFile(t, filepath.Join(f.dir, "known_hosts"), line)
 }
 
-// sshArgs are the stock OpenSSH client's arguments for logging in to the
-// server as desk with keyFile alone, reading no ssh config and asking
-// nothing: the host key checked against knownHosts, or not at all when
-// knownHosts is ""; options go before the destination.
-func (f *fixture) sshArgs(keyFile, knownHosts string, options ...string) []string {
-	host, port, _ := net.SplitHostPort(f.addr)
-	hostKey := []string{"-o", "StrictHostKeyChecking=yes", "-o", "UserKnownHostsFile=" + knownHosts}
-	if knownHosts == "" {
-		hostKey = []string{"-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null"}
-	}
-	args := append([]string{"-p", port, "-i", keyFile, "-F", "/dev/null", "-o", "IdentitiesOnly=yes"}, hostKey...)
-	args = append(append(args, "-o", "BatchMode=yes"), options...)
-	return append(args, "desk@"+host)
-}
-
 // TestOpenSSHKeyOptions runs the stock OpenSSH client against keys whose
 // authorized_keys lines carry options: from= refuses a login (the client
 // is told nothing, the log says why), BHTOP_ACCOUNTS reaches the viewer,
@@ -87,7 +72,7 @@ func TestOpenSSHKeyOptions(t *testing.T) {
 		if tty {
 			tt = "-tt"
 		}
-		cmd := exec.CommandContext(ctx, "ssh", f.sshArgs(keyFile, "", "-o", "LogLevel=ERROR", "-o", "ConnectTimeout=5", tt)...)
+		cmd := exec.CommandContext(ctx, "ssh", testkit.OpenSSHArgs(f.addr, keyFile, "", "-o", "LogLevel=ERROR", "-o", "ConnectTimeout=5", tt)...)
 		cmd.Stdin = stdin
 		out, _ := cmd.CombinedOutput()
 		return string(out), cmd.ProcessState.ExitCode()

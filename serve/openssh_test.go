@@ -45,7 +45,7 @@ func (f *fixture) openSSHTerm(t *testing.T, options string, w, h int) *testkit.T
 		line := options + " " + strings.TrimSpace(string(gossh.MarshalAuthorizedKey(signer.PublicKey())))
 		testkit.WriteFile(t, f.keysFile, line+"\n")
 	}
-	sshCmd := "ssh " + strings.Join(f.sshArgs(keyFile, f.knownHosts(t)), " ")
+	sshCmd := "ssh " + strings.Join(testkit.OpenSSHArgs(f.addr, keyFile, f.knownHosts(t)), " ")
 	return testkit.NewTmux(t).Term(t, w, h, sshCmd+"; sleep 30")
 }
 

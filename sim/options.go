@@ -4,6 +4,7 @@ import (
 	"io"
 	"time"
 
+	"bhtop/internal/clock"
 	"bhtop/signer"
 )
 
@@ -33,6 +34,9 @@ type Faults struct {
 	ArrayFrames bool
 	// OptionalFields includes SPEC.md's optional (commented-out) fields.
 	OptionalFields bool
+	// NoTradeIDs leaves the trade id (t, optional in SPEC.md) out of the
+	// execution reports of fills; myTrades records still carry it.
+	NoTradeIDs bool
 	// OrderErrorRate is the fraction (0..1) of order-changing requests
 	// (create, cancel) answered with OrderErrorStatus (default 504).
 	OrderErrorRate   float64
@@ -60,8 +64,14 @@ type Options struct {
 	PingInterval time.Duration // JSON {"ping":N} to user-stream clients; default 30s
 
 	Skew     time.Duration    // server clock = Now() + Skew
-	Now      func() time.Time // default time.Now; tests pin or speed time
+	Now      func() time.Time // default Clock.Now; tests pin or speed time
 	BanScale float64          // multiplies 418 ban lengths (2 min..3 days); default 1
+	// Clock times the user-stream connections' checks (the DropEvery
+	// fault, ConnMaxAge, listenKey expiry, JSON pings, frames held by the
+	// faults, an outage's cut); default the real clock. A test on a
+	// clock.Fake passes it with its Now: a cut then comes on the Advance
+	// that passes its time, not at a real-time check up to 250 ms later.
+	Clock clock.Clock
 
 	// RateLimits overrides brokerInfo's limits; zero fields keep the
 	// defaults of API-FACTS.md (1500 weight/min, 20 orders/s, 350000/day).
@@ -100,6 +110,12 @@ type Options struct {
 	// QuoteIdle closes a quote socket that sent no ping for this long;
 	// default 5m.
 	QuoteIdle time.Duration
+
+	// MakerRate is the commission rate of a maker fill, a decimal; "" is
+	// 0.0008. A negative rate is a rebate: the maker is paid, and its
+	// fill's commission is negative, as the service reports one. New panics
+	// on one that is not a decimal.
+	MakerRate string
 
 	// Accounts is the number of independent accounts (own balances,
 	// orders, positions and key pair); default 1. The first is reached

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"bhtop/internal/clock"
 	"bhtop/internal/defaults"
 	"bhtop/signer"
 	"bhtop/sim/quotews"
@@ -65,8 +66,9 @@ func New(opts Options) *Server {
 	if opts.Addr == "" {
 		opts.Addr = "127.0.0.1:0"
 	}
+	opts.Clock = clock.Or(opts.Clock)
 	if opts.Now == nil {
-		opts.Now = time.Now
+		opts.Now = opts.Clock.Now
 	}
 	defaults.Fill(&opts.ListenKeyTTL, 60*time.Minute)
 	defaults.Fill(&opts.ConnMaxAge, 24*time.Hour)

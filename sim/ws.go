@@ -130,7 +130,7 @@ func (c *wsConn) run() {
 	if w := opts.Faults.ReorderWindow; w > 0 {
 		check = min(check, clampDur(w/4, 5*time.Millisecond, wsMaxCheck))
 	}
-	ticker := time.NewTicker(check)
+	ticker := opts.Clock.NewTicker(check)
 	defer ticker.Stop()
 	nextPing := c.opened.Add(pingEvery)
 	var dropAt time.Time
@@ -158,7 +158,7 @@ func (c *wsConn) run() {
 			if !c.send(c.faults.accept(batch, c.s.Now())) {
 				return
 			}
-		case <-ticker.C:
+		case <-ticker.C():
 			if c.cutIfDown() {
 				return
 			}

@@ -8,7 +8,8 @@ import (
 
 // Fills: every execution of the account is one fill (DESIGN.md 'Trading
 // actions and fills'). A fill comes from an order event whose l > 0, or
-// from a myTrades record; it is keyed by its trade id when known, else by
+// from a myTrades record; it is keyed by its order and trade id when the
+// trade id is known (a self-trade's two sides share the trade id), else by
 // (market, orderId, cumulative z after it), and an event and a record of
 // the same trade are one fill.
 //
@@ -293,7 +294,7 @@ func (s *Store) foldFill(in *fillIn) {
 	}
 	var tk, zk uint64
 	if in.v[flTrade] != nil {
-		tk = b.tradeKey(in.mkt, in.v[flTrade])
+		tk = b.tradeKey(in.mkt, in.v[flOrder], in.v[flTrade])
 		if i, ok := b.byKey.get(tk); ok && b.isTrade(i, in) {
 			if in.v[flZ] != nil {
 				zk = b.zKeyOf(in.mkt, in.idKey, in.v[flOrder], in.v[flZ])
@@ -339,10 +340,12 @@ func (s *Store) foldFill(in *fillIn) {
 	s.addFill(in, tk, zk, mr, zat)
 }
 
-// isTrade reports whether slot i holds the trade in names.
+// isTrade reports whether slot i holds in's order's execution of the
+// trade in names.
 func (b *fillBook) isTrade(i int32, in *fillIn) bool {
 	f := &b.ring[i]
-	return f.seq != 0 && f.mkt == in.mkt && f.tkey != 0 && string(trimID(f.lit(flTrade))) == string(trimID(in.v[flTrade]))
+	return f.seq != 0 && f.mkt == in.mkt && f.tkey != 0 && string(trimID(f.lit(flTrade))) == string(trimID(in.v[flTrade])) &&
+		string(trimID(f.lit(flOrder))) == string(trimID(in.v[flOrder]))
 }
 
 // isZ reports whether slot i holds the execution of (market, orderId, z).

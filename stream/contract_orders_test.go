@@ -5,6 +5,7 @@ package stream
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -58,37 +59,39 @@ func TestCancelContractOrder(t *testing.T) {
 // the orders when it took effect, NOT_PLACED when it did not. Each order
 // is sent once.
 func TestPlaceContractOrderUnknown(t *testing.T) {
+	t.Parallel()
 	for _, took := range []bool{true, false} {
-		f := newFixture(t, sim.Options{Faults: sim.Faults{OrderErrorRate: 1, OrderErrorTakesEffect: took}},
-			Config{QueryDelay: 100 * time.Millisecond}, true)
-		res := f.s.PlaceContractOrder(context.Background(), rest.ContractOrderRequest{Symbol: "ETH-PERP", Side: "BUY_OPEN",
-			Quantity: "0.01", Price: "1000", Leverage: "5"})
-		if res.Outcome != rest.OutcomeUnknown || res.ClientOrderID == "" {
-			t.Fatalf("PlaceContractOrder = %+v, want unknown with a client order id", res)
-		}
-		cid := res.ClientOrderID
-		if !eventually(3*time.Second, func() bool {
-			snap := f.s.Hub().Latest()
-			p := pendingOf(snap, cid)
-			if took {
-				return p == nil && hasClientOrder(snap, cid)
+		t.Run(fmt.Sprintf("took effect %v", took), func(t *testing.T) {
+			t.Parallel()
+			f := newFakeFixture(t, sim.Options{Faults: sim.Faults{OrderErrorRate: 1, OrderErrorTakesEffect: took}}, Config{}, true)
+			res := f.s.PlaceContractOrder(context.Background(), rest.ContractOrderRequest{Symbol: "ETH-PERP", Side: "BUY_OPEN",
+				Quantity: "0.01", Price: "1000", Leverage: "5"})
+			if res.Outcome != rest.OutcomeUnknown || res.ClientOrderID == "" {
+				t.Fatalf("PlaceContractOrder = %+v, want unknown with a client order id", res)
 			}
-			return p != nil && p.Status == state.PendingNotPlaced
-		}) {
-			t.Errorf("took effect %v: pending %+v, want settled", took, pendingOf(f.s.Hub().Latest(), cid))
-		}
-		if n := f.log.count("POST", "/openapi/contract/v1/order"); n != 1 {
-			t.Errorf("contract orders sent = %d, want 1", n)
-		}
-		if n := f.log.count("GET", "/openapi/contract/v1/getOrder"); !took && n == 0 {
-			t.Error("not settled through the contract query") // one that took effect may settle by its event first
-		}
+			cid := res.ClientOrderID
+			f.until(500*time.Millisecond, func() bool { // QueryDelay 2s of the clock
+				snap := f.s.Hub().Latest()
+				p := pendingOf(snap, cid)
+				if took {
+					return p == nil && hasClientOrder(snap, cid)
+				}
+				return p != nil && p.Status == state.PendingNotPlaced
+			}, "the pending order to settle")
+			if n := f.log.count("POST", "/openapi/contract/v1/order"); n != 1 {
+				t.Errorf("contract orders sent = %d, want 1", n)
+			}
+			if n := f.log.count("GET", "/openapi/contract/v1/getOrder"); !took && n == 0 {
+				t.Error("not settled through the contract query") // one that took effect may settle by its event first
+			}
+		})
 	}
 }
 
 // TestReadOnlyPlacesNoContractOrder: a read-only session refuses a
 // contract order and the simulator's request log shows nothing sent.
 func TestReadOnlyPlacesNoContractOrder(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sim.Options{}, Config{}, false)
 	res := f.s.PlaceContractOrder(context.Background(), rest.ContractOrderRequest{Symbol: "ETH-PERP", Side: "BUY_OPEN",
 		Quantity: "1", Price: "1000", Leverage: "5"})

@@ -15,6 +15,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"bhtop/internal/clock"
+	"bhtop/internal/defaults"
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
 	"bhtop/rest"
@@ -98,7 +99,7 @@ func newFixture(t *testing.T, opts sim.Options, cfg Config, trader bool) *fixtur
 func newFakeFixture(t *testing.T, opts sim.Options, cfg Config, trader bool) *fixture {
 	t.Helper()
 	clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
-	opts.Now, cfg.Clock = clk.Now, clk
+	opts, cfg.Clock = simtest.OnFake(clk, opts), clk
 	if opts.RateLimits == (sim.RateLimits{}) {
 		// The client paces itself on the fake clock but waits in real
 		// time: with the clock still, the default limits would stall it.
@@ -112,8 +113,19 @@ func newFakeFixture(t *testing.T, opts sim.Options, cfg Config, trader bool) *fi
 	return startFixture(t, opts, cfg, trader, clk)
 }
 
+// polled gives cfg the publishing of a test that polls Hub().Latest()
+// for a change: with no subscriber the writer publishes at most every
+// PublishIdle (1s by default), and each look would wait up to that long
+// in real time. PublishEvery applies instead unless the test set
+// PublishIdle.
+func polled(cfg Config) Config {
+	defaults.Fill(&cfg.PublishIdle, time.Nanosecond) // (max(PublishIdle, PublishEvery) is the gap)
+	return cfg
+}
+
 func startFixture(t *testing.T, opts sim.Options, cfg Config, trader bool, clk *clock.Fake) *fixture {
 	t.Helper()
+	cfg = polled(cfg)
 	log := &syncBuf{}
 	opts.RequestLog = log
 	srv := simtest.Start(t, opts)
@@ -124,31 +136,44 @@ func startFixture(t *testing.T, opts sim.Options, cfg Config, trader bool, clk *
 		// test moves the clock (a jump during a /time round trip would
 		// skew it), and the clock moves only between requests.
 		ro = append(ro, rest.WithClock(clk.Now), rest.WithResyncInterval(100*365*24*time.Hour),
-			rest.WithHTTPClient(&http.Client{Transport: inflight}))
+			rest.WithHTTPClient(inflight.Client()))
 	}
 	c := srv.Client(ro...)
 	cfg.REST, cfg.WSURL, cfg.Simulated = c, srv.WSURL(), true
 	if trader {
 		cfg.Trader = rest.NewTrader(c)
 	}
+	if clk != nil {
+		// The client holds to the simulator's limits, not to the defaults
+		// it assumes until brokerInfo tells it: on a clock that stands
+		// still, the 21st order of a second would wait for ever.
+		if _, err := c.BrokerInfo(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
 	s, err := New(cfg)
 	testkit.Live(t, s, err)
 	return &fixture{t: t, srv: srv, log: log, rest: c, s: s, clk: clk, inflight: inflight}
 }
 
-// until moves the fake clock by step per poll until cond holds, failing
-// the test after 5 s of real time with what was awaited and, as they are
-// then, the session's status and the listenKey requests.
+// until moves the fake clock by step per poll, between requests, until
+// cond holds, failing the test after 5 s of real time with what was
+// awaited and, as they are then, the session's status and the listenKey
+// requests.
 func (f *fixture) until(step time.Duration, cond func() bool, what string) {
 	f.t.Helper()
-	if !testkit.Within(5*time.Second, func() bool {
-		if cond() {
-			return true
-		}
-		f.advance(step)
-		return false
-	}) {
+	if !f.inflight.Advancing(f.clk, step, 5*time.Second, cond) {
 		f.t.Fatalf("waited for %s; %s", what, f.describe())
+	}
+}
+
+// live reports whether s has gone live (its first snapshot applied).
+func live(s *Session) bool {
+	select {
+	case <-s.live:
+		return true
+	default:
+		return false
 	}
 }
 
@@ -297,6 +322,15 @@ func wsPeer(t *testing.T, serve func(ws *websocket.Conn)) string {
 		defer ws.Close()
 		serve(ws)
 	}))
+}
+
+// startSession starts a session on client c and the simulator's socket,
+// on clk, without waiting for it to go live. Pings are daily: the test
+// steps the clock faster than a loaded machine may answer them.
+func startSession(t *testing.T, c *rest.Client, wsURL string, clk clock.Clock) *Session {
+	t.Helper()
+	s, err := New(polled(Config{REST: c, WSURL: wsURL, Simulated: true, Clock: clk, PingEvery: 24 * time.Hour}))
+	return testkit.Started(t, s, err)
 }
 
 // writerOnly is a session on the socket at wsURL (cfg adds to that) with

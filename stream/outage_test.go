@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -15,6 +16,17 @@ import (
 	"bhtop/state"
 )
 
+// inOutage is a trading session on the fake clock whose user data stream
+// the simulator has taken down (REST still answers), once the session
+// has noticed; its reconnects are 20 to 100 ms of the clock apart.
+func inOutage(t *testing.T) *fixture {
+	t.Helper()
+	f := newFakeFixture(t, sim.Options{}, Config{BackoffBase: 20 * time.Millisecond, BackoffCap: 100 * time.Millisecond}, true)
+	f.srv.SetUserStreamDown(true)
+	f.until(100*time.Millisecond, func() bool { return f.s.Status().State != StateLive }, "the session to notice the outage")
+	return f
+}
+
 // TestOrderFilledDuringOutageIsKnown: an order placed and filled while
 // the user data stream is down (the simulator cuts and refuses it; REST
 // answers) is known after the resync as a closed order with its true
@@ -22,12 +34,7 @@ import (
 // in the dump, not only as fills of an order found nowhere.
 func TestOrderFilledDuringOutageIsKnown(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, sim.Options{MarketInterval: -1}, Config{BackoffBase: 20 * time.Millisecond,
-		BackoffCap: 100 * time.Millisecond}, true)
-	f.srv.SetUserStreamDown(true)
-	testkit.Eventually(t, 5*time.Second, func() bool { return f.s.Status().State != StateLive },
-		"the session notices the outage")
-
+	f := inOutage(t)
 	ctx := context.Background()
 	tr := rest.NewTrader(f.rest)
 	spot := tr.PlaceOrder(ctx, rest.OrderRequest{Symbol: "BTCUSDT", Side: "BUY", Type: "MARKET", Quantity: "0.05"})
@@ -59,12 +66,10 @@ func TestOrderFilledDuringOutageIsKnown(t *testing.T) {
 	}
 	for _, w := range wants {
 		var got *state.Order
-		if !eventually(5*time.Second, func() bool {
+		f.until(100*time.Millisecond, func() bool {
 			got, _ = f.s.Hub().Latest().Orders.Find(w.market, w.id)
 			return got != nil
-		}) {
-			t.Fatalf("%s order %s not in the state after the resync (fills %d; %s)", w.market, w.id, len(f.s.Hub().Latest().Fills), f.describe())
-		}
+		}, fmt.Sprintf("%s order %s in the state after the resync", w.market, w.id))
 		if got.Open() || got.Status != w.status || !decEq(got.ExecutedQty, w.z) || !decEq(got.CumulativeQuoteQty, w.quote) ||
 			got.AvgPrice == nil || !decEq(*got.AvgPrice, w.avg) || got.Symbol != w.symbol || got.Side != "BUY" {
 			t.Errorf("order %+v, want the service's %+v", got, w)
@@ -104,11 +109,7 @@ func TestOrderFilledDuringOutageIsKnown(t *testing.T) {
 // rest.
 func TestUnknownOrdersBoundedPerResync(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, sim.Options{MarketInterval: -1, RateLimits: sim.RateLimits{OrdersPerSecond: 1000, WeightPerMinute: 100000}},
-		Config{BackoffBase: 20 * time.Millisecond, BackoffCap: 100 * time.Millisecond}, true)
-	f.srv.SetUserStreamDown(true)
-	testkit.Eventually(t, 5*time.Second, func() bool { return f.s.Status().State != StateLive },
-		"the session notices the outage")
+	f := inOutage(t)
 	ctx := context.Background()
 	tr := rest.NewTrader(f.rest)
 	n := unknownOrdersOnResync + 5
@@ -130,8 +131,8 @@ func TestUnknownOrdersBoundedPerResync(t *testing.T) {
 		}
 		return k
 	}
-	testkit.Eventually(t, 5*time.Second, func() bool { return known() == unknownOrdersOnResync },
-		"%d of the %d orders known after the resync", unknownOrdersOnResync, n)
+	f.until(100*time.Millisecond, func() bool { return known() == unknownOrdersOnResync },
+		fmt.Sprintf("%d of the %d orders known after the resync", unknownOrdersOnResync, n))
 	if q := f.log.count("GET", "/openapi/v1/order"); q != unknownOrdersOnResync {
 		t.Errorf("%d orders queried, want %d at one resync", q, unknownOrdersOnResync)
 	}

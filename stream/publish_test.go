@@ -24,8 +24,9 @@ import (
 // of a busy simulator folded through one reused buffer, scribbled over
 // after each fold, give the state that fresh copies give.
 func TestReusedFrameBuffer(t *testing.T) {
+	t.Parallel()
 	rec := &frames{}
-	f := newFixture(t, sim.Options{Seed: 5, Activity: 1000}, Config{Journal: rec}, false)
+	f := newFixture(t, sim.Options{Seed: 5, Activity: 5000}, Config{Journal: rec}, false)
 	testkit.Eventually(t, 20*time.Second, func() bool {
 		rec.mu.Lock()
 		defer rec.mu.Unlock()

@@ -3,34 +3,20 @@ package stream
 import (
 	"context"
 	"errors"
-	"io"
-	"log"
+	"fmt"
 	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"bhtop/internal/clock"
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/signer"
 	"bhtop/sim"
 )
-
-// startSession starts a session on client c and the simulator's socket,
-// on clk, without waiting for it to go live. Pings are daily: the test
-// steps the clock faster than a loaded machine may answer them.
-func startSession(t *testing.T, c *rest.Client, wsURL string, clk clock.Clock) *Session {
-	t.Helper()
-	s, err := New(Config{REST: c, WSURL: wsURL, Simulated: true, Clock: clk, PingEvery: 24 * time.Hour})
-	return testkit.Started(t, s, err)
-}
 
 // TestNotLiveWhenCredentialsFail: the socket opens on the API key alone
 // (USER_STREAM), but the signed snapshot is refused. The session must not
@@ -53,6 +39,7 @@ func TestNotLiveWhenCredentialsFail(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv, clk := simtest.StartOnClock(t, sim.Options{Keys: []sim.Key{tt.key}})
 			c := rest.New(srv.URL(), rest.WithAPIKey(apiKey), rest.WithSecret(tt.secret), rest.WithClock(clk.Now))
 			s := startSession(t, c, srv.WSURL(), clk) // AuthRetry: 30s
@@ -62,7 +49,7 @@ func TestNotLiveWhenCredentialsFail(t *testing.T) {
 			// The first attempt, then one every 30s of the clock: the fourth
 			// comes 90s later, not sooner.
 			began := clk.Now()
-			if !testkit.Advancing(clk, 5*time.Second, 5*time.Second, func() bool { return srv.Log.Count("GET", "/openapi/v1/account") >= 4 }) {
+			if !testkit.Advancing(clk, 10*time.Second, 5*time.Second, func() bool { return srv.Log.Count("GET", "/openapi/v1/account") >= 4 }) {
 				t.Fatalf("GET account requests = %d in %s, want 4 (retried every 30s)", srv.Log.Count("GET", "/openapi/v1/account"), clk.Now().Sub(began))
 			}
 			if el := clk.Now().Sub(began); el < 90*time.Second {
@@ -102,7 +89,7 @@ func TestNotLiveWhenCredentialsFail(t *testing.T) {
 // failingProxy forwards to the simulator but answers GET account itself
 // while fail is set: with a 503, or a 429 with Retry-After once.
 type failingProxy struct {
-	*httptest.Server
+	URL       string // the proxy's base URL
 	now       func() time.Time
 	fail      atomic.Bool
 	tooMany   atomic.Bool // answer the next account request 429 Retry-After: 1
@@ -112,14 +99,8 @@ type failingProxy struct {
 }
 
 func newFailingProxy(t *testing.T, target string, now func() time.Time) *failingProxy {
-	u, err := url.Parse(target)
-	if err != nil {
-		t.Fatal(err)
-	}
 	p := &failingProxy{now: now}
-	rp := httputil.NewSingleHostReverseProxy(u)
-	rp.ErrorLog = log.New(io.Discard, "", 0)
-	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	p.URL = testkit.Front(t, target, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
 		if r.URL.Path == "/openapi/v1/account" {
 			switch {
 			case p.tooMany.CompareAndSwap(true, false):
@@ -139,9 +120,8 @@ func newFailingProxy(t *testing.T, target string, now func() time.Time) *failing
 			p.accountAt = append(p.accountAt, p.now())
 			p.mu.Unlock()
 		}
-		rp.ServeHTTP(w, r)
-	}))
-	t.Cleanup(p.Close)
+		next.ServeHTTP(w, r)
+	})
 	return p
 }
 
@@ -162,6 +142,7 @@ func TestGoesLiveOnceSnapshotApplied(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv, clk := simtest.StartOnClock(t, sim.Options{})
 			p := newFailingProxy(t, srv.URL(), clk.Now)
 			tt.setup(p)
@@ -175,15 +156,7 @@ func TestGoesLiveOnceSnapshotApplied(t *testing.T) {
 					st.State, st.NeedsAction, st.Reason, tt.want)
 			}
 			tt.fix(p)
-			live := func() bool {
-				select {
-				case <-s.live:
-					return true
-				default:
-					return false
-				}
-			}
-			if !testkit.Advancing(clk, 100*time.Millisecond, 5*time.Second, live) {
+			if !testkit.Advancing(clk, 100*time.Millisecond, 5*time.Second, func() bool { return live(s) }) {
 				t.Fatalf("not live once the snapshot succeeds; status %+v", s.Status())
 			}
 			st = s.Status()
@@ -197,6 +170,39 @@ func TestGoesLiveOnceSnapshotApplied(t *testing.T) {
 					t.Errorf("account asked again %s after a 429 with Retry-After 1s, want >= 1s", gap)
 				}
 			}
+		})
+	}
+}
+
+// TestResyncRateLimitedIsNoBan: the service's weight is spent by another
+// client of the same key (which this session's governor cannot know), so
+// the resync's first snapshot is answered 429. The service bans (418) a
+// client that sends again while told to wait (SPEC.md): the resync must
+// stop at the 429, not have its other snapshots arrive during the wait.
+func TestResyncRateLimitedIsNoBan(t *testing.T) {
+	t.Parallel()
+	for round := range 5 { // (a race: five tries)
+		t.Run(fmt.Sprintf("round %d", round), func(t *testing.T) {
+			t.Parallel()
+			srv, clk := simtest.StartOnClock(t, sim.Options{RateLimits: sim.RateLimits{WeightPerMinute: 6}})
+			srv.SpendWeight(t, clk.Now, 5) // another client of the key: 5 of 6
+			c := srv.Client(rest.WithClock(clk.Now))
+			s := startSession(t, c, srv.WSURL(), clk) // the listenKey: 6 of 6
+			testkit.Eventually(t, 5*time.Second, func() bool { return srv.Log.Count("GET", "/openapi/v1/account") >= 2 },
+				"the resync's account request")
+			testkit.Eventually(t, 5*time.Second, func() bool { return s.Status().State == StateResyncing && s.Status().Reason != "" },
+				"the resync failed")
+			time.Sleep(50 * time.Millisecond) // (requests still under way arrive)
+			if n := srv.Log.Banned(); n > 0 || !c.BannedUntil().IsZero() {
+				t.Fatalf("%d requests answered 418 (banned until %v) after the resync's 429:\n%s",
+					n, c.BannedUntil(), srv.Log.Raw())
+			}
+			// The minute's weight is spent and the clock stands still: the
+			// key's DELETE at Close would wait, in real time, for what is left
+			// of the clock's minute (5 s in a test started at hh:mm:55).
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			_ = s.Close(ctx)
+			cancel()
 		})
 	}
 }
@@ -232,14 +238,7 @@ func TestResyncWhileGatedAnswersAtOnce(t *testing.T) {
 	c := rest.New(srv.URL(), rest.WithAPIKey(srv.APIKey()), rest.WithSecret(srv.Secret()),
 		rest.WithClock(clk.Now), rest.WithSharedLimits(host))
 	s := startSession(t, c, srv.WSURL(), clk)
-	if !testkit.Advancing(clk, 100*time.Millisecond, 5*time.Second, func() bool {
-		select {
-		case <-s.live:
-			return true
-		default:
-			return false
-		}
-	}) {
+	if !testkit.Advancing(clk, 100*time.Millisecond, 5*time.Second, func() bool { return live(s) }) {
 		t.Fatal("session never went live")
 	}
 	host.Hold(clk.Now().Add(time.Minute), time.Time{})

@@ -28,6 +28,7 @@ func printable(s string) bool {
 // with an escape in the close reason; neither reaches the status or the
 // notes as is.
 func TestServiceTextIsSanitized(t *testing.T) {
+	t.Parallel()
 	const evil = "\x1b[2J\x1b]0;pwned\x07"
 	tests := []struct {
 		name    string

@@ -175,6 +175,7 @@ func TestUnknownOrderSettles(t *testing.T) {
 		{"504 and not placed", false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFakeFixture(t, sim.Options{Faults: sim.Faults{OrderErrorRate: 1, OrderErrorTakesEffect: tc.takeEffect}},
 				Config{}, true)
 			res := f.s.PlaceOrder(context.Background(), rest.OrderRequest{Symbol: "ETHBTC", Side: "BUY",
@@ -264,7 +265,7 @@ func TestSilentSocketReplaced(t *testing.T) {
 	t.Parallel()
 	// No events at all for QuietMax: the socket is replaced (new one first).
 	f := newFakeFixture(t, sim.Options{}, Config{QuietMax: 10 * time.Minute}, false)
-	f.until(time.Minute, func() bool { return f.s.Status().Connects >= 3 }, "3 connections with QuietMax 10m and no event")
+	f.until(2*time.Minute, func() bool { return f.s.Status().Connects >= 3 }, "3 connections with QuietMax 10m and no event")
 	if n := f.log.count("POST", userStream); n != 1 {
 		t.Errorf("listenKeys created = %d, want 1", n)
 	}
@@ -298,7 +299,7 @@ func TestServiceCutAtMaxAge(t *testing.T) {
 	// The service cuts the connection at its max age with a close frame:
 	// a new key is POSTed, and the old one (still valid) is DELETEd.
 	f := newFakeFixture(t, sim.Options{ConnMaxAge: 10 * time.Minute}, Config{}, false)
-	f.until(time.Minute, func() bool {
+	f.until(2*time.Minute, func() bool {
 		return f.s.Status().Connects >= 3 && f.log.count("DELETE", userStream) >= 2
 	}, "3 connections and 2 DELETEs after two cuts at max age")
 }
@@ -396,8 +397,9 @@ func TestReconnectLogLinesHaveTheirKind(t *testing.T) {
 	f.until(100*time.Millisecond, func() bool {
 		return f.log.count("POST", userStream) >= 2 && f.s.Status().State == StateLive
 	}, "a new key after the lapse, live")
-	// DropEvery later the connection is dropped without a close frame.
-	f.until(time.Minute, func() bool { return f.s.Status().Connects >= 3 && f.s.Status().State == StateLive }, "reconnected after the drop")
+	// DropEvery later the connection is dropped without a close frame
+	// (steps of 10m: the keepalive, every 30m, keeps the key meanwhile).
+	f.until(10*time.Minute, func() bool { return f.s.Status().Connects >= 3 && f.s.Status().State == StateLive }, "reconnected after the drop")
 	var reconnects []string
 	for _, line := range strings.Split(logged.Raw(), "\n") {
 		if strings.Contains(line, "reconnect") {

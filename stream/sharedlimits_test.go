@@ -2,12 +2,10 @@ package stream
 
 import (
 	"context"
-	"net/http"
 	"sync"
 	"testing"
 	"time"
 
-	"bhtop/internal/clock"
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
 	"bhtop/rest"
@@ -22,6 +20,7 @@ import (
 // answers 429 or 418, and every account goes live and resyncs, paced
 // over several minutes of the fake clock.
 func TestSharedLimitsAccountsGoLive(t *testing.T) {
+	t.Parallel()
 	const accounts, limit = 8, 40
 	srv, clk := simtest.StartOnClock(t, sim.Options{Accounts: accounts, RateLimits: sim.RateLimits{WeightPerMinute: limit}})
 	host := rest.NewHostLimits()
@@ -29,23 +28,24 @@ func TestSharedLimitsAccountsGoLive(t *testing.T) {
 	sessions := make([]*Session, accounts)
 	var c *rest.Client
 	for i, k := range srv.Accounts(sim.DemoSecret) {
-		c = srv.ClientAs(k.APIKey, k.SecretKey, sharedOnClock(clk, host, inflight)...)
+		c = srv.ClientAs(k.APIKey, k.SecretKey, simtest.SharedOnClock(clk, host, rest.WithHTTPClient(inflight.Client()))...)
 		if _, err := c.BrokerInfo(context.Background()); err != nil { // weight 0; sets the host's limits
 			t.Fatal(err)
 		}
 		sessions[i] = startSession(t, c, srv.WSURL(), clk)
 	}
+	// The clock moves 15 s at a time, between requests.
 	allLive := func() bool {
 		for _, s := range sessions {
-			select {
-			case <-s.live:
-			default:
+			if !live(s) {
 				return false
 			}
 		}
 		return true
 	}
-	drive(t, clk, inflight, allLive, "every account live")
+	if !inflight.Advancing(clk, 15*time.Second, 10*time.Second, allLive) {
+		t.Fatalf("not every account live (clock at %s)", clk.Now().Format(time.TimeOnly))
+	}
 
 	var wg sync.WaitGroup
 	errs := make([]error, accounts)
@@ -55,14 +55,17 @@ func TestSharedLimitsAccountsGoLive(t *testing.T) {
 		go func() { defer wg.Done(); errs[i] = s.Resync(context.Background()) }()
 	}
 	go func() { wg.Wait(); close(done) }()
-	drive(t, clk, inflight, func() bool {
+	resynced := func() bool {
 		select {
 		case <-done:
 			return true
 		default:
 			return false
 		}
-	}, "every account resynced")
+	}
+	if !inflight.Advancing(clk, 15*time.Second, 10*time.Second, resynced) {
+		t.Fatalf("not every account resynced (clock at %s)", clk.Now().Format(time.TimeOnly))
+	}
 	for i, err := range errs {
 		if err != nil {
 			t.Errorf("account %d resync: %v", i, err)
@@ -84,27 +87,4 @@ func TestSharedLimitsAccountsGoLive(t *testing.T) {
 		t.Errorf("Weight() = %d/%d, want the host's, within the advertised %d", used, lim, limit)
 	}
 	t.Logf("%d requests over %d minutes of the fake clock", n, len(minutes))
-}
-
-// sharedOnClock are the options of a client sharing host, timed and
-// waiting on clk, its requests counted by inflight.
-func sharedOnClock(clk *clock.Fake, host *rest.HostLimits, inflight *testkit.Inflight) []rest.Option {
-	return simtest.SharedOnClock(clk, host, rest.WithHTTPClient(&http.Client{Transport: inflight}))
-}
-
-// drive moves clk a second at a time, between requests, until cond holds
-// (at most 10 s of real time).
-func drive(t *testing.T, clk *clock.Fake, inflight *testkit.Inflight, cond func() bool, what string) {
-	t.Helper()
-	if !testkit.Within(10*time.Second, func() bool {
-		if cond() {
-			return true
-		}
-		if inflight.Idle(5 * time.Second) {
-			clk.Advance(time.Second)
-		}
-		return false
-	}) {
-		t.Fatalf("waited for %s (clock at %s)", what, clk.Now().Format(time.TimeOnly))
-	}
 }

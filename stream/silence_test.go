@@ -73,6 +73,10 @@ func TestFrozenUpstreamNoticed(t *testing.T) {
 
 	relay.Pause()
 	frozen := clk.Now()
+	// Nothing falls due before the first ping, PingEvery after the socket
+	// opened (the clock has stood still since): the clock jumps to a
+	// second before it, then steps a second at a time.
+	clk.Advance(19 * time.Second)
 	notLive := func() bool { return s.Status().State != StateLive }
 	if !testkit.Advancing(clk, time.Second, 5*time.Second, notLive) {
 		t.Fatalf("still live %s after the exchange froze", clk.Now().Sub(frozen))

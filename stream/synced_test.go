@@ -18,6 +18,7 @@ import (
 // old fills). With PublishEvery of an hour and a subscriber that does not
 // read its notices, nothing but the resync itself can publish.
 func TestSyncedStatusAfterPublish(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sim.Options{}, Config{PublishEvery: time.Hour, PublishIdle: time.Hour}, false)
 	_, unsub := f.s.Hub().Subscribe() // never read: no notice is waited for
 	defer unsub()

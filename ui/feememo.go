@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -109,11 +110,7 @@ func (f *feeSums) format() string {
 	if len(f.sums) == 0 {
 		return ""
 	}
-	assets := make([]string, 0, len(f.sums))
-	for a := range f.sums {
-		assets = append(assets, a)
-	}
-	slices.Sort(assets)
+	assets := slices.Sorted(maps.Keys(f.sums))
 	parts := make([]string, len(assets))
 	for i, a := range assets {
 		parts[i] = f.sums[a].total.String() + " " + a

@@ -181,11 +181,7 @@ func positionCells(p *value.PositionValue) posCells {
 // marketRows lists every symbol the market holds (the watch list and the
 // symbols the account touches).
 func marketRows(ms *market.Snapshot, prev map[string]spark) ([]mktRow, map[string]spark) {
-	syms := make([]string, 0, len(ms.Quotes))
-	for s := range ms.Quotes {
-		syms = append(syms, s)
-	}
-	slices.Sort(syms)
+	syms := slices.Sorted(maps.Keys(ms.Quotes))
 	rows := make([]mktRow, len(syms))
 	sparks := make(map[string]spark, len(syms))
 	for i, sym := range syms {

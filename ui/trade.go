@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -161,11 +162,7 @@ type cancelAllReview []actions.Target
 // room lines of them.
 func (r cancelAllReview) View(room int) string {
 	counts := actions.CountBySymbol(r)
-	keys := make([]string, 0, len(counts))
-	for k := range counts {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(counts))
 	lines := []string{"CANCEL " + strconv.Itoa(len(r)) + " OPEN ORDERS?", ""}
 	for i, k := range keys {
 		if i == room-1 && len(keys) > room {

@@ -47,13 +47,19 @@ func Start(t testing.TB, opts sim.Options) *Sim {
 }
 
 // StartOnClock is Start on a new fake clock, set to now to the ms (the
-// simulator's times are ms): the simulator's TTLs, rate windows and event
-// times follow the clock, which the test moves. It returns both.
+// simulator's times are ms): the simulator's TTLs, rate windows, event
+// times and socket checks follow the clock, which the test moves. It
+// returns both.
 func StartOnClock(t testing.TB, opts sim.Options) (*Sim, *clock.Fake) {
 	t.Helper()
 	clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
-	opts.Now = clk.Now
-	return Start(t, opts), clk
+	return Start(t, OnFake(clk, opts)), clk
+}
+
+// OnFake is opts with the simulator's time and socket checks on clk.
+func OnFake(clk *clock.Fake, opts sim.Options) sim.Options {
+	opts.Now, opts.Clock = clk.Now, clk
+	return opts
 }
 
 // Client is a REST client of the simulator signed with its first key

@@ -2,7 +2,11 @@ package testkit
 
 import (
 	"io"
+	"log"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"sync"
 	"testing"
 )
@@ -56,4 +60,23 @@ func (h *HoldFirst) RoundTrip(r *http.Request) (*http.Response, error) {
 		}
 	}
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// Front serves, on 127.0.0.1 until the test ends, a reverse proxy to the
+// base URL target through handle, and returns its own base URL. handle
+// answers a request itself or passes it on with next.ServeHTTP(w, r),
+// acting before and after as the test needs: a path refused, an answer
+// slow or failing, a request seen. The proxy's own errors (a client
+// gone mid-answer) are not logged.
+func Front(t testing.TB, target string, handle func(w http.ResponseWriter, r *http.Request, next http.Handler)) string {
+	t.Helper()
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatalf("front of %q: %v", target, err)
+	}
+	next := httputil.NewSingleHostReverseProxy(u)
+	next.ErrorLog = log.New(io.Discard, "", 0)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handle(w, r, next) }))
+	t.Cleanup(srv.Close)
+	return srv.URL
 }

@@ -6,9 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"bhtop/internal/lockedbuf"
 )
@@ -76,38 +74,6 @@ func (l *RequestLog) CountFunc(match func(Entry) bool) int {
 		}
 	}
 	return n
-}
-
-// Inflight is an http.RoundTripper that counts the requests under way,
-// so a test on a fake clock can move it only between requests (a
-// timestamp made before a jump of the clock and checked after it would be
-// refused as too old).
-type Inflight struct {
-	Base http.RoundTripper // nil: http.DefaultTransport
-	n    atomic.Int64
-}
-
-// RoundTrip counts the request while it runs.
-func (f *Inflight) RoundTrip(r *http.Request) (*http.Response, error) {
-	f.n.Add(1)
-	defer f.n.Add(-1)
-	base := f.Base
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	return base.RoundTrip(r)
-}
-
-// Idle waits (up to within) until no request has been under way for two
-// looks a moment apart; false when one still is.
-func (f *Inflight) Idle(within time.Duration) bool {
-	return Within(within, func() bool {
-		if f.n.Load() != 0 {
-			return false
-		}
-		time.Sleep(time.Millisecond)
-		return f.n.Load() == 0
-	})
 }
 
 // DebugLogger is a logger writing every record (debug level up) as text

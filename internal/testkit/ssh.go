@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/pem"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,4 +62,19 @@ func OpenSSHKey(t testing.TB) (file string, signer ssh.Signer) {
 		t.Fatal(err)
 	}
 	return file, signer
+}
+
+// OpenSSHArgs are the stock OpenSSH client's arguments for logging in to
+// addr (host:port) as desk with keyFile alone, reading no ssh config and
+// asking nothing: the host key checked against knownHosts, or not at all
+// when knownHosts is ""; options go before the destination.
+func OpenSSHArgs(addr, keyFile, knownHosts string, options ...string) []string {
+	host, port, _ := net.SplitHostPort(addr)
+	hostKey := []string{"-o", "StrictHostKeyChecking=yes", "-o", "UserKnownHostsFile=" + knownHosts}
+	if knownHosts == "" {
+		hostKey = []string{"-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null"}
+	}
+	args := append([]string{"-p", port, "-i", keyFile, "-F", "/dev/null", "-o", "IdentitiesOnly=yes"}, hostKey...)
+	args = append(append(args, "-o", "BatchMode=yes"), options...)
+	return append(args, "desk@"+host)
 }

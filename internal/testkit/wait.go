@@ -13,13 +13,27 @@ import (
 	"bhtop/internal/clock"
 )
 
-// Poll is the pause between two looks of the waits.
+// Poll is the longest pause between two looks of the waits, and the
+// real time each step of a fake clock is given (Advancing).
 const Poll = 10 * time.Millisecond
 
 // Within polls cond until it holds or within passes (real time), and
-// reports whether it held. Use it where the test decides what a timeout
+// reports whether it held. The first looks come 1 ms apart, the pause
+// doubling up to Poll: a wait for what is a moment away costs that
+// moment, not a whole Poll. Use it where the test decides what a timeout
 // means; Eventually fails the test itself.
-func Within(within time.Duration, cond func() bool) bool { return WithinEvery(within, Poll, cond) }
+func Within(within time.Duration, cond func() bool) bool {
+	end := time.Now().Add(within)
+	for pause := time.Millisecond; ; pause = min(2*pause, Poll) {
+		if cond() {
+			return true
+		}
+		if time.Now().After(end) {
+			return cond()
+		}
+		time.Sleep(pause)
+	}
+}
 
 // WithinEvery is Within looking every pause (for looks that cost, such
 // as reading a tmux screen).
@@ -45,11 +59,12 @@ func Eventually(t testing.TB, within time.Duration, cond func() bool, format str
 	}
 }
 
-// Advancing polls cond like Within, moving the fake clock by step before
-// each look: the code under test sees step of its time pass per poll, so
-// hours of keepalives, backoffs and TTLs run in milliseconds.
+// Advancing polls cond every Poll, moving the fake clock by step before
+// each look: the code under test sees step of its time pass per Poll of
+// real time, so hours of keepalives, backoffs and TTLs run in
+// milliseconds.
 func Advancing(c *clock.Fake, step, within time.Duration, cond func() bool) bool {
-	return Within(within, func() bool {
+	return WithinEvery(within, Poll, func() bool {
 		if cond() {
 			return true
 		}
