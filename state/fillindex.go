@@ -144,10 +144,13 @@ func appendExp(k []byte, d *event.Dec) []byte {
 	return k
 }
 
-// tradeKey is the key of (market, trade id by value).
-func (b *fillBook) tradeKey(m uint8, id []byte) uint64 {
+// tradeKey is the key of (market, orderId, trade id by value): the two
+// executions of a self-trade (the account's order on each side) share a
+// trade id, and are two fills.
+func (b *fillBook) tradeKey(m uint8, orderID, id []byte) uint64 {
 	var buf keyBuf
 	k := append(buf[:0], 't', m)
+	k = append(append(k, trimID(orderID)...), '/')
 	return b.sum(append(k, trimID(id)...))
 }
 

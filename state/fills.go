@@ -8,7 +8,8 @@ import (
 
 // Fills: every execution of the account is one fill (DESIGN.md 'Trading
 // actions and fills'). A fill comes from an order event whose l > 0, or
-// from a myTrades record; it is keyed by its trade id when known, else by
+// from a myTrades record; it is keyed by its order and trade id when the
+// trade id is known (a self-trade's two sides share the trade id), else by
 // (market, orderId, cumulative z after it), and an event and a record of
 // the same trade are one fill.
 //
@@ -256,7 +257,7 @@ func (s *Store) foldFill(in *fillIn) {
 	}
 	var tk, zk uint64
 	if in.tradeID != nil {
-		tk = b.tradeKey(in.mkt, in.tradeID)
+		tk = b.tradeKey(in.mkt, in.orderID, in.tradeID)
 		if i, ok := b.byKey.get(tk); ok && b.isTrade(i, in) {
 			if in.z != nil {
 				zk = b.zKey(in.mkt, in.orderID, in.z)
@@ -296,10 +297,12 @@ func (s *Store) foldFill(in *fillIn) {
 	s.addFill(in, tk, zk, mr)
 }
 
-// isTrade reports whether slot i holds the trade in names.
+// isTrade reports whether slot i holds in's order's execution of the
+// trade in names.
 func (b *fillBook) isTrade(i int32, in *fillIn) bool {
 	f := &b.ring[i]
-	return f.seq != 0 && f.mkt == in.mkt && f.tkey != 0 && string(trimID(f.lit(flTrade))) == string(trimID(in.tradeID))
+	return f.seq != 0 && f.mkt == in.mkt && f.tkey != 0 && string(trimID(f.lit(flTrade))) == string(trimID(in.tradeID)) &&
+		string(trimID(f.lit(flOrder))) == string(trimID(in.orderID))
 }
 
 // isZ reports whether slot i holds the execution of (market, orderId, z).
