@@ -194,7 +194,7 @@ func (lr *lineReader) line(b *block, start, end int, cut bool) {
 	switch {
 	case size > MaxLine:
 		b.lines = append(b.lines, rawLine{line: lr.lineNo, long: true, cut: cut})
-	case !isBlank(b.data[start:end]):
+	case end > start && b.data[start] == '{' || !isBlank(b.data[start:end]):
 		b.lines = append(b.lines, rawLine{start: start, end: end, line: lr.lineNo, cut: cut})
 	}
 }
@@ -202,21 +202,21 @@ func (lr *lineReader) line(b *block, start, end int, cut bool) {
 // decode parses and decodes the block's lines into recs.
 func (b *block) decode() {
 	b.dec.Reset()
-	b.recs = b.recs[:0]
-	for _, l := range b.lines {
-		d := Decoded{Record: Record{Bad: true, Long: true}}
+	b.recs = slices.Grow(b.recs[:0], len(b.lines))[:len(b.lines)]
+	for i := range b.lines {
+		l, d := &b.lines[i], &b.recs[i]
 		line := b.data[l.start:l.end]
 		switch {
 		case l.long:
-		case b.decodeRecord(line, &d):
+			*d = Decoded{Record: Record{Bad: true, Long: true}}
+		case b.decodeRecord(line, d):
 		default:
-			d.Record = Parse(line)
+			*d = Decoded{Record: Parse(line)}
 			if !d.Bad {
 				d.Events = b.dec.DecodeKeep(d.Frame)
 			}
 		}
 		d.Line, d.Cut = l.line, l.cut
-		b.recs = append(b.recs, d)
 	}
 }
 
@@ -229,13 +229,19 @@ func (b *block) decodeRecord(line []byte, d *Decoded) bool {
 	if !bytes.HasPrefix(line, []byte(head)) || len(line) < len(head)+len(mid)+3 || line[len(line)-1] != '}' {
 		return false
 	}
-	i := len(head)
+	// recv's digits, read as ParseTime would read them (18 digits
+	// cannot overflow; longer ones go to ParseTime).
+	i, ms := len(head), int64(0)
 	for i < len(line) && line[i] >= '0' && line[i] <= '9' {
+		ms = ms*10 + int64(line[i]-'0')
 		i++
 	}
 	digits := line[len(head):i]
-	if len(digits) == 0 || !bytes.HasPrefix(line[i:], []byte(mid)) {
-		return false
+	if len(digits) == 0 || len(digits) > 1 && digits[0] == '0' || !bytes.HasPrefix(line[i:], []byte(mid)) {
+		return false // not a JSON number (a leading zero), or not this layout: Parse decides
+	}
+	if len(digits) > 18 {
+		ms, _ = event.ParseTime(digits)
 	}
 	frame := line[i+len(mid) : len(line)-1]
 	if len(frame) < 2 || (frame[0] != '{' || frame[len(frame)-1] != '}') && (frame[0] != '[' || frame[len(frame)-1] != ']') {
@@ -247,8 +253,7 @@ func (b *block) decodeRecord(line []byte, d *Decoded) bool {
 		b.dec.DropLast()
 		return false
 	}
-	ms, _ := event.ParseTime(digits)
-	d.Record, d.Events = Record{Recv: ms, Frame: frame}, evs
+	*d = Decoded{Record: Record{Recv: ms, Frame: frame}, Events: evs}
 	return true
 }
 

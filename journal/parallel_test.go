@@ -82,6 +82,10 @@ func TestScanDecodedAgreesWithScan(t *testing.T) {
 		`{"recv":1,"frame":}`,
 		`{"recv":1,"frame":[]}`,
 		`{"recv":99999999999999999999,"frame":{"e":"x"}}`,
+		`{"recv":999999999999999999,"frame":{"e":"x"}}`,          // 18 digits: the longest read inline
+		`{"recv":9223372036854775807,"frame":{"e":"x"}}`,         // the largest int64
+		`{"recv":9223372036854775808,"frame":{"e":"x"}}`,         // one more: not a time
+		`{"recv":000000000000000000000000042,"frame":{"e":"x"}}`, // long, small
 		`{"recv":"5","frame":{"e":"x"}}`,
 		`{"recv":1700000000123,"bad":"{\"e\":"}`,
 		`{"e":"outboundAccountInfo","E":1}`,
