@@ -121,6 +121,7 @@ func TestFastExecAgrees(t *testing.T) {
 		{"numbers as strings", strings.NewReplacer(`"E":1499405658658`, `"E":"0001499405658658"`, `"i":4293153`, `"i":"004293153"`).Replace(specSpot), true},
 		{"decimals as numbers", strings.NewReplacer(`"q":"1.00000000"`, `"q":1.0e-3`, `"z":"0.50000000"`, `"z":-0`).Replace(specSpot), true},
 		{"E zero", strings.Replace(specSpot, `"E":1499405658658`, `"E":0`, 1), true},
+		{"strings starting with #", strings.NewReplacer(`"s":"ETHBTC"`, `"s":"#ETH"`, `"c":1000087761`, `"c":"#1"`).Replace(specSpot), true},
 		{"empty strings", strings.NewReplacer(`"s":"ETHBTC"`, `"s":""`, `"c":1000087761`, `"c":""`).Replace(specSpot), true},
 		{"escaped unused key", strings.Replace(specSpot, `"u":true`, `"\u0075":"\n"`, 1), false},
 		{"escaped symbol", strings.Replace(specSpot, `"ETHBTC"`, `"ETH\u0042TC"`, 1), false},
@@ -218,6 +219,17 @@ func TestQuotedEnd(t *testing.T) {
 		b := []byte(`"` + text + "\xff\x80\x7f" + `"`)
 		if got, ok := quotedEnd(b, 0); !ok || got != n+4 {
 			t.Errorf("quotedEnd(%q) = %d, %v, want %d", b, got, ok, n+4)
+		}
+	}
+	// Any plain first byte, '#' (the quote's successor) included: the
+	// opening quote lends no borrow to the lane after it.
+	for c := 0x20; c < 0x100; c++ {
+		if c == '"' || c == '\\' {
+			continue
+		}
+		b := []byte{'"', byte(c), 'a', '"', ','}
+		if got, ok := quotedEnd(b, 0); !ok || got != 3 {
+			t.Errorf("quotedEnd(%q) = %d, %v, want 3", b, got, ok)
 		}
 	}
 }
