@@ -306,8 +306,8 @@ func skipAt(b []byte, i, depth int) (int, bool) {
 		return end + 1, ok
 	case c == '-' || isDigit(c):
 		return scanNumber(b, i)
-	case c == 'n':
-		return i + 4, uint32(load8(b, i)) == wordNull
+	case c == 'n' && uint32(load8(b, i)) == wordNull:
+		return i + 4, true // (not i+4 when false: rawAt slices to the end returned)
 	case c == 't' || c == 'f':
 		_, j, ok := boolAt(b, i)
 		return j, ok

@@ -264,6 +264,7 @@ func FuzzFastExec(f *testing.F) {
 		strings.Replace(specSpot, `"u":true`, `"u":{"a":[1]},"t":-1,"x":"NEW","P":"0"`, 1),
 		string(spot), string(spotOpt), string(contract))
 	f.Fuzz(func(t *testing.T, frame []byte) {
+		frame = frame[:len(frame):len(frame)] // a read past the end panics
 		fast, generic := decodeBoth(frame)
 		if diff := sameEvents(fast, generic); diff != "" {
 			t.Fatalf("Decode(%q): fast path differs: %s", frame, diff)
@@ -293,6 +294,31 @@ func TestDigitsEnd(t *testing.T) {
 		}
 		if got := digitsEnd(b, from); got != want {
 			t.Fatalf("digitsEnd(%q, %d) = %d, want %d", b, from, got, want)
+		}
+	}
+}
+
+// TestCutInAnExactBuffer: every cut of the docs' frames (with null in
+// fields kept as written, where a cut "null" must be refused without
+// looking past it), each in a buffer with no room after it, and again
+// with other bytes in the room after it, decodes as the generic path
+// decodes it: never a read or a slice past the frame's end.
+func TestCutInAnExactBuffer(t *testing.T) {
+	frames := []string{specSpot, specContract, specPosition, specAccount,
+		strings.Replace(specContract, `"N":"BTC"`, `"N":null`, 1),
+		strings.Replace(specAccount, `"u":1499405658849`, `"u":null`, 1),
+		strings.Replace(specSpot, `"u":true`, `"u":null,"T":null`, 1)}
+	for _, frame := range frames {
+		for n := range len(frame) + 1 {
+			exact := []byte(frame[:n])
+			exact = exact[:n:n]
+			roomy := append(append(make([]byte, 0, n+16), frame[:n]...), `null,"0123456"`...)[:n]
+			for _, b := range [][]byte{exact, roomy} {
+				fast, generic := decodeBoth(b)
+				if diff := sameEvents(fast, generic); diff != "" {
+					t.Errorf("Decode(%s) (cap %d): fast path differs: %s", b, cap(b), diff)
+				}
+			}
 		}
 	}
 }
