@@ -39,9 +39,24 @@ type Firing struct {
 	Time    time.Time
 	Rule    string // Rule.ID
 	Kind    Kind
-	Account string
+	Account string // the account it was evaluated on
 	Message string
+	// Host is the rule's Host: a market alert's accounts (nil for an
+	// alert of Account alone).
+	Host []string
 }
+
+// Accounts are the accounts f concerns: whoever is shown any of them is
+// shown f. Host for a market alert, else Account alone.
+func (f Firing) Accounts() []string {
+	if len(f.Host) > 0 {
+		return f.Host
+	}
+	return []string{f.Account}
+}
+
+// Market reports whether f is a market alert (a price, no account's own).
+func (f Firing) Market() bool { return len(f.Host) > 0 }
 
 // Engine evaluates a rule set, remembering per rule, account and subject
 // (a position, for liquidation_within) whether the condition holds, so
@@ -115,7 +130,7 @@ func (e *Engine) Evaluate(in Input) []Firing {
 			// Events, not levels: each new fill or rejection fires once,
 			// coalesced per evaluation (per published snapshot).
 			if msg := tw.message(r); fresh && msg != "" {
-				out = append(out, Firing{Time: in.Now, Rule: r.ID, Kind: r.Kind, Account: in.Account, Message: msg})
+				out = append(out, Firing{Time: in.Now, Rule: r.ID, Kind: r.Kind, Account: in.Account, Message: msg, Host: r.Host})
 			}
 			continue
 		default:
@@ -140,7 +155,7 @@ func (e *Engine) edges(i int, r Rule, in Input, vs []verdict) []Firing {
 		}
 		k := condKey{i, in.Account, v.subject}
 		if v.holds && !e.active[k] {
-			out = append(out, Firing{Time: in.Now, Rule: r.ID, Kind: r.Kind, Account: in.Account, Message: v.message})
+			out = append(out, Firing{Time: in.Now, Rule: r.ID, Kind: r.Kind, Account: in.Account, Message: v.message, Host: r.Host})
 		}
 		if v.holds {
 			e.active[k] = true

@@ -225,6 +225,28 @@ func TestRulesPerAccount(t *testing.T) {
 	}
 }
 
+// TestMarketAlertAccounts: a market rule (config gives a price_cross
+// naming no account to its host's first account, with the host's
+// accounts in Host) fires on that account and concerns every account of
+// the host; an account's own alert concerns that account alone.
+func TestMarketAlertAccounts(t *testing.T) {
+	market := rule(t, 1, map[string]any{"kind": "price_cross", "symbol": "X", "above": int64(1), "account": "bot"})
+	market.Host = []string{"bot", "main"}
+	own := rule(t, 2, map[string]any{"kind": "price_cross", "symbol": "X", "above": int64(1), "account": "bot"})
+	w := newWorld()
+	w.price("X", "2")
+	got := NewEngine([]Rule{market, own}).Evaluate(w.input("bot"))
+	if len(got) != 2 {
+		t.Fatalf("firings %v, want both rules'", got)
+	}
+	if a := got[0].Accounts(); !got[0].Market() || got[0].Account != "bot" || strings.Join(a, ",") != "bot,main" {
+		t.Errorf("the market alert: market %v, account %s, accounts %v; want bot's, concerning bot and main", got[0].Market(), got[0].Account, a)
+	}
+	if a := got[1].Accounts(); got[1].Market() || strings.Join(a, ",") != "bot" {
+		t.Errorf("bot's own alert: market %v, accounts %v; want bot alone", got[1].Market(), a)
+	}
+}
+
 // TestNotReady: before the state holds a REST snapshot, balance and fill
 // rules stay quiet (an empty state is not a zero balance).
 func TestNotReady(t *testing.T) {

@@ -67,6 +67,11 @@ type Rule struct {
 	Below, Above *decimal.Decimal
 	Percent      decimal.Decimal // liquidation_within
 	After        time.Duration   // stream_silent
+	// Host, for a market rule (a price_cross naming no account, which the
+	// config gives to the first account of each service host), names
+	// every account of that host: a price is no one account's, so its
+	// firings are shown to whoever sees any of them. Nil otherwise.
+	Host []string
 }
 
 // FieldError is a rule refused for one of its fields ("" when the fault

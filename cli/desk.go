@@ -123,7 +123,7 @@ func openDesk(ctx context.Context, df *deskFlags, conn config.Conn, logger *slog
 			toUI(f)
 		}
 		if srv := d.viewers.Load(); srv != nil {
-			srv.Alert(f.Account, ui.AlertMsg{Text: alertText(f), Bell: true})
+			srv.Alert(f.Accounts(), ui.AlertMsg{Text: alertText(f), Bell: true})
 		}
 	})
 	return d
@@ -211,10 +211,13 @@ func (n *alertNotes) of(as *accounts) {
 	}
 }
 
-// note adds f to its account's events log.
+// note adds f to its accounts' events logs: its account's, or for a
+// market alert each of its host's.
 func (n *alertNotes) note(f alert.Firing) {
-	if note := n.notes[f.Account]; note != nil {
-		note(f.Message)
+	for _, a := range f.Accounts() {
+		if note := n.notes[a]; note != nil {
+			note(f.Message)
+		}
 	}
 }
 
@@ -231,10 +234,11 @@ func newUIAlerts(getenv func(string) string) *uiAlerts {
 }
 
 // alertText is a firing's toast: its message, after its account's name
-// unless that is the only, unnamed, account.
+// unless that is the only, unnamed, account or the alert is the market's
+// (shown to viewers of other accounts, who are not told of this one).
 func alertText(f alert.Firing) string {
 	text := f.Message
-	if f.Account != metrics.DefaultAccount {
+	if f.Account != metrics.DefaultAccount && !f.Market() {
 		text = f.Account + ": " + text
 	}
 	return notify.Clean(text)

@@ -3,18 +3,14 @@
 package cli
 
 import (
-	"io"
-	"log"
 	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"bhtop/config"
+	"bhtop/internal/testkit"
 	"bhtop/sim"
 )
 
@@ -23,14 +19,8 @@ import (
 // ends the process at once with exit 130, abandoning the DELETE.
 func TestDumpSecondInterrupt(t *testing.T) {
 	s := orderSim(t, sim.Faults{})
-	target, err := url.Parse(s.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
 	created, deleting, stop := make(chan struct{}, 8), make(chan struct{}, 8), make(chan struct{})
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	proxy.ErrorLog = log.New(io.Discard, "", 0) // the child's sockets end with it
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	front := testkit.Front(t, s.URL(), func(w http.ResponseWriter, r *http.Request, next http.Handler) {
 		if r.URL.Path == "/openapi/v1/userDataStream" {
 			switch r.Method {
 			case http.MethodDelete:
@@ -44,11 +34,10 @@ func TestDumpSecondInterrupt(t *testing.T) {
 				defer func() { created <- struct{}{} }()
 			}
 		}
-		proxy.ServeHTTP(w, r)
-	}))
-	defer srv.Close()
+		next.ServeHTTP(w, r)
+	})
 	defer close(stop)
-	cmd := childBhtop(t, srv.URL, "dump --for 1m --no-market", "BHTOP_WS_URL="+config.WSFromBase(s.URL()))
+	cmd := childBhtop(t, front, "dump --for 1m --no-market", "BHTOP_WS_URL="+config.WSFromBase(s.URL()))
 	var out, errOut strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Start(); err != nil {

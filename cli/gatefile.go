@@ -50,9 +50,11 @@ type savedGates struct {
 // at a time.
 type gateFile struct {
 	path string
+	now  func() time.Time // when a gate has ended; nil: time.Now
 
 	mu   sync.Mutex
-	seen fileStamp // of the content last read or written
+	seen fileStamp // of the content last read or written; zero: none known
+	end  int64     // the latest gate end of that content, Unix ms (0: none)
 
 	lockOnce sync.Once // opens the lock file (Turn, Unix)
 	lockFile *os.File
@@ -89,10 +91,39 @@ func (f *gateFile) Load() (rateUntil, banUntil time.Time) {
 	}
 	f.seen = stampOf(fi) // a corrupt file is not read again until it changes
 	g, ok := f.read()
+	f.end = max(g.RetryAfter, g.BannedUntil) // a corrupt file: 0, holds nothing
 	if !ok {
 		return time.Time{}, time.Time{}
 	}
 	return g.times()
+}
+
+// dropEnded removes the gate file once its gates have ended: called at
+// the end of each of this process's turns (gatelock_unix.go), while it
+// holds the host's lock, so that no other process stores a gate in the
+// file meanwhile (Save runs within a turn). It removes the file only as
+// this process last read or wrote it (same size and modification time):
+// an ended gate holds nothing, and each host answered a 429 or 418 left
+// its file for good. Nothing known (no file, or removed): no work.
+func (f *gateFile) dropEnded() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.seen == (fileStamp{}) || f.end >= f.clock().UnixMilli() {
+		return
+	}
+	fi, err := os.Stat(f.path)
+	if err == nil && stampOf(fi) == f.seen {
+		_ = os.Remove(f.path)
+	}
+	f.seen, f.end = fileStamp{}, 0 // known gone, or written anew (read at the next Load)
+}
+
+// clock is f.now, or time.Now.
+func (f *gateFile) clock() time.Time {
+	if f.now == nil {
+		return time.Now()
+	}
+	return f.now()
 }
 
 // read parses the file.
@@ -141,6 +172,6 @@ func (f *gateFile) Save(rateUntil, banUntil time.Time) {
 		return
 	}
 	if fi, err := os.Stat(f.path); err == nil {
-		f.seen = stampOf(fi) // what this process holds already
+		f.seen, f.end = stampOf(fi), max(g.RetryAfter, g.BannedUntil) // what this process holds already
 	}
 }

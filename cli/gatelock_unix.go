@@ -51,7 +51,10 @@ func (f *gateFile) Turn(ctx context.Context) (func(), error) {
 			reopened++
 			continue
 		case err == nil:
-			return func() { _ = syscall.Flock(fd, syscall.LOCK_UN) }, nil
+			return func() {
+				f.dropEnded()
+				_ = syscall.Flock(fd, syscall.LOCK_UN)
+			}, nil
 		case !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR):
 			return func() {}, nil
 		case time.Now().After(giveUp):
@@ -71,9 +74,11 @@ func (f *gateFile) Turn(ctx context.Context) (func(), error) {
 func (f *gateFile) lockPath() string { return strings.TrimSuffix(f.path, ".json") + ".lock" }
 
 // lockFD is the lock file's descriptor, opened on first use (after the
-// gate directory's stale lock files are swept); -1 when it cannot be.
+// gate directory's long ended gate files and stale lock files are swept);
+// -1 when it cannot be.
 func (f *gateFile) lockFD() int {
 	f.lockOnce.Do(func() {
+		sweepGates(filepath.Dir(f.path), f.lockPath(), time.Now())
 		sweepLocks(filepath.Dir(f.path), f.lockPath())
 		f.openLock()
 	})
@@ -141,9 +146,81 @@ func removeFreeLock(path string) {
 	if syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) != nil {
 		return // in a turn: in use
 	}
-	var st, at syscall.Stat_t
-	if syscall.Fstat(fd, &st) != nil || syscall.Stat(path, &at) != nil || st.Dev != at.Dev || st.Ino != at.Ino {
+	if !atPath(fd, path) {
 		return // removed and made anew since it was opened: not this one
 	}
 	_ = os.Remove(path)
+}
+
+// atPath reports whether the open file fd is the file at path.
+func atPath(fd int, path string) bool {
+	var st, at syscall.Stat_t
+	return syscall.Fstat(fd, &st) == nil && syscall.Stat(path, &at) == nil && st.Dev == at.Dev && st.Ino == at.Ino
+}
+
+// gateKeep is how long a gate file is kept once its gates ended. An ended
+// gate holds nothing, but each host a 429 or 418 was answered for left
+// its file for good (each bhtop sim on a new port one more).
+const gateKeep = 24 * time.Hour
+
+// sweepGates removes the gate files in dir whose gates all ended more
+// than gateKeep before now (a corrupt one: not written for gateKeep),
+// this process's host's too. Each is removed while this process holds
+// its host's turn (the flock of its lock file, made if need be) and
+// after reading it again: a 429 or 418 is stored (Save) within a turn,
+// so no gate stored meanwhile is lost. A host whose turn another process
+// holds is left for a later sweep. The other hosts' lock files go with
+// their gate files; ownLock, this process's, stays. It runs once per host
+// and process, beside sweepLocks: a directory read and a read per gate
+// file.
+func sweepGates(dir, ownLock string, now time.Time) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	before := now.Add(-gateKeep)
+	for _, e := range ents {
+		path := filepath.Join(dir, e.Name())
+		if !strings.HasSuffix(e.Name(), ".json") || !e.Type().IsRegular() || !gateEnded(path, before) {
+			continue
+		}
+		lock := strings.TrimSuffix(path, ".json") + ".lock"
+		removeEndedGate(path, lock, lock != ownLock, before)
+	}
+}
+
+// gateEnded reports whether the gate file at path holds no gate ending
+// after before (a corrupt one: was not written since).
+func gateEnded(path string, before time.Time) bool {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	g, ok := (&gateFile{path: path}).read()
+	if !ok {
+		return fi.ModTime().Before(before)
+	}
+	return max(g.RetryAfter, g.BannedUntil) < before.UnixMilli()
+}
+
+// removeEndedGate removes the gate file at path, if it still holds no
+// gate ending after before, while holding its host's turn (the flock of
+// lock); with dropLock the lock file goes too, as removeFreeLock does.
+func removeEndedGate(path, lock string, dropLock bool, before time.Time) {
+	file, err := os.OpenFile(lock, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return
+	}
+	defer file.Close() // drops the flock, after the removal
+	fd := int(file.Fd())
+	if syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) != nil || !atPath(fd, lock) {
+		return // in a turn, or removed meanwhile: in use
+	}
+	if !gateEnded(path, before) {
+		return // a gate stored since
+	}
+	_ = os.Remove(path)
+	if dropLock {
+		_ = os.Remove(lock)
+	}
 }

@@ -2,13 +2,11 @@ package cli
 
 import (
 	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
 
+	"bhtop/internal/testkit"
 	"bhtop/sim"
 )
 
@@ -32,19 +30,13 @@ func TestDashboardKeysBeforeFirstFrame(t *testing.T) {
 	}
 	// The spot open orders answer 60 ms late: well within the start wait,
 	// long after the keys.
-	target, err := url.Parse(s.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	fwd := httputil.NewSingleHostReverseProxy(target)
-	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	slow := testkit.Front(t, s.URL(), func(w http.ResponseWriter, r *http.Request, next http.Handler) {
 		if r.URL.Path == "/openapi/v1/openOrders" {
 			time.Sleep(60 * time.Millisecond)
 		}
-		fwd.ServeHTTP(w, r)
-	}))
-	t.Cleanup(slow.Close)
-	env := orderEnv(t, s, map[string]string{"BHTOP_BASE_URL": slow.URL})
+		next.ServeHTTP(w, r)
+	})
+	env := orderEnv(t, s, map[string]string{"BHTOP_BASE_URL": slow})
 	code, screen, errOut := driveDashboard(t, nil, env, 120, 40,
 		screenStep{nil, "2X"},
 		screenStep{[]string{"CANCEL 3 OPEN ORDERS?"}, "nq"})

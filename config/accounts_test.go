@@ -251,8 +251,9 @@ read_only = false
 // TestPriceCrossOncePerHost: a price is the market's, not an account's: a
 // price_cross rule naming no account is evaluated on the first account of
 // each service host (accounts without a base URL share the built-in
-// simulator), so one crossing is one alert, not one per account. A rule
-// naming an account is left as it is.
+// simulator), so one crossing is one alert, not one per account, shown
+// to the viewers of every account of the host (Rule.Host). A rule naming
+// an account is left as it is.
 func TestPriceCrossOncePerHost(t *testing.T) {
 	file := `
 [accounts.a1]
@@ -290,9 +291,9 @@ account = "b2"
 	}
 	var got []string
 	for _, r := range accts[0].Alerts {
-		got = append(got, r.ID+"@"+r.Account)
+		got = append(got, r.ID+"@"+r.Account+"("+strings.Join(r.Host, " ")+")")
 	}
-	if want := "fill#1@,price_cross#2@a1,price_cross#2@b1,price_cross#3@b2"; strings.Join(got, ",") != want {
+	if want := "fill#1@(),price_cross#2@a1(a1 a2),price_cross#2@b1(b1 b2),price_cross#3@b2()"; strings.Join(got, ",") != want {
 		t.Errorf("rules %s, want %s", strings.Join(got, ","), want)
 	}
 	watch := map[string]string{}

@@ -41,15 +41,20 @@ func parseAlerts(path, text string, raw []map[string]any) ([]alert.Rule, error) 
 // no account given to the first of accts on each service host (HostKey;
 // accounts without a base URL share the built-in simulator): a price is
 // the market's, so one crossing fires once per host, not once per
-// account. Other rules are kept as they are.
+// account. Its Host names every account of the host, whose viewers are
+// all shown it. Other rules are kept as they are.
 func marketRulesPerHost(rules []alert.Rule, accts []Account) []alert.Rule {
-	var firsts []string // the first account of each host, in accts' order
-	seen := map[string]bool{}
+	var hosts [][]string // the accounts of each host, hosts and accounts in accts' order
+	index := map[string]int{}
 	for _, a := range accts {
-		if h := HostKey(a.BaseURL); !seen[h] {
-			seen[h] = true
-			firsts = append(firsts, a.Name)
+		h := HostKey(a.BaseURL)
+		i, ok := index[h]
+		if !ok {
+			i = len(hosts)
+			index[h] = i
+			hosts = append(hosts, nil)
 		}
+		hosts[i] = append(hosts[i], a.Name)
 	}
 	out := make([]alert.Rule, 0, len(rules))
 	for _, r := range rules {
@@ -57,8 +62,8 @@ func marketRulesPerHost(rules []alert.Rule, accts []Account) []alert.Rule {
 			out = append(out, r)
 			continue
 		}
-		for _, name := range firsts {
-			r.Account = name
+		for _, names := range hosts {
+			r.Account, r.Host = names[0], names
 			out = append(out, r)
 		}
 	}

@@ -16,7 +16,10 @@ import (
 	"bhtop/internal/testkit"
 )
 
-var servingOn = regexp.MustCompile(`serving the read-only dashboard over ssh" listen=(\S+)`)
+var (
+	servingOn       = regexp.MustCompile(`serving the read-only dashboard over ssh" listen=(\S+)`)
+	marketAlertLine = regexp.MustCompile(` alert +BTCUS`) // cut short in the Events pane
+)
 
 // TestServeAlertsReachTheirViewers: `bhtop serve` of two accounts of a
 // `bhtop sim --accounts 2`, a fill rule on each; two stock OpenSSH
@@ -25,40 +28,7 @@ var servingOn = regexp.MustCompile(`serving the read-only dashboard over ssh" li
 // bot viewer only, one on main on the main viewer only: neither is shown
 // anything of the other's account.
 func TestServeAlertsReachTheirViewers(t *testing.T) {
-	if _, err := exec.LookPath("ssh"); err != nil {
-		t.Skip("ssh not installed")
-	}
-	s := startSim(t, "--activity", "0", "--accounts", "2")
-	dir := t.TempDir()
-	cfg := fmt.Sprintf("base_url = %q\n", s.BaseURL)
-	for i, name := range []string{"main", "bot"} {
-		a := s.Accounts[i]
-		cfg += fmt.Sprintf("[accounts.%s]\napi_key = %q\nsecret_key = %q\n", name, a.APIKey, a.SecretKey)
-	}
-	cfg += "[[alerts]]\nkind = \"fill\"\naccount = \"bot\"\n[[alerts]]\nkind = \"fill\"\naccount = \"main\"\n"
-	cfgFile := testkit.WriteFileMode(t, filepath.Join(dir, "config.toml"), cfg, 0o600)
-	keyFiles := map[string]string{}
-	var lines []string
-	for _, name := range []string{"main", "bot"} {
-		file, k := testkit.OpenSSHKey(t)
-		keyFiles[name] = file
-		lines = append(lines, `environment="BHTOP_ACCOUNTS=`+name+`" `+strings.TrimSpace(string(gossh.MarshalAuthorizedKey(k.PublicKey()))))
-	}
-	keys := testkit.WriteFileMode(t, filepath.Join(dir, "authorized_keys"), strings.Join(lines, "\n")+"\n", 0o600)
-
-	addr := startServe(t, []string{"XDG_CONFIG_HOME=/nonexistent", "BHTOP_API_KEY=", "BHTOP_SECRET_KEY=", "BHTOP_BASE_URL="},
-		"--config", cfgFile, "--authorized-keys", keys)
-
-	x := testkit.NewTmux(t)
-	terms := map[string]*testkit.Term{}
-	for _, name := range []string{"main", "bot"} {
-		terms[name] = sshViewer(t, x, 120, 40, addr, keyFiles[name])
-	}
-	for name, term := range terms {
-		term.WaitFor("the "+name+" account over OpenSSH", func(s string) bool {
-			return strings.Contains(strings.SplitN(s, "\n", 2)[0], " "+name+" ") && strings.Contains(s, "● live")
-		})
-	}
+	s, terms := serveTwoViewers(t, "[[alerts]]\nkind = \"fill\"\naccount = \"bot\"\n[[alerts]]\nkind = \"fill\"\naccount = \"main\"\n")
 	bell := func(term *testkit.Term) bool { return term.Format("#{window_bell_flag}") == "1" }
 	for i, c := range []struct{ account, other string }{{"bot", "main"}, {"main", "bot"}} {
 		a := s.Accounts[map[string]int{"main": 0, "bot": 1}[c.account]]
@@ -82,6 +52,76 @@ func TestServeAlertsReachTheirViewers(t *testing.T) {
 	for _, term := range terms {
 		term.Keys("q")
 	}
+}
+
+// TestServeMarketAlertReachesEveryViewer: a price_cross rule naming no
+// account is a market alert (a price is not secret): `bhtop serve` of
+// two accounts of one host evaluates it once, on the first account (bot,
+// the names sorted), and shows it to the viewer allowed only main as
+// well as to the one allowed only bot (it was shown to bot's alone):
+// each has its alert line in the Events pane, once, and neither is told
+// of the other's account.
+func TestServeMarketAlertReachesEveryViewer(t *testing.T) {
+	_, terms := serveTwoViewers(t, "[[alerts]]\nkind = \"price_cross\"\nsymbol = \"BTCUSDT\"\nabove = 1\n")
+	for name, term := range terms {
+		term.WaitFor("the market alert in "+name+"'s Events pane", func(s string) bool {
+			return alertLines(s) >= 1 && marketAlertLine.MatchString(s)
+		})
+		time.Sleep(500 * time.Millisecond) // a second line would have shown
+		scr := term.Screen()
+		if alertLines(scr) != 1 {
+			t.Errorf("the %s viewer has %d alert lines, want 1 (one crossing, one alert):\n%s", name, alertLines(scr), scr)
+		}
+		other := map[string]string{"main": "bot", "bot": "main"}[name]
+		if strings.Contains(scr, other+":") || strings.Contains(scr, " "+other+" ") {
+			t.Errorf("the %s viewer is told of %s:\n%s", name, other, scr)
+		}
+	}
+	for _, term := range terms {
+		term.Keys("q")
+	}
+}
+
+// serveTwoViewers runs `bhtop serve` of the two accounts main and bot of
+// a `bhtop sim --accounts 2` with the alert rules in rules (config file
+// TOML), and two stock OpenSSH viewers in 120×40 terminals, whose keys
+// allow main and bot alone; it returns once each shows its account live.
+func serveTwoViewers(t *testing.T, rules string) (*simProc, map[string]*testkit.Term) {
+	t.Helper()
+	if _, err := exec.LookPath("ssh"); err != nil {
+		t.Skip("ssh not installed")
+	}
+	s := startSim(t, "--activity", "0", "--accounts", "2")
+	dir := t.TempDir()
+	cfg := fmt.Sprintf("base_url = %q\n", s.BaseURL)
+	for i, name := range []string{"main", "bot"} {
+		a := s.Accounts[i]
+		cfg += fmt.Sprintf("[accounts.%s]\napi_key = %q\nsecret_key = %q\n", name, a.APIKey, a.SecretKey)
+	}
+	cfgFile := testkit.WriteFileMode(t, filepath.Join(dir, "config.toml"), cfg+rules, 0o600)
+	keyFiles := map[string]string{}
+	var lines []string
+	for _, name := range []string{"main", "bot"} {
+		file, k := testkit.OpenSSHKey(t)
+		keyFiles[name] = file
+		lines = append(lines, `environment="BHTOP_ACCOUNTS=`+name+`" `+strings.TrimSpace(string(gossh.MarshalAuthorizedKey(k.PublicKey()))))
+	}
+	keys := testkit.WriteFileMode(t, filepath.Join(dir, "authorized_keys"), strings.Join(lines, "\n")+"\n", 0o600)
+
+	addr := startServe(t, []string{"XDG_CONFIG_HOME=/nonexistent", "BHTOP_API_KEY=", "BHTOP_SECRET_KEY=", "BHTOP_BASE_URL="},
+		"--config", cfgFile, "--authorized-keys", keys)
+
+	x := testkit.NewTmux(t)
+	terms := map[string]*testkit.Term{}
+	for _, name := range []string{"main", "bot"} {
+		terms[name] = sshViewer(t, x, 120, 40, addr, keyFiles[name])
+	}
+	for name, term := range terms {
+		term.WaitFor("the "+name+" account over OpenSSH", func(s string) bool {
+			return strings.Contains(strings.SplitN(s, "\n", 2)[0], " "+name+" ") && strings.Contains(s, "● live")
+		})
+	}
+	return s, terms
 }
 
 // TestServeViewerSeesAlerts: a stock OpenSSH viewer of `bhtop serve`

@@ -2,15 +2,13 @@ package market_test
 
 import (
 	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
 	"bhtop/market"
 	"bhtop/rest"
 	"bhtop/sim"
@@ -153,19 +151,16 @@ func TestClientReconnectsAfterAClose(t *testing.T) {
 // refused (a front that 404s its path): health down with the reason.
 func TestClientSocketRefused(t *testing.T) {
 	s := startSim(t, sim.Options{})
-	target, _ := url.Parse(s.URL())
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	front := testkit.Front(t, s.URL(), func(w http.ResponseWriter, r *http.Request, next http.Handler) {
 		if r.URL.Path == market.QuotePath {
 			http.Error(w, "no quote socket here", http.StatusNotFound)
 			return
 		}
-		proxy.ServeHTTP(w, r)
-	}))
-	t.Cleanup(front.Close)
+		next.ServeHTTP(w, r)
+	})
 	st := &state.Hub{}
 	st.Publish(account(1))
-	cfg := market.Config{REST: rest.New(front.URL), WSURL: "ws" + strings.TrimPrefix(front.URL, "http"), State: st,
+	cfg := market.Config{REST: rest.New(front), WSURL: "ws" + strings.TrimPrefix(front, "http"), State: st,
 		SlowRetry: time.Hour}
 	c, err := market.New(cfg)
 	if err != nil {

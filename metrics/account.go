@@ -40,8 +40,25 @@ type account struct {
 	// fills new since the last one (a scrape may run alongside another).
 	mu      sync.Mutex
 	scan    state.FillScan
-	bySym   map[string]int64           // fills per symbol
-	byAsset map[string]decimal.Decimal // fees per commission asset
+	bySym   map[string]int64    // fills per symbol
+	byAsset map[string]*feeSums // commissions per commission asset
+}
+
+// feeSums are the commissions of one asset, kept apart by sign so that
+// each exported counter only grows: what was charged (a positive
+// commission) and what was paid back (a negative one, a maker rebate,
+// as its absolute value). Charged − rebated is the net.
+type feeSums struct {
+	charged, rebated decimal.Decimal
+}
+
+// add counts one commission.
+func (s *feeSums) add(fee decimal.Decimal) {
+	if fee.IsNegative() {
+		s.rebated = s.rebated.Sub(fee)
+	} else {
+		s.charged = s.charged.Add(fee)
+	}
 }
 
 // maxFillLabels bounds the symbols, and apart the fee assets, an account
@@ -65,7 +82,7 @@ func (r *Registry) AddAccount(ctx context.Context, a Account) {
 	if a.Now == nil {
 		a.Now = time.Now
 	}
-	acc := &account{Account: a, bySym: map[string]int64{}, byAsset: map[string]decimal.Decimal{}}
+	acc := &account{Account: a, bySym: map[string]int64{}, byAsset: map[string]*feeSums{}}
 	r.mu.Lock()
 	r.accounts = append(r.accounts, acc)
 	r.mu.Unlock()
@@ -126,7 +143,10 @@ var (
 	descPnL = accountDesc("bhtop_position_unrealized_pnl",
 		"Unrealized PnL of a contract position, in its PnL asset.", "symbol", "side")
 	descFills = accountDesc("bhtop_fills_total", "Fills (executions) folded, by symbol.", "symbol")
-	descFees  = accountDesc("bhtop_fees_total", "Commissions of the fills folded, by asset.", "asset")
+	descFees  = accountDesc("bhtop_fees_total",
+		"Commissions charged on the fills folded (positive commissions), by asset.", "asset")
+	descRebates = accountDesc("bhtop_fee_rebates_total",
+		"Commissions paid back on the fills folded (negative commissions, maker rebates), as positive amounts, by asset.", "asset")
 )
 
 // accountDesc describes a per-account series: its labels are account,
@@ -141,7 +161,7 @@ type accountCollector struct{ r *Registry }
 // Describe sends the descriptors of the per-account series.
 func (c accountCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descEvents, descStale, descMalformed, descUnknown, descUp,
-		descReconnects, descErrors, descWeight, descWeightLimit, descBalance, descOpenOrders, descEquity, descPnL, descFills, descFees} {
+		descReconnects, descErrors, descWeight, descWeightLimit, descBalance, descOpenOrders, descEquity, descPnL, descFills, descFees, descRebates} {
 		ch <- d
 	}
 }
@@ -199,7 +219,11 @@ func (a *account) collect(ch chan<- prometheus.Metric) {
 // fill and fee counters. Only the fills appended since are read, none when
 // they did not change; a fill evicted from the state's retention before a
 // scrape saw it is not counted. Commissions add up exactly (decimal) and
-// become float64 only here.
+// become float64 only here. A counter never goes down (Prometheus reads a
+// decrease as a restart): a negative commission (a maker rebate) is
+// counted in bhtop_fee_rebates_total, never taken off bhtop_fees_total.
+// Every asset seen has both series (0 when none), so that fees − rebates
+// matches in PromQL.
 func (a *account) collectFills(snap *state.Snapshot, ch chan<- prometheus.Metric) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -207,14 +231,18 @@ func (a *account) collectFills(snap *state.Snapshot, ch chan<- prometheus.Metric
 		a.bySym[boundedLabel(a.bySym, f.Symbol)]++
 		if fee, ok := dec.Parse(f.Commission); ok && f.CommissionAsset != "" {
 			asset := boundedLabel(a.byAsset, f.CommissionAsset)
-			a.byAsset[asset] = a.byAsset[asset].Add(fee)
+			if a.byAsset[asset] == nil {
+				a.byAsset[asset] = &feeSums{}
+			}
+			a.byAsset[asset].add(fee)
 		}
 	})
 	for sym, n := range a.bySym {
 		ch <- prometheus.MustNewConstMetric(descFills, prometheus.CounterValue, float64(n), a.Name, sym)
 	}
-	for asset, fee := range a.byAsset {
-		ch <- prometheus.MustNewConstMetric(descFees, prometheus.CounterValue, fee.InexactFloat64(), a.Name, asset)
+	for asset, s := range a.byAsset {
+		ch <- prometheus.MustNewConstMetric(descFees, prometheus.CounterValue, s.charged.InexactFloat64(), a.Name, asset)
+		ch <- prometheus.MustNewConstMetric(descRebates, prometheus.CounterValue, s.rebated.InexactFloat64(), a.Name, asset)
 	}
 }
 

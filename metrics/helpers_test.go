@@ -18,7 +18,7 @@ import (
 
 // live is a registry following a stream session on a simulator.
 type live struct {
-	sim  *sim.Server
+	sim  *simtest.Sim
 	sess *stream.Session
 	reg  *Registry
 	rest *rest.Client
@@ -29,15 +29,32 @@ type live struct {
 // name.
 func newLive(t *testing.T, name string, activity float64) *live {
 	t.Helper()
+	return newLiveOn(t, name, sim.Options{Activity: activity})
+}
+
+// newLiveOn is newLive on a simulator started with opts.
+func newLiveOn(t *testing.T, name string, opts sim.Options) *live {
+	t.Helper()
 	reg := New()
-	s := simtest.Start(t, sim.Options{Activity: activity})
+	s := simtest.Start(t, opts)
 	c := s.Client(rest.WithRequestHook(reg.RequestHook()))
 	sess, err := stream.New(stream.Config{REST: c, WSURL: s.WSURL(), Trader: rest.NewTrader(c)})
 	testkit.Live(t, sess, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	reg.AddAccount(ctx, Account{Name: name, State: sess.Hub(), Status: sess.Status})
-	return &live{sim: s.Server, sess: sess, reg: reg, rest: c}
+	return &live{sim: s, sess: sess, reg: reg, rest: c}
+}
+
+// series are the values of the family name for the live account, by
+// the value of label.
+func (l *live) series(t *testing.T, name, label string) map[string]float64 {
+	t.Helper()
+	out := map[string]float64{}
+	for _, s := range gather(t, l.reg, name) {
+		out[s.labels[label]] = s.value
+	}
+	return out
 }
 
 // sample is one gathered series.

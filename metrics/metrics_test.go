@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"bhtop/dec"
 	"bhtop/internal/simtest"
 	"bhtop/market"
@@ -284,59 +282,10 @@ func TestStatusReadBeforeState(t *testing.T) {
 // between), the fees summed exactly; no order or trade id is a label.
 func TestFillsAndFees(t *testing.T) {
 	l := newLive(t, "main", 0)
-	ctx := context.Background()
-	tr := rest.NewTrader(l.rest)
-	trade := func() {
-		t.Helper()
-		for _, r := range []rest.OrderRequest{
-			{Symbol: "BTCUSDT", Side: "BUY", Type: "MARKET", Quantity: "0.05"},
-			{Symbol: "ETHUSDT", Side: "SELL", Type: "MARKET", Quantity: "1.5"},
-		} {
-			if res := tr.PlaceOrder(ctx, r); res.Outcome != rest.OutcomeAccepted {
-				t.Fatalf("%+v: %+v", r, res)
-			}
-		}
-		for _, r := range []rest.ContractOrderRequest{
-			{Symbol: "ETH-PERP", Side: "BUY_OPEN", Quantity: "4", PriceType: "MARKET", Leverage: "10"},
-			{Symbol: "BTC-PERP-REV", Side: "SELL_OPEN", Quantity: "300", PriceType: "OPPONENT", Leverage: "5"},
-		} {
-			if res := tr.PlaceContractOrder(ctx, r); res.Outcome != rest.OutcomeAccepted {
-				t.Fatalf("%+v: %+v", r, res)
-			}
-		}
-	}
-	// want is the simulator's records: fills per symbol, fees per asset.
-	want := func() (map[string]float64, map[string]float64) {
-		t.Helper()
-		fills, fees := map[string]float64{}, map[string]decimal.Decimal{}
-		for _, contract := range []bool{false, true} {
-			recs, err := l.rest.RecentTrades(ctx, contract, 10_000, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, r := range recs {
-				fills[r.Symbol]++
-				fees[r.CommissionAsset] = fees[r.CommissionAsset].Add(dec.Sum(r.Commission))
-			}
-		}
-		out := map[string]float64{}
-		for a, f := range fees {
-			out[a] = f.InexactFloat64()
-		}
-		return fills, out
-	}
-	series := func(name, label string) map[string]float64 {
-		out := map[string]float64{}
-		for _, s := range gather(t, l.reg, name) {
-			if s.labels["account"] == "main" {
-				out[s.labels[label]] = s.value
-			}
-		}
-		return out
-	}
+	series := func(name, label string) map[string]float64 { return l.series(t, name, label) }
 	for round := 1; round <= 2; round++ {
-		trade()
-		fills, fees := want()
+		tradeBoth(t, l)
+		fills, fees := recordCounts(t, l)
 		if len(fills) < 4 {
 			t.Fatalf("round %d: the simulator has fills of %v, want 4 symbols", round, fills)
 		}

@@ -53,7 +53,9 @@ func TestCommandGetsJSON(t *testing.T) {
 func TestCommandBounded(t *testing.T) {
 	logs := &testkit.Buffer{}
 	dir := t.TempDir()
-	c := NewCommand("touch "+dir+"/$$; sleep 30", 200*time.Millisecond, 2, slog.New(slog.NewTextHandler(logs, nil)))
+	// The timeout leaves a loaded machine time to start the shell and
+	// touch (at 200 ms a command was at times killed before it did).
+	c := NewCommand("touch "+dir+"/$$; sleep 30", 2*time.Second, 2, slog.New(slog.NewTextHandler(logs, nil)))
 	start := time.Now()
 	for range 5 {
 		c.Run(firing)

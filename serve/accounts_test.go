@@ -99,7 +99,7 @@ func (d *desk) cmd(keyFile string) string {
 // TestViewersGetTheirAlerts: two stock OpenSSH viewers allowed one account
 // each; an alert of bot shows its toast (and rings the bell) on the bot
 // viewer only, and one of main on the main viewer only: neither learns of
-// the other's account.
+// the other's account. A market alert, of both accounts, shows on both.
 func TestViewersGetTheirAlerts(t *testing.T) {
 	f, d := accountsServed(t, io.Discard, "main", "bot")
 	x := testkit.NewTmux(t)
@@ -115,7 +115,7 @@ func TestViewersGetTheirAlerts(t *testing.T) {
 	bell := func(term *testkit.Term) bool { return term.Format("#{window_bell_flag}") == "1" }
 	for _, c := range []struct{ account, other string }{{"bot", "main"}, {"main", "bot"}} {
 		text := c.account + ": equity 812.5 USDT below 1000"
-		f.srv.Alert(c.account, ui.AlertMsg{Text: text, Bell: true})
+		f.srv.Alert([]string{c.account}, ui.AlertMsg{Text: text, Bell: true})
 		terms[c.account].WaitText("⚑ " + text)
 		testkit.Eventually(t, 5*time.Second, func() bool { return bell(terms[c.account]) }, "the %s viewer's bell", c.account)
 		time.Sleep(300 * time.Millisecond) // a few frames: the other viewer's toast would show
@@ -125,6 +125,13 @@ func TestViewersGetTheirAlerts(t *testing.T) {
 		if c.account == "bot" && bell(terms["main"]) {
 			t.Errorf("the main viewer's bell rang for an alert of bot")
 		}
+	}
+	// A market alert (a price) concerns every account of its host: each
+	// viewer allowed any of them is shown it.
+	market := "BTCUSDT price 70000.01 crossed above 70000"
+	f.srv.Alert([]string{"main", "bot"}, ui.AlertMsg{Text: market, Bell: true})
+	for _, term := range terms {
+		term.WaitText("⚑ " + market)
 	}
 	for _, term := range terms {
 		term.Keys("q")

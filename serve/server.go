@@ -264,17 +264,18 @@ func (s *Server) Sessions() int {
 	return len(s.sessions)
 }
 
-// Alert shows msg, an alert of account, to every viewer allowed to see
-// account (with Config.Accounts, those whose key's BHTOP_ACCOUNTS names it
-// or who have no such option; otherwise every viewer): a toast, the bell
+// Alert shows msg, an alert of accounts (one account's, or a market
+// alert's: every account of its host), once to every viewer allowed to
+// see any of them (with Config.Accounts, those whose key's BHTOP_ACCOUNTS
+// names one or who have no such option; otherwise every viewer): a toast, the bell
 // when msg.Bell is set, and a desktop notification where the viewer's
 // terminal is known to show one (msg.Desktop is decided per viewer). It
 // never blocks: a viewer with alerts still queued drops the newest.
-func (s *Server) Alert(account string, msg ui.AlertMsg) {
+func (s *Server) Alert(accounts []string, msg ui.AlertMsg) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for v := range s.sessions {
-		if len(s.cfg.Accounts) > 0 && v.allow != nil && !slices.Contains(v.allow, account) {
+		if len(s.cfg.Accounts) > 0 && v.allow != nil && !slices.ContainsFunc(accounts, func(a string) bool { return slices.Contains(v.allow, a) }) {
 			continue
 		}
 		m := msg

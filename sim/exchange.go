@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"bhtop/sim/engine"
 )
 
@@ -32,6 +34,7 @@ type exchange struct {
 	nextClient uint64
 	act        activityState
 	published  uint64 // events published so far
+	makerRate  decimal.Decimal
 }
 
 // newExchange builds the markets of opts and the demo account ("1").
@@ -43,6 +46,10 @@ func newExchange(opts *Options) *exchange {
 		nextSpotID: 1_000_000_000_000,
 		nextCtrID:  469_961_015_902_208_000,
 		nextClient: 1_000_000_000,
+		makerRate:  makerRate,
+	}
+	if opts.MakerRate != "" {
+		x.makerRate = decimal.RequireFromString(opts.MakerRate)
 	}
 	x.initMarkets()
 	x.demo = x.newDemoAccount("1")

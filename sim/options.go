@@ -34,6 +34,9 @@ type Faults struct {
 	ArrayFrames bool
 	// OptionalFields includes SPEC.md's optional (commented-out) fields.
 	OptionalFields bool
+	// NoTradeIDs leaves the trade id (t, optional in SPEC.md) out of the
+	// execution reports of fills; myTrades records still carry it.
+	NoTradeIDs bool
 	// OrderErrorRate is the fraction (0..1) of order-changing requests
 	// (create, cancel) answered with OrderErrorStatus (default 504).
 	OrderErrorRate   float64
@@ -107,6 +110,12 @@ type Options struct {
 	// QuoteIdle closes a quote socket that sent no ping for this long;
 	// default 5m.
 	QuoteIdle time.Duration
+
+	// MakerRate is the commission rate of a maker fill, a decimal; "" is
+	// 0.0008. A negative rate is a rebate: the maker is paid, and its
+	// fill's commission is negative, as the service reports one. New panics
+	// on one that is not a decimal.
+	MakerRate string
 
 	// Accounts is the number of independent accounts (own balances,
 	// orders, positions and key pair); default 1. The first is reached

@@ -11,8 +11,8 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Commission rates: taker and maker, charged in the asset received (spot)
-// or the margin asset (contracts).
+// Commission rates: taker and maker (unless Options.MakerRate says),
+// charged in the asset received (spot) or the margin asset (contracts).
 var (
 	takerRate = decimal.RequireFromString("0.001")
 	makerRate = decimal.RequireFromString("0.0008")
@@ -72,7 +72,7 @@ func (x *exchange) publishExec(o *order, now int64) {
 		Working: o.isOpen(), Maker: false, Created: o.created, CumQuote: o.cumQuote.String(),
 	}
 	r.Maker = o.lastMaker && o.lastQty.IsPositive()
-	if o.lastQty.IsPositive() {
+	if o.lastQty.IsPositive() && !x.opts.Faults.NoTradeIDs {
 		r.TradeID = strconv.FormatUint(o.lastTrade, 10)
 	}
 	if o.sym.contract {
@@ -135,7 +135,7 @@ func (x *exchange) closed(o *order) {
 func (x *exchange) fill(o *order, qty, price decimal.Decimal, maker bool, now int64, tradeID, matchID uint64) {
 	rate := takerRate
 	if maker {
-		rate = makerRate
+		rate = x.makerRate
 	}
 	if o.sym.contract {
 		x.settleContract(o, qty, price, rate, now)

@@ -271,8 +271,17 @@ func knownOrders(n, rounds int) (*Store, [][]byte) {
 // BenchmarkIngestKnownOrders folds updates of orders the store already
 // holds (10,000 open): one op is one frame; the goal is 0 allocs/op.
 func BenchmarkIngestKnownOrders(b *testing.B) {
+	benchKnownOrders(b, func(frames [][]byte) func(s *Store, k int) {
+		return func(s *Store, k int) { s.ApplyFrame(frames[k], nil) }
+	})
+}
+
+// benchKnownOrders times fold(s, k), which folds update k of
+// knownOrders' frames into s (made for its frames), per update.
+func benchKnownOrders(b *testing.B, prepare func(frames [][]byte) func(s *Store, k int)) {
 	const n, rounds = 10_000, 20
 	s, frames := knownOrders(n, rounds)
+	fold := prepare(frames)
 	b.ReportAllocs()
 	b.ResetTimer()
 	k := 0
@@ -287,7 +296,7 @@ func BenchmarkIngestKnownOrders(b *testing.B) {
 			k = 0
 			b.StartTimer()
 		}
-		s.ApplyFrame(frames[k], nil)
+		fold(s, k)
 		k++
 	}
 	wall := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
@@ -334,4 +343,35 @@ func benchSnapshot(b *testing.B, changes int) {
 	if st := s.Stats(); st.Stale != 0 {
 		b.Fatalf("stats = %+v: updates were stale", st)
 	}
+}
+
+// decodedAll decodes frames with one Decoder, keeping every event (the
+// fold benchmarks time the writer alone, as in BenchmarkIngestParallel).
+func decodedAll(frames [][]byte) [][]event.Event {
+	var d event.Decoder
+	out := make([][]event.Event, len(frames))
+	for i, f := range frames {
+		out[i] = d.DecodeKeep(f)
+	}
+	return out
+}
+
+// BenchmarkFold folds the pre-decoded events of BenchmarkIngest's corpus
+// into a fresh Store per op: the writer's share of BenchmarkIngestParallel.
+func BenchmarkFold(b *testing.B) {
+	evs := decodedAll(corpus())
+	benchIngest(b, func(s *Store) {
+		for _, e := range evs {
+			s.ApplyEvents(e, nil)
+		}
+	})
+}
+
+// BenchmarkFoldKnownOrders is BenchmarkIngestKnownOrders with the frames
+// decoded beforehand: the fold of an update of a known order alone.
+func BenchmarkFoldKnownOrders(b *testing.B) {
+	benchKnownOrders(b, func(frames [][]byte) func(s *Store, k int) {
+		evs := decodedAll(frames)
+		return func(s *Store, k int) { s.ApplyEvents(evs[k], nil) }
+	})
 }

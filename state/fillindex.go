@@ -46,6 +46,36 @@ func (x *keyIndex[V]) get(k uint64) (V, bool) {
 	}
 }
 
+// find is get that also returns, when k is not there, the empty place
+// where put would store it: putAt may store it there as long as nothing
+// was put or dropped since.
+func (x *keyIndex[V]) find(k uint64) (v V, at int, found bool) {
+	if len(x.tab) == 0 {
+		return v, -1, false
+	}
+	mask := uint64(len(x.tab) - 1)
+	for i := k & mask; ; i = (i + 1) & mask {
+		switch x.tab[i].key {
+		case k:
+			return x.tab[i].val, int(i), true
+		case 0:
+			return v, int(i), false
+		}
+	}
+}
+
+// putAt maps k (nonzero, not there) to v at the place find returned for
+// it, with nothing put or dropped since; false (nothing done) when the
+// table must grow first: then put.
+func (x *keyIndex[V]) putAt(at int, k uint64, v V) bool {
+	if at < 0 || 2*(x.n+1) > len(x.tab) {
+		return false
+	}
+	x.tab[at] = keySlot[V]{k, v}
+	x.n++
+	return true
+}
+
 // put maps k (nonzero) to v.
 func (x *keyIndex[V]) put(k uint64, v V) { x.swap(k, v) }
 
@@ -144,10 +174,13 @@ func appendExp(k []byte, d *event.Dec) []byte {
 	return k
 }
 
-// tradeKey is the key of (market, trade id by value).
-func (b *fillBook) tradeKey(m uint8, id []byte) uint64 {
+// tradeKey is the key of (market, orderId, trade id by value): the two
+// executions of a self-trade (the account's order on each side) share a
+// trade id, and are two fills.
+func (b *fillBook) tradeKey(m uint8, orderID, id []byte) uint64 {
 	var buf keyBuf
 	k := append(buf[:0], 't', m)
+	k = append(append(k, trimID(orderID)...), '/')
 	return b.sum(append(k, trimID(id)...))
 }
 
@@ -156,7 +189,12 @@ func (b *fillBook) tradeKey(m uint8, id []byte) uint64 {
 // from numbers, without building and hashing its bytes; which way a key
 // is made depends on the identity only, never on how z is written.
 func (b *fillBook) zKey(m uint8, orderID, z []byte) uint64 {
-	if id := numKey(orderID); id != 0 {
+	return b.zKeyOf(m, numKey(orderID), orderID, z)
+}
+
+// zKeyOf is zKey of an order id whose numKey is id.
+func (b *fillBook) zKeyOf(m uint8, id uint64, orderID, z []byte) uint64 {
+	if id != 0 {
 		if sig, exp, ok := decValue(z); ok {
 			h := mix64(id ^ b.salt ^ sig*0x9e3779b97f4a7c15)
 			h = mix64(h ^ uint64(exp)<<8 ^ uint64(m))

@@ -8,7 +8,8 @@ import (
 
 // Fills: every execution of the account is one fill (DESIGN.md 'Trading
 // actions and fills'). A fill comes from an order event whose l > 0, or
-// from a myTrades record; it is keyed by its trade id when known, else by
+// from a myTrades record; it is keyed by its order and trade id when the
+// trade id is known (a self-trade's two sides share the trade id), else by
 // (market, orderId, cumulative z after it), and an event and a record of
 // the same trade are one fill.
 //
@@ -134,13 +135,16 @@ type fillRef struct {
 }
 
 // fillIn is one execution to fold, as byte slices (valid during the call).
+// Its literals are in v, as fill keeps them (flOrder, ...): copied as one.
 type fillIn struct {
-	mkt                            uint8
-	symbol, orderID, tradeID, side []byte
-	price, qty, fee, asset, z, pnl []byte
-	maker, makerKnown              bool
-	time                           int64
-	texts                          *order // when not nil, its symbol and side are symbol's and side's text
+	mkt                 uint8
+	v                   [nFillLits][]byte
+	symbol, side, asset []byte
+	maker, makerKnown   bool
+	time                int64
+	texts               *order // when not nil, its symbol and side are symbol's and side's text
+	idKey               uint64 // numKey(orderID), when idKnown
+	idKnown             bool
 }
 
 // trimID drops an id's leading zeros (one trade, however written).
@@ -161,14 +165,39 @@ func tradeIDOf(t []byte) []byte {
 
 // positiveDecimal reports whether b is a decimal literal above zero.
 func positiveDecimal(b []byte) bool {
-	if zerosAndDots(b) { // zero or not a decimal: most order events' l
-		return false
+	if pos, plain := plainPositive(b); plain { // the usual literal, in one pass
+		return pos
 	}
-	if plainDecimal(b) { // the usual literal, with a nonzero digit
-		return true
+	if zerosAndDots(b) { // zero or not a decimal
+		return false
 	}
 	d, ok := event.ParseDec(b)
 	return ok && !d.Neg && !d.IsZero()
+}
+
+// plainPositive is positiveDecimal of a literal plainDecimal takes
+// (plain, then, and pos when a digit is not 0); plain is false for any
+// other.
+func plainPositive(b []byte) (pos, plain bool) {
+	var or byte // the digits' bits beyond '0'
+	i := 0
+	for i < len(b) && isDigit(b[i]) {
+		or |= b[i] - '0'
+		i++
+	}
+	if i == 0 {
+		return false, false
+	}
+	if i < len(b) && b[i] == '.' {
+		j := i + 1
+		for i = j; i < len(b) && isDigit(b[i]); i++ {
+			or |= b[i] - '0'
+		}
+		if i == j {
+			return false, false
+		}
+	}
+	return or != 0, i == len(b)
 }
 
 // plainDecimal reports whether b is digits with an optional fraction.
@@ -208,14 +237,19 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order) {
 	if !positiveDecimal(x.LastQty) {
 		return
 	}
-	in := fillIn{mkt: m, symbol: x.Symbol, orderID: x.OrderID, tradeID: tradeIDOf(x.TradeID), side: x.Side,
-		price: x.LastPrice, qty: x.LastQty, fee: x.Commission, asset: x.CommissionAsset, z: x.CumQty,
-		maker: x.Maker, makerKnown: true, time: x.EventTime, texts: o}
+	var in fillIn // set field by field: a composite literal is built aside and copied
+	in.mkt, in.maker, in.makerKnown, in.time, in.texts = m, x.Maker, true, x.EventTime, o
+	in.v[flOrder], in.v[flTrade], in.v[flPrice], in.v[flQty] = x.OrderID, tradeIDOf(x.TradeID), x.LastPrice, x.LastQty
+	in.v[flFee], in.v[flZ] = x.Commission, x.CumQty
+	in.symbol, in.side, in.asset = x.Symbol, x.Side, x.CommissionAsset
+	if o != nil { // the order's key: its id is x.OrderID
+		in.idKey, in.idKnown = o.key, true
+	}
 	if string(in.asset) == "null" {
 		in.asset = nil
 	}
-	if string(in.fee) == "null" {
-		in.fee = nil
+	if string(in.v[flFee]) == "null" {
+		in.v[flFee] = nil
 	}
 	if t, ok := event.ParseTime(x.TradeTime); ok && t > 0 {
 		in.time = t
@@ -236,9 +270,10 @@ func (s *Store) ApplyTrades(recs []TradeSnap) {
 		if r.Market == MarketContract {
 			m = mContract
 		}
-		in := fillIn{mkt: m, symbol: []byte(r.Symbol), orderID: []byte(r.OrderID), tradeID: tradeIDOf([]byte(r.TradeID)),
-			side: []byte(r.Side), price: []byte(r.Price), qty: []byte(r.Qty), fee: []byte(r.Commission),
-			asset: []byte(r.CommissionAsset), pnl: []byte(r.RealizedPnl), maker: r.Maker, makerKnown: r.MakerKnown, time: r.Time}
+		in := fillIn{mkt: m, v: [nFillLits][]byte{flOrder: []byte(r.OrderID), flTrade: tradeIDOf([]byte(r.TradeID)),
+			flPrice: []byte(r.Price), flQty: []byte(r.Qty), flFee: []byte(r.Commission), flPnl: []byte(r.RealizedPnl)},
+			symbol: []byte(r.Symbol), side: []byte(r.Side), asset: []byte(r.CommissionAsset),
+			maker: r.Maker, makerKnown: r.MakerKnown, time: r.Time}
 		s.foldFill(&in)
 	}
 }
@@ -254,29 +289,38 @@ func (s *Store) foldFill(in *fillIn) {
 		b.seed = maphash.MakeSeed()
 		b.salt = maphash.Bytes(b.seed, []byte("z"))
 	}
+	if in.v[flZ] != nil && !in.idKnown {
+		in.idKey, in.idKnown = numKey(in.v[flOrder]), true
+	}
 	var tk, zk uint64
-	if in.tradeID != nil {
-		tk = b.tradeKey(in.mkt, in.tradeID)
+	if in.v[flTrade] != nil {
+		tk = b.tradeKey(in.mkt, in.v[flOrder], in.v[flTrade])
 		if i, ok := b.byKey.get(tk); ok && b.isTrade(i, in) {
-			if in.z != nil {
-				zk = b.zKey(in.mkt, in.orderID, in.z)
+			if in.v[flZ] != nil {
+				zk = b.zKeyOf(in.mkt, in.idKey, in.v[flOrder], in.v[flZ])
 			}
 			s.mergeFill(i, in, tk, zk)
 			return
 		}
 	}
-	if in.z != nil {
-		zk = b.zKey(in.mkt, in.orderID, in.z)
-		if i, ok := b.byKey.get(zk); ok && b.isZ(i, in) {
+	zat := -1 // where zk goes in byKey, until the index changes
+	if in.v[flZ] != nil {
+		zk = b.zKeyOf(in.mkt, in.idKey, in.v[flOrder], in.v[flZ])
+		i, at, ok := b.byKey.find(zk)
+		if ok && b.isZ(i, in) {
 			s.mergeFill(i, in, tk, zk)
 			return
+		}
+		if !ok {
+			zat = at
 		}
 	}
 	var me, mr uint64 // match keys, once needed
 	switch {
 	case tk != 0 && zk == 0: // a record: its event may have come without t
-		me, mr = b.matchKeys(in.mkt, in.orderID, in.qty, in.price)
+		me, mr = b.matchKeys(in.mkt, in.v[flOrder], in.v[flQty], in.v[flPrice])
 		b.indexEvents()
+		zat = -1 // (zk is 0 here)
 		if i, ok := b.matchHalf(in, 'e', me); ok {
 			s.mergeFill(i, in, tk, 0)
 			return
@@ -285,7 +329,7 @@ func (s *Store) foldFill(in *fillIn) {
 		if b.records == 0 {
 			break // no chain of records to look in
 		}
-		_, mr = b.matchKeys(in.mkt, in.orderID, in.qty, in.price)
+		_, mr = b.matchKeys(in.mkt, in.v[flOrder], in.v[flQty], in.v[flPrice])
 		if i, ok := b.matchHalf(in, 'r', mr); ok {
 			s.mergeFill(i, in, 0, zk)
 			return
@@ -293,20 +337,22 @@ func (s *Store) foldFill(in *fillIn) {
 	case tk == 0:
 		return // neither key: nothing to tell it apart by
 	}
-	s.addFill(in, tk, zk, mr)
+	s.addFill(in, tk, zk, mr, zat)
 }
 
-// isTrade reports whether slot i holds the trade in names.
+// isTrade reports whether slot i holds in's order's execution of the
+// trade in names.
 func (b *fillBook) isTrade(i int32, in *fillIn) bool {
 	f := &b.ring[i]
-	return f.seq != 0 && f.mkt == in.mkt && f.tkey != 0 && string(trimID(f.lit(flTrade))) == string(trimID(in.tradeID))
+	return f.seq != 0 && f.mkt == in.mkt && f.tkey != 0 && string(trimID(f.lit(flTrade))) == string(trimID(in.v[flTrade])) &&
+		string(trimID(f.lit(flOrder))) == string(trimID(in.v[flOrder]))
 }
 
 // isZ reports whether slot i holds the execution of (market, orderId, z).
 func (b *fillBook) isZ(i int32, in *fillIn) bool {
 	f := &b.ring[i]
-	return f.seq != 0 && f.mkt == in.mkt && f.zkey != 0 && string(f.lit(flOrder)) == string(in.orderID) &&
-		event.CompareDecimal(f.lit(flZ), in.z) == 0
+	return f.seq != 0 && f.mkt == in.mkt && f.zkey != 0 && string(f.lit(flOrder)) == string(in.v[flOrder]) &&
+		event.CompareDecimal(f.lit(flZ), in.v[flZ]) == 0
 }
 
 // matchHalf finds the oldest fill in the chain of kind ('e': event
@@ -327,8 +373,8 @@ func (b *fillBook) matchHalf(in *fillIn, kind byte, key uint64) (int32, bool) {
 		if kind == 'r' {
 			lacks = len(f.lit(flZ)) == 0
 		}
-		if lacks && f.mkt == in.mkt && string(f.lit(flOrder)) == string(in.orderID) &&
-			event.CompareDecimal(f.lit(flQty), in.qty) == 0 && event.CompareDecimal(f.lit(flPrice), in.price) == 0 {
+		if lacks && f.mkt == in.mkt && string(f.lit(flOrder)) == string(in.v[flOrder]) &&
+			event.CompareDecimal(f.lit(flQty), in.v[flQty]) == 0 && event.CompareDecimal(f.lit(flPrice), in.v[flPrice]) == 0 {
 			found = i
 		}
 		i, seq = f.next, f.nextSeq
@@ -343,13 +389,13 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 	f := &b.ring[i]
 	changed := false
 	if f.tkey == 0 && tk != 0 {
-		f.setLit(flTrade, in.tradeID)
+		f.setLit(flTrade, in.v[flTrade])
 		f.tkey = tk
 		b.byKey.put(tk, i)
 		changed = true
 	}
-	if len(f.lit(flZ)) == 0 && len(in.z) > 0 {
-		f.setLit(flZ, in.z)
+	if len(f.lit(flZ)) == 0 && len(in.v[flZ]) > 0 {
+		f.setLit(flZ, in.v[flZ])
 		changed = true
 	}
 	if f.zkey == 0 && zk != 0 {
@@ -359,8 +405,8 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 	if !f.makerKnown && in.makerKnown {
 		f.maker, f.makerKnown, changed = in.maker, true, true
 	}
-	if len(f.lit(flPnl)) == 0 && len(in.pnl) > 0 {
-		f.setLit(flPnl, in.pnl)
+	if len(f.lit(flPnl)) == 0 && len(in.v[flPnl]) > 0 {
+		f.setLit(flPnl, in.v[flPnl])
 		changed = true
 	}
 	if f.asset == "" && len(in.asset) > 0 {
@@ -374,15 +420,23 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 }
 
 // addFill stores a new fill, evicting the oldest by arrival when full;
-// mr is in's record match key when already known (else 0).
-func (s *Store) addFill(in *fillIn, tk, zk, mr uint64) {
+// mr is in's record match key when already known (else 0); zat is where
+// byKey.find placed zk, not there (-1 when not known).
+func (s *Store) addFill(in *fillIn, tk, zk, mr uint64, zat int) {
 	b := &s.fills
 	var i int32
-	if len(b.ring) < b.limit {
-		b.ring = append(b.ring, fill{})
-		i = int32(len(b.ring) - 1)
-	} else {
+	full := len(b.ring) >= b.limit
+	if full {
 		i = int32(b.next)
+	} else {
+		i = int32(len(b.ring))
+	}
+	// zk goes in first, where find saw its place: the evicted fill's keys
+	// dropped below shift entries, which could leave a hole before it.
+	zPut := zk != 0 && b.byKey.putAt(zat, zk, i)
+	if !full {
+		b.ring = append(b.ring, fill{})
+	} else {
 		b.next = (b.next + 1) % b.limit
 		old := &b.ring[i]
 		if old.seq != 0 && old.seq <= b.shownSeq {
@@ -406,19 +460,19 @@ func (s *Store) addFill(in *fillIn, tk, zk, mr uint64) {
 		s.setText(&f.side, in.side)
 	}
 	s.setText(&f.asset, in.asset)
-	f.setLits(in.orderID, in.tradeID, in.price, in.qty, in.fee, in.z, in.pnl)
+	f.lits = s.slab.packFill(f.lits, &f.ends, &in.v)
 	if tk != 0 {
 		b.byKey.put(tk, i)
 	}
-	if zk != 0 {
+	if zk != 0 && !zPut {
 		b.byKey.put(zk, i)
 	}
 	switch {
 	case tk == 0:
 		f.mkind = 'e' // its match key waits for indexEvents
-	case len(in.z) == 0:
+	case len(in.v[flZ]) == 0:
 		if mr == 0 {
-			_, mr = b.matchKeys(in.mkt, in.orderID, in.qty, in.price)
+			_, mr = b.matchKeys(in.mkt, in.v[flOrder], in.v[flQty], in.v[flPrice])
 		}
 		f.mkey, f.mkind = mr, 'r'
 		b.records++

@@ -214,10 +214,10 @@ func BenchmarkFoldFillOnly(b *testing.B) {
 	for i := range ids {
 		ids[i] = []byte(strconv.Itoa(i + 1))
 	}
-	in := fillIn{symbol: []byte("ETHBTC"), orderID: []byte("42"), side: []byte("BUY"), price: []byte("0.05"),
-		qty: []byte("1"), fee: []byte("0.001"), asset: []byte("ETH"), makerKnown: true}
+	in := fillIn{v: [nFillLits][]byte{flOrder: []byte("42"), flPrice: []byte("0.05"), flQty: []byte("1"), flFee: []byte("0.001")},
+		symbol: []byte("ETHBTC"), side: []byte("BUY"), asset: []byte("ETH"), makerKnown: true}
 	for i := range ids {
-		in.tradeID, in.z, in.time = ids[i], ids[i], int64(i)
+		in.v[flTrade], in.v[flZ], in.time = ids[i], ids[i], int64(i)
 		s.foldFill(&in)
 	}
 	b.ReportAllocs()
@@ -225,7 +225,7 @@ func BenchmarkFoldFillOnly(b *testing.B) {
 	c0 := testkit.CPUTime()
 	for i := 0; i < b.N; i++ {
 		k := i % len(ids)
-		in.tradeID, in.z, in.time = ids[k], ids[k], int64(k)
+		in.v[flTrade], in.v[flZ], in.time = ids[k], ids[k], int64(k)
 		s.foldFill(&in) // a trade evicted one round ago comes back: new again
 	}
 	reportFills(b, testkit.CPUTime()-c0)

@@ -1,29 +1,66 @@
 package state
 
 // FillScan finds, snapshot after snapshot, the fills not seen before (for
-// alerts and metrics). A fill is known by its key as the Store keys it: its
-// trade id, else its order and place in it. Reading costs nothing while the
-// fills did not change and only the appended ones when fills were only
-// appended (the usual case); a fill sorted in among older ones (a resync's
-// myTrades records) makes it read them all. The zero value is ready.
+// alerts and metrics). A fill of a Store is known by its Seq, which stays
+// when an event without a trade id and the myTrades record of it become
+// one fill (keyed by trade id, the fill would be new again once it gained
+// the id; keyed by order, quantity and time, two executions of one order
+// alike in both would be one); a trade id seen is also remembered, so a
+// fill the Store dropped (retention) and a resync brought back is not new.
+// A fill no Store made (Seq 0) is known by its order and trade id, else
+// its order, quantity and time. Reading costs nothing while the fills did not change
+// and only the appended ones when fills were only appended (the usual
+// case); a fill sorted in among older ones (a resync's myTrades records)
+// makes it read them all. The zero value is ready.
 type FillScan struct {
 	rows []Fill // the last snapshot's fills
 	seen map[FillKey]struct{}
 }
 
-// FillKey identifies a fill as the Store does: by trade id, else by its
-// order and place in it.
+// FillKey identifies a fill (KeyOf).
 type FillKey struct {
 	market, orderID, tradeID, qty string
 	time                          int64
+	seq                           uint64
 }
 
-// KeyOf is f's key.
+// KeyOf is f's key: its Seq, else its order and trade id, else its
+// order, quantity and time.
 func KeyOf(f *Fill) FillKey {
+	if f.Seq != 0 {
+		return FillKey{seq: f.Seq}
+	}
+	return tradeKeyOf(f)
+}
+
+// tradeKeyOf is f's key by order and trade id (a self-trade's two sides
+// share the trade id), else by order, quantity and time.
+func tradeKeyOf(f *Fill) FillKey {
 	if f.TradeID != "" {
-		return FillKey{market: f.Market, tradeID: f.TradeID}
+		return FillKey{market: f.Market, orderID: f.OrderID, tradeID: f.TradeID}
 	}
 	return FillKey{market: f.Market, orderID: f.OrderID, qty: f.Qty, time: f.Time}
+}
+
+// mark remembers f as seen: its key, and its trade id when it has a Seq.
+func (s *FillScan) mark(f *Fill) {
+	s.seen[KeyOf(f)] = struct{}{}
+	if f.Seq != 0 && f.TradeID != "" {
+		s.seen[tradeKeyOf(f)] = struct{}{}
+	}
+}
+
+// known reports whether f was seen: its key, or for a fill with a Seq,
+// its trade id (under another Seq).
+func (s *FillScan) known(f *Fill) bool {
+	if _, ok := s.seen[KeyOf(f)]; ok {
+		return true
+	}
+	if f.Seq == 0 || f.TradeID == "" {
+		return false
+	}
+	_, ok := s.seen[tradeKeyOf(f)]
+	return ok
 }
 
 // Scan calls visit with each fill of fills (a snapshot's Fills) not seen
@@ -32,20 +69,18 @@ func (s *FillScan) Scan(fills []Fill, visit func(*Fill)) {
 	if len(fills) == len(s.rows) && (len(fills) == 0 || &fills[0] == &s.rows[0]) {
 		return
 	}
-	if s.seen == nil || len(s.seen) > 2*len(fills)+1024 {
-		s.seen = make(map[FillKey]struct{}, len(fills))
+	if s.seen == nil || len(s.seen) > 4*len(fills)+1024 { // up to two keys a fill
+		s.seen = make(map[FillKey]struct{}, 2*len(fills))
 		for i := range s.rows { // what the last snapshot held was seen
-			s.seen[KeyOf(&s.rows[i])] = struct{}{}
+			s.mark(&s.rows[i])
 		}
 	}
 	for i := s.appended(fills); i < len(fills); i++ {
 		f := &fills[i]
-		k := KeyOf(f)
-		if _, ok := s.seen[k]; ok {
-			continue
+		if !s.known(f) {
+			visit(f)
 		}
-		s.seen[k] = struct{}{}
-		visit(f)
+		s.mark(f) // a fill seen before may have gained its trade id
 	}
 	s.rows = fills
 }
@@ -53,8 +88,10 @@ func (s *FillScan) Scan(fills []Fill, visit func(*Fill)) {
 // appended is where the fills not in the last snapshot's start when they
 // were only appended to what it held (less the oldest, evicted): the
 // fills before the first seen one from the end are then the last
-// snapshot's newest ones, in order. Otherwise (a fill sorted in among
-// older ones, as a resync's myTrades records do) it is 0: all are read.
+// snapshot's newest ones, in order, sharing its rows (the Store builds
+// every row anew only when one changed). Otherwise (a fill sorted in
+// among older ones, or changed, as a resync's myTrades records do) it is
+// 0: all are read.
 func (s *FillScan) appended(fills []Fill) int {
 	if len(s.rows) == 0 {
 		return 0
@@ -70,6 +107,9 @@ func (s *FillScan) appended(fills []Fill) int {
 		KeyOf(&fills[0]) != KeyOf(&s.rows[len(s.rows)-kept]) ||
 		KeyOf(&fills[j]) != KeyOf(&s.rows[len(s.rows)-1]) {
 		return 0
+	}
+	if &fills[0] != &s.rows[len(s.rows)-kept] {
+		return 0 // rows built anew: one shown may have changed (gained its trade id)
 	}
 	return kept
 }

@@ -64,17 +64,21 @@ func numKey[T string | []byte](id T) uint64 {
 }
 
 // get returns the value of id.
-func (x *idIndex[V]) get(id []byte) (V, bool) {
-	if k := numKey(id); k != 0 {
+func (x *idIndex[V]) get(id []byte) (V, bool) { return x.getKey(numKey(id), id) }
+
+// getKey is get of id whose numKey is k (computed once for every index
+// an update looks in).
+func (x *idIndex[V]) getKey(k uint64, id []byte) (V, bool) {
+	if k != 0 {
 		return x.num.get(k)
 	}
 	v, ok := x.text[string(id)]
 	return v, ok
 }
 
-// put maps id to v.
-func (x *idIndex[V]) put(id string, v V) {
-	if k := numKey(id); k != 0 {
+// putKey maps id, whose numKey is k, to v.
+func (x *idIndex[V]) putKey(k uint64, id string, v V) {
+	if k != 0 {
 		x.num.put(k, v)
 		return
 	}
@@ -84,9 +88,9 @@ func (x *idIndex[V]) put(id string, v V) {
 	x.text[id] = v
 }
 
-// dropIf forgets id if it maps to v.
-func (x *idIndex[V]) dropIf(id string, v V) {
-	if k := numKey(id); k != 0 {
+// dropIfKey forgets id, whose numKey is k, if it maps to v.
+func (x *idIndex[V]) dropIfKey(k uint64, id string, v V) {
+	if k != 0 {
 		x.num.dropIf(k, v)
 		return
 	}
@@ -118,7 +122,8 @@ type tomb struct {
 }
 
 type tombEntry struct {
-	id string
+	id  string
+	key uint64 // numKey(id)
 	tomb
 }
 
@@ -132,6 +137,7 @@ type order struct {
 	open, inClosed, removed        bool
 	working, maker, close          bool
 	id                             string
+	key                            uint64 // numKey(id)
 	symbol, side, typ, tif, status string
 	leverage                       string
 	lits                           []byte
@@ -196,8 +202,6 @@ func (o *order) lit(k int) []byte {
 	return o.lits[start:o.ends[k]]
 }
 
-func (o *order) setLits(vals ...[]byte) { o.lits = packLits(o.lits, o.ends[:], vals...) }
-
 // rank orders statuses: NEW < PARTIALLY_FILLED < everything else.
 func rank(status []byte) uint8 {
 	switch string(status) {
@@ -233,18 +237,20 @@ func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
 func (s *Store) foldOrder(m uint8, x *event.ExecView, keepMaker bool) *order {
 	mk := &s.markets[m]
 	r := rank(x.Status)
-	o := mk.get(x.OrderID)
+	k := numKey(x.OrderID)
+	o, _ := mk.orders.getKey(k, x.OrderID)
 	if o == nil {
 		if mk.tomb.len() > 0 {
-			if t, ok := mk.tomb.get(x.OrderID); ok {
+			if t, ok := mk.tomb.getKey(k, x.OrderID); ok {
 				if x.EventTime <= t.e {
 					return nil // a late update of a dropped order: never a phantom
 				}
-				mk.tomb.dropIf(string(x.OrderID), t) // no allocation: the conversion does not escape
+				mk.tomb.dropIfKey(k, string(x.OrderID), t) // no allocation: the conversion does not escape
 			}
 		}
 		o = s.newOrder(m, x.OrderID)
-		mk.orders.put(o.id, o)
+		o.key = k
+		mk.orders.putKey(k, o.id, o)
 		o.pend(&s.added, pendAdded)
 		keepMaker = false
 	} else if !o.newer(x, r) {
@@ -254,8 +260,15 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, keepMaker bool) *order {
 	s.setText(&o.side, x.Side)
 	s.setText(&o.typ, x.Type)
 	s.setText(&o.tif, x.TimeInForce)
-	s.setText(&o.status, x.Status)
-	o.setLits(x.Price, x.Quantity, x.ClientOrderID, x.CumQty, x.CumQuote)
+	switch r { // rank compared the status with these already
+	case 0:
+		o.status = api.StatusNew
+	case 1:
+		o.status = api.StatusPartiallyFilled
+	default:
+		s.setText(&o.status, x.Status)
+	}
+	o.lits = s.slab.packOrder(o.lits, &o.ends, x)
 	o.working = x.Working
 	if !keepMaker {
 		o.maker = x.Maker
@@ -274,7 +287,7 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, keepMaker bool) *order {
 	s.ordersDirty = true
 
 	wasOpen := o.open
-	o.open = api.Open(o.status)
+	o.open = r < 2 // api.Open(o.status)
 	switch {
 	case !o.open && (wasOpen || !o.inClosed):
 		s.closedCount++
@@ -338,12 +351,12 @@ func (s *Store) evict() {
 // tombstone with its last E.
 func (s *Store) drop(o *order) {
 	mk := &s.markets[o.mkt]
-	mk.orders.dropIf(o.id, o)
+	mk.orders.dropIfKey(o.key, o.id, o)
 	s.unpend(o)
 	o.removed = true
 	s.dropped = append(s.dropped, o)
 	s.ordersDirty = true
-	s.addTomb(mk, o.id, o.updated)
+	s.addTomb(mk, o.id, o.key, o.updated)
 }
 
 // ForgetOpen drops the order k names if it is open here: the service
@@ -382,7 +395,13 @@ func (s *Store) newOrder(m uint8, id []byte) *order {
 		*o = order{mkt: m, id: string(id), lits: o.lits[:0], symbol: o.symbol, side: o.side, typ: o.typ, tif: o.tif, status: o.status}
 		return o
 	}
-	return &order{mkt: m, id: string(id)}
+	if len(s.orderSlab) == 0 {
+		s.orderSlab = make([]order, 64)
+	}
+	o := &s.orderSlab[0]
+	s.orderSlab = s.orderSlab[1:]
+	o.mkt, o.id = m, string(id)
+	return o
 }
 
 // compactOrders forgets the dropped orders (so that a store never
@@ -410,16 +429,17 @@ func (s *Store) recycle(o *order) {
 
 // addTomb records a dropped order, forgetting the oldest tombstone when
 // the ring is full.
-func (s *Store) addTomb(mk *market, id string, e int64) {
+// key is numKey(id).
+func (s *Store) addTomb(mk *market, id string, key uint64, e int64) {
 	mk.tombSeq++
 	t := tomb{e: e, seq: mk.tombSeq}
 	if len(mk.tombRing) < s.tombCap {
-		mk.tombRing = append(mk.tombRing, tombEntry{id, t})
+		mk.tombRing = append(mk.tombRing, tombEntry{id, key, t})
 	} else {
 		old := mk.tombRing[mk.tombNext]
-		mk.tomb.dropIf(old.id, old.tomb) // unless a later tombstone of that id took over
-		mk.tombRing[mk.tombNext] = tombEntry{id, t}
+		mk.tomb.dropIfKey(old.key, old.id, old.tomb) // unless a later tombstone of that id took over
+		mk.tombRing[mk.tombNext] = tombEntry{id, key, t}
 		mk.tombNext = (mk.tombNext + 1) % s.tombCap
 	}
-	mk.tomb.put(id, t)
+	mk.tomb.putKey(key, id, t)
 }

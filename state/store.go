@@ -46,6 +46,8 @@ type Store struct {
 	prev      *Snapshot
 	interned  map[string]string
 	recent    [64]string // interned texts by textSlot: most lookups end here
+	slab      litSlab    // buffers of new orders' and fills' literals
+	orderSlab []order    // new orders not yet used, allocated 64 at a time
 }
 
 // Option changes a Store made by NewStore.
@@ -187,9 +189,13 @@ const maxInterned = 4096
 // sides, types, statuses, leverage): they are interned, so a new order
 // does not allocate them again.
 func (s *Store) setText(dst *string, b []byte) {
-	if *dst == string(b) {
-		return
+	if *dst != string(b) { // small enough to inline: most texts are the same again
+		s.newText(dst, b)
 	}
+}
+
+// newText is setText of a text that differs from *dst.
+func (s *Store) newText(dst *string, b []byte) {
 	if len(b) == 0 {
 		*dst = ""
 		return

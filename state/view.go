@@ -158,4 +158,9 @@ type Fill struct {
 	Maker           bool   `json:"maker"`
 	Time            int64  `json:"time"`
 	RealizedPnl     string `json:"realizedPnl,omitempty"`
+	// Seq names the fill within its Store while the Store keeps it (its
+	// arrival number), the same when an event and a record of one trade
+	// become one fill (an event without t gains the record's trade id);
+	// 0 in a fill no Store made. Not in the dump.
+	Seq uint64 `json:"-"`
 }

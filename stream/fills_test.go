@@ -119,7 +119,7 @@ func fillsDiff(ctx context.Context, c *rest.Client, snap *state.Snapshot, orders
 		if f.TradeID == "" {
 			diffs = append(diffs, fmt.Sprintf("fill without trade id %+v", f))
 		}
-		have[f.Market+"/"+f.TradeID] = f
+		have[f.Market+"/"+f.OrderID+"/"+f.TradeID] = f // a self-trade's sides share the trade id
 		sum[f.Market+"/"+f.OrderID] = sum[f.Market+"/"+f.OrderID].Add(decimal.RequireFromString(f.Qty))
 	}
 	want := 0
@@ -134,7 +134,7 @@ func fillsDiff(ctx context.Context, c *rest.Client, snap *state.Snapshot, orders
 				m = state.MarketContract
 			}
 			want++
-			f, ok := have[m+"/"+r.TradeID]
+			f, ok := have[m+"/"+r.OrderID+"/"+r.TradeID]
 			if !ok || f.OrderID != r.OrderID || !decEq(f.Qty, r.Qty) || !decEq(f.Price, r.Price) ||
 				!decEq(f.Commission, r.Commission) || f.CommissionAsset != r.CommissionAsset || f.Side != r.Side || f.Symbol != r.Symbol {
 				diffs = append(diffs, fmt.Sprintf("trade %s/%s: got %+v, want %+v", m, r.TradeID, f, r))
