@@ -2,8 +2,6 @@ package event
 
 import "encoding/binary"
 
-import ()
-
 // The fast path for order updates. Nearly every object of a user stream
 // is an execution report written the way the service writes one: the
 // type first, then one-letter keys without white space or escapes. For
