@@ -106,3 +106,27 @@ func TestFillScanShuffled(t *testing.T) {
 		}
 	}
 }
+
+// TestFillScanRemembersPastRebuild: when FillScan's memory outgrows its
+// bound it is not rebuilt from the last snapshot alone: a fill the Store
+// dropped long before (retention) that a resync's record brings back
+// after many more fills is still not new.
+func TestFillScanRemembersPastRebuild(t *testing.T) {
+	s := NewStore(WithFillRetention(2))
+	var scan FillScan
+	visits := 0
+	count := func(*Fill) { visits++ }
+	fold(s, execFill(MarketSpot, "8", 30, "1", "0.05", "1", "700"))
+	scan.Scan(s.Snapshot().Fills, count)
+	for k := range 700 { // past one rebuild (4×2+1024 keys, two a fill)
+		fold(s, execFill(MarketSpot, fmt.Sprint(100+k), int64(40+k), "1", "0.05", "1", fmt.Sprint(1000+k)))
+		scan.Scan(s.Snapshot().Fills, count)
+	}
+	visits = 0
+	s.ApplyTrades([]TradeSnap{{Market: MarketSpot, Symbol: "ETHBTC", TradeID: "700", OrderID: "8", Side: "SELL",
+		Price: "0.05", Qty: "1", Commission: "0.0001", CommissionAsset: "BTC", Time: 30}})
+	scan.Scan(s.Snapshot().Fills, count)
+	if visits != 0 {
+		t.Errorf("the record of a fill seen 700 fills before visited %d times, want 0", visits)
+	}
+}
