@@ -2,8 +2,6 @@ package event
 
 import "encoding/binary"
 
-import ()
-
 // The fast path for order updates. Nearly every object of a user stream
 // is an execution report written the way the service writes one: the
 // type first, then one-letter keys without white space or escapes. For
@@ -306,8 +304,8 @@ func skipAt(b []byte, i, depth int) (int, bool) {
 		return end + 1, ok
 	case c == '-' || isDigit(c):
 		return scanNumber(b, i)
-	case c == 'n':
-		return i + 4, uint32(load8(b, i)) == wordNull
+	case c == 'n' && uint32(load8(b, i)) == wordNull:
+		return i + 4, true // (not i+4 when false: rawAt slices to the end returned)
 	case c == 't' || c == 'f':
 		_, j, ok := boolAt(b, i)
 		return j, ok

@@ -121,6 +121,7 @@ func TestFastExecAgrees(t *testing.T) {
 		{"numbers as strings", strings.NewReplacer(`"E":1499405658658`, `"E":"0001499405658658"`, `"i":4293153`, `"i":"004293153"`).Replace(specSpot), true},
 		{"decimals as numbers", strings.NewReplacer(`"q":"1.00000000"`, `"q":1.0e-3`, `"z":"0.50000000"`, `"z":-0`).Replace(specSpot), true},
 		{"E zero", strings.Replace(specSpot, `"E":1499405658658`, `"E":0`, 1), true},
+		{"strings starting with #", strings.NewReplacer(`"s":"ETHBTC"`, `"s":"#ETH"`, `"c":1000087761`, `"c":"#1"`).Replace(specSpot), true},
 		{"empty strings", strings.NewReplacer(`"s":"ETHBTC"`, `"s":""`, `"c":1000087761`, `"c":""`).Replace(specSpot), true},
 		{"escaped unused key", strings.Replace(specSpot, `"u":true`, `"\u0075":"\n"`, 1), false},
 		{"escaped symbol", strings.Replace(specSpot, `"ETHBTC"`, `"ETH\u0042TC"`, 1), false},
@@ -220,6 +221,17 @@ func TestQuotedEnd(t *testing.T) {
 			t.Errorf("quotedEnd(%q) = %d, %v, want %d", b, got, ok, n+4)
 		}
 	}
+	// Any plain first byte, '#' (the quote's successor) included: the
+	// opening quote lends no borrow to the lane after it.
+	for c := 0x20; c < 0x100; c++ {
+		if c == '"' || c == '\\' {
+			continue
+		}
+		b := []byte{'"', byte(c), 'a', '"', ','}
+		if got, ok := quotedEnd(b, 0); !ok || got != 3 {
+			t.Errorf("quotedEnd(%q) = %d, %v, want 3", b, got, ok)
+		}
+	}
 }
 
 // TestParseEight: eight digits at a time read what strconv reads, and
@@ -252,6 +264,7 @@ func FuzzFastExec(f *testing.F) {
 		strings.Replace(specSpot, `"u":true`, `"u":{"a":[1]},"t":-1,"x":"NEW","P":"0"`, 1),
 		string(spot), string(spotOpt), string(contract))
 	f.Fuzz(func(t *testing.T, frame []byte) {
+		frame = frame[:len(frame):len(frame)] // a read past the end panics
 		fast, generic := decodeBoth(frame)
 		if diff := sameEvents(fast, generic); diff != "" {
 			t.Fatalf("Decode(%q): fast path differs: %s", frame, diff)
@@ -281,6 +294,31 @@ func TestDigitsEnd(t *testing.T) {
 		}
 		if got := digitsEnd(b, from); got != want {
 			t.Fatalf("digitsEnd(%q, %d) = %d, want %d", b, from, got, want)
+		}
+	}
+}
+
+// TestCutInAnExactBuffer: every cut of the docs' frames (with null in
+// fields kept as written, where a cut "null" must be refused without
+// looking past it), each in a buffer with no room after it, and again
+// with other bytes in the room after it, decodes as the generic path
+// decodes it: never a read or a slice past the frame's end.
+func TestCutInAnExactBuffer(t *testing.T) {
+	frames := []string{specSpot, specContract, specPosition, specAccount,
+		strings.Replace(specContract, `"N":"BTC"`, `"N":null`, 1),
+		strings.Replace(specAccount, `"u":1499405658849`, `"u":null`, 1),
+		strings.Replace(specSpot, `"u":true`, `"u":null,"T":null`, 1)}
+	for _, frame := range frames {
+		for n := range len(frame) + 1 {
+			exact := []byte(frame[:n])
+			exact = exact[:n:n]
+			roomy := append(append(make([]byte, 0, n+16), frame[:n]...), `null,"0123456"`...)[:n]
+			for _, b := range [][]byte{exact, roomy} {
+				fast, generic := decodeBoth(b)
+				if diff := sameEvents(fast, generic); diff != "" {
+					t.Errorf("Decode(%s) (cap %d): fast path differs: %s", b, cap(b), diff)
+				}
+			}
 		}
 	}
 }

@@ -59,6 +59,12 @@ func stopMask(v uint64) uint64 {
 	return quoteLanes(v) | ((e-lanes1)&^e|(v-0x20*lanes1)&^v)&lanesTop
 }
 
+// openQuote is v, whose low lane is a string's opening quote, with that
+// lane made plain text: no stop, and no borrow that would mark the lane
+// after it (with the quote itself there, a '#' next to it, the quote's
+// successor, would be marked as a stop).
+func openQuote(v uint64) uint64 { return v ^ ('"' ^ 'a') }
+
 // laneByte is the byte in lane n (0..7) of v.
 func laneByte(v uint64, n int) byte { return byte(v >> (8 * uint(n) & 63)) }
 
@@ -93,9 +99,8 @@ func quotedEnd(b []byte, i int) (int, bool) {
 	if byte(v) != '"' {
 		return i + 1, false
 	}
-	// the opening quote's lane is no stop; the first eight bytes hold
-	// the whole of nearly every value
-	if m := stopMask(v) &^ 0x80; m != 0 {
+	// the first eight bytes hold the whole of nearly every value
+	if m := stopMask(openQuote(v)); m != 0 {
 		j := lowLane(m)
 		return i + j, byte(v>>(8*j)) == '"'
 	}

@@ -103,7 +103,7 @@ func execInOrder(b []byte, i int, x *ExecView, contract bool, from int) (int, ui
 		switch c := byte(v); {
 		case c == '"' && f.kind <= kindRaw:
 			// a plain string: its end is the first stop, a quote
-			m := stopMask(v) &^ 0x80
+			m := stopMask(openQuote(v))
 			for j = i + 5; m == 0; m = stopMask(v) {
 				j += 8
 				v = load8(b, j)

@@ -11,10 +11,13 @@ package state
 // its order, quantity and time. Reading costs nothing while the fills did not change
 // and only the appended ones when fills were only appended (the usual
 // case); a fill sorted in among older ones (a resync's myTrades records)
-// makes it read them all. The zero value is ready.
+// makes it read them all. The memory
+// is bounded in two generations: when the newer outgrows its bound it
+// becomes the older and the older is forgotten, so a key is remembered
+// for at least 4×(fills kept)+1024 keys more. The zero value is ready.
 type FillScan struct {
-	rows []Fill // the last snapshot's fills
-	seen map[FillKey]struct{}
+	rows      []Fill // the last snapshot's fills
+	seen, old map[FillKey]struct{}
 }
 
 // FillKey identifies a fill (KeyOf).
@@ -53,13 +56,18 @@ func (s *FillScan) mark(f *Fill) {
 // known reports whether f was seen: its key, or for a fill with a Seq,
 // its trade id (under another Seq).
 func (s *FillScan) known(f *Fill) bool {
-	if _, ok := s.seen[KeyOf(f)]; ok {
+	if s.has(KeyOf(f)) {
 		return true
 	}
-	if f.Seq == 0 || f.TradeID == "" {
-		return false
+	return f.Seq != 0 && f.TradeID != "" && s.has(tradeKeyOf(f))
+}
+
+// has reports whether key k is remembered (either generation).
+func (s *FillScan) has(k FillKey) bool {
+	if _, ok := s.seen[k]; ok {
+		return true
 	}
-	_, ok := s.seen[tradeKeyOf(f)]
+	_, ok := s.old[k]
 	return ok
 }
 
@@ -70,7 +78,7 @@ func (s *FillScan) Scan(fills []Fill, visit func(*Fill)) {
 		return
 	}
 	if s.seen == nil || len(s.seen) > 4*len(fills)+1024 { // up to two keys a fill
-		s.seen = make(map[FillKey]struct{}, 2*len(fills))
+		s.old, s.seen = s.seen, make(map[FillKey]struct{}, 2*len(fills))
 		for i := range s.rows { // what the last snapshot held was seen
 			s.mark(&s.rows[i])
 		}
@@ -98,7 +106,7 @@ func (s *FillScan) appended(fills []Fill) int {
 	}
 	j := len(fills) - 1
 	for ; j >= 0; j-- {
-		if _, ok := s.seen[KeyOf(&fills[j])]; ok {
+		if s.has(KeyOf(&fills[j])) {
 			break
 		}
 	}

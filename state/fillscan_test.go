@@ -1,6 +1,8 @@
 package state
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -39,4 +41,92 @@ func TestFillScanOncePerFill(t *testing.T) {
 		t.Fatalf("%d fills kept, want 3", n)
 	}
 	step("")
+}
+
+// TestFillScanShuffled: whatever the order the events (repeated, with t or
+// without) and the myTrades records (some twice, some never) of a set of
+// executions come in, self-trades included (two orders, one trade id),
+// the Store keeps one fill per execution and FillScan, scanning at random
+// points, visits each once; with a small retention too when every
+// snapshot is scanned (a fill evicted unseen is not counted) and events
+// carry t (an event fill lacking t that is evicted before its record
+// comes is not told from the record, which is then new).
+func TestFillScanShuffled(t *testing.T) {
+	for seed := uint64(1); seed <= 300; seed++ {
+		r := rand.New(rand.NewPCG(seed, 2))
+		retention, withT := 10000, seed%3 != 0
+		if withT && seed%2 == 0 {
+			retention = 2 + r.IntN(5)
+		}
+		s := NewStore(WithFillRetention(retention))
+		var ops []func()
+		execs, zs := 0, map[string]int{}
+		addExec := func(order, trade string, e int64) {
+			execs++
+			zs[order]++
+			z, tid := fmt.Sprint(zs[order]), ""
+			if withT {
+				tid = trade
+			}
+			ev := func() { fold(s, execFill(MarketSpot, order, e, "1", "0.05", z, tid)) }
+			rec := func() {
+				s.ApplyTrades([]TradeSnap{{Market: MarketSpot, Symbol: "ETHBTC", TradeID: trade, OrderID: order, Side: "SELL",
+					Price: "0.05", Qty: "1", Commission: "0.0001", CommissionAsset: "BTC", Time: e}})
+			}
+			ops = append(ops, ev)
+			for range r.IntN(3) {
+				ops = append(ops, ev)
+			}
+			for range r.IntN(3) {
+				ops = append(ops, rec)
+			}
+		}
+		for k := range 30 {
+			trade, e := fmt.Sprint(500+k), int64(10+k)
+			addExec(fmt.Sprint(1+r.IntN(4)), trade, e)
+			if r.IntN(3) == 0 {
+				addExec(fmt.Sprint(5+r.IntN(3)), trade, e) // the other side of a self-trade
+			}
+		}
+		r.Shuffle(len(ops), func(i, j int) { ops[i], ops[j] = ops[j], ops[i] })
+		var scan FillScan
+		visits := 0
+		for _, op := range ops {
+			op()
+			if retention < 100 || r.IntN(2) == 0 {
+				scan.Scan(s.Snapshot().Fills, func(*Fill) { visits++ })
+			}
+		}
+		scan.Scan(s.Snapshot().Fills, func(*Fill) { visits++ })
+		if n := len(s.Snapshot().Fills); retention > 100 && n != execs {
+			t.Errorf("seed %d: %d fills kept, want %d", seed, n, execs)
+		}
+		if visits != execs {
+			t.Errorf("seed %d (retention %d, t %v): %d fills visited, want %d", seed, retention, withT, visits, execs)
+		}
+	}
+}
+
+// TestFillScanRemembersPastRebuild: when FillScan's memory outgrows its
+// bound it is not rebuilt from the last snapshot alone: a fill the Store
+// dropped long before (retention) that a resync's record brings back
+// after many more fills is still not new.
+func TestFillScanRemembersPastRebuild(t *testing.T) {
+	s := NewStore(WithFillRetention(2))
+	var scan FillScan
+	visits := 0
+	count := func(*Fill) { visits++ }
+	fold(s, execFill(MarketSpot, "8", 30, "1", "0.05", "1", "700"))
+	scan.Scan(s.Snapshot().Fills, count)
+	for k := range 700 { // past one rebuild (4×2+1024 keys, two a fill)
+		fold(s, execFill(MarketSpot, fmt.Sprint(100+k), int64(40+k), "1", "0.05", "1", fmt.Sprint(1000+k)))
+		scan.Scan(s.Snapshot().Fills, count)
+	}
+	visits = 0
+	s.ApplyTrades([]TradeSnap{{Market: MarketSpot, Symbol: "ETHBTC", TradeID: "700", OrderID: "8", Side: "SELL",
+		Price: "0.05", Qty: "1", Commission: "0.0001", CommissionAsset: "BTC", Time: 30}})
+	scan.Scan(s.Snapshot().Fills, count)
+	if visits != 0 {
+		t.Errorf("the record of a fill seen 700 fills before visited %d times, want 0", visits)
+	}
 }

@@ -47,9 +47,12 @@ func TestNotLiveWhenCredentialsFail(t *testing.T) {
 			testkit.Eventually(t, 3*time.Second, func() bool { return s.Status().Connects >= 1 && s.Status().Reason != "" },
 				"an open connection with a reason")
 			// The first attempt, then one every 30s of the clock: the fourth
-			// comes 90s later, not sooner.
+			// comes 90s later, not sooner. The clock steps a second: each
+			// retry is timed from the step its timer fired on, so a step of
+			// s rounds every interval up to a multiple of s (in steps of
+			// 10s, a retry every 21s would pass).
 			began := clk.Now()
-			if !testkit.Advancing(clk, 10*time.Second, 5*time.Second, func() bool { return srv.Log.Count("GET", "/openapi/v1/account") >= 4 }) {
+			if !testkit.Advancing(clk, time.Second, 5*time.Second, func() bool { return srv.Log.Count("GET", "/openapi/v1/account") >= 4 }) {
 				t.Fatalf("GET account requests = %d in %s, want 4 (retried every 30s)", srv.Log.Count("GET", "/openapi/v1/account"), clk.Now().Sub(began))
 			}
 			if el := clk.Now().Sub(began); el < 90*time.Second {

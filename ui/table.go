@@ -62,8 +62,10 @@ func (it *item) id() string {
 		return string(rune(0)) + itoa(it.note.Seq)
 	case it.mrow != nil:
 		return it.mrow.symbol
+	case it.fill != nil && it.fill.Seq != 0: // the Store's: kept when it gains its trade id
+		return "fill#" + itoa(it.fill.Seq)
 	case it.fill != nil:
-		return "fill/" + it.fill.Market + "/" + it.fill.OrderID + "/" + it.fill.TradeID + "/" + itoa(uint64(it.fill.Time))
+		return "fill/" + it.fill.Market + "/" + it.fill.OrderID + "/" + it.fill.TradeID + "/" + it.fill.Qty + "/" + itoa(uint64(it.fill.Time))
 	}
 	return ""
 }
