@@ -34,10 +34,13 @@ func TestBellJustBeforeQuitRings(t *testing.T) {
 		}
 		p.Close()
 		got := out.String()
+		// The terminal is given back only if the painter took it: a q that
+		// reaches the painter before its first frame leaves the terminal
+		// as it was, and the bell is then all that is written.
 		left := strings.LastIndex(got, ansi.ResetModeAltScreenSaveCursor)
 		// The bell, then the notification (OSC 9, ended by a BEL).
 		rung := strings.Index(got, "\a\x1b]9;bhtop: BTCUSDT above 60000\a")
-		if rung < 0 || rung > left {
+		if rung < 0 || (left >= 0 && rung > left) || (left < 0 && strings.Contains(got, ansi.SetModeAltScreenSaveCursor)) {
 			t.Fatalf("run %d: output %q: want the bell and the notification before the terminal is given back", i, got)
 		}
 	}
