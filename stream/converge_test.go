@@ -103,12 +103,16 @@ func (f *fixture) busyThenTruth(t *testing.T, settle time.Duration, minEvents in
 // must not slow the writer (or, through it, the socket reader).
 func TestStalledReaderDoesNotBlockIngest(t *testing.T) {
 	t.Parallel() // real time: overlaps the load tests
-	f := newFixture(t, sim.Options{Activity: 5000}, Config{}, false)
+	f := newBusyFixture(t, sim.Options{Activity: 5000}, Config{}, false)
 	_, stop := f.s.Hub().Subscribe() // never read
 	defer stop()
 	first := f.s.Hub().Latest().Stats.Events
-	// 1000 events at 5000/s: a generous bound, not a timed assertion.
-	if !testkit.Within(5*time.Second, func() bool { return f.s.Hub().Latest().Stats.Events-first >= 1000 }) {
+	// A writer blocked on the stalled subscriber folds nothing more after
+	// its first publication; one that is not goes on folding, however
+	// slowly a loaded machine runs the simulator (under -race beside the
+	// load tests it made fewer than 200 events a second): nothing is
+	// asserted on time, the wait is busyThenTruth's.
+	if !testkit.Within(60*time.Second, func() bool { return f.s.Hub().Latest().Stats.Events-first >= 1000 }) {
 		t.Errorf("events folded with a stalled subscriber = %d, want >= 1000", f.s.Hub().Latest().Stats.Events-first)
 	}
 	if n := f.s.Status().Connects; n != 1 {
