@@ -84,6 +84,26 @@ func TestActivityRuns(t *testing.T) {
 	}, "40 events of background activity published")
 }
 
+// TestLateActivityStepIsBounded: a tick that comes late (a machine too
+// busy for the rate asked: under -race beside other simulators, a step of
+// 20,000 events/s took longer than the tick) makes up for at most
+// activityCatchUp, so one step never holds the exchange's lock for a
+// second's events, starving the connections and requests (the stream
+// tests' sessions, other tests' simulators) that share the machine.
+func TestLateActivityStepIsBounded(t *testing.T) {
+	s := New(Options{Seed: 7, MarketInterval: -1})
+	const rate = 20000.0
+	s.mu.Lock()
+	n := s.activityStep(rate * activityDue(time.Second).Seconds())
+	s.mu.Unlock()
+	if most := int(rate*activityCatchUp.Seconds()) + 10; n > most {
+		t.Errorf("a tick 1 s late did %d events at %v/s, want at most %d (activityCatchUp %v)", n, rate, most, activityCatchUp)
+	}
+	if due := activityDue(activityTick); due != activityTick {
+		t.Errorf("a tick on time does %v of activity, want the tick (%v)", due, activityTick)
+	}
+}
+
 // BenchmarkActivity measures background activity throughput with one
 // subscriber draining the feed: go test -bench Activity -run ^$ ./sim/
 func BenchmarkActivity(b *testing.B) {
