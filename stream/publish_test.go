@@ -24,7 +24,7 @@ import (
 // of a busy simulator folded through one reused buffer, scribbled over
 // after each fold, give the state that fresh copies give.
 func TestReusedFrameBuffer(t *testing.T) {
-	t.Parallel()
+	underLoad(t)
 	rec := &frames{}
 	// Busy once live (newBusyFixture), and however long a loaded machine
 	// takes to make the frames: this tests the buffer, not the rate.
