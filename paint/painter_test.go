@@ -266,15 +266,23 @@ func runAsking(t *testing.T, fps int) (p *Painter, out *blockingWriter, asked ch
 // drawn; once the interval is over, a model that changed is asked for its
 // View (paintMsg), one that did not is not.
 func TestPainterAsksForOneViewPerFrame(t *testing.T) {
-	p, out, asked := runAsking(t, 50)
+	// The looks between two frames must come within the interval after
+	// the frame, or due() is rightly true again: at 50 fps a test held
+	// 20 ms after the frame (a loaded machine under -race) failed. A
+	// frame every 250 ms, and a look that still came late is no verdict.
+	p, out, asked := runAsking(t, 4)
 
 	if !p.due() {
 		t.Fatal("due() before the first frame = false, want true")
 	}
+	framed := time.Now() // the frame, so the interval, starts after this
 	p.setView(tea.NewView("one"))
 	<-out.writes
 	for range 100 { // a busy model between two frames
 		if p.due() {
+			if held := time.Since(framed); held >= p.interval {
+				t.Skipf("the test was held %v after the frame, past the %v interval: no verdict", held, p.interval)
+			}
 			t.Fatal("due() right after a frame = true, want false until the interval is over")
 		}
 	}
