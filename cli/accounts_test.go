@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
@@ -45,7 +46,20 @@ type accountsDump struct {
 // credentials) share one in-process simulator, each with its own state.
 func TestDumpAccounts(t *testing.T) {
 	env := deskEnv(t, "[accounts.a]\n[accounts.b]\nvalue_in = \"USDT\"\n")
-	d, out := dumpOK[accountsDump](t, env, "--for", "2s")
+	// The total misses none only once both accounts' streams and markets
+	// are live, which --for (counted from start) must outlast: 2 s on an
+	// idle machine, not under -race on a loaded one (at -cpu 1, load 17,
+	// a was still missing after 2 s). A dump that came too early is made
+	// again for twice as long, up to 16 s.
+	var d accountsDump
+	var out string
+	for forD := 2 * time.Second; ; forD *= 2 {
+		d, out = dumpOK[accountsDump](t, env, "--for", forD.String())
+		if d.Total == nil || strings.Contains(out, `"missing":[]`) || forD >= 16*time.Second {
+			break
+		}
+		t.Logf("dump --for %s: missing %q, made again for longer", forD, d.Total.Missing)
+	}
 	if len(d.Accounts) != 2 || d.Total == nil || d.Total.Asset != "USDT" || d.Total.Equity == "" || d.Total.Unpriced == nil {
 		t.Fatalf("dump = %s", out)
 	}
