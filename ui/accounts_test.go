@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -95,6 +96,13 @@ func TestTwoSimulatorAccounts(t *testing.T) {
 	}
 	live := session(good.APIKey, good.SecretKey)
 	wrong := session(good.APIKey, "not-the-secret")
+	// The simulator's start is waited for as long as the test kit gives it
+	// (LiveWithin), not the model's waitLimit.
+	ctx, cancel := context.WithTimeout(t.Context(), testkit.LiveWithin)
+	defer cancel()
+	if err := live.WaitLive(ctx); err != nil {
+		t.Fatalf("session not live within %s: %v", testkit.LiveWithin, err)
+	}
 	mkt := func(s *stream.Session) *market.Hub { return simtest.Market(t, srv.Server, s.Hub(), nil).Hub() }
 	accts := []Account{{Name: "bot2", Backend: live, Trader: live, Market: mkt(live), ValueIn: "USDT"},
 		{Name: "wrongkey", Backend: wrong, Market: mkt(wrong), ValueIn: "USDT"}}

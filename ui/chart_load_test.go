@@ -22,7 +22,7 @@ import (
 func TestChartLoadsIntervalsFromSimulator(t *testing.T) {
 	srv := simtest.Start(t, sim.Options{Activity: 5, MarketActivity: 20})
 	sess, err := stream.New(stream.Config{REST: srv.Client(), WSURL: srv.WSURL(), Simulated: true})
-	testkit.Started(t, sess, err)
+	testkit.Live(t, sess, err) // (the simulator's start: LiveWithin, not waitLimit)
 	mc := simtest.Market(t, srv.Server, sess.Hub(), func(c *market.Config) { c.Watch = []string{"BTCUSDT"} })
 
 	m := New(sess, nil, WithNoColor(true), WithMarket(mc.Hub(), "USDT"), WithCandles(mc))
@@ -194,7 +194,7 @@ func TestChartSaysWhyItWaits(t *testing.T) {
 func TestChartKeepsANewOrdersSymbol(t *testing.T) {
 	srv := simtest.Start(t, sim.Options{})
 	sess, err := stream.New(stream.Config{REST: srv.Client(), WSURL: srv.WSURL(), Simulated: true})
-	testkit.Started(t, sess, err)
+	testkit.Live(t, sess, err) // (the simulator's start: LiveWithin, not waitLimit)
 	mc := simtest.Market(t, srv.Server, sess.Hub(), nil)
 	tm := runModel(t, New(sess, nil, WithNoColor(true), WithMarket(mc.Hub(), "USDT"), WithCandles(mc)), 160, 48)
 	waitText(t, tm, "● live")
@@ -228,7 +228,7 @@ func TestChartKeepsANewOrdersSymbol(t *testing.T) {
 func TestFormFollowsItsSymbol(t *testing.T) {
 	srv := simtest.Start(t, sim.Options{MarketActivity: 20})
 	sess, err := stream.New(stream.Config{REST: srv.Client(), WSURL: srv.WSURL(), Simulated: true})
-	testkit.Started(t, sess, err)
+	testkit.Live(t, sess, err) // (the simulator's start: LiveWithin, not waitLimit)
 	mc := simtest.Market(t, srv.Server, sess.Hub(), nil)
 	m := New(sess, &testTrader{}, WithNoColor(true), WithMarket(mc.Hub(), "USDT"), WithCandles(mc))
 	tm := runModel(t, m, 160, 48)
