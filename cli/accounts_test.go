@@ -23,6 +23,10 @@ func twoAccountsConfig(t *testing.T) string {
 		"\n[accounts.bot]\napi_key = \"" + k.APIKey + "\"\nsecret_key = \"wrong\"\n"
 }
 
+// missingNone reports whether a several-account dump's total misses no
+// account (every one live, with its market data).
+func missingNone(out string) bool { return strings.Contains(out, `"missing":[]`) }
+
 // accountsDump is the several-account dump.
 type accountsDump struct {
 	Accounts map[string]struct {
@@ -46,20 +50,7 @@ type accountsDump struct {
 // credentials) share one in-process simulator, each with its own state.
 func TestDumpAccounts(t *testing.T) {
 	env := deskEnv(t, "[accounts.a]\n[accounts.b]\nvalue_in = \"USDT\"\n")
-	// The total misses none only once both accounts' streams and markets
-	// are live, which --for (counted from start) must outlast: 2 s on an
-	// idle machine, not under -race on a loaded one (at -cpu 1, load 17,
-	// a was still missing after 2 s). A dump that came too early is made
-	// again for twice as long, up to 16 s.
-	var d accountsDump
-	var out string
-	for forD := 2 * time.Second; ; forD *= 2 {
-		d, out = dumpOK[accountsDump](t, env, "--for", forD.String())
-		if d.Total == nil || strings.Contains(out, `"missing":[]`) || forD >= 16*time.Second {
-			break
-		}
-		t.Logf("dump --for %s: missing %q, made again for longer", forD, d.Total.Missing)
-	}
+	d, out := dumpReadyOK[accountsDump](t, env, 2*time.Second, missingNone)
 	if len(d.Accounts) != 2 || d.Total == nil || d.Total.Asset != "USDT" || d.Total.Equity == "" || d.Total.Unpriced == nil {
 		t.Fatalf("dump = %s", out)
 	}
@@ -103,7 +94,7 @@ func TestDumpOneAccount(t *testing.T) {
 // naming the broken one.
 func TestDumpAccountsWrongKey(t *testing.T) {
 	env := deskEnv(t, twoAccountsConfig(t))
-	code, out, errOut := runCLI(env, "dump", "--for", "2s")
+	code, out, errOut := dumpReady(t, env, 2*time.Second, func(out string) bool { return strings.Contains(out, `"counted":1`) })
 	if code != ExitFail || !strings.Contains(errOut, "account bot:") || strings.Contains(errOut, "account main:") {
 		t.Fatalf("dump exit %d, stderr %q; want 1 naming bot only", code, errOut)
 	}
@@ -209,7 +200,7 @@ func TestDumpAccountsNoMarketTotal(t *testing.T) {
 			t.Errorf("--no-market total: why[%s] = %q, want it to name --no-market", n, d.Total.Why[n])
 		}
 	}
-	d, _ = dumpOK[struct{ Total total }](t, env, "--for", "1500ms")
+	d, _ = dumpReadyOK[struct{ Total total }](t, env, 1500*time.Millisecond, missingNone)
 	if d.Total.Counted == nil || *d.Total.Counted != 2 || len(d.Total.Missing) != 0 || d.Total.Why == nil || len(d.Total.Why) != 0 {
 		t.Errorf("total with market data = %+v; want counted 2, missing [] and why {}", d.Total)
 	}
@@ -220,7 +211,7 @@ func TestDumpAccountsNoMarketTotal(t *testing.T) {
 // at the end of the run it never went live.
 func TestDumpAccountsWhyNeverLive(t *testing.T) {
 	env := deskEnv(t, twoAccountsConfig(t))
-	_, out, _ := runCLI(env, "dump", "--for", "1500ms")
+	_, out, _ := dumpReady(t, env, 1500*time.Millisecond, func(out string) bool { return strings.Contains(out, `"counted":1`) })
 	var d struct {
 		Total struct {
 			Counted int               `json:"counted"`

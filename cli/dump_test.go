@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"bhtop/internal/testkit"
 	"bhtop/sim"
@@ -27,8 +28,41 @@ func (l *lockedLog) has(method, path, query string) bool { return l.Has(method, 
 // printed.
 func dumpOK[T any](t *testing.T, env func(string) string, args ...string) (T, string) {
 	t.Helper()
-	var v T
 	code, out, errOut := runCLI(env, append([]string{"dump"}, args...)...)
+	return decodeDump[T](t, args, code, out, errOut)
+}
+
+// dumpReady runs `bhtop dump --for D args` in env, first for D = first,
+// then, while ready(out) is false, again for twice as long, and returns
+// the first run that was ready or the one for 8 s or more. It is for
+// checks that need every account's stream and market live by the end of
+// --for (counted from start): an idle machine has them within a second,
+// a loaded one under -race may not (a full run at load 21 dumped both
+// accounts without their market data after 1.5 s).
+func dumpReady(t *testing.T, env func(string) string, first time.Duration, ready func(out string) bool, args ...string) (code int, out, errOut string) {
+	t.Helper()
+	for forD := first; ; forD *= 2 {
+		code, out, errOut = runCLI(env, append([]string{"dump", "--for", forD.String()}, args...)...)
+		if ready(out) || forD >= 8*time.Second {
+			return code, out, errOut
+		}
+		t.Logf("dump --for %s came before the accounts were ready, made again for longer; it ended …%s", forD, out[max(0, len(out)-300):])
+	}
+}
+
+// dumpReadyOK is dumpReady that fails the test as dumpOK does, and
+// returns the JSON decoded as a T, and as printed.
+func dumpReadyOK[T any](t *testing.T, env func(string) string, first time.Duration, ready func(out string) bool, args ...string) (T, string) {
+	t.Helper()
+	code, out, errOut := dumpReady(t, env, first, ready, args...)
+	return decodeDump[T](t, args, code, out, errOut)
+}
+
+// decodeDump fails the test unless a dump with args exited 0 with JSON
+// on stdout, and returns that JSON decoded as a T, and as printed.
+func decodeDump[T any](t *testing.T, args []string, code int, out, errOut string) (T, string) {
+	t.Helper()
+	var v T
 	if code != ExitOK {
 		t.Fatalf("dump %q: exit %d, want 0; stderr: %s", args, code, errOut)
 	}
