@@ -223,15 +223,16 @@ func execSpotLine(b []byte, i int, x *ExecView) (int, int) {
 	if j < 0 || !is(b, j, sepBS|'s'<<16, 6) {
 		return i, 0
 	}
-	x.EventTime, i = t, j // field 1, s
+	x.EventTime, i = t, j
+	// s, a string
 	k := textEnd(b, i+6)
 	if !is(b, k, sepSB|'c'<<24, 6) {
 		return i, 1
 	}
-	x.Symbol, i = sub(b, i+6, k), k+1 // c: a string, or digits
+	x.Symbol, i = sub(b, i+6, k), k+1
+	// c, a string or digits
 	if at(b, i+5) == '"' {
-		k = textEnd(b, i+6)
-		if !is(b, k, sepSS|'S'<<24, 7) {
+		if k = textEnd(b, i+6); !is(b, k, sepSS|'S'<<24, 7) {
 			return i, 2
 		}
 		x.ClientOrderID, i = sub(b, i+6, k), k+1
@@ -241,38 +242,16 @@ func execSpotLine(b []byte, i int, x *ExecView) (int, int) {
 		}
 		x.ClientOrderID, i = sub(b, i+5, k), k
 	}
-	// S o f, strings
-	if k = textEnd(b, i+6); !is(b, k, sepSS|'o'<<24, 7) {
-		return i, 3
+	i, n := execMid(b, i, x, true)
+	if n < 9 {
+		return i, n
 	}
-	x.Side, i = sub(b, i+6, k), k+1
-	if k = textEnd(b, i+6); !is(b, k, sepSS|'f'<<24, 7) {
-		return i, 4
-	}
-	x.Type, i = sub(b, i+6, k), k+1
-	if k = textEnd(b, i+6); !is(b, k, sepSS|'q'<<24, 7) {
-		return i, 5
-	}
-	x.TimeInForce, i = sub(b, i+6, k), k+1
-	// q p, decimals
-	if k = decEnd(b, i+6); k < 0 || !is(b, k, sepSS|'p'<<24, 7) {
-		return i, 6
-	}
-	x.Quantity, i = sub(b, i+6, k), k+1
-	if k = decEnd(b, i+6); k < 0 || !is(b, k, sepSS|'X'<<24, 7) {
-		return i, 7
-	}
-	x.Price, i = sub(b, i+6, k), k+1
-	if k = textEnd(b, i+6); !is(b, k, sepSB|'i'<<24, 6) {
-		return i, 8
-	}
-	x.Status, i = sub(b, i+6, k), k+1
 	// i, digits
 	if k = uintEnd(b, i+5); k < 0 || !is(b, k, sepBS|'l'<<16, 6) {
 		return i, 9
 	}
-	x.OrderID, i = sub(b, i+5, k), k
-	i, n := execTail(b, i, x)
+	x.OrderID = sub(b, i+5, k)
+	i, n = execTail(b, k, x)
 	return i, 10 + n
 }
 
@@ -284,7 +263,7 @@ func execContractLine(b []byte, i int, x *ExecView) (int, int) {
 		return i, 0
 	}
 	x.EventTime, i = t, j+1
-	// s c S o f, strings
+	// s c, strings
 	k := textEnd(b, i+6)
 	if !is(b, k, sepSS|'c'<<24, 7) {
 		return i, 1
@@ -294,39 +273,35 @@ func execContractLine(b []byte, i int, x *ExecView) (int, int) {
 		return i, 2
 	}
 	x.ClientOrderID, i = sub(b, i+6, k), k+1
-	if k = textEnd(b, i+6); !is(b, k, sepSS|'o'<<24, 7) {
-		return i, 3
+	i, n := execMid(b, i, x, false)
+	if n < 9 {
+		return i, n
 	}
-	x.Side, i = sub(b, i+6, k), k+1
-	if k = textEnd(b, i+6); !is(b, k, sepSS|'f'<<24, 7) {
-		return i, 4
-	}
-	x.Type, i = sub(b, i+6, k), k+1
-	if k = textEnd(b, i+6); !is(b, k, sepSS|'q'<<24, 7) {
-		return i, 5
-	}
-	x.TimeInForce, i = sub(b, i+6, k), k+1
-	// q p, decimals
-	if k = decEnd(b, i+6); k < 0 || !is(b, k, sepSS|'p'<<24, 7) {
-		return i, 6
-	}
-	x.Quantity, i = sub(b, i+6, k), k+1
-	if k = decEnd(b, i+6); k < 0 || !is(b, k, sepSS|'X'<<24, 7) {
-		return i, 7
-	}
-	x.Price, i = sub(b, i+6, k), k+1
-	if k = textEnd(b, i+6); !is(b, k, sepSS|'i'<<24, 7) {
-		return i, 8
-	}
-	x.Status, i = sub(b, i+6, k), k+1
 	// i, a string of digits
-	if k = digitsTo(b, i+6); k == i+6 || !is(b, k, sepSS|'l'<<24, 7) {
+	if k = digitsTo(b, i+6); at(b, i+5) != '"' || k == i+6 || !is(b, k, sepSS|'l'<<24, 7) {
 		return i, 9
 	}
-	x.OrderID, i = sub(b, i+6, k), k+1
-	i, n := execTail(b, i, x)
-	if n < 10 {
+	x.OrderID = sub(b, i+6, k)
+	if i, n = execTail(b, k+1, x); n < 10 {
 		return i, 10 + n
+	}
+	// t, a string
+	if is(b, i, sepBS|'t'<<16, 6) {
+		if k = textEnd(b, i+6); !is(b, k, '"'|','<<8, 2) {
+			return i, 20
+		}
+		x.TradeID, i = sub(b, i+6, k), k+1
+	}
+	// M A, the optional fields, strings skipped
+	if is(b, i, sepBS|'M'<<16, 6) {
+		k = textEnd(b, i+6)
+		if !is(b, k, sepSS|'A'<<24, 7) {
+			return i, 20
+		}
+		if k = textEnd(b, k+7); !is(b, k, sepSB|'C'<<24, 6) {
+			return i, 20
+		}
+		i = k + 1
 	}
 	// C v
 	c, k := boolEnd(b, i+5)
@@ -339,6 +314,128 @@ func execContractLine(b []byte, i int, x *ExecView) (int, int) {
 	}
 	x.Leverage = sub(b, i+6, k)
 	return k + 1, 22
+}
+
+// execMid reads S o f q p X, the same in either report, from the comma
+// before S at b[i] (`,"S":"` checked), as execSpotLine does: it returns
+// the comma before the first field not read and the number read from E
+// on (all 9: the comma before i, `","i":` checked). In a spot report the
+// optional fields may come between p and X (execOptional).
+func execMid(b []byte, i int, x *ExecView, spot bool) (int, int) {
+	// S o f, strings
+	k := textEnd(b, i+6)
+	if !is(b, k, sepSS|'o'<<24, 7) {
+		return i, 3
+	}
+	x.Side, i = sub(b, i+6, k), k+1
+	if k = textEnd(b, i+6); !is(b, k, sepSS|'f'<<24, 7) {
+		return i, 4
+	}
+	x.Type, i = sub(b, i+6, k), k+1
+	if k = textEnd(b, i+6); !is(b, k, sepSS|'q'<<24, 7) {
+		return i, 5
+	}
+	x.TimeInForce, i = sub(b, i+6, k), k+1
+	// q p, decimals
+	if k = decEnd(b, i+6); k < 0 || !is(b, k, sepSS|'p'<<24, 7) {
+		return i, 6
+	}
+	x.Quantity, i = sub(b, i+6, k), k+1
+	if k = decEnd(b, i+6); k < 0 {
+		return i, 7
+	}
+	switch {
+	case is(b, k, sepSS|'X'<<24, 7):
+		x.Price, i = sub(b, i+6, k), k+1
+	case spot && is(b, k, sepSS|'P'<<24, 7):
+		x.Price = sub(b, i+6, k)
+		j, ok := execOptional(b, k+1, x)
+		if !ok {
+			return j, 8
+		}
+		i = j
+	case spot && is(b, k, sepSB|'t'<<24, 6):
+		x.Price = sub(b, i+6, k)
+		j, ok := execTradeID(b, k+1, x)
+		if !ok {
+			return j, 8
+		}
+		i = j
+	default:
+		return i, 7
+	}
+	// X, a string
+	if k = textEnd(b, i+6); !is(b, k, sepSB|'i'<<24, 6) {
+		return i, 8
+	}
+	x.Status = sub(b, i+6, k)
+	return k + 1, 9
+}
+
+// execOptional reads the optional fields of a spot report as
+// AppendExecution writes them, from the comma before P at b[i] (`,"P":"`
+// checked) to the comma before X (`,"X":"` checked), which it returns;
+// false when one differs, with the comma before it.
+func execOptional(b []byte, i int, x *ExecView) (int, bool) {
+	// P F, strings
+	k := textEnd(b, i+6)
+	if !is(b, k, sepSS|'F'<<24, 7) {
+		return i, false
+	}
+	x.StopPrice, i = sub(b, i+6, k), k+1
+	if k = textEnd(b, i+6); !is(b, k, sepSB|'g'<<24, 6) {
+		return i, false
+	}
+	x.IcebergQty, i = sub(b, i+6, k), k+1
+	// g, an integer skipped
+	if k = intEnd(b, i+5); k < 0 || !is(b, k, sepBS|'x'<<16, 6) {
+		return i, false
+	}
+	i = k
+	// x r, strings
+	if k = textEnd(b, i+6); !is(b, k, sepSS|'r'<<24, 7) {
+		return i, false
+	}
+	x.ExecType, i = sub(b, i+6, k), k+1
+	if k = textEnd(b, i+6); !is(b, k, sepSB|'T'<<24, 6) {
+		return i, false
+	}
+	x.RejectReason, i = sub(b, i+6, k), k+1
+	// T, digits; I, digits skipped
+	if k = uintEnd(b, i+5); k < 0 || !is(b, k, sepBB|'I'<<16, 5) {
+		return i, false
+	}
+	x.TradeTime, i = sub(b, i+5, k), k
+	if k = uintEnd(b, i+5); k < 0 || !is(b, k, sepBB|'M'<<16, 5) {
+		return i, false
+	}
+	i = k
+	// M, a boolean skipped
+	if _, k = boolEnd(b, i+5); k < 0 || !is(b, k, sepBB|'t'<<16, 5) {
+		return i, false
+	}
+	return execTradeID(b, k, x)
+}
+
+// execTradeID reads a spot report's t, an integer, from the comma before
+// it at b[i] (`,"t":` checked) to the comma before X (`,"X":"` checked),
+// which it returns; false when it differs, with the comma before t.
+func execTradeID(b []byte, i int, x *ExecView) (int, bool) {
+	k := intEnd(b, i+5)
+	if k < 0 || !is(b, k, sepBS|'X'<<16, 6) {
+		return i, false
+	}
+	x.TradeID = sub(b, i+5, k)
+	return k, true
+}
+
+// intEnd returns the end of the JSON integer (a '-' or not, digits, no
+// leading zero) from b[i], or -1 when there is none.
+func intEnd(b []byte, i int) int {
+	if word(b, i)&0xFF == '-' {
+		i++
+	}
+	return uintEnd(b, i)
 }
 
 // execTail reads the fields from l to Z, the same in either report, from

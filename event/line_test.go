@@ -26,6 +26,18 @@ func lineReports() []string {
 		r.Leverage, r.CumQuote, r.Symbol = "12.5", "0", "BTC-PERP-REV"
 		out = append(out, string(AppendExecution(nil, &r, EncodeOptions{})))
 	}
+	// the optional fields, with a trade id or not
+	r := ExecutionReport{EventTime: 1700000000006, Symbol: "BTCUSDT", ClientOrderID: "1000087763", Side: "SELL", Type: "LIMIT",
+		TimeInForce: "GTC", Quantity: "0.6800", Price: "3160.98", Status: "NEW", OrderID: "4293156", LastQty: "0.0000", CumQty: "0.0000",
+		LastPrice: "3160.98", Commission: "0", Working: true, Maker: true, Created: 1700000000006, CumQuote: "0.000000"}
+	for _, id := range []string{"", "12"} {
+		for _, o := range []EncodeOptions{{Optional: true}, {}} {
+			r.Contract, r.TradeID = false, id
+			out = append(out, string(AppendExecution(nil, &r, o)))
+			r.Contract, r.Leverage = true, "10"
+			out = append(out, string(AppendExecution(nil, &r, o)))
+		}
+	}
 	return append(out, specSpot, specContract, string(benchSpot))
 }
 
