@@ -117,14 +117,15 @@ func is(b []byte, i int, w uint64, n uint) bool {
 
 // textEnd returns the index of the first byte from b[i] on that may end a
 // plain string's text: a quote, a backslash or a byte below '#' (control
-// characters, but also a space and '!', which the skeleton after the
-// value, not finding its quote there, hands to execInOrder). In the last
+// characters, but also a space and '!'), or one of 0x80 and above (lanes
+// minus '#' or minus 1 after the backslash's XOR that keep their top
+// bit; exact for the lowest). The skeleton after the value, not finding
+// its quote there, hands any but the quote to execInOrder. In the last
 // eight bytes of b it returns where they start, a mismatch too.
 func textEnd(b []byte, i int) int {
 	for {
 		v := word(b, i)
-		e := v ^ '\\'*lanes1
-		if m := ((v-'#'*lanes1)&^v | (e-lanes1)&^e) & lanesTop; m != 0 {
+		if m := (v - '#'*lanes1 | (v ^ '\\'*lanes1 - lanes1)) & lanesTop; m != 0 {
 			return i + lowLane(m)
 		}
 		i += 8
