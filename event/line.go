@@ -90,23 +90,23 @@ func execLine(b []byte, start int, x *ExecView) (i int, seen uint32, contract, o
 // a value or skeleton of the usual form never reaches the last eight bytes
 // of an object: past them it reads as a mismatch, which ends the line.
 func word(b []byte, i int) uint64 {
-	if uint(i)+8 <= uint(len(b)) {
-		return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))[:])
+	if uint(i)+8 > uint(len(b)) {
+		return 0
 	}
-	return 0
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))[:])
 }
 
 // wordEnd is load8 for a b of eight bytes or more (as every object the
 // lines read), inline: the eight bytes of b from i, those past its end as
 // 0. For the values that may end an object.
 func wordEnd(b []byte, i int) uint64 {
-	if uint(i)+8 <= uint(len(b)) {
-		return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))[:])
-	}
-	if n := len(b); i < n {
+	if n := len(b); uint(i)+8 > uint(n) {
+		if i >= n {
+			return 0
+		}
 		return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n-8))[:]) >> (8 * (i + 8 - n))
 	}
-	return 0
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))[:])
 }
 
 // is reports whether the n (1..8) bytes from b[i] are the low n bytes of
