@@ -5,9 +5,10 @@ import (
 	"unsafe"
 )
 
-// Execution reports written exactly as the service writes them
-// (AppendExecution without the optional fields) are read by straight-line
-// code, one function per type (execSpotLine, execContractLine): the frame
+// Execution reports written exactly as the service writes them (in
+// AppendExecution's order and forms, with or without the optional fields)
+// are read by straight-line code, one function per type (execSpotLine,
+// execContractLine, sharing execMid and execTail): the frame
 // with its values cut out must equal the type's skeleton, the bytes
 // between the values (a string's closing quote, the comma, the key, a
 // string's opening quote). Each stretch of skeleton is compared in one
