@@ -14,6 +14,7 @@ func (c *Client) follow(symbols []string) {
 	set := &shownSet{symbols: make(map[string]bool, len(symbols)), instruments: c.store.Instruments(), valueIn: c.cfg.ValueIn}
 	for _, s := range symbols {
 		set.symbols[s] = true
+		c.store.Expect(s) // dropped once: its pushes are taken again
 	}
 	c.shown.Store(set)
 }
