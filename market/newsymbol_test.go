@@ -93,3 +93,20 @@ func TestNewOrdersSymbolAtTheRecheck(t *testing.T) {
 		return m.Quotes["LTCBTC"].Last != ""
 	})
 }
+
+// TestFormsSymbolShownAgainAtOnce: the order form followed a symbol the
+// account does not touch and closed when its order was sent (the symbol
+// is kept, hidden); the order's report shows it again at once, with the
+// recheck's clock stopped.
+func TestFormsSymbolShownAgainAtOnce(t *testing.T) {
+	s, _, _, c := newOrderSetup(t, true)
+	c.Follow("LTCBTC")
+	waitFor(t, c.Hub(), "the form's LTCBTC", func(m *market.Snapshot) bool { return m.Quotes["LTCBTC"].Last != "" })
+	c.Follow("")
+	waitFor(t, c.Hub(), "LTCBTC hidden when the form closed", func(m *market.Snapshot) bool {
+		_, ok := m.Quotes["LTCBTC"]
+		return !ok
+	})
+	placeLTCBTC(t, s)
+	waitFor(t, c.Hub(), "LTCBTC shown again for its order", func(m *market.Snapshot) bool { return m.Quotes["LTCBTC"].Last != "" })
+}
