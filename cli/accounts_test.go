@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"bhtop/internal/simtest"
-	"bhtop/internal/testkit"
 	"bhtop/sim"
 )
 
@@ -121,16 +120,9 @@ func TestDumpAccountsWrongKey(t *testing.T) {
 
 // TestAccountMetricsLabels: each account's metrics carry its name.
 func TestAccountMetricsLabels(t *testing.T) {
-	addr := testkit.FreeAddr(t)
 	env := deskEnv(t, twoAccountsConfig(t))
-	done := make(chan int)
-	go func() {
-		code, _, _ := runCLI(env, "dump", "--for", "3s", "--metrics-addr", addr)
-		done <- code
-	}()
-	scrapeUntil(t, addr, "/metrics never showed main up and bot down",
-		`bhtop_stream_up{account="main"} 1`, `bhtop_stream_up{account="bot"} 0`, `bhtop_equity{account="main",asset="USDT"}`)
-	<-done
+	scrapeDump(t, env, 3*time.Second, "/metrics never showed main up and bot down",
+		[]string{`bhtop_stream_up{account="main"} 1`, `bhtop_stream_up{account="bot"} 0`, `bhtop_equity{account="main",asset="USDT"}`})
 }
 
 // TestDashboardAccounts: the dashboard follows two accounts of one
