@@ -84,9 +84,16 @@ var journalText = sync.OnceValue(func() []byte {
 // BenchmarkIngestParallel is replay --dump's ingest in-process: the same
 // corpus as a journal, its lines parsed and decoded on every core
 // (journal.ScanDecoded) and folded in order into a fresh Store per op.
+// writer-cpu-ns/event is the CPU time of the goroutine that folds (the
+// benchmark's, locked to its thread): one writer folds every event, so
+// 1e9 / writer-cpu-ns/event bounds events/s whatever the number of cores.
 func BenchmarkIngestParallel(b *testing.B) {
 	text := journalText()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var writer time.Duration
 	benchIngest(b, func(s *Store) {
+		w0 := testkit.ThreadCPUTime()
 		err := journal.ScanDecoded(bytes.NewReader(text), runtime.GOMAXPROCS(0), func(d *journal.Decoded) {
 			if d.Bad {
 				s.CountMalformed()
@@ -94,10 +101,12 @@ func BenchmarkIngestParallel(b *testing.B) {
 			}
 			s.ApplyEvents(d.Events, nil)
 		})
+		writer += testkit.ThreadCPUTime() - w0
 		if err != nil {
 			b.Fatal(err)
 		}
 	})
+	b.ReportMetric(float64(writer.Nanoseconds())/float64(b.N)/benchEvents, "writer-cpu-ns/event")
 }
 
 // BenchmarkIngestBaselineEncodingJSON folds the same corpus, decoding each
