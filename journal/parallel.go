@@ -48,6 +48,11 @@ type block struct {
 	ready chan struct{} // one token when recs are decoded
 }
 
+// blockPool keeps the blocks of finished scans for the next one: a
+// block's buffers (its lines' bytes, its decoded events, ~1 KiB each)
+// grow to about 1 MiB while it is filled, and a scan holds several.
+var blockPool sync.Pool
+
 // ScanDecoded reads every record of r like Scan, and calls fn for each in
 // journal order on the calling goroutine, with the frame already decoded:
 // lines are read in blocks, and the blocks are parsed and decoded on up to
@@ -62,9 +67,21 @@ func scanDecoded(lr *lineReader, workers int, fn func(d *Decoded)) error {
 	workers = max(workers, 1)
 	n := 2*workers + 2 // blocks in flight: each worker busy, the folder busy, one read ahead
 	free := make(chan *block, n)
-	for range n {
-		free <- &block{ready: make(chan struct{}, 1)}
+	blocks := make([]*block, n)
+	for i := range blocks {
+		b, _ := blockPool.Get().(*block)
+		if b == nil {
+			b = &block{ready: make(chan struct{}, 1)}
+		}
+		blocks[i] = b
+		free <- b
 	}
+	defer func() {
+		for _, b := range blocks {
+			b.recs = b.recs[:0]
+			blockPool.Put(b)
+		}
+	}()
 	work, order := make(chan *block, n), make(chan *block, n)
 	var readErr error
 	go func() {
