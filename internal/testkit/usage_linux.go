@@ -11,10 +11,4 @@ import (
 // used; a benchmark that locks its goroutine to its thread
 // (runtime.LockOSThread) reads one goroutine's CPU time with it. 0 where
 // it cannot be read.
-func ThreadCPUTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_THREAD, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+func ThreadCPUTime() time.Duration { return rusage(syscall.RUSAGE_THREAD) }
