@@ -59,6 +59,7 @@ type fill struct {
 	seq                 uint64 // arrival number; 0: empty slot
 	mkt                 uint8
 	maker, makerKnown   bool
+	again               bool // a record paired with a dropped event half (goneBook)
 	time                int64
 	symbol, side, asset string
 	lits                []byte
@@ -126,6 +127,8 @@ type fillBook struct {
 	// at most shownSeq; evictedShown counts those.
 	shownSeq     uint64
 	evictedShown int
+
+	gone goneBook // dropped halves (fillsgone.go)
 }
 
 // fillRef names the fill in a slot while the slot still holds it.
@@ -315,7 +318,8 @@ func (s *Store) foldFill(in *fillIn) {
 			zat = at
 		}
 	}
-	var me, mr uint64 // match keys, once needed
+	var me, mr uint64               // match keys, once needed
+	again, gone := false, goneRef{} // the other half of a dropped fill
 	switch {
 	case tk != 0 && zk == 0: // a record: its event may have come without t
 		me, mr = b.matchKeys(in.mkt, in.v[flOrder], in.v[flQty], in.v[flPrice])
@@ -325,8 +329,10 @@ func (s *Store) foldFill(in *fillIn) {
 			s.mergeFill(i, in, tk, 0)
 			return
 		}
+		b.indexGone()
+		gone, again = b.pairGone(in, 'e', me)
 	case tk == 0 && zk != 0: // an event without t: its record may be here
-		if b.records == 0 {
+		if b.records == 0 && b.gone.records == 0 {
 			break // no chain of records to look in
 		}
 		_, mr = b.matchKeys(in.mkt, in.v[flOrder], in.v[flQty], in.v[flPrice])
@@ -334,10 +340,16 @@ func (s *Store) foldFill(in *fillIn) {
 			s.mergeFill(i, in, 0, zk)
 			return
 		}
+		if b.gone.records > 0 {
+			_, again = b.pairGone(in, 'r', mr)
+		}
 	case tk == 0:
 		return // neither key: nothing to tell it apart by
 	}
-	s.addFill(in, tk, zk, mr, zat)
+	s.addFill(in, tk, zk, mr, zat, again)
+	if again && tk != 0 {
+		b.gone.claim(b.seq, gone)
+	}
 }
 
 // isTrade reports whether slot i holds in's order's execution of the
@@ -363,7 +375,7 @@ func (b *fillBook) matchHalf(in *fillIn, kind byte, key uint64) (int32, bool) {
 	if !ok {
 		return 0, false
 	}
-	found, seq := int32(-1), b.ring[i].seq
+	found, again, seq := int32(-1), int32(-1), b.ring[i].seq
 	for seq != 0 {
 		f := &b.ring[i]
 		if f.seq != seq {
@@ -375,9 +387,16 @@ func (b *fillBook) matchHalf(in *fillIn, kind byte, key uint64) (int32, bool) {
 		}
 		if lacks && f.mkt == in.mkt && string(f.lit(flOrder)) == string(in.v[flOrder]) &&
 			event.CompareDecimal(f.lit(flQty), in.v[flQty]) == 0 && event.CompareDecimal(f.lit(flPrice), in.v[flPrice]) == 0 {
-			found = i
+			if f.again {
+				again = i
+			} else {
+				found = i
+			}
 		}
 		i, seq = f.next, f.nextSeq
+	}
+	if found < 0 { // a record paired with a dropped half only when no other is here
+		found = again
 	}
 	return found, found >= 0
 }
@@ -397,6 +416,10 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 	if len(f.lit(flZ)) == 0 && len(in.v[flZ]) > 0 {
 		f.setLit(flZ, in.v[flZ])
 		changed = true
+		if f.again { // a record that met its own event: the dropped half it paired with is another's
+			b.unpairGone(b.gone.unclaim(f.seq))
+			f.again = false
+		}
 	}
 	if f.zkey == 0 && zk != 0 {
 		f.zkey = zk
@@ -422,7 +445,7 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 // addFill stores a new fill, evicting the oldest by arrival when full;
 // mr is in's record match key when already known (else 0); zat is where
 // byKey.find placed zk, not there (-1 when not known).
-func (s *Store) addFill(in *fillIn, tk, zk, mr uint64, zat int) {
+func (s *Store) addFill(in *fillIn, tk, zk, mr uint64, zat int, again bool) {
 	b := &s.fills
 	var i int32
 	full := len(b.ring) >= b.limit
@@ -442,6 +465,7 @@ func (s *Store) addFill(in *fillIn, tk, zk, mr uint64, zat int) {
 		if old.seq != 0 && old.seq <= b.shownSeq {
 			b.evictedShown++
 		}
+		b.remember(i)
 		b.byKey.dropIf(old.tkey, i)
 		b.byKey.dropIf(old.zkey, i)
 		b.byKey.dropIf(old.mkey, i)
@@ -451,7 +475,7 @@ func (s *Store) addFill(in *fillIn, tk, zk, mr uint64, zat int) {
 	}
 	f := &b.ring[i]
 	b.seq++
-	*f = fill{seq: b.seq, mkt: in.mkt, maker: in.maker, makerKnown: in.makerKnown, time: in.time,
+	*f = fill{seq: b.seq, mkt: in.mkt, maker: in.maker, makerKnown: in.makerKnown, again: again, time: in.time,
 		symbol: f.symbol, side: f.side, asset: f.asset, lits: f.lits, tkey: tk, zkey: zk}
 	if in.texts != nil { // the order's texts, just set from the same event: no lookup
 		f.symbol, f.side = in.texts.symbol, in.texts.side

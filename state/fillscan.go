@@ -11,13 +11,14 @@ package state
 // its order, quantity and time. Reading costs nothing while the fills did not change
 // and only the appended ones when fills were only appended (the usual
 // case); a fill sorted in among older ones (a resync's myTrades records)
-// makes it read them all. The memory
+// makes it read them all. A fill the Store marks Again (the other half
+// of an execution whose fill it dropped: counted then) is not new. The memory
 // is bounded in two generations: when the newer outgrows its bound it
 // becomes the older and the older is forgotten, so a key is remembered
 // for at least 4×(fills kept)+1024 keys more. The zero value is ready.
 type FillScan struct {
-	rows      []Fill // the last snapshot's fills
-	seen, old map[FillKey]struct{}
+	rows      []Fill           // the last snapshot's fills
+	seen, old map[FillKey]bool // a fill's key → counted (not Again when seen)
 }
 
 // FillKey identifies a fill (KeyOf).
@@ -45,30 +46,37 @@ func tradeKeyOf(f *Fill) FillKey {
 	return FillKey{market: f.Market, orderID: f.OrderID, qty: f.Qty, time: f.Time}
 }
 
-// mark remembers f as seen: its key, and its trade id when it has a Seq.
+// mark remembers f as seen: its key (counted unless Again), and its
+// trade id when it has a Seq.
 func (s *FillScan) mark(f *Fill) {
-	s.seen[KeyOf(f)] = struct{}{}
+	s.seen[KeyOf(f)] = !f.Again
 	if f.Seq != 0 && f.TradeID != "" {
-		s.seen[tradeKeyOf(f)] = struct{}{}
+		s.seen[tradeKeyOf(f)] = true
 	}
 }
 
 // known reports whether f was seen: its key, or for a fill with a Seq,
 // its trade id (under another Seq).
 func (s *FillScan) known(f *Fill) bool {
-	if s.has(KeyOf(f)) {
-		return true
+	if seen, counted := s.lookup(KeyOf(f)); seen {
+		return counted || f.Again // (seen Again, it is counted once it is not)
 	}
 	return f.Seq != 0 && f.TradeID != "" && s.has(tradeKeyOf(f))
 }
 
 // has reports whether key k is remembered (either generation).
 func (s *FillScan) has(k FillKey) bool {
-	if _, ok := s.seen[k]; ok {
-		return true
+	seen, _ := s.lookup(k)
+	return seen
+}
+
+// lookup reports whether key k is remembered and whether it was counted.
+func (s *FillScan) lookup(k FillKey) (seen, counted bool) {
+	if counted, ok := s.seen[k]; ok {
+		return true, counted
 	}
-	_, ok := s.old[k]
-	return ok
+	counted, seen = s.old[k]
+	return seen, counted
 }
 
 // Scan calls visit with each fill of fills (a snapshot's Fills) not seen
@@ -78,14 +86,14 @@ func (s *FillScan) Scan(fills []Fill, visit func(*Fill)) {
 		return
 	}
 	if s.seen == nil || len(s.seen) > 4*len(fills)+1024 { // up to two keys a fill
-		s.old, s.seen = s.seen, make(map[FillKey]struct{}, 2*len(fills))
+		s.old, s.seen = s.seen, make(map[FillKey]bool, 2*len(fills))
 		for i := range s.rows { // what the last snapshot held was seen
 			s.mark(&s.rows[i])
 		}
 	}
 	for i := s.appended(fills); i < len(fills); i++ {
 		f := &fills[i]
-		if !s.known(f) {
+		if !s.known(f) && !f.Again {
 			visit(f)
 		}
 		s.mark(f) // a fill seen before may have gained its trade id
