@@ -13,15 +13,21 @@ import "bhtop/event"
 // their chain of match keys only when a record first looks (indexGone),
 // as in the ring: a stream alone never hashes them.
 
-// goneFill is one dropped half.
+// goneFill is one dropped half: 64 bytes, one cache line written per
+// drop; its chain link, rarely needed, is apart (goneLink).
 type goneFill struct {
-	gseq    uint64 // its number among the dropped (from 1); 0: empty
-	mkt     uint8
-	kind    byte // 'e': event fill lacking t; 'r': record lacking z
-	paired  bool // its other half came (it is Again)
-	lits    []byte
-	ends    [nFillLits]int32
-	mkey    uint64 // its match key (kind's chain); 0 until indexed
+	gseq   uint64 // its number among the dropped (from 1); 0: empty
+	lits   []byte
+	ends   [nFillLits]int32
+	mkt    uint8
+	kind   byte // 'e': event fill lacking t; 'r': record lacking z
+	paired bool // its other half came (it is Again)
+	keyed  bool // its goneLink is set
+}
+
+// goneLink is a keyed entry's match key and place in its chain.
+type goneLink struct {
+	mkey    uint64 // its match key (kind's chain)
 	next    int32  // the previous dropped half of the same match key
 	nextSeq uint64 // its gseq; a chain ends at an entry since reused
 }
@@ -43,6 +49,7 @@ type goneRef struct {
 // goneBook remembers the dropped halves of one fillBook.
 type goneBook struct {
 	ring    []goneFill
+	links   []goneLink      // of ring's entries, by index
 	next    int32           // entry written next: the (added % len(ring))th
 	added   uint64          // halves ever remembered
 	keys    keyIndex[int32] // match keys (chain heads) → entry
@@ -94,7 +101,7 @@ func (b *fillBook) remember(i int32) {
 	}
 	g := &b.gone
 	if g.ring == nil {
-		g.ring = make([]goneFill, b.goneCap())
+		g.ring, g.links = make([]goneFill, b.goneCap()), make([]goneLink, b.goneCap())
 	}
 	n := g.next
 	if g.next++; int(g.next) == len(g.ring) {
@@ -102,7 +109,9 @@ func (b *fillBook) remember(i int32) {
 	}
 	e := &g.ring[n]
 	if e.gseq != 0 {
-		g.keys.dropIf(e.mkey, n)
+		if e.keyed {
+			g.keys.dropIf(g.links[n].mkey, n)
+		}
 		if e.kind == 'r' && !e.paired {
 			g.records--
 		}
@@ -117,7 +126,9 @@ func (b *fillBook) remember(i int32) {
 		g.claim(e.gseq|goneEntry, claim)
 	}
 	f.lits = lits[:0]
-	e.mkey = f.mkey // an event half's when the ring indexed it; indexGone chains it
+	if f.mkey != 0 { // an event half's when the ring indexed it: indexGone chains it
+		g.links[n], e.keyed = goneLink{mkey: f.mkey}, true
+	}
 	if kind == 'r' {
 		g.records++
 		g.chain(n)
@@ -130,9 +141,9 @@ func (b *fillBook) goneCap() int { return max(b.limit, 1024) }
 
 // chain makes entry n, whose mkey is set, the head of its chain.
 func (g *goneBook) chain(n int32) {
-	e := &g.ring[n]
-	if j, ok := g.keys.swap(e.mkey, n); ok {
-		e.next, e.nextSeq = j, g.ring[j].gseq
+	l := &g.links[n]
+	if j, ok := g.keys.swap(l.mkey, n); ok {
+		l.next, l.nextSeq = j, g.ring[j].gseq
 	}
 }
 
@@ -147,8 +158,9 @@ func (b *fillBook) indexGone() {
 		if e.gseq != seq || e.kind != 'e' {
 			continue
 		}
-		if e.mkey == 0 {
-			e.mkey, _ = b.matchKeys(e.mkt, e.lit(flOrder), e.lit(flQty), e.lit(flPrice))
+		if !e.keyed {
+			mkey, _ := b.matchKeys(e.mkt, e.lit(flOrder), e.lit(flQty), e.lit(flPrice))
+			g.links[n], e.keyed = goneLink{mkey: mkey}, true
 		}
 		g.chain(n)
 	}
@@ -174,7 +186,7 @@ func (b *fillBook) pairGone(in *fillIn, kind byte, key uint64) (goneRef, bool) {
 			event.CompareDecimal(e.lit(flQty), in.v[flQty]) == 0 && event.CompareDecimal(e.lit(flPrice), in.v[flPrice]) == 0 {
 			found = n
 		}
-		n, seq = e.next, e.nextSeq
+		n, seq = g.links[n].next, g.links[n].nextSeq
 	}
 	if found < 0 {
 		return goneRef{}, false
