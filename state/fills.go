@@ -318,8 +318,7 @@ func (s *Store) foldFill(in *fillIn) {
 			zat = at
 		}
 	}
-	var me, mr uint64               // match keys, once needed
-	again, gone := false, goneRef{} // the other half of a dropped fill
+	var me, mr uint64 // match keys, once needed
 	switch {
 	case tk != 0 && zk == 0: // a record: its event may have come without t
 		me, mr = b.matchKeys(in.mkt, in.v[flOrder], in.v[flQty], in.v[flPrice])
@@ -330,7 +329,11 @@ func (s *Store) foldFill(in *fillIn) {
 			return
 		}
 		b.indexGone()
-		gone, again = b.pairGone(in, 'e', me)
+		if gone, ok := b.pairGone(in, 'e', me); ok {
+			s.addFill(in, tk, zk, mr, zat)
+			b.markAgain(gone)
+			return
+		}
 	case tk == 0 && zk != 0: // an event without t: its record may be here
 		if b.records == 0 && b.gone.records == 0 {
 			break // no chain of records to look in
@@ -340,16 +343,15 @@ func (s *Store) foldFill(in *fillIn) {
 			s.mergeFill(i, in, 0, zk)
 			return
 		}
-		if b.gone.records > 0 {
-			_, again = b.pairGone(in, 'r', mr)
+		if _, ok := b.pairGone(in, 'r', mr); ok {
+			s.addFill(in, tk, zk, mr, zat)
+			b.markAgain(goneRef{})
+			return
 		}
 	case tk == 0:
 		return // neither key: nothing to tell it apart by
 	}
-	s.addFill(in, tk, zk, mr, zat, again)
-	if again && tk != 0 {
-		b.gone.claim(b.seq, gone)
-	}
+	s.addFill(in, tk, zk, mr, zat)
 }
 
 // isTrade reports whether slot i holds in's order's execution of the
@@ -445,7 +447,7 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 // addFill stores a new fill, evicting the oldest by arrival when full;
 // mr is in's record match key when already known (else 0); zat is where
 // byKey.find placed zk, not there (-1 when not known).
-func (s *Store) addFill(in *fillIn, tk, zk, mr uint64, zat int, again bool) {
+func (s *Store) addFill(in *fillIn, tk, zk, mr uint64, zat int) {
 	b := &s.fills
 	var i int32
 	full := len(b.ring) >= b.limit
@@ -465,17 +467,19 @@ func (s *Store) addFill(in *fillIn, tk, zk, mr uint64, zat int, again bool) {
 		if old.seq != 0 && old.seq <= b.shownSeq {
 			b.evictedShown++
 		}
-		b.remember(i)
 		b.byKey.dropIf(old.tkey, i)
 		b.byKey.dropIf(old.zkey, i)
 		b.byKey.dropIf(old.mkey, i)
 		if old.mkind == 'r' {
 			b.records--
 		}
+		if old.mkind != 0 && (old.mkind != 'e' || !b.gone.take(old)) { // it may lack its other half (fillsgone.go)
+			b.rememberAll(old)
+		}
 	}
 	f := &b.ring[i]
 	b.seq++
-	*f = fill{seq: b.seq, mkt: in.mkt, maker: in.maker, makerKnown: in.makerKnown, again: again, time: in.time,
+	*f = fill{seq: b.seq, mkt: in.mkt, maker: in.maker, makerKnown: in.makerKnown, time: in.time,
 		symbol: f.symbol, side: f.side, asset: f.asset, lits: f.lits, tkey: tk, zkey: zk}
 	if in.texts != nil { // the order's texts, just set from the same event: no lookup
 		f.symbol, f.side = in.texts.symbol, in.texts.side

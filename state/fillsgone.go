@@ -17,13 +17,18 @@ import "bhtop/event"
 // drop; its chain link, rarely needed, is apart (goneLink).
 type goneFill struct {
 	gseq   uint64 // its number among the dropped (from 1); 0: empty
-	lits   []byte
-	ends   [nFillLits]int32
+	lits   []byte // the fill's literals (those past flQty too)
+	ends   [goneLits]int32
 	mkt    uint8
 	kind   byte // 'e': event fill lacking t; 'r': record lacking z
 	paired bool // its other half came (it is Again)
 	keyed  bool // its goneLink is set
+	_      [8]byte
 }
+
+// goneLits is how many of a fill's literals a goneFill reads: flOrder,
+// flTrade, flPrice and flQty.
+const goneLits = flQty + 1
 
 // goneLink is a keyed entry's match key and place in its chain.
 type goneLink struct {
@@ -81,11 +86,33 @@ func (g *goneBook) unclaim(k uint64) goneRef {
 	return r
 }
 
-// remember keeps the half of the fill in slot i, about to be dropped,
-// when it lacks its other half; its literals move to the entry, whose
-// old buffer the slot reuses.
-func (b *fillBook) remember(i int32) {
-	f := &b.ring[i]
+// Remembering the half of fill f, about to be dropped, when it lacks its
+// other half: its literals move to the entry, whose old buffer f reuses.
+// The usual drop, an event fill lacking t over an entry no record ever
+// looked at, only moves the literals (take, inlined in addFill: the fold
+// of a known order's fill drops one); any other takes rememberAll.
+
+// take remembers f, an event fill lacking t (mkind 'e'), when it is not
+// again and the entry reused is not keyed (neither a record nor paired);
+// false for any other.
+func (g *goneBook) take(f *fill) bool {
+	r, n := g.ring, int(g.next)
+	if n >= len(r) || r[n].keyed || f.again {
+		return false
+	}
+	g.next++
+	g.added++
+	e := &r[n] // an event half's (kind 'e') or never written
+	e.gseq, e.mkt = g.added, f.mkt
+	e.ends = [goneLits]int32(f.ends[:goneLits])
+	e.lits, f.lits = f.lits, e.lits[:0]
+	return true
+}
+
+// rememberAll remembers any fill: f may be complete, a record, an
+// again fill (its claim moves to its entry), and the entry reused may
+// be in a chain.
+func (b *fillBook) rememberAll(f *fill) {
 	var claim goneRef
 	if f.again {
 		claim = b.gone.unclaim(f.seq)
@@ -102,16 +129,18 @@ func (b *fillBook) remember(i int32) {
 	g := &b.gone
 	if g.ring == nil {
 		g.ring, g.links = make([]goneFill, b.goneCap()), make([]goneLink, b.goneCap())
+		for n := range g.ring {
+			g.ring[n].kind = 'e' // as take leaves it
+		}
 	}
-	n := g.next
-	if g.next++; int(g.next) == len(g.ring) {
+	if int(g.next) == len(g.ring) {
 		g.next = 0
 	}
+	n := g.next
+	g.next++
 	e := &g.ring[n]
-	if e.gseq != 0 {
-		if e.keyed {
-			g.keys.dropIf(g.links[n].mkey, n)
-		}
+	if e.keyed { // (records are)
+		g.keys.dropIf(g.links[n].mkey, n)
 		if e.kind == 'r' && !e.paired {
 			g.records--
 		}
@@ -121,17 +150,26 @@ func (b *fillBook) remember(i int32) {
 	}
 	g.added++
 	lits := e.lits
-	*e = goneFill{gseq: g.added, mkt: f.mkt, kind: kind, lits: f.lits, ends: f.ends}
+	*e = goneFill{gseq: g.added, mkt: f.mkt, kind: kind, lits: f.lits, ends: [goneLits]int32(f.ends[:goneLits])}
 	if claim.gseq != 0 {
 		g.claim(e.gseq|goneEntry, claim)
 	}
 	f.lits = lits[:0]
-	if f.mkey != 0 { // an event half's when the ring indexed it: indexGone chains it
+	if f.mkey != 0 { // a record's, or an event half's when the ring indexed it: indexGone chains it
 		g.links[n], e.keyed = goneLink{mkey: f.mkey}, true
 	}
 	if kind == 'r' {
 		g.records++
 		g.chain(n)
+	}
+}
+
+// markAgain marks the fill just added Again: the other half of the
+// dropped one r (for a record; an event's is zero), which it claims.
+func (b *fillBook) markAgain(r goneRef) {
+	b.ring[(b.seq-1)%uint64(b.limit)].again = true
+	if r.gseq != 0 {
+		b.gone.claim(b.seq, r)
 	}
 }
 
