@@ -77,6 +77,9 @@ func (b *fillBook) row(i int32) *Fill {
 	f := &b.ring[i]
 	if f.row == nil {
 		f.row = f.materialize()
+		if f.again {
+			f.row.Again = b.gone.againOf[f.seq]
+		}
 	}
 	return f.row
 }
@@ -110,7 +113,7 @@ func (f *fill) materialize() *Fill {
 	r := &Fill{Market: marketNames[f.mkt], Symbol: f.symbol, OrderID: string(f.lit(flOrder)),
 		TradeID: string(f.lit(flTrade)), Side: f.side, Price: string(f.lit(flPrice)), Qty: string(f.lit(flQty)),
 		Commission: string(f.lit(flFee)), CommissionAsset: f.asset, Maker: f.maker, Time: f.time,
-		RealizedPnl: string(f.lit(flPnl)), Seq: f.seq, Again: f.again}
+		RealizedPnl: string(f.lit(flPnl)), Seq: f.seq}
 	p, err1 := decimal.NewFromString(r.Price)
 	q, err2 := decimal.NewFromString(r.Qty)
 	if err1 == nil && err2 == nil {

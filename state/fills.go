@@ -331,7 +331,7 @@ func (s *Store) foldFill(in *fillIn) {
 		b.indexGone()
 		if gone, ok := b.pairGone(in, 'e', me); ok {
 			s.addFill(in, tk, zk, mr, zat)
-			b.markAgain(gone)
+			b.markAgain(gone, true)
 			return
 		}
 	case tk == 0 && zk != 0: // an event without t: its record may be here
@@ -343,9 +343,9 @@ func (s *Store) foldFill(in *fillIn) {
 			s.mergeFill(i, in, 0, zk)
 			return
 		}
-		if _, ok := b.pairGone(in, 'r', mr); ok {
+		if gone, ok := b.pairGone(in, 'r', mr); ok {
 			s.addFill(in, tk, zk, mr, zat)
-			b.markAgain(goneRef{})
+			b.markAgain(gone, false)
 			return
 		}
 	case tk == 0:
@@ -420,6 +420,7 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 		changed = true
 		if f.again { // a record that met its own event: the dropped half it paired with is another's
 			b.unpairGone(b.gone.unclaim(f.seq))
+			delete(b.gone.againOf, f.seq)
 			f.again = false
 		}
 	}

@@ -157,6 +157,20 @@ func TestFillScanRecordOfDroppedFill(t *testing.T) {
 			t.Errorf("%d fills visited, want 3", visits)
 		}
 	})
+	t.Run("event dropped unseen", func(t *testing.T) { // counted once: by its record
+		s := NewStore(WithFillRetention(1))
+		var scan FillScan
+		visits := 0
+		fold(s, execFill(MarketSpot, "8", 30, "1", "0.05", "1", ""))
+		fold(s, execFill(MarketSpot, "9", 40, "1", "0.05", "1", "900"))
+		scan.Scan(s.Snapshot().Fills, func(*Fill) { visits++ })
+		s.ApplyTrades([]TradeSnap{rec("700", "8", 30)})
+		snap := s.Snapshot()
+		scan.Scan(snap.Fills, func(*Fill) { visits++ })
+		if visits != 2 || snap.Fills[len(snap.Fills)-1].Again == 0 {
+			t.Errorf("%d fills visited, want 2 (the record Again: %+v)", visits, snap.Fills)
+		}
+	})
 	t.Run("record first", func(t *testing.T) {
 		s := NewStore(WithFillRetention(1))
 		var scan FillScan

@@ -20,10 +20,10 @@ type goneFill struct {
 	lits   []byte // the fill's literals (those past flQty too)
 	ends   [goneLits]int32
 	mkt    uint8
-	kind   byte // 'e': event fill lacking t; 'r': record lacking z
-	paired bool // its other half came (it is Again)
-	keyed  bool // its goneLink is set
-	_      [8]byte
+	kind   byte   // 'e': event fill lacking t; 'r': record lacking z
+	paired bool   // its other half came (it is Again)
+	keyed  bool   // its goneLink is set
+	seq    uint64 // the dropped fill's seq (Fill.Seq)
 }
 
 // goneLits is how many of a fill's literals a goneFill reads: flOrder,
@@ -49,6 +49,7 @@ func (g *goneFill) lit(k int) []byte {
 type goneRef struct {
 	n    int32
 	gseq uint64
+	seq  uint64 // the dropped fill's (goneFill.seq), when pairGone names it
 }
 
 // goneBook remembers the dropped halves of one fillBook.
@@ -63,6 +64,9 @@ type goneBook struct {
 	// claims: the event half an again record (by its fill's seq, or
 	// its entry's gseq|goneEntry once dropped) was paired with.
 	claims map[uint64]goneRef
+	// againOf: an again fill's seq → the seq of the dropped fill it
+	// repeats (Fill.Again), while the ring keeps it.
+	againOf map[uint64]uint64
 }
 
 // goneEntry marks a claims key that is an entry's gseq.
@@ -103,7 +107,7 @@ func (g *goneBook) take(f *fill) bool {
 	g.next++
 	g.added++
 	e := &r[n] // an event half's (kind 'e') or never written
-	e.gseq, e.mkt = g.added, f.mkt
+	e.gseq, e.mkt, e.seq = g.added, f.mkt, f.seq
 	e.ends = [goneLits]int32(f.ends[:goneLits])
 	e.lits, f.lits = f.lits, e.lits[:0]
 	return true
@@ -116,6 +120,7 @@ func (b *fillBook) rememberAll(f *fill) {
 	var claim goneRef
 	if f.again {
 		claim = b.gone.unclaim(f.seq)
+		delete(b.gone.againOf, f.seq)
 	}
 	var kind byte
 	switch {
@@ -150,7 +155,7 @@ func (b *fillBook) rememberAll(f *fill) {
 	}
 	g.added++
 	lits := e.lits
-	*e = goneFill{gseq: g.added, mkt: f.mkt, kind: kind, lits: f.lits, ends: [goneLits]int32(f.ends[:goneLits])}
+	*e = goneFill{gseq: g.added, seq: f.seq, mkt: f.mkt, kind: kind, lits: f.lits, ends: [goneLits]int32(f.ends[:goneLits])}
 	if claim.gseq != 0 {
 		g.claim(e.gseq|goneEntry, claim)
 	}
@@ -164,12 +169,17 @@ func (b *fillBook) rememberAll(f *fill) {
 	}
 }
 
-// markAgain marks the fill just added Again: the other half of the
-// dropped one r (for a record; an event's is zero), which it claims.
-func (b *fillBook) markAgain(r goneRef) {
+// markAgain marks the fill just added again: the other half of the
+// dropped one r, which a record claims.
+func (b *fillBook) markAgain(r goneRef, record bool) {
+	g := &b.gone
 	b.ring[(b.seq-1)%uint64(b.limit)].again = true
-	if r.gseq != 0 {
-		b.gone.claim(b.seq, r)
+	if g.againOf == nil {
+		g.againOf = map[uint64]uint64{}
+	}
+	g.againOf[b.seq] = r.seq
+	if record {
+		g.claim(b.seq, r)
 	}
 }
 
@@ -238,7 +248,7 @@ func (b *fillBook) pairGone(in *fillIn, kind byte, key uint64) (goneRef, bool) {
 			return goneRef{}, false // and this event is counted
 		}
 	}
-	return goneRef{found, e.gseq}, true
+	return goneRef{found, e.gseq, e.seq}, true
 }
 
 // unpairGone undoes the pairing of the event half r (when still kept): a
