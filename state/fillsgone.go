@@ -6,10 +6,11 @@ import "bhtop/event"
 // event fill lacking a trade id (its myTrades record may come later) and
 // a record lacking z (its event without t may come later). A half that
 // comes after its fill was dropped is a new fill of the Store (the dump
-// is what the ring keeps), but the same execution: the new fill is Again,
-// and FillScan (alerts, metrics) does not count it a second time. The
-// newest limit such dropped fills are remembered; each takes the dropped
-// slot's literals as they were (a buffer swap, no copy). Event fills join
+// is what the ring keeps), but the same execution: the new fill is again
+// (Fill.Again: the dropped fill's Seq), and FillScan (alerts, metrics)
+// does not count it when it saw that one. The newest max(limit, 1024)
+// such dropped fills are remembered; each takes the dropped slot's
+// literals as they were (a buffer swap, no copy). Event fills join
 // their chain of match keys only when a record first looks (indexGone),
 // as in the ring: a stream alone never hashes them.
 
