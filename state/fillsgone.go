@@ -161,7 +161,7 @@ func (b *fillBook) rememberAll(f *fill) {
 		g.claim(e.gseq|goneEntry, claim)
 	}
 	f.lits = lits[:0]
-	if f.mkey != 0 { // a record's, or an event half's when the ring indexed it: indexGone chains it
+	if f.mkey != 0 || kind == 'r' { // a record's (take passes over keyed entries only), or an event half's when the ring indexed it: indexGone chains it
 		g.links[n], e.keyed = goneLink{mkey: f.mkey}, true
 	}
 	if kind == 'r' {
