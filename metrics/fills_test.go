@@ -144,9 +144,21 @@ func TestResyncCountsDroppedFillsOnce(t *testing.T) {
 		{Symbol: "BTCUSDT", Side: "SELL", Type: "MARKET", Quantity: "0.05"}, // all dropped before a scrape
 		{Symbol: "ETHUSDT", Side: "BUY", Type: "MARKET", Quantity: "1.5"},
 	} {
-		if res := tr.PlaceOrder(context.Background(), r); res.Outcome != rest.OutcomeAccepted {
+		res := tr.PlaceOrder(context.Background(), r)
+		if res.Outcome != rest.OutcomeAccepted {
 			t.Fatalf("%+v: %+v", r, res)
 		}
+		// Its fills folded (its report FILLED comes after them): the third
+		// order's fills, counted by the fourth's scrape, made the total
+		// grow before the fourth's came, and the resync came before them.
+		waitFor(t, fmt.Sprintf("order %d filled in the state", i+1), func() bool {
+			for _, o := range l.sess.Hub().Latest().Orders.All() {
+				if o.OrderID == res.OrderID && o.Status == "FILLED" {
+					return true
+				}
+			}
+			return false
+		})
 		if i != 2 { // (no scrape between the third order and the fourth)
 			waitFor(t, fmt.Sprintf("order %d's last fill counted", i+1), func() bool { n := total(); return n > seen })
 			seen = total()
