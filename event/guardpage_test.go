@@ -13,7 +13,7 @@ import (
 // which the bounds checks of Go do not catch for the unsafe loads.
 type pageEnd struct{ mem []byte }
 
-func newPageEnd(t *testing.T) *pageEnd {
+func newPageEnd(t testing.TB) *pageEnd {
 	t.Helper()
 	size := syscall.Getpagesize()
 	mem, err := syscall.Mmap(-1, 0, 2*size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
@@ -126,4 +126,25 @@ func TestDecodePageEndValues(t *testing.T) {
 			check("{" + strings.Join(append(g, kv), ",") + "}")
 		}
 	}
+}
+
+// FuzzDecodePageEnd: any frame decodes at the very end of readable memory
+// as a heap copy decodes generically (and so never reads past it).
+func FuzzDecodePageEnd(f *testing.F) {
+	seeds := append(lineReports(), specAccount, specPosition)
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	p := newPageEnd(f)
+	var fast, generic Decoder
+	generic.generic = true
+	f.Fuzz(func(t *testing.T, frame []byte) {
+		if len(frame) > len(p.mem) {
+			return
+		}
+		want := generic.Decode(frame)
+		if diff := sameEvents(fast.Decode(p.at(frame)), want); diff != "" {
+			t.Fatalf("%q at a page's end: %s", frame, diff)
+		}
+	})
 }
