@@ -88,24 +88,38 @@ func TestClientTakesPushesOfASymbolBackAtKeepFor(t *testing.T) {
 	})
 	shown := func(m *market.Snapshot) bool { return m.Quotes["XRPUSDT"].Last != "" && len(m.Trades["XRPUSDT"]) > 0 }
 	order := &state.Order{Symbol: "XRPUSDT", Status: "NEW"}
-	waitFor(t, c.Hub(), "the account's symbols", func(m *market.Snapshot) bool { return m.Quotes["BTCUSDT"].Last != "" })
+	// The recheck ticks when the test moves the clock: moved a second at
+	// a time until the loop, which may not have made its ticker yet, saw it.
+	until := func(what string, ok func(m *market.Snapshot) bool) *market.Snapshot {
+		t.Helper()
+		var m *market.Snapshot
+		if !testkit.WithinEvery(10*time.Second, 50*time.Millisecond, func() bool {
+			if m = c.Hub().Latest(); ok(m) {
+				return true
+			}
+			clk.Advance(time.Second)
+			return false
+		}) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		return m
+	}
 	st.Publish(account(2, order))
-	clk.Advance(time.Second)
-	m0 := waitFor(t, c.Hub(), "XRPUSDT followed", shown)
-	tape0 := m0.Trades["XRPUSDT"]
+	m := until("XRPUSDT followed", shown)
+	tape := m.Trades["XRPUSDT"]
+	last := tape[len(tape)-1]
 	waitFor(t, c.Hub(), "XRPUSDT's first pushed trades", func(m *market.Snapshot) bool {
 		tape := m.Trades["XRPUSDT"]
-		return len(tape) > 0 && tape[len(tape)-1] != tape0[len(tape0)-1]
+		return len(tape) > 0 && tape[len(tape)-1] != last
 	})
 	st.Publish(account(3))
-	clk.Advance(time.Second)
-	waitFor(t, c.Hub(), "XRPUSDT hidden", func(m *market.Snapshot) bool { _, q := m.Quotes["XRPUSDT"]; return !q })
+	until("XRPUSDT hidden", func(m *market.Snapshot) bool { _, q := m.Quotes["XRPUSDT"]; return !q })
 	// Back just as KeepFor ends: the one recheck drops it and follows it.
 	st.Publish(account(4, order))
 	clk.Advance(time.Minute)
-	m := waitFor(t, c.Hub(), "XRPUSDT followed again", shown)
-	tape := m.Trades["XRPUSDT"]
-	last := tape[len(tape)-1]
+	m = waitFor(t, c.Hub(), "XRPUSDT followed again", shown)
+	tape = m.Trades["XRPUSDT"]
+	last = tape[len(tape)-1]
 	waitFor(t, c.Hub(), "XRPUSDT's pushed trades", func(m *market.Snapshot) bool {
 		tape := m.Trades["XRPUSDT"]
 		return len(tape) > 0 && tape[len(tape)-1] != last
