@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -144,5 +145,53 @@ func TestTabBarNarrow(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// answerLine is a review's answer line, long or short.
+var answerLine = regexp.MustCompile(`║  y = (yes, )?(send|cancel them) .*other key = no +║`)
+
+// TestReviewsFitSmallScreens: on small screens (40×12) a review is
+// whole, its answer line included (in its short form, never wrapped):
+// a box taller than the body covers the message and status lines rather
+// than lose its bottom (y would send an order whose review the screen
+// cut); at 40×10 the answer line still shows.
+func TestReviewsFitSmallScreens(t *testing.T) {
+	for _, sz := range [][2]int{{40, 12}, {40, 10}} {
+		for _, v := range dialogViews {
+			if !strings.HasPrefix(v.name, "review") && v.name != "close" && v.name != "cancel" && v.name != "cancel-all" {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s/%dx%d", v.name, sz[0], sz[1]), func(t *testing.T) {
+				m := press(t, marketModel(testMarket(), sz[0], sz[1], WithNoColor(true)), v.keys)
+				out := plainGolden(t, m, sz[0], sz[1])
+				if !answerLine.MatchString(out) {
+					t.Errorf("the review's answer line is cut off:\n%s", out)
+				}
+				if sz[1] >= 12 && !strings.ContainsAny(out, "╰╚└") {
+					t.Errorf("the review's bottom is cut off:\n%s", out)
+				}
+			})
+		}
+	}
+}
+
+// TestToastLeavesDialogWhole: a toast long enough to take three lines
+// while a review is open does not cover the review's bottom (its answer
+// line): the box fits above it.
+func TestToastLeavesDialogWhole(t *testing.T) {
+	for _, v := range []goldenView{{"close", "3 x"}, {"review-contract", dialogViews[7].keys}} {
+		t.Run(v.name, func(t *testing.T) {
+			m := press(t, marketModel(testMarket(), 50, 16, WithNoColor(true)), v.keys)
+			next, _ := m.Update(AlertMsg{Text: "fill: BTC-PERP-REV SELL LIMIT filled 9 of 9 at avg 61436.5 and a long tail of words to wrap"})
+			m = next.(Model)
+			out := plainGolden(t, m, 50, 16)
+			if !strings.ContainsAny(out, "╰╚└") || !answerLine.MatchString(out) {
+				t.Errorf("the toast covers the review's bottom:\n%s", out)
+			}
+			if !strings.Contains(out, "⚑ fill: BTC-PERP-REV") {
+				t.Errorf("the toast is not shown:\n%s", out)
+			}
+		})
 	}
 }

@@ -96,7 +96,37 @@ func (c confirmation) View(cx modeCtx) string {
 		// The panes' "may be stale" is behind the box: say it here.
 		body = "⚠ the account may be stale (" + cx.stale + "): check before y\n" + body
 	}
-	return cx.boxed(cx.st.Confirm, body)
+	var lines []boxLine
+	for l := range strings.SplitSeq(body, "\n") {
+		lines = append(lines, reviewLine(l))
+	}
+	return cx.boxedLines(cx.st.Confirm, lines)
+}
+
+// The reviews' answer lines and hints, and what they become on a
+// narrow or low screen (reviewLine).
+const (
+	answerSend       = "y = yes, send    any other key = no"
+	answerCancel     = "y = yes, cancel them    any other key = no"
+	closeHint        = "type to change the quantity"
+	answerSendShort  = "y = send · any other key = no"
+	answerCancelShrt = "y = cancel them · other key = no"
+)
+
+// reviewLine is a line of a review as it gives way on a small screen:
+// an answer line too wide for the box takes its short form (never
+// wrapped onto two lines), and the closing review's hint goes first
+// when the box is too tall.
+func reviewLine(l string) boxLine {
+	switch {
+	case l == answerSend:
+		return boxLine{s: l, short: answerSendShort}
+	case l == answerCancel:
+		return boxLine{s: l, short: answerCancelShrt}
+	case l == closeHint:
+		return boxLine{s: l, drop: 1}
+	}
+	return boxLine{s: l}
 }
 
 // question asks to send an order (with its notional, margin and any
@@ -125,7 +155,7 @@ func (c *confirmation) question(cx modeCtx) string {
 	case c.cancel != nil:
 		lines = append(lines, "CANCEL THIS ORDER?", "", c.summary)
 	}
-	lines = append(lines, "", "y = yes, send    any other key = no")
+	lines = append(lines, "", answerSend)
 	return strings.Join(lines, "\n")
 }
 

@@ -150,7 +150,7 @@ func (c closeReview) View(privacy bool) string {
 		req.Quantity = qty
 		lines = append(lines, "quantity ["+qty+"_]", contractSummary(&req)+" (best opposite price)")
 	}
-	lines = append(lines, "", "type to change the quantity", "y = yes, send    any other key = no")
+	lines = append(lines, "", closeHint, answerSend)
 	return strings.Join(lines, "\n")
 }
 
@@ -171,7 +171,7 @@ func (r cancelAllReview) View(room int) string {
 		}
 		lines = append(lines, padLeft(strconv.Itoa(counts[k]), 5)+"  "+k)
 	}
-	lines = append(lines, "", "y = yes, cancel them    any other key = no")
+	lines = append(lines, "", answerCancel)
 	return strings.Join(lines, "\n")
 }
 
