@@ -121,6 +121,9 @@ func (c closeReview) order(p state.Position) (rest.ContractOrderRequest, error) 
 	if c.qty == "" {
 		return rest.ContractOrderRequest{}, errNoCloseQty
 	}
+	if e := amountWhole(c.qty); e != "" {
+		return rest.ContractOrderRequest{}, errors.New("quantity: " + e)
+	}
 	return actions.CloseOrder(p, c.qty)
 }
 
