@@ -155,6 +155,10 @@ func (c *confirmation) question(cx modeCtx) string {
 	case c.cancel != nil:
 		lines = append(lines, "CANCEL THIS ORDER?", "", c.summary)
 	}
+	if c.cancel == nil && cx.quotesStale() {
+		// The estimate and the warnings above read the last quotes.
+		lines = append(lines, quotesStaleNote)
+	}
 	lines = append(lines, "", answerSend)
 	return strings.Join(lines, "\n")
 }

@@ -365,3 +365,24 @@ func TestChartSaysWhenMarketIsDown(t *testing.T) {
 		t.Errorf("live market, yet the chart says stale:\n%s", live)
 	}
 }
+
+// TestFormSaysWhenMarketIsDown: with market data down after it flowed,
+// the order form's bid, ask and last (which b, a and l take as the
+// price) and the review's estimate are the last received: both say so,
+// and neither does while the market is live.
+func TestFormSaysWhenMarketIsDown(t *testing.T) {
+	down := testMarket()
+	down.Health = market.Health{Reason: "reconnecting: quote socket closed"}
+	for _, v := range []goldenView{{"form", "n"}, {"form-price", "n down down down down type:0.01 down b"},
+		{"review-market", "n down down right down type:0.01 enter"}} {
+		t.Run(v.name, func(t *testing.T) {
+			out := ansi.Strip(press(t, marketModel(down, 120, 40), v.keys).View().Content)
+			if !strings.Contains(out, "⚠ no market data: quotes may be stale") {
+				t.Errorf("market down, yet the %s does not say its quotes may be stale:\n%s", v.name, out)
+			}
+			if live := ansi.Strip(press(t, marketModel(testMarket(), 120, 40), v.keys).View().Content); strings.Contains(live, "may be stale") {
+				t.Errorf("live market, yet the %s says stale:\n%s", v.name, live)
+			}
+		})
+	}
+}
