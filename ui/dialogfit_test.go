@@ -195,3 +195,16 @@ func TestToastLeavesDialogWhole(t *testing.T) {
 		})
 	}
 }
+
+// TestAllViewNeverCutsStreamState: at every width the All view shows
+// each account's stream state whole ("↻ reconnecting in 8s"): only the
+// reason after it may be cut (at 100 columns a row that just fitted
+// the state lost its last character to the reason's "…": "in 2…").
+func TestAllViewNeverCutsStreamState(t *testing.T) {
+	for w := 40; w <= 160; w++ {
+		m := press(t, sized(NewDesk(twoAccounts(), WithNow(fixedNow), WithNoColor(true)), w, 24), "a a")
+		if out := ansi.Strip(m.View().Content); !strings.Contains(out, "↻ reconnecting in 8s") {
+			t.Errorf("at %d columns the stream state is cut:\n%s", w, out)
+		}
+	}
+}
