@@ -208,3 +208,50 @@ func TestAllViewNeverCutsStreamState(t *testing.T) {
 		}
 	}
 }
+
+// TestNoYesToAReviewNotShown: on a screen too small to show the review
+// ("terminal too small") y sends nothing and the review stays; once the
+// window is large enough again, y sends it once.
+func TestNoYesToAReviewNotShown(t *testing.T) {
+	tr := &testTrader{}
+	m := sized(New(newTestBackend(testSnapshot()), tr, WithNow(fixedNow), WithMarket(marketHub(testMarket()), "USDT")), 80, 24)
+	m = press(t, m, dialogViews[5].keys) // the spot review
+	if m.confirm == nil {
+		t.Fatal("no review open")
+	}
+	m = press(t, sized(m, 19, 6), "y")
+	if len(tr.placed) != 0 {
+		t.Fatalf("y sent an order the screen did not show: %v", tr.placed)
+	}
+	if m.confirm == nil {
+		t.Fatal("the review was closed by a y the screen did not show")
+	}
+	m = sized(m, 80, 24)
+	if out := ansi.Strip(m.View().Content); !strings.Contains(out, "SEND THIS ORDER?") {
+		t.Fatalf("the review is not shown again:\n%s", out)
+	}
+	press(t, m, "y")
+	if len(tr.placed) != 1 {
+		t.Errorf("y on the review shown sent %d orders, want 1", len(tr.placed))
+	}
+}
+
+// TestNoYesToACutReview: y on a review whose answer line the screen cuts
+// off (a contract review at 20×8) sends nothing; the review stays.
+func TestNoYesToACutReview(t *testing.T) {
+	tr := &testTrader{}
+	m := sized(New(newTestBackend(testSnapshot()), tr, WithNow(fixedNow), WithMarket(marketHub(testMarket()), "USDT")), 80, 24)
+	m = press(t, m, dialogViews[7].keys) // the contract review
+	m = sized(m, 20, 8)
+	if out := ansi.Strip(m.View().Content); answerLine.MatchString(out) {
+		t.Skipf("the review fits 20×8 now:\n%s", out)
+	}
+	m = press(t, m, "y")
+	if len(tr.contract) != 0 || m.confirm == nil {
+		t.Fatalf("y answered a review whose answer line was cut off: sent %v", tr.contract)
+	}
+	press(t, sized(m, 80, 24), "y")
+	if len(tr.contract) != 1 {
+		t.Errorf("y on the review shown sent %d orders, want 1", len(tr.contract))
+	}
+}

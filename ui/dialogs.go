@@ -8,6 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"bhtop/actions"
 	"bhtop/rest"
@@ -241,10 +242,18 @@ func contractSummary(r *rest.ContractOrderRequest) string {
 // and says nothing was sent. The confirmation is gone before the request
 // leaves, so a second `y` finds nothing to confirm.
 func (m Model) onConfirmKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	seen := m.questionSeen()
 	c, _ := m.confirm.Update(msg)
 	m.confirm = nil
 	if c.answer == answerNone { // the closing review's quantity was edited
 		m.confirm = &c
+		return m, nil
+	}
+	if c.answer == answerYes && !seen {
+		// No key answers a question the user has not seen: the
+		// screen is too small to show it (its answer line cut off).
+		m.confirm = m.confirmWas(c)
+		m.setMsg(msgWarn, "the window is too small to show the review: enlarge it, then y")
 		return m, nil
 	}
 	if c.answer != answerYes || m.t == nil || m.busy {
@@ -287,6 +296,26 @@ func (m Model) onConfirmKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	m.metrics.count("cancels_sent")
 	m.setMsg(msgInfo, "canceling "+c.summary+" …")
 	return m, m.cancelCmd(m.reqID, *c.cancel)
+}
+
+// confirmWas is the question c as it stood before the key that answered
+// it.
+func (m *Model) confirmWas(c confirmation) *confirmation {
+	c.answer = answerNone
+	return &c
+}
+
+// questionSeen reports whether the screen shows the open question whole
+// down to its answer line: not on a screen too small to draw, nor when
+// the box is taller than everything below the header (its bottom
+// border alone may be cut).
+func (m *Model) questionSeen() bool {
+	if m.lay.tiny || m.lay.w == 0 {
+		return false
+	}
+	room := m.lay.h - m.lay.body.y
+	box, ok := m.dialog(room)
+	return !ok || lipgloss.Height(box)-1 <= room
 }
 
 // cancelMoot says why a reviewed cancel is not to be sent: the order
