@@ -386,3 +386,17 @@ func TestFormSaysWhenMarketIsDown(t *testing.T) {
 		})
 	}
 }
+
+// TestChartOfBridgedBalance: c on a balance valued through a bridge (ETH
+// in USDT by ETHBTC × BTCUSDT, no ETHUSDT listed) charts the route's
+// first symbol, ETHBTC: it asked for ETHUSDT, which does not exist, and
+// said "loading 1m candles for ETHUSDT…" for ever.
+func TestChartOfBridgedBalance(t *testing.T) {
+	ms := testMarket()
+	delete(ms.Quotes, "ETHUSDT")
+	delete(ms.Instruments, "ETHUSDT")
+	m := press(t, marketModel(ms, 120, 40), "1 down c")
+	if out := ansi.Strip(m.View().Content); !strings.Contains(out, "▶ ETHBTC 1m") {
+		t.Errorf("the chart of ETH (valued through BTC) is not ETHBTC's:\n%s", out)
+	}
+}
