@@ -400,3 +400,28 @@ func TestChartOfBridgedBalance(t *testing.T) {
 		t.Errorf("the chart of ETH (valued through BTC) is not ETHBTC's:\n%s", out)
 	}
 }
+
+// TestEquityChangeWaitsForPrices: the header's change since start is
+// measured from a valuation that priced what it could: when the first
+// one left assets unpriced (their quotes had not come yet: the market
+// follows the account's symbols once the account is loaded), the start
+// is taken again once they are priced, so the change is the market's,
+// not the arrival of a price (it read +XXXX% for a flat account).
+func TestEquityChangeWaitsForPrices(t *testing.T) {
+	full := testMarket()
+	partial := *full
+	partial.Quotes = map[string]market.Quote{"BTC-PERP": full.Quotes["BTC-PERP"], "ETH-PERP": full.Quotes["ETH-PERP"]}
+	hub := marketHub(&partial)
+	m := sized(New(newTestBackend(testSnapshot()), &testTrader{}, WithNow(fixedNow), WithMarket(hub, "USDT")), 160, 48)
+	if m.eq.unpriced == 0 {
+		t.Fatalf("the partial market prices everything: %+v", m.eq)
+	}
+	next := *full
+	next.Version = partial.Version + 1
+	hub.Publish(&next)
+	upd, _ := m.Update(marketMsg{})
+	m = upd.(Model)
+	if m.eq.unpriced != 0 || m.eq.change != "0.00%" {
+		t.Errorf("with every price in, the change since start is %q (unpriced %d), want 0.00%%", m.eq.change, m.eq.unpriced)
+	}
+}
