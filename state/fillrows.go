@@ -77,6 +77,9 @@ func (b *fillBook) row(i int32) *Fill {
 	f := &b.ring[i]
 	if f.row == nil {
 		f.row = f.materialize()
+		if f.again {
+			f.row.Again = b.gone.againOf[f.seq]
+		}
 	}
 	return f.row
 }

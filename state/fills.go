@@ -59,6 +59,7 @@ type fill struct {
 	seq                 uint64 // arrival number; 0: empty slot
 	mkt                 uint8
 	maker, makerKnown   bool
+	again               bool // a record paired with a dropped event half (goneBook)
 	time                int64
 	symbol, side, asset string
 	lits                []byte
@@ -126,6 +127,8 @@ type fillBook struct {
 	// at most shownSeq; evictedShown counts those.
 	shownSeq     uint64
 	evictedShown int
+
+	gone goneBook // dropped halves (fillsgone.go)
 }
 
 // fillRef names the fill in a slot while the slot still holds it.
@@ -325,13 +328,24 @@ func (s *Store) foldFill(in *fillIn) {
 			s.mergeFill(i, in, tk, 0)
 			return
 		}
+		b.indexGone()
+		if gone, ok := b.pairGone(in, 'e', me); ok {
+			s.addFill(in, tk, zk, mr, zat)
+			b.markAgain(gone, true)
+			return
+		}
 	case tk == 0 && zk != 0: // an event without t: its record may be here
-		if b.records == 0 {
+		if b.records == 0 && b.gone.records == 0 {
 			break // no chain of records to look in
 		}
 		_, mr = b.matchKeys(in.mkt, in.v[flOrder], in.v[flQty], in.v[flPrice])
 		if i, ok := b.matchHalf(in, 'r', mr); ok {
 			s.mergeFill(i, in, 0, zk)
+			return
+		}
+		if gone, ok := b.pairGone(in, 'r', mr); ok {
+			s.addFill(in, tk, zk, mr, zat)
+			b.markAgain(gone, false)
 			return
 		}
 	case tk == 0:
@@ -363,7 +377,7 @@ func (b *fillBook) matchHalf(in *fillIn, kind byte, key uint64) (int32, bool) {
 	if !ok {
 		return 0, false
 	}
-	found, seq := int32(-1), b.ring[i].seq
+	found, again, seq := int32(-1), int32(-1), b.ring[i].seq
 	for seq != 0 {
 		f := &b.ring[i]
 		if f.seq != seq {
@@ -375,9 +389,16 @@ func (b *fillBook) matchHalf(in *fillIn, kind byte, key uint64) (int32, bool) {
 		}
 		if lacks && f.mkt == in.mkt && string(f.lit(flOrder)) == string(in.v[flOrder]) &&
 			event.CompareDecimal(f.lit(flQty), in.v[flQty]) == 0 && event.CompareDecimal(f.lit(flPrice), in.v[flPrice]) == 0 {
-			found = i
+			if f.again {
+				again = i
+			} else {
+				found = i
+			}
 		}
 		i, seq = f.next, f.nextSeq
+	}
+	if found < 0 { // a record paired with a dropped half only when no other is here
+		found = again
 	}
 	return found, found >= 0
 }
@@ -397,6 +418,11 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 	if len(f.lit(flZ)) == 0 && len(in.v[flZ]) > 0 {
 		f.setLit(flZ, in.v[flZ])
 		changed = true
+		if f.again { // a record that met its own event: the dropped half it paired with is another's
+			b.unpairGone(b.gone.unclaim(f.seq))
+			delete(b.gone.againOf, f.seq)
+			f.again = false
+		}
 	}
 	if f.zkey == 0 && zk != 0 {
 		f.zkey = zk
@@ -447,6 +473,9 @@ func (s *Store) addFill(in *fillIn, tk, zk, mr uint64, zat int) {
 		b.byKey.dropIf(old.mkey, i)
 		if old.mkind == 'r' {
 			b.records--
+		}
+		if old.mkind != 0 && (old.mkind != 'e' || !b.gone.take(old)) { // it may lack its other half (fillsgone.go)
+			b.rememberAll(old)
 		}
 	}
 	f := &b.ring[i]
