@@ -54,7 +54,8 @@ const (
 	nFillLits
 )
 
-// fill is one execution in a ring slot.
+// fill is one execution in a ring slot. addFill sets each field one by
+// one when it reuses a slot: a new field must be set there too.
 type fill struct {
 	seq                 uint64 // arrival number; 0: empty slot
 	mkt                 uint8
@@ -451,8 +452,13 @@ func (s *Store) addFill(in *fillIn, tk, zk, mr uint64, zat int) {
 	}
 	f := &b.ring[i]
 	b.seq++
-	*f = fill{seq: b.seq, mkt: in.mkt, maker: in.maker, makerKnown: in.makerKnown, time: in.time,
-		symbol: f.symbol, side: f.side, asset: f.asset, lits: f.lits, tkey: tk, zkey: zk}
+	// Every field but the texts and the buffer, which are reused (a
+	// composite literal would be built aside and copied).
+	f.seq, f.mkt, f.maker, f.makerKnown, f.time = b.seq, in.mkt, in.maker, in.makerKnown, in.time
+	f.tkey, f.zkey, f.mkey, f.mkind, f.next, f.nextSeq = tk, zk, 0, 0, 0, 0
+	if f.row != nil {
+		f.row = nil
+	}
 	if in.texts != nil { // the order's texts, just set from the same event: no lookup
 		f.symbol, f.side = in.texts.symbol, in.texts.side
 	} else {

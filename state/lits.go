@@ -78,34 +78,40 @@ func (l *litSlab) packOrder(buf []byte, ends *[nLits]int32, x *event.ExecView) [
 // end but into the buffer's room: no call to memmove, no bounds check.
 func (l *litSlab) packAt(buf []byte, ends []int32, base unsafe.Pointer, offs []uintptr) []byte {
 	offs = offs[:len(ends)]
-	n := 0
-	for _, off := range offs {
-		n += len(*(*[]byte)(unsafe.Add(base, off)))
-	}
-	if cap(buf) < n+litRoom {
+	for {
+		d0 := unsafe.Pointer(unsafe.SliceData(buf))
+		d, room := d0, cap(buf)-litRoom
+		for i, off := range offs {
+			v := *(*[]byte)(unsafe.Add(base, off))
+			s, m := unsafe.Pointer(unsafe.SliceData(v)), len(v)
+			if room -= m; room < 0 {
+				break
+			}
+			switch {
+			case m >= 8:
+				for ; m > 8; m -= 8 { // a literal longer than 16 (rare)
+					*(*uint64)(d) = *(*uint64)(s)
+					d, s = unsafe.Add(d, 8), unsafe.Add(s, 8)
+				}
+				a, b := *(*uint64)(s), *(*uint64)(unsafe.Add(s, m-8))
+				*(*uint64)(d), *(*uint64)(unsafe.Add(d, m-8)) = a, b
+			case m >= 4:
+				a, b := *(*uint32)(s), *(*uint32)(unsafe.Add(s, m-4))
+				*(*uint32)(d), *(*uint32)(unsafe.Add(d, m-4)) = a, b
+			case m > 0: // 1, 2 or 3 bytes: the first, the middle and the last
+				a, b, c := *(*byte)(s), *(*byte)(unsafe.Add(s, m/2)), *(*byte)(unsafe.Add(s, m-1))
+				*(*byte)(d), *(*byte)(unsafe.Add(d, m/2)), *(*byte)(unsafe.Add(d, m-1)) = a, b, c
+			}
+			d = unsafe.Add(d, m)
+			ends[i] = int32(uintptr(d) - uintptr(d0))
+		}
+		if room >= 0 {
+			return buf[:uintptr(d)-uintptr(d0)]
+		}
+		n := 0 // no room: a buffer from the slab, and again
+		for _, off := range offs {
+			n += len(*(*[]byte)(unsafe.Add(base, off)))
+		}
 		buf = l.room(n + litRoom)
 	}
-	d := unsafe.Pointer(unsafe.SliceData(buf))
-	for i, off := range offs {
-		v := *(*[]byte)(unsafe.Add(base, off))
-		s, m := unsafe.Pointer(unsafe.SliceData(v)), len(v)
-		switch {
-		case m >= 8:
-			for ; m > 8; m -= 8 { // a literal longer than 16 (rare)
-				*(*uint64)(d) = *(*uint64)(s)
-				d, s = unsafe.Add(d, 8), unsafe.Add(s, 8)
-			}
-			a, b := *(*uint64)(s), *(*uint64)(unsafe.Add(s, m-8))
-			*(*uint64)(d), *(*uint64)(unsafe.Add(d, m-8)) = a, b
-		case m >= 4:
-			a, b := *(*uint32)(s), *(*uint32)(unsafe.Add(s, m-4))
-			*(*uint32)(d), *(*uint32)(unsafe.Add(d, m-4)) = a, b
-		case m > 0: // 1, 2 or 3 bytes: the first, the middle and the last
-			a, b, c := *(*byte)(s), *(*byte)(unsafe.Add(s, m/2)), *(*byte)(unsafe.Add(s, m-1))
-			*(*byte)(d), *(*byte)(unsafe.Add(d, m/2)), *(*byte)(unsafe.Add(d, m-1)) = a, b, c
-		}
-		d = unsafe.Add(d, m)
-		ends[i] = int32(uintptr(d) - uintptr(unsafe.Pointer(unsafe.SliceData(buf))))
-	}
-	return buf[:n]
 }
