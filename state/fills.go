@@ -252,8 +252,10 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order) {
 	if string(in.v[flFee]) == "null" {
 		in.v[flFee] = nil
 	}
-	if t, ok := event.ParseTime(x.TradeTime); ok && t > 0 {
-		in.time = t
+	if len(x.TradeTime) > 0 { // (T is optional: mostly absent)
+		if t, ok := event.ParseTime(x.TradeTime); ok && t > 0 {
+			in.time = t
+		}
 	}
 	s.foldFill(&in)
 }
