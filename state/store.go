@@ -3,6 +3,8 @@
 package state
 
 import (
+	"unsafe"
+
 	"bhtop/event"
 )
 
@@ -192,6 +194,21 @@ func (s *Store) setText(dst *string, b []byte) {
 	if *dst != string(b) { // small enough to inline: most texts are the same again
 		s.newText(dst, b)
 	}
+}
+
+// sameText is a == string(b) for a and b of the same length. A text of 4
+// to 16 bytes (the usual symbol, type, status) is compared by two loads
+// of each that may overlap, with no call to memequal.
+func sameText(a string, b []byte) bool {
+	n := len(b)
+	p, q := unsafe.Pointer(unsafe.StringData(a)), unsafe.Pointer(unsafe.SliceData(b))
+	switch {
+	case uint(n-4) > 12: // under 4 or over 16 bytes
+		return a == string(b)
+	case n >= 8:
+		return *(*uint64)(p) == *(*uint64)(q) && *(*uint64)(unsafe.Add(p, n-8)) == *(*uint64)(unsafe.Add(q, n-8))
+	}
+	return *(*uint32)(p) == *(*uint32)(q) && *(*uint32)(unsafe.Add(p, n-4)) == *(*uint32)(unsafe.Add(q, n-4))
 }
 
 // newText is setText of a text that differs from *dst.
