@@ -50,6 +50,16 @@ var fillLitOffs = func() (offs [nFillLits]uintptr) {
 	return offs
 }()
 
+// execFillOffs places the literals of the fill an update reports, but
+// for the trade id and PnL (which come last), in the update.
+var execFillOffs = [flTrade]uintptr{
+	flOrder: unsafe.Offsetof(event.ExecView{}.OrderID),
+	flPrice: unsafe.Offsetof(event.ExecView{}.LastPrice),
+	flQty:   unsafe.Offsetof(event.ExecView{}.LastQty),
+	flFee:   unsafe.Offsetof(event.ExecView{}.Commission),
+	flZ:     unsafe.Offsetof(event.ExecView{}.CumQty),
+}
+
 // orderLitOffs places an order's literals (litPrice, ...) in its update.
 var orderLitOffs = [nLits]uintptr{
 	litPrice:    unsafe.Offsetof(event.ExecView{}.Price),
