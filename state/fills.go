@@ -516,7 +516,9 @@ func (b *fillBook) take(zk uint64, zat int) (i int32, f *fill, zPut bool) {
 	if !full {
 		b.ring = append(b.ring, fill{})
 	} else {
-		b.next = (b.next + 1) % b.limit
+		if b.next++; b.next == b.limit {
+			b.next = 0
+		}
 		old := &b.ring[i]
 		if old.seq != 0 && old.seq <= b.shownSeq {
 			b.evictedShown++
