@@ -66,6 +66,7 @@ type fill struct {
 	symbol, side, asset string
 	lits                []byte
 	ends                [nFillLits]int32
+	oid                 string // the order's id when lit flOrder is left empty (addExecFill takes its order's)
 	tkey, zkey          uint64 // index keys; 0 when not known
 	mkey                uint64 // match key of a fill lacking tkey or zkey; 0 when complete at arrival
 	mkind               byte   // mkey's chain: 'e' or 'r'
@@ -80,6 +81,14 @@ func (f *fill) lit(k int) []byte {
 		start = f.ends[k-1]
 	}
 	return f.lits[start:f.ends[k]]
+}
+
+// orderID is the fill's order id (read only: it may be oid's bytes).
+func (f *fill) orderID() []byte {
+	if f.oid != "" {
+		return unsafe.Slice(unsafe.StringData(f.oid), len(f.oid))
+	}
+	return f.lit(flOrder)
 }
 
 // setLit replaces literal k, rewriting the buffer in place.
@@ -362,13 +371,13 @@ func (s *Store) foldFill(in *fillIn) {
 func (b *fillBook) isTrade(i int32, in *fillIn) bool {
 	f := &b.ring[i]
 	return f.seq != 0 && f.mkt == in.mkt && f.tkey != 0 && string(trimID(f.lit(flTrade))) == string(trimID(in.v[flTrade])) &&
-		string(trimID(f.lit(flOrder))) == string(trimID(in.v[flOrder]))
+		string(trimID(f.orderID())) == string(trimID(in.v[flOrder]))
 }
 
 // isZ reports whether slot i holds the execution of (market, orderId, z).
 func (b *fillBook) isZ(i int32, in *fillIn) bool {
 	f := &b.ring[i]
-	return f.seq != 0 && f.mkt == in.mkt && f.zkey != 0 && string(f.lit(flOrder)) == string(in.v[flOrder]) &&
+	return f.seq != 0 && f.mkt == in.mkt && f.zkey != 0 && string(f.orderID()) == string(in.v[flOrder]) &&
 		event.CompareDecimal(f.lit(flZ), in.v[flZ]) == 0
 }
 
@@ -390,7 +399,7 @@ func (b *fillBook) matchHalf(in *fillIn, kind byte, key uint64) (int32, bool) {
 		if kind == 'r' {
 			lacks = len(f.lit(flZ)) == 0
 		}
-		if lacks && f.mkt == in.mkt && string(f.lit(flOrder)) == string(in.v[flOrder]) &&
+		if lacks && f.mkt == in.mkt && string(f.orderID()) == string(in.v[flOrder]) &&
 			event.CompareDecimal(f.lit(flQty), in.v[flQty]) == 0 && event.CompareDecimal(f.lit(flPrice), in.v[flPrice]) == 0 {
 			found = i
 		}
@@ -483,13 +492,14 @@ func (s *Store) addExecFill(m uint8, x *event.ExecView, o *order, zk uint64, zat
 			f.time = t
 		}
 	}
-	f.symbol, f.side = o.symbol, o.side
+	f.symbol, f.side, f.oid = o.symbol, o.side, o.id // o.id is x.OrderID's text
 	asset := x.CommissionAsset
 	if string(asset) == "null" {
 		asset = nil
 	}
 	s.setText(&f.asset, asset)
-	f.lits = s.slab.packAt(f.lits, f.ends[:flTrade], unsafe.Pointer(x), execFillOffs[:])
+	f.ends[flOrder] = 0 // in oid
+	f.lits = s.slab.packAt(f.lits, f.ends[flPrice:flTrade], unsafe.Pointer(x), execFillOffs[flPrice:])
 	f.ends[flTrade], f.ends[flPnl] = f.ends[flZ], f.ends[flZ] // none
 	if !zPut {
 		b.byKey.put(zk, i)
@@ -500,7 +510,8 @@ func (s *Store) addExecFill(m uint8, x *event.ExecView, o *order, zk uint64, zat
 
 // take readies the slot of a new fill, evicting the oldest by arrival
 // when the ring is full: every field set but the texts, the literals
-// (whose buffer is reused) and mkt, maker, makerKnown, time and tkey; zk
+// (whose buffer is reused) and mkt, maker, makerKnown, time and tkey (oid
+// empty); zk
 // is its z key (0: none), zat where byKey.find placed it (-1: not
 // known); zPut says whether zk was put there.
 func (b *fillBook) take(zk uint64, zat int) (i int32, f *fill, zPut bool) {
@@ -534,7 +545,7 @@ func (b *fillBook) take(zk uint64, zat int) (i int32, f *fill, zPut bool) {
 	b.seq++
 	// Field by field (a composite literal would be built aside and
 	// copied).
-	f.seq, f.zkey, f.mkey, f.mkind, f.next, f.nextSeq = b.seq, zk, 0, 0, 0, 0
+	f.seq, f.zkey, f.mkey, f.mkind, f.next, f.nextSeq, f.oid = b.seq, zk, 0, 0, 0, 0, ""
 	if f.row != nil {
 		f.row = nil
 	}
@@ -577,7 +588,7 @@ func (b *fillBook) indexEvents() {
 		if f.seq != seq || f.mkind != 'e' || f.mkey != 0 {
 			continue
 		}
-		f.mkey, _ = b.matchKeys(f.mkt, f.lit(flOrder), f.lit(flQty), f.lit(flPrice))
+		f.mkey, _ = b.matchKeys(f.mkt, f.orderID(), f.lit(flQty), f.lit(flPrice))
 		b.chain(i)
 	}
 	b.indexed = b.seq
