@@ -145,7 +145,9 @@ func (s *Store) apply(ev *event.Event, onPing func([]byte)) {
 		}
 		o := s.foldOrder(m, &ev.Exec, false)
 		ok, e = o != nil, ev.Exec.EventTime
-		s.settle(ev.Exec.ClientOrderID)
+		if len(s.pending) > 0 { // (mostly none: no call)
+			s.settle(ev.Exec.ClientOrderID)
+		}
 		s.foldExecFill(m, &ev.Exec, o)
 	case event.KindAccount:
 		ok, e = s.applyAccount(&ev.Account), ev.Account.EventTime
