@@ -14,6 +14,7 @@ import (
 	"bhtop/metrics"
 	"bhtop/rest"
 	"bhtop/sim"
+	"bhtop/state"
 	"bhtop/stream"
 	"bhtop/ui"
 )
@@ -99,22 +100,25 @@ func openUpstream(ctx context.Context, conn config.Conn, o upstreamOptions) (*up
 	} else if err := cfg.REST.SyncTime(ctx); err != nil && ctx.Err() == nil {
 		o.logger.Warn("clock sync failed", "err", err)
 	}
+	u.valueIn = conn.ValueIn
+	if !conn.NoMarket {
+		// The market client reads the session's hub, and the session
+		// tells it of new symbols (an order on a symbol not followed yet).
+		cfg.Hub = &state.Hub{}
+		mc, err := market.New(market.Config{REST: cfg.REST, WSURL: cfg.WSURL, State: cfg.Hub,
+			ValueIn: conn.ValueIn, Watch: conn.Watch, Logger: o.logger})
+		if err != nil {
+			u.Close()
+			return nil, fmt.Errorf("start the market client: %w", err)
+		}
+		u.market, cfg.Symbols = mc, mc
+	}
 	sess, err := stream.New(cfg)
 	if err != nil {
 		u.Close()
 		return nil, fmt.Errorf("start the user stream: %w", err)
 	}
 	u.sess = sess
-	u.valueIn = conn.ValueIn
-	if !conn.NoMarket {
-		mc, err := market.New(market.Config{REST: cfg.REST, WSURL: cfg.WSURL, State: sess.Hub(),
-			ValueIn: conn.ValueIn, Watch: conn.Watch, Logger: o.logger})
-		if err != nil {
-			u.Close()
-			return nil, fmt.Errorf("start the market client: %w", err)
-		}
-		u.market = mc
-	}
 	return u, nil
 }
 

@@ -115,6 +115,7 @@ type Decoder struct {
 	ping    span
 	base    int  // the index in events of the current frame's first event
 	generic bool // never take the fast path (tests compare the two)
+	noLine  bool // fast path without execLine (tests compare the two)
 }
 
 // Reasons a frame or an element is malformed.
@@ -383,7 +384,7 @@ func (d *Decoder) tryFast(s *scanner, depth int) bool {
 	// most frequent, are tried at once.
 	switch b := s.b; {
 	case len(b)-s.i <= 6 || b[s.i+6] != 'o':
-		end, ok = fastExec(b, s.i, depth, ev)
+		end, ok = fastExec(b, s.i, depth, ev, !d.noLine)
 	case hasAt(b, s.i, headPosition):
 		ev.Kind = KindPosition
 		end, ok = fastPosition(b, s.i+len(headPosition), depth, &ev.Position)

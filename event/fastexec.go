@@ -45,25 +45,35 @@ const (
 
 // fastExec decodes the object at b[start] into ev when it is an execution
 // report written the usual way, returning the index after it; false when
-// the generic path must decode it (ev then holds leftovers).
-func fastExec(b []byte, start, depth int, ev *Event) (int, bool) {
-	i, contract := start+len(headSpot), false
-	switch {
-	case hasAt(b, start, headSpot):
-	case hasAt(b, start, headContract):
-		i, contract = start+len(headContract), true
-	default:
-		return 0, false
-	}
+// the generic path must decode it (ev then holds leftovers). line: try
+// execLine first (tests compare with and without).
+func fastExec(b []byte, start, depth int, ev *Event, line bool) (int, bool) {
 	x := &ev.Exec
 	// execRawKeys' fields, Close and Leverage (stores, not a loop through
 	// pointers to them: this runs once per report)
 	x.LastQty, x.LastPrice, x.Commission, x.CommissionAsset, x.TradeTime = nil, nil, nil, nil, nil
 	x.TradeID, x.ExecType, x.RejectReason, x.StopPrice, x.IcebergQty = nil, nil, nil, nil, nil
 	x.Close, x.Leverage = false, nil
-	// i-1 is the head's comma: the fields in the service's order first,
-	// then any others by key.
-	i, seen := execInOrder(b, i-1, x, contract, 0)
+	// The fields in the service's order and forms first (execLine), then
+	// those in its order (execInOrder), then any others by key.
+	var i int
+	var seen uint32
+	var contract, ok bool
+	if line {
+		i, seen, contract, ok = execLine(b, start, x)
+	}
+	if !ok {
+		i, contract = start+len(headSpot), false
+		switch {
+		case hasAt(b, start, headSpot):
+		case hasAt(b, start, headContract):
+			i, contract = start+len(headContract), true
+		default:
+			return 0, false
+		}
+		// i-1 is the head's comma
+		i, seen = execInOrder(b, i-1, x, contract, 0)
+	}
 	for {
 		// i is the separator after a value.
 		if i >= len(b) {

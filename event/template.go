@@ -79,8 +79,8 @@ var (
 // fastExec checks it, from the separator at b[i]. It stops at the first
 // other key, or the first value not written the usual way (which
 // fastExec's loop then reads again), or the end, returning the separator
-// there and the fields seen. It calls nothing, so that the loop keeps its
-// values in registers.
+// there and the fields seen. It calls nothing but digitsTime, so that the
+// loop keeps its values in registers.
 func execInOrder(b []byte, i int, x *ExecView, contract bool, from int) (int, uint32) {
 	fields := execOrder[:spotOrder]
 	if contract {
@@ -153,34 +153,18 @@ func execInOrder(b []byte, i int, x *ExecView, contract bool, from int) (int, ui
 			*(*[]byte)(dst) = sub(b, i+5, j)
 		case f.kind == kindTime:
 			// up to 15 digits, quoted or not
-			if j = i + 5; c == '"' {
+			quoted := c == '"'
+			if j = i + 5; quoted {
 				j++
-				v = load8(b, j)
 			}
-			start, first := j, byte(v)
-			var t uint64
-			m := nonDigits(v)
-			if m == 0 {
-				t, j = parseEight(v), j+8
-				if v = load8(b, j); nonDigits(v) == 0 {
-					return i, seen
-				}
-				m = nonDigits(v)
-			}
-			lane := lowLane(m)
-			t = t*pow10[lane&7] + parseFirst(v, lane)
-			if j += lane; j == start {
+			t, k := digitsTime(b, j, !quoted)
+			if k < 0 || (quoted && at(b, k) != '"') {
 				return i, seen
 			}
-			if c == '"' {
-				if byte(v>>(8*lane)) != '"' {
-					return i, seen
-				}
+			if j = k; quoted {
 				j++
-			} else if first == '0' && j > start+1 {
-				return i, seen
 			}
-			*(*int64)(dst) = int64(t)
+			*(*int64)(dst) = t
 		case f.kind == kindBool && uint32(v) == wordTrue:
 			*(*bool)(dst), j = true, i+9
 		case f.kind == kindBool && v&0xFF_FFFF_FFFF == wordFalse:

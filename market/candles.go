@@ -46,6 +46,7 @@ func (c *Client) addBars(ctx context.Context, sock *socket, req barSeries) error
 		return nil
 	}
 	c.chartSymbol(req.symbol)
+	c.store.Expect(req.symbol) // dropped once: its bars are taken again
 	_, kept := c.kept[req.symbol]
 	own := req.interval == "1m" && (slices.Contains(c.symbols, req.symbol) || kept) // the symbol's subscription has it
 	if !own && !slices.Contains(c.extraBars, req) {

@@ -14,6 +14,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"bhtop/backoff"
+	"bhtop/internal/clock"
 	"bhtop/rest"
 	"bhtop/state"
 )
@@ -57,6 +58,11 @@ type Config struct {
 	KeepFor time.Duration
 
 	Logger *slog.Logger
+	// Clock runs the loop's ping, index and recheck tickers, the wait for
+	// the account's first state and the waits between sessions; default
+	// the real clock (tests pass a clock.Fake). The publish tick, a
+	// coalescing of pushes, runs on real time. Now defaults to its Now.
+	Clock  clock.Clock
 	Now    func() time.Time
 	Dialer *websocket.Dialer
 }
@@ -92,8 +98,9 @@ func (c *Config) setDefaults() {
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
+	c.Clock = clock.Or(c.Clock)
 	if c.Now == nil {
-		c.Now = time.Now
+		c.Now = c.Clock.Now
 	}
 	if c.Dialer == nil {
 		d := *websocket.DefaultDialer
@@ -155,6 +162,11 @@ type Client struct {
 	followed   string
 	followWake chan struct{}
 
+	// shown is what Wants reads of the loop's symbols (set by follow);
+	// recheckWake asks the loop to look at the state at once (Recheck).
+	shown       atomic.Pointer[shownSet]
+	recheckWake chan struct{}
+
 	allTickers atomic.Int64 // ms of the last GET ticker/24hr without symbol
 }
 
@@ -166,7 +178,7 @@ func New(cfg Config) (*Client, error) {
 	cfg.setDefaults()
 	c := &Client{cfg: cfg, results: make(chan func(*Store), 64), barReqs: make(chan barSeries, 8),
 		kept: map[string]time.Time{}, loading: map[barSeries]bool{}, failed: map[barSeries]time.Time{}, publishWake: make(chan struct{}, 1),
-		followWake: make(chan struct{}, 1)}
+		followWake: make(chan struct{}, 1), recheckWake: make(chan struct{}, 1)}
 	c.store = NewStore(cfg.Hub, cfg.Now)
 	c.store.SetHealth(false, "connecting")
 	c.store.Publish()
@@ -234,12 +246,8 @@ func (c *Client) run(ctx context.Context) {
 		c.store.Publish()
 		c.reconnects.Add(1)
 		c.cfg.Logger.Info("market data down", "err", errText(err), "retry", d)
-		t := time.NewTimer(d)
-		select {
-		case <-ctx.Done():
-			t.Stop()
+		if !clock.Sleep(c.cfg.Clock, ctx.Done(), d) {
 			return
-		case <-t.C:
 		}
 	}
 }
@@ -250,12 +258,12 @@ func (c *Client) run(ctx context.Context) {
 func (c *Client) waitState(ctx context.Context) {
 	notices, unsub := c.cfg.State.Subscribe()
 	defer unsub()
-	t := time.NewTimer(c.cfg.StateWait)
+	t := c.cfg.Clock.NewTimer(c.cfg.StateWait)
 	defer t.Stop()
 	for !hasAccount(c.cfg.State.Latest()) {
 		select {
 		case <-notices:
-		case <-t.C:
+		case <-t.C():
 			return
 		case <-ctx.Done():
 			return
@@ -302,7 +310,7 @@ func (c *Client) session(ctx context.Context) (up bool, err error) {
 		c.store.SetInstruments(InstrumentsOf(bi))
 	}
 	c.forgetKept()
-	c.symbols = c.touched()
+	c.follow(c.touched())
 	apply, err := c.fetchSnapshot(ctx, c.store.Instruments(), c.symbols)
 	if err != nil {
 		return false, err
@@ -380,7 +388,7 @@ func (c *Client) Follow(symbol string) {
 // loop serves the timers, REST answers and chart requests, each under
 // the lock, until the socket ends (its reader applies the frames).
 func (c *Client) loop(ctx context.Context, sock *socket) error {
-	ping := time.NewTicker(c.cfg.PingEvery)
+	ping := c.cfg.Clock.NewTicker(c.cfg.PingEvery)
 	defer ping.Stop()
 	// The publish tick runs only while something waits to be published,
 	// so a quiet socket does not wake the process ten times a second; a
@@ -389,9 +397,9 @@ func (c *Client) loop(ctx context.Context, sock *socket) error {
 	publish := time.NewTicker(period)
 	defer publish.Stop()
 	joined := c.cfg.Hub.Joined()
-	index := time.NewTicker(c.cfg.IndexEvery)
+	index := c.cfg.Clock.NewTicker(c.cfg.IndexEvery)
 	defer index.Stop()
-	recheck := time.NewTicker(c.cfg.RecheckEvery)
+	recheck := c.cfg.Clock.NewTicker(c.cfg.RecheckEvery)
 	defer recheck.Stop()
 	// The state is looked at every RecheckEvery (a new snapshot is a new
 	// pointer) rather than subscribed to: a subscriber woken by every
@@ -416,6 +424,11 @@ func (c *Client) loop(ctx context.Context, sock *socket) error {
 			step = func() error { return c.addBars(ctx, sock, req) }
 		case <-c.followWake:
 			step = func() error { return c.resubscribe(ctx, sock) }
+		case <-c.recheckWake:
+			step = func() error {
+				seen = c.cfg.State.Latest() // what touched reads, or older
+				return c.resubscribe(ctx, sock)
+			}
 		case <-publish.C:
 			step = func() error {
 				if !c.store.dirty {
@@ -429,16 +442,16 @@ func (c *Client) loop(ctx context.Context, sock *socket) error {
 			step = func() error { return nil } // the tick restarts below
 		case <-joined:
 			step = func() error { c.store.Publish(); return nil } // a new reader sees the newest at once
-		case <-ping.C:
+		case <-ping.C():
 			step = func() error {
 				if err := sock.ping(c.cfg.Now().UnixMilli()); err != nil {
 					return fmt.Errorf("ping the quote socket: %w", err)
 				}
 				return nil
 			}
-		case <-index.C:
+		case <-index.C():
 			step = func() error { c.fetchIndex(ctx); return nil }
-		case <-recheck.C:
+		case <-recheck.C():
 			step = func() error {
 				if now := c.cfg.State.Latest(); now != seen {
 					seen = now
@@ -530,7 +543,7 @@ func (c *Client) resubscribe(ctx context.Context, sock *socket) error {
 			added = append(added, s)
 		}
 	}
-	c.symbols = now
+	c.follow(now)
 	c.keep(gone)
 	if err := c.dropExpired(sock); err != nil {
 		return err
@@ -538,13 +551,22 @@ func (c *Client) resubscribe(ctx context.Context, sock *socket) error {
 	back := len(added)
 	added = c.unkeep(added)
 	back -= len(added)
+	if back > 0 {
+		c.store.Publish() // a new order's row has its Last at once
+	}
 	if len(added) > 0 {
 		if err := sock.subscribe("sub", added); err != nil {
 			return err
 		}
 		ins := c.store.Instruments()
 		c.background(ctx, func(ctx context.Context) (func(*Store), error) {
-			return c.fetchSnapshot(ctx, ins, added)
+			apply, err := c.fetchSnapshot(ctx, ins, added)
+			if err != nil {
+				return nil, err
+			}
+			// Published when applied: a new symbol's first quotes do not
+			// wait for the publish tick.
+			return func(s *Store) { apply(s); s.Publish() }, nil
 		})
 	}
 	// Open orders come and go every second on a busy account: only a new

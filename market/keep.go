@@ -93,7 +93,7 @@ func (c *Client) dropExpired(sock *socket) error {
 	slices.Sort(old)
 	for _, s := range old {
 		delete(c.kept, s)
-		c.store.Remove(s)
+		c.store.Forget(s) // pushes sent before the cancel still come
 		// Its extra series go with it: a chart asking again follows them anew.
 		for _, b := range c.extraBars {
 			if b.symbol == s && b.interval != "1m" {

@@ -29,6 +29,7 @@ type Store struct {
 	instruments map[string]Instrument
 	health      Health
 	hidden      map[string]bool // kept but left out of snapshots (Hide)
+	forgotten   map[string]bool // pushes dropped until Expect (Forget)
 	charts      chartMarks      // what charts show (chartmarks.go)
 
 	dirty        bool
@@ -143,6 +144,20 @@ func (s *Store) SetHealth(up bool, reason string) {
 // Health is the current health.
 func (s *Store) Health() Health { return s.health }
 
+// Forget removes a symbol whose subscription the client cancels, and
+// drops the pushes of it that may still be on the way (they would bring
+// it back, with no one to remove it again) until Expect.
+func (s *Store) Forget(symbol string) {
+	s.Remove(symbol)
+	if s.forgotten == nil {
+		s.forgotten = map[string]bool{}
+	}
+	s.forgotten[symbol] = true
+}
+
+// Expect takes the pushes of a symbol again, before it is subscribed.
+func (s *Store) Expect(symbol string) { delete(s.forgotten, symbol) }
+
 // Remove forgets a symbol that is no longer watched or touched.
 func (s *Store) Remove(symbol string) {
 	if _, had := s.quotes[symbol]; had {
@@ -178,20 +193,31 @@ func (s *Store) ApplyPush(p *Push) {
 		}
 		return p.Symbol
 	}
+	// A forgotten symbol's late pushes are dropped (a length check while
+	// no symbol was ever dropped).
+	gone := func(sym string) bool { return len(s.forgotten) > 0 && s.forgotten[sym] }
 	switch p.Topic {
 	case TopicRealtimes:
 		for i := range p.Tickers {
-			s.applyTicker(sym(i), &p.Tickers[i])
+			if sym := sym(i); !gone(sym) {
+				s.applyTicker(sym, &p.Tickers[i])
+			}
 		}
 	case TopicTrade:
-		s.applyTrades(p.Symbol, p.Trades, p.First)
+		if !gone(p.Symbol) {
+			s.applyTrades(p.Symbol, p.Trades, p.First)
+		}
 	case TopicKline:
 		for i := range p.Candles {
-			s.applyCandle(CandleKey(sym(i), p.Interval), p.Candles[i])
+			if sym := sym(i); !gone(sym) {
+				s.applyCandle(CandleKey(sym, p.Interval), p.Candles[i])
+			}
 		}
 	case TopicDepth:
 		for i := range p.Books {
-			s.applyBook(sym(i), p.Books[i])
+			if sym := sym(i); !gone(sym) {
+				s.applyBook(sym, p.Books[i])
+			}
 		}
 	}
 }

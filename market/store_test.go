@@ -311,3 +311,31 @@ func TestBars(t *testing.T) {
 		t.Errorf("empty series: Len %d, All %v", zero.Len(), zero.All())
 	}
 }
+
+// TestStoreForgetDropsLatePushes: a symbol the client dropped (its
+// cancel sent) may still have pushes on the way; they must not bring it
+// back, with a stale last price and no one to remove it (a closed order
+// of a symbol not followed reads Last —), until it is expected again.
+func TestStoreForgetDropsLatePushes(t *testing.T) {
+	s := testStore()
+	trade := `{"symbol":"BTCUSDT","topic":"trade","data":[{"v":"1","t":1002,"p":"100.2","q":"1"}],"f":true}`
+	push(t, s, trade)
+	s.Forget("BTCUSDT")
+	push(t, s, trade)
+	push(t, s, `{"symbol":"BTCUSDT","topic":"realtimes","data":[{"t":1003,"s":"BTCUSDT","c":"100","h":"110","l":"90","o":"95","v":"7","qv":"700"}]}`)
+	push(t, s, `{"symbol":"BTCUSDT","topic":"depth","data":[{"t":1004,"b":[["99","1"]],"a":[["101","3"]]}]}`)
+	push(t, s, `{"symbol":"BTCUSDT","topic":"kline","params":{"klineType":"1m"},"data":[{"t":60000,"c":"1","h":"1","l":"1","o":"1","v":"1"}]}`)
+	m := s.Publish()
+	_, q := m.Quotes["BTCUSDT"]
+	_, b := m.Books["BTCUSDT"]
+	_, tr := m.Trades["BTCUSDT"]
+	_, k := m.Candles[CandleKey("BTCUSDT", "1m")]
+	if q || b || tr || k {
+		t.Fatalf("late pushes of a forgotten BTCUSDT published: quote %v book %v trades %v bars %v", q, b, tr, k)
+	}
+	s.Expect("BTCUSDT")
+	push(t, s, trade)
+	if got := s.Publish().Quotes["BTCUSDT"].Last; got != "100.2" {
+		t.Errorf("BTCUSDT expected again: last %q, want 100.2", got)
+	}
+}

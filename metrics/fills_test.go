@@ -12,6 +12,7 @@ import (
 	"bhtop/dec"
 	"bhtop/rest"
 	"bhtop/sim"
+	"bhtop/state"
 )
 
 // TestRebatesNeverLowerFees: on a service that pays makers (a negative
@@ -116,6 +117,56 @@ func TestResyncCountsFillsOnce(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestResyncCountsDroppedFillsOnce: with a fill retention of 1, the
+// stream's fills (events without t) are dropped as the next comes: the
+// last of each order's, after a scrape counted it; the others (a market
+// order takes several levels of the book), and all of one order, before
+// any scrape did. The resync's myTrades records of them are new fills of
+// the Store but the same executions (Fill.Again): the fill and fee
+// counters equal the records after it, each execution counted once.
+func TestResyncCountsDroppedFillsOnce(t *testing.T) {
+	const keep = 12 // at least the records the resync brings anew
+	l := newLiveInto(t, "main", sim.Options{Faults: sim.Faults{NoTradeIDs: true}}, state.NewStore(state.WithFillRetention(keep)))
+	tr := rest.NewTrader(l.rest)
+	seen := 0.0 // fills counted
+	total := func() (n float64) {
+		for _, v := range l.series(t, "bhtop_fills_total", "symbol") {
+			n += v
+		}
+		return n
+	}
+	for i, r := range []rest.OrderRequest{
+		{Symbol: "BTCUSDT", Side: "BUY", Type: "MARKET", Quantity: "0.05"},
+		{Symbol: "ETHUSDT", Side: "SELL", Type: "MARKET", Quantity: "1.5"},
+		{Symbol: "BTCUSDT", Side: "SELL", Type: "MARKET", Quantity: "0.05"}, // all dropped before a scrape
+		{Symbol: "ETHUSDT", Side: "BUY", Type: "MARKET", Quantity: "1.5"},
+	} {
+		if res := tr.PlaceOrder(context.Background(), r); res.Outcome != rest.OutcomeAccepted {
+			t.Fatalf("%+v: %+v", r, res)
+		}
+		if i != 2 { // (no scrape between the third order and the fourth)
+			waitFor(t, fmt.Sprintf("order %d's last fill counted", i+1), func() bool { n := total(); return n > seen })
+			seen = total()
+		}
+	}
+	fills, fees := recordCounts(t, l)
+	t.Logf("before the resync: counted %v, records %v", l.series(t, "bhtop_fills_total", "symbol"), fills)
+	if err := l.sess.Resync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the records, as the fills kept", func() bool {
+		for _, f := range l.sess.Hub().Latest().Fills {
+			if f.TradeID == "" {
+				return false
+			}
+		}
+		return true
+	})
+	if got, gotFees := l.series(t, "bhtop_fills_total", "symbol"), l.series(t, "bhtop_fees_total", "asset"); !maps.Equal(got, fills) || !maps.Equal(gotFees, fees) {
+		t.Errorf("after the resync: fills %v, fees %v; want the records' %v, %v", got, gotFees, fills, fees)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/sim"
+	"bhtop/state"
 	"bhtop/stream"
 )
 
@@ -35,10 +36,16 @@ func newLive(t *testing.T, name string, activity float64) *live {
 // newLiveOn is newLive on a simulator started with opts.
 func newLiveOn(t *testing.T, name string, opts sim.Options) *live {
 	t.Helper()
+	return newLiveInto(t, name, opts, nil)
+}
+
+// newLiveInto is newLiveOn folding into store (nil: the session's own).
+func newLiveInto(t *testing.T, name string, opts sim.Options, store *state.Store) *live {
+	t.Helper()
 	reg := New()
 	s := simtest.Start(t, opts)
 	c := s.Client(rest.WithRequestHook(reg.RequestHook()))
-	sess, err := stream.New(stream.Config{REST: c, WSURL: s.WSURL(), Trader: rest.NewTrader(c)})
+	sess, err := stream.New(stream.Config{REST: c, WSURL: s.WSURL(), Trader: rest.NewTrader(c), Store: store})
 	testkit.Live(t, sess, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)

@@ -74,6 +74,9 @@ func (s *Store) applyBalance(e int64, asset, free, locked []byte) bool {
 	if b == nil {
 		b = &balance{asset: string(asset), e: e}
 		s.balances[b.asset] = b
+		if len(s.newAssets) < maxNotes {
+			s.newAssets = append(s.newAssets, b.asset)
+		}
 	} else if e < b.e {
 		return false
 	}
@@ -102,13 +105,17 @@ func (s *Store) applyPosition(p *event.PositionView) {
 			}
 		}
 	}
-	if row == nil {
+	fresh := row == nil
+	if fresh {
 		row = &position{}
 		s.positions = append(s.positions, row)
 	}
 	s.setText(&row.accountID, p.AccountID)
 	s.setText(&row.symbol, p.Symbol)
 	s.setText(&row.side, p.Side)
+	if fresh {
+		s.noteSymbol(row.symbol)
+	}
 	row.setLits(p.AvgPrice, p.Total, p.Available, p.LiquidationPrice, p.Margin, p.RealizedPnl)
 	s.posDirty = true
 }

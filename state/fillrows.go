@@ -77,6 +77,9 @@ func (b *fillBook) row(i int32) *Fill {
 	f := &b.ring[i]
 	if f.row == nil {
 		f.row = f.materialize()
+		if f.again {
+			f.row.Again = b.gone.againOf[f.seq]
+		}
 	}
 	return f.row
 }
@@ -100,14 +103,14 @@ func compareFills(a, b *fill) int {
 			return c
 		}
 	}
-	return cmp.Or(cmp.Compare(a.mkt, b.mkt), event.CompareIDs(string(a.orderID()), string(b.orderID())),
+	return cmp.Or(cmp.Compare(a.mkt, b.mkt), event.CompareIDs(string(a.lit(flOrder)), string(b.lit(flOrder))),
 		event.CompareDecimal(a.lit(flZ), b.lit(flZ)), cmp.Compare(a.seq, b.seq))
 }
 
 // materialize builds the read-model row of f; QuoteQty is price × qty,
 // exact.
 func (f *fill) materialize() *Fill {
-	r := &Fill{Market: marketNames[f.mkt], Symbol: f.symbol, OrderID: cmp.Or(f.oid, string(f.lit(flOrder))),
+	r := &Fill{Market: marketNames[f.mkt], Symbol: f.symbol, OrderID: string(f.lit(flOrder)),
 		TradeID: string(f.lit(flTrade)), Side: f.side, Price: string(f.lit(flPrice)), Qty: string(f.lit(flQty)),
 		Commission: string(f.lit(flFee)), CommissionAsset: f.asset, Maker: f.maker, Time: f.time,
 		RealizedPnl: string(f.lit(flPnl)), Seq: f.seq}

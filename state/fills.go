@@ -62,11 +62,11 @@ type fill struct {
 	seq                 uint64 // arrival number; 0: empty slot
 	mkt                 uint8
 	maker, makerKnown   bool
+	again               bool // a record paired with a dropped event half (goneBook)
 	time                int64
 	symbol, side, asset string
 	lits                []byte
 	ends                [nFillLits]int32
-	oid                 string // the order's id when lit flOrder is left empty (addExecFill takes its order's)
 	tkey, zkey          uint64 // index keys; 0 when not known
 	mkey                uint64 // match key of a fill lacking tkey or zkey; 0 when complete at arrival
 	mkind               byte   // mkey's chain: 'e' or 'r'
@@ -81,14 +81,6 @@ func (f *fill) lit(k int) []byte {
 		start = f.ends[k-1]
 	}
 	return f.lits[start:f.ends[k]]
-}
-
-// orderID is the fill's order id (read only: it may be oid's bytes).
-func (f *fill) orderID() []byte {
-	if f.oid != "" {
-		return unsafe.Slice(unsafe.StringData(f.oid), len(f.oid))
-	}
-	return f.lit(flOrder)
 }
 
 // setLit replaces literal k, rewriting the buffer in place.
@@ -138,6 +130,8 @@ type fillBook struct {
 	// at most shownSeq; evictedShown counts those.
 	shownSeq     uint64
 	evictedShown int
+
+	gone goneBook // dropped halves (fillsgone.go)
 }
 
 // fillRef names the fill in a slot while the slot still holds it.
@@ -253,7 +247,7 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order) {
 	// The usual new fill (its order applied, no trade id, no record to
 	// pair with, not seen before) is added straight from x: what foldFill
 	// and addFill would do with its fillIn.
-	if o != nil && x.CumQty != nil && b.records == 0 && b.byKey.tab != nil && !b.eager && !event.IsDigits(x.TradeID) &&
+	if o != nil && x.CumQty != nil && b.records == 0 && b.gone.records == 0 && b.byKey.tab != nil && !b.eager && !event.IsDigits(x.TradeID) &&
 		string(x.Commission) != "null" {
 		zk := b.zKeyOf(m, o.key, x.OrderID, x.CumQty)
 		if _, at, ok := b.byKey.find(zk); !ok {
@@ -351,13 +345,24 @@ func (s *Store) foldFill(in *fillIn) {
 			s.mergeFill(i, in, tk, 0)
 			return
 		}
+		b.indexGone()
+		if gone, ok := b.pairGone(in, 'e', me); ok {
+			s.addFill(in, tk, zk, mr, zat)
+			b.markAgain(gone, true)
+			return
+		}
 	case tk == 0 && zk != 0: // an event without t: its record may be here
-		if b.records == 0 {
+		if b.records == 0 && b.gone.records == 0 {
 			break // no chain of records to look in
 		}
 		_, mr = b.matchKeys(in.mkt, in.v[flOrder], in.v[flQty], in.v[flPrice])
 		if i, ok := b.matchHalf(in, 'r', mr); ok {
 			s.mergeFill(i, in, 0, zk)
+			return
+		}
+		if gone, ok := b.pairGone(in, 'r', mr); ok {
+			s.addFill(in, tk, zk, mr, zat)
+			b.markAgain(gone, false)
 			return
 		}
 	case tk == 0:
@@ -371,13 +376,13 @@ func (s *Store) foldFill(in *fillIn) {
 func (b *fillBook) isTrade(i int32, in *fillIn) bool {
 	f := &b.ring[i]
 	return f.seq != 0 && f.mkt == in.mkt && f.tkey != 0 && string(trimID(f.lit(flTrade))) == string(trimID(in.v[flTrade])) &&
-		string(trimID(f.orderID())) == string(trimID(in.v[flOrder]))
+		string(trimID(f.lit(flOrder))) == string(trimID(in.v[flOrder]))
 }
 
 // isZ reports whether slot i holds the execution of (market, orderId, z).
 func (b *fillBook) isZ(i int32, in *fillIn) bool {
 	f := &b.ring[i]
-	return f.seq != 0 && f.mkt == in.mkt && f.zkey != 0 && string(f.orderID()) == string(in.v[flOrder]) &&
+	return f.seq != 0 && f.mkt == in.mkt && f.zkey != 0 && string(f.lit(flOrder)) == string(in.v[flOrder]) &&
 		event.CompareDecimal(f.lit(flZ), in.v[flZ]) == 0
 }
 
@@ -389,7 +394,7 @@ func (b *fillBook) matchHalf(in *fillIn, kind byte, key uint64) (int32, bool) {
 	if !ok {
 		return 0, false
 	}
-	found, seq := int32(-1), b.ring[i].seq
+	found, again, seq := int32(-1), int32(-1), b.ring[i].seq
 	for seq != 0 {
 		f := &b.ring[i]
 		if f.seq != seq {
@@ -399,11 +404,18 @@ func (b *fillBook) matchHalf(in *fillIn, kind byte, key uint64) (int32, bool) {
 		if kind == 'r' {
 			lacks = len(f.lit(flZ)) == 0
 		}
-		if lacks && f.mkt == in.mkt && string(f.orderID()) == string(in.v[flOrder]) &&
+		if lacks && f.mkt == in.mkt && string(f.lit(flOrder)) == string(in.v[flOrder]) &&
 			event.CompareDecimal(f.lit(flQty), in.v[flQty]) == 0 && event.CompareDecimal(f.lit(flPrice), in.v[flPrice]) == 0 {
-			found = i
+			if f.again {
+				again = i
+			} else {
+				found = i
+			}
 		}
 		i, seq = f.next, f.nextSeq
+	}
+	if found < 0 { // a record paired with a dropped half only when no other is here
+		found = again
 	}
 	return found, found >= 0
 }
@@ -423,6 +435,11 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 	if len(f.lit(flZ)) == 0 && len(in.v[flZ]) > 0 {
 		f.setLit(flZ, in.v[flZ])
 		changed = true
+		if f.again { // a record that met its own event: the dropped half it paired with is another's
+			b.unpairGone(b.gone.unclaim(f.seq))
+			delete(b.gone.againOf, f.seq)
+			f.again = false
+		}
 	}
 	if f.zkey == 0 && zk != 0 {
 		f.zkey = zk
@@ -492,14 +509,13 @@ func (s *Store) addExecFill(m uint8, x *event.ExecView, o *order, zk uint64, zat
 			f.time = t
 		}
 	}
-	f.symbol, f.side, f.oid = o.symbol, o.side, o.id // o.id is x.OrderID's text
+	f.symbol, f.side = o.symbol, o.side
 	asset := x.CommissionAsset
 	if string(asset) == "null" {
 		asset = nil
 	}
 	s.setText(&f.asset, asset)
-	f.ends[flOrder] = 0 // in oid
-	f.lits = s.slab.packAt(f.lits, f.ends[flPrice:flTrade], unsafe.Pointer(x), execFillOffs[flPrice:])
+	f.lits = s.slab.packAt(f.lits, f.ends[:flTrade], unsafe.Pointer(x), execFillOffs[:])
 	f.ends[flTrade], f.ends[flPnl] = f.ends[flZ], f.ends[flZ] // none
 	if !zPut {
 		b.byKey.put(zk, i)
@@ -510,8 +526,7 @@ func (s *Store) addExecFill(m uint8, x *event.ExecView, o *order, zk uint64, zat
 
 // take readies the slot of a new fill, evicting the oldest by arrival
 // when the ring is full: every field set but the texts, the literals
-// (whose buffer is reused) and mkt, maker, makerKnown, time and tkey (oid
-// empty); zk
+// (whose buffer is reused) and mkt, maker, makerKnown, time and tkey; zk
 // is its z key (0: none), zat where byKey.find placed it (-1: not
 // known); zPut says whether zk was put there.
 func (b *fillBook) take(zk uint64, zat int) (i int32, f *fill, zPut bool) {
@@ -540,12 +555,15 @@ func (b *fillBook) take(zk uint64, zat int) (i int32, f *fill, zPut bool) {
 		if old.mkind == 'r' {
 			b.records--
 		}
+		if old.mkind != 0 && (old.mkind != 'e' || !b.gone.take(old)) { // it may lack its other half (fillsgone.go)
+			b.rememberAll(old)
+		}
 	}
 	f = &b.ring[i]
 	b.seq++
 	// Field by field (a composite literal would be built aside and
 	// copied).
-	f.seq, f.zkey, f.mkey, f.mkind, f.next, f.nextSeq, f.oid = b.seq, zk, 0, 0, 0, 0, ""
+	f.seq, f.zkey, f.mkey, f.mkind, f.next, f.nextSeq, f.again = b.seq, zk, 0, 0, 0, 0, false
 	if f.row != nil {
 		f.row = nil
 	}
@@ -588,7 +606,7 @@ func (b *fillBook) indexEvents() {
 		if f.seq != seq || f.mkind != 'e' || f.mkey != 0 {
 			continue
 		}
-		f.mkey, _ = b.matchKeys(f.mkt, f.orderID(), f.lit(flQty), f.lit(flPrice))
+		f.mkey, _ = b.matchKeys(f.mkt, f.lit(flOrder), f.lit(flQty), f.lit(flPrice))
 		b.chain(i)
 	}
 	b.indexed = b.seq

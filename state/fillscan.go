@@ -11,13 +11,15 @@ package state
 // its order, quantity and time. Reading costs nothing while the fills did not change
 // and only the appended ones when fills were only appended (the usual
 // case); a fill sorted in among older ones (a resync's myTrades records)
-// makes it read them all. The memory
+// makes it read them all. A fill the Store marks Again (the other half
+// of an execution whose fill it dropped) is new only when that fill was
+// not seen here. The memory
 // is bounded in two generations: when the newer outgrows its bound it
 // becomes the older and the older is forgotten, so a key is remembered
 // for at least 4×(fills kept)+1024 keys more. The zero value is ready.
 type FillScan struct {
-	rows      []Fill // the last snapshot's fills
-	seen, old map[FillKey]struct{}
+	rows      []Fill           // the last snapshot's fills
+	seen, old map[FillKey]bool // a fill's key → counted (not Again when seen)
 }
 
 // FillKey identifies a fill (KeyOf).
@@ -45,30 +47,46 @@ func tradeKeyOf(f *Fill) FillKey {
 	return FillKey{market: f.Market, orderID: f.OrderID, qty: f.Qty, time: f.Time}
 }
 
-// mark remembers f as seen: its key, and its trade id when it has a Seq.
-func (s *FillScan) mark(f *Fill) {
-	s.seen[KeyOf(f)] = struct{}{}
+// mark remembers f as seen: its key (counted or not), and its trade id
+// when it has a Seq.
+func (s *FillScan) mark(f *Fill, counted bool) {
+	s.seen[KeyOf(f)] = counted
 	if f.Seq != 0 && f.TradeID != "" {
-		s.seen[tradeKeyOf(f)] = struct{}{}
+		s.seen[tradeKeyOf(f)] = true
 	}
 }
 
-// known reports whether f was seen: its key, or for a fill with a Seq,
-// its trade id (under another Seq).
-func (s *FillScan) known(f *Fill) bool {
-	if s.has(KeyOf(f)) {
-		return true
+// counts reports whether f is an execution not counted before (visit),
+// and whether f is to be remembered as counted: not when f is Again, the
+// other half of a dropped fill seen here (counted then, or itself the
+// half of one counted), until it is no longer Again (the Store found
+// they were two executions).
+func (s *FillScan) counts(f *Fill) (visit, counted bool) {
+	if seen, counted := s.lookup(KeyOf(f)); seen {
+		return !counted && f.Again == 0, counted || f.Again == 0
 	}
-	return f.Seq != 0 && f.TradeID != "" && s.has(tradeKeyOf(f))
+	if f.Seq != 0 && f.TradeID != "" && s.has(tradeKeyOf(f)) {
+		return false, true // its trade id seen (under another Seq)
+	}
+	if f.Again != 0 && s.has(FillKey{seq: f.Again}) {
+		return false, false
+	}
+	return true, true
 }
 
 // has reports whether key k is remembered (either generation).
 func (s *FillScan) has(k FillKey) bool {
-	if _, ok := s.seen[k]; ok {
-		return true
+	seen, _ := s.lookup(k)
+	return seen
+}
+
+// lookup reports whether key k is remembered and whether it was counted.
+func (s *FillScan) lookup(k FillKey) (seen, counted bool) {
+	if counted, ok := s.seen[k]; ok {
+		return true, counted
 	}
-	_, ok := s.old[k]
-	return ok
+	counted, seen = s.old[k]
+	return seen, counted
 }
 
 // Scan calls visit with each fill of fills (a snapshot's Fills) not seen
@@ -78,17 +96,19 @@ func (s *FillScan) Scan(fills []Fill, visit func(*Fill)) {
 		return
 	}
 	if s.seen == nil || len(s.seen) > 4*len(fills)+1024 { // up to two keys a fill
-		s.old, s.seen = s.seen, make(map[FillKey]struct{}, 2*len(fills))
+		s.old, s.seen = s.seen, make(map[FillKey]bool, 2*len(fills))
 		for i := range s.rows { // what the last snapshot held was seen
-			s.mark(&s.rows[i])
+			_, counted := s.lookup(KeyOf(&s.rows[i]))
+			s.mark(&s.rows[i], counted)
 		}
 	}
 	for i := s.appended(fills); i < len(fills); i++ {
 		f := &fills[i]
-		if !s.known(f) {
+		visit1, counted := s.counts(f)
+		if visit1 {
 			visit(f)
 		}
-		s.mark(f) // a fill seen before may have gained its trade id
+		s.mark(f, counted) // a fill seen before may have gained its trade id
 	}
 	s.rows = fills
 }

@@ -49,8 +49,9 @@ func TestFillScanOncePerFill(t *testing.T) {
 // the Store keeps one fill per execution and FillScan, scanning at random
 // points, visits each once; with a small retention too when every
 // snapshot is scanned (a fill evicted unseen is not counted) and events
-// carry t (an event fill lacking t that is evicted before its record
-// comes is not told from the record, which is then new).
+// carry t (without t, an evicted event fill and the record that comes
+// after are one execution, state.Fill.Again, but many executions of one
+// order alike in quantity and price cannot always be told apart).
 func TestFillScanShuffled(t *testing.T) {
 	for seed := uint64(1); seed <= 300; seed++ {
 		r := rand.New(rand.NewPCG(seed, 2))
@@ -129,4 +130,61 @@ func TestFillScanRemembersPastRebuild(t *testing.T) {
 	if visits != 0 {
 		t.Errorf("the record of a fill seen 700 fills before visited %d times, want 0", visits)
 	}
+}
+
+// TestFillScanRecordOfDroppedFill: an event fill without t that the
+// Store dropped (retention) before its myTrades record came is counted
+// once: the record, a new fill of the Store, is Again; and so is an
+// event without t whose record was dropped before it came.
+func TestFillScanRecordOfDroppedFill(t *testing.T) {
+	rec := func(id, order string, time int64) TradeSnap {
+		return TradeSnap{Market: MarketSpot, Symbol: "ETHBTC", TradeID: id, OrderID: order, Side: "SELL",
+			Price: "0.05", Qty: "1", Commission: "0.0001", CommissionAsset: "BTC", Time: time}
+	}
+	t.Run("event first", func(t *testing.T) {
+		s := NewStore(WithFillRetention(1))
+		var scan FillScan
+		visits := 0
+		fold(s, execFill(MarketSpot, "8", 30, "1", "0.05", "1", ""))
+		scan.Scan(s.Snapshot().Fills, func(*Fill) { visits++ })
+		fold(s, execFill(MarketSpot, "9", 40, "1", "0.05", "1", "900"))
+		scan.Scan(s.Snapshot().Fills, func(*Fill) { visits++ })
+		s.ApplyTrades([]TradeSnap{rec("700", "8", 30)})
+		scan.Scan(s.Snapshot().Fills, func(*Fill) { visits++ })
+		s.ApplyTrades([]TradeSnap{rec("701", "8", 31)}) // another execution: new
+		scan.Scan(s.Snapshot().Fills, func(*Fill) { visits++ })
+		if visits != 3 {
+			t.Errorf("%d fills visited, want 3", visits)
+		}
+	})
+	t.Run("event dropped unseen", func(t *testing.T) { // counted once: by its record
+		s := NewStore(WithFillRetention(1))
+		var scan FillScan
+		visits := 0
+		fold(s, execFill(MarketSpot, "8", 30, "1", "0.05", "1", ""))
+		fold(s, execFill(MarketSpot, "9", 40, "1", "0.05", "1", "900"))
+		scan.Scan(s.Snapshot().Fills, func(*Fill) { visits++ })
+		s.ApplyTrades([]TradeSnap{rec("700", "8", 30)})
+		snap := s.Snapshot()
+		scan.Scan(snap.Fills, func(*Fill) { visits++ })
+		if visits != 2 || snap.Fills[len(snap.Fills)-1].Again == 0 {
+			t.Errorf("%d fills visited, want 2 (the record Again: %+v)", visits, snap.Fills)
+		}
+	})
+	t.Run("record first", func(t *testing.T) {
+		s := NewStore(WithFillRetention(1))
+		var scan FillScan
+		visits := 0
+		s.ApplyTrades([]TradeSnap{rec("700", "8", 30)})
+		scan.Scan(s.Snapshot().Fills, func(*Fill) { visits++ })
+		fold(s, execFill(MarketSpot, "9", 40, "1", "0.05", "1", "900"))
+		scan.Scan(s.Snapshot().Fills, func(*Fill) { visits++ })
+		fold(s, execFill(MarketSpot, "8", 30, "1", "0.05", "1", ""))
+		scan.Scan(s.Snapshot().Fills, func(*Fill) { visits++ })
+		fold(s, execFill(MarketSpot, "8", 31, "1", "0.05", "2", "")) // another execution: new
+		scan.Scan(s.Snapshot().Fills, func(*Fill) { visits++ })
+		if visits != 3 {
+			t.Errorf("%d fills visited, want 3", visits)
+		}
+	})
 }

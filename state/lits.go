@@ -51,9 +51,9 @@ var fillLitOffs = func() (offs [nFillLits]uintptr) {
 }()
 
 // execFillOffs places the literals of the fill an update reports, but
-// for the order id (addExecFill takes the order's) and the trade id and
-// PnL (which come last), in the update.
+// for the trade id and PnL (which come last), in the update.
 var execFillOffs = [flTrade]uintptr{
+	flOrder: unsafe.Offsetof(event.ExecView{}.OrderID),
 	flPrice: unsafe.Offsetof(event.ExecView{}.LastPrice),
 	flQty:   unsafe.Offsetof(event.ExecView{}.LastQty),
 	flFee:   unsafe.Offsetof(event.ExecView{}.Commission),

@@ -307,6 +307,9 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, keepMaker bool) *order {
 	case o.open && !wasOpen && o.inClosed:
 		s.closedCount-- // reopened: keeps its place from the first closing
 	}
+	if o.open && !wasOpen {
+		s.noteSymbol(o.symbol)
+	}
 	return o
 }
 

@@ -50,6 +50,8 @@ type Store struct {
 	recent    [64]string // interned texts by textSlot: most lookups end here
 	slab      litSlab    // buffers of new orders' and fills' literals
 	orderSlab []order    // new orders not yet used, allocated 64 at a time
+
+	newSyms, newAssets []string // noted since TakeNewSymbols (newsymbols.go)
 }
 
 // Option changes a Store made by NewStore.

@@ -163,4 +163,10 @@ type Fill struct {
 	// become one fill (an event without t gains the record's trade id);
 	// 0 in a fill no Store made. Not in the dump.
 	Seq uint64 `json:"-"`
+	// Again, when not 0, is the Seq of a fill the Store has since
+	// dropped (retention) of which this one is the other half (its
+	// myTrades record, or its event after its record): one execution,
+	// counted once (FillScan counts this fill only when it did not see
+	// that one). Not in the dump.
+	Again uint64 `json:"-"`
 }

@@ -78,6 +78,9 @@ type Config struct {
 	Hub    *state.Hub   // optional: where snapshots are published; New makes one
 	Store  *state.Store // optional: the store to fold into; New makes one
 	Dialer *websocket.Dialer
+	// Symbols, optional, follows the account's symbols (the market
+	// client): see SymbolWatcher.
+	Symbols SymbolWatcher
 
 	Simulated bool   // the exchange is the in-process simulator (header: SIMULATED)
 	Host      string // base URL host for the header
@@ -112,4 +115,18 @@ func (c *Config) setDefaults() {
 	if c.Dialer == nil {
 		c.Dialer = &websocket.Dialer{HandshakeTimeout: 10 * time.Second, ReadBufferSize: 64 << 10}
 	}
+}
+
+// SymbolWatcher follows the market of the account's symbols from the
+// Hub's snapshots, looking at the state now and then (the market
+// client). After each change the writer hands it the symbols of orders
+// that opened and of positions that appeared, and the assets of balances
+// that appeared (state.Store.TakeNewSymbols): when Wants answers true the
+// writer publishes the snapshot at once and calls Recheck, so a new
+// order's symbol is followed within a quote round trip, not at the next
+// periodic look. Both run on the writer's goroutine: they must be cheap
+// and never block.
+type SymbolWatcher interface {
+	Wants(symbols, assets []string) bool
+	Recheck()
 }

@@ -180,6 +180,21 @@ func (w *writer) onItem(it item, now time.Time) {
 	if since >= w.interval() || (w.s.queued.Load() == 0 && since >= w.publishGap() && w.eager(it)) {
 		w.publish(now)
 	}
+	if syms, assets := w.store.TakeNewSymbols(); len(syms)+len(assets) > 0 {
+		w.newSymbols(syms, assets, now)
+	}
+}
+
+// newSymbols tells the symbol watcher of the symbols and assets that
+// appeared: when it wants one, the state is published at once (it reads
+// the Hub) and it is asked to look.
+func (w *writer) newSymbols(syms, assets []string, now time.Time) {
+	sw := w.s.cfg.Symbols
+	if sw == nil || !sw.Wants(syms, assets) {
+		return
+	}
+	w.publish(now)
+	sw.Recheck()
 }
 
 // onTick is the writer's tick at now.
