@@ -48,51 +48,168 @@ type block struct {
 	ready chan struct{} // one token when recs are decoded
 }
 
+// blockPool keeps the blocks of finished scans for the next one: a
+// block's buffers (its lines' bytes, its decoded events, ~1 KiB each)
+// grow to about 1 MiB while it is filled, and a scan holds several.
+var blockPool sync.Pool
+
 // ScanDecoded reads every record of r like Scan, and calls fn for each in
 // journal order on the calling goroutine, with the frame already decoded:
-// lines are read in blocks, and the blocks are parsed and decoded on up to
-// workers goroutines while earlier ones are folded. A record and its
-// events are valid only during the call. A read error stops the scan
-// after the records before it, as in Scan.
+// lines are read in blocks, each block read and decoded by one of
+// workers-1 goroutines while the caller folds earlier ones (the caller
+// reads and decodes a block too when the next one is not ready yet; with
+// one worker it does everything itself). A record and its events are
+// valid only during the call. A read error stops the scan after the
+// records before it, as in Scan.
 func ScanDecoded(r io.Reader, workers int, fn func(d *Decoded)) error {
 	return scanDecoded(&lineReader{r: skipBOM(r), blockBytes: blockBytes, blockLines: blockLines}, workers, fn)
 }
 
 func scanDecoded(lr *lineReader, workers int, fn func(d *Decoded)) error {
 	workers = max(workers, 1)
-	n := 2*workers + 2 // blocks in flight: each worker busy, the folder busy, one read ahead
-	free := make(chan *block, n)
-	for range n {
-		free <- &block{ready: make(chan struct{}, 1)}
+	n := 2*workers + 2 // blocks in flight: each decoder busy, the folder busy, some read ahead
+	if workers == 1 {
+		n = 1
 	}
-	work, order := make(chan *block, n), make(chan *block, n)
-	var readErr error
-	go func() {
-		defer close(order)
-		defer close(work)
-		readErr = lr.readBlocks(free, work, order)
+	p := &pipe{lr: lr, free: make(chan *block, n), order: make(chan *block, n), quit: make(chan struct{})}
+	blocks := make([]*block, n)
+	for i := range blocks {
+		b, _ := blockPool.Get().(*block)
+		if b == nil {
+			b = &block{ready: make(chan struct{}, 1)}
+		}
+		blocks[i] = b
+		p.free <- b
+	}
+	defer func() {
+		for _, b := range blocks {
+			b.recs = b.recs[:0]
+			blockPool.Put(b)
+		}
 	}()
+	// The caller folds on one core and decoders take the others: the
+	// folder, which sets the pace, never waits for a core behind them, and
+	// each block is handed over twice (to be folded, then back), not four
+	// times as with a reading goroutine apart.
 	var wg sync.WaitGroup
-	for range workers {
+	for range workers - 1 {
 		wg.Go(func() {
-			for b := range work {
-				b.decode()
-				b.ready <- struct{}{}
+			for {
+				select {
+				case b := <-p.free:
+					if !p.next(b) {
+						p.free <- b
+						return
+					}
+					b.decode()
+					b.ready <- struct{}{}
+				case <-p.quit:
+					return
+				}
 			}
 		})
 	}
-	for b := range order {
-		<-b.ready
+	for {
+		b, ok := p.ordered()
+		if !ok {
+			break
+		}
+		p.await(b)
 		for i := range b.recs {
 			fn(&b.recs[i])
 		}
-		free <- b
+		p.free <- b
 	}
 	wg.Wait()
-	if readErr != nil {
-		return fmt.Errorf("read journal: %w", readErr)
+	if p.err != nil {
+		return fmt.Errorf("read journal: %w", p.err)
 	}
 	return nil
+}
+
+// pipe is what ScanDecoded's goroutines share: the reader, the blocks
+// free to fill, and the filled ones in journal order.
+type pipe struct {
+	mu    sync.Mutex // guards lr, done, err and the order of sends on order
+	lr    *lineReader
+	done  bool  // every line is read: order is closed, quit too
+	err   error // the read error (with its line), nil at the end of the journal
+	free  chan *block
+	order chan *block // filled blocks, in journal order; closed after the last
+	quit  chan struct{}
+}
+
+// next fills b with the next lines and queues it to be folded; false when
+// every line was read before (b is not queued).
+func (p *pipe) next(b *block) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done {
+		return false
+	}
+	done := p.lr.fill(b)
+	if len(b.lines) > 0 {
+		p.order <- b // never blocks: order holds every block
+	}
+	if done {
+		p.done = true
+		if !errors.Is(p.lr.err, io.EOF) {
+			p.err = fmt.Errorf("line %d: %w", p.lr.lineNo+1, p.lr.err)
+		}
+		close(p.order)
+		close(p.quit)
+	}
+	return len(b.lines) > 0
+}
+
+// help reads and decodes the next block on the caller's goroutine when a
+// block is free; it reports whether it did.
+func (p *pipe) help() bool {
+	select {
+	case b := <-p.free:
+		if !p.next(b) {
+			p.free <- b
+			return false
+		}
+		b.decode()
+		b.ready <- struct{}{}
+		return true
+	default:
+		return false
+	}
+}
+
+// ordered returns the next block in journal order, false after the last;
+// while none is queued, the caller reads and decodes one itself if one is
+// free (with one worker, it reads every block so).
+func (p *pipe) ordered() (*block, bool) {
+	for {
+		select {
+		case b, ok := <-p.order:
+			return b, ok
+		default:
+		}
+		if !p.help() {
+			b, ok := <-p.order
+			return b, ok
+		}
+	}
+}
+
+// await returns once b is decoded; meanwhile the caller reads and
+// decodes later blocks while there are free ones.
+func (p *pipe) await(b *block) {
+	for {
+		select {
+		case <-b.ready:
+			return
+		default:
+		}
+		if !p.help() {
+			<-b.ready
+			return
+		}
+	}
 }
 
 // lineReader splits a journal into the lines of blocks as Reader does
@@ -108,27 +225,6 @@ type lineReader struct {
 	// dropped counts the bytes of the current line already dropped: it
 	// is over MaxLine, and only its length still matters.
 	dropped int
-}
-
-// readBlocks fills blocks from free with lines and hands each to the
-// workers and, in order, to the folder; it returns the read error (with
-// the line it was in), nil at the end of the journal.
-func (lr *lineReader) readBlocks(free <-chan *block, work, order chan<- *block) error {
-	for {
-		b := <-free
-		done := lr.fill(b)
-		if len(b.lines) > 0 {
-			order <- b
-			work <- b
-		}
-		switch {
-		case !done:
-		case errors.Is(lr.err, io.EOF):
-			return nil
-		default:
-			return fmt.Errorf("line %d: %w", lr.lineNo+1, lr.err)
-		}
-	}
 }
 
 // fill reads lines into b until it holds blockBytes of them or

@@ -84,9 +84,25 @@ var journalText = sync.OnceValue(func() []byte {
 // BenchmarkIngestParallel is replay --dump's ingest in-process: the same
 // corpus as a journal, its lines parsed and decoded on every core
 // (journal.ScanDecoded) and folded in order into a fresh Store per op.
-func BenchmarkIngestParallel(b *testing.B) {
+func BenchmarkIngestParallel(b *testing.B) { benchParallel(b, false) }
+
+// BenchmarkIngestParallelWriter is BenchmarkIngestParallel with the
+// folding goroutine (the benchmark's) locked to its thread, to report
+// writer-cpu-ns/event, that goroutine's CPU time: one writer folds every
+// event, so 1e9 / writer-cpu-ns/event bounds events/s whatever the number
+// of cores. The lock makes each wake-up of the writer a thread switch, so
+// its other figures are BenchmarkIngestParallel's, a little slower.
+func BenchmarkIngestParallelWriter(b *testing.B) { benchParallel(b, true) }
+
+func benchParallel(b *testing.B, writer bool) {
 	text := journalText()
+	if writer {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
+	var folder time.Duration
 	benchIngest(b, func(s *Store) {
+		w0 := testkit.ThreadCPUTime()
 		err := journal.ScanDecoded(bytes.NewReader(text), runtime.GOMAXPROCS(0), func(d *journal.Decoded) {
 			if d.Bad {
 				s.CountMalformed()
@@ -94,10 +110,14 @@ func BenchmarkIngestParallel(b *testing.B) {
 			}
 			s.ApplyEvents(d.Events, nil)
 		})
+		folder += testkit.ThreadCPUTime() - w0
 		if err != nil {
 			b.Fatal(err)
 		}
 	})
+	if writer {
+		b.ReportMetric(float64(folder.Nanoseconds())/float64(b.N)/benchEvents, "writer-cpu-ns/event")
+	}
 }
 
 // BenchmarkIngestBaselineEncodingJSON folds the same corpus, decoding each

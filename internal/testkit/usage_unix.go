@@ -9,9 +9,13 @@ import (
 
 // CPUTime is the CPU time (user + system) the process has used; benchmarks
 // report its difference per event.
-func CPUTime() time.Duration {
+func CPUTime() time.Duration { return rusage(syscall.RUSAGE_SELF) }
+
+// rusage is the user + system CPU time getrusage reports for who; 0 when
+// it fails.
+func rusage(who int) time.Duration {
 	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+	if err := syscall.Getrusage(who, &ru); err != nil {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
