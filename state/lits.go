@@ -99,7 +99,7 @@ func (l *litSlab) packAt(buf []byte, ends []int32, base unsafe.Pointer, offs []u
 			}
 			switch {
 			case m >= 8:
-				for ; m > 8; m -= 8 { // a literal longer than 16 (rare)
+				for ; m > 16; m -= 8 { // a literal longer than 16 (rare): 9 to 16 left
 					*(*uint64)(d) = *(*uint64)(s)
 					d, s = unsafe.Add(d, 8), unsafe.Add(s, 8)
 				}
