@@ -47,10 +47,11 @@ const dashboardFPS = 15
 
 // runDashboard is `bhtop` with no subcommand: the dashboard on the
 // configured account, or on an in-process simulator without credentials.
-// SIGTERM and SIGHUP end it; ctrl+c is a key to it.
+// SIGINT, SIGTERM and SIGHUP end it (through its context only: see
+// runDashboardContext); ctrl+c is a key to it.
 func runDashboard(args []string, stdio IO) int {
 	run := func(ctx context.Context, args []string, stdio IO) int { return runDashboardContext(ctx, args, stdio) }
-	return untilSignal(run, args, stdio, syscall.SIGTERM, syscall.SIGHUP)
+	return untilSignal(run, args, stdio, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 }
 
 // runDashboardContext runs the dashboard until `q`, ctrl+c or ctx ends,
@@ -141,7 +142,10 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	model := func(term io.Writer) tea.Model {
 		return ui.NewDesk(as.uiAccounts(false), append(uiOpts, ui.WithTerminalOutput(term))...)
 	}
-	opts := append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)
+	// Signals end the program through ctx alone: Bubble Tea's own
+	// handler, answering the same SIGTERM, blocked for ever sending its
+	// quit to a program ctx had stopped, and Run waited for it.
+	opts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}, progOpts...)
 	prog := newPaintedProgramFor(model, stdio, *fps, opts...)
 	go toasts.run(dk.ctx, prog.Program)
 	_, runErr := prog.Run()

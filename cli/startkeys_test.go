@@ -47,3 +47,26 @@ func TestDashboardKeysBeforeFirstFrame(t *testing.T) {
 		t.Errorf("X typed before the first frame found no orders")
 	}
 }
+
+// TestDashboardDrawsWhileServiceHangs: a service that answers nothing
+// (every request waits for the REST timeout) does not keep the dashboard
+// from drawing: it says it is connecting at once and quits on q at once.
+// It measured the server's clock before opening the terminal, so the
+// screen stayed blank and q unread for the 10 s request timeout.
+func TestDashboardDrawsWhileServiceHangs(t *testing.T) {
+	s := keyedSim(t, sim.Options{}).Server
+	hang := testkit.Front(t, s.URL(), func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		<-r.Context().Done() // never answered
+	})
+	env := orderEnv(t, s, map[string]string{"BHTOP_BASE_URL": hang, "BHTOP_WS_URL": "ws" + strings.TrimPrefix(hang, "http")})
+	start := time.Now()
+	code, _, errOut := driveDashboard(t, nil, env, 100, 30, screenStep{[]string{"connecting"}, "q"})
+	if code != ExitOK {
+		t.Fatalf("dashboard exit %d; stderr: %s", code, errOut)
+	}
+	// The request timeout is 10 s; drawing and quitting take well under
+	// a second.
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("drawing 'connecting' and quitting took %v", d)
+	}
+}

@@ -93,13 +93,10 @@ func openUpstream(ctx context.Context, conn config.Conn, o upstreamOptions) (*up
 	}
 	u.record = record
 	u.closers = append(u.closers, func() { _ = record.Close() })
-	if gate := cfg.REST.Gate(); gate != nil {
-		// Waiting here would hold the dashboard's first frame: the
-		// session says it waits, and measures the clock when it may.
-		o.logger.Warn("clock sync not sent", "err", gate)
-	} else if err := cfg.REST.SyncTime(ctx); err != nil && ctx.Err() == nil {
-		o.logger.Warn("clock sync failed", "err", err)
-	}
+	// The server's clock is measured by the session's first keyed
+	// request (rest.Client measures on demand), never here: a slow or
+	// unanswering service, or a 429/418 gate, would hold the
+	// dashboard's first frame (and q) for the request timeout.
 	u.valueIn = conn.ValueIn
 	if !conn.NoMarket {
 		// The market client reads the session's hub, and the session

@@ -135,6 +135,21 @@ func (tm *term) quit() {
 	tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() })
 }
 
+// reviewXRPOrder fills the order form (n) with a spot BUY of 100
+// XRPUSDT at 0.1 and waits for its review.
+func (tm *term) reviewXRPOrder() {
+	tm.t.Helper()
+	tm.keys("n")
+	tm.waitText("New spot order")
+	tm.text("XRPUSDT") // the symbol field searches as it is typed
+	tm.keys("Tab", "Tab", "Tab", "Tab")
+	tm.text("100")
+	tm.keys("Tab")
+	tm.text("0.1")
+	tm.keys("Enter")
+	tm.waitText("SEND THIS ORDER?")
+}
+
 // dashboard runs bhtop with args on this simulator in a w×h terminal
 // (startTerm) and waits until it is live.
 func (s *simProc) dashboard(t *testing.T, w, h int, args ...string) *term {
@@ -160,15 +175,7 @@ func TestPlaceAndCancelWithKeyboard(t *testing.T) {
 	tm.waitText("Balances")
 	tm.waitText("USDT")
 
-	tm.keys("n")
-	tm.waitText("New spot order")
-	tm.text("XRPUSDT") // the symbol field searches as it is typed
-	tm.keys("Tab", "Tab", "Tab", "Tab")
-	tm.text("100")
-	tm.keys("Tab")
-	tm.text("0.1")
-	tm.keys("Enter")
-	tm.waitText("SEND THIS ORDER?")
+	tm.reviewXRPOrder()
 	tm.keys("y")
 	screen := tm.waitFor("the order to be accepted", func(s string) bool { return acceptedID.MatchString(s) })
 	id := acceptedID.FindStringSubmatch(screen)[1]

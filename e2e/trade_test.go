@@ -139,3 +139,23 @@ func TestContractOrderFromForm(t *testing.T) {
 	tm.quit()
 	wantSent(t, s.requests(t), map[string]int{"POST /openapi/contract/v1/order": 1})
 }
+
+// TestNoYesToAReviewTheWindowHides: with the review open the window is
+// shrunk to "terminal too small": y sends nothing; grown again, the
+// review is back and y sends the order once.
+func TestNoYesToAReviewTheWindowHides(t *testing.T) {
+	s := startSim(t, "--activity", "0")
+	tm := s.dashboard(t, 100, 30)
+	tm.waitText("Balances")
+	tm.reviewXRPOrder()
+	tm.Resize(15, 5)
+	tm.waitText("terminal too s")
+	tm.keys("y")
+	time.Sleep(300 * time.Millisecond) // what y would have sent has had time to leave
+	tm.Resize(100, 30)
+	tm.waitText("SEND THIS ORDER?")
+	tm.keys("y")
+	tm.waitFor("the order to be accepted", func(s string) bool { return acceptedID.MatchString(s) })
+	tm.quit()
+	wantSent(t, s.requests(t), map[string]int{"POST /openapi/v1/order": 1})
+}

@@ -90,18 +90,25 @@ func TestExecLineMutations(t *testing.T) {
 		}
 	}
 	for _, r := range lineReports() {
-		for i := range len(r) {
-			check([]byte(r[:i]))
-			for _, c := range []byte(lineBytes) {
-				f := []byte(r)
-				f[i] = c
-				check(f)
-				check([]byte(r[:i] + string(c) + r[i:]))
-			}
-		}
-		check([]byte(`[` + r + `,` + r + `]`))
+		mutations(r, check)
 		check([]byte(r + ` `))
 	}
+}
+
+// mutations calls check with r cut short at each byte, with each byte
+// changed to each of lineBytes or one inserted before it, and twice in
+// an array.
+func mutations(r string, check func([]byte)) {
+	for i := range len(r) {
+		check([]byte(r[:i]))
+		for _, c := range []byte(lineBytes) {
+			f := []byte(r)
+			f[i] = c
+			check(f)
+			check([]byte(r[:i] + string(c) + r[i:]))
+		}
+	}
+	check([]byte(`[` + r + `,` + r + `]`))
 }
 
 // FuzzExecLine: any frame decodes the same with execLine, without it and

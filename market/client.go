@@ -543,11 +543,13 @@ func (c *Client) resubscribe(ctx context.Context, sock *socket) error {
 			added = append(added, s)
 		}
 	}
-	c.follow(now)
 	c.keep(gone)
 	if err := c.dropExpired(sock); err != nil {
 		return err
 	}
+	// After the drop: one back just as its KeepFor ends, cancelled and
+	// forgotten above, takes its pushes again (Expect).
+	c.follow(now)
 	back := len(added)
 	added = c.unkeep(added)
 	back -= len(added)

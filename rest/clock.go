@@ -124,6 +124,12 @@ func (c *Client) maybeResync(ctx context.Context) {
 	}
 }
 
+// MeasureClock measures the offset now when a timestamped request would
+// (never measured, or older than the resync interval), under ctx: for a
+// caller that sends its next request under a context it will not cancel,
+// so that the measurement before it can still be abandoned.
+func (c *Client) MeasureClock(ctx context.Context) { c.maybeResync(ctx) }
+
 // staleOffset makes the next timestamped request measure the offset again.
 func (c *Client) staleOffset() {
 	c.mu.Lock()

@@ -50,6 +50,12 @@ func (k *keyring) currentKey(ctx context.Context) (string, error) {
 // key, and only a key whose answer was read can be DELETEd on exit. It is
 // bounded like a DELETE instead.
 func (k *keyring) newKey(ctx context.Context) (string, error) {
+	// The clock is measured first, under ctx: until the POST leaves no
+	// key can exist, so Close need not wait for a slow /time.
+	k.rest.MeasureClock(ctx)
+	if err := ctx.Err(); err != nil {
+		return "", fmt.Errorf("create listenKey: not sent: %w", err)
+	}
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	key, err := k.rest.CreateListenKey(cctx)

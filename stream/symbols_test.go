@@ -2,6 +2,7 @@ package stream
 
 import (
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -78,5 +79,28 @@ func TestNewSymbolsPublishedAndRechecked(t *testing.T) {
 	}
 	if got := s.Hub().Latest().Version; got != v+1 {
 		t.Errorf("version %d after %d: want one publication, for the wanted symbol (PublishIdle is an hour)", got, v)
+	}
+}
+
+// TestNewSymbolsPublishAtTheWritersPace: while the watcher still wants a
+// symbol (the market client has not followed it yet, or its session is
+// down), a burst of orders opening on it publishes no more often than
+// the writer's pace (publishGap) allows: not a snapshot per frame.
+func TestNewSymbolsPublishAtTheWritersPace(t *testing.T) {
+	w := &watcher{want: []string{"LTCBTC"}}
+	// PublishEvery an hour: the gap between two publications is minutes.
+	s := writerOnly(t, "ws://127.0.0.1:1", Config{Symbols: w, PublishEvery: time.Hour, PublishIdle: time.Hour})
+	w.s = s
+	s.do(func(*writer) {})
+	v := s.Hub().Latest().Version
+	for n := range 200 {
+		r := event.ExecutionReport{EventTime: int64(10 + n), Symbol: "LTCBTC", ClientOrderID: "c", Side: "BUY", Type: "LIMIT",
+			TimeInForce: "GTC", Quantity: "1", Price: "0.1", Status: "NEW", OrderID: strconv.Itoa(n + 1), LastQty: "0", CumQty: "0",
+			LastPrice: "0", Commission: "0", Working: true, Created: 1, CumQuote: "0"}
+		s.in <- item{frame: event.AppendExecution(nil, &r, event.EncodeOptions{})}
+	}
+	s.do(func(*writer) {})
+	if got := s.Hub().Latest().Version - v; got > 2 {
+		t.Errorf("%d publications for 200 orders on a wanted symbol within the writer's gap, want at most 2", got)
 	}
 }

@@ -56,6 +56,7 @@ type writer struct {
 	tickIs    time.Duration   // the tick's period now
 	snapCost  time.Duration   // how long the last Snapshot took
 	unnoted   *state.Snapshot // published, not yet compared for notes
+	recheck   bool            // the symbol watcher's Recheck waits for the next publish (newSymbols)
 	lastNoted time.Time
 	journalOK bool
 
@@ -186,15 +187,19 @@ func (w *writer) onItem(it item, now time.Time) {
 }
 
 // newSymbols tells the symbol watcher of the symbols and assets that
-// appeared: when it wants one, the state is published at once (it reads
-// the Hub) and it is asked to look.
+// appeared: when it wants one, it is asked to look (Recheck) once the
+// state holding them is published (it reads the Hub): at once, or at the
+// tick publishGap after the last publish, so that orders opening on a
+// symbol it has not followed yet do not cost a snapshot each.
 func (w *writer) newSymbols(syms, assets []string, now time.Time) {
 	sw := w.s.cfg.Symbols
 	if sw == nil || !sw.Wants(syms, assets) {
 		return
 	}
-	w.publish(now)
-	sw.Recheck()
+	w.recheck = true
+	if !w.dirty || now.Sub(w.lastPub) >= w.publishGap() {
+		w.publish(now)
+	}
 }
 
 // onTick is the writer's tick at now.
@@ -219,10 +224,14 @@ func (w *writer) interval() time.Duration {
 	return max(w.s.cfg.PublishIdle, w.s.cfg.PublishEvery)
 }
 
-// tickEvery is the tick the writer needs now: the interval while a change
-// waits to be published or compared for notes, else idleTick, so that an
-// idle dashboard is not woken 20 times a second.
+// tickEvery is the tick the writer needs now: publishGap while the
+// symbol watcher waits for a publish (newSymbols), the interval while a
+// change waits to be published or compared for notes, else idleTick, so
+// that an idle dashboard is not woken 20 times a second.
 func (w *writer) tickEvery() time.Duration {
+	if w.recheck {
+		return w.publishGap()
+	}
 	if w.pending() {
 		return w.interval()
 	}
@@ -304,17 +313,20 @@ func (w *writer) endHold() (lost bool) {
 // publish hands a new snapshot to the Hub when something changed; now
 // is when (the interval and the gap count from it).
 func (w *writer) publish(now time.Time) {
-	if !w.dirty {
-		return
+	if w.dirty {
+		w.dirty = false
+		w.lastPub = now
+		start := time.Now()
+		snap := w.store.Snapshot()
+		w.snapCost = time.Since(start)
+		w.s.hub.Publish(snap)
+		w.unnoted = snap
+		w.noteChanges(false)
 	}
-	w.dirty = false
-	w.lastPub = now
-	start := time.Now()
-	snap := w.store.Snapshot()
-	w.snapCost = time.Since(start)
-	w.s.hub.Publish(snap)
-	w.unnoted = snap
-	w.noteChanges(false)
+	if w.recheck {
+		w.recheck = false
+		w.s.cfg.Symbols.Recheck() // the state published holds the new symbols
+	}
 }
 
 // eager reports whether a publish right after it is worth its snapshot:

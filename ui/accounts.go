@@ -6,7 +6,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/shopspring/decimal"
 
 	"bhtop/market"
 )
@@ -40,7 +39,7 @@ type deskAccounts struct {
 // another is shown.
 type accountSlot struct {
 	Account
-	equity0 *decimal.Decimal // the first equity seen: the header's change
+	equity0 *equityStart // the first equity seen: the header's change
 }
 
 // several reports whether there is more than one account to switch to.

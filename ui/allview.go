@@ -163,7 +163,10 @@ func (m *Model) writeAll(b *screenBuf) {
 	// reason alone may be cut at the end of the row.
 	stacked := false
 	for _, r := range rows {
-		state, _, _ := strings.Cut(ansi.Strip(r.stream), " (")
+		state, _, why := strings.Cut(ansi.Strip(r.stream), " (")
+		if why {
+			state += " (…" // the reason's start: its "…" never eats the state
+		}
 		stacked = stacked || textWidth(row(r.name, r.equity, r.upnl, r.note, state)) > w
 	}
 	if stacked {

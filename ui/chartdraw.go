@@ -147,7 +147,7 @@ func (c *chartState) title(cx modeCtx, iv string, bars []market.Candle, note str
 	if note != "" {
 		parts = append(parts, part{cx.pt.muted.wrap(note), 0})
 	}
-	if ms := cx.mk.snap; cx.mk.live && ms != nil && !ms.Health.Up && len(ms.Quotes) > 0 {
+	if cx.quotesStale() {
 		// The bars and quote are the last received.
 		parts = append(parts, part{cx.pt.warn.wrap("⚠ no market data: may be stale"), 0})
 	}

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"bhtop/market"
+	"bhtop/value"
 )
 
 // chartState is the open candle chart (key c): its symbol and interval,
@@ -118,8 +119,8 @@ func (m *Model) selectedSymbol() string {
 		if in == "" || it.bal.Asset == in {
 			return ""
 		}
-		if _, ok := m.mk.snap.Quotes[it.bal.Asset+in]; ok || m.mk.snap.Version == 0 {
-			return it.bal.Asset + in
+		if sym, ok := value.RouteSymbol(m.mk.snap, it.bal.Asset, in); ok {
+			return sym // the first symbol of its valuation's route
 		}
 		if _, ok := m.mk.snap.Quotes[in+it.bal.Asset]; ok {
 			return in + it.bal.Asset

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -144,5 +145,113 @@ func TestTabBarNarrow(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// answerLine is a review's answer line, long or short.
+var answerLine = regexp.MustCompile(`║  y = (yes, )?(send|cancel them) .*other key = no +║`)
+
+// TestReviewsFitSmallScreens: on small screens (40×12) a review is
+// whole, its answer line included (in its short form, never wrapped):
+// a box taller than the body covers the message and status lines rather
+// than lose its bottom (y would send an order whose review the screen
+// cut); at 40×10 the answer line still shows.
+func TestReviewsFitSmallScreens(t *testing.T) {
+	for _, sz := range [][2]int{{40, 12}, {40, 10}} {
+		for _, v := range dialogViews {
+			if !strings.HasPrefix(v.name, "review") && v.name != "close" && v.name != "cancel" && v.name != "cancel-all" {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s/%dx%d", v.name, sz[0], sz[1]), func(t *testing.T) {
+				m := press(t, marketModel(testMarket(), sz[0], sz[1], WithNoColor(true)), v.keys)
+				out := plainGolden(t, m, sz[0], sz[1])
+				if !answerLine.MatchString(out) {
+					t.Errorf("the review's answer line is cut off:\n%s", out)
+				}
+				if sz[1] >= 12 && !strings.ContainsAny(out, "╰╚└") {
+					t.Errorf("the review's bottom is cut off:\n%s", out)
+				}
+			})
+		}
+	}
+}
+
+// TestToastLeavesDialogWhole: a toast long enough to take three lines
+// while a review is open does not cover the review's bottom (its answer
+// line): the box fits above it.
+func TestToastLeavesDialogWhole(t *testing.T) {
+	for _, v := range []goldenView{{"close", "3 x"}, {"review-contract", dialogViews[7].keys}} {
+		t.Run(v.name, func(t *testing.T) {
+			m := press(t, marketModel(testMarket(), 50, 16, WithNoColor(true)), v.keys)
+			next, _ := m.Update(AlertMsg{Text: "fill: BTC-PERP-REV SELL LIMIT filled 9 of 9 at avg 61436.5 and a long tail of words to wrap"})
+			m = next.(Model)
+			out := plainGolden(t, m, 50, 16)
+			if !strings.ContainsAny(out, "╰╚└") || !answerLine.MatchString(out) {
+				t.Errorf("the toast covers the review's bottom:\n%s", out)
+			}
+			if !strings.Contains(out, "⚑ fill: BTC-PERP-REV") {
+				t.Errorf("the toast is not shown:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestAllViewNeverCutsStreamState: at every width the All view shows
+// each account's stream state whole ("↻ reconnecting in 8s"): only the
+// reason after it may be cut (at 100 columns a row that just fitted
+// the state lost its last character to the reason's "…": "in 2…").
+func TestAllViewNeverCutsStreamState(t *testing.T) {
+	for w := 40; w <= 160; w++ {
+		m := press(t, sized(NewDesk(twoAccounts(), WithNow(fixedNow), WithNoColor(true)), w, 24), "a a")
+		if out := ansi.Strip(m.View().Content); !strings.Contains(out, "↻ reconnecting in 8s") {
+			t.Errorf("at %d columns the stream state is cut:\n%s", w, out)
+		}
+	}
+}
+
+// TestNoYesToAReviewNotShown: on a screen too small to show the review
+// ("terminal too small") y sends nothing and the review stays; once the
+// window is large enough again, y sends it once.
+func TestNoYesToAReviewNotShown(t *testing.T) {
+	tr := &testTrader{}
+	m := sized(New(newTestBackend(testSnapshot()), tr, WithNow(fixedNow), WithMarket(marketHub(testMarket()), "USDT")), 80, 24)
+	m = press(t, m, dialogViews[5].keys) // the spot review
+	if m.confirm == nil {
+		t.Fatal("no review open")
+	}
+	m = press(t, sized(m, 19, 6), "y")
+	if len(tr.placed) != 0 {
+		t.Fatalf("y sent an order the screen did not show: %v", tr.placed)
+	}
+	if m.confirm == nil {
+		t.Fatal("the review was closed by a y the screen did not show")
+	}
+	m = sized(m, 80, 24)
+	if out := ansi.Strip(m.View().Content); !strings.Contains(out, "SEND THIS ORDER?") {
+		t.Fatalf("the review is not shown again:\n%s", out)
+	}
+	press(t, m, "y")
+	if len(tr.placed) != 1 {
+		t.Errorf("y on the review shown sent %d orders, want 1", len(tr.placed))
+	}
+}
+
+// TestNoYesToACutReview: y on a review whose answer line the screen cuts
+// off (a contract review at 20×8) sends nothing; the review stays.
+func TestNoYesToACutReview(t *testing.T) {
+	tr := &testTrader{}
+	m := sized(New(newTestBackend(testSnapshot()), tr, WithNow(fixedNow), WithMarket(marketHub(testMarket()), "USDT")), 80, 24)
+	m = press(t, m, dialogViews[7].keys) // the contract review
+	m = sized(m, 20, 8)
+	if out := ansi.Strip(m.View().Content); answerLine.MatchString(out) {
+		t.Skipf("the review fits 20×8 now:\n%s", out)
+	}
+	m = press(t, m, "y")
+	if len(tr.contract) != 0 || m.confirm == nil {
+		t.Fatalf("y answered a review whose answer line was cut off: sent %v", tr.contract)
+	}
+	press(t, sized(m, 80, 24), "y")
+	if len(tr.contract) != 1 {
+		t.Errorf("y on the review shown sent %d orders, want 1", len(tr.contract))
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"bhtop/actions"
 	"bhtop/rest"
@@ -96,7 +97,37 @@ func (c confirmation) View(cx modeCtx) string {
 		// The panes' "may be stale" is behind the box: say it here.
 		body = "⚠ the account may be stale (" + cx.stale + "): check before y\n" + body
 	}
-	return cx.boxed(cx.st.Confirm, body)
+	var lines []boxLine
+	for l := range strings.SplitSeq(body, "\n") {
+		lines = append(lines, reviewLine(l))
+	}
+	return cx.boxedLines(cx.st.Confirm, lines)
+}
+
+// The reviews' answer lines and hints, and what they become on a
+// narrow or low screen (reviewLine).
+const (
+	answerSend       = "y = yes, send    any other key = no"
+	answerCancel     = "y = yes, cancel them    any other key = no"
+	closeHint        = "type to change the quantity"
+	answerSendShort  = "y = send · any other key = no"
+	answerCancelShrt = "y = cancel them · other key = no"
+)
+
+// reviewLine is a line of a review as it gives way on a small screen:
+// an answer line too wide for the box takes its short form (never
+// wrapped onto two lines), and the closing review's hint goes first
+// when the box is too tall.
+func reviewLine(l string) boxLine {
+	switch {
+	case l == answerSend:
+		return boxLine{s: l, short: answerSendShort}
+	case l == answerCancel:
+		return boxLine{s: l, short: answerCancelShrt}
+	case l == closeHint:
+		return boxLine{s: l, drop: 1}
+	}
+	return boxLine{s: l}
 }
 
 // question asks to send an order (with its notional, margin and any
@@ -125,7 +156,11 @@ func (c *confirmation) question(cx modeCtx) string {
 	case c.cancel != nil:
 		lines = append(lines, "CANCEL THIS ORDER?", "", c.summary)
 	}
-	lines = append(lines, "", "y = yes, send    any other key = no")
+	if c.cancel == nil && cx.quotesStale() {
+		// The estimate and the warnings above read the last quotes.
+		lines = append(lines, quotesStaleNote)
+	}
+	lines = append(lines, "", answerSend)
 	return strings.Join(lines, "\n")
 }
 
@@ -207,10 +242,18 @@ func contractSummary(r *rest.ContractOrderRequest) string {
 // and says nothing was sent. The confirmation is gone before the request
 // leaves, so a second `y` finds nothing to confirm.
 func (m Model) onConfirmKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	seen := m.questionSeen()
 	c, _ := m.confirm.Update(msg)
 	m.confirm = nil
 	if c.answer == answerNone { // the closing review's quantity was edited
 		m.confirm = &c
+		return m, nil
+	}
+	if c.answer == answerYes && !seen {
+		// No key answers a question the user has not seen: the
+		// screen is too small to show it (its answer line cut off).
+		m.confirm = m.confirmWas(c)
+		m.setMsg(msgWarn, "the window is too small to show the review: enlarge it, then y")
 		return m, nil
 	}
 	if c.answer != answerYes || m.t == nil || m.busy {
@@ -253,6 +296,26 @@ func (m Model) onConfirmKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	m.metrics.count("cancels_sent")
 	m.setMsg(msgInfo, "canceling "+c.summary+" …")
 	return m, m.cancelCmd(m.reqID, *c.cancel)
+}
+
+// confirmWas is the question c as it stood before the key that answered
+// it.
+func (m *Model) confirmWas(c confirmation) *confirmation {
+	c.answer = answerNone
+	return &c
+}
+
+// questionSeen reports whether the screen shows the open question whole
+// down to its answer line: not on a screen too small to draw, nor when
+// the box is taller than everything below the header (its bottom
+// border alone may be cut).
+func (m *Model) questionSeen() bool {
+	if m.lay.tiny || m.lay.w == 0 {
+		return false
+	}
+	room := m.lay.h - m.lay.body.y
+	box, ok := m.dialog(room)
+	return !ok || lipgloss.Height(box)-1 <= room
 }
 
 // cancelMoot says why a reviewed cancel is not to be sent: the order

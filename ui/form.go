@@ -243,6 +243,22 @@ func amountSyntax(v string) string {
 	return ""
 }
 
+// amountWhole says why v, typed in full, is not a decimal the service
+// takes: amountSyntax's reasons, or a point with no digit after or
+// before it ("10.", ".5": fine while typing, refused at review as bhtop
+// order refuses them); "" when it is one or is empty.
+func amountWhole(v string) string {
+	switch e := amountSyntax(v); {
+	case e != "":
+		return e
+	case strings.HasSuffix(v, "."):
+		return "a digit must follow the point"
+	case strings.HasPrefix(v, "."):
+		return "a digit must come before the point (0" + v + ")"
+	}
+	return ""
+}
+
 // symbol is the chosen symbol (zero when none are loaded); for a
 // contract, its spot-like part (name, assets, filters).
 func (f *orderForm) symbol() rest.Symbol { return f.symbolAt(*f.symIdx()) }
@@ -320,7 +336,7 @@ func parsePositive(s, what string) (decimal.Decimal, string) {
 	if s == "" {
 		return decimal.Decimal{}, what + " is required"
 	}
-	if e := amountSyntax(s); e != "" {
+	if e := amountWhole(s); e != "" {
 		return decimal.Decimal{}, what + ": " + e
 	}
 	d, err := decimal.NewFromString(s)

@@ -107,6 +107,11 @@ func TestFormNeverRewritesNumbers(t *testing.T) {
 		{"minus", []string{"-1"}, fieldQty, "-1", "is not a digit or point", false},
 		{"space inside", []string{"1 0"}, fieldQty, "1 0", "is not a digit or point", false},
 		{"plain", []string{"0", ".", "0", "1"}, fieldQty, "0.01", "", true},
+		// A point with no digit after it (or before it) is fine while
+		// typing but is no decimal the service takes (bhtop order
+		// refuses it too): the review waits for the digits.
+		{"point last", []string{"60000."}, fieldPrice, "60000.", "", false},
+		{"point first", []string{".", "0", "1"}, fieldQty, ".01", "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &orderForm{symbols: testSymbols(), qty: "0.01", price: "60000"}
@@ -205,5 +210,26 @@ func TestEnterWhileSymbolsLoad(t *testing.T) {
 	m = next.(Model)
 	if m.confirm != nil || !strings.Contains(m.msg, "symbols are still loading") {
 		t.Errorf("enter while loading: review %v, message %q; want no review and why", m.confirm != nil, m.msg)
+	}
+}
+
+// TestOpenPointNeverSent: a quantity or price ending or starting with its
+// point ("2.", ".5") goes to no review and no closing order: the
+// service rejects it (the form sent "10." and the simulator answered
+// rejected).
+func TestOpenPointNeverSent(t *testing.T) {
+	for _, v := range []string{"2.", ".5"} {
+		f := &orderForm{contract: true, contracts: testContracts(), qty: v, price: "60000", lev: "10"}
+		if _, ok := f.validateContract("60000"); ok || !strings.Contains(f.errs[fieldQty], "point") {
+			t.Errorf("contract quantity %q: review allowed %v, mark %q", v, ok, f.errs[fieldQty])
+		}
+		f = &orderForm{contract: true, contracts: testContracts(), qty: "1", price: v, lev: "10"}
+		if _, ok := f.validateContract("60000"); ok || !strings.Contains(f.errs[fieldPrice], "point") {
+			t.Errorf("contract price %q: review allowed %v, mark %q", v, ok, f.errs[fieldPrice])
+		}
+		c := closeReview{pos: testSnapshot().Positions[0], qty: v}
+		if _, err := c.order(c.pos); err == nil {
+			t.Errorf("closing quantity %q: no error", v)
+		}
 	}
 }

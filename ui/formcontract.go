@@ -97,7 +97,7 @@ func (f *orderForm) validateContract(ref string) (actions.Review, bool) {
 	r := f.contractRequest()
 	for _, fld := range []int{fieldQty, fieldPrice, fieldLeverage, fieldTrigger, fieldOver} {
 		if f.uses(fld) {
-			if e := amountSyntax(*f.amount(fld)); e != "" {
+			if e := amountWhole(*f.amount(fld)); e != "" {
 				f.errs[fld] = e
 			}
 		}

@@ -25,6 +25,9 @@ func (f *orderForm) quoteLines(cx modeCtx) []string {
 	}
 	lines := []string{"", "bid " + st.Buy.Render(orDash(q.Bid)) + "  ask " + st.Sell.Render(orDash(q.Ask)) +
 		"  last " + st.Accent.Render(orDash(q.Last))}
+	if cx.quotesStale() {
+		lines = append(lines, st.Warn.Render(quotesStaleNote))
+	}
 	if !f.uses(fieldPrice) {
 		return lines
 	}
@@ -53,6 +56,17 @@ func (f *orderForm) quoteLines(cx modeCtx) []string {
 		}
 	}
 	return lines
+}
+
+// quotesStaleNote says the quotes a form or review shows are the last
+// received: market data went down after it flowed.
+const quotesStaleNote = "⚠ no market data: quotes may be stale"
+
+// quotesStale reports whether the market's quotes are the last received:
+// market data is followed, flowed, and is down now.
+func (cx modeCtx) quotesStale() bool {
+	ms := cx.mk.snap
+	return cx.mk.live && ms != nil && !ms.Health.Up && len(ms.Quotes) > 0
 }
 
 // crossSideType is the side (BUY or SELL) and the type crossWarning

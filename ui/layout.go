@@ -196,8 +196,26 @@ func (m *Model) screen() string {
 	b := &fc.buf
 	b.WriteString(m.cachedHeader(fc))
 	b.WriteByte('\n')
-	m.writeBody(b, fc)
 	msg := m.messageLines()
+	if box, ok := m.dialog(m.dialogRoom(msg)); ok {
+		if lipgloss.Height(box) > m.dialogRoom(msg) {
+			// Taller than the body: it covers the message and status
+			// lines too rather than lose its bottom (its answer line).
+			full := l.h - l.body.y
+			box, _ = m.dialog(full)
+			placeLines(b, box, l.w, full)
+			b.b = b.b[:len(b.b)-1] // the screen's last line ends it
+			return fc.frame()
+		}
+		placeLines(b, box, l.w, m.dialogRoom(msg))
+		for _, s := range msg {
+			b.WriteString(s)
+			b.WriteByte('\n')
+		}
+		b.WriteString(m.cachedStatus(fc))
+		return fc.frame()
+	}
+	m.writeBody(b, fc)
 	if extra := msg[:len(msg)-1]; len(extra) > 0 {
 		// A long message goes on over the body's last lines.
 		end := len(b.b)
@@ -241,28 +259,29 @@ func (m *Model) cachedStatus(fc *frameCache) string {
 	return fc.status.set(k, m.statusLine())
 }
 
-// writeBody draws the panes, or the chart or dialog that covers them:
+// dialogRoom is the height an open dialog fits into: the body, less the
+// lines a long message (a toast) takes over its bottom, so that no
+// message covers a dialog's answer line.
+func (m *Model) dialogRoom(msg []string) int { return m.lay.body.h - (len(msg) - 1) }
+
+// placeLines writes box centred in h lines of w cells, each ended by a
+// newline.
+func placeLines(b *screenBuf, box string, w, h int) {
+	placed := lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, box)
+	out := strings.Split(placed, "\n")
+	for len(out) < h {
+		out = append(out, "")
+	}
+	for _, s := range out[:h] {
+		b.WriteString(fitStyled(s, w))
+		b.WriteByte('\n')
+	}
+}
+
+// writeBody draws the panes, or the chart that covers them:
 // body.h lines, each ended by a newline.
 func (m *Model) writeBody(b *screenBuf, fc *frameCache) {
 	l := m.lay
-	lines := func(ls []string) {
-		for _, s := range ls {
-			b.WriteString(s)
-			b.WriteByte('\n')
-		}
-	}
-	if box, ok := m.dialog(); ok {
-		placed := lipgloss.Place(l.w, l.body.h, lipgloss.Center, lipgloss.Center, box)
-		out := strings.Split(placed, "\n")
-		for i := range out {
-			out[i] = fitStyled(out[i], l.w)
-		}
-		for len(out) < l.body.h {
-			out = append(out, strings.Repeat(" ", l.w))
-		}
-		lines(out[:l.body.h])
-		return
-	}
 	if m.acc.all() {
 		m.writeAll(b)
 		return

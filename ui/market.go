@@ -161,11 +161,26 @@ func (m *Model) revalue() {
 		seq = m.mk.seq + 1
 	}
 	m.mk = newMktView(seq, m.snap, ms, m.market.valueIn, m.market.hub != nil, m.mk)
-	if m.equity0 == nil && m.mk.val != nil && m.snap.Version > 0 && len(m.snap.Balances) > 0 {
-		e := m.mk.val.Equity
-		m.equity0 = &e
+	if v := m.mk.val; v != nil && m.snap.Version > 0 && len(m.snap.Balances) > 0 &&
+		(m.equity0 == nil || len(v.Unpriced) < m.equity0.unpriced) {
+		// The start is the first valuation, taken again while it left
+		// assets unpriced that are priced now (their quotes came
+		// later): the change is then the market's, not a price's
+		// arrival.
+		m.equity0 = &equityStart{equity: v.Equity, unpriced: len(v.Unpriced)}
 	}
-	m.eq = equityTexts(m.mk.val, m.equity0)
+	var start *decimal.Decimal
+	if m.equity0 != nil {
+		start = &m.equity0.equity
+	}
+	m.eq = equityTexts(m.mk.val, start)
+}
+
+// equityStart is the equity the header's change since start is counted
+// from, and how many assets its valuation left unpriced.
+type equityStart struct {
+	equity   decimal.Decimal
+	unpriced int
 }
 
 // equityLine is the header's equity, drawn in Update: the equity in the

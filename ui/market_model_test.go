@@ -365,3 +365,63 @@ func TestChartSaysWhenMarketIsDown(t *testing.T) {
 		t.Errorf("live market, yet the chart says stale:\n%s", live)
 	}
 }
+
+// TestFormSaysWhenMarketIsDown: with market data down after it flowed,
+// the order form's bid, ask and last (which b, a and l take as the
+// price) and the review's estimate are the last received: both say so,
+// and neither does while the market is live.
+func TestFormSaysWhenMarketIsDown(t *testing.T) {
+	down := testMarket()
+	down.Health = market.Health{Reason: "reconnecting: quote socket closed"}
+	for _, v := range []goldenView{{"form", "n"}, {"form-price", "n down down down down type:0.01 down b"},
+		{"review-market", "n down down right down type:0.01 enter"}} {
+		t.Run(v.name, func(t *testing.T) {
+			out := ansi.Strip(press(t, marketModel(down, 120, 40), v.keys).View().Content)
+			if !strings.Contains(out, "⚠ no market data: quotes may be stale") {
+				t.Errorf("market down, yet the %s does not say its quotes may be stale:\n%s", v.name, out)
+			}
+			if live := ansi.Strip(press(t, marketModel(testMarket(), 120, 40), v.keys).View().Content); strings.Contains(live, "may be stale") {
+				t.Errorf("live market, yet the %s says stale:\n%s", v.name, live)
+			}
+		})
+	}
+}
+
+// TestChartOfBridgedBalance: c on a balance valued through a bridge (ETH
+// in USDT by ETHBTC × BTCUSDT, no ETHUSDT listed) charts the route's
+// first symbol, ETHBTC: it asked for ETHUSDT, which does not exist, and
+// said "loading 1m candles for ETHUSDT…" for ever.
+func TestChartOfBridgedBalance(t *testing.T) {
+	ms := testMarket()
+	delete(ms.Quotes, "ETHUSDT")
+	delete(ms.Instruments, "ETHUSDT")
+	m := press(t, marketModel(ms, 120, 40), "1 down c")
+	if out := ansi.Strip(m.View().Content); !strings.Contains(out, "▶ ETHBTC 1m") {
+		t.Errorf("the chart of ETH (valued through BTC) is not ETHBTC's:\n%s", out)
+	}
+}
+
+// TestEquityChangeWaitsForPrices: the header's change since start is
+// measured from a valuation that priced what it could: when the first
+// one left assets unpriced (their quotes had not come yet: the market
+// follows the account's symbols once the account is loaded), the start
+// is taken again once they are priced, so the change is the market's,
+// not the arrival of a price (it read +XXXX% for a flat account).
+func TestEquityChangeWaitsForPrices(t *testing.T) {
+	full := testMarket()
+	partial := *full
+	partial.Quotes = map[string]market.Quote{"BTC-PERP": full.Quotes["BTC-PERP"], "ETH-PERP": full.Quotes["ETH-PERP"]}
+	hub := marketHub(&partial)
+	m := sized(New(newTestBackend(testSnapshot()), &testTrader{}, WithNow(fixedNow), WithMarket(hub, "USDT")), 160, 48)
+	if m.eq.unpriced == 0 {
+		t.Fatalf("the partial market prices everything: %+v", m.eq)
+	}
+	next := *full
+	next.Version = partial.Version + 1
+	hub.Publish(&next)
+	upd, _ := m.Update(marketMsg{})
+	m = upd.(Model)
+	if m.eq.unpriced != 0 || m.eq.change != "0.00%" {
+		t.Errorf("with every price in, the change since start is %q (unpriced %d), want 0.00%%", m.eq.change, m.eq.unpriced)
+	}
+}

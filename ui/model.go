@@ -10,7 +10,6 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
-	"github.com/shopspring/decimal"
 
 	"bhtop/rest"
 	"bhtop/state"
@@ -26,10 +25,10 @@ type Model struct {
 
 	market  marketSource // zero: no market data
 	mnotice <-chan struct{}
-	mk      *mktView         // never nil after New
-	equity0 *decimal.Decimal // the first equity seen: the header's "change since start"
-	chart   *chartState      // the chart sub-model; nil: no chart open
-	eq      equityLine       // the header's equity, drawn with the market view
+	mk      *mktView     // never nil after New
+	equity0 *equityStart // the first equity seen: the header's "change since start"
+	chart   *chartState  // the chart sub-model; nil: no chart open
+	eq      equityLine   // the header's equity, drawn with the market view
 
 	ctx    context.Context
 	cancel context.CancelFunc

@@ -109,8 +109,9 @@ func (cx modeCtx) boxed(box lipgloss.Style, content string) string {
 // dialog is taller than the body: blank lines go first, then the lines
 // with the highest drop, bottom up; drop 0 always shows.
 type boxLine struct {
-	s    string
-	drop int
+	s     string
+	drop  int
+	short string // shown instead of s when s is wider than the box ("": s wraps)
 }
 
 // dropBlank is where blank lines are in the order lines give way: first.
@@ -127,6 +128,9 @@ func (cx modeCtx) boxedLines(box lipgloss.Style, lines []boxLine) string {
 	}
 	var out []boxLine
 	for _, l := range lines {
+		if l.short != "" && ansi.StringWidth(l.s) > inner {
+			l.s = l.short
+		}
 		if ansi.StringWidth(l.s) <= inner {
 			out = append(out, l)
 			continue
@@ -156,14 +160,15 @@ func (cx modeCtx) boxedLines(box lipgloss.Style, lines []boxLine) string {
 	return box.Render(strings.Join(s, "\n"))
 }
 
-// dialog draws the active mode's box over the panes; ok is false when
-// the active mode is not a dialog.
-func (m *Model) dialog() (string, bool) {
+// dialog draws the active mode's box over the panes, fitted into room
+// lines; ok is false when the active mode is not a dialog.
+func (m *Model) dialog(room int) (string, bool) {
 	md := m.mode()
 	if !md.dialog() {
 		return "", false
 	}
 	cx := m.modeCtx()
+	cx.bodyH = room
 	switch md {
 	case modeConfirm:
 		return m.confirm.View(cx), true
@@ -221,8 +226,16 @@ func (h helpScreen) View(cx modeCtx) string {
 // helpScreen is the help as the root would draw it now.
 func (m *Model) helpScreen() helpScreen {
 	h := helpScreen{keys: m.keys}
-	h.win = h.window(m.modeCtx(), m.helpTop)
+	h.win = h.window(m.helpCtx(), m.helpTop)
 	return h
+}
+
+// helpCtx is the context the help is drawn in now: the room a dialog
+// has (dialogRoom).
+func (m *Model) helpCtx() modeCtx {
+	cx := m.modeCtx()
+	cx.bodyH = m.dialogRoom(m.messageLines())
+	return cx
 }
 
 // onHelpKey hands the key to the help: it scrolls, closes, or quits.

@@ -27,6 +27,10 @@ type closeReview struct {
 	pos state.Position
 	qty string
 	err string
+	// masked: qty is the prefilled available quantity shown as •••
+	// (privacy mode): the first edit replaces it, so what is typed
+	// never shows the hidden quantity before it.
+	masked bool
 }
 
 // askClose opens the review of the selected position's closing order for
@@ -42,7 +46,7 @@ func (m Model) askClose() Model {
 	if _, err := actions.CloseOrder(*it.pos, ""); err != nil {
 		return m.warned("cannot close: " + err.Error())
 	}
-	m.ask(confirmation{closing: &closeReview{pos: *it.pos, qty: it.pos.Available}})
+	m.ask(confirmation{closing: &closeReview{pos: *it.pos, qty: it.pos.Available, masked: m.privacy}})
 	return m
 }
 
@@ -96,12 +100,20 @@ func (m Model) askCancelAll() Model {
 // edit edits the closing review's quantity; it is false for a key
 // that is not an edit.
 func (c *closeReview) edit(msg tea.KeyPressMsg, erase key.Binding) bool {
+	digit := len(msg.Text) == 1 && (msg.Text[0] >= '0' && msg.Text[0] <= '9' || msg.Text[0] == '.')
+	if c.masked && (digit || key.Matches(msg, erase)) {
+		c.qty, c.masked = "", false
+		if !digit {
+			c.err = ""
+			return true
+		}
+	}
 	switch {
 	case key.Matches(msg, erase):
 		if c.qty != "" {
 			c.qty = c.qty[:len(c.qty)-1]
 		}
-	case len(msg.Text) == 1 && (msg.Text[0] >= '0' && msg.Text[0] <= '9' || msg.Text[0] == '.'):
+	case digit:
 		c.qty, c.err = appendAmount(c.qty, msg.Text)
 		return true
 	default:
@@ -120,6 +132,9 @@ var errNoCloseQty = errors.New("type the quantity to close")
 func (c closeReview) order(p state.Position) (rest.ContractOrderRequest, error) {
 	if c.qty == "" {
 		return rest.ContractOrderRequest{}, errNoCloseQty
+	}
+	if e := amountWhole(c.qty); e != "" {
+		return rest.ContractOrderRequest{}, errors.New("quantity: " + e)
 	}
 	return actions.CloseOrder(p, c.qty)
 }
@@ -150,7 +165,7 @@ func (c closeReview) View(privacy bool) string {
 		req.Quantity = qty
 		lines = append(lines, "quantity ["+qty+"_]", contractSummary(&req)+" (best opposite price)")
 	}
-	lines = append(lines, "", "type to change the quantity", "y = yes, send    any other key = no")
+	lines = append(lines, "", closeHint, answerSend)
 	return strings.Join(lines, "\n")
 }
 
@@ -171,7 +186,7 @@ func (r cancelAllReview) View(room int) string {
 		}
 		lines = append(lines, padLeft(strconv.Itoa(counts[k]), 5)+"  "+k)
 	}
-	lines = append(lines, "", "y = yes, cancel them    any other key = no")
+	lines = append(lines, "", answerCancel)
 	return strings.Join(lines, "\n")
 }
 

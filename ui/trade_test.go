@@ -390,3 +390,27 @@ func TestCloseReviewPrivacy(t *testing.T) {
 		t.Errorf("a typed quantity is the trader's own: it shows:\n%s", v)
 	}
 }
+
+// TestCloseReviewPrivateQuantity: in privacy mode the closing review's
+// prefilled quantity (the whole available one) shows as •••; the first
+// digit typed replaces it rather than append to it, so the typed
+// quantity never shows the hidden one ("2" then 5 showed "[25_]") and is
+// what the trader typed; backspace clears it.
+func TestCloseReviewPrivateQuantity(t *testing.T) {
+	m := press(t, marketModel(testMarket(), 120, 40), "3 p x")
+	if out := ansi.Strip(m.View().Content); !strings.Contains(out, "quantity [•••_]") {
+		t.Fatalf("the prefilled quantity is not masked:\n%s", out)
+	}
+	typed := press(t, m, "5")
+	if out := ansi.Strip(typed.View().Content); !strings.Contains(out, "quantity [5_]") {
+		t.Errorf("typing 5 over the masked quantity:\n%s", out)
+	}
+	erased := press(t, m, "backspace")
+	if out := ansi.Strip(erased.View().Content); !strings.Contains(out, "quantity [_]") {
+		t.Errorf("backspace over the masked quantity:\n%s", out)
+	}
+	// Without privacy the quantity shows, and typing goes on after it.
+	if out := ansi.Strip(press(t, marketModel(testMarket(), 120, 40), "3 x 5").View().Content); !strings.Contains(out, "quantity [25_]") {
+		t.Errorf("typing 5 after the shown quantity 2:\n%s", out)
+	}
+}

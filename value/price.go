@@ -232,3 +232,31 @@ func bridges(m *market.Snapshot, asset, in string) []string {
 	slices.Sort(others)
 	return others
 }
+
+// RouteSymbol is the symbol the route of Price(m, asset, in) starts
+// with: asset+in or in+asset, else its first hop through the bridge it
+// takes (asset+bridge or bridge+asset). ok is false when in is asset or
+// there is no route.
+func RouteSymbol(m *market.Snapshot, asset, in string) (string, bool) {
+	if m == nil || asset == in {
+		return "", false
+	}
+	hop := func(a, b string) (string, bool) {
+		if _, ok := lastOf(m, a, b, nil); ok {
+			return a + b, true
+		}
+		if _, ok := lastOf(m, b, a, nil); ok {
+			return b + a, true
+		}
+		return "", false
+	}
+	if s, ok := hop(asset, in); ok {
+		return s, true
+	}
+	for _, b := range append([]string{bridgeFirst}, bridges(m, asset, in)...) {
+		if _, ok := bridged(m, asset, b, in, nil); ok {
+			return hop(asset, b)
+		}
+	}
+	return "", false
+}

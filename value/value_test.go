@@ -247,3 +247,25 @@ func TestDivSmallAgreesWithBig(t *testing.T) {
 		}
 	}
 }
+
+// TestRouteSymbol: the first symbol of each valuation route.
+func TestRouteSymbol(t *testing.T) {
+	m := &market.Snapshot{Quotes: map[string]market.Quote{
+		"ETHBTC": {Last: "0.05"}, "BTCUSDT": {Last: "60000"}, "BHTUSDT": {Last: "0.01"},
+	}, Instruments: map[string]market.Instrument{
+		"ETHBTC": {Base: "ETH", Quote: "BTC"}, "BTCUSDT": {Base: "BTC", Quote: "USDT"}, "BHTUSDT": {Base: "BHT", Quote: "USDT"},
+	}}
+	for _, tc := range []struct{ asset, in, want string }{
+		{"BTC", "USDT", "BTCUSDT"}, // direct
+		{"USDT", "BTC", "BTCUSDT"}, // inverse
+		{"ETH", "USDT", "ETHBTC"},  // through BTC
+		{"BHT", "BTC", "BHTUSDT"},  // through another bridge
+		{"XYZ", "USDT", ""},        // no route
+		{"USDT", "USDT", ""},       // itself
+	} {
+		got, ok := RouteSymbol(m, tc.asset, tc.in)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("RouteSymbol(%s in %s) = %q, %v; want %q", tc.asset, tc.in, got, ok, tc.want)
+		}
+	}
+}
