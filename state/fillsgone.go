@@ -27,9 +27,10 @@ type goneFill struct {
 	seq    uint64 // the dropped fill's seq (Fill.Seq)
 }
 
-// goneLits is how many of a fill's literals a goneFill reads: flOrder,
-// flTrade, flPrice and flQty.
-const goneLits = flQty + 1
+// goneLits is how many of a fill's literals a goneFill keeps the ends
+// of: it reads flOrder, flPrice and flQty; flFee's end is kept too, so
+// that the entry stays 64 bytes.
+const goneLits = flFee + 1
 
 // goneLink is a keyed entry's match key and place in its chain.
 type goneLink struct {
