@@ -206,15 +206,20 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	// their commands have finished.
 	dk.close(finishWait)
 	alerts := dumpMember{"alerts", dk.alerts()}
-	if err := writeDump(stdio.Out, sess.Hub().Latest(), mkt, conn.ValueIn, ind(indent), alerts); err != nil {
+	if err := writeDump(stdio.Out, sess.Hub().Latest(), mkt, conn.ValueIn, ind(indent), alerts, dumpMember{"stream", streamAtEnd(st)}); err != nil {
 		return fail(ExitFail, "%v", err)
 	}
 	// The state is printed (it is whole), but a journal or log that lost
-	// lines is a failure.
+	// lines is a failure, and so is a stream that died before the end: the
+	// state printed is not current.
+	code = ExitOK
+	if why := downAtEnd(st); why != "" {
+		code = fail(ExitFail, "%s%s", who, why)
+	}
 	if err := errors.Join(up.RecordErr(), dl.close()); err != nil {
 		return fail(ExitFail, "%v", err)
 	}
-	return ExitOK
+	return code
 }
 
 // notLiveReason is why a stream that never went live did not: the
