@@ -13,12 +13,23 @@ import (
 	"bhtop/gen"
 )
 
-// scanned is what a scan reports of one record, to compare the two scans.
+// scanned is what a scan reports of one record, to compare the two scans:
+// the record and its events' fields.
 func scanned(rec Record, evs []event.Event) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "line %d recv %d bad %v bare %v long %v cut %v frame %q:", rec.Line, rec.Recv, rec.Bad, rec.Bare, rec.Long, rec.Cut, rec.Frame)
 	for _, ev := range evs {
-		fmt.Fprintf(&b, " [%v %q %q]", ev.Kind, ev.Reason, ev.Raw)
+		fmt.Fprintf(&b, " [%v %q %q", ev.Kind, ev.Reason, ev.Raw)
+		switch ev.Kind { // the view Kind names, every field (the others hold leftovers)
+		case event.KindExecution, event.KindContractExecution:
+			fmt.Fprintf(&b, " %+v]", ev.Exec)
+		case event.KindAccount:
+			fmt.Fprintf(&b, " %+v]", ev.Account)
+		case event.KindPosition:
+			fmt.Fprintf(&b, " %+v]", ev.Position)
+		default:
+			fmt.Fprintf(&b, " %q %q]", ev.Ping, ev.Type)
+		}
 	}
 	return b.String()
 }

@@ -299,6 +299,9 @@ func decValue(z []byte) (sig uint64, exp int64, ok bool) {
 // optional fraction, as appendPlainDec takes) in one pass; plain is
 // false for any other literal.
 func plainDecValue(z []byte) (sig uint64, exp int64, ok, plain bool) {
+	if len(z) <= 19 { // at most 19 digits: the value in one pass, as a number
+		return shortDecValue(z)
+	}
 	n := 0 // digits of the integer part
 	for n < len(z) && isDigit(z[n]) {
 		n++
@@ -338,6 +341,43 @@ func plainDecValue(z []byte) (sig uint64, exp int64, ok, plain bool) {
 		return 0, 0, true, true
 	}
 	return sig, exp, nd <= 19, true
+}
+
+// shortDecValue is plainDecValue of a literal of at most 19 bytes: its
+// digits read as one number v (leading zeros vanish), the fraction's
+// length f, then v's trailing zeros dropped (each lowers f).
+func shortDecValue(z []byte) (sig uint64, exp int64, ok, plain bool) {
+	var v uint64
+	nd, dot := 0, -1 // digits from the first nonzero one; the '.' at
+	for i, c := range z {
+		d := uint64(c - '0')
+		if d > 9 {
+			if c != '.' || dot >= 0 {
+				return 0, 0, false, false
+			}
+			dot = i
+			continue
+		}
+		if v = v*10 + d; v != 0 {
+			nd++
+		}
+	}
+	f := 0 // digits after the '.'
+	if dot >= 0 {
+		if f = len(z) - 1 - dot; dot == 0 || f == 0 {
+			return 0, 0, false, false
+		}
+	}
+	if len(z) == 0 {
+		return 0, 0, false, false
+	}
+	if v == 0 {
+		return 0, 0, true, true
+	}
+	for v%10 == 0 {
+		v, nd, f = v/10, nd-1, f-1
+	}
+	return v, int64(nd - f), true, true
 }
 
 // addDigits appends the ASCII digits of run to the significant digits

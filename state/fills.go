@@ -2,6 +2,7 @@ package state
 
 import (
 	"hash/maphash"
+	"unsafe"
 
 	"bhtop/event"
 )
@@ -45,16 +46,18 @@ type TradeSnap struct {
 // The literals kept in fill.lits, in this order.
 const (
 	flOrder = iota
-	flTrade
 	flPrice
 	flQty
 	flFee
 	flZ
+	flTrade // the two an event's fill mostly lacks come last (addExecFill)
 	flPnl
 	nFillLits
 )
 
-// fill is one execution in a ring slot.
+// fill is one execution in a ring slot. take, addFill and addExecFill
+// set each field one by one when a slot is reused: a new field must be
+// set there too.
 type fill struct {
 	seq                 uint64 // arrival number; 0: empty slot
 	mkt                 uint8
@@ -113,7 +116,7 @@ type fillBook struct {
 	// record first looks in one (indexEvents): those up to seq indexed
 	// are in. Until then a stream alone never hashes their match keys.
 	indexed uint64
-	eager   bool // index each at its arrival (tests compare the two)
+	eager   bool // index each at its arrival, never through addExecFill (tests compare the two ways)
 	dirty   bool
 
 	// Snapshot bookkeeping (fillrows.go): view is the fills of the last
@@ -240,6 +243,18 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order) {
 	if !positiveDecimal(x.LastQty) {
 		return
 	}
+	b := &s.fills
+	// The usual new fill (its order applied, no trade id, no record to
+	// pair with, not seen before) is added straight from x: what foldFill
+	// and addFill would do with its fillIn.
+	if o != nil && x.CumQty != nil && b.records == 0 && b.gone.records == 0 && b.byKey.tab != nil && !b.eager && !event.IsDigits(x.TradeID) &&
+		string(x.Commission) != "null" {
+		zk := b.zKeyOf(m, o.key, x.OrderID, x.CumQty)
+		if _, at, ok := b.byKey.find(zk); !ok {
+			s.addExecFill(m, x, o, zk, at)
+			return
+		}
+	}
 	var in fillIn // set field by field: a composite literal is built aside and copied
 	in.mkt, in.maker, in.makerKnown, in.time, in.texts = m, x.Maker, true, x.EventTime, o
 	in.v[flOrder], in.v[flTrade], in.v[flPrice], in.v[flQty] = x.OrderID, tradeIDOf(x.TradeID), x.LastPrice, x.LastQty
@@ -254,8 +269,10 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order) {
 	if string(in.v[flFee]) == "null" {
 		in.v[flFee] = nil
 	}
-	if t, ok := event.ParseTime(x.TradeTime); ok && t > 0 {
-		in.time = t
+	if len(x.TradeTime) > 0 { // (T is optional: mostly absent)
+		if t, ok := event.ParseTime(x.TradeTime); ok && t > 0 {
+			in.time = t
+		}
 	}
 	s.foldFill(&in)
 }
@@ -450,38 +467,8 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 // byKey.find placed zk, not there (-1 when not known).
 func (s *Store) addFill(in *fillIn, tk, zk, mr uint64, zat int) {
 	b := &s.fills
-	var i int32
-	full := len(b.ring) >= b.limit
-	if full {
-		i = int32(b.next)
-	} else {
-		i = int32(len(b.ring))
-	}
-	// zk goes in first, where find saw its place: the evicted fill's keys
-	// dropped below shift entries, which could leave a hole before it.
-	zPut := zk != 0 && b.byKey.putAt(zat, zk, i)
-	if !full {
-		b.ring = append(b.ring, fill{})
-	} else {
-		b.next = (b.next + 1) % b.limit
-		old := &b.ring[i]
-		if old.seq != 0 && old.seq <= b.shownSeq {
-			b.evictedShown++
-		}
-		b.byKey.dropIf(old.tkey, i)
-		b.byKey.dropIf(old.zkey, i)
-		b.byKey.dropIf(old.mkey, i)
-		if old.mkind == 'r' {
-			b.records--
-		}
-		if old.mkind != 0 && (old.mkind != 'e' || !b.gone.take(old)) { // it may lack its other half (fillsgone.go)
-			b.rememberAll(old)
-		}
-	}
-	f := &b.ring[i]
-	b.seq++
-	*f = fill{seq: b.seq, mkt: in.mkt, maker: in.maker, makerKnown: in.makerKnown, time: in.time,
-		symbol: f.symbol, side: f.side, asset: f.asset, lits: f.lits, tkey: tk, zkey: zk}
+	i, f, zPut := b.take(zk, zat)
+	f.mkt, f.maker, f.makerKnown, f.time, f.tkey = in.mkt, in.maker, in.makerKnown, in.time, tk
 	if in.texts != nil { // the order's texts, just set from the same event: no lookup
 		f.symbol, f.side = in.texts.symbol, in.texts.side
 	} else {
@@ -507,11 +494,89 @@ func (s *Store) addFill(in *fillIn, tk, zk, mr uint64, zat int) {
 		b.records++
 		b.chain(i)
 	}
+	b.added1(i, f.seq)
+}
+
+// addExecFill is addFill of the execution an update of order o reports,
+// without a trade id: zk is its z key, not in byKey, whose find gave
+// zat.
+func (s *Store) addExecFill(m uint8, x *event.ExecView, o *order, zk uint64, zat int) {
+	b := &s.fills
+	i, f, zPut := b.take(zk, zat)
+	f.mkt, f.maker, f.makerKnown, f.time, f.tkey = m, x.Maker, true, x.EventTime, 0
+	if len(x.TradeTime) > 0 {
+		if t, ok := event.ParseTime(x.TradeTime); ok && t > 0 {
+			f.time = t
+		}
+	}
+	f.symbol, f.side = o.symbol, o.side
+	asset := x.CommissionAsset
+	if string(asset) == "null" {
+		asset = nil
+	}
+	s.setText(&f.asset, asset)
+	f.lits = s.slab.packAt(f.lits, f.ends[:flTrade], unsafe.Pointer(x), execFillOffs[:])
+	f.ends[flTrade], f.ends[flPnl] = f.ends[flZ], f.ends[flZ] // none
+	if !zPut {
+		b.byKey.put(zk, i)
+	}
+	f.mkind = 'e' // its match key waits for indexEvents
+	b.added1(i, f.seq)
+}
+
+// take readies the slot of a new fill, evicting the oldest by arrival
+// when the ring is full: every field set but the texts, the literals
+// (whose buffer is reused) and mkt, maker, makerKnown, time and tkey; zk
+// is its z key (0: none), zat where byKey.find placed it (-1: not
+// known); zPut says whether zk was put there.
+func (b *fillBook) take(zk uint64, zat int) (i int32, f *fill, zPut bool) {
+	full := len(b.ring) >= b.limit
+	if full {
+		i = int32(b.next)
+	} else {
+		i = int32(len(b.ring))
+	}
+	// zk goes in first, where find saw its place: the evicted fill's keys
+	// dropped below shift entries, which could leave a hole before it.
+	zPut = zk != 0 && b.byKey.putAt(zat, zk, i)
+	if !full {
+		b.ring = append(b.ring, fill{})
+	} else {
+		if b.next++; b.next == b.limit {
+			b.next = 0
+		}
+		old := &b.ring[i]
+		if old.seq != 0 && old.seq <= b.shownSeq {
+			b.evictedShown++
+		}
+		b.byKey.dropIf(old.tkey, i)
+		b.byKey.dropIf(old.zkey, i)
+		b.byKey.dropIf(old.mkey, i)
+		if old.mkind == 'r' {
+			b.records--
+		}
+		if old.mkind != 0 && (old.mkind != 'e' || !b.gone.take(old)) { // it may lack its other half (fillsgone.go)
+			b.rememberAll(old)
+		}
+	}
+	f = &b.ring[i]
+	b.seq++
+	// Field by field (a composite literal would be built aside and
+	// copied).
+	f.seq, f.zkey, f.mkey, f.mkind, f.next, f.nextSeq, f.again = b.seq, zk, 0, 0, 0, 0, false
+	if f.row != nil {
+		f.row = nil
+	}
+	return i, f, zPut
+}
+
+// added1 notes new fill i (of sequence seq) for the next snapshot.
+func (b *fillBook) added1(i int32, seq uint64) {
 	if b.eager {
 		b.indexEvents()
 	}
 	if !b.rebuild {
-		b.added = append(b.added, fillRef{i, f.seq})
+		b.added = append(b.added, fillRef{i, seq})
 		if len(b.added) > b.limit { // no snapshot for a whole ring: place them all again
 			clear(b.added)
 			b.added, b.rebuild = b.added[:0], true

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"bhtop/event"
+	"bhtop/gen"
 	"bhtop/internal/testkit"
 
 	"github.com/shopspring/decimal"
@@ -288,6 +290,30 @@ func TestPositiveDecimal(t *testing.T) {
 	} {
 		if got := positiveDecimal([]byte(c.in)); got != c.want {
 			t.Errorf("positiveDecimal(%q) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
+
+// TestExecFillAgrees: the gen corpus folded with the usual event fills
+// added straight from their updates (addExecFill) and folded with every
+// fill through foldFill (eager) keeps the same fills, at every retention
+// and snapshot.
+func TestExecFillAgrees(t *testing.T) {
+	frames := gen.Frames(gen.Options{Events: 20000, Seed: 5})
+	for _, keep := range []int{1, 7, 100, DefaultFillRetention} {
+		s, eager := NewStore(WithFillRetention(keep)), NewStore(WithFillRetention(keep))
+		eager.fills.eager = true
+		for i, f := range frames {
+			s.ApplyFrame(f.Data, nil)
+			eager.ApplyFrame(f.Data, nil)
+			if i%997 == 0 || i == len(frames)-1 {
+				if a, b := s.Snapshot().Fills, eager.Snapshot().Fills; !reflect.DeepEqual(a, b) {
+					t.Fatalf("retention %d, after %d frames: fills %+v, through foldFill %+v", keep, i+1, a, b)
+				}
+			}
+		}
+		if n := len(s.Snapshot().Fills); n == 0 {
+			t.Fatalf("retention %d: no fills", keep)
 		}
 	}
 }

@@ -187,4 +187,21 @@ func TestFillScanRecordOfDroppedFill(t *testing.T) {
 			t.Errorf("%d fills visited, want 3", visits)
 		}
 	})
+	t.Run("complete event dropped", func(t *testing.T) { // its record came before the drop: no half lacks
+		s := NewStore(WithFillRetention(1))
+		var scan FillScan
+		visits := 0
+		fold(s, execFill(MarketSpot, "7", 20, "1", "0.05", "1", "")) // a half dropped before
+		fold(s, execFill(MarketSpot, "8", 30, "1", "0.05", "1", ""))
+		s.ApplyTrades([]TradeSnap{rec("700", "8", 30)}) // its record: one fill, complete
+		scan.Scan(s.Snapshot().Fills, func(*Fill) { visits++ })
+		fold(s, execFill(MarketSpot, "9", 40, "1", "0.05", "1", "900"))
+		scan.Scan(s.Snapshot().Fills, func(*Fill) { visits++ })
+		s.ApplyTrades([]TradeSnap{rec("701", "8", 31)}) // another execution of order 8 (its event missed): new
+		snap := s.Snapshot()
+		scan.Scan(snap.Fills, func(*Fill) { visits++ })
+		if visits != 3 || snap.Fills[0].Again != 0 {
+			t.Errorf("%d fills visited, want 3 (not Again: %+v)", visits, snap.Fills)
+		}
+	})
 }

@@ -27,9 +27,10 @@ type goneFill struct {
 	seq    uint64 // the dropped fill's seq (Fill.Seq)
 }
 
-// goneLits is how many of a fill's literals a goneFill reads: flOrder,
-// flTrade, flPrice and flQty.
-const goneLits = flQty + 1
+// goneLits is how many of a fill's literals a goneFill keeps the ends
+// of: it reads flOrder, flPrice and flQty; flFee's end is kept too, so
+// that the entry stays 64 bytes.
+const goneLits = flFee + 1
 
 // goneLink is a keyed entry's match key and place in its chain.
 type goneLink struct {
@@ -97,12 +98,13 @@ func (g *goneBook) unclaim(k uint64) goneRef {
 // looked at, only moves the literals (take, inlined in addFill: the fold
 // of a known order's fill drops one); any other takes rememberAll.
 
-// take remembers f, an event fill lacking t (mkind 'e'), when it is not
-// again and the entry reused is not keyed (neither a record nor paired);
-// false for any other.
+// take remembers f, an event fill that lacked t at arrival (mkind 'e'),
+// when it still lacks it (its record did not complete it), is not again
+// and the entry reused is not keyed (neither a record nor paired); false
+// for any other (rememberAll forgets a complete one).
 func (g *goneBook) take(f *fill) bool {
 	r, n := g.ring, int(g.next)
-	if n >= len(r) || r[n].keyed || f.again {
+	if n >= len(r) || r[n].keyed || f.again || f.tkey != 0 {
 		return false
 	}
 	g.next++

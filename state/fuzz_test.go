@@ -36,12 +36,16 @@ func FuzzApplyFrame(f *testing.F) {
 // "R market tradeId orderId qty price") folds without panicking into
 // fills that each have a positive quantity, never two with the same
 // (market, trade id), and a dump that is valid JSON; indexing event
-// fills for pairing lazily changes nothing.
+// fills for pairing lazily, and adding the usual event fill straight
+// from its update (addExecFill), change nothing.
 func FuzzFills(f *testing.F) {
 	f.Add([]byte(string(execFill(MarketSpot, "7", 11, "2", "0.05", "2", "101")) + "\nR spot 101 7 2 0.05\n" +
 		string(execFill(MarketContract, "9", 12, "1", "3000", "1", "")) + "\nR contract 555 9 1.0 3000.0"))
 	f.Add([]byte(string(execFill(MarketSpot, "7", 11, "2", "0.05", "2", "-1")) + "\n" + string(execFill(MarketSpot, "7", 11, "2", "0.05", "2.0", "")) +
 		"\nR spot 0 7 2 0.05\nR spot 00101 7 1e0 5e-2"))
+	f.Add([]byte(string(execFill(MarketSpot, "7", 11, "2", "0.05", "2", "")) + "\n" + string(execFill(MarketSpot, "7", 12, "1", "0.05", "3", "")) +
+		"\n" + string(execFill(MarketSpot, "7", 12, "1", "0.05", "3.0", "")) + "\n" + string(execFill(MarketSpot, "8", 13, "1", "0.05", "1", "-1")) +
+		"\nR spot 5 7 1 0.05\n" + string(execFill(MarketSpot, "7", 14, "1", "0.05", "4", ""))))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		s, eager := NewStore(WithFillRetention(3)), NewStore(WithFillRetention(3))
 		eager.fills.eager = true

@@ -1,7 +1,7 @@
 package state
 
 import (
-	"encoding/binary"
+	"unsafe"
 
 	"bhtop/event"
 )
@@ -38,67 +38,90 @@ func (l *litSlab) room(n int) []byte {
 	return b
 }
 
-// litRoom is the room a packed buffer keeps past its literals: putLit
-// writes 16 bytes at a time.
+// litRoom is the room a packed buffer keeps past its literals: packAt
+// writes up to 8 bytes at a time.
 const litRoom = 16
 
-// putLit copies v to buf[k:] and returns where it ends there; buf must
-// have litRoom bytes of room past that. A literal of at most 16 bytes
-// whose array goes on for 16 (one in a frame, nearly always) is copied
-// as two words, bytes past it included (the next literal overwrites
-// them, and the buffer's length leaves the last ones out).
-func putLit(buf []byte, k int, v []byte) int {
-	if len(v) <= 16 && cap(v) >= 16 {
-		w, d := v[:16], buf[k:k+16]
-		binary.LittleEndian.PutUint64(d, binary.LittleEndian.Uint64(w))
-		binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(w[8:]))
-	} else {
-		copy(buf[k:], v)
+// fillLitOffs places the literals of a fill in fillIn.v (packAt's offs).
+var fillLitOffs = func() (offs [nFillLits]uintptr) {
+	for k := range offs {
+		offs[k] = uintptr(k) * unsafe.Sizeof([]byte(nil))
 	}
-	return k + len(v)
+	return offs
+}()
+
+// execFillOffs places the literals of the fill an update reports, but
+// for the trade id and PnL (which come last), in the update.
+var execFillOffs = [flTrade]uintptr{
+	flOrder: unsafe.Offsetof(event.ExecView{}.OrderID),
+	flPrice: unsafe.Offsetof(event.ExecView{}.LastPrice),
+	flQty:   unsafe.Offsetof(event.ExecView{}.LastQty),
+	flFee:   unsafe.Offsetof(event.ExecView{}.Commission),
+	flZ:     unsafe.Offsetof(event.ExecView{}.CumQty),
 }
 
-// packFill is packLits of a fill's literals (buf grown, from the slab, at
-// most once).
+// orderLitOffs places an order's literals (litPrice, ...) in its update.
+var orderLitOffs = [nLits]uintptr{
+	litPrice:    unsafe.Offsetof(event.ExecView{}.Price),
+	litQty:      unsafe.Offsetof(event.ExecView{}.Quantity),
+	litClient:   unsafe.Offsetof(event.ExecView{}.ClientOrderID),
+	litZ:        unsafe.Offsetof(event.ExecView{}.CumQty),
+	litCumQuote: unsafe.Offsetof(event.ExecView{}.CumQuote),
+}
+
+// packFill is packLits of a fill's literals, into buf or, when it lacks
+// room, a buffer from the slab.
 func (l *litSlab) packFill(buf []byte, ends *[nFillLits]int32, v *[nFillLits][]byte) []byte {
-	n := len(v[0]) + len(v[1]) + len(v[2]) + len(v[3]) + len(v[4]) + len(v[5]) + len(v[6])
-	if cap(buf) < n+litRoom {
-		buf = l.room(n + litRoom)
-	}
-	buf = buf[:cap(buf)]
-	k := putLit(buf, 0, v[0])
-	ends[0] = int32(k)
-	k = putLit(buf, k, v[1])
-	ends[1] = int32(k)
-	k = putLit(buf, k, v[2])
-	ends[2] = int32(k)
-	k = putLit(buf, k, v[3])
-	ends[3] = int32(k)
-	k = putLit(buf, k, v[4])
-	ends[4] = int32(k)
-	k = putLit(buf, k, v[5])
-	ends[5] = int32(k)
-	putLit(buf, k, v[6])
-	ends[6] = int32(n)
-	return buf[:n]
+	return l.packAt(buf, ends[:], unsafe.Pointer(v), fillLitOffs[:])
 }
 
 // packOrder is packFill of an order's literals, from its update x.
 func (l *litSlab) packOrder(buf []byte, ends *[nLits]int32, x *event.ExecView) []byte {
-	n := len(x.Price) + len(x.Quantity) + len(x.ClientOrderID) + len(x.CumQty) + len(x.CumQuote)
-	if cap(buf) < n+litRoom {
+	return l.packAt(buf, ends[:], unsafe.Pointer(x), orderLitOffs[:])
+}
+
+// packAt is packLits of the literals whose slices are at base+offs[k]
+// (len(ends) of them), into buf or, when it lacks room, a buffer from
+// the slab. Each is copied inline by loads and stores of words, the
+// last two of which may overlap, reading nothing outside it (the
+// decoder's slices end at their literal) and writing nothing past its
+// end but into the buffer's room: no call to memmove, no bounds check.
+func (l *litSlab) packAt(buf []byte, ends []int32, base unsafe.Pointer, offs []uintptr) []byte {
+	offs = offs[:len(ends)]
+	for {
+		d0 := unsafe.Pointer(unsafe.SliceData(buf))
+		d, room := d0, cap(buf)-litRoom
+		for i, off := range offs {
+			v := *(*[]byte)(unsafe.Add(base, off))
+			s, m := unsafe.Pointer(unsafe.SliceData(v)), len(v)
+			if room -= m; room < 0 {
+				break
+			}
+			switch {
+			case m >= 8:
+				for ; m > 16; m -= 8 { // a literal longer than 16 (rare): 9 to 16 left
+					*(*uint64)(d) = *(*uint64)(s)
+					d, s = unsafe.Add(d, 8), unsafe.Add(s, 8)
+				}
+				a, b := *(*uint64)(s), *(*uint64)(unsafe.Add(s, m-8))
+				*(*uint64)(d), *(*uint64)(unsafe.Add(d, m-8)) = a, b
+			case m >= 4:
+				a, b := *(*uint32)(s), *(*uint32)(unsafe.Add(s, m-4))
+				*(*uint32)(d), *(*uint32)(unsafe.Add(d, m-4)) = a, b
+			case m > 0: // 1, 2 or 3 bytes: the first, the middle and the last
+				a, b, c := *(*byte)(s), *(*byte)(unsafe.Add(s, m/2)), *(*byte)(unsafe.Add(s, m-1))
+				*(*byte)(d), *(*byte)(unsafe.Add(d, m/2)), *(*byte)(unsafe.Add(d, m-1)) = a, b, c
+			}
+			d = unsafe.Add(d, m)
+			ends[i] = int32(uintptr(d) - uintptr(d0))
+		}
+		if room >= 0 {
+			return buf[:uintptr(d)-uintptr(d0)]
+		}
+		n := 0 // no room: a buffer from the slab, and again
+		for _, off := range offs {
+			n += len(*(*[]byte)(unsafe.Add(base, off)))
+		}
 		buf = l.room(n + litRoom)
 	}
-	buf = buf[:cap(buf)]
-	k := putLit(buf, 0, x.Price)
-	ends[litPrice] = int32(k)
-	k = putLit(buf, k, x.Quantity)
-	ends[litQty] = int32(k)
-	k = putLit(buf, k, x.ClientOrderID)
-	ends[litClient] = int32(k)
-	k = putLit(buf, k, x.CumQty)
-	ends[litZ] = int32(k)
-	putLit(buf, k, x.CumQuote)
-	ends[litCumQuote] = int32(n)
-	return buf[:n]
 }

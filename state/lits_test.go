@@ -7,9 +7,8 @@ import (
 )
 
 // TestPackFill packs literals of every length up to 40, each alone in its
-// array or followed by other bytes (putLit copies 16 bytes at a time when
-// the array goes on), into buffers reused across rounds, and reads each
-// back.
+// array or followed by other bytes (putLit copies by words that overlap,
+// by size class), into buffers reused across rounds, and reads each back.
 func TestPackFill(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	var slab litSlab

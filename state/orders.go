@@ -256,10 +256,19 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, keepMaker bool) *order {
 	} else if !o.newer(x, r) {
 		return nil
 	}
-	s.setText(&o.symbol, x.Symbol)
-	s.setText(&o.side, x.Side)
-	s.setText(&o.typ, x.Type)
-	s.setText(&o.tif, x.TimeInForce)
+	// setText, its comparison inlined too (foldOrder is not inlined)
+	if len(o.symbol) != len(x.Symbol) || !sameText(o.symbol, x.Symbol) {
+		s.newText(&o.symbol, x.Symbol)
+	}
+	if len(o.side) != len(x.Side) || !sameText(o.side, x.Side) {
+		s.newText(&o.side, x.Side)
+	}
+	if len(o.typ) != len(x.Type) || !sameText(o.typ, x.Type) {
+		s.newText(&o.typ, x.Type)
+	}
+	if len(o.tif) != len(x.TimeInForce) || !sameText(o.tif, x.TimeInForce) {
+		s.newText(&o.tif, x.TimeInForce)
+	}
 	switch r { // rank compared the status with these already
 	case 0:
 		o.status = api.StatusNew

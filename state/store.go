@@ -3,6 +3,8 @@
 package state
 
 import (
+	"unsafe"
+
 	"bhtop/event"
 )
 
@@ -145,7 +147,9 @@ func (s *Store) apply(ev *event.Event, onPing func([]byte)) {
 		}
 		o := s.foldOrder(m, &ev.Exec, false)
 		ok, e = o != nil, ev.Exec.EventTime
-		s.settle(ev.Exec.ClientOrderID)
+		if len(s.pending) > 0 { // (mostly none: no call)
+			s.settle(ev.Exec.ClientOrderID)
+		}
 		s.foldExecFill(m, &ev.Exec, o)
 	case event.KindAccount:
 		ok, e = s.applyAccount(&ev.Account), ev.Account.EventTime
@@ -194,6 +198,21 @@ func (s *Store) setText(dst *string, b []byte) {
 	if *dst != string(b) { // small enough to inline: most texts are the same again
 		s.newText(dst, b)
 	}
+}
+
+// sameText is a == string(b) for a and b of the same length. A text of 4
+// to 16 bytes (the usual symbol, type, status) is compared by two loads
+// of each that may overlap, with no call to memequal.
+func sameText(a string, b []byte) bool {
+	n := len(b)
+	p, q := unsafe.Pointer(unsafe.StringData(a)), unsafe.Pointer(unsafe.SliceData(b))
+	switch {
+	case uint(n-4) > 12: // under 4 or over 16 bytes
+		return a == string(b)
+	case n >= 8:
+		return *(*uint64)(p) == *(*uint64)(q) && *(*uint64)(unsafe.Add(p, n-8)) == *(*uint64)(unsafe.Add(q, n-8))
+	}
+	return *(*uint32)(p) == *(*uint32)(q) && *(*uint32)(unsafe.Add(p, n-4)) == *(*uint32)(unsafe.Add(q, n-4))
 }
 
 // newText is setText of a text that differs from *dst.
