@@ -44,6 +44,7 @@ type Client struct {
 	offset   time.Duration // server clock minus local clock
 	syncedAt time.Time     // local time of the last successful sync; zero: never
 	syncing  bool
+	syncDone chan struct{} // closed when the measurement under way ends
 	// syncFailed is when an automatic measurement last failed (zero:
 	// none since the last success).
 	syncFailed time.Time

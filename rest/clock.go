@@ -97,7 +97,10 @@ func (c *Client) Synced() time.Time {
 
 // maybeResync measures the offset when it was never measured or is older
 // than the resync interval. Only one caller measures at a time; others go
-// on with the offset they have. A failure is logged, not returned: the
+// on with the offset they have, or, when there is none worth using
+// (never measured, or refused with -1021), wait for that measurement
+// under their ctx: a request stamped with the unmeasured local clock is
+// refused on a skewed one. A failure is logged, not returned: the
 // request then goes out with the old offset.
 func (c *Client) maybeResync(ctx context.Context) {
 	c.mu.Lock()
@@ -106,14 +109,24 @@ func (c *Client) maybeResync(ctx context.Context) {
 		(c.syncFailed.IsZero() || now.Sub(c.syncFailed) >= retryFailedSync || now.Before(c.syncFailed))
 	if due {
 		c.syncing = true
+		c.syncDone = make(chan struct{})
 	}
+	wait := c.syncing && !due && c.syncedAt.IsZero()
+	done := c.syncDone
 	c.mu.Unlock()
+	if wait {
+		select {
+		case <-done:
+		case <-ctx.Done():
+		}
+	}
 	if !due {
 		return
 	}
 	defer func() {
 		c.mu.Lock()
 		c.syncing = false
+		close(c.syncDone)
 		c.mu.Unlock()
 	}()
 	if err := c.SyncTime(ctx); err != nil {

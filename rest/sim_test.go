@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -322,5 +323,46 @@ func TestContractOrders(t *testing.T) {
 	}
 	if cres := tr.CancelContractOrder(ctx, rest.ContractCancelRequest{OrderID: res.OrderID}); cres.Outcome != rest.OutcomeAccepted || cres.OrderID != res.OrderID {
 		t.Errorf("CancelContractOrder = %+v, want accepted for %s", cres, res.OrderID)
+	}
+}
+
+// TestOrderWaitsForFirstClockMeasurement: an order sent while the first
+// measurement of the server's clock is still under way (the dashboard
+// draws, and takes orders, before a slow /time answers) waits for it
+// rather than go out stamped with the unmeasured local clock: against
+// a service 3 s behind, it was refused with -1021.
+func TestOrderWaitsForFirstClockMeasurement(t *testing.T) {
+	s, log := startSim(t, sim.Options{Skew: -3 * time.Second})
+	asked, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	c := serverClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/openapi/v1/time" {
+			once.Do(func() { close(asked); <-release })
+		}
+		s.ServeHTTP(w, r)
+	}), rest.WithAPIKey(s.APIKey()), rest.WithSecret(s.Secret()))
+	ctx := context.Background()
+	measured := make(chan struct{})
+	go func() { defer close(measured); c.MeasureClock(ctx) }()
+	<-asked
+	placed := make(chan rest.OrderResult, 1)
+	go func() { placed <- rest.NewTrader(c).PlaceOrder(ctx, restingBuy()) }()
+	var res rest.OrderResult
+	select { // the order's request on its way (or answered)
+	case res = <-placed:
+	case <-time.After(300 * time.Millisecond):
+	}
+	close(release)
+	<-measured
+	if res.ClientOrderID == "" {
+		res = <-placed
+	}
+	if res.Outcome != rest.OutcomeAccepted {
+		t.Errorf("PlaceOrder = %+v, want accepted", res)
+	}
+	for _, e := range log.entries(t) {
+		if e.Code != nil && *e.Code == -1021 {
+			t.Errorf("%s %s refused with -1021", e.Method, e.Path)
+		}
 	}
 }
