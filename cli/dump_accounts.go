@@ -98,7 +98,7 @@ func dumpAccounts(ctx context.Context, accts []config.Account, dk *desk, logger 
 		}
 	}
 	dk.close(finishWait)
-	b, err := accountsJSON(as, states, mkts, notLive, down, ends, dk.alerts())
+	b, err := accountsJSON(as, states, mkts, notLive, ends, dk.alerts())
 	if err == nil && indent != "" {
 		var out bytes.Buffer
 		if err = json.Indent(&out, b, "", indent); err == nil {
@@ -117,7 +117,7 @@ func dumpAccounts(ctx context.Context, accts []config.Account, dk *desk, logger 
 			code = fail("account %s: the user stream never went live: %s", as.list[i].name, why)
 		}
 		if down[i] != "" {
-			code = fail("account %s: %s", as.list[i].name, down[i])
+			fmt.Fprintf(stdio.Err, "bhtop dump: warning: account %s: %s\n", as.list[i].name, down[i])
 		}
 	}
 	if err := errors.Join(as.RecordErr(), closeLog()); err != nil {
@@ -130,7 +130,7 @@ func dumpAccounts(ctx context.Context, accts []config.Account, dk *desk, logger 
 // account's dump (with its own alerts), then the total valued in the
 // first account's asset. An account with a notLive reason never synced:
 // its equity is unknown, so the total leaves it out and names it.
-func accountsJSON(as *accounts, states []*state.Snapshot, mkts []*market.Snapshot, notLive, down []string, ends []stream.Status, alerts []notify.Record) ([]byte, error) {
+func accountsJSON(as *accounts, states []*state.Snapshot, mkts []*market.Snapshot, notLive []string, ends []stream.Status, alerts []notify.Record) ([]byte, error) {
 	var out bytes.Buffer
 	out.WriteString(`{"accounts":{`)
 	parts := make([]value.Part, len(as.list))
@@ -154,7 +154,7 @@ func accountsJSON(as *accounts, states []*state.Snapshot, mkts []*market.Snapsho
 		out.WriteByte(':')
 		out.Write(b)
 		parts[i] = value.Part{Name: a.name, State: s, Market: mkts[i], Val: value.Of(s, mkts[i], a.up.valueIn),
-			Unknown: notLive[i] != "" || down[i] != ""}
+			Unknown: notLive[i] != ""}
 	}
 	in := as.list[0].up.valueIn
 	t := value.Sum(in, parts)
@@ -164,8 +164,6 @@ func accountsJSON(as *accounts, states []*state.Snapshot, mkts []*market.Snapsho
 		switch {
 		case notLive[i] != "": // the run is over: no snapshot is coming
 			w = "never went live (no REST snapshot; stderr says why)"
-		case down[i] != "":
-			w = "its user stream was not live at the end (" + string(ends[i].State) + "): its state is from before"
 		case w != "" && p.Val == nil && as.list[i].up.MarketHub() == nil:
 			w += " (--no-market)"
 		}
