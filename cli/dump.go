@@ -206,11 +206,16 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	// their commands have finished.
 	dk.close(finishWait)
 	alerts := dumpMember{"alerts", dk.alerts()}
-	if err := writeDump(stdio.Out, sess.Hub().Latest(), mkt, conn.ValueIn, ind(indent), alerts); err != nil {
+	if err := writeDump(stdio.Out, sess.Hub().Latest(), mkt, conn.ValueIn, ind(indent), alerts, dumpMember{"stream", streamAtEnd(st)}); err != nil {
 		return fail(ExitFail, "%v", err)
 	}
 	// The state is printed (it is whole), but a journal or log that lost
-	// lines is a failure.
+	// lines is a failure. A stream that died before the end is not: the
+	// contract's exit 0 stands (a reconnect blip at the end is no failed
+	// run), its "stream" member says so and stderr warns in one line.
+	if why := downAtEnd(st); why != "" {
+		fmt.Fprintf(stdio.Err, "bhtop dump: warning: %s%s\n", who, why)
+	}
 	if err := errors.Join(up.RecordErr(), dl.close()); err != nil {
 		return fail(ExitFail, "%v", err)
 	}

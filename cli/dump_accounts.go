@@ -13,6 +13,7 @@ import (
 	"bhtop/market"
 	"bhtop/notify"
 	"bhtop/state"
+	"bhtop/stream"
 	"bhtop/value"
 )
 
@@ -68,6 +69,16 @@ func dumpAccounts(ctx context.Context, accts []config.Account, dk *desk, logger 
 	}
 	wg.Wait()
 	<-ctx.Done()
+	// How each stream was at the end, before Close: one that went live
+	// and died since has a state from before, which is not current.
+	ends := make([]stream.Status, len(as.list))
+	down := make([]string, len(as.list))
+	for i, a := range as.list {
+		ends[i] = a.up.sess.Status()
+		if notLive[i] == "" {
+			down[i] = downAtEnd(ends[i])
+		}
+	}
 	// Read the hubs after Close: each session's writer folds what it has
 	// queued and publishes a last snapshot as it stops.
 	stateHubs := make([]*state.Hub, len(as.list))
@@ -87,7 +98,7 @@ func dumpAccounts(ctx context.Context, accts []config.Account, dk *desk, logger 
 		}
 	}
 	dk.close(finishWait)
-	b, err := accountsJSON(as, states, mkts, notLive, dk.alerts())
+	b, err := accountsJSON(as, states, mkts, notLive, ends, dk.alerts())
 	if err == nil && indent != "" {
 		var out bytes.Buffer
 		if err = json.Indent(&out, b, "", indent); err == nil {
@@ -105,6 +116,9 @@ func dumpAccounts(ctx context.Context, accts []config.Account, dk *desk, logger 
 		if why != "" {
 			code = fail("account %s: the user stream never went live: %s", as.list[i].name, why)
 		}
+		if down[i] != "" {
+			fmt.Fprintf(stdio.Err, "bhtop dump: warning: account %s: %s\n", as.list[i].name, down[i])
+		}
 	}
 	if err := errors.Join(as.RecordErr(), closeLog()); err != nil {
 		return fail("%v", err)
@@ -116,7 +130,7 @@ func dumpAccounts(ctx context.Context, accts []config.Account, dk *desk, logger 
 // account's dump (with its own alerts), then the total valued in the
 // first account's asset. An account with a notLive reason never synced:
 // its equity is unknown, so the total leaves it out and names it.
-func accountsJSON(as *accounts, states []*state.Snapshot, mkts []*market.Snapshot, notLive []string, alerts []notify.Record) ([]byte, error) {
+func accountsJSON(as *accounts, states []*state.Snapshot, mkts []*market.Snapshot, notLive []string, ends []stream.Status, alerts []notify.Record) ([]byte, error) {
 	var out bytes.Buffer
 	out.WriteString(`{"accounts":{`)
 	parts := make([]value.Part, len(as.list))
@@ -128,7 +142,7 @@ func accountsJSON(as *accounts, states []*state.Snapshot, mkts []*market.Snapsho
 				mine = append(mine, r)
 			}
 		}
-		b, err := dumpJSON(s, mkts[i], a.up.valueIn, dumpMember{"alerts", mine})
+		b, err := dumpJSON(s, mkts[i], a.up.valueIn, dumpMember{"alerts", mine}, dumpMember{"stream", streamAtEnd(ends[i])})
 		if err != nil {
 			return nil, err
 		}
@@ -148,7 +162,7 @@ func accountsJSON(as *accounts, states []*state.Snapshot, mkts []*market.Snapsho
 	for i, p := range parts {
 		w := value.Left(p, in)
 		switch {
-		case p.Unknown: // the run is over: no snapshot is coming
+		case notLive[i] != "": // the run is over: no snapshot is coming
 			w = "never went live (no REST snapshot; stderr says why)"
 		case w != "" && p.Val == nil && as.list[i].up.MarketHub() == nil:
 			w += " (--no-market)"

@@ -101,3 +101,38 @@ func TestWrongSecretHintNamesConfigFile(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 1 and a hint naming the config file", code, errOut)
 	}
 }
+
+// TestKeyHintNamesWhereTheKeyCameFrom: a rejected API key was always
+// blamed on BHTOP_API_KEY, also when the key came from the config file
+// (top level or an account's table): the hint names where it came from,
+// never the key itself.
+func TestKeyHintNamesWhereTheKeyCameFrom(t *testing.T) {
+	s := orderSim(t, sim.Faults{})
+	secret := "secret_key = \"" + orderSecret + "\"\nbase_url = \"" + s.URL() + "\"\n"
+	tests := []struct {
+		name, config string
+		env          map[string]string
+		args         []string
+		want, not    string
+	}{
+		{"env", "", map[string]string{"BHTOP_API_KEY": "nobodyKEYvalue"}, nil, "BHTOP_API_KEY", "config.toml"},
+		{"top level", "api_key = \"nobodyKEYvalue\"\n" + secret, nil, nil, "config.toml: api_key", "BHTOP_API_KEY"},
+		{"account table", secret + "\n[accounts.bot]\napi_key = \"nobodyKEYvalue\"\n", nil, []string{"--account", "bot"},
+			"config.toml: accounts.bot.api_key", "BHTOP_API_KEY"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := orderEnv(t, s, tt.env)
+			if tt.config != "" {
+				env = deskEnv(t, tt.config)
+			}
+			code, _, errOut := runCLI(env, append([]string{"dump", "--for", "1500ms"}, tt.args...)...)
+			if code != ExitFail || !strings.Contains(errOut, "-2015") || !strings.Contains(errOut, tt.want) || strings.Contains(errOut, tt.not) {
+				t.Errorf("exit %d, stderr %q; want 1, -2015 and %q, not %q", code, errOut, tt.want, tt.not)
+			}
+			if strings.Contains(errOut, "nobodyKEYvalue") {
+				t.Errorf("the key was printed: %q", errOut)
+			}
+		})
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"bhtop/event"
 	"bhtop/market"
 	"bhtop/state"
+	"bhtop/stream"
 	"bhtop/value"
 )
 
@@ -196,4 +197,41 @@ func dumpValue(v *value.Valuation) *dumpValuation {
 		d.Assets[i] = dumpAssetV{Asset: a.Asset, Total: a.Total.String(), Price: decPtr(a.Price), Value: decPtr(a.Value)}
 	}
 	return d
+}
+
+// dumpStream is `bhtop dump`'s "stream": how the account's user data
+// stream was at the end of the run. A state other than "live" means the
+// state printed is from before it went down (as of lastFrame, ms, null
+// when no frame came).
+type dumpStream struct {
+	State     string `json:"state"`
+	Reason    string `json:"reason"`
+	LastFrame *int64 `json:"lastFrame"`
+}
+
+// streamAtEnd is the "stream" of a run that ended with status st (read
+// before the session is closed).
+func streamAtEnd(st stream.Status) dumpStream {
+	d := dumpStream{State: string(st.State)}
+	if st.State != stream.StateLive {
+		d.Reason = notLiveReason(st)
+	}
+	if !st.LastFrame.IsZero() {
+		ms := st.LastFrame.UnixMilli()
+		d.LastFrame = &ms
+	}
+	return d
+}
+
+// downAtEnd is why a stream that went live was not live at the end ("" when
+// it was): the state printed is stale, which the run's stderr says.
+func downAtEnd(st stream.Status) string {
+	if st.State == stream.StateLive {
+		return ""
+	}
+	s := "the user stream was not live at the end (" + string(st.State) + ": " + notLiveReason(st) + "): the state printed is from before"
+	if !st.LastFrame.IsZero() {
+		s += ", its last frame at " + st.LastFrame.UTC().Format("15:04:05") + " UTC"
+	}
+	return s
 }

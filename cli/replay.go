@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	"bhtop/config"
@@ -79,8 +80,23 @@ func runReplay(args []string, stdio IO) int {
 	notes := &stream.NoteLog{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- pace(ctx, in, store, hub, notes, bad, *speed, time.Now, sleepCtx) }()
-	code := playDashboard(ctx, rest[0], hub, notes, stdio)
+	var ended atomic.Pointer[string]
+	go func() {
+		err := pace(ctx, in, store, hub, notes, bad, *speed, time.Now, sleepCtx)
+		why := stream.ReplayEnded
+		if err != nil {
+			why = err.Error()
+		}
+		ended.Store(&why)
+		done <- err
+	}()
+	endedWhy := func() string {
+		if p := ended.Load(); p != nil {
+			return *p
+		}
+		return ""
+	}
+	code := playDashboard(ctx, rest[0], hub, notes, endedWhy, stdio)
 	cancel()
 	if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stdio.Err, "bhtop replay: %v\n", err)

@@ -23,10 +23,18 @@ type replayBackend struct {
 	hub    *state.Hub
 	notes  *stream.NoteLog
 	status stream.Status
+	ended  func() string // why the replay is over, "" while it plays
 }
 
-func (b *replayBackend) Hub() *state.Hub                                { return b.hub }
-func (b *replayBackend) Status() stream.Status                          { return b.status }
+func (b *replayBackend) Hub() *state.Hub { return b.hub }
+
+// Status is the replay's: its Reason says once the journal has ended.
+func (b *replayBackend) Status() stream.Status {
+	st := b.status
+	st.Reason = b.ended()
+	return st
+}
+
 func (b *replayBackend) Notes(after uint64) ([]stream.Note, uint64)     { return b.notes.Since(after) }
 func (b *replayBackend) Keepalive(context.Context) (time.Time, error)   { return time.Time{}, errReplay }
 func (b *replayBackend) Resync(context.Context) error                   { return errReplay }
@@ -34,8 +42,10 @@ func (b *replayBackend) Symbols(context.Context) ([]rest.Symbol, error) { return
 
 // playDashboard shows the replayed state read-only (a journal has no
 // account to trade on) until the user quits; it returns the exit code.
-func playDashboard(ctx context.Context, file string, hub *state.Hub, notes *stream.NoteLog, stdio IO, progOpts ...tea.ProgramOption) int {
-	b := &replayBackend{hub: hub, notes: notes, status: stream.Status{
+// ended says why the replay is over (upstream.ReplayEnded, or the error
+// that stopped it), "" while the journal plays.
+func playDashboard(ctx context.Context, file string, hub *state.Hub, notes *stream.NoteLog, ended func() string, stdio IO, progOpts ...tea.ProgramOption) int {
+	b := &replayBackend{hub: hub, notes: notes, ended: ended, status: stream.Status{
 		State:    stream.StateReplay,
 		Host:     "journal " + file,
 		ReadOnly: true,

@@ -31,7 +31,8 @@ func (s *slowReader) Read(p []byte) (int, error) {
 }
 
 // TestReplayIntoDashboard: a journal paced into the read-only dashboard
-// shows its orders, and q quits with exit 0.
+// shows its orders and, the journal over, says "replay ended" (it kept
+// "▶ replay"); q quits with exit 0.
 func TestReplayIntoDashboard(t *testing.T) {
 	f, err := os.Open("../state/testdata/spec.jsonl")
 	if err != nil {
@@ -47,11 +48,12 @@ func TestReplayIntoDashboard(t *testing.T) {
 	var out, errOut bytes.Buffer
 	stdio := IO{In: &slowReader{delay: time.Second, r: strings.NewReader("q")}, Out: &out, Err: &errOut,
 		Getenv: func(string) string { return "" }}
-	code := playDashboard(ctx, "spec.jsonl", hub, notes, stdio, tea.WithWindowSize(120, 30))
+	ended := func() string { return stream.ReplayEnded }
+	code := playDashboard(ctx, "spec.jsonl", hub, notes, ended, stdio, tea.WithWindowSize(120, 30))
 	if code != ExitOK || ctx.Err() != nil {
 		t.Fatalf("playDashboard = %d (ctx %v), want 0 before the timeout; stderr: %s", code, ctx.Err(), errOut.String())
 	}
-	for _, want := range []string{"Open Orders", "READ-ONLY", "ETHBTC", "replay", "applied"} {
+	for _, want := range []string{"Open Orders", "READ-ONLY", "ETHBTC", "replay ended", "applied"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("replay screen lacks %q", want)
 		}

@@ -29,11 +29,15 @@ const (
 // prints (signer.Secret).
 type Conn struct {
 	BaseURL, WSURL, APIKey string
-	Secret                 signer.Secret
-	RecvWindow             time.Duration
-	Keepalive, Rotate      time.Duration
-	ReadOnly               bool
-	Record, Theme, Log     string
+	// APIKeyFrom is where APIKey came from, for hints about a rejected
+	// key: "BHTOP_API_KEY", "PATH: api_key" or "PATH: accounts.NAME.api_key"
+	// (never the key itself).
+	APIKeyFrom         string
+	Secret             signer.Secret
+	RecvWindow         time.Duration
+	Keepalive, Rotate  time.Duration
+	ReadOnly           bool
+	Record, Theme, Log string
 	// Alerts are the config file's [[alerts]] rules, validated.
 	Alerts []alert.Rule
 
@@ -49,7 +53,7 @@ func (c Conn) HasCredentials() bool { return c.APIKey != "" && !c.Secret.Empty()
 
 // RESTOptions are the rest.Client options these settings imply.
 func (c Conn) RESTOptions() []rest.Option {
-	return []rest.Option{rest.WithAPIKey(c.APIKey), rest.WithSecret(c.Secret), rest.WithRecvWindow(c.RecvWindow)}
+	return []rest.Option{rest.WithAPIKey(c.APIKey), rest.WithKeySource(c.APIKeyFrom), rest.WithSecret(c.Secret), rest.WithRecvWindow(c.RecvWindow)}
 }
 
 // Flags are the connection flags registered on a FlagSet by AddFlags.
@@ -170,7 +174,8 @@ func (f *Flags) resolve(set map[string]bool, getenv func(string) string, file fi
 	if c.WSURL == "" && c.BaseURL != "" {
 		c.WSURL = WSFromBase(c.BaseURL)
 	}
-	c.APIKey = strings.TrimSpace(pick("", "", "BHTOP_API_KEY", file.APIKey, "api_key").val)
+	key := pick("", "", "BHTOP_API_KEY", file.APIKey, "api_key")
+	c.APIKey, c.APIKeyFrom = strings.TrimSpace(key.val), key.src
 
 	if c.Secret, err = f.secret(set, getenv, file, path, id); err != nil {
 		return Conn{}, err

@@ -26,6 +26,7 @@ import (
 type Client struct {
 	base       string
 	apiKey     string
+	keyFrom    string // where apiKey came from, for the hints (WithKeySource)
 	secret     signer.Secret
 	recvWindow time.Duration
 	timeout    time.Duration
@@ -55,6 +56,10 @@ type Option func(*Client)
 
 // WithAPIKey sets the API key sent as X-BH-APIKEY on keyed calls.
 func WithAPIKey(key string) Option { return func(c *Client) { c.apiKey = key } }
+
+// WithKeySource says where the API key came from ("BHTOP_API_KEY", a
+// config file's key), so that the hints of a rejected key name it.
+func WithKeySource(src string) Option { return func(c *Client) { c.keyFrom = src } }
 
 // WithSecret sets the secret key that signs TRADE and USER_DATA calls.
 func WithSecret(s signer.Secret) Option { return func(c *Client) { c.secret = s } }

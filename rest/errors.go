@@ -3,6 +3,7 @@ package rest
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"bhtop/api"
@@ -56,9 +57,9 @@ var codeSentinels = map[int]error{
 
 // hints are what a person can do about a code.
 var hints = map[int]string{
-	api.CodeUnauthorized:     "set the API key (BHTOP_API_KEY)",
-	api.CodeBadAPIKeyFmt:     "the API key must be 1-256 letters, digits, '-' or '_': check BHTOP_API_KEY",
-	api.CodeRejectedKey:      "API key unknown or lacks the permission this call needs: check BHTOP_API_KEY and the key's permissions",
+	api.CodeUnauthorized:     "set the API key (" + keyFromMark + ")",
+	api.CodeBadAPIKeyFmt:     "the API key must be 1-256 letters, digits, '-' or '_': check " + keyFromMark,
+	api.CodeRejectedKey:      "API key unknown or lacks the permission this call needs: check " + keyFromMark + " and the key's permissions",
 	api.CodeInvalidTimestamp: "clock off by more than recvWindow: run SyncTime / check NTP, or raise --recv-window",
 	api.CodeInvalidSignature: "signature rejected: the secret key does not match the API key (check BHTOP_SECRET_KEY, --secret-file or the config file)",
 	api.CodeInvalidListenKey: "listenKey expired or closed: create a new one",
@@ -83,10 +84,22 @@ func (e *APIError) Is(target error) bool {
 	return false
 }
 
+// keyFromMark stands in a hint for where the API key came from.
+const keyFromMark = "BHTOP_API_KEY"
+
+// KeySource is where the API key came from, as a hint names it:
+// BHTOP_API_KEY when the client was not told.
+func (e *APIError) KeySource() string {
+	if e.KeyFrom != "" {
+		return e.KeyFrom
+	}
+	return keyFromMark
+}
+
 // Hint is advice a person can act on for this error, or "".
 func (e *APIError) Hint() string {
 	if h, ok := hints[e.Code]; ok {
-		return h
+		return strings.ReplaceAll(h, keyFromMark, e.KeySource())
 	}
 	switch {
 	case e.HTTPStatus >= 300 && e.HTTPStatus <= 399:

@@ -21,9 +21,10 @@ import (
 
 // reply is an HTTP exchange that got an answer.
 type reply struct {
-	status int
-	header http.Header
-	body   []byte
+	status  int
+	header  http.Header
+	body    []byte
+	keyFrom string // the client's WithKeySource
 }
 
 // acquire waits until r may be sent: no other request of the host in
@@ -145,7 +146,7 @@ func (c *Client) send(ctx context.Context, r route, p *params) (reply, error) {
 	if err != nil {
 		return reply{}, fmt.Errorf("reading the reply (HTTP %d): %w", resp.StatusCode, scrubURL(err))
 	}
-	rep := reply{status: resp.StatusCode, header: resp.Header, body: b}
+	rep := reply{status: resp.StatusCode, header: resp.Header, body: b, keyFrom: c.keyFrom}
 	c.log.Debug("rest request", "method", r.method, "path", r.path, "status", rep.status,
 		"ms", c.clock().Sub(start).Milliseconds())
 	c.noteLimits(rep)
@@ -205,7 +206,7 @@ func banEnd(msg string) int64 {
 // apiError reads an error payload; a body that is not one is summarised
 // in Msg.
 func apiError(rep reply) *APIError {
-	e := &APIError{HTTPStatus: rep.status}
+	e := &APIError{HTTPStatus: rep.status, KeyFrom: rep.keyFrom}
 	var p struct {
 		Code json.Number `json:"code"`
 		Msg  string      `json:"msg"`

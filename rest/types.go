@@ -62,6 +62,9 @@ type APIError struct {
 	HTTPStatus int
 	Code       int
 	Msg        string
+	// KeyFrom is where the client's API key came from (WithKeySource),
+	// "" when not said: the hints of a rejected key name it.
+	KeyFrom string
 }
 
 // Error gives the status, code and message, followed by a hint a person

@@ -218,13 +218,13 @@ func TestAPIErrorMatching(t *testing.T) {
 		want error
 		hint string
 	}{
-		{&APIError{401, -2015, "x"}, ErrKeyRejected, "permission"},
-		{&APIError{400, -1021, "x"}, ErrInvalidTimestamp, "run SyncTime / check NTP"},
-		{&APIError{400, -1022, "x"}, ErrInvalidSignature, "secret"},
-		{&APIError{429, -1003, "x"}, ErrRateLimited, "Retry-After"},
-		{&APIError{418, -1003, "x"}, ErrBanned, ""},
-		{&APIError{504, -1007, "x"}, ErrServer, ""},
-		{&APIError{400, -1125, "x"}, ErrInvalidListenKey, "listenKey"},
+		{&APIError{HTTPStatus: 401, Code: -2015, Msg: "x"}, ErrKeyRejected, "permission"},
+		{&APIError{HTTPStatus: 400, Code: -1021, Msg: "x"}, ErrInvalidTimestamp, "run SyncTime / check NTP"},
+		{&APIError{HTTPStatus: 400, Code: -1022, Msg: "x"}, ErrInvalidSignature, "secret"},
+		{&APIError{HTTPStatus: 429, Code: -1003, Msg: "x"}, ErrRateLimited, "Retry-After"},
+		{&APIError{HTTPStatus: 418, Code: -1003, Msg: "x"}, ErrBanned, ""},
+		{&APIError{HTTPStatus: 504, Code: -1007, Msg: "x"}, ErrServer, ""},
+		{&APIError{HTTPStatus: 400, Code: -1125, Msg: "x"}, ErrInvalidListenKey, "listenKey"},
 	}
 	for _, tt := range tests {
 		wrapped := fmt.Errorf("GET /x: %w", tt.err)
@@ -239,7 +239,7 @@ func TestAPIErrorMatching(t *testing.T) {
 			t.Errorf("(%v).Error() lacks hint %q", tt.err, tt.hint)
 		}
 	}
-	be := &BackoffError{Err: ErrBanned, Until: time.Unix(0, 0), Cause: &APIError{418, -1003, "banned"}}
+	be := &BackoffError{Err: ErrBanned, Until: time.Unix(0, 0), Cause: &APIError{HTTPStatus: 418, Code: -1003, Msg: "banned"}}
 	var ae *APIError
 	if !errors.Is(be, ErrBanned) || !errors.As(be, &ae) || ae.HTTPStatus != 418 {
 		t.Errorf("BackoffError does not unwrap to ErrBanned and *APIError: %v", be)

@@ -3,6 +3,7 @@ package stream
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"bhtop/internal/clock"
@@ -24,7 +25,7 @@ var authCodes = []struct {
 	hint string
 }{
 	{rest.ErrInvalidSignature, "signature not valid (-1022)", "check BHTOP_SECRET_KEY, --secret-file or the config file: it does not match the API key"},
-	{rest.ErrKeyRejected, "API key rejected (-2015)", "check BHTOP_API_KEY (or the config file's api_key) and that the key has the USER_DATA permission"},
+	{rest.ErrKeyRejected, "API key rejected (-2015)", "check BHTOP_API_KEY and that the key has the USER_DATA permission"},
 	{rest.ErrBadKeyFormat, "API key malformed (-2014)", "check BHTOP_API_KEY"},
 	{rest.ErrUnauthorized, "API key missing (-1002)", "set BHTOP_API_KEY"},
 	{rest.ErrNoCredentials, "no API credentials configured", "set BHTOP_API_KEY and BHTOP_SECRET_KEY"},
@@ -46,6 +47,10 @@ func classifyResync(err error) resyncFailure {
 		if errors.Is(err, a.err) {
 			f.auth = true
 			f.reason = a.what + ": " + a.hint
+			if hasAPI {
+				// The key's hints name where it came from.
+				f.reason = a.what + ": " + strings.ReplaceAll(a.hint, "BHTOP_API_KEY", api.KeySource())
+			}
 			if hasAPI && api.Msg != "" {
 				f.reason += "; the service said: " + sanitize(api.Msg, serviceTextMax)
 			}

@@ -15,6 +15,7 @@ type ConnState = upstream.ConnState
 const (
 	StateConnecting, StateLive, StateResyncing  = upstream.StateConnecting, upstream.StateLive, upstream.StateResyncing
 	StateReconnecting, StateClosed, StateReplay = upstream.StateReconnecting, upstream.StateClosed, upstream.StateReplay
+	ReplayEnded                                 = upstream.ReplayEnded
 
 	NoteFill, NoteOrder, NoteConnect, NoteKeepalive = upstream.NoteFill, upstream.NoteOrder, upstream.NoteConnect, upstream.NoteKeepalive
 	NoteResync, NoteError, NoteInfo, NoteAlert      = upstream.NoteResync, upstream.NoteError, upstream.NoteInfo, upstream.NoteAlert

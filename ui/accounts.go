@@ -40,6 +40,51 @@ type deskAccounts struct {
 type accountSlot struct {
 	Account
 	equity0 *equityStart // the first equity seen: the header's change
+	// cursors are each pane's place when the account was last shown.
+	cursors [numPanes]cursorAt
+	seen    bool // cursors hold something: the account was shown before
+}
+
+// cursorAt is where a pane's cursor was: on the row of this id (the
+// newest row when following), and the pane's first row shown.
+type cursorAt struct {
+	id     string
+	follow bool
+	offset int
+}
+
+// saveCursors remembers the panes' places for the account shown.
+func (m *Model) saveCursors(s *accountSlot) {
+	for i := range m.panes {
+		p := &m.panes[i]
+		c := cursorAt{follow: p.follow, offset: p.offset}
+		if it, ok := p.selected(); ok {
+			c.id = it.id()
+		}
+		s.cursors[i] = c
+	}
+	s.seen = true
+}
+
+// restoreCursors puts the panes' cursors back where s left them, on the
+// rows of the same ids (rows gone since: where the index was).
+func (m *Model) restoreCursors(s *accountSlot) {
+	for i := range m.panes {
+		p, c := &m.panes[i], s.cursors[i]
+		p.follow, p.offset = c.follow, c.offset
+		switch {
+		case c.follow:
+			p.cursor = len(p.rows) - 1
+		case c.id != "":
+			for j := range p.rows {
+				if p.rows[j].id() == c.id {
+					p.cursor = j
+					break
+				}
+			}
+		}
+		p.clamp()
+	}
 }
 
 // several reports whether there is more than one account to switch to.
@@ -194,6 +239,7 @@ func (m Model) show(i int) Model {
 	d := &m.acc
 	if d.cur < len(d.list) {
 		d.list[d.cur].equity0 = m.equity0
+		m.saveCursors(&d.list[d.cur])
 	}
 	d.cur = i
 	d.shown.Store(int32(i))
@@ -212,6 +258,9 @@ func (m Model) show(i int) Model {
 			m.panes[p].builtOK = false
 		}
 		m.refresh() // builds the market view the layout prepares with
+		if a.seen {
+			m.restoreCursors(&d.list[i])
+		}
 		if m.width > 0 {
 			m = m.onResize(tea.WindowSizeMsg{Width: m.width, Height: m.height})
 		}

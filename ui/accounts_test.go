@@ -177,3 +177,36 @@ func TestAllViewMarketDown(t *testing.T) {
 	}
 	t.Errorf("no bot2 row:\n%s", out)
 }
+
+// TestAccountKeepsItsCursor: switching accounts put the cursor of each
+// pane wherever the other account's had left it (on the row of the same
+// id, or the same index). Each account keeps its own selected row per
+// pane, by row id: away and back, the cursor is where it was.
+func TestAccountKeepsItsCursor(t *testing.T) {
+	accts := twoAccounts()
+	accts[1].Backend = newTestBackend(testSnapshot()) // both live, the same rows
+	m := sized(NewDesk(accts, WithNow(fixedNow), WithNoColor(true)), 120, 30)
+	m = press(t, m, "2 j j 1 j")
+	sel := func(m Model, p paneID) string {
+		it, ok := m.panes[p].selected()
+		if !ok {
+			return ""
+		}
+		return it.id()
+	}
+	mainOrder, mainBal := sel(m, paneOrders), sel(m, paneBalances)
+	m = press(t, m, "a 2 g 1 G") // bot1: its own cursors
+	botOrder, botBal := sel(m, paneOrders), sel(m, paneBalances)
+	if botOrder == mainOrder || botBal == mainBal {
+		t.Fatalf("bot1's cursors %q %q are main's %q %q: the test moves nothing", botOrder, botBal, mainOrder, mainBal)
+	}
+	m = press(t, m, "a a") // All, then main
+	if got, got2 := sel(m, paneOrders), sel(m, paneBalances); got != mainOrder || got2 != mainBal {
+		t.Errorf("back on main: cursors on %q, %q; want main's %q, %q", got, got2, mainOrder, mainBal)
+	}
+	plainGolden(t, m, 120, 30)
+	m = press(t, m, "a") // bot1 again
+	if got, got2 := sel(m, paneOrders), sel(m, paneBalances); got != botOrder || got2 != botBal {
+		t.Errorf("back on bot1: cursors on %q, %q; want bot1's %q, %q", got, got2, botOrder, botBal)
+	}
+}

@@ -179,7 +179,13 @@ func (m *Model) connStateParts() (paint, string) {
 	case upstream.StateLive:
 		return m.pt.good, "● live"
 	case upstream.StateReplay:
-		return m.pt.good, "▶ replay"
+		switch s.Reason {
+		case "":
+			return m.pt.good, "▶ replay"
+		case upstream.ReplayEnded:
+			return m.pt.good, "■ replay ended"
+		}
+		return m.pt.bad, "✕ replay stopped (" + s.Reason + ")"
 	case upstream.StateConnecting, "":
 		t := "○ connecting"
 		if s.Reason != "" {

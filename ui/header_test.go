@@ -100,3 +100,28 @@ func TestHeaderMustShowNarrow(t *testing.T) {
 		})
 	}
 }
+
+// TestHeaderSaysReplayEnded: a replay's header read "▶ replay" after the
+// journal had ended, as if events were still coming. Once the replay's
+// status carries why it is over it says "■ replay ended" (or "✕ replay
+// stopped" and why, when reading the journal failed).
+func TestHeaderSaysReplayEnded(t *testing.T) {
+	for _, tc := range []struct {
+		name, reason, want, not string
+	}{
+		{"playing", "", "▶ replay", "ended"},
+		{"ended", upstream.ReplayEnded, "■ replay ended", "▶"},
+		{"stopped", "read journal: unexpected EOF", "✕ replay stopped (read journal: unexpected EOF)", "▶"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newTestBackend(testSnapshot())
+			b.setStatus(upstream.Status{State: upstream.StateReplay, Host: "journal day.jsonl", ReadOnly: true, Reason: tc.reason})
+			m := sized(New(b, nil, WithNow(fixedNow), WithNoColor(true)), 100, 24)
+			out := plainGolden(t, m, 100, 24)
+			header, _, _ := strings.Cut(out, "\n")
+			if !strings.Contains(header, tc.want) || strings.Contains(header, tc.not) {
+				t.Errorf("header %q: want %q, not %q", header, tc.want, tc.not)
+			}
+		})
+	}
+}

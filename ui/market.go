@@ -197,7 +197,8 @@ func equityTexts(v *value.Valuation, start *decimal.Decimal) equityLine {
 	e := equityLine{equity: v.Equity.StringFixed(valuePlaces(v.Asset)) + " " + v.Asset, unpriced: len(v.Unpriced)}
 	if start != nil {
 		if d, ok := value.DistancePct(*start, v.Equity); ok {
-			e.change, e.sign = pctText(d), d.Sign()
+			e.change = pctText(d)
+			e.sign = shownSign(e.change)
 		}
 	}
 	return e

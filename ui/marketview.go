@@ -167,7 +167,7 @@ func positionCells(p *value.PositionValue) posCells {
 	}
 	if p.Unrealized != nil {
 		c.pnl = signed(p.Unrealized.StringFixed(valuePlaces(p.PnLAsset)))
-		c.sign = p.Unrealized.Sign()
+		c.sign = shownSign(c.pnl)
 	}
 	if p.UnrealizedPct != nil {
 		c.pnlPct = pctText(*p.UnrealizedPct)
@@ -190,7 +190,8 @@ func marketRows(ms *market.Snapshot, prev map[string]spark) ([]mktRow, map[strin
 		if open, ok := dec(q.Open24h); ok {
 			if last, ok := dec(q.Last); ok {
 				if d, ok := value.DistancePct(open, last); ok {
-					r.change, r.sign = pctText(d), d.Sign()
+					r.change = pctText(d)
+					r.sign = shownSign(r.change)
 				}
 			}
 		}
@@ -268,6 +269,19 @@ func dec(s string) (decimal.Decimal, bool) { return declit.Parse(s) }
 
 // pctText shows a percentage with a sign and two decimals: "+1.25%".
 func pctText(d decimal.Decimal) string { return signed(d.StringFixed(2)) + "%" }
+
+// shownSign is the sign of a number as signed (or pctText) shows it: 0
+// when it reads as zero at the shown precision ("0.00", "0.00%"), so
+// that its colour says no gain and no loss, as its text does.
+func shownSign(s string) int {
+	switch {
+	case isZeroAmount(strings.TrimSuffix(strings.TrimLeft(s, "+-"), "%")):
+		return 0
+	case strings.HasPrefix(s, "-"):
+		return -1
+	}
+	return 1
+}
 
 // signed puts a + before a positive number's text.
 func signed(s string) string {

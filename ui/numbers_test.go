@@ -6,6 +6,10 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/shopspring/decimal"
+
+	"bhtop/market"
+	"bhtop/value"
 )
 
 // TestPadDecAligns: every value of a column puts its point (or where its
@@ -113,5 +117,39 @@ func TestWriteFitCutsASCIIAsFit(t *testing.T) {
 				t.Errorf("writeFit(%q, %d) = %q, fit gives %q", s, w, got, want)
 			}
 		}
+	}
+}
+
+// TestRoundedToZeroIsNeutral: an unrealized PnL of ±0.004 USDT reads
+// "0.00" (signed() writes no sign on a zero) but was painted red or
+// green by the exact value's sign, looking like a loss or a gain. What
+// reads as zero at the shown precision is neutral: the uPnL (and its %,
+// which takes the uPnL's colour), the header's equity change and the
+// Market pane's 24 h change alike. The dump keeps the exact value.
+func TestRoundedToZeroIsNeutral(t *testing.T) {
+	d := func(s string) *decimal.Decimal { v := decimal.RequireFromString(s); return &v }
+	for _, tc := range []struct {
+		pnl, pct string
+		text     string
+		sign     int
+	}{
+		{"-0.004", "-0.001", "0.00", 0},
+		{"0.004", "0.001", "0.00", 0},
+		{"-0.005", "-0.01", "-0.01", -1},
+		{"0.006", "0.01", "+0.01", 1},
+	} {
+		c := positionCells(&value.PositionValue{Unrealized: d(tc.pnl), UnrealizedPct: d(tc.pct), PnLAsset: "USDT"})
+		if c.pnl != tc.text || c.sign != tc.sign {
+			t.Errorf("uPnL %s: %q sign %d, want %q sign %d", tc.pnl, c.pnl, c.sign, tc.text, tc.sign)
+		}
+	}
+	// Equity 1000 → 1000.00004: +0.000004%, "0.00%".
+	e := equityTexts(&value.Valuation{Asset: "USDT", Equity: *d("1000.00004")}, d("1000"))
+	if e.change != "0.00%" || e.sign != 0 {
+		t.Errorf("equity change %q sign %d, want \"0.00%%\" sign 0", e.change, e.sign)
+	}
+	rows, _ := marketRows(&market.Snapshot{Quotes: map[string]market.Quote{"BTCUSDT": {Open24h: "60000", Last: "59999.99"}}}, nil)
+	if len(rows) != 1 || rows[0].change != "0.00%" || rows[0].sign != 0 {
+		t.Errorf("market rows %+v, want a 24 h change \"0.00%%\" of sign 0", rows)
 	}
 }

@@ -17,16 +17,21 @@ const (
 	StateReconnecting ConnState = "reconnecting"
 	StateClosed       ConnState = "closed"
 	// StateReplay: a journal is being played (`bhtop replay`); there is
-	// no stream, listenKey or REST behind the state.
+	// no stream, listenKey or REST behind the state. Its Reason is ""
+	// while the journal plays, ReplayEnded once all of it is folded, or
+	// the error that stopped reading it.
 	StateReplay ConnState = "replay"
 )
+
+// ReplayEnded is a replay's Reason once the whole journal is folded.
+const ReplayEnded = "ended"
 
 // Status is everything the header and status line show about the stream
 // (DESIGN.md). It is a value: a Session hands out copies. Zero times mean
 // "not yet".
 type Status struct {
 	State   ConnState
-	Reason  string    // why it is reconnecting, closed, or resyncing without a snapshot; "" when live
+	Reason  string    // why it is reconnecting, closed, or resyncing without a snapshot, or why a replay is over; "" when live
 	RetryAt time.Time // next reconnect attempt while reconnecting; next snapshot attempt while resyncing
 	// NeedsAction: the failure in Reason will not fix itself (the
 	// credentials or the key's permissions are wrong); show it prominently.
