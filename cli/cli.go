@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"unicode"
 
@@ -76,36 +77,61 @@ var exitNow = os.Exit
 
 // untilSecondSignal is untilSignal for a headless command whose shutdown
 // takes a while (dump closes its listenKeys, up to 5 s): a second signal
-// meanwhile ends the process at once, as a second ctrl+c ends a CLI tool,
-// with one line on stderr and exit 128 + the signal's number (130 for
-// SIGINT). Never for the dashboard, which must restore the terminal.
+// meanwhile ends the process at once (untilArmedSignal, armed by the
+// first signal).
 func untilSecondSignal(name string, run func(ctx context.Context, args []string, stdio IO) int, args []string, stdio IO, sigs ...os.Signal) int {
+	armed := func(ctx context.Context, _ func(), args []string, stdio IO) int { return run(ctx, args, stdio) }
+	return untilArmedSignal(name, true, armed, args, stdio, sigs...)
+}
+
+// untilArmedSignal runs a command with a context that ends at the first
+// of sigs. Once armed — by that first signal when onFirst, or when run
+// calls arm (the dashboard, once its terminal is given back) — a signal
+// ends the process at once, as a second ctrl+c ends a CLI tool, with one
+// line on stderr and exit 128 + the signal's number (130 for SIGINT): the
+// shutdown left (closing listenKeys, up to 5 s) is abandoned. The
+// dashboard must not arm it while it holds the terminal.
+func untilArmedSignal(name string, onFirst bool, run func(ctx context.Context, arm func(), args []string, stdio IO) int, args []string, stdio IO, sigs ...os.Signal) int {
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, sigs...)
 	defer signal.Stop(ch)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	armed := make(chan struct{})
+	arm := sync.OnceFunc(func() { close(armed) })
 	finished := make(chan struct{})
 	defer close(finished)
 	go func() {
-		select {
-		case <-ch:
-			cancel()
-		case <-finished:
-			return
-		}
-		select {
-		case sig := <-ch:
-			fmt.Fprintf(stdio.Err, "%s: interrupted again (%v): quitting at once, the shutdown abandoned\n", name, sig)
-			code := ExitFail
-			if n, ok := sig.(syscall.Signal); ok {
-				code = 128 + int(n)
+		again := false // a signal came before
+		for {
+			select {
+			case sig := <-ch:
+				select {
+				case <-armed:
+					how := "interrupted"
+					if again {
+						how = "interrupted again"
+					}
+					fmt.Fprintf(stdio.Err, "%s: %s (%v): quitting at once, the shutdown abandoned\n", name, how, sig)
+					code := ExitFail
+					if n, ok := sig.(syscall.Signal); ok {
+						code = 128 + int(n)
+					}
+					exitNow(code)
+					return
+				default:
+				}
+				again = true
+				cancel()
+				if onFirst {
+					arm()
+				}
+			case <-finished:
+				return
 			}
-			exitNow(code)
-		case <-finished:
 		}
 	}()
-	return run(ctx, args, stdio)
+	return run(ctx, arm, args, stdio)
 }
 
 // Run executes the command line args (without the program name) and
@@ -147,7 +173,7 @@ func Run(args []string, stdio IO) int {
 		}
 		// The dashboard's own flags: its -h is this one.
 		fmt.Fprintln(stdio.Out)
-		return runDashboardContext(context.Background(), []string{"-h"}, IO{Out: stdio.Out, Err: stdio.Out})
+		return runDashboardContext(context.Background(), []string{"-h"}, IO{Out: stdio.Out, Err: stdio.Out}, nil)
 	}
 	cmd, ok := commands[name]
 	if !ok {

@@ -48,15 +48,21 @@ const dashboardFPS = 15
 // runDashboard is `bhtop` with no subcommand: the dashboard on the
 // configured account, or on an in-process simulator without credentials.
 // SIGINT, SIGTERM and SIGHUP end it (through its context only: see
-// runDashboardContext); ctrl+c is a key to it.
+// runDashboardContext); ctrl+c is a key to it. Once the terminal is
+// given back, during the shutdown left (closing listenKeys, up to 5 s),
+// a signal — ctrl+c, the terminal cooked again — ends the process at
+// once (untilArmedSignal).
 func runDashboard(args []string, stdio IO) int {
-	run := func(ctx context.Context, args []string, stdio IO) int { return runDashboardContext(ctx, args, stdio) }
-	return untilSignal(run, args, stdio, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	run := func(ctx context.Context, arm func(), args []string, stdio IO) int {
+		return runDashboardContext(ctx, args, stdio, arm)
+	}
+	return untilArmedSignal("bhtop", false, run, args, stdio, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 }
 
 // runDashboardContext runs the dashboard until `q`, ctrl+c or ctx ends,
-// then closes the listenKey and writes --metrics.
-func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts ...tea.ProgramOption) int {
+// then closes the listenKey and writes --metrics. termGiven (may be nil)
+// is called once the program has ended and the terminal is given back.
+func runDashboardContext(ctx context.Context, args []string, stdio IO, termGiven func(), progOpts ...tea.ProgramOption) int {
 	fs := flag.NewFlagSet("bhtop", flag.ContinueOnError)
 	fs.SetOutput(stdio.Err)
 	connFlags := config.AddFlags(fs).AddMarketFlags()
@@ -149,6 +155,9 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, progOpts 
 	prog := newPaintedProgramFor(model, stdio, *fps, opts...)
 	go toasts.run(dk.ctx, prog.Program)
 	_, runErr := prog.Run()
+	if termGiven != nil {
+		termGiven()
+	}
 
 	if err := as.Close(); err != nil {
 		logger.Warn("closing the session", "err", err)

@@ -77,7 +77,7 @@ func startDashboard(getenv func(string) string, out *screenWatch, args ...string
 	in, typer := io.Pipe()
 	d := &dashboardRun{out: out, cancel: cancel, done: make(chan int, 1), typer: typer}
 	go func() {
-		d.done <- runDashboardContext(ctx, args, IO{In: in, Out: out, Err: io.Discard, Getenv: getenv},
+		d.done <- runDashboardContext(ctx, args, IO{In: in, Out: out, Err: io.Discard, Getenv: getenv}, nil,
 			tea.WithWindowSize(200, 60))
 	}()
 	return d

@@ -70,7 +70,7 @@ func driveDashboard(t *testing.T, args []string, env func(string) string, w, h i
 		}
 		missed <- ""
 	}()
-	code := runDashboardContext(ctx, args, IO{In: in, Out: out, Err: errOut, Getenv: env}, tea.WithWindowSize(w, h))
+	code := runDashboardContext(ctx, args, IO{In: in, Out: out, Err: errOut, Getenv: env}, nil, tea.WithWindowSize(w, h))
 	timedOut := ctx.Err() != nil
 	cancel()
 	in.Close() // a key still being typed is refused

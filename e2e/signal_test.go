@@ -3,11 +3,16 @@
 package e2e
 
 import (
+	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"bhtop/internal/testkit"
 )
 
 // TestDashboardEndsOnSIGTERM: kill (SIGTERM) ends the dashboard, its
@@ -31,5 +36,57 @@ func TestDashboardEndsOnSIGTERM(t *testing.T) {
 		if alt := tm.Format("#{alternate_on}"); alt != "0" {
 			t.Errorf("run %d: the terminal was left on the alternate screen", i)
 		}
+	}
+}
+
+// TestDashboardInterruptDuringShutdown: after q the dashboard gives the
+// terminal back, then closes its listenKey (up to 5 s); ctrl+c meanwhile
+// (a real SIGINT, the terminal being cooked again) did nothing. It now
+// ends the process at once: exit 130, one line on stderr.
+func TestDashboardInterruptDuringShutdown(t *testing.T) {
+	s := startSim(t)
+	deleting, stop := make(chan struct{}, 8), make(chan struct{})
+	front := testkit.Front(t, s.BaseURL, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		if r.URL.Path == "/openapi/v1/userDataStream" && r.Method == http.MethodDelete {
+			deleting <- struct{}{}
+			select { // the service never answers the DELETE
+			case <-r.Context().Done():
+			case <-stop:
+			}
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+	defer close(stop)
+	env := append(credentials(s), "BHTOP_BASE_URL="+front, "BHTOP_WS_URL="+s.WSURL) // the later BHTOP_BASE_URL wins
+	stderr := filepath.Join(t.TempDir(), "stderr")
+	tm := startTerm(t, 100, 30, env, "2>"+stderr) // a shell's redirection: the pane's screen can lose lines at exit
+	tm.waitText("● live")
+	tm.keys("q")
+	select {
+	case <-deleting:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no DELETE of the listenKey after q; screen:\n%s", tm.Screen())
+	}
+	if alt := tm.Format("#{alternate_on}"); alt != "0" || tm.dead() {
+		t.Fatalf("closing the listenKey: alternate screen %q, dead %v; want the terminal given back, bhtop still running", alt, tm.dead())
+	}
+	tm.keys("C-c")
+	exited := func() bool { return tm.Format("#{pane_dead_status}") != "" } // pane_dead can come first
+	if !testkit.WithinEvery(time.Second, 20*time.Millisecond, exited) {
+		t.Fatalf("bhtop went on for 1 s after ctrl+c during its shutdown; screen:\n%s", tm.Screen())
+	}
+	if code := tm.Format("#{pane_dead_status}"); code != "130" {
+		t.Errorf("exit %s, want 130", code)
+	}
+	if alt := tm.Format("#{alternate_on}"); alt != "0" {
+		t.Errorf("the terminal was left on the alternate screen")
+	}
+	b, err := os.ReadFile(stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if line := strings.TrimSpace(string(b)); !strings.Contains(line, "bhtop: interrupted") || strings.Contains(line, "\n") {
+		t.Errorf("stderr %q, want one line saying it was interrupted", b)
 	}
 }
