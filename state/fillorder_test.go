@@ -19,7 +19,6 @@ import (
 // one order alike in quantity and price. Fees add up to one commission an
 // execution. Run on both markets.
 func TestFillScanArrivalOrders(t *testing.T) {
-	const bugEach = "the second record merges into the first event, already paired with the first record (dropped): counted 2 of 3 until the second event comes"
 	type step struct {
 		frame []byte      // an order event, or
 		recs  []TradeSnap // a myTrades batch
@@ -27,8 +26,7 @@ func TestFillScanArrivalOrders(t *testing.T) {
 	}
 	type tcase struct {
 		name string
-		keep int    // fill retention
-		bug  string // a known bug: skipped
+		keep int // fill retention
 		// steps builds the steps: ev is the event of order 8's execution
 		// with z after it (t "" leaves t out), rec the record of order 8's
 		// trade id, other an unrelated complete execution (its own order,
@@ -36,84 +34,86 @@ func TestFillScanArrivalOrders(t *testing.T) {
 		steps func(ev func(z, t string) []byte, rec func(id string) TradeSnap, other func(k int) []byte) []step
 	}
 	cases := []tcase{
-		{"record then event", 100, "", func(ev func(z, t string) []byte, rec func(string) TradeSnap, _ func(int) []byte) []step {
+		{"record then event", 100, func(ev func(z, t string) []byte, rec func(string) TradeSnap, _ func(int) []byte) []step {
 			return []step{{recs: []TradeSnap{rec("700")}, want: 1}, {frame: ev("1", ""), want: 1}}
 		}},
-		{"record then event with t", 100, "", func(ev func(z, t string) []byte, rec func(string) TradeSnap, _ func(int) []byte) []step {
+		{"record then event with t", 100, func(ev func(z, t string) []byte, rec func(string) TradeSnap, _ func(int) []byte) []step {
 			return []step{{recs: []TradeSnap{rec("700")}, want: 1}, {frame: ev("1", "700"), want: 1}}
 		}},
-		{"event then record", 100, "", func(ev func(z, t string) []byte, rec func(string) TradeSnap, _ func(int) []byte) []step {
+		{"event then record", 100, func(ev func(z, t string) []byte, rec func(string) TradeSnap, _ func(int) []byte) []step {
 			return []step{{frame: ev("1", ""), want: 1}, {recs: []TradeSnap{rec("700")}, want: 1}}
 		}},
-		{"event with t then record", 100, "", func(ev func(z, t string) []byte, rec func(string) TradeSnap, _ func(int) []byte) []step {
+		{"event with t then record", 100, func(ev func(z, t string) []byte, rec func(string) TradeSnap, _ func(int) []byte) []step {
 			return []step{{frame: ev("1", "700"), want: 1}, {recs: []TradeSnap{rec("700")}, want: 1}}
 		}},
-		{"record dropped before its event", 1, "", func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
+		{"record dropped before its event", 1, func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
 			return []step{{recs: []TradeSnap{rec("700")}, want: 1}, {frame: other(1), want: 2}, {frame: ev("1", ""), want: 2}, {frame: other(2), want: 3}}
 		}},
-		{"record dropped before its event with t", 1, "", func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
+		{"record dropped before its event with t", 1, func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
 			return []step{{recs: []TradeSnap{rec("700")}, want: 1}, {frame: other(1), want: 2}, {frame: ev("1", "700"), want: 2}, {frame: other(2), want: 3}}
 		}},
-		{"event dropped before its record", 1, "", func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
+		{"event dropped before its record", 1, func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
 			return []step{{frame: ev("1", ""), want: 1}, {frame: other(1), want: 2}, {recs: []TradeSnap{rec("700")}, want: 2}, {frame: other(2), want: 3}}
 		}},
-		{"event with t dropped before its record", 1, "", func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
+		{"event with t dropped before its record", 1, func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
 			return []step{{frame: ev("1", "700"), want: 1}, {frame: other(1), want: 2}, {recs: []TradeSnap{rec("700")}, want: 2}}
 		}},
-		{"two alike: records then events", 100, "", func(ev func(z, t string) []byte, rec func(string) TradeSnap, _ func(int) []byte) []step {
+		{"two alike: records then events", 100, func(ev func(z, t string) []byte, rec func(string) TradeSnap, _ func(int) []byte) []step {
 			return []step{{recs: []TradeSnap{rec("700")}, want: 1}, {recs: []TradeSnap{rec("701")}, want: 2},
 				{frame: ev("1", ""), want: 2}, {frame: ev("2", ""), want: 2}}
 		}},
-		{"two alike: records in one batch then events", 100, "", func(ev func(z, t string) []byte, rec func(string) TradeSnap, _ func(int) []byte) []step {
+		{"two alike: records in one batch then events", 100, func(ev func(z, t string) []byte, rec func(string) TradeSnap, _ func(int) []byte) []step {
 			return []step{{recs: []TradeSnap{rec("700"), rec("701")}, want: 2}, {frame: ev("1", ""), want: 2}, {frame: ev("2", ""), want: 2}}
 		}},
-		{"two alike: records then events with t", 100, "", func(ev func(z, t string) []byte, rec func(string) TradeSnap, _ func(int) []byte) []step {
+		{"two alike: records then events with t", 100, func(ev func(z, t string) []byte, rec func(string) TradeSnap, _ func(int) []byte) []step {
 			return []step{{recs: []TradeSnap{rec("700"), rec("701")}, want: 2}, {frame: ev("1", "700"), want: 2}, {frame: ev("2", "701"), want: 2}}
 		}},
-		{"two alike: events then records", 100, "", func(ev func(z, t string) []byte, rec func(string) TradeSnap, _ func(int) []byte) []step {
+		{"two alike: events then records", 100, func(ev func(z, t string) []byte, rec func(string) TradeSnap, _ func(int) []byte) []step {
 			return []step{{frame: ev("1", ""), want: 1}, {frame: ev("2", ""), want: 2},
 				{recs: []TradeSnap{rec("700")}, want: 2}, {recs: []TradeSnap{rec("701")}, want: 2}}
 		}},
-		{"two alike: record, event, event, record", 100, "", func(ev func(z, t string) []byte, rec func(string) TradeSnap, _ func(int) []byte) []step {
+		{"two alike: record, event, event, record", 100, func(ev func(z, t string) []byte, rec func(string) TradeSnap, _ func(int) []byte) []step {
 			return []step{{recs: []TradeSnap{rec("700")}, want: 1}, {frame: ev("1", ""), want: 1},
 				{frame: ev("2", ""), want: 2}, {recs: []TradeSnap{rec("701")}, want: 2}}
 		}},
-		{"two alike: event, record, record, event", 100, "", func(ev func(z, t string) []byte, rec func(string) TradeSnap, _ func(int) []byte) []step {
+		{"two alike: event, record, record, event", 100, func(ev func(z, t string) []byte, rec func(string) TradeSnap, _ func(int) []byte) []step {
 			return []step{{frame: ev("1", ""), want: 1}, {recs: []TradeSnap{rec("700")}, want: 1},
 				{recs: []TradeSnap{rec("701")}, want: 2}, {frame: ev("2", ""), want: 2}}
 		}},
-		{"two alike: records dropped before their events", 1, "", func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
+		{"two alike: records dropped before their events", 1, func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
 			return []step{{recs: []TradeSnap{rec("700")}, want: 1}, {recs: []TradeSnap{rec("701")}, want: 2}, {frame: other(1), want: 3},
 				{frame: ev("1", ""), want: 3}, {frame: ev("2", ""), want: 3}, {frame: other(2), want: 4}}
 		}},
-		{"two alike: one record dropped before the events", 1, "", func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
+		{"two alike: one record dropped before the events", 1, func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
 			return []step{{recs: []TradeSnap{rec("700")}, want: 1}, {frame: other(1), want: 2},
 				{frame: ev("1", ""), want: 2}, {frame: ev("2", ""), want: 3}, {recs: []TradeSnap{rec("701")}, want: 3}}
 		}},
-		{"two alike: each record dropped before its event", 1, bugEach, func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
+		{"two alike: each record dropped before its event", 1, func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
+			// (The second record merged into the first event, paired with
+			// the first record: 2 counted of 3 until the second event came.)
 			return []step{{recs: []TradeSnap{rec("700")}, want: 1}, {frame: other(1), want: 2}, {frame: ev("1", ""), want: 2},
 				{recs: []TradeSnap{rec("701")}, want: 3}, {frame: other(2), want: 4}, {frame: ev("2", ""), want: 4}, {frame: other(3), want: 5}}
 		}},
-		{"two alike: record, its event, dropped, record, dropped, event", 1, "", func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
+		{"two alike: record, its event, dropped, record, dropped, event", 1, func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
 			return []step{{recs: []TradeSnap{rec("700")}, want: 1}, {frame: ev("1", ""), want: 1}, {frame: other(1), want: 2},
 				{recs: []TradeSnap{rec("701")}, want: 3}, {frame: other(2), want: 4}, {frame: ev("2", ""), want: 4}}
 		}},
-		{"two alike: events dropped before their records", 1, "", func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
+		{"two alike: events dropped before their records", 1, func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
 			return []step{{frame: ev("1", ""), want: 1}, {frame: ev("2", ""), want: 2}, {frame: other(1), want: 3},
 				{recs: []TradeSnap{rec("700")}, want: 3}, {recs: []TradeSnap{rec("701")}, want: 3}, {frame: other(2), want: 4}}
 		}},
-		{"two alike: records dropped before events with t", 1, "", func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
+		{"two alike: records dropped before events with t", 1, func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
 			return []step{{recs: []TradeSnap{rec("700")}, want: 1}, {recs: []TradeSnap{rec("701")}, want: 2}, {frame: other(1), want: 3},
 				{frame: ev("1", "700"), want: 3}, {frame: ev("2", "701"), want: 3}}
 		}},
-		{"two alike: a batch of records outgrowing the retention", 1, "", func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
+		{"two alike: a batch of records outgrowing the retention", 1, func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
 			// The first record is dropped before a scan saw it: not
 			// counted then (as documented), but by an event (the second:
 			// the first pairs with the kept record, alike).
 			return []step{{recs: []TradeSnap{rec("700"), rec("701")}, want: 1}, {frame: ev("1", ""), want: 1},
 				{frame: ev("2", ""), want: 2}, {frame: other(1), want: 3}}
 		}},
-		{"a resync between the events of a kept retention", 3, "", func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
+		{"a resync between the events of a kept retention", 3, func(ev func(z, t string) []byte, rec func(string) TradeSnap, other func(int) []byte) []step {
 			// As metrics' TestResyncCountsDroppedFillsOnce: events counted
 			// and dropped, then the resync's records of them and of
 			// executions whose events come after it.
@@ -129,9 +129,6 @@ func TestFillScanArrivalOrders(t *testing.T) {
 		}
 		for _, c := range cases {
 			t.Run(mkt+"/"+c.name, func(t *testing.T) {
-				if c.bug != "" {
-					t.Skip("bug: " + c.bug)
-				}
 				e := int64(100)
 				ev := func(z, tid string) []byte { e++; return execFill(mkt, "8", e, "1", "0.05", z, tid) }
 				rec := func(id string) TradeSnap {

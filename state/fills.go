@@ -388,7 +388,11 @@ func (b *fillBook) isZ(i int32, in *fillIn) bool {
 
 // matchHalf finds the oldest fill in the chain of kind ('e': event
 // fills without a trade id, 'r': records, which have no z) with in's
-// order, quantity and price that still lacks what in brings.
+// order, quantity and price that still lacks what in brings. An event
+// fill paired with a dropped record (again) has its record: it is passed
+// over (a record of an execution alike is another execution's); a record
+// paired with a dropped event half is taken only when no other is (it
+// may meet its own event).
 func (b *fillBook) matchHalf(in *fillIn, kind byte, key uint64) (int32, bool) {
 	i, ok := b.byKey.get(key)
 	if !ok {
@@ -406,11 +410,12 @@ func (b *fillBook) matchHalf(in *fillIn, kind byte, key uint64) (int32, bool) {
 		}
 		if lacks && f.mkt == in.mkt && string(f.lit(flOrder)) == string(in.v[flOrder]) &&
 			event.CompareDecimal(f.lit(flQty), in.v[flQty]) == 0 && event.CompareDecimal(f.lit(flPrice), in.v[flPrice]) == 0 {
-			if f.again {
-				again = i
-			} else {
+			switch {
+			case !f.again:
 				found = i
-			}
+			case kind == 'r': // an again record may meet its own event (mergeFill)
+				again = i
+			} // an again event has its record (dropped): another record is another execution
 		}
 		i, seq = f.next, f.nextSeq
 	}
