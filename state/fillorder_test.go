@@ -2,6 +2,7 @@ package state
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"testing"
 
@@ -173,4 +174,59 @@ func fillsText(fills []Fill) string {
 		s += fmt.Sprintf("[order %s t %q seq %d again %d] ", f.OrderID, f.TradeID, f.Seq, f.Again)
 	}
 	return s
+}
+
+// TestFillScanArrivalInterleavings: the same over random interleavings of
+// three executions of one order alike in quantity and price (records in
+// trade id order, events in z order, as the service and the stream send
+// them) and unrelated executions, with a retention of 1 to 4 fills and a
+// scan after every step: never more counted than the executions come so
+// far, and in the end each once.
+func TestFillScanArrivalInterleavings(t *testing.T) {
+	const alike = 3
+	rng := rand.New(rand.NewPCG(7, 11))
+	for run := range 5000 {
+		mkt, fee := MarketSpot, "0.0001"
+		if run%2 == 1 {
+			mkt, fee = MarketContract, "0.01"
+		}
+		withT := run%3 == 0
+		keep := 1 + rng.IntN(4)
+		s := NewStore(WithFillRetention(keep))
+		var scan FillScan
+		counted, e, recs, evs, others := 0, int64(100), 0, 0, 0
+		came := map[int]bool{} // executions of order 8 a half of which came
+		var log []string
+		for recs < alike || evs < alike {
+			e++
+			switch k := rng.IntN(5); {
+			case k < 2 && recs < alike:
+				s.ApplyTrades([]TradeSnap{{Market: mkt, Symbol: "X", TradeID: strconv.Itoa(700 + recs), OrderID: "8", Side: "SELL",
+					Price: "0.05", Qty: "1", Commission: fee, CommissionAsset: "A", Time: e}})
+				came[recs] = true
+				log = append(log, "rec"+strconv.Itoa(recs))
+				recs++
+			case k < 4 && evs < alike:
+				tid := ""
+				if withT {
+					tid = strconv.Itoa(700 + evs)
+				}
+				s.ApplyFrame(execFill(mkt, "8", e, "1", "0.05", strconv.Itoa(evs+1), tid), nil)
+				came[evs] = true
+				log = append(log, "ev"+strconv.Itoa(evs))
+				evs++
+			default:
+				others++
+				s.ApplyFrame(execFill(mkt, strconv.Itoa(90+others), e, "1", "0.05", "1", strconv.Itoa(900+others)), nil)
+				log = append(log, "other")
+			}
+			scan.Scan(s.Snapshot().Fills, func(*Fill) { counted++ })
+			if counted > len(came)+others {
+				t.Fatalf("run %d (%s, t %v, keep %d) %v: counted %d, more than the %d executions come", run, mkt, withT, keep, log, counted, len(came)+others)
+			}
+		}
+		if counted != alike+others {
+			t.Errorf("run %d (%s, t %v, keep %d) %v: counted %d, want %d", run, mkt, withT, keep, log, counted, alike+others)
+		}
+	}
 }

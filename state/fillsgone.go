@@ -220,14 +220,15 @@ func (b *fillBook) indexGone() {
 
 // pairGone reports whether in is the other half of a dropped one (the
 // oldest unpaired of kind in the chain of key with in's order, quantity
-// and price), which it then pairs, and names it.
+// and price; a record that was again, paired with another dropped half,
+// only when no other is), which it then pairs, and names it.
 func (b *fillBook) pairGone(in *fillIn, kind byte, key uint64) (goneRef, bool) {
 	g := &b.gone
 	n, ok := g.keys.get(key)
 	if !ok {
 		return goneRef{}, false
 	}
-	found, seq := int32(-1), g.ring[n].gseq
+	found, again, seq := int32(-1), int32(-1), g.ring[n].gseq
 	for seq != 0 {
 		e := &g.ring[n]
 		if e.gseq != seq {
@@ -235,9 +236,16 @@ func (b *fillBook) pairGone(in *fillIn, kind byte, key uint64) (goneRef, bool) {
 		}
 		if !e.paired && e.kind == kind && e.mkt == in.mkt && string(e.lit(flOrder)) == string(in.v[flOrder]) &&
 			event.CompareDecimal(e.lit(flQty), in.v[flQty]) == 0 && event.CompareDecimal(e.lit(flPrice), in.v[flPrice]) == 0 {
-			found = n
+			if _, claimed := g.claims[e.gseq|goneEntry]; claimed && kind == 'r' {
+				again = n
+			} else {
+				found = n
+			}
 		}
 		n, seq = g.links[n].next, g.links[n].nextSeq
+	}
+	if found < 0 { // an again record only when no other is remembered (as matchHalf)
+		found = again
 	}
 	if found < 0 {
 		return goneRef{}, false
