@@ -177,9 +177,10 @@ func fillsText(fills []Fill) string {
 }
 
 // TestFillScanArrivalInterleavings: the same over random interleavings of
-// three executions of one order alike in quantity and price (records in
-// trade id order, events in z order, as the service and the stream send
-// them) and unrelated executions, with a retention of 1 to 4 fills and a
+// three executions of one order alike in quantity and price, or some at
+// another price (records in trade id order, one or two a batch, events in
+// z order, as the service and the stream send them) and unrelated
+// executions, with a retention of 1 to 4 fills and a
 // scan after every step: never more counted than the executions come so
 // far, and in the end each once.
 func TestFillScanArrivalInterleavings(t *testing.T) {
@@ -195,23 +196,34 @@ func TestFillScanArrivalInterleavings(t *testing.T) {
 		s := NewStore(WithFillRetention(keep))
 		var scan FillScan
 		counted, e, recs, evs, others := 0, int64(100), 0, 0, 0
-		came := map[int]bool{} // executions of order 8 a half of which came
+		came := map[int]bool{}  // executions of order 8 a half of which came
+		var price [alike]string // alike, or some at another price
+		for i := range price {
+			price[i] = "0.05"
+			if run%4 == 3 && rng.IntN(2) == 0 {
+				price[i] = "0.06"
+			}
+		}
 		var log []string
 		for recs < alike || evs < alike {
 			e++
 			switch k := rng.IntN(5); {
 			case k < 2 && recs < alike:
-				s.ApplyTrades([]TradeSnap{{Market: mkt, Symbol: "X", TradeID: strconv.Itoa(700 + recs), OrderID: "8", Side: "SELL",
-					Price: "0.05", Qty: "1", Commission: fee, CommissionAsset: "A", Time: e}})
-				came[recs] = true
-				log = append(log, "rec"+strconv.Itoa(recs))
-				recs++
+				var batch []TradeSnap // a resync's: one or two records
+				for n := 1 + rng.IntN(2); n > 0 && recs < alike; n-- {
+					batch = append(batch, TradeSnap{Market: mkt, Symbol: "X", TradeID: strconv.Itoa(700 + recs), OrderID: "8", Side: "SELL",
+						Price: price[recs], Qty: "1", Commission: fee, CommissionAsset: "A", Time: e})
+					came[recs] = true
+					log = append(log, "rec"+strconv.Itoa(recs))
+					recs++
+				}
+				s.ApplyTrades(batch)
 			case k < 4 && evs < alike:
 				tid := ""
 				if withT {
 					tid = strconv.Itoa(700 + evs)
 				}
-				s.ApplyFrame(execFill(mkt, "8", e, "1", "0.05", strconv.Itoa(evs+1), tid), nil)
+				s.ApplyFrame(execFill(mkt, "8", e, "1", price[evs], strconv.Itoa(evs+1), tid), nil)
 				came[evs] = true
 				log = append(log, "ev"+strconv.Itoa(evs))
 				evs++
