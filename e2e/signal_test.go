@@ -62,6 +62,11 @@ func TestDashboardInterruptDuringShutdown(t *testing.T) {
 	stderr := filepath.Join(t.TempDir(), "stderr")
 	tm := startTerm(t, 100, 30, env, "2>"+stderr) // a shell's redirection: the pane's screen can lose lines at exit
 	tm.waitText("● live")
+	// A key the stream retired while live (a reconnect under load) is
+	// DELETEd too: only a DELETE after q is the shutdown's.
+	for len(deleting) > 0 {
+		<-deleting
+	}
 	tm.keys("q")
 	select {
 	case <-deleting:
@@ -72,9 +77,12 @@ func TestDashboardInterruptDuringShutdown(t *testing.T) {
 		t.Fatalf("closing the listenKey: alternate screen %q, dead %v; want the terminal given back, bhtop still running", alt, tm.dead())
 	}
 	tm.keys("C-c")
+	// The shutdown's DELETE gives up after 5 s and bhtop then exits 0 by
+	// itself: an exit within 3 s with 130 is the interrupt's, however
+	// slow a loaded machine is to deliver it.
 	exited := func() bool { return tm.Format("#{pane_dead_status}") != "" } // pane_dead can come first
-	if !testkit.WithinEvery(time.Second, 20*time.Millisecond, exited) {
-		t.Fatalf("bhtop went on for 1 s after ctrl+c during its shutdown; screen:\n%s", tm.Screen())
+	if !testkit.WithinEvery(3*time.Second, 20*time.Millisecond, exited) {
+		t.Fatalf("bhtop went on for 3 s after ctrl+c during its shutdown; screen:\n%s", tm.Screen())
 	}
 	if code := tm.Format("#{pane_dead_status}"); code != "130" {
 		t.Errorf("exit %s, want 130", code)
