@@ -78,13 +78,15 @@ func TestDashboardInterruptDuringShutdown(t *testing.T) {
 	}
 	tm.keys("C-c")
 	// The shutdown's DELETE gives up after 5 s and bhtop then exits 0 by
-	// itself: an exit within 3 s with 130 is the interrupt's, however
-	// slow a loaded machine is to deliver it.
-	exited := func() bool { return tm.Format("#{pane_dead_status}") != "" } // pane_dead can come first
-	if !testkit.WithinEvery(3*time.Second, 20*time.Millisecond, exited) {
-		t.Fatalf("bhtop went on for 3 s after ctrl+c during its shutdown; screen:\n%s", tm.Screen())
+	// itself, writing nothing: an exit within 3 s with the interrupt's
+	// line on stderr (below) is the interrupt's, however slow a loaded
+	// machine is to deliver it. tmux may mark the pane dead without its
+	// status (seen under load): 130 is checked when it has one.
+	if !testkit.WithinEvery(3*time.Second, 20*time.Millisecond, tm.dead) {
+		b, _ := os.ReadFile(stderr)
+		t.Fatalf("bhtop went on for 3 s after ctrl+c during its shutdown (stderr %q); screen:\n%s", b, tm.Screen())
 	}
-	if code := tm.Format("#{pane_dead_status}"); code != "130" {
+	if code := tm.Format("#{pane_dead_status}"); code != "130" && code != "" {
 		t.Errorf("exit %s, want 130", code)
 	}
 	if alt := tm.Format("#{alternate_on}"); alt != "0" {
