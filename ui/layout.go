@@ -34,6 +34,13 @@ const (
 	gridMinHeight = 30
 )
 
+// gridMarketMinWidth is the narrowest grid that shows the Market pane
+// beside the Fills and the Events: narrower, three panes on the bottom
+// row left the Fills no room for their time and cut quantities ("1…"),
+// and the Events none to wrap ("fill …"). The Market pane is then a key
+// away (5, tab), drawn in the Events' place while focused.
+const gridMarketMinWidth = 150
+
 // headerOneLineWidth: on a narrower screen the header takes two lines,
 // the listenKey and connection ages and the privacy badge on the second
 // (every item it must show does not fit one line of 60), unless the
@@ -82,9 +89,10 @@ func newLayout(w, h int, market bool) layout {
 	l.panes[paneBalances] = rect{0, 1 + ordersH, balW, midH}
 	l.panes[panePositions] = rect{balW + 1, 1 + ordersH, w - balW - 1, midH}
 	y := 1 + ordersH + midH
-	if !market {
-		// No market at all: the fills and events share the bottom row
-		// (the Market pane is still a key away, saying why it is empty).
+	if !market || w < gridMarketMinWidth {
+		// No market at all, or no room for it: the fills and events share
+		// the bottom row (the Market pane is still a key away, saying why
+		// it is empty when there is no market).
 		fillsW := w / 2
 		l.panes[paneFills] = rect{0, y, fillsW, eventsH}
 		l.panes[paneEvents] = rect{fillsW + 1, y, w - fillsW - 1, eventsH}

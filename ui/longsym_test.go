@@ -59,7 +59,7 @@ func longSymbolMarket() *market.Snapshot {
 // and no line is wider than the screen.
 func TestLongSymbols(t *testing.T) {
 	for _, v := range []goldenView{{"fills", "6"}, {"orders", "2"}, {"positions", "3"}, {"market", "5"}} {
-		for _, sz := range [][2]int{{60, 20}, {80, 24}, {160, 48}} {
+		for _, sz := range [][2]int{{60, 20}, {80, 24}, {120, 40}, {150, 40}, {160, 48}} {
 			t.Run(fmt.Sprintf("%s/%dx%d", v.name, sz[0], sz[1]), func(t *testing.T) {
 				opts := []Option{WithNow(fixedNow), WithMarket(marketHub(longSymbolMarket()), "USDT"), WithNoColor(true)}
 				m := sized(New(newTestBackend(longSymbolSnapshot()), &testTrader{}, opts...), sz[0], sz[1])
