@@ -230,6 +230,29 @@ func TestTimestampOutsideWindow(t *testing.T) {
 	}
 }
 
+// TestListenKeyAfterClockJump: after the clocks move apart (the service
+// restarted with another clock, an NTP step here), a listenKey request
+// refused with -1021 re-measures the offset, so the stream's next connect
+// works. Before, only an order or a read did: the user stream, whose
+// connect begins with POST userDataStream, retried with the old offset
+// and was refused again until the 5 min re-measure.
+func TestListenKeyAfterClockJump(t *testing.T) {
+	s, _ := startSim(t, sim.Options{})
+	clk := &jumpClock{}
+	c := client(s, rest.WithClock(clk.now))
+	ctx := context.Background()
+	if err := c.SyncTime(ctx); err != nil {
+		t.Fatal(err)
+	}
+	clk.d = -30 * time.Second
+	if _, err := c.CreateListenKey(ctx); !errors.Is(err, rest.ErrInvalidTimestamp) {
+		t.Fatalf("CreateListenKey after a clock jump = %v, want -1021", err)
+	}
+	if _, err := c.CreateListenKey(ctx); err != nil {
+		t.Errorf("CreateListenKey again: %v, want success after a re-measure", err)
+	}
+}
+
 func countPosts(es []entry) int {
 	n := 0
 	for _, e := range es {
