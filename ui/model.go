@@ -191,6 +191,11 @@ func New(b Backend, t Trader, opts ...Option) Model {
 	}(m.ctx.Done(), m.unsub)
 	m.now = m.nowFn()
 	m.refresh()
+	if m.status.State == upstream.StateReplay {
+		// A journal has no stream to keep alive or resync.
+		m.keys.Keepalive.SetEnabled(false)
+		m.keys.Resync.SetEnabled(false)
+	}
 	return m
 }
 
