@@ -91,7 +91,7 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, termGiven
 	}
 	conn := accts[0].Conn // the settings every account shares (theme, log, alerts)
 	if conn.Theme != "" && !slices.Contains(themes.Names(), conn.Theme) {
-		return fail(ExitUsage, "--theme %q: want one of %v", conn.Theme, themes.Names())
+		return fail(ExitUsage, "%s %q: want one of %v", conn.ThemeFrom, conn.Theme, themes.Names())
 	}
 	if err := checkFlags(outputFile("--record", conn.Record), outputFile("--log", conn.Log),
 		outputFile("--metrics", *metricsFile)); err != nil {

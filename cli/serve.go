@@ -66,7 +66,7 @@ func runServe(args []string, stdio IO) int {
 		return fail(ExitUsage, "%v", err)
 	}
 	if c.Theme != "" && !slices.Contains(themes.Names(), c.Theme) {
-		return fail(ExitUsage, "--theme %q: want one of %v", c.Theme, themes.Names())
+		return fail(ExitUsage, "%s %q: want one of %v", c.ThemeFrom, c.Theme, themes.Names())
 	}
 	for _, a := range accts {
 		if !a.HasCredentials() && a.BaseURL != "" {
