@@ -206,7 +206,8 @@ func pace(ctx context.Context, in io.Reader, store *state.Store, hub *state.Hub,
 				}
 			}
 		}
-		if why := applyRecord(store, rec); why != "" && bad.note(rec, why) <= maxBadNotes {
+		// Every record is noted (a journal of good ones is not "empty").
+		if why := applyRecord(store, rec); bad.note(rec, why) <= maxBadNotes && why != "" {
 			notes.Add(now(), stream.NoteError, fmt.Sprintf("line %d: %s (counted as malformed)", rec.Line, why))
 		}
 		dirty = true
