@@ -23,6 +23,8 @@ type Model struct {
 	b Backend
 	t Trader // nil: read-only
 
+	upkeys upstreamKeys // r and K asked of each backend (upkeys.go)
+
 	market  marketSource // zero: no market data
 	mnotice <-chan struct{}
 	mk      *mktView     // never nil after New
@@ -167,6 +169,7 @@ func New(b Backend, t Trader, opts ...Option) Model {
 		panes:  newPanes(),
 		focus:  paneOrders,
 		frames: &frameCache{},
+		upkeys: upstreamKeys{},
 	}
 	for _, o := range opts {
 		o(&m)

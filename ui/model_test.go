@@ -430,3 +430,34 @@ func TestPrivacyHidesFormFree(t *testing.T) {
 	waitText(t, tm, "needs "+hidden+" USDT, free "+hidden)
 	finish(t, tm)
 }
+
+// TestRepeatedUpstreamKeysAreSpaced: r (or K) held down sends one
+// resync (keepalive), not one per key repeat: 150 r in a few seconds
+// spent the whole request weight (1499/1500) and held the stream's fold
+// for a minute behind the queued resyncs. Once the spacing has passed a
+// new r resyncs again.
+func TestRepeatedUpstreamKeysAreSpaced(t *testing.T) {
+	var now atomic.Int64
+	now.Store(t0.UnixNano())
+	clock := func() time.Time { return time.Unix(0, now.Load()) }
+	b := newTestBackend(testSnapshot())
+	tm := startProgram(t, b, &testTrader{}, 80, 24, WithNow(clock))
+	sendKeys(tm, "r")
+	waitText(t, tm, "resynced from REST snapshots")
+	sendKeys(tm, "K")
+	waitText(t, tm, "keepalive accepted")
+	for range 9 {
+		sendKeys(tm, "r", "K")
+	}
+	waitText(t, tm, "keepalive asked 0s ago: again in 5s")
+	if n, k := b.resyncs.Load(), b.keepalives.Load(); n != 1 || k != 1 {
+		t.Errorf("10 r and 10 K sent %d resyncs and %d keepalives, want 1 each", n, k)
+	}
+	now.Add(int64(upstreamKeySpacing + time.Second))
+	sendKeys(tm, "r")
+	waitText(t, tm, "resynced from REST snapshots")
+	finish(t, tm)
+	if n := b.resyncs.Load(); n != 2 {
+		t.Errorf("r after the spacing: %d resyncs in all, want 2", n)
+	}
+}
