@@ -27,3 +27,17 @@ func TestDashboardHelpListsItsFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandHelpNamesTheCommand: each command's -h begins "Usage of
+// bhtop CMD:" (gen, order, replay and serve said "Usage of serve:",
+// dump and sim "Usage of bhtop dump:").
+func TestCommandHelpNamesTheCommand(t *testing.T) {
+	for _, cmd := range []string{"dump", "gen", "replay", "serve", "sim", "version"} {
+		var out, errOut strings.Builder
+		code := Run([]string{cmd, "-h"}, IO{Out: &out, Err: &errOut, Getenv: func(string) string { return "" }})
+		all := out.String() + errOut.String()
+		if code != ExitOK || !strings.Contains(all, "Usage of bhtop "+cmd+":") {
+			t.Errorf("bhtop %s -h: exit %d, output %q; want 0 and \"Usage of bhtop %s:\"", cmd, code, all, cmd)
+		}
+	}
+}
