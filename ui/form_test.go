@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
 	"bhtop/actions"
@@ -230,6 +231,20 @@ func TestOpenPointNeverSent(t *testing.T) {
 		c := closeReview{pos: testSnapshot().Positions[0], qty: v}
 		if _, err := c.order(c.pos); err == nil {
 			t.Errorf("closing quantity %q: no error", v)
+		}
+	}
+}
+
+// TestFormLongValueShowsItsEnd: a value longer than its field shows its
+// end, where the cursor types, after "…": a 21-digit price read
+// "[0.000000000000000…]", the digits being typed out of sight.
+func TestFormLongValueShowsItsEnd(t *testing.T) {
+	m := press(t, marketModel(testMarket(), 80, 24, WithNoColor(true)),
+		"n down down down down type:12345678901234567890.5 down type:0.000000000000000000123")
+	out := ansi.Strip(m.View().Content)
+	for _, want := range []string{"[…678901234567890.5]", "[…0000000000000123_]"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the form lacks %q:\n%s", want, out)
 		}
 	}
 }

@@ -87,7 +87,7 @@ func (f *orderForm) fieldLines(st *themes.Styles, width int) []boxLine {
 		if choice {
 			v = "◀ " + value + " ▶"
 		} else {
-			v = "[" + fit(value+cursorIf(f.field == field), 18) + "]"
+			v = "[" + fitTail(value+cursorIf(f.field == field), 18) + "]"
 		}
 		if f.field == field {
 			v = st.Focus.Render(v)
@@ -163,6 +163,19 @@ func (f *orderForm) freeLine(s *state.Snapshot, privacy bool) string {
 	}
 	return "free " + free(sym.BaseAsset) + " " + sym.BaseAsset +
 		", " + free(sym.QuoteAsset) + " " + sym.QuoteAsset
+}
+
+// fitTail pads s to w cells or, when it is wider, shows its end after
+// "…": a typed value's last digits and the cursor stay in sight.
+func fitTail(s string, w int) string {
+	if textWidth(s) <= w {
+		return fit(s, w)
+	}
+	r := []rune(s)
+	for len(r) > 0 && textWidth(string(r))+1 > w {
+		r = r[1:]
+	}
+	return fit("…"+string(r), w)
 }
 
 func cursorIf(on bool) string {
