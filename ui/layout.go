@@ -374,7 +374,7 @@ func (m *Model) paneDrawer(id paneID, w, h int, fc *frameCache) paneDraw {
 	switch {
 	case id == paneFills:
 		c.note = m.feeNote
-	case id == paneOrders && m.history:
+	case id == paneOrders && m.history && m.panes[id].shows("Last", w, fc.cell.mk.live):
 		from, to := m.panes[id].window(max(0, h-2))
 		c.note = unfollowedNote(m.panes[id].rows[from:to], m.mk)
 	}
