@@ -159,9 +159,14 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, termGiven
 		termGiven()
 	}
 
+	unsettled := as.unsettledOrders() // the hubs taken now: Close lets the sessions go
 	if err := as.Close(); err != nil {
 		logger.Warn("closing the session", "err", err)
 		fmt.Fprintf(stdio.Err, "bhtop: closing the user stream: %v\n", err)
+	}
+	for _, l := range unsettled() {
+		logger.Warn(l)
+		fmt.Fprintf(stdio.Err, "bhtop: %s\n", l)
 	}
 	var lost []error // files that could not be written: the run fails
 	if metrics != nil {

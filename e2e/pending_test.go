@@ -1,8 +1,13 @@
 package e2e
 
 import (
+	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"bhtop/internal/testkit"
 )
 
 // TestOrderInFlightShowsItsTerms: an order whose answer is lost (504,
@@ -43,4 +48,44 @@ func TestOrderInFlightShowsItsTerms(t *testing.T) {
 	}
 	tm.quit()
 	wantSent(t, s.requests(t), map[string]int{"POST /openapi/v1/order": 1})
+}
+
+// TestQuitWithAnOrderInFlightSaysSo: q while an order's request has no
+// answer yet (the service holds it) ends bhtop, and stderr says that
+// order's outcome is unknown, with its terms and client order id, so
+// that it can be checked; bhtop used to exit saying nothing of it.
+func TestQuitWithAnOrderInFlightSaysSo(t *testing.T) {
+	s := startSim(t, "--activity", "0")
+	posted, stop := make(chan struct{}, 1), make(chan struct{})
+	front := testkit.Front(t, s.BaseURL, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		if r.URL.Path == "/openapi/v1/order" && r.Method == http.MethodPost {
+			posted <- struct{}{}
+			select { // the service never answers the order
+			case <-r.Context().Done():
+			case <-stop:
+			}
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+	defer close(stop)
+	env := append(credentials(s), "BHTOP_BASE_URL="+front, "BHTOP_WS_URL="+s.WSURL)
+	stderr := filepath.Join(t.TempDir(), "stderr")
+	tm := startTerm(t, 160, 48, env, "2>"+stderr)
+	tm.waitText("● live")
+	tm.reviewXRPOrder()
+	tm.keys("y")
+	<-posted
+	tm.waitText("PENDING")
+	tm.quit()
+	b, err := os.ReadFile(stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(b)
+	for _, want := range []string{"BUY 100 XRPUSDT LIMIT @ 0.1", "outcome is unknown", "client order id bh"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("stderr %q lacks %q", got, want)
+		}
+	}
 }
