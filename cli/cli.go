@@ -160,8 +160,7 @@ func Run(args []string, stdio IO) int {
 	if name == "help" && len(args) > 0 && args[0] != "help" {
 		// bhtop help COMMAND is bhtop COMMAND -h.
 		if _, ok := commands[args[0]]; !ok || args[0] == "" {
-			fmt.Fprintf(stdio.Err, "bhtop: unknown command %q\n\n", args[0])
-			_ = usage(stdio.Err)
+			fmt.Fprintf(stdio.Err, "bhtop: unknown command %q (bhtop help lists the commands)\n", args[0])
 			return ExitUsage
 		}
 		return commands[args[0]].run([]string{"-h"}, stdio)
@@ -177,8 +176,7 @@ func Run(args []string, stdio IO) int {
 	}
 	cmd, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(stdio.Err, "bhtop: unknown command %q\n\n", name)
-		_ = usage(stdio.Err)
+		fmt.Fprintf(stdio.Err, "bhtop: unknown command %q (bhtop help lists the commands)\n", name)
 		return ExitUsage
 	}
 	return cmd.run(args, stdio)

@@ -41,3 +41,17 @@ func TestCommandHelpNamesTheCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageErrorsAreOneLine: an unknown command, and bhtop order without
+// its verb, are refused in one line that says where the help is (exit
+// 2), not followed by the whole command or flag list (60 lines for
+// order).
+func TestUsageErrorsAreOneLine(t *testing.T) {
+	for _, args := range [][]string{{"bogus"}, {"help", "nope"}, {"order"}, {"order", "bogus"}} {
+		var out, errOut strings.Builder
+		code := Run(args, IO{Out: &out, Err: &errOut, Getenv: func(string) string { return "" }})
+		if got := errOut.String(); code != ExitUsage || strings.Count(got, "\n") != 1 || !strings.Contains(got, " -h") && !strings.Contains(got, "bhtop help") || out.Len() != 0 {
+			t.Errorf("bhtop %q: exit %d, stderr %q, stdout %q; want 2 and one line saying where the help is", args, code, got, out.String())
+		}
+	}
+}
