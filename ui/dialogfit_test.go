@@ -120,10 +120,11 @@ func TestLongMessageWraps(t *testing.T) {
 }
 
 // TestTabBarNarrow: every tab is on the tab bar at 60 and 40 columns
-// (short names, then numbers alone), never cut with "…"; a click on a
-// tab still focuses its pane.
+// (short names, then numbers alone) and down to 20 (numbers without the
+// space between them: at 20 the 6 was cut), never cut with "…"; a click
+// on a tab still focuses its pane.
 func TestTabBarNarrow(t *testing.T) {
-	for _, sz := range [][2]int{{40, 15}, {60, 20}, {80, 24}} {
+	for _, sz := range [][2]int{{20, 8}, {22, 8}, {40, 15}, {60, 20}, {80, 24}} {
 		for _, keys := range []string{"1", "6", "h"} {
 			t.Run(fmt.Sprintf("%s/%dx%d", keys, sz[0], sz[1]), func(t *testing.T) {
 				m := press(t, marketModel(testMarket(), sz[0], sz[1], WithNoColor(true)), keys)

@@ -76,7 +76,7 @@ func newLayout(w, h int, market bool) layout {
 		for i, t := range tabTitles(w, false) {
 			label := tabLabel(paneID(i), t)
 			l.tabX[i] = [2]int{x, x + textWidth(label)}
-			x += textWidth(label) + 1
+			x += textWidth(label) + tabGap(w)
 		}
 		return l
 	}
@@ -127,6 +127,15 @@ func tabLabel(id paneID, title string) string {
 		return " " + string(rune('1'+int(id))) + " "
 	}
 	return " " + string(rune('1'+int(id))) + " " + title + " "
+}
+
+// tabGap is the space between two tabs: none on a screen too narrow
+// for the six keys with a space between (" 1   2 … 6" is 23 cells).
+func tabGap(w int) int {
+	if w < int(numPanes)*4-1 {
+		return 0
+	}
+	return 1
 }
 
 // paneShortTitles are the tabs' titles when the full ones do not fit;
@@ -398,7 +407,9 @@ func (m *Model) tabBar() string {
 		} else {
 			b.WriteString(m.pt.tab.wrap(label))
 		}
-		b.WriteByte(' ')
+		if tabGap(m.lay.w) > 0 {
+			b.WriteByte(' ')
+		}
 	}
 	return fitStyled(b.String(), m.lay.w)
 }
