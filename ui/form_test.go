@@ -248,3 +248,31 @@ func TestFormLongValueShowsItsEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestFormSymbolTypedMatchesNone: a symbol typed that no symbol begins
+// with ("ZZZ", a typo "BTCUSDX") marks the Symbol field and enter opens
+// no review: the form kept the symbol selected before and reviewed an
+// order on BTCUSDT under "BTCUSDT (ZZZ)".
+func TestFormSymbolTypedMatchesNone(t *testing.T) {
+	for _, tc := range []struct{ name, keys string }{
+		{"spot", "n type:ZZZ down down down down type:0.01 down type:60000 enter"},
+		{"spot typo", "n type:BTCUSDX down down down down type:0.01 down type:60000 enter"},
+		{"contract", "n up right down type:ZZZ down down down down down type:10 down type:5 down type:60000 enter"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := press(t, marketModel(testMarket(), 80, 24, WithNoColor(true)), tc.keys)
+			out := ansi.Strip(m.View().Content)
+			if strings.Contains(out, "SEND THIS ORDER") || m.confirm != nil {
+				t.Errorf("a review opened for a symbol typed that matches none:\n%s", out)
+			}
+			if !strings.Contains(out, "! no symbol begins with") {
+				t.Errorf("the Symbol field is not marked:\n%s", out)
+			}
+		})
+	}
+	// The typed text backed off to a prefix that matches: valid again.
+	m := press(t, marketModel(testMarket(), 80, 24, WithNoColor(true)), "n type:BTCUSDX backspace down down down down type:0.01 down type:60000 enter")
+	if out := ansi.Strip(m.View().Content); !strings.Contains(out, "SEND THIS ORDER") {
+		t.Errorf("BTCUSD after backspace does not review:\n%s", out)
+	}
+}
