@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"bhtop/internal/testkit"
 )
 
 // TestOrderInFlightShowsItsTerms: an order whose answer is lost (504,
@@ -56,20 +54,7 @@ func TestOrderInFlightShowsItsTerms(t *testing.T) {
 // that it can be checked; bhtop used to exit saying nothing of it.
 func TestQuitWithAnOrderInFlightSaysSo(t *testing.T) {
 	s := startSim(t, "--activity", "0")
-	posted, stop := make(chan struct{}, 1), make(chan struct{})
-	front := testkit.Front(t, s.BaseURL, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
-		if r.URL.Path == "/openapi/v1/order" && r.Method == http.MethodPost {
-			posted <- struct{}{}
-			select { // the service never answers the order
-			case <-r.Context().Done():
-			case <-stop:
-			}
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-	defer close(stop)
-	env := append(credentials(s), "BHTOP_BASE_URL="+front, "BHTOP_WS_URL="+s.WSURL)
+	env, posted := holdingFront(t, s, http.MethodPost, "/openapi/v1/order", 1) // the service never answers the order
 	stderr := filepath.Join(t.TempDir(), "stderr")
 	tm := startTerm(t, 160, 48, env, "2>"+stderr)
 	tm.waitText("● live")
