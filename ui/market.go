@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"bhtop/market"
+	"bhtop/upstream"
 	"bhtop/value"
 )
 
@@ -257,8 +258,10 @@ func equityTexts(v *value.Valuation, start *decimal.Decimal) equityLine {
 // marketEmpty is what the Market pane says when it has no rows.
 func (m *Model) marketEmpty() string {
 	switch {
+	case !m.mk.live && m.status.State == upstream.StateReplay:
+		return "(no market data: a journal holds the user stream only)"
 	case !m.mk.live:
-		return "(no market data: not connected to the quote service)"
+		return "(no market data: off, --no-market)"
 	case m.mk.snap.Version == 0 && m.mk.snap.Health.Reason != "":
 		return "no market data (" + m.mk.snap.Health.Reason + ")"
 	case m.mk.snap.Version == 0:

@@ -9,6 +9,7 @@ import (
 
 	"bhtop/market"
 	"bhtop/rest"
+	"bhtop/upstream"
 )
 
 // TestMarketPaneAndChart runs the dashboard with a market hub: key 5
@@ -465,6 +466,32 @@ func TestEquityChangeStartComparable(t *testing.T) {
 			m = upd.(Model)
 			if !c.want(m.eq.change) {
 				t.Errorf("change since start = %q (unpriced %d), want %s", m.eq.change, m.eq.unpriced, c.wantText)
+			}
+		})
+	}
+}
+
+// TestMarketEmptySaysWhyOff: with no market data at all the Market pane
+// says why: --no-market, or a journal replayed (which holds the user
+// stream only); it said "not connected to the quote service", a failure
+// where nothing failed.
+func TestMarketEmptySaysWhyOff(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		state upstream.ConnState
+		want  string
+	}{
+		{"no-market", upstream.StateLive, "(no market data: off, --no-market)"},
+		{"replay", upstream.StateReplay, "(no market data: a journal holds the user stream only)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newTestBackend(testSnapshot())
+			st := liveStatus()
+			st.State = tc.state
+			b.setStatus(st)
+			m := press(t, sized(New(b, nil, WithNow(fixedNow), WithNoColor(true)), 80, 24), "5")
+			if out := ansi.Strip(m.View().Content); !strings.Contains(out, tc.want) {
+				t.Errorf("the Market pane lacks %q:\n%s", tc.want, out)
 			}
 		})
 	}
