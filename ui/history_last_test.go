@@ -67,3 +67,43 @@ func TestHistoryNoLastNoteWithoutLast(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryShowsNoOpenOnlyColumns: the closed orders have no distance
+// to fill and none is working: their To Fill and W columns, always
+// blank, are not shown, so that at 80×24 with the simulator's wide
+// numbers the Age (how long ago) fits; it was pushed out by them.
+func TestHistoryShowsNoOpenOnlyColumns(t *testing.T) {
+	snap := testSnapshot()
+	for _, o := range snap.Orders.All() { // the fixture's own orders, not shared
+		if o.OrderID == "1003" {
+			o.Price, o.Quantity, o.ExecutedQty = "2100.12345678", "17366.02319043", "17366.02319043"
+		}
+	}
+	m := sized(New(newTestBackend(snap), &testTrader{}, WithNow(fixedNow), WithMarket(marketHub(testMarket()), "USDT"), WithNoColor(true)), 80, 24)
+	for _, tc := range []struct {
+		keys      string
+		want, not []string
+	}{
+		{"2 h", []string{"Age"}, []string{"To Fill", " W "}},
+		{"2 h h", []string{"To Fill"}, nil}, // the open orders keep theirs
+	} {
+		out := ansi.Strip(press(t, m, tc.keys).View().Content)
+		header := ""
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, "Symbol") {
+				header = l
+				break
+			}
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(header, w) {
+				t.Errorf("%s: the header %q lacks %q", tc.keys, header, w)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(header, w) {
+				t.Errorf("%s: the header %q shows %q", tc.keys, header, w)
+			}
+		}
+	}
+}

@@ -60,7 +60,7 @@ func (p *pane) visibleCols(w int, market bool) (cols []int, fit colFit) {
 	}
 	for _, ci := range order {
 		c := &p.cols[ci]
-		if c.mkt && !market {
+		if c.mkt && !market || c.open && p.id == paneOrders && p.key.mode == 1 { // 1: the closed orders
 			continue
 		}
 		if over := used + need(ci) - w; over > 0 && c.prio > 0 && (c.prio > cutGivesTo || over > room) {
