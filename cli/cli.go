@@ -93,8 +93,9 @@ func untilSecondSignal(name string, run func(ctx context.Context, args []string,
 // line on stderr and exit 128 + the signal's number (130 for SIGINT): the
 // shutdown left (closing listenKeys, up to 5 s) is abandoned, but for
 // the flush that armed it (may be nil), run first: what must still be
-// written (the dashboard's --metrics). The dashboard must not arm it
-// while it holds the terminal.
+// written (the dashboard's --metrics); a further signal during the flush
+// abandons it too. The dashboard must not arm it while it holds the
+// terminal.
 func untilArmedSignal(name string, onFirst bool, run func(ctx context.Context, arm func(flush func()), args []string, stdio IO) int, args []string, stdio IO, sigs ...os.Signal) int {
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, sigs...)
@@ -120,7 +121,16 @@ func untilArmedSignal(name string, onFirst bool, run func(ctx context.Context, a
 					}
 					fmt.Fprintf(stdio.Err, "%s: %s (%v): quitting at once, the shutdown abandoned\n", name, how, sig)
 					if flush != nil {
-						flush()
+						// A write that never ends (a FIFO whose reader
+						// left, a stalled disk) must not leave bhtop deaf
+						// to signals: another one abandons it too.
+						flushed := make(chan struct{})
+						go func() { defer close(flushed); flush() }()
+						select {
+						case <-flushed:
+						case sig = <-ch:
+							fmt.Fprintf(stdio.Err, "%s: interrupted again (%v): quitting without finishing the write\n", name, sig)
+						}
 					}
 					code := ExitFail
 					if n, ok := sig.(syscall.Signal); ok {
