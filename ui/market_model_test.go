@@ -431,7 +431,9 @@ func TestEquityChangeWaitsForPrices(t *testing.T) {
 // unpriced or back (its value entered or left the equity: no market
 // move), not only when fewer assets are unpriced (a price lost, or one
 // lost as another came, kept the old start: the change read the lost
-// asset's value as a loss); a market move keeps it.
+// asset's value as a loss); so when a position held then and now gains
+// or loses its mark (its PnL enters or leaves the equity); a market move
+// keeps it.
 func TestEquityChangeStartComparable(t *testing.T) {
 	without := func(symbols ...string) *market.Snapshot {
 		ms := *testMarket()
@@ -445,6 +447,10 @@ func TestEquityChangeStartComparable(t *testing.T) {
 	q := btcUp.Quotes["BTCUSDT"]
 	q.Last = "67122.55" // +10 %
 	btcUp.Quotes["BTCUSDT"] = q
+	perpUp := without()
+	pq := perpUp.Quotes["BTC-PERP"]
+	pq.Mark = "67155" // +10 %
+	perpUp.Quotes["BTC-PERP"] = pq
 	for _, c := range []struct {
 		name        string
 		first, then *market.Snapshot
@@ -454,6 +460,11 @@ func TestEquityChangeStartComparable(t *testing.T) {
 		{"a price lost", without(), without("ETHUSDT", "ETHBTC"), func(c string) bool { return c == "0.00%" }, "0.00%"},
 		{"one price lost as another came", without("BTCUSDT", "ETHBTC"), without("ETHUSDT", "ETHBTC"), func(c string) bool { return c == "0.00%" }, "0.00%"},
 		{"a market move", without(), btcUp, func(c string) bool { return strings.HasPrefix(c, "+") && c != "+0.00%" }, "a gain"},
+		// A position's PnL leaves or enters the equity with its mark
+		// (its PnL asset, USDT, priced throughout): no market move.
+		{"a position's mark lost", without(), without("BTC-PERP"), func(c string) bool { return c == "0.00%" }, "0.00%"},
+		{"a position's mark came", without("BTC-PERP"), without(), func(c string) bool { return c == "0.00%" }, "0.00%"},
+		{"a position's mark moves", without(), perpUp, func(c string) bool { return strings.HasPrefix(c, "+") && c != "+0.00%" }, "a gain"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			hub := marketHub(c.first)
