@@ -208,3 +208,79 @@ func TestDumpAccountsBlipAtTheEnd(t *testing.T) {
 		t.Errorf("b: stream %+v, want live (its state was live again when its session closed)", s)
 	}
 }
+
+// TestDumpAccountsLiveByItsClose: an account whose stream was not live
+// yet when --for ended (b: its REST snapshot held) but was, snapshot
+// taken, when its session closed (while a's shutdown waited on its
+// DELETE) is dumped with that state, whole: its "stream" said live, yet
+// the run failed for it ("never went live") and the total left it out,
+// saying it had no REST snapshot.
+func TestDumpAccountsLiveByItsClose(t *testing.T) {
+	a, b := orderSim(t, sim.Faults{}), orderSim(t, sim.Faults{})
+	deleting, releaseDelete := make(chan struct{}, 1), make(chan struct{})
+	frontA := testkit.Front(t, a.URL(), func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		if r.URL.Path == "/openapi/v1/userDataStream" && r.Method == http.MethodDelete {
+			select {
+			case deleting <- struct{}{}:
+			default:
+			}
+			select { // a's shutdown waits here while b's session still runs
+			case <-releaseDelete:
+			case <-r.Context().Done():
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+	var trades atomic.Int32
+	releaseSnapshot := make(chan struct{})
+	frontB := testkit.Front(t, b.URL(), func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		switch r.URL.Path {
+		case "/openapi/v1/account":
+			select { // b's first snapshot, until a's shutdown began
+			case <-releaseSnapshot:
+			case <-r.Context().Done():
+			}
+		case "/openapi/v1/myTrades":
+			trades.Add(1)
+		}
+		next.ServeHTTP(w, r)
+	})
+	env := deskEnv(t, "api_key = \""+orderKey+"\"\nsecret_key = \""+orderSecret+"\"\n"+
+		"\n[accounts.a]\nbase_url = \""+frontA+"\"\nws_url = \""+a.WSURL()+"\"\n"+
+		"\n[accounts.b]\nbase_url = \""+frontB+"\"\nws_url = \""+b.WSURL()+"\"\n")
+	type result struct {
+		code        int
+		out, errOut string
+	}
+	done := make(chan result, 1)
+	go func() {
+		code, out, errOut := runCLI(env, "dump", "--for", "2s", "--no-market")
+		done <- result{code, out, errOut}
+	}()
+	testkit.Recv(t, deleting, 10*time.Second, "no DELETE of a's listenKey within 10s (--for 2s)")
+	close(releaseSnapshot)
+	testkit.Eventually(t, 3*time.Second, func() bool { return trades.Load() > 0 }, "b's snapshot did not finish")
+	time.Sleep(100 * time.Millisecond) // from its last request to live
+	close(releaseDelete)
+	r := testkit.Recv(t, done, 10*time.Second, "the dump did not end within 10s of a's DELETE")
+	var d struct {
+		Accounts map[string]struct {
+			Stream  streamEnd `json:"stream"`
+			Account any       `json:"account"`
+		} `json:"accounts"`
+		Total struct {
+			Missing []string          `json:"missing"`
+			Why     map[string]string `json:"why"`
+		} `json:"total"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &d); err != nil {
+		t.Fatalf("dump: %v\n%s", err, r.out)
+	}
+	b0 := d.Accounts["b"]
+	if b0.Stream.State != "live" || b0.Account == nil {
+		t.Fatalf("b: stream %+v, account %v; want live with its snapshot (the test's premise)", b0.Stream, b0.Account)
+	}
+	if r.code != ExitOK || strings.Contains(r.errOut, "never went live") || strings.Contains(d.Total.Why["b"], "never went live") {
+		t.Errorf("exit %d, stderr %q, total's why %v: b was live, its snapshot taken, when its session closed, as its dump says; want 0, b counted", r.code, r.errOut, d.Total.Why)
+	}
+}
