@@ -52,3 +52,35 @@ func TestArmedSignalFlushHangs(t *testing.T) {
 		t.Errorf("stderr %q, want a line saying it quits", errOut.String())
 	}
 }
+
+// TestArmedSignalFlushBounded: one signal (a supervisor's SIGTERM, no
+// second coming) during a flush that hangs still ends the process, once
+// the flush had flushWait: it waited for the write for ever.
+func TestArmedSignalFlushBounded(t *testing.T) {
+	exited := make(chan int, 1)
+	was, wait := exitNow, flushWait
+	exitNow, flushWait = func(code int) { exited <- code }, 50*time.Millisecond
+	defer func() { exitNow, flushWait = was, wait }()
+	release := make(chan struct{})
+	errOut := &testkit.Buffer{}
+	run := func(ctx context.Context, arm func(flush func()), _ []string, _ IO) int {
+		arm(func() { <-release }) // a write that hangs
+		if err := syscall.Kill(os.Getpid(), syscall.SIGUSR1); err != nil {
+			t.Error(err)
+		}
+		select {
+		case code := <-exited:
+			if code != 128+int(syscall.SIGUSR1) {
+				t.Errorf("exit %d, want %d", code, 128+int(syscall.SIGUSR1))
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("one signal during a flush that hangs did not end the process within 10s (flushWait 50ms)")
+		}
+		close(release)
+		return ExitOK
+	}
+	untilArmedSignal("bhtop", false, run, nil, IO{Err: errOut}, syscall.SIGUSR1)
+	if !strings.Contains(errOut.String(), "without") {
+		t.Errorf("stderr %q, want a line saying it quits without the write", errOut.String())
+	}
+}
