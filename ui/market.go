@@ -238,7 +238,9 @@ func (e *equityStart) comparable(v *value.Valuation) bool {
 
 // eachValued calls fn with each asset whose value v's equity counts: a
 // priced balance that is not zero, and the asset of a position's PnL
-// that is priced (one not in Unpriced), maybe more than once.
+// that is not zero and priced (one not in Unpriced), maybe more than
+// once. A PnL of 0 is never listed unpriced, priced or not, and counts
+// for nothing either way.
 func eachValued(v *value.Valuation, fn func(asset string)) {
 	for i := range v.Assets {
 		if a := &v.Assets[i]; a.Price != nil && !a.Total.IsZero() {
@@ -246,7 +248,7 @@ func eachValued(v *value.Valuation, fn func(asset string)) {
 		}
 	}
 	for i := range v.Positions {
-		if p := &v.Positions[i]; p.Unrealized != nil {
+		if p := &v.Positions[i]; p.Unrealized != nil && !p.Unrealized.IsZero() {
 			if _, unpriced := slices.BinarySearch(v.Unpriced, p.PnLAsset); !unpriced {
 				fn(p.PnLAsset)
 			}

@@ -9,6 +9,7 @@ import (
 
 	"bhtop/market"
 	"bhtop/rest"
+	"bhtop/state"
 )
 
 // TestMarketPaneAndChart runs the dashboard with a market hub: key 5
@@ -478,5 +479,40 @@ func TestEquityChangeStartComparable(t *testing.T) {
 				t.Errorf("change since start = %q (unpriced %d), want %s", m.eq.change, m.eq.unpriced, c.wantText)
 			}
 		})
+	}
+}
+
+// TestEquityChangeUnpricedPnLAtZero: a position whose PnL asset has no
+// price (XYZ) and whose PnL is 0 counts for nothing in the equity, as
+// when its PnL is not 0 (then XYZ is unpriced): the PnL leaving 0 is no
+// price lost, and the change goes on with the market (BTC +10 % here).
+// The start marked XYZ priced (a PnL not listed unpriced), so its PnL
+// leaving 0 took the start again: 0.00%.
+func TestEquityChangeUnpricedPnLAtZero(t *testing.T) {
+	withXYZ := func(mark string, btc string) *market.Snapshot {
+		ms := *testMarket()
+		ms.Quotes, ms.Instruments = maps.Clone(ms.Quotes), maps.Clone(ms.Instruments)
+		ms.Instruments["ABCXYZ-PERP"] = market.Instrument{Symbol: "ABCXYZ-PERP", Base: "ABC", Quote: "XYZ", Contract: true, Multiplier: "1", MarginAsset: "XYZ"}
+		ms.Quotes["ABCXYZ-PERP"] = market.Quote{Symbol: "ABCXYZ-PERP", Last: mark, Mark: mark}
+		q := ms.Quotes["BTCUSDT"]
+		q.Last = btc
+		ms.Quotes["BTCUSDT"] = q
+		return &ms
+	}
+	s := testSnapshot()
+	s.Positions = append(s.Positions, state.Position{AccountID: "1", Symbol: "ABCXYZ-PERP", Side: "LONG", AvgPrice: "10", Total: "1", Available: "1", Margin: "1"})
+	first := withXYZ("10", "61020.5") // its PnL is 0
+	hub := marketHub(first)
+	m := sized(New(newTestBackend(s), &testTrader{}, WithNow(fixedNow), WithMarket(hub, "USDT")), 160, 48)
+	if m.eq.unpriced != 0 || m.eq.change != "0.00%" {
+		t.Fatalf("at start: change %q, unpriced %d; want 0.00%%, none (the test's premise)", m.eq.change, m.eq.unpriced)
+	}
+	next := withXYZ("11", "67122.55") // its PnL 1 XYZ, unpriced; BTC +10 %
+	next.Version = first.Version + 1
+	hub.Publish(next)
+	upd, _ := m.Update(marketMsg{})
+	m = upd.(Model)
+	if m.eq.unpriced != 1 || !strings.HasPrefix(m.eq.change, "+") || m.eq.change == "+0.00%" {
+		t.Errorf("change since start = %q (unpriced %d), want a gain (BTC's), 1 unpriced", m.eq.change, m.eq.unpriced)
 	}
 }
