@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"bhtop/internal/clock"
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
 	"bhtop/rest"
@@ -319,5 +320,37 @@ func noneBanned(t *testing.T, l *testkit.RequestLog) {
 	t.Helper()
 	if n := l.Banned(); n > 0 {
 		t.Errorf("%d requests banned (418):\n%s", n, l.Raw())
+	}
+}
+
+// TestWeightWait: WeightWait says how long requests of a weight would be
+// paced now (the window's span from the oldest spent weight it must
+// outlive), without spending any.
+func TestWeightWait(t *testing.T) {
+	t.Parallel()
+	clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
+	s, _ := startSim(t, simtest.OnFake(clk, sim.Options{RateLimits: sim.RateLimits{WeightPerMinute: 12}}))
+	c := client(s, simtest.OnClock(clk)...)
+	if _, err := c.BrokerInfo(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if d := c.WeightWait(8); d != 0 {
+		t.Fatalf("nothing spent: WeightWait(8) = %s, want 0", d)
+	}
+	for range 2 { // 10 of 12
+		if _, err := c.Account(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clk.Advance(10 * time.Second)
+	if d := c.WeightWait(2); d != 0 {
+		t.Errorf("WeightWait(2) = %s with 2 left, want 0", d)
+	}
+	const span = time.Minute + 2*time.Second // the minute and the governor's margin
+	if d := c.WeightWait(8); d != span-10*time.Second {
+		t.Errorf("WeightWait(8) = %s, want %s (until the spent weight leaves the window)", d, span-10*time.Second)
+	}
+	if used, _ := c.Weight(); used != 10 {
+		t.Errorf("Weight() = %d after WeightWait, want 10 (nothing spent)", used)
 	}
 }
