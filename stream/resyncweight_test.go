@@ -146,3 +146,37 @@ func TestResyncWaitingForWeightKeepsFolding(t *testing.T) {
 		t.Errorf("state after the resync differs from the REST truth (%v):\n%s", err, diff)
 	}
 }
+
+// TestReconnectWaitsForWeightUnheld: a reconnect while the request weight
+// is spent waits for it before it opens the socket (whose frames it would
+// hold until the snapshots are in), saying so and until when; then it
+// connects, resyncs and is live, with the events of the outage known.
+func TestReconnectWaitsForWeightUnheld(t *testing.T) {
+	t.Parallel()
+	f := newWeightFixture(t, 60)
+	f.srv.SetActivity(40)
+	f.spend(t)
+	f.srv.SetUserStreamDown(true)
+	if !testkit.Within(5*time.Second, func() bool { return f.s.Status().State != StateLive }) {
+		t.Fatalf("still live with the stream down: %+v", f.s.Status())
+	}
+	f.srv.SetUserStreamDown(false)
+	waiting := func() bool {
+		st := f.s.Status()
+		return st.State == StateConnecting && strings.Contains(st.Reason, "waiting for request weight until ")
+	}
+	if !f.inflight.Advancing(f.clk, 100*time.Millisecond, 5*time.Second, waiting) {
+		t.Fatalf("status while the reconnect waits for weight: %+v, want connecting, waiting for request weight", f.s.Status())
+	}
+	if st := f.s.Status(); !st.ConnectedAt.IsZero() {
+		t.Errorf("connected at %s while waiting for weight, want no socket", st.ConnectedAt)
+	}
+	if !f.inflight.Advancing(f.clk, time.Second, 10*time.Second, func() bool { return f.s.Status().State == StateLive }) {
+		t.Fatalf("not live after the weight freed: %+v", f.s.Status())
+	}
+	f.srv.SetActivity(0)
+	if !testkit.Within(5*time.Second, f.balancesTrue) {
+		t.Fatalf("balances after the reconnect differ from the simulator's: %+v vs %v",
+			f.s.Hub().Latest().Balances, f.srv.AccountTruth(f.srv.APIKey()))
+	}
+}
