@@ -354,3 +354,55 @@ func TestWeightWait(t *testing.T) {
 		t.Errorf("Weight() = %d after WeightWait, want 10 (nothing spent)", used)
 	}
 }
+
+// TestWaitNotice: a request that must wait for request weight first calls
+// its context's WithWaitNotice function with when it expects to go; one
+// that fits calls nothing.
+func TestWaitNotice(t *testing.T) {
+	t.Parallel()
+	clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
+	s, _ := startSim(t, simtest.OnFake(clk, sim.Options{RateLimits: sim.RateLimits{WeightPerMinute: 12}}))
+	c := client(s, simtest.OnClock(clk)...)
+	if _, err := c.BrokerInfo(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var notices []time.Time
+	ctx := rest.WithWaitNotice(context.Background(), func(until time.Time) {
+		mu.Lock()
+		notices = append(notices, until)
+		mu.Unlock()
+	})
+	start := clk.Now()
+	for range 2 {
+		if _, err := c.Account(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan error, 1)
+	go func() { _, err := c.Account(ctx); done <- err }()
+	noticed := func() bool { mu.Lock(); defer mu.Unlock(); return len(notices) > 0 }
+	if !testkit.Within(5*time.Second, noticed) {
+		t.Fatal("no notice of the wait for weight")
+	}
+	mu.Lock()
+	got := notices
+	mu.Unlock()
+	if want := start.Add(time.Minute + 2*time.Second); len(got) != 1 || !got[0].Equal(want) {
+		t.Errorf("notices %v, want one, until %s", got, want)
+	}
+	var err error
+	if !testkit.Advancing(clk, time.Second, 5*time.Second, func() bool {
+		select {
+		case err = <-done:
+			return true
+		default:
+			return false
+		}
+	}) {
+		t.Fatal("the request still waits after the window")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
