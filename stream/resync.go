@@ -30,11 +30,27 @@ func (s *Session) resync(ctx context.Context, held bool) error {
 		if err := s.waitWeight(ctx, StateResyncing); err != nil {
 			return err
 		}
+		if s.beforeHold != nil {
+			s.beforeHold()
+		}
 		if !s.do(func(w *writer) { w.beginHold() }) {
 			return errors.New("resync: session closing")
 		}
 	}
-	snap, err := s.takeSnapshots(ctx)
+	// Another request may have taken the room since the wait: then the
+	// snapshots are paced with the frames held, and the status says so.
+	prev, paced := s.statusNow(), false
+	snap, err := s.takeSnapshots(rest.WithWaitNotice(ctx, func(until time.Time) {
+		paced = true // (on this goroutine: the snapshots are asked one after the other)
+		s.setStatus(func(st *Status) {
+			st.State, st.Reason, st.RetryAt = StateResyncing, "waiting for request weight, events held", until
+		})
+	}))
+	if paced {
+		s.setStatus(func(st *Status) {
+			st.State, st.Reason, st.RetryAt, st.NeedsAction = prev.State, prev.Reason, prev.RetryAt, prev.NeedsAction
+		})
+	}
 	var missing []state.OrderKey
 	lost := false
 	ok := s.do(func(w *writer) {

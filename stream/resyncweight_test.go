@@ -180,3 +180,50 @@ func TestReconnectWaitsForWeightUnheld(t *testing.T) {
 			f.s.Hub().Latest().Balances, f.srv.AccountTruth(f.srv.APIKey()))
 	}
 }
+
+// TestResyncPacedWhileHeldSaysSo: when another request takes the weight
+// between the resync's wait and its snapshots, the snapshots are paced
+// with the frames held (the rare case left); the status says so, with
+// when they go, and is live again once they are in.
+func TestResyncPacedWhileHeldSaysSo(t *testing.T) {
+	t.Parallel()
+	f := newWeightFixture(t, 60)
+	if !f.inflight.Idle(5 * time.Second) {
+		t.Fatal("a request still under way")
+	}
+	f.clk.Advance(2 * time.Minute)
+	start := f.clk.Now()
+	f.s.beforeHold = func() { // another request of the host, just before the hold
+		for f.rest.WeightWait(snapshotWeight) == 0 {
+			if _, err := f.rest.Account(context.Background()); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}
+	done := make(chan error, 1)
+	go func() { done <- f.s.Resync(context.Background()) }()
+	if !testkit.Within(5*time.Second, func() bool {
+		st := f.s.Status()
+		return st.State == StateResyncing && strings.Contains(st.Reason, "request weight") && st.RetryAt.After(start)
+	}) {
+		t.Fatalf("status while the held snapshots are paced: %+v, want resyncing, waiting for request weight", f.s.Status())
+	}
+	var err error
+	if !f.inflight.Advancing(f.clk, time.Second, 10*time.Second, func() bool {
+		select {
+		case err = <-done:
+			return true
+		default:
+			return false
+		}
+	}) {
+		t.Fatalf("the resync still waits (clock +%s): %+v", f.clk.Now().Sub(start), f.s.Status())
+	}
+	if err != nil {
+		t.Fatalf("resync: %v", err)
+	}
+	if st := f.s.Status(); st.State != StateLive || st.Reason != "" {
+		t.Errorf("status after the resync: %s %q, want live", st.State, st.Reason)
+	}
+}

@@ -62,6 +62,10 @@ type Session struct {
 	closing bool // Close has begun: no new goroutines join wg
 	keyring      // the listenKeys
 
+	// beforeHold, when set (by tests, before Start), runs in a resync
+	// between its wait for request weight and the hold of the frames.
+	beforeHold func()
+
 	orderNotes  // what the stream did to orders (the writer only, under wmu)
 	snapshotter // the REST snapshots of a resync
 	reconciler  // the outcomes of the orders sent from here
