@@ -2,6 +2,7 @@ package stream
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -225,5 +226,30 @@ func TestResyncPacedWhileHeldSaysSo(t *testing.T) {
 	}
 	if st := f.s.Status(); st.State != StateLive || st.Reason != "" {
 		t.Errorf("status after the resync: %s %q, want live", st.State, st.Reason)
+	}
+}
+
+// TestResyncPastDeadlineSaysWhen: a resync whose wait for request weight
+// would outlast the caller's deadline (the dashboard's 30 s) returns at
+// once, saying until when the weight is spent, and resyncs nothing: the
+// caller is not told "deadline exceeded" half a minute later about a
+// resync that then happens anyway.
+func TestResyncPastDeadlineSaysWhen(t *testing.T) {
+	t.Parallel()
+	f := newWeightFixture(t, 60)
+	f.spend(t)
+	wait := f.rest.WeightWait(snapshotWeight)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // as the dashboard asks
+	defer cancel()
+	err := f.s.Resync(ctx)
+	var be *rest.BackoffError
+	if !errors.As(err, &be) || !errors.Is(err, rest.ErrRateLimited) || !be.Local || !be.Until.Equal(f.clk.Now().Add(wait)) {
+		t.Fatalf("Resync = %v, want a local rate limit until %s", err, f.clk.Now().Add(wait))
+	}
+	if ctx.Err() != nil {
+		t.Fatal("Resync returned only at the deadline")
+	}
+	if st := f.s.Status(); st.State != StateLive {
+		t.Errorf("status %s %q after a resync refused, want live", st.State, st.Reason)
 	}
 }
