@@ -323,17 +323,25 @@ func noneBanned(t *testing.T, l *testkit.RequestLog) {
 	}
 }
 
-// TestWeightWait: WeightWait says how long requests of a weight would be
-// paced now (the window's span from the oldest spent weight it must
-// outlive), without spending any.
-func TestWeightWait(t *testing.T) {
-	t.Parallel()
+// weight12 is a client paced (and waiting) on a fake clock, of a
+// simulator on that clock whose REQUEST_WEIGHT is 12 a minute.
+func weight12(t *testing.T) (*rest.Client, *clock.Fake) {
+	t.Helper()
 	clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
 	s, _ := startSim(t, simtest.OnFake(clk, sim.Options{RateLimits: sim.RateLimits{WeightPerMinute: 12}}))
 	c := client(s, simtest.OnClock(clk)...)
 	if _, err := c.BrokerInfo(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	return c, clk
+}
+
+// TestWeightWait: WeightWait says how long requests of a weight would be
+// paced now (the window's span from the oldest spent weight it must
+// outlive), without spending any.
+func TestWeightWait(t *testing.T) {
+	t.Parallel()
+	c, clk := weight12(t)
 	if d := c.WeightWait(8); d != 0 {
 		t.Fatalf("nothing spent: WeightWait(8) = %s, want 0", d)
 	}
@@ -360,12 +368,7 @@ func TestWeightWait(t *testing.T) {
 // that fits calls nothing.
 func TestWaitNotice(t *testing.T) {
 	t.Parallel()
-	clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
-	s, _ := startSim(t, simtest.OnFake(clk, sim.Options{RateLimits: sim.RateLimits{WeightPerMinute: 12}}))
-	c := client(s, simtest.OnClock(clk)...)
-	if _, err := c.BrokerInfo(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	c, clk := weight12(t)
 	var mu sync.Mutex
 	var notices []time.Time
 	ctx := rest.WithWaitNotice(context.Background(), func(until time.Time) {

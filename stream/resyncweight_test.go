@@ -61,6 +61,26 @@ func (f *weightFixture) spend(t *testing.T) {
 	}
 }
 
+// resynced moves the clock a second at a time, between requests, until
+// the Resync done answers, and returns its answer; it fails the test
+// when none came within 10 s.
+func (f *weightFixture) resynced(t *testing.T, done <-chan error) error {
+	t.Helper()
+	start := f.clk.Now()
+	var err error
+	if !f.inflight.Advancing(f.clk, time.Second, 10*time.Second, func() bool {
+		select {
+		case err = <-done:
+			return true
+		default:
+			return false
+		}
+	}) {
+		t.Fatalf("the resync still waits (clock +%s): %+v", f.clk.Now().Sub(start), f.s.Status())
+	}
+	return err
+}
+
 // balancesTrue says the session's balances are the simulator's.
 func (f *weightFixture) balancesTrue() bool {
 	truth := f.srv.AccountTruth(f.srv.APIKey())
@@ -115,18 +135,7 @@ func TestResyncWaitingForWeightKeepsFolding(t *testing.T) {
 	}
 
 	// The activity goes on while the snapshots are asked for and folded.
-	var err error
-	if !f.inflight.Advancing(f.clk, time.Second, 10*time.Second, func() bool {
-		select {
-		case err = <-done:
-			return true
-		default:
-			return false
-		}
-	}) {
-		t.Fatalf("the resync still waits after the weight freed (clock +%s): %+v", f.clk.Now().Sub(start), f.s.Status())
-	}
-	if err != nil {
+	if err := f.resynced(t, done); err != nil {
 		t.Fatalf("resync: %v", err)
 	}
 	if st := f.s.Status(); st.State != StateLive || st.Reason != "" || !st.RetryAt.IsZero() {
@@ -210,18 +219,7 @@ func TestResyncPacedWhileHeldSaysSo(t *testing.T) {
 	}) {
 		t.Fatalf("status while the held snapshots are paced: %+v, want resyncing, waiting for request weight", f.s.Status())
 	}
-	var err error
-	if !f.inflight.Advancing(f.clk, time.Second, 10*time.Second, func() bool {
-		select {
-		case err = <-done:
-			return true
-		default:
-			return false
-		}
-	}) {
-		t.Fatalf("the resync still waits (clock +%s): %+v", f.clk.Now().Sub(start), f.s.Status())
-	}
-	if err != nil {
+	if err := f.resynced(t, done); err != nil {
 		t.Fatalf("resync: %v", err)
 	}
 	if st := f.s.Status(); st.State != StateLive || st.Reason != "" {
