@@ -116,6 +116,9 @@ type Decoder struct {
 	base    int  // the index in events of the current frame's first event
 	generic bool // never take the fast path (tests compare the two)
 	noLine  bool // fast path without execLine (tests compare the two)
+	// lineLeft: the last lineFrame's execLine read a report, not the
+	// whole frame
+	lineLeft bool
 }
 
 // Reasons a frame or an element is malformed.
@@ -176,6 +179,15 @@ func (d *Decoder) decode(frame []byte) []Event {
 	if len(frame) > MaxFrame {
 		return d.whole(frame, ReasonTooLarge)
 	}
+	// A frame of one execution report written the service's way, nearly
+	// every frame of a user stream, is read by its line at once.
+	line := !d.generic && !d.noLine
+	if line && len(frame) > 0 && frame[0] == '{' {
+		if d.lineFrame(frame) {
+			return d.events[d.base:]
+		}
+		line = d.lineLeft
+	}
 	s := scanner{b: frame}
 	s.ws()
 	if s.i >= len(frame) {
@@ -183,7 +195,7 @@ func (d *Decoder) decode(frame []byte) []Event {
 	}
 	switch frame[s.i] {
 	case '{':
-		d.object(&s, 1)
+		d.object(&s, 1, line)
 	case '[':
 		s.i++
 		s.ws()
@@ -194,7 +206,7 @@ func (d *Decoder) decode(frame []byte) []Event {
 		for !s.bad {
 			s.ws()
 			if s.i < len(frame) && frame[s.i] == '{' {
-				d.object(&s, 2)
+				d.object(&s, 2, !d.noLine)
 			} else {
 				start := s.i
 				s.value(1)
@@ -242,10 +254,10 @@ func (d *Decoder) slot(k byte) span { return d.slots[slotOf[k]] }
 
 // object scans the object at s.i and appends its Event. One-letter keys
 // and string values, nearly all of a payload, take a fast path on locals.
-func (d *Decoder) object(s *scanner, depth int) {
+func (d *Decoder) object(s *scanner, depth int, line bool) {
 	b := s.b
 	start := s.i
-	if !d.generic && d.tryFast(s, depth) {
+	if !d.generic && d.tryFast(s, depth, line) {
 		return
 	}
 	d.slots = [len(usedKeys) + 1]span{}
@@ -370,9 +382,10 @@ func (d *Decoder) object(s *scanner, depth int) {
 	}
 }
 
-// tryFast appends the Event of the object at s.i by fastExec,
-// fastPosition or fastAccount, when it takes the fast path.
-func (d *Decoder) tryFast(s *scanner, depth int) bool {
+// tryFast appends the Event of the object at s.i by fastExec (with
+// execLine first when line), fastPosition or fastAccount, when it takes
+// the fast path.
+func (d *Decoder) tryFast(s *scanner, depth int, line bool) bool {
 	n := len(d.events)
 	if n == cap(d.events) {
 		d.events = append(d.events, Event{})[:n]
@@ -384,7 +397,7 @@ func (d *Decoder) tryFast(s *scanner, depth int) bool {
 	// most frequent, are tried at once.
 	switch b := s.b; {
 	case len(b)-s.i <= 6 || b[s.i+6] != 'o':
-		end, ok = fastExec(b, s.i, depth, ev, !d.noLine)
+		end, ok = fastExec(b, s.i, depth, ev, line)
 	case hasAt(b, s.i, headPosition):
 		ev.Kind = KindPosition
 		end, ok = fastPosition(b, s.i+len(headPosition), depth, &ev.Position)
@@ -398,6 +411,31 @@ func (d *Decoder) tryFast(s *scanner, depth int) bool {
 	ev.Reason, ev.Raw, ev.Ping, ev.Type = "", s.b[s.i:end], nil, nil
 	d.events = d.events[:n+1]
 	s.i = end
+	return true
+}
+
+// lineFrame appends the Event of frame when it is one execution report
+// that execLine reads whole, up to its '}' at the frame's end; else it
+// appends nothing and sets d.lineLeft: whether the line read the report
+// but not the frame's end (then fastExec's keyed loop and the scanner go
+// on from where it stopped, which tryFast has execLine find again).
+func (d *Decoder) lineFrame(frame []byte) bool {
+	n := len(d.events)
+	if n == cap(d.events) {
+		d.events = append(d.events, Event{})[:n]
+	}
+	ev := &d.events[:n+1][n]
+	end, contract, ok := execLine(frame, 0, &ev.Exec)
+	if !ok || end != len(frame)-1 || frame[end] != '}' {
+		d.lineLeft = ok
+		return false
+	}
+	ev.Kind = KindExecution
+	if contract {
+		ev.Kind = KindContractExecution
+	}
+	ev.Reason, ev.Raw, ev.Ping, ev.Type = "", frame, nil, nil
+	d.events = d.events[:n+1]
 	return true
 }
 
