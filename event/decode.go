@@ -425,14 +425,17 @@ func (d *Decoder) lineFrame(frame []byte) bool {
 		d.events = append(d.events, Event{})[:n]
 	}
 	ev := &d.events[:n+1][n]
-	end, contract, ok := execLine(frame, 0, &ev.Exec)
-	if !ok || end != len(frame)-1 || frame[end] != '}' {
-		d.lineLeft = ok
-		return false
+	f, line := lineOf(frame, 0)
+	var end int
+	switch line {
+	case 1:
+		ev.Kind, end = KindExecution, execSpotLine(f, len(lineHeadSpot), &ev.Exec)
+	case 2:
+		ev.Kind, end = KindContractExecution, execContractLine(f, lineHead, &ev.Exec)
 	}
-	ev.Kind = KindExecution
-	if contract {
-		ev.Kind = KindContractExecution
+	if end != len(frame)-1 || frame[end] != '}' {
+		d.lineLeft = end > 0
+		return false
 	}
 	ev.Reason, ev.Raw, ev.Ping, ev.Type = "", frame, nil, nil
 	d.events = d.events[:n+1]

@@ -58,12 +58,19 @@ var lineHeads = func() (w [2][5]uint64) {
 	return w
 }()
 
-// lineBuf is the frame a line reads: where it starts, and the last index
-// eight bytes can be loaded from (len - 8; the line reads frames of
-// lineHead bytes or more).
+// lineBuf is the object a line reads: where it starts (index 0 of the
+// line's indexes, its '{'), the last index eight bytes can be loaded from
+// (lim: its frame's length less 8 from there; the line reads objects of
+// lineHead bytes or more), and the last a scan loads from (slim, eight
+// bytes less). A scan stops at a byte of its last word, so the skeleton
+// after the value it ends, loaded there, is inside the frame with no
+// check of its own; a scan that reaches slim ends the line, returning 0:
+// any skeleton compared at 0 meets the object's '{', which none begins
+// with. Values in the last sixteen bytes (but the last) are read by the
+// table loop.
 type lineBuf struct {
-	p   unsafe.Pointer
-	lim uint
+	p         unsafe.Pointer
+	lim, slim uint
 }
 
 // w is the eight bytes from i, which the caller has checked (i <= lim).
@@ -71,14 +78,24 @@ func (f lineBuf) w(i int) uint64 {
 	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(f.p, i))[:])
 }
 
-// is reports whether the n (1..8) bytes from i are the low n bytes of w;
-// false from the last eight bytes of the frame on (or for an i < 0).
+// is reports whether the n (1..8) bytes from i, the end of a scan (or
+// its 0), are the low n bytes of w.
 func (f lineBuf) is(i int, w uint64, n uint) bool {
-	return uint(i) <= f.lim && f.w(i)<<(64-8*n) == w<<(64-8*n)
+	return f.w(i)<<(64-8*n) == w<<(64-8*n)
 }
 
-// sub is the frame's bytes [i, j) (0 <= i <= j <= len, checked by the
-// caller), its capacity its length.
+// isc is is at any i: false from the last eight bytes on.
+func (f lineBuf) isc(i int, w uint64, n uint) bool {
+	return uint(i) <= f.lim && f.is(i, w, n)
+}
+
+// isEnd is is at any i, in the frame's last eight bytes too.
+func (f lineBuf) isEnd(i int, w uint64, n uint) bool {
+	return f.wEnd(i)<<(64-8*n) == w<<(64-8*n)
+}
+
+// sub is the object's bytes [i, j) (0 <= i <= j <= its length, checked by
+// the caller), its capacity its length.
 func (f lineBuf) sub(i, j int) []byte {
 	return *(*[]byte)(unsafe.Pointer(&sliceHeader{unsafe.Add(f.p, i), j - i, j - i}))
 }
@@ -88,68 +105,73 @@ func (f lineBuf) sub(i, j int) []byte {
 // characters, but also a space and '!'), or one of 0x80 and above (lanes
 // minus '#' or minus 1 after the backslash's XOR that keep their top
 // bit; exact for the lowest). The skeleton after the value, not finding
-// its quote there, ends the line on any but the quote. From the last
-// eight bytes on it returns an index there, a mismatch too.
+// its quote there, ends the line on any but the quote. A scan (0 past
+// slim).
 func (f lineBuf) text(i int) int {
-	for ; uint(i) <= f.lim; i += 8 {
+	for ; uint(i) <= f.slim; i += 8 {
 		v := f.w(i)
 		if m := (v - '#'*lanes1 | (v ^ '\\'*lanes1 - lanes1)) & lanesTop; m != 0 {
 			return i + lowLane(m)
 		}
 	}
-	return i
+	return 0
 }
 
-// digits returns the end of the run of digits from i (as text does in
-// the last eight bytes).
+// digits returns the end of the run of digits from i. A scan (0 past
+// slim).
 func (f lineBuf) digits(i int) int {
-	for ; uint(i) <= f.lim; i += 8 {
+	for ; uint(i) <= f.slim; i += 8 {
 		if m := nonDigits(f.w(i)); m != 0 {
 			return i + lowLane(m)
 		}
 	}
-	return i
+	return 0
 }
 
+// at is the byte at i, the end of a scan that found digits (or its 0).
+func (f lineBuf) at(i int) byte { return *(*byte)(unsafe.Add(f.p, i)) }
+
 // unsigned returns the end of the JSON integer (digits, no leading zero)
-// from i, or -1 when there is none.
+// from i, or 0 when there is none.
 func (f lineBuf) unsigned(i int) int {
-	j := f.digits(i)
-	if j == i || (j > i+1 && *(*byte)(unsafe.Add(f.p, i)) == '0') {
-		return -1
+	if j := f.digits(i); j > i && (j == i+1 || f.at(i) != '0') {
+		return j
 	}
-	return j
+	return 0
 }
 
 // signed is unsigned with a '-' or not.
 func (f lineBuf) signed(i int) int {
-	if f.is(i, '-', 1) {
-		i++
+	if j := f.digits(i); j != i || f.at(i) != '-' {
+		i--
 	}
-	return f.unsigned(i)
+	return f.unsigned(i + 1)
 }
 
 // dec returns the end of the usual decimal text from i (digits, and a
-// '.' and digits or not), or -1 when there is none.
+// '.' and digits or not), or 0 when there is none. A scan.
 func (f lineBuf) dec(i int) int {
 	j := f.digits(i)
-	if j == i {
-		return -1
+	if j <= i {
+		return 0
 	}
-	if f.is(j, '.', 1) {
-		k := f.digits(j + 1)
-		if k == j+1 {
-			return -1
+	if f.at(j) == '.' {
+		if k := f.digits(j + 1); k > j+1 {
+			return k
 		}
-		return k
+		return 0
 	}
 	return j
 }
 
-// boolean reads true or false at i; end is -1 when it is neither.
+// lead0 reports whether the digits [i, j) are more than one and start
+// with a '0' (no JSON integer).
+func (f lineBuf) lead0(i, j int) bool { return j > i+1 && f.at(i) == '0' }
+
+// boolean reads true or false at i; end is 0 when it is neither. A scan.
 func (f lineBuf) boolean(i int) (t bool, end int) {
-	if uint(i) > f.lim {
-		return false, -1
+	if uint(i) > f.slim {
+		return false, 0
 	}
 	switch v := f.w(i); {
 	case uint32(v) == wordTrue:
@@ -157,37 +179,93 @@ func (f lineBuf) boolean(i int) (t bool, end int) {
 	case v&0xFF_FFFF_FFFF == wordFalse:
 		return false, i + 5
 	}
-	return false, -1
+	return false, 0
 }
 
-// time reads a time of 1 to 15 digits from i; end is -1 when there are
-// none or more, or (bare) a leading zero.
-func (f lineBuf) time(i int, bare bool) (t int64, end int) {
-	if uint(i) > f.lim {
-		return 0, -1
+// timeEnd returns the end of a time's 1 to 15 digits from i, or 0 when
+// there are none or more (a bare time's leading zero is the caller's to
+// check: lead0). A scan.
+func (f lineBuf) timeEnd(i int) int {
+	if j := f.digits(i); uint(j-i-1) < 15 {
+		return j
 	}
+	return 0
+}
+
+// num is the number the digits [i, j) write, 1 to 15 of them (a
+// timeEnd's).
+func (f lineBuf) num(i, j int) int64 {
 	v := f.w(i)
-	start, first := i, byte(v)
-	var n uint64
-	m := nonDigits(v)
-	if m == 0 {
-		n, i = parseEight(v), i+8
-		if uint(i) > f.lim {
-			return 0, -1
-		}
-		if v = f.w(i); nonDigits(v) == 0 {
-			return 0, -1
-		}
-		m = nonDigits(v)
-	} else if m&0xFF != 0 {
-		return 0, -1 // no digit
+	if n := j - i; n < 8 {
+		return int64(digitsIn(v, n))
 	}
-	lane := lowLane(m)
-	end = i + lane
-	if bare && first == '0' && end > start+1 {
-		return 0, -1
+	n := j - i - 8
+	return int64(parseEight(v)*pow10[n&7] + digitsIn(f.w(i+8), n))
+}
+
+// digitsIn is the number the first n (0..7) lanes of v, ASCII digits,
+// write: parseFirst with shifts the compiler need not guard.
+func digitsIn(v uint64, n int) uint64 {
+	return parseEight(v<<(56-8*uint(n)&63)<<8 | '0'*lanes1>>(8*uint(n)&63))
+}
+
+// wEnd is the eight bytes from i, those past the frame's end as 0.
+func (f lineBuf) wEnd(i int) uint64 {
+	if uint(i) <= f.lim {
+		return f.w(i)
 	}
-	return int64(n*pow10[lane&7] + parseFirst(v, lane)), end
+	if d := i - int(f.lim); d < 8 {
+		return f.w(int(f.lim)) >> (8 * d)
+	}
+	return 0
+}
+
+// decLast is dec for an object's last value, which may reach into the
+// frame's last eight bytes, followed by its closing quote: the index of
+// that quote, or 0.
+func (f lineBuf) decLast(i int) int {
+	j := i
+	v := f.wEnd(j)
+	for nonDigits(v) == 0 {
+		j += 8
+		v = f.wEnd(j)
+	}
+	lane := lowLane(nonDigits(v))
+	if j += lane; j == i {
+		return 0
+	}
+	if c := laneByte(v, lane); c != '.' {
+		if c != '"' {
+			return 0
+		}
+		return j
+	}
+	k := j + 1
+	for v = f.wEnd(k); nonDigits(v) == 0; v = f.wEnd(k) {
+		k += 8
+	}
+	lane = lowLane(nonDigits(v))
+	if k += lane; k == j+1 || laneByte(v, lane) != '"' {
+		return 0
+	}
+	return k
+}
+
+// lineOf is the line the object at b[start] takes: 1 a spot report's, 2
+// a contract report's, 0 none; f is the object.
+func lineOf(b []byte, start int) (f lineBuf, line int) {
+	if len(b)-start < lineHead {
+		return f, 0
+	}
+	f = lineBuf{unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), start), uint(len(b) - start - 8), uint(len(b) - start - 16)}
+	if w0, w1, w2 := f.w(0), f.w(8), f.w(16); w0 == lineHeads[0][0] && w1 == lineHeads[0][1] && w2 == lineHeads[0][2] &&
+		f.w(len(lineHeadSpot)-8) == lineHeads[0][3] {
+		line = 1
+	} else if w0 == lineHeads[1][0] && w1 == lineHeads[1][1] && w2 == lineHeads[1][2] &&
+		f.w(24) == lineHeads[1][3] && f.w(lineHead-8) == lineHeads[1][4] {
+		line = 2
+	}
+	return f, line
 }
 
 // execLine reads the object at b[start] when it is an execution report
@@ -197,166 +275,154 @@ func (f lineBuf) time(i int, bare bool) (t int64, end int) {
 // its last value (its '}' in a report written the service's way). When ok
 // is false x holds leftovers.
 func execLine(b []byte, start int, x *ExecView) (i int, contract, ok bool) {
-	if len(b)-start < lineHead {
-		return 0, false, false
-	}
-	f := lineBuf{unsafe.Pointer(unsafe.SliceData(b)), uint(len(b) - 8)}
-	w0, w1, w2 := f.w(start), f.w(start+8), f.w(start+16)
-	switch {
-	case w0 == lineHeads[0][0] && w1 == lineHeads[0][1] && w2 == lineHeads[0][2] &&
-		f.w(start+len(lineHeadSpot)-8) == lineHeads[0][3]:
-		i = execSpotLine(b, f, start+len(lineHeadSpot), x)
-	case w0 == lineHeads[1][0] && w1 == lineHeads[1][1] && w2 == lineHeads[1][2] &&
-		f.w(start+24) == lineHeads[1][3] && f.w(start+lineHead-8) == lineHeads[1][4]:
-		i, contract = execContractLine(b, f, start+lineHead, x), true
+	switch f, line := lineOf(b, start); line {
+	case 1:
+		i = execSpotLine(f, len(lineHeadSpot), x)
+	case 2:
+		i, contract = execContractLine(f, lineHead, x), true
 	default:
 		return 0, false, false
 	}
-	return i, contract, i >= 0
+	return start + i, contract, i > 0
 }
 
 // execSpotLine reads a spot report's fields in the service's order and
-// forms, from E's value at b[i], as execLine describes: it returns the
-// index after Z's closing quote, or -1 when a field differs.
-func execSpotLine(b []byte, f lineBuf, i int, x *ExecView) int {
+// forms, from E's value at i, as execLine describes: it returns the index
+// after Z's closing quote, or 0 when a field differs.
+func execSpotLine(f lineBuf, i int, x *ExecView) int {
 	// E, a time
-	t, k := f.time(i, true)
-	if !f.is(k, sepBS|'s'<<16, 6) {
-		return -1
+	e, ee := i, f.timeEnd(i)
+	if f.lead0(e, ee) || !f.is(ee, sepBS|'s'<<16, 6) {
+		return 0
 	}
-	x.EventTime = t
 	// s, a string
-	s := k + 6
-	if k = f.text(s); !f.is(k, sepSB|'c'<<24, 6) {
-		return -1
+	s := ee + 6
+	k := f.text(s)
+	if !f.is(k, sepSB|'c'<<24, 6) {
+		return 0
 	}
+	x.Symbol = f.sub(s, k)
 	// c, a string or digits
 	c, ce := k+6, 0
-	if f.is(c, '"', 1) {
+	if f.is(k, sepSS|'c'<<24, 7) {
 		c++
 		if ce = f.text(c); !f.is(ce, sepSS|'S'<<24, 7) {
-			return -1
+			return 0
 		}
 		i = ce + 7
 	} else {
-		if ce = f.unsigned(c); !f.is(ce, sepBS|'S'<<16, 6) {
-			return -1
+		if ce = f.digits(c); ce <= c || f.lead0(c, ce) || !f.is(ce, sepBS|'S'<<16, 6) {
+			return 0
 		}
 		i = ce + 6
 	}
-	x.Symbol, x.ClientOrderID, x.Close, x.Leverage = f.sub(s, k), f.sub(c, ce), false, nil
-	if i = execMid(f, i, x, true); i < 0 {
-		return -1
-	}
-	// i, digits
-	if k = f.unsigned(i); !f.is(k, sepBS|'l'<<16, 6) {
-		return -1
-	}
-	x.OrderID = f.sub(i, k)
-	if i = execTail(f, k+6, x); i < 0 {
-		return -1
+	x.ClientOrderID, x.Close, x.Leverage = f.sub(c, ce), false, nil
+	if i = execBody(f, i, x, true); i == 0 {
+		return 0
 	}
 	// Z, a decimal: the last value
-	if k = decEnd(b, i); k < 0 || at(b, k) != '"' {
-		return -1
+	k = f.decLast(i)
+	if k == 0 {
+		return 0
 	}
-	x.CumQuote = f.sub(i, k)
+	x.CumQuote, x.EventTime = f.sub(i, k), f.num(e, ee)
 	return k + 1
 }
 
 // execContractLine is execSpotLine for a contract report, from E's value
-// (after its opening quote) at b[i]: every value a string but the
-// booleans.
-func execContractLine(b []byte, f lineBuf, i int, x *ExecView) int {
-	t, k := f.time(i, false)
-	if !f.is(k, sepSS|'s'<<24, 7) {
-		return -1
+// (after its opening quote) at i: every value a string but the booleans.
+func execContractLine(f lineBuf, i int, x *ExecView) int {
+	e, ee := i, f.timeEnd(i)
+	if !f.is(ee, sepSS|'s'<<24, 7) {
+		return 0
 	}
-	x.EventTime = t
+	x.EventTime = f.num(e, ee)
 	// s c, strings
-	s := k + 7
-	if k = f.text(s); !f.is(k, sepSS|'c'<<24, 7) {
-		return -1
+	s := ee + 7
+	k := f.text(s)
+	if !f.is(k, sepSS|'c'<<24, 7) {
+		return 0
 	}
 	c := k + 7
 	ce := f.text(c)
 	if !f.is(ce, sepSS|'S'<<24, 7) {
-		return -1
+		return 0
 	}
 	x.Symbol, x.ClientOrderID = f.sub(s, k), f.sub(c, ce)
-	if i = execMid(f, ce+7, x, false); i < 0 {
-		return -1
-	}
-	// i, a string of digits
-	if k = f.digits(i + 1); !f.is(i, '"', 1) || k == i+1 || !f.is(k, sepSS|'l'<<24, 7) {
-		return -1
-	}
-	x.OrderID = f.sub(i+1, k)
-	if i = execTail(f, k+7, x); i < 0 {
-		return -1
+	if i = execBody(f, ce+7, x, false); i == 0 {
+		return 0
 	}
 	// Z, a decimal
 	if k = f.dec(i); !f.is(k, '"', 1) {
-		return -1
+		return 0
 	}
-	x.CumQuote, i = f.sub(i, k), k+1
+	x.CumQuote = f.sub(i, k)
 	x.TradeTime, x.TradeID, x.ExecType, x.RejectReason, x.StopPrice, x.IcebergQty = nil, nil, nil, nil, nil, nil
 	// t, a string
-	if f.is(i, sepBS|'t'<<16, 6) {
-		if k = f.text(i + 6); !f.is(k, '"'|','<<8, 2) {
-			return -1
+	if f.is(k, sepSS|'t'<<24, 7) {
+		i = k + 7
+		if k = f.text(i); !f.is(k, '"', 1) {
+			return 0
 		}
-		x.TradeID, i = f.sub(i+6, k), k+1
+		x.TradeID = f.sub(i, k)
 	}
 	// M A, the optional fields, strings skipped
-	if f.is(i, sepBS|'M'<<16, 6) {
-		if k = f.text(i + 6); !f.is(k, sepSS|'A'<<24, 7) {
-			return -1
+	if f.is(k, sepSS|'M'<<24, 7) {
+		if k = f.text(k + 7); !f.is(k, sepSS|'A'<<24, 7) {
+			return 0
 		}
 		if k = f.text(k + 7); !f.is(k, '"', 1) {
-			return -1
+			return 0
 		}
-		i = k + 1
 	}
-	// C v
-	c0, v := f.boolean(i + 5)
-	if !f.is(i, sepBB|'C'<<16, 5) || !f.is(v, sepBS|'v'<<16, 6) {
-		return -1
+	// C v: the object's last eight bytes or more
+	if !f.is(k, sepSB|'C'<<24, 6) {
+		return 0
 	}
-	if k = decEnd(b, v+6); k < 0 || at(b, k) != '"' {
-		return -1
+	switch k += 6; {
+	case f.isc(k, wordTrue|','<<32|'"'<<40|'v'<<48|'"'<<56, 8) && f.isEnd(k+8, ':'|'"'<<8, 2):
+		x.Close, i = true, k+10
+	case f.isc(k, wordFalse|','<<40|'"'<<48|'v'<<56, 8) && f.isEnd(k+8, '"'|':'<<8|'"'<<16, 3):
+		x.Close, i = false, k+11
+	default:
+		return 0
 	}
-	x.Close, x.Leverage = c0, f.sub(v+6, k)
+	if k = f.decLast(i); k == 0 {
+		return 0
+	}
+	x.Leverage = f.sub(i, k)
 	return k + 1
 }
 
-// execMid reads S o f q p X, the same in either report, from S's value
-// at b[i], as execSpotLine does: it returns the index of i's value, or -1.
-// In a spot report the optional fields may come between p and X
-// (execOptional); it sets them, nil when they are left out.
-func execMid(f lineBuf, i int, x *ExecView, spot bool) int {
+// execBody reads the fields from S to O, the same in either report but
+// for i's quotes, from S's value at i, as execSpotLine does: it returns
+// the index of Z's value (after its opening quote), or 0. In a spot
+// report the optional fields may come between p and X (execOptional); it
+// sets them, nil when they are left out.
+func execBody(f lineBuf, i int, x *ExecView, spot bool) int {
 	// S o f, strings
 	k := f.text(i)
 	if !f.is(k, sepSS|'o'<<24, 7) {
-		return -1
+		return 0
 	}
 	o := k + 7
 	oe := f.text(o)
 	if !f.is(oe, sepSS|'f'<<24, 7) {
-		return -1
+		return 0
 	}
 	tf := oe + 7
 	tfe := f.text(tf)
 	if !f.is(tfe, sepSS|'q'<<24, 7) {
-		return -1
+		return 0
 	}
+	x.Side, x.Type, x.TimeInForce = f.sub(i, k), f.sub(o, oe), f.sub(tf, tfe)
 	// q p, decimals
 	q := tfe + 7
 	qe := f.dec(q)
 	if !f.is(qe, sepSS|'p'<<24, 7) {
-		return -1
+		return 0
 	}
-	x.Side, x.Type, x.TimeInForce, x.Quantity = f.sub(i, k), f.sub(o, oe), f.sub(tf, tfe), f.sub(q, qe)
+	x.Quantity = f.sub(q, qe)
 	p := qe + 7
 	pe := f.dec(p)
 	switch {
@@ -366,152 +432,169 @@ func execMid(f lineBuf, i int, x *ExecView, spot bool) int {
 			x.TradeTime, x.TradeID, x.ExecType, x.RejectReason, x.StopPrice, x.IcebergQty = nil, nil, nil, nil, nil, nil
 		}
 	case spot && f.is(pe, sepSS|'P'<<24, 7):
-		if i = execOptional(f, pe+7, x); i < 0 {
-			return -1
+		if i = execOptional(f, pe+7, x); i == 0 {
+			return 0
 		}
 	case spot && f.is(pe, sepSB|'t'<<24, 6):
 		x.TradeTime, x.ExecType, x.RejectReason, x.StopPrice, x.IcebergQty = nil, nil, nil, nil, nil
-		if i = execTradeID(f, pe+6, x); i < 0 {
-			return -1
+		if i = execTradeID(f, pe+6, x); i == 0 {
+			return 0
 		}
 	default:
-		return -1
+		return 0
 	}
 	x.Price = f.sub(p, pe)
 	// X, a string
-	if k = f.text(i); !f.is(k, sepSB|'i'<<24, 6) {
-		return -1
+	k = f.text(i)
+	// i, digits (a string of digits in a contract report)
+	if spot {
+		if !f.is(k, sepSB|'i'<<24, 6) {
+			return 0
+		}
+		x.Status, i = f.sub(i, k), k+6
+		if k = f.digits(i); k <= i || f.lead0(i, k) || !f.is(k, sepBS|'l'<<16, 6) {
+			return 0
+		}
+		x.OrderID, i = f.sub(i, k), k+6
+	} else {
+		if !f.is(k, sepSS|'i'<<24, 7) {
+			return 0
+		}
+		x.Status, i = f.sub(i, k), k+7
+		if k = f.digits(i); k <= i || !f.is(k, sepSS|'l'<<24, 7) {
+			return 0
+		}
+		x.OrderID, i = f.sub(i, k), k+7
 	}
-	x.Status = f.sub(i, k)
-	return k + 6
+	return execTail(f, i, x)
 }
 
 // execOptional reads the optional fields of a spot report as
-// AppendExecution writes them, from P's value at b[i] to X's (after
-// `,"X":"`), whose index it returns; -1 when one differs.
+// AppendExecution writes them, from P's value at i to X's (after
+// `,"X":"`), whose index it returns; 0 when one differs.
 func execOptional(f lineBuf, i int, x *ExecView) int {
 	// P F, strings
 	k := f.text(i)
 	if !f.is(k, sepSS|'F'<<24, 7) {
-		return -1
+		return 0
 	}
 	fq := k + 7
 	fqe := f.text(fq)
 	if !f.is(fqe, sepSB|'g'<<24, 6) {
-		return -1
+		return 0
 	}
 	x.StopPrice, x.IcebergQty = f.sub(i, k), f.sub(fq, fqe)
 	// g, an integer skipped
 	if k = f.signed(fqe + 6); !f.is(k, sepBS|'x'<<16, 6) {
-		return -1
+		return 0
 	}
 	// x r, strings
 	xt := k + 6
 	xte := f.text(xt)
 	if !f.is(xte, sepSS|'r'<<24, 7) {
-		return -1
+		return 0
 	}
 	r := xte + 7
 	re := f.text(r)
 	if !f.is(re, sepSB|'T'<<24, 6) {
-		return -1
+		return 0
 	}
 	x.ExecType, x.RejectReason = f.sub(xt, xte), f.sub(r, re)
 	// T, digits; I, digits skipped
 	t := re + 6
 	te := f.unsigned(t)
 	if !f.is(te, sepBB|'I'<<16, 5) {
-		return -1
+		return 0
 	}
 	x.TradeTime = f.sub(t, te)
 	if k = f.unsigned(te + 5); !f.is(k, sepBB|'M'<<16, 5) {
-		return -1
+		return 0
 	}
 	// M, a boolean skipped
 	if _, k = f.boolean(k + 5); !f.is(k, sepBB|'t'<<16, 5) {
-		return -1
+		return 0
 	}
 	return execTradeID(f, k+5, x)
 }
 
-// execTradeID reads a spot report's t, an integer, from its value at
-// b[i] to X's (after `,"X":"`), whose index it returns; -1 when it
-// differs.
+// execTradeID reads a spot report's t, an integer, from its value at i
+// to X's (after `,"X":"`), whose index it returns; 0 when it differs.
 func execTradeID(f lineBuf, i int, x *ExecView) int {
 	k := f.signed(i)
 	if !f.is(k, sepBS|'X'<<16, 6) {
-		return -1
+		return 0
 	}
 	x.TradeID = f.sub(i, k)
 	return k + 6
 }
 
-// execTail reads the fields from l to O, the same in either report, from
-// l's value at b[i] as execSpotLine does; it returns the index of Z's
-// value (after its opening quote), or -1.
+// execTail reads the fields from l to O for execBody, from l's value at
+// i; it returns the index of Z's value (after its opening quote), or 0.
 func execTail(f lineBuf, i int, x *ExecView) int {
 	// l, a string
 	k := f.text(i)
 	if !f.is(k, sepSS|'z'<<24, 7) {
-		return -1
+		return 0
 	}
+	x.LastQty = f.sub(i, k)
 	// z, a decimal
 	z := k + 7
 	ze := f.dec(z)
 	if !f.is(ze, sepSS|'L'<<24, 7) {
-		return -1
+		return 0
 	}
 	// L n, strings
 	l := ze + 7
 	le := f.text(l)
 	if !f.is(le, sepSS|'n'<<24, 7) {
-		return -1
+		return 0
 	}
 	n := le + 7
 	ne := f.text(n)
-	if !f.is(ne, sepSB|'N'<<24, 6) {
-		return -1
-	}
-	x.LastQty, x.CumQty, x.LastPrice, x.Commission = f.sub(i, k), f.sub(z, ze), f.sub(l, le), f.sub(n, ne)
+	x.CumQty, x.LastPrice, x.Commission = f.sub(z, ze), f.sub(l, le), f.sub(n, ne)
 	// N, a string or null; u, true
-	i = ne + 6
-	if f.is(i, wordNull, 4) {
-		x.CommissionAsset, i = f.sub(i, i+4), i+4
-	} else {
-		if !f.is(i, '"', 1) {
-			return -1
+	switch {
+	case f.is(ne, sepSB|'N'<<24|'n'<<48|'u'<<56, 8):
+		if !f.isc(ne+8, 'l'|'l'<<8|','<<16|'"'<<24|'u'<<32|'"'<<40|':'<<48|'t'<<56, 8) {
+			return 0
 		}
-		if k = f.text(i + 1); !f.is(k, '"', 1) {
-			return -1
+		x.CommissionAsset, i = f.sub(ne+6, ne+10), ne+16
+	case f.is(ne, sepSS|'N'<<24, 7):
+		if k = f.text(ne + 7); !f.is(k, '"'|','<<8|'"'<<16|'u'<<24|'"'<<32|':'<<40|'t'<<48, 7) {
+			return 0
 		}
-		x.CommissionAsset, i = f.sub(i+1, k), k+1
+		x.CommissionAsset, i = f.sub(ne+7, k), k+7
+	default:
+		return 0
 	}
-	if !f.is(i, ','|'"'<<8|'u'<<16|'"'<<24|':'<<32|'t'<<40|'r'<<48|'u'<<56, 8) ||
-		!f.is(i+8, 'e'|sepBB<<8|'w'<<24, 6) {
-		return -1
+	if !f.isc(i, 'r'|'u'<<8|'e'<<16|sepBB<<24|'w'<<40, 8) {
+		return 0
 	}
 	// w m, booleans
-	w, k := f.boolean(i + 14)
+	w, k := f.boolean(i + 8)
 	if !f.is(k, sepBB|'m'<<16, 5) {
-		return -1
+		return 0
 	}
 	m, k := f.boolean(k + 5)
-	if !f.is(k, sepBB|'O'<<16, 5) {
-		return -1
-	}
 	x.Working, x.Maker = w, m
 	// O, a time (quoted in a contract report)
-	var t int64
-	if f.is(k+5, '"', 1) {
-		if t, k = f.time(k+6, false); !f.is(k, sepSS|'Z'<<24, 7) {
-			return -1
+	var o int
+	switch {
+	case f.is(k, sepBS|'O'<<16, 6):
+		if o, k = k+6, f.timeEnd(k+6); !f.is(k, sepSS|'Z'<<24, 7) {
+			return 0
 		}
-		k++
-	} else if t, k = f.time(k+5, true); !f.is(k, sepBS|'Z'<<16, 6) {
-		return -1
+		i = k + 7
+	case f.is(k, sepBB|'O'<<16, 5):
+		if o, k = k+5, f.timeEnd(k+5); f.lead0(o, k) || !f.is(k, sepBS|'Z'<<16, 6) {
+			return 0
+		}
+		i = k + 6
+	default:
+		return 0
 	}
-	x.Created = t
-	return k + 6
+	x.Created = f.num(o, k)
+	return i
 }
 
 // wordEnd is load8 for a b of eight bytes or more (as every object the
@@ -525,32 +608,6 @@ func wordEnd(b []byte, i int) uint64 {
 		return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n-8))[:]) >> (8 * (i + 8 - n))
 	}
 	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))[:])
-}
-
-// decEnd returns the end of the usual decimal text from b[i] (digits, and
-// a '.' and digits or not), or -1 when there is none.
-func decEnd(b []byte, i int) int {
-	j := i
-	v := wordEnd(b, j)
-	for nonDigits(v) == 0 {
-		j += 8
-		v = wordEnd(b, j)
-	}
-	lane := lowLane(nonDigits(v))
-	if j += lane; j == i {
-		return -1
-	}
-	if laneByte(v, lane) != '.' {
-		return j
-	}
-	k := j + 1
-	for v = wordEnd(b, k); nonDigits(v) == 0; v = wordEnd(b, k) {
-		k += 8
-	}
-	if k += lowLane(nonDigits(v)); k == j+1 {
-		return -1
-	}
-	return k
 }
 
 // digitsTime reads a time of 1 to 15 digits from b[i]; end is -1 when
