@@ -116,9 +116,6 @@ type Decoder struct {
 	base    int  // the index in events of the current frame's first event
 	generic bool // never take the fast path (tests compare the two)
 	noLine  bool // fast path without execLine (tests compare the two)
-	// lineLeft: the last lineFrame's execLine read a report, not the
-	// whole frame
-	lineLeft bool
 }
 
 // Reasons a frame or an element is malformed.
@@ -182,11 +179,27 @@ func (d *Decoder) decode(frame []byte) []Event {
 	// A frame of one execution report written the service's way, nearly
 	// every frame of a user stream, is read by its line at once.
 	line := !d.generic && !d.noLine
-	if line && len(frame) > 0 && frame[0] == '{' {
-		if d.lineFrame(frame) {
+	if f, kind := lineOf(frame, 0); line && kind != 0 {
+		n := len(d.events)
+		if n == cap(d.events) {
+			d.events = append(d.events, Event{})[:n]
+		}
+		ev := &d.events[:n+1][n]
+		var end int
+		if kind == 1 {
+			ev.Kind, end = KindExecution, execSpotLine(f, len(lineHeadSpot), &ev.Exec)
+		} else {
+			ev.Kind, end = KindContractExecution, execContractLine(f, lineHead, &ev.Exec)
+		}
+		if end == len(frame)-1 && frame[end] == '}' {
+			ev.Reason, ev.Raw, ev.Ping, ev.Type = "", frame, nil, nil
+			d.events = d.events[:n+1]
 			return d.events[d.base:]
 		}
-		line = d.lineLeft
+		// Not the frame's end (white space, another field, another
+		// object): when the line read the report, tryFast has it read
+		// again and fastExec's keyed loop go on; else it is not tried.
+		line = end > 0
 	}
 	s := scanner{b: frame}
 	s.ws()
@@ -411,34 +424,6 @@ func (d *Decoder) tryFast(s *scanner, depth int, line bool) bool {
 	ev.Reason, ev.Raw, ev.Ping, ev.Type = "", s.b[s.i:end], nil, nil
 	d.events = d.events[:n+1]
 	s.i = end
-	return true
-}
-
-// lineFrame appends the Event of frame when it is one execution report
-// that execLine reads whole, up to its '}' at the frame's end; else it
-// appends nothing and sets d.lineLeft: whether the line read the report
-// but not the frame's end (then fastExec's keyed loop and the scanner go
-// on from where it stopped, which tryFast has execLine find again).
-func (d *Decoder) lineFrame(frame []byte) bool {
-	n := len(d.events)
-	if n == cap(d.events) {
-		d.events = append(d.events, Event{})[:n]
-	}
-	ev := &d.events[:n+1][n]
-	f, line := lineOf(frame, 0)
-	var end int
-	switch line {
-	case 1:
-		ev.Kind, end = KindExecution, execSpotLine(f, len(lineHeadSpot), &ev.Exec)
-	case 2:
-		ev.Kind, end = KindContractExecution, execContractLine(f, lineHead, &ev.Exec)
-	}
-	if end != len(frame)-1 || frame[end] != '}' {
-		d.lineLeft = end > 0
-		return false
-	}
-	ev.Reason, ev.Raw, ev.Ping, ev.Type = "", frame, nil, nil
-	d.events = d.events[:n+1]
 	return true
 }
 

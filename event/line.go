@@ -148,20 +148,13 @@ func (f lineBuf) signed(i int) int {
 	return f.unsigned(i + 1)
 }
 
-// dec returns the end of the usual decimal text from i (digits, and a
-// '.' and digits or not), or 0 when there is none. A scan.
-func (f lineBuf) dec(i int) int {
-	j := f.digits(i)
-	if j <= i {
-		return 0
+// frac returns the end of a decimal's fraction after its '.' at j, or 0
+// when no digit follows. (dec, inline: digits, then frac after a '.'.)
+func (f lineBuf) frac(j int) int {
+	if k := f.digits(j + 1); k > j+1 {
+		return k
 	}
-	if f.at(j) == '.' {
-		if k := f.digits(j + 1); k > j+1 {
-			return k
-		}
-		return 0
-	}
-	return j
+	return 0
 }
 
 // lead0 reports whether the digits [i, j) are more than one and start
@@ -353,7 +346,10 @@ func execContractLine(f lineBuf, i int, x *ExecView) int {
 		return 0
 	}
 	// Z, a decimal
-	if k = f.dec(i); !f.is(k, '"', 1) {
+	if k = f.digits(i); k > i && f.at(k) == '.' {
+		k = f.frac(k)
+	}
+	if k <= i || !f.is(k, '"', 1) {
 		return 0
 	}
 	x.CumQuote = f.sub(i, k)
@@ -418,13 +414,22 @@ func execBody(f lineBuf, i int, x *ExecView, spot bool) int {
 	x.Side, x.Type, x.TimeInForce = f.sub(i, k), f.sub(o, oe), f.sub(tf, tfe)
 	// q p, decimals
 	q := tfe + 7
-	qe := f.dec(q)
-	if !f.is(qe, sepSS|'p'<<24, 7) {
+	qe := f.digits(q)
+	if qe > q && f.at(qe) == '.' {
+		qe = f.frac(qe)
+	}
+	if qe <= q || !f.is(qe, sepSS|'p'<<24, 7) {
 		return 0
 	}
 	x.Quantity = f.sub(q, qe)
 	p := qe + 7
-	pe := f.dec(p)
+	pe := f.digits(p)
+	if pe > p && f.at(pe) == '.' {
+		pe = f.frac(pe)
+	}
+	if pe <= p {
+		return 0
+	}
 	switch {
 	case f.is(pe, sepSS|'X'<<24, 7):
 		i = pe + 7
@@ -466,7 +471,72 @@ func execBody(f lineBuf, i int, x *ExecView, spot bool) int {
 		}
 		x.OrderID, i = f.sub(i, k), k+7
 	}
-	return execTail(f, i, x)
+	// l, a string
+	k = f.text(i)
+	if !f.is(k, sepSS|'z'<<24, 7) {
+		return 0
+	}
+	x.LastQty = f.sub(i, k)
+	// z, a decimal
+	z := k + 7
+	ze := f.digits(z)
+	if ze > z && f.at(ze) == '.' {
+		ze = f.frac(ze)
+	}
+	if ze <= z || !f.is(ze, sepSS|'L'<<24, 7) {
+		return 0
+	}
+	// L n, strings
+	l := ze + 7
+	le := f.text(l)
+	if !f.is(le, sepSS|'n'<<24, 7) {
+		return 0
+	}
+	n := le + 7
+	ne := f.text(n)
+	x.CumQty, x.LastPrice, x.Commission = f.sub(z, ze), f.sub(l, le), f.sub(n, ne)
+	// N, a string or null; u, true
+	switch {
+	case f.is(ne, sepSB|'N'<<24|'n'<<48|'u'<<56, 8):
+		if !f.isc(ne+8, 'l'|'l'<<8|','<<16|'"'<<24|'u'<<32|'"'<<40|':'<<48|'t'<<56, 8) {
+			return 0
+		}
+		x.CommissionAsset, i = f.sub(ne+6, ne+10), ne+16
+	case f.is(ne, sepSS|'N'<<24, 7):
+		if k = f.text(ne + 7); !f.is(k, '"'|','<<8|'"'<<16|'u'<<24|'"'<<32|':'<<40|'t'<<48, 7) {
+			return 0
+		}
+		x.CommissionAsset, i = f.sub(ne+7, k), k+7
+	default:
+		return 0
+	}
+	if !f.isc(i, 'r'|'u'<<8|'e'<<16|sepBB<<24|'w'<<40, 8) {
+		return 0
+	}
+	// w m, booleans
+	w, k := f.boolean(i + 8)
+	if !f.is(k, sepBB|'m'<<16, 5) {
+		return 0
+	}
+	m, k := f.boolean(k + 5)
+	x.Working, x.Maker = w, m
+	// O, a time (quoted in a contract report)
+	switch {
+	case f.is(k, sepBS|'O'<<16, 6):
+		if o, k = k+6, f.timeEnd(k+6); !f.is(k, sepSS|'Z'<<24, 7) {
+			return 0
+		}
+		i = k + 7
+	case f.is(k, sepBB|'O'<<16, 5):
+		if o, k = k+5, f.timeEnd(k+5); f.lead0(o, k) || !f.is(k, sepBS|'Z'<<16, 6) {
+			return 0
+		}
+		i = k + 6
+	default:
+		return 0
+	}
+	x.Created = f.num(o, k)
+	return i
 }
 
 // execOptional reads the optional fields of a spot report as
@@ -526,75 +596,6 @@ func execTradeID(f lineBuf, i int, x *ExecView) int {
 	}
 	x.TradeID = f.sub(i, k)
 	return k + 6
-}
-
-// execTail reads the fields from l to O for execBody, from l's value at
-// i; it returns the index of Z's value (after its opening quote), or 0.
-func execTail(f lineBuf, i int, x *ExecView) int {
-	// l, a string
-	k := f.text(i)
-	if !f.is(k, sepSS|'z'<<24, 7) {
-		return 0
-	}
-	x.LastQty = f.sub(i, k)
-	// z, a decimal
-	z := k + 7
-	ze := f.dec(z)
-	if !f.is(ze, sepSS|'L'<<24, 7) {
-		return 0
-	}
-	// L n, strings
-	l := ze + 7
-	le := f.text(l)
-	if !f.is(le, sepSS|'n'<<24, 7) {
-		return 0
-	}
-	n := le + 7
-	ne := f.text(n)
-	x.CumQty, x.LastPrice, x.Commission = f.sub(z, ze), f.sub(l, le), f.sub(n, ne)
-	// N, a string or null; u, true
-	switch {
-	case f.is(ne, sepSB|'N'<<24|'n'<<48|'u'<<56, 8):
-		if !f.isc(ne+8, 'l'|'l'<<8|','<<16|'"'<<24|'u'<<32|'"'<<40|':'<<48|'t'<<56, 8) {
-			return 0
-		}
-		x.CommissionAsset, i = f.sub(ne+6, ne+10), ne+16
-	case f.is(ne, sepSS|'N'<<24, 7):
-		if k = f.text(ne + 7); !f.is(k, '"'|','<<8|'"'<<16|'u'<<24|'"'<<32|':'<<40|'t'<<48, 7) {
-			return 0
-		}
-		x.CommissionAsset, i = f.sub(ne+7, k), k+7
-	default:
-		return 0
-	}
-	if !f.isc(i, 'r'|'u'<<8|'e'<<16|sepBB<<24|'w'<<40, 8) {
-		return 0
-	}
-	// w m, booleans
-	w, k := f.boolean(i + 8)
-	if !f.is(k, sepBB|'m'<<16, 5) {
-		return 0
-	}
-	m, k := f.boolean(k + 5)
-	x.Working, x.Maker = w, m
-	// O, a time (quoted in a contract report)
-	var o int
-	switch {
-	case f.is(k, sepBS|'O'<<16, 6):
-		if o, k = k+6, f.timeEnd(k+6); !f.is(k, sepSS|'Z'<<24, 7) {
-			return 0
-		}
-		i = k + 7
-	case f.is(k, sepBB|'O'<<16, 5):
-		if o, k = k+5, f.timeEnd(k+5); f.lead0(o, k) || !f.is(k, sepBS|'Z'<<16, 6) {
-			return 0
-		}
-		i = k + 6
-	default:
-		return 0
-	}
-	x.Created = f.num(o, k)
-	return i
 }
 
 // wordEnd is load8 for a b of eight bytes or more (as every object the
