@@ -199,7 +199,7 @@ func (f lineBuf) num(i, j int) int64 {
 // digitsIn is the number the first n (0..7) lanes of v, ASCII digits,
 // write: parseFirst with shifts the compiler need not guard.
 func digitsIn(v uint64, n int) uint64 {
-	return parseEight(v<<(56-8*uint(n)&63)<<8 | '0'*lanes1>>(8*uint(n)&63))
+	return parseEight(v<<((56-8*uint(n))&63)<<8 | '0'*lanes1>>(8*uint(n)&63))
 }
 
 // wEnd is the eight bytes from i, those past the frame's end as 0.
