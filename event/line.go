@@ -8,24 +8,23 @@ import (
 // Execution reports written exactly as the service writes them (in
 // AppendExecution's order and forms, with or without the optional fields)
 // are read by straight-line code, one function per type (execSpotLine,
-// execContractLine, sharing execMid and execTail): the object with its
-// values cut out must equal the type's skeleton, the bytes between the
-// values (a string's closing quote, the comma, the key, a string's
-// opening quote). Each stretch of skeleton is compared in one load where
-// the value before it ends, which checks that value's end and the next
-// key at once; each value is read by the one form its field takes there.
-// The line is all or nothing: the first field that differs (another key,
-// a value written another way) ends it with nothing decided, and
-// fastExec's table loop (execInOrder) and keyed loop read the report from
-// its head, so the line only ever agrees with them. There is no table to
-// walk and no kind to dispatch on: the keys, the forms and the
-// destinations are constants of the code.
+// execContractLine, sharing execBody): the object with its values cut
+// out must equal the type's skeleton, the bytes between the values (a
+// string's closing quote, the comma, the key, a string's opening quote).
+// Each stretch of skeleton is compared in one load where the value before
+// it ends, which checks that value's end and the next key at once; each
+// value is read by the one form its field takes there. The line is all
+// or nothing: the first field that differs (another key, a value written
+// another way) ends it with nothing decided, and fastExec's table loop
+// (execInOrder) and keyed loop read the report from its head, so the
+// line only ever agrees with them. There is no table to walk and no kind
+// to dispatch on: the keys, the forms and the destinations are constants
+// of the code.
 //
-// Every load of eight bytes but those of the last value is checked
-// against the frame's end once (lineBuf's lim, one comparison): a value
-// running into the last eight bytes ends the line, as a mismatch does,
-// so nothing past the end is read. A usual report's last value is read
-// as load8 reads (decEnd).
+// Nothing past the frame's end is read: each scan checks the index of
+// the word it loads against slim (lineBuf), the few loads at other
+// indexes against lim, and the object's last value is read as load8
+// reads (decLast).
 
 // The skeleton between two values, as the low bytes of eight, with the key
 // put in by the caller (sepSS|'k'<<24 is `","k":"`).
@@ -599,8 +598,8 @@ func execTradeID(f lineBuf, i int, x *ExecView) int {
 }
 
 // wordEnd is load8 for a b of eight bytes or more (as every object the
-// lines read), inline: the eight bytes of b from i, those past its end as
-// 0. For the values that may end an object.
+// table loop reads: digitsTime), inline: the eight bytes of b from i,
+// those past its end as 0. For the values that may end an object.
 func wordEnd(b []byte, i int) uint64 {
 	if n := len(b); uint(i)+8 > uint(n) {
 		if i >= n {
