@@ -207,7 +207,7 @@ func (f lineBuf) wEnd(i int) uint64 {
 		return f.w(i)
 	}
 	if d := i - int(f.lim); d < 8 {
-		return f.w(int(f.lim)) >> (8 * d)
+		return f.w(int(f.lim)) >> (8 * uint(d) & 63)
 	}
 	return 0
 }
