@@ -83,6 +83,25 @@ func (f lineBuf) is(i int, w uint64, n uint) bool {
 	return f.w(i)<<(64-8*n) == w<<(64-8*n)
 }
 
+// diff is zero when is(i, w, n): several values' ends are checked with
+// one branch, their diffs or'ed (the scans after a wrong end are
+// bounded as any, and come to nothing).
+func (f lineBuf) diff(i int, w uint64, n uint) uint64 {
+	return (f.w(i) ^ w) << (64 - 8*n)
+}
+
+// texts2 reads two strings in a row from a, `","k":"` between them and
+// sep (n bytes) after the second: the ends of both, or 0, 0 when either
+// differs.
+func (f lineBuf) texts2(a int, k byte, sep uint64, n uint) (int, int) {
+	ae := f.text(a)
+	be := f.text(ae + 7)
+	if f.diff(ae, sepSS|uint64(k)<<24, 7)|f.diff(be, sep, n) != 0 {
+		return 0, 0
+	}
+	return ae, be
+}
+
 // isc is is at any i: false from the last eight bytes on.
 func (f lineBuf) isc(i int, w uint64, n uint) bool {
 	return uint(i) <= f.lim && f.is(i, w, n)
@@ -329,18 +348,14 @@ func execContractLine(f lineBuf, i int, x *ExecView) int {
 		return 0
 	}
 	x.EventTime = f.num(e, ee)
-	// s c, strings
+	// s c, strings, their ends checked at once
 	s := ee + 7
 	k := f.text(s)
-	if !f.is(k, sepSS|'c'<<24, 7) {
+	ce := f.text(k + 7)
+	if f.diff(k, sepSS|'c'<<24, 7)|f.diff(ce, sepSS|'S'<<24, 7) != 0 {
 		return 0
 	}
-	c := k + 7
-	ce := f.text(c)
-	if !f.is(ce, sepSS|'S'<<24, 7) {
-		return 0
-	}
-	x.Symbol, x.ClientOrderID = f.sub(s, k), f.sub(c, ce)
+	x.Symbol, x.ClientOrderID = f.sub(s, k), f.sub(k+7, ce)
 	if i = execBody(f, ce+7, x, false); i == 0 {
 		return 0
 	}
@@ -395,19 +410,13 @@ func execContractLine(f lineBuf, i int, x *ExecView) int {
 // report the optional fields may come between p and X (execOptional); it
 // sets them, nil when they are left out.
 func execBody(f lineBuf, i int, x *ExecView, spot bool) int {
-	// S o f, strings
+	// S o f, strings, their ends checked at once
 	k := f.text(i)
-	if !f.is(k, sepSS|'o'<<24, 7) {
-		return 0
-	}
 	o := k + 7
 	oe := f.text(o)
-	if !f.is(oe, sepSS|'f'<<24, 7) {
-		return 0
-	}
 	tf := oe + 7
 	tfe := f.text(tf)
-	if !f.is(tfe, sepSS|'q'<<24, 7) {
+	if f.diff(k, sepSS|'o'<<24, 7)|f.diff(oe, sepSS|'f'<<24, 7)|f.diff(tfe, sepSS|'q'<<24, 7) != 0 {
 		return 0
 	}
 	x.Side, x.Type, x.TimeInForce = f.sub(i, k), f.sub(o, oe), f.sub(tf, tfe)
@@ -485,14 +494,14 @@ func execBody(f lineBuf, i int, x *ExecView, spot bool) int {
 	if ze <= z || !f.is(ze, sepSS|'L'<<24, 7) {
 		return 0
 	}
-	// L n, strings
+	// L n, strings (n's end checked with N)
 	l := ze + 7
 	le := f.text(l)
-	if !f.is(le, sepSS|'n'<<24, 7) {
-		return 0
-	}
 	n := le + 7
 	ne := f.text(n)
+	if f.diff(le, sepSS|'n'<<24, 7) != 0 {
+		return 0
+	}
 	x.CumQty, x.LastPrice, x.Commission = f.sub(z, ze), f.sub(l, le), f.sub(n, ne)
 	// N, a string or null; u, true
 	switch {
@@ -543,32 +552,22 @@ func execBody(f lineBuf, i int, x *ExecView, spot bool) int {
 // `,"X":"`), whose index it returns; 0 when one differs.
 func execOptional(f lineBuf, i int, x *ExecView) int {
 	// P F, strings
-	k := f.text(i)
-	if !f.is(k, sepSS|'F'<<24, 7) {
+	k, fqe := f.texts2(i, 'F', sepSB|'g'<<24, 6)
+	if fqe == 0 {
 		return 0
 	}
-	fq := k + 7
-	fqe := f.text(fq)
-	if !f.is(fqe, sepSB|'g'<<24, 6) {
-		return 0
-	}
-	x.StopPrice, x.IcebergQty = f.sub(i, k), f.sub(fq, fqe)
+	x.StopPrice, x.IcebergQty = f.sub(i, k), f.sub(k+7, fqe)
 	// g, an integer skipped
 	if k = f.signed(fqe + 6); !f.is(k, sepBS|'x'<<16, 6) {
 		return 0
 	}
 	// x r, strings
 	xt := k + 6
-	xte := f.text(xt)
-	if !f.is(xte, sepSS|'r'<<24, 7) {
+	xte, re := f.texts2(xt, 'r', sepSB|'T'<<24, 6)
+	if re == 0 {
 		return 0
 	}
-	r := xte + 7
-	re := f.text(r)
-	if !f.is(re, sepSB|'T'<<24, 6) {
-		return 0
-	}
-	x.ExecType, x.RejectReason = f.sub(xt, xte), f.sub(r, re)
+	x.ExecType, x.RejectReason = f.sub(xt, xte), f.sub(xte+7, re)
 	// T, digits; I, digits skipped
 	t := re + 6
 	te := f.unsigned(t)
