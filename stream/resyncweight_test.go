@@ -251,3 +251,25 @@ func TestResyncPastDeadlineSaysWhen(t *testing.T) {
 		t.Errorf("status %s %q after a resync refused, want live", st.State, st.Reason)
 	}
 }
+
+// TestResyncWithinDeadlineWaits: a resync whose wait for request weight
+// ends before the caller's deadline is not refused: it waits, then
+// resyncs. The deadline is the context's (the wall clock's), the wait the
+// session's clock's: they are compared as durations, not as instants of
+// two clocks (the fake clock here runs minutes ahead of the wall).
+func TestResyncWithinDeadlineWaits(t *testing.T) {
+	t.Parallel()
+	f := newWeightFixture(t, 60)
+	f.spend(t)
+	f.clk.Advance(f.rest.WeightWait(snapshotWeight) - 20*time.Second) // 20 s left
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- f.s.Resync(ctx) }()
+	if err := f.resynced(t, done); err != nil {
+		t.Fatalf("Resync with 20 s to wait and 30 s to the deadline = %v, want it done", err)
+	}
+	if st := f.s.Status(); st.State != StateLive {
+		t.Errorf("status %s %q after the resync, want live", st.State, st.Reason)
+	}
+}
