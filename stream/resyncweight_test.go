@@ -273,3 +273,49 @@ func TestResyncWithinDeadlineWaits(t *testing.T) {
 		t.Errorf("status %s %q after the resync, want live", st.State, st.Reason)
 	}
 }
+
+// TestConnectionLostWhileResyncWaitsForWeight: the connection lost while
+// a resync waits for request weight ends the wait: the resync fails (it
+// would snapshot for a dead socket, spending the weight the reconnect
+// needs) and the session reconnects, saying so, instead of showing a
+// connection it no longer has as resyncing for up to a minute. Once the
+// stream is back it is live with the simulator's state.
+func TestConnectionLostWhileResyncWaitsForWeight(t *testing.T) {
+	t.Parallel()
+	f := newWeightFixture(t, 60)
+	f.srv.SetActivity(40)
+	f.spend(t)
+	done := make(chan error, 1)
+	go func() { done <- f.s.Resync(context.Background()) }()
+	if !testkit.Within(5*time.Second, func() bool {
+		st := f.s.Status()
+		return st.State == StateResyncing && strings.Contains(st.Reason, "request weight")
+	}) {
+		t.Fatalf("status while the resync waits for weight: %+v", f.s.Status())
+	}
+	f.srv.SetUserStreamDown(true)
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatalf("the resync still waits for weight with its connection lost: %+v", f.s.Status())
+	}
+	if err == nil {
+		t.Error("Resync = nil with the connection lost during its wait, want an error")
+	}
+	if !testkit.Within(5*time.Second, func() bool {
+		st := f.s.Status()
+		return st.State != StateResyncing && st.State != StateLive && st.ConnectedAt.IsZero()
+	}) {
+		t.Fatalf("status after the connection was lost: %+v, want reconnecting, no connection", f.s.Status())
+	}
+	f.srv.SetUserStreamDown(false)
+	if !f.inflight.Advancing(f.clk, time.Second, 10*time.Second, func() bool { return f.s.Status().State == StateLive }) {
+		t.Fatalf("not live after the stream came back: %+v", f.s.Status())
+	}
+	f.srv.SetActivity(0)
+	if !testkit.Within(5*time.Second, f.balancesTrue) {
+		t.Fatalf("balances after the reconnect differ from the simulator's: %+v vs %v",
+			f.s.Hub().Latest().Balances, f.srv.AccountTruth(f.srv.APIKey()))
+	}
+}
