@@ -55,11 +55,29 @@ func sameScans(t *testing.T, text []byte, fail ...error) {
 		}
 		want = append(want, scanned(rec, evs))
 	})
-	for _, c := range []struct{ workers, bytes, lines int }{{1, blockBytes, blockLines}, {3, blockBytes, blockLines}, {2, 5, 3}, {1, 64, 1}} {
+	// With a prep, each record's Aux must be what prep made of its events.
+	prepOf := func(evs []event.Event, aux []uint64) []uint64 {
+		for i := range evs {
+			aux = append(aux, uint64(evs[i].Kind)<<32|uint64(len(evs[i].Raw)), uint64(i))
+		}
+		return aux
+	}
+	for _, c := range []struct {
+		workers, bytes, lines int
+		prep                  bool
+	}{{1, blockBytes, blockLines, false}, {3, blockBytes, blockLines, false}, {2, 5, 3, false}, {1, 64, 1, false},
+		{1, blockBytes, blockLines, true}, {3, blockBytes, blockLines, true}, {2, 5, 3, true}} {
 		var got []string
 		lr := &lineReader{r: iotest.HalfReader(open()), blockBytes: c.bytes, blockLines: c.lines}
-		errGot := scanDecoded(lr, c.workers, func(d *Decoded) {
+		var prep func([]event.Event, []uint64) []uint64
+		if c.prep {
+			prep = prepOf
+		}
+		errGot := scanDecoded(lr, c.workers, prep, func(d *Decoded) {
 			got = append(got, scanned(d.Record, d.Events))
+			if want := prepOf(d.Events, nil); !c.prep && d.Aux != nil || c.prep && fmt.Sprint(d.Aux) != fmt.Sprint(want) {
+				t.Fatalf("ScanDecodedPrep(%+v) line %d: Aux = %v, want %v", c, d.Line, d.Aux, want)
+			}
 		})
 		if fmt.Sprint(errGot) != fmt.Sprint(errWant) || len(got) != len(want) {
 			t.Fatalf("ScanDecoded(%+v) = %d records, %v; Scan = %d records, %v", c, len(got), errGot, len(want), errWant)

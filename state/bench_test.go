@@ -82,8 +82,9 @@ var journalText = sync.OnceValue(func() []byte {
 })
 
 // BenchmarkIngestParallel is replay --dump's ingest in-process: the same
-// corpus as a journal, its lines parsed and decoded on every core
-// (journal.ScanDecoded) and folded in order into a fresh Store per op.
+// corpus as a journal, its lines parsed, decoded and prepared on every
+// core (journal.ScanDecodedPrep, PrepareEvents) and folded in order into
+// a fresh Store per op (ApplyPrepared).
 func BenchmarkIngestParallel(b *testing.B) { benchParallel(b, false) }
 
 // BenchmarkIngestParallelWriter is BenchmarkIngestParallel with the
@@ -103,12 +104,12 @@ func benchParallel(b *testing.B, writer bool) {
 	var folder time.Duration
 	benchIngest(b, func(s *Store) {
 		w0 := testkit.ThreadCPUTime()
-		err := journal.ScanDecoded(bytes.NewReader(text), runtime.GOMAXPROCS(0), func(d *journal.Decoded) {
+		err := journal.ScanDecodedPrep(bytes.NewReader(text), runtime.GOMAXPROCS(0), PrepareEvents, func(d *journal.Decoded) {
 			if d.Bad {
 				s.CountMalformed()
 				return
 			}
-			s.ApplyEvents(d.Events, nil)
+			s.ApplyPrepared(d.Events, d.Aux, nil)
 		})
 		folder += testkit.ThreadCPUTime() - w0
 		if err != nil {
@@ -383,6 +384,22 @@ func BenchmarkFold(b *testing.B) {
 	benchIngest(b, func(s *Store) {
 		for _, e := range evs {
 			s.ApplyEvents(e, nil)
+		}
+	})
+}
+
+// BenchmarkFoldPrepared is BenchmarkFold with the events prepared
+// beforehand too (PrepareEvents): the writer's share of
+// BenchmarkIngestParallel, which prepares them on the decoding cores.
+func BenchmarkFoldPrepared(b *testing.B) {
+	evs := decodedAll(corpus())
+	aux := make([][]uint64, len(evs))
+	for i, e := range evs {
+		aux[i] = PrepareEvents(e, nil)
+	}
+	benchIngest(b, func(s *Store) {
+		for i, e := range evs {
+			s.ApplyPrepared(e, aux[i], nil)
 		}
 	})
 }

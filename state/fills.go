@@ -238,9 +238,13 @@ func zerosAndDots(b []byte) bool {
 
 // foldExecFill records the execution an order event reports (l > 0),
 // whether or not the ordering rules applied the event itself; o is the
-// order it was applied to, nil when refused.
-func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order) {
-	if !positiveDecimal(x.LastQty) {
+// order it was applied to, nil when refused; p is x's prep (prepOrder's
+// fields at least).
+func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order, p *prep) {
+	if p.flags&prepFull == 0 {
+		p.prepFill(x)
+	}
+	if p.flags&prepLPos == 0 {
 		return
 	}
 	b := &s.fills
@@ -249,7 +253,7 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order) {
 	// and addFill would do with its fillIn.
 	if o != nil && x.CumQty != nil && b.records == 0 && b.gone.records == 0 && b.byKey.tab != nil && !b.eager && !event.IsDigits(x.TradeID) &&
 		string(x.Commission) != "null" {
-		zk := b.zKeyOf(m, o.key, x.OrderID, x.CumQty)
+		zk := b.zKeyOfPrep(m, p, x.OrderID, x.CumQty)
 		if _, at, ok := b.byKey.find(zk); !ok {
 			s.addExecFill(m, x, o, zk, at)
 			return
@@ -260,9 +264,7 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order) {
 	in.v[flOrder], in.v[flTrade], in.v[flPrice], in.v[flQty] = x.OrderID, tradeIDOf(x.TradeID), x.LastPrice, x.LastQty
 	in.v[flFee], in.v[flZ] = x.Commission, x.CumQty
 	in.symbol, in.side, in.asset = x.Symbol, x.Side, x.CommissionAsset
-	if o != nil { // the order's key: its id is x.OrderID
-		in.idKey, in.idKnown = o.key, true
-	}
+	in.idKey, in.idKnown = p.idKey, true
 	if string(in.asset) == "null" {
 		in.asset = nil
 	}

@@ -229,15 +229,17 @@ func (o *order) newer(x *event.ExecView, r uint8) bool {
 // ordering rules accepted it. keepMaker keeps the known maker flag (REST
 // records do not carry one).
 func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
-	return s.foldOrder(m, x, keepMaker) != nil
+	var p prep
+	p.prepOrder(x)
+	return s.foldOrder(m, x, &p, keepMaker) != nil
 }
 
 // foldOrder is applyOrder returning the order the update was applied to,
-// nil when the ordering rules refused it.
-func (s *Store) foldOrder(m uint8, x *event.ExecView, keepMaker bool) *order {
+// nil when the ordering rules refused it; p is x's prep (prepOrder's
+// fields at least).
+func (s *Store) foldOrder(m uint8, x *event.ExecView, p *prep, keepMaker bool) *order {
 	mk := &s.markets[m]
-	r := rank(x.Status)
-	k := numKey(x.OrderID)
+	r, k := p.rank(), p.idKey
 	o, _ := mk.orders.getKey(k, x.OrderID)
 	if o == nil {
 		if mk.tomb.len() > 0 {

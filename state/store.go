@@ -102,7 +102,7 @@ func NewStore(opts ...Option) *Store {
 func (s *Store) ApplyFrame(frame []byte, onPing func(n []byte)) {
 	evs := s.dec.Decode(frame)
 	for i := range evs {
-		s.apply(&evs[i], onPing)
+		s.applyPrep(&evs[i], nil, onPing)
 	}
 }
 
@@ -111,11 +111,13 @@ func (s *Store) ApplyFrame(frame []byte, onPing func(n []byte)) {
 // decoding may run ahead of folding, in parallel.
 func (s *Store) ApplyEvents(evs []event.Event, onPing func(n []byte)) {
 	for i := range evs {
-		s.apply(&evs[i], onPing)
+		s.applyPrep(&evs[i], nil, onPing)
 	}
 }
 
-func (s *Store) apply(ev *event.Event, onPing func([]byte)) {
+// applyPrep folds ev; p is what PrepareEvents prepared of it, nil when
+// nothing was.
+func (s *Store) applyPrep(ev *event.Event, p *prep, onPing func([]byte)) {
 	switch ev.Kind {
 	case event.KindMalformed:
 		s.stats.Malformed++
@@ -145,12 +147,17 @@ func (s *Store) apply(ev *event.Event, onPing func([]byte)) {
 		if ev.Kind == event.KindContractExecution {
 			m = mContract
 		}
-		o := s.foldOrder(m, &ev.Exec, false)
+		var own prep
+		if p == nil {
+			p = &own
+			p.prepOrder(&ev.Exec)
+		}
+		o := s.foldOrder(m, &ev.Exec, p, false)
 		ok, e = o != nil, ev.Exec.EventTime
 		if len(s.pending) > 0 { // (mostly none: no call)
 			s.settle(ev.Exec.ClientOrderID)
 		}
-		s.foldExecFill(m, &ev.Exec, o)
+		s.foldExecFill(m, &ev.Exec, o, p)
 	case event.KindAccount:
 		ok, e = s.applyAccount(&ev.Account), ev.Account.EventTime
 	case event.KindPosition:

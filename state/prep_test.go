@@ -1,0 +1,89 @@
+package state
+
+import (
+	"reflect"
+	"testing"
+
+	"bhtop/event"
+	"bhtop/gen"
+)
+
+// applyPrepared folds frame as the parallel pipeline does: decoded and
+// prepared apart (PrepareEvents), then ApplyPrepared.
+func applyPrepared(s *Store, d *event.Decoder, frame []byte, onPing func([]byte)) {
+	evs := d.Decode(frame)
+	s.ApplyPrepared(evs, PrepareEvents(evs, nil), onPing)
+}
+
+// TestPreparedAgrees: events prepared apart (PrepareEvents, then
+// ApplyPrepared) fold to the state ApplyFrame gives, on a gen corpus
+// with duplicates, reordering and dropped orders; aux of another length
+// is ignored.
+func TestPreparedAgrees(t *testing.T) {
+	frames := gen.Frames(gen.Options{Events: 30000, Seed: 5, OpenOrders: 200})
+	a, b, c := NewStore(WithRetention(50)), NewStore(WithRetention(50)), NewStore(WithRetention(50))
+	var d event.Decoder
+	for i, f := range frames {
+		a.ApplyFrame(f.Data, nil)
+		applyPrepared(b, &d, f.Data, nil)
+		c.ApplyPrepared(d.Decode(f.Data), make([]uint64, 1), nil)
+		if i%101 == 0 {
+			b.Snapshot()
+		}
+	}
+	want := finalState(a)
+	for name, s := range map[string]*Store{"prepared": b, "aux of another length": c} {
+		if got := finalState(s); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: state differs from ApplyFrame's", name)
+		}
+	}
+}
+
+// TestPrepFill: what prepFill derives of an update.
+func TestPrepFill(t *testing.T) {
+	for _, c := range []struct {
+		id, l, z  string
+		lPos, z19 bool
+		sig       uint64
+		exp       int32
+	}{
+		{"7", "1.5", "3.50", true, true, 35, 1},
+		{"7", "0", "3", false, false, 0, 0},
+		{"7", "0.000", "3", false, false, 0, 0},
+		{"7", "2", "0.0012", true, true, 12, -2},
+		{"7", "2", "12345678901234567891", true, false, 0, 0}, // 20 significant digits
+		{"007", "2", "1", true, false, 0, 0},                  // not a plain number: the text key
+		{"7", "2", "1e3", true, true, 1, 4},
+	} {
+		x := event.ExecView{OrderID: []byte(c.id), LastQty: []byte(c.l), CumQty: []byte(c.z), Status: []byte("FILLED")}
+		var p prep
+		p.prepOrder(&x)
+		p.prepFill(&x)
+		if p.rank() != 2 || p.idKey != numKey(x.OrderID) || p.flags&prepFull == 0 {
+			t.Fatalf("%+v: prep %+v", c, p)
+		}
+		if got := p.flags&prepLPos != 0; got != c.lPos {
+			t.Errorf("%+v: l > 0 = %v", c, got)
+		}
+		if got := p.flags&prepZ != 0; got != c.z19 || got && (p.zSig != c.sig || p.zExp != c.exp) {
+			t.Errorf("%+v: z by value %v (%d, %d)", c, got, p.zSig, p.zExp)
+		}
+		if c.z19 { // the key is zKey's either way
+			var b fillBook
+			if b.zKeyOfPrep(mSpot, &p, x.OrderID, x.CumQty) != b.zKey(mSpot, x.OrderID, x.CumQty) {
+				t.Errorf("%+v: z key differs from zKey's", c)
+			}
+		}
+	}
+}
+
+// TestPrepareEventsWords: PrepareEvents appends PrepWords words per
+// event, whatever its kind, after what aux held.
+func TestPrepareEventsWords(t *testing.T) {
+	var d event.Decoder
+	evs := d.Decode([]byte(`[{"e":"x"},` + string(spot("1", 10, "NEW", "0", "0")) + `,{"ping":1}]`))
+	aux := PrepareEvents(evs, []uint64{42})
+	if len(aux) != 1+PrepWords*len(evs) || aux[0] != 42 {
+		t.Fatalf("aux = %v for %d events", aux, len(evs))
+	}
+}
