@@ -412,3 +412,17 @@ func BenchmarkFoldKnownOrders(b *testing.B) {
 		return func(s *Store, k int) { s.ApplyEvents(evs[k], nil) }
 	})
 }
+
+// BenchmarkFoldKnownOrdersPrepared is BenchmarkFoldKnownOrders with the
+// updates prepared beforehand too (PrepareEvents): the writer's share of
+// a known order's update in the parallel pipeline.
+func BenchmarkFoldKnownOrdersPrepared(b *testing.B) {
+	benchKnownOrders(b, func(frames [][]byte) func(s *Store, k int) {
+		evs := decodedAll(frames)
+		aux := make([][]uint64, len(evs))
+		for i, e := range evs {
+			aux[i] = PrepareEvents(e, nil)
+		}
+		return func(s *Store, k int) { s.ApplyPrepared(evs[k], aux[k], nil) }
+	})
+}

@@ -255,7 +255,7 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order, p *prep) {
 		string(x.Commission) != "null" {
 		zk := b.zKeyOfPrep(m, p, x.OrderID, x.CumQty)
 		if _, at, ok := b.byKey.find(zk); !ok {
-			s.addExecFill(m, x, o, zk, at)
+			s.addExecFill(m, x, o, p, zk, at)
 			return
 		}
 	}
@@ -506,8 +506,8 @@ func (s *Store) addFill(in *fillIn, tk, zk, mr uint64, zat int) {
 
 // addExecFill is addFill of the execution an update of order o reports,
 // without a trade id: zk is its z key, not in byKey, whose find gave
-// zat.
-func (s *Store) addExecFill(m uint8, x *event.ExecView, o *order, zk uint64, zat int) {
+// zat; p is x's prep.
+func (s *Store) addExecFill(m uint8, x *event.ExecView, o *order, p *prep, zk uint64, zat int) {
 	b := &s.fills
 	i, f, zPut := b.take(zk, zat)
 	f.mkt, f.maker, f.makerKnown, f.time, f.tkey = m, x.Maker, true, x.EventTime, 0
@@ -522,7 +522,12 @@ func (s *Store) addExecFill(m uint8, x *event.ExecView, o *order, zk uint64, zat
 		asset = nil
 	}
 	s.setText(&f.asset, asset)
-	f.lits = s.slab.packAt(f.lits, f.ends[:flTrade], unsafe.Pointer(x), execFillOffs[:])
+	if p.flags&prepPacked != 0 {
+		f.lits = s.slab.packedLits(f.lits, p.fillLits(), int(p.fillLen))
+		*(*[flTrade]int32)(f.ends[:]) = p.fillEnds
+	} else {
+		f.lits = s.slab.packAt(f.lits, f.ends[:flTrade], unsafe.Pointer(x), execFillOffs[:])
+	}
 	f.ends[flTrade], f.ends[flPnl] = f.ends[flZ], f.ends[flZ] // none
 	if !zPut {
 		b.byKey.put(zk, i)

@@ -279,7 +279,11 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, p *prep, keepMaker bool) *
 	default:
 		s.setText(&o.status, x.Status)
 	}
-	o.lits = s.slab.packOrder(o.lits, &o.ends, x)
+	if p.flags&prepPacked != 0 {
+		o.lits, o.ends = s.slab.packedLits(o.lits, p.orderLits(), int(p.orderLen)), p.orderEnds
+	} else {
+		o.lits = s.slab.packOrder(o.lits, &o.ends, x)
+	}
 	o.working = x.Working
 	if !keepMaker {
 		o.maker = x.Maker

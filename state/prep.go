@@ -10,23 +10,42 @@ import (
 // alone: the order id's numKey, the status rank, whether l > 0 and z's
 // value (decValue). The writer computes it as it folds (ApplyFrame,
 // ApplyEvents), or the goroutine that decoded the event did
-// (PrepareEvents, for ApplyPrepared), sparing the one writer that work.
+// (PrepareEvents, for ApplyPrepared), sparing the one writer that work;
+// that one also packs the order's literals and its fill's as the writer
+// keeps them (prepPacked), right after the prep in aux, so that the
+// writer copies each run in words instead of reading the literals one
+// by one from the frame.
 type prep struct {
-	idKey uint64 // numKey(OrderID)
-	zSig  uint64 // decValue(CumQty)'s significant digits, when prepZ
-	zExp  int32  // and its exponent (a z of at most 19 digits: |exp| is small)
-	flags uint32 // prepFull, prepLPos, prepZ; the rank in prepRankShift's bits
+	idKey     uint64 // numKey(OrderID)
+	zSig      uint64 // decValue(CumQty)'s significant digits, when prepZ
+	zExp      int32  // and its exponent (a z of at most 19 digits: |exp| is small)
+	flags     uint32 // prepFull, prepLPos, prepZ, prepPacked; the rank in prepRankShift's bits
+	words     uint32 // this event's words in aux, the prep's own included (PrepareEvents)
+	orderLen  uint16 // bytes of the order's packed literals (prepPacked)
+	fillLen   uint16 // and of its fill's, the next word on
+	orderEnds [nLits]int32
+	fillEnds  [flTrade]int32
 }
 
 const (
 	prepFull      = 1 << iota // every field computed: lPos and z are known
 	prepLPos                  // l > 0
 	prepZ                     // z is present, its value is (zSig, zExp), and the order id is a number
+	prepPacked                // the literals follow (orderLen, fillLen)
 	prepRankShift = 8
 )
 
-// PrepWords is how many uint64 words PrepareEvents appends per event.
-const PrepWords = int(unsafe.Sizeof(prep{}) / 8)
+// prepWords is the words of a prep in aux.
+const prepWords = int(unsafe.Sizeof(prep{}) / 8)
+
+// orderLits is where the order's packed literals are (prepPacked):
+// orderLen bytes, then zeros to the next word.
+func (p *prep) orderLits() unsafe.Pointer { return unsafe.Add(unsafe.Pointer(p), prepWords*8) }
+
+// fillLits is where the fill's packed literals are (prepPacked).
+func (p *prep) fillLits() unsafe.Pointer {
+	return unsafe.Add(unsafe.Pointer(p), prepWords*8+(int(p.orderLen)+7)&^7)
+}
 
 // prepOrder sets what foldOrder needs of x: the id's key and the rank.
 func (p *prep) prepOrder(x *event.ExecView) {
@@ -53,33 +72,87 @@ func (p *prep) prepFill(x *event.ExecView) {
 	}
 }
 
-// PrepareEvents appends to aux, for each of evs, PrepWords words of what
-// folding it needs that depends on the event alone (an order update's id
-// key, z's value, ...): called on the goroutine that decoded evs, it
-// spares the writer that work (ApplyPrepared). It reads evs only.
+// PrepareEvents appends to aux, for each of evs, what folding it needs
+// that depends on the event alone (an order update's id key, z's value,
+// its literals packed as the store keeps them, ...): called on the
+// goroutine that decoded evs, it spares the writer that work
+// (ApplyPrepared). It reads evs only.
 func PrepareEvents(evs []event.Event, aux []uint64) []uint64 {
 	for i := range evs {
-		aux = append(aux, make([]uint64, PrepWords)...)
+		start := len(aux)
+		aux = append(aux, make([]uint64, prepWords)...)
 		ev := &evs[i]
 		if ev.Kind != event.KindExecution && ev.Kind != event.KindContractExecution {
+			(*prep)(unsafe.Pointer(&aux[start])).words = uint32(prepWords)
 			continue
 		}
-		p := (*prep)(unsafe.Pointer(&aux[len(aux)-PrepWords]))
-		p.prepOrder(&ev.Exec)
-		p.prepFill(&ev.Exec)
+		x := &ev.Exec
+		var p prep
+		p.prepOrder(x)
+		p.prepFill(x)
+		no, nf := litsLen(x, orderLitOffs[:]), litsLen(x, execFillOffs[:])
+		if no <= 0xffff && nf <= 0xffff {
+			p.flags |= prepPacked
+			p.orderLen, p.fillLen = uint16(no), uint16(nf)
+			wo, wf := (no+7)/8, (nf+7)/8
+			aux = append(aux, make([]uint64, wo+wf)...)
+			at := unsafe.Pointer(&aux[start+prepWords])
+			packInto(unsafe.Slice((*byte)(at), no), p.orderEnds[:], x, orderLitOffs[:])
+			packInto(unsafe.Slice((*byte)(unsafe.Add(at, 8*wo)), nf), p.fillEnds[:], x, execFillOffs[:])
+		}
+		p.words = uint32(len(aux) - start)
+		*(*prep)(unsafe.Pointer(&aux[start])) = p
 	}
 	return aux
 }
 
+// litsLen is the bytes of x's literals at offs (orderLitOffs,
+// execFillOffs).
+func litsLen(x *event.ExecView, offs []uintptr) int {
+	n := 0
+	for _, off := range offs {
+		n += len(*(*[]byte)(unsafe.Add(unsafe.Pointer(x), off)))
+	}
+	return n
+}
+
+// packInto writes x's literals at offs back to back into dst, each
+// one's end into ends: what packAt writes.
+func packInto(dst []byte, ends []int32, x *event.ExecView, offs []uintptr) {
+	n := 0
+	for k, off := range offs {
+		n += copy(dst[n:], *(*[]byte)(unsafe.Add(unsafe.Pointer(x), off)))
+		ends[k] = int32(n)
+	}
+}
+
 // ApplyPrepared is ApplyEvents of events evs that PrepareEvents prepared
-// into aux (its words for evs, in order); aux of another length is not
-// used.
+// into aux (what it appended for evs, all of it). Should aux end early,
+// the events past its end are folded unprepared.
 func (s *Store) ApplyPrepared(evs []event.Event, aux []uint64, onPing func(n []byte)) {
-	if len(aux) != PrepWords*len(evs) {
-		s.ApplyEvents(evs, onPing)
-		return
-	}
+	at := 0
 	for i := range evs {
-		s.applyPrep(&evs[i], (*prep)(unsafe.Pointer(&aux[PrepWords*i])), onPing)
+		var p *prep
+		if at+prepWords <= len(aux) {
+			p = (*prep)(unsafe.Pointer(&aux[at]))
+			if at += int(p.words); at > len(aux) || p.words < uint32(prepWords) {
+				p, at = nil, len(aux)
+			}
+		}
+		s.applyPrep(&evs[i], p, onPing)
 	}
+}
+
+// packedLits is packAt of literals prepared apart: the n bytes at src
+// (readable to the next word: PrepareEvents pads them) into buf or, when
+// it lacks room, a buffer from the slab, copied by words.
+func (l *litSlab) packedLits(buf []byte, src unsafe.Pointer, n int) []byte {
+	if cap(buf)-litRoom < n {
+		buf = l.room(n + litRoom)
+	}
+	d := unsafe.Pointer(unsafe.SliceData(buf))
+	for k := 0; k < n; k += 8 { // past n by at most 7 bytes: into the room
+		*(*uint64)(unsafe.Add(d, k)) = *(*uint64)(unsafe.Add(src, k))
+	}
+	return buf[:n]
 }

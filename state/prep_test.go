@@ -3,6 +3,7 @@ package state
 import (
 	"reflect"
 	"testing"
+	"unsafe"
 
 	"bhtop/event"
 	"bhtop/gen"
@@ -77,13 +78,39 @@ func TestPrepFill(t *testing.T) {
 	}
 }
 
-// TestPrepareEventsWords: PrepareEvents appends PrepWords words per
-// event, whatever its kind, after what aux held.
+// TestPrepareEventsWords: PrepareEvents appends each event's words
+// after what aux held, an order update's literals packed as packOrder
+// and packAt pack them.
 func TestPrepareEventsWords(t *testing.T) {
 	var d event.Decoder
-	evs := d.Decode([]byte(`[{"e":"x"},` + string(spot("1", 10, "NEW", "0", "0")) + `,{"ping":1}]`))
+	evs := d.Decode([]byte(`[{"e":"x"},` + string(execFill(MarketSpot, "7", 11, "2", "0.05", "2.5", "")) + `,{"ping":1}]`))
 	aux := PrepareEvents(evs, []uint64{42})
-	if len(aux) != 1+PrepWords*len(evs) || aux[0] != 42 {
-		t.Fatalf("aux = %v for %d events", aux, len(evs))
+	at := 1
+	for i := range evs {
+		p := (*prep)(unsafe.Pointer(&aux[at]))
+		at += int(p.words)
+		if evs[i].Kind != event.KindExecution {
+			if p.words != uint32(prepWords) || p.flags != 0 {
+				t.Fatalf("event %d (%v): prep %+v", i, evs[i].Kind, *p)
+			}
+			continue
+		}
+		x := &evs[i].Exec
+		var o order
+		var f fill
+		var slab litSlab
+		o.lits = slab.packOrder(nil, &o.ends, x)
+		f.lits = slab.packAt(nil, f.ends[:flTrade], unsafe.Pointer(x), execFillOffs[:])
+		got := slab.packedLits(nil, p.orderLits(), int(p.orderLen))
+		if p.flags&prepPacked == 0 || string(got) != string(o.lits) || p.orderEnds != o.ends {
+			t.Errorf("order literals %q %v, want %q %v", got, p.orderEnds, o.lits, o.ends)
+		}
+		got = slab.packedLits(nil, p.fillLits(), int(p.fillLen))
+		if string(got) != string(f.lits) || p.fillEnds != [flTrade]int32(f.ends[:flTrade]) {
+			t.Errorf("fill literals %q %v, want %q %v", got, p.fillEnds, f.lits, f.ends[:flTrade])
+		}
+	}
+	if aux[0] != 42 || at != len(aux) {
+		t.Fatalf("aux of %d words, its events' %d", len(aux), at)
 	}
 }
