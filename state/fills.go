@@ -238,13 +238,14 @@ func zerosAndDots(b []byte) bool {
 
 // foldExecFill records the execution an order event reports (l > 0),
 // whether or not the ordering rules applied the event itself; o is the
-// order it was applied to, nil when refused; p is x's prep (prepOrder's
-// fields at least).
+// order it was applied to, nil when refused; p is x's prep, nil when
+// none.
 func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order, p *prep) {
-	if p.flags&prepFull == 0 {
-		p.prepFill(x)
-	}
-	if p.flags&prepLPos == 0 {
+	if p != nil {
+		if p.flags&prepLPos == 0 {
+			return
+		}
+	} else if !positiveDecimal(x.LastQty) {
 		return
 	}
 	b := &s.fills
@@ -253,7 +254,12 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order, p *prep) {
 	// and addFill would do with its fillIn.
 	if o != nil && x.CumQty != nil && b.records == 0 && b.gone.records == 0 && b.byKey.tab != nil && !b.eager && !event.IsDigits(x.TradeID) &&
 		string(x.Commission) != "null" {
-		zk := b.zKeyOfPrep(m, p, x.OrderID, x.CumQty)
+		var zk uint64
+		if p != nil {
+			zk = b.zKeyOfPrep(m, p, x.OrderID, x.CumQty)
+		} else {
+			zk = b.zKeyOf(m, o.key, x.OrderID, x.CumQty)
+		}
 		if _, at, ok := b.byKey.find(zk); !ok {
 			s.addExecFill(m, x, o, p, zk, at)
 			return
@@ -264,7 +270,11 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order, p *prep) {
 	in.v[flOrder], in.v[flTrade], in.v[flPrice], in.v[flQty] = x.OrderID, tradeIDOf(x.TradeID), x.LastPrice, x.LastQty
 	in.v[flFee], in.v[flZ] = x.Commission, x.CumQty
 	in.symbol, in.side, in.asset = x.Symbol, x.Side, x.CommissionAsset
-	in.idKey, in.idKnown = p.idKey, true
+	if o != nil { // the order's key: its id is x.OrderID
+		in.idKey, in.idKnown = o.key, true
+	} else if p != nil {
+		in.idKey, in.idKnown = p.idKey, true
+	}
 	if string(in.asset) == "null" {
 		in.asset = nil
 	}
@@ -506,7 +516,7 @@ func (s *Store) addFill(in *fillIn, tk, zk, mr uint64, zat int) {
 
 // addExecFill is addFill of the execution an update of order o reports,
 // without a trade id: zk is its z key, not in byKey, whose find gave
-// zat; p is x's prep.
+// zat; p is x's prep, nil when none.
 func (s *Store) addExecFill(m uint8, x *event.ExecView, o *order, p *prep, zk uint64, zat int) {
 	b := &s.fills
 	i, f, zPut := b.take(zk, zat)
@@ -522,7 +532,7 @@ func (s *Store) addExecFill(m uint8, x *event.ExecView, o *order, p *prep, zk ui
 		asset = nil
 	}
 	s.setText(&f.asset, asset)
-	if p.flags&prepPacked != 0 {
+	if p != nil && p.flags&prepPacked != 0 {
 		f.lits = s.slab.packedLits(f.lits, p.fillLits(), int(p.fillLen))
 		*(*[flTrade]int32)(f.ends[:]) = p.fillEnds
 	} else {

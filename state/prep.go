@@ -8,9 +8,9 @@ import (
 
 // prep is what folding an order update needs that depends on the update
 // alone: the order id's numKey, the status rank, whether l > 0 and z's
-// value (decValue). The writer computes it as it folds (ApplyFrame,
-// ApplyEvents), or the goroutine that decoded the event did
-// (PrepareEvents, for ApplyPrepared), sparing the one writer that work;
+// value (decValue). The goroutine that decoded the event computes it
+// (PrepareEvents, for ApplyPrepared), sparing the one writer that work
+// (ApplyFrame and ApplyEvents compute these as they fold);
 // that one also packs the order's literals and its fill's as the writer
 // keeps them (prepPacked), right after the prep in aux, so that the
 // writer copies each run in words instead of reading the literals one
@@ -19,7 +19,7 @@ type prep struct {
 	idKey     uint64 // numKey(OrderID)
 	zSig      uint64 // decValue(CumQty)'s significant digits, when prepZ
 	zExp      int32  // and its exponent (a z of at most 19 digits: |exp| is small)
-	flags     uint32 // prepFull, prepLPos, prepZ, prepPacked; the rank in prepRankShift's bits
+	flags     uint32 // prepLPos, prepZ, prepPacked; the rank in prepRankShift's bits
 	words     uint32 // this event's words in aux, the prep's own included (PrepareEvents)
 	orderLen  uint16 // bytes of the order's packed literals (prepPacked)
 	fillLen   uint16 // and of its fill's, the next word on
@@ -28,8 +28,7 @@ type prep struct {
 }
 
 const (
-	prepFull      = 1 << iota // every field computed: lPos and z are known
-	prepLPos                  // l > 0
+	prepLPos      = 1 << iota // l > 0
 	prepZ                     // z is present, its value is (zSig, zExp), and the order id is a number
 	prepPacked                // the literals follow (orderLen, fillLen)
 	prepRankShift = 8
@@ -58,7 +57,6 @@ func (p *prep) rank() uint8 { return uint8(p.flags >> prepRankShift) }
 // prepFill sets what foldExecFill needs of x besides the id's key: l > 0
 // and, for a fill of an id numKey takes, z's value.
 func (p *prep) prepFill(x *event.ExecView) {
-	p.flags |= prepFull
 	if !positiveDecimal(x.LastQty) {
 		return
 	}

@@ -60,7 +60,7 @@ func TestPrepFill(t *testing.T) {
 		var p prep
 		p.prepOrder(&x)
 		p.prepFill(&x)
-		if p.rank() != 2 || p.idKey != numKey(x.OrderID) || p.flags&prepFull == 0 {
+		if p.rank() != 2 || p.idKey != numKey(x.OrderID) {
 			t.Fatalf("%+v: prep %+v", c, p)
 		}
 		if got := p.flags&prepLPos != 0; got != c.lPos {

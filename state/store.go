@@ -147,11 +147,6 @@ func (s *Store) applyPrep(ev *event.Event, p *prep, onPing func([]byte)) {
 		if ev.Kind == event.KindContractExecution {
 			m = mContract
 		}
-		var own prep
-		if p == nil {
-			p = &own
-			p.prepOrder(&ev.Exec)
-		}
 		o := s.foldOrder(m, &ev.Exec, p, false)
 		ok, e = o != nil, ev.Exec.EventTime
 		if len(s.pending) > 0 { // (mostly none: no call)
