@@ -297,13 +297,13 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, p *prep, keepMaker bool) *
 	if len(o.symbol) != len(x.Symbol) || !sameText(o.symbol, x.Symbol) {
 		s.newText(&o.symbol, x.Symbol)
 	}
-	if len(o.side) != len(x.Side) || !sameText(o.side, x.Side) {
+	if len(o.side) != len(x.Side) || !sameTiny(o.side, x.Side) && !sameText(o.side, x.Side) {
 		s.newText(&o.side, x.Side)
 	}
 	if len(o.typ) != len(x.Type) || !sameText(o.typ, x.Type) {
 		s.newText(&o.typ, x.Type)
 	}
-	if len(o.tif) != len(x.TimeInForce) || !sameText(o.tif, x.TimeInForce) {
+	if len(o.tif) != len(x.TimeInForce) || !sameTiny(o.tif, x.TimeInForce) && !sameText(o.tif, x.TimeInForce) {
 		s.newText(&o.tif, x.TimeInForce)
 	}
 	switch r { // rank compared the status with these already

@@ -217,6 +217,16 @@ func sameText(a string, b []byte) bool {
 	return *(*uint32)(p) == *(*uint32)(q) && *(*uint32)(unsafe.Add(p, n-4)) == *(*uint32)(unsafe.Add(q, n-4))
 }
 
+// sameTiny reports whether a and b, of the same length, are the same
+// text of 1 to 3 bytes (the usual side and time in force): their first,
+// middle and last bytes; false for any other length (then sameText).
+func sameTiny(a string, b []byte) bool {
+	n := len(b)
+	p, q := unsafe.Pointer(unsafe.StringData(a)), unsafe.Pointer(unsafe.SliceData(b))
+	return uint(n-1) < 3 && *(*byte)(p) == *(*byte)(q) && *(*byte)(unsafe.Add(p, n>>1)) == *(*byte)(unsafe.Add(q, n>>1)) &&
+		*(*byte)(unsafe.Add(p, n-1)) == *(*byte)(unsafe.Add(q, n-1))
+}
+
 // newText is setText of a text that differs from *dst.
 func (s *Store) newText(dst *string, b []byte) {
 	if len(b) == 0 {
