@@ -252,8 +252,13 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order, p *prep) {
 	// The usual new fill (its order applied, no trade id, no record to
 	// pair with, not seen before) is added straight from x: what foldFill
 	// and addFill would do with its fillIn.
-	if o != nil && x.CumQty != nil && b.records == 0 && b.gone.records == 0 && b.byKey.tab != nil && !b.eager && !event.IsDigits(x.TradeID) &&
-		string(x.Commission) != "null" {
+	usual := false
+	if p != nil {
+		usual = p.flags&prepUsual != 0
+	} else {
+		usual = usualFill(x)
+	}
+	if o != nil && usual && b.records == 0 && b.gone.records == 0 && b.byKey.tab != nil && !b.eager {
 		var zk uint64
 		if p != nil {
 			zk = b.zKeyOfPrep(m, p, x.OrderID, x.CumQty)
@@ -287,6 +292,12 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order, p *prep) {
 		}
 	}
 	s.foldFill(&in)
+}
+
+// usualFill reports whether the fill x reports has what addExecFill
+// takes: z, no trade id, a fee (n not null).
+func usualFill(x *event.ExecView) bool {
+	return x.CumQty != nil && !event.IsDigits(x.TradeID) && string(x.Commission) != "null"
 }
 
 // ApplyTrades folds myTrades records: a record of a fill already known
@@ -521,7 +532,11 @@ func (s *Store) addExecFill(m uint8, x *event.ExecView, o *order, p *prep, zk ui
 	b := &s.fills
 	i, f, zPut := b.take(zk, zat)
 	f.mkt, f.maker, f.makerKnown, f.time, f.tkey = m, x.Maker, true, x.EventTime, 0
-	if len(x.TradeTime) > 0 {
+	if p != nil {
+		if p.flags&prepT != 0 {
+			f.time = p.tTime
+		}
+	} else if len(x.TradeTime) > 0 {
 		if t, ok := event.ParseTime(x.TradeTime); ok && t > 0 {
 			f.time = t
 		}
@@ -571,9 +586,13 @@ func (b *fillBook) take(zk uint64, zat int) (i int32, f *fill, zPut bool) {
 		if old.seq != 0 && old.seq <= b.shownSeq {
 			b.evictedShown++
 		}
-		b.byKey.dropIf(old.tkey, i)
+		if old.tkey != 0 { // (mostly not: no call)
+			b.byKey.dropIf(old.tkey, i)
+		}
 		b.byKey.dropIf(old.zkey, i)
-		b.byKey.dropIf(old.mkey, i)
+		if old.mkey != 0 {
+			b.byKey.dropIf(old.mkey, i)
+		}
 		if old.mkind == 'r' {
 			b.records--
 		}

@@ -19,7 +19,8 @@ type prep struct {
 	idKey     uint64 // numKey(OrderID)
 	zSig      uint64 // decValue(CumQty)'s significant digits, when prepZ
 	zExp      int32  // and its exponent (a z of at most 19 digits: |exp| is small)
-	flags     uint32 // prepLPos, prepZ, prepPacked; the rank in prepRankShift's bits
+	flags     uint32 // prepLPos, prepZ, prepPacked, prepUsual, prepT; the rank in prepRankShift's bits
+	tTime     int64  // T, when prepT
 	words     uint32 // this event's words in aux, the prep's own included (PrepareEvents)
 	orderLen  uint16 // bytes of the order's packed literals (prepPacked)
 	fillLen   uint16 // and of its fill's, the next word on
@@ -31,6 +32,8 @@ const (
 	prepLPos      = 1 << iota // l > 0
 	prepZ                     // z is present, its value is (zSig, zExp), and the order id is a number
 	prepPacked                // the literals follow (orderLen, fillLen)
+	prepUsual                 // z present, no trade id, a fee (n not null): addExecFill may take it
+	prepT                     // T is a time above 0: tTime
 	prepRankShift = 8
 )
 
@@ -61,6 +64,15 @@ func (p *prep) prepFill(x *event.ExecView) {
 		return
 	}
 	p.flags |= prepLPos
+	if usualFill(x) {
+		p.flags |= prepUsual
+	}
+	if len(x.TradeTime) > 0 {
+		if t, ok := event.ParseTime(x.TradeTime); ok && t > 0 {
+			p.tTime = t
+			p.flags |= prepT
+		}
+	}
 	if x.CumQty == nil || p.idKey == 0 {
 		return
 	}
