@@ -118,6 +118,21 @@ func (s *Store) ApplyEvents(evs []event.Event, onPing func(n []byte)) {
 // applyPrep folds ev; p is what PrepareEvents prepared of it, nil when
 // nothing was.
 func (s *Store) applyPrep(ev *event.Event, p *prep, onPing func([]byte)) {
+	if k := ev.Kind; k == event.KindExecution || k == event.KindContractExecution { // the usual event first
+		m, t := uint8(mSpot), 1 // t: typeIndex(k)
+		if k == event.KindContractExecution {
+			m, t = mContract, 2
+		}
+		s.stats.Events++
+		s.stats.ByType[t]++
+		o := s.foldOrder(m, &ev.Exec, p, false)
+		if len(s.pending) > 0 { // (mostly none: no call)
+			s.settle(ev.Exec.ClientOrderID)
+		}
+		s.foldExecFill(m, &ev.Exec, o, p)
+		s.counted(o != nil, ev.Exec.EventTime)
+		return
+	}
 	switch ev.Kind {
 	case event.KindMalformed:
 		s.stats.Malformed++
@@ -142,23 +157,18 @@ func (s *Store) applyPrep(ev *event.Event, p *prep, onPing func([]byte)) {
 	var ok bool
 	var e int64
 	switch ev.Kind {
-	case event.KindExecution, event.KindContractExecution:
-		m := uint8(mSpot)
-		if ev.Kind == event.KindContractExecution {
-			m = mContract
-		}
-		o := s.foldOrder(m, &ev.Exec, p, false)
-		ok, e = o != nil, ev.Exec.EventTime
-		if len(s.pending) > 0 { // (mostly none: no call)
-			s.settle(ev.Exec.ClientOrderID)
-		}
-		s.foldExecFill(m, &ev.Exec, o, p)
 	case event.KindAccount:
 		ok, e = s.applyAccount(&ev.Account), ev.Account.EventTime
 	case event.KindPosition:
 		s.applyPosition(&ev.Position)
 		ok = true
 	}
+	s.counted(ok, e)
+}
+
+// counted counts an event the ordering rules applied (ok; e its E) or
+// found stale.
+func (s *Store) counted(ok bool, e int64) {
 	if ok {
 		s.stats.Applied++
 		if e > s.lastEvent {
