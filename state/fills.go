@@ -260,7 +260,9 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order, p *prep) {
 	}
 	if o != nil && usual && b.records == 0 && b.gone.records == 0 && b.byKey.tab != nil && !b.eager {
 		var zk uint64
-		if p != nil {
+		if p != nil && p.flags&prepZ != 0 { // (zKeyOfPrep, inlined)
+			zk = b.zKeyMix(m, p.idKey, p.zSig, int64(p.zExp))
+		} else if p != nil {
 			zk = b.zKeyOfPrep(m, p, x.OrderID, x.CumQty)
 		} else {
 			zk = b.zKeyOf(m, o.key, x.OrderID, x.CumQty)
