@@ -72,10 +72,13 @@ func ScanDecoded(r io.Reader, workers int, fn func(d *Decoded)) error {
 }
 
 // ScanDecodedPrep is ScanDecoded calling prep, when not nil, with each
-// record's events on the goroutine that decoded them, as soon as they
-// are: prep appends what it derives from them (what the folder would
-// otherwise compute, such as state.PrepareEvents) to aux and returns it,
-// and fn finds those words as the record's Aux.
+// record's events on the decoding goroutine that decoded them, as soon
+// as they are: prep appends what it derives from them (what the folder
+// would otherwise compute, such as state.PrepareEvents) to aux and
+// returns it, and fn finds those words as the record's Aux. The blocks
+// the caller reads and decodes itself (when the next one is late, and
+// every block with one worker) are not prepared: their records' Aux is
+// nil, and fn must fold them without.
 func ScanDecodedPrep(r io.Reader, workers int, prep func(evs []event.Event, aux []uint64) []uint64, fn func(d *Decoded)) error {
 	return scanDecoded(&lineReader{r: skipBOM(r), blockBytes: blockBytes, blockLines: blockLines}, workers, prep, fn)
 }
@@ -117,7 +120,7 @@ func scanDecoded(lr *lineReader, workers int, prep func(evs []event.Event, aux [
 						p.free <- b
 						return
 					}
-					b.decode()
+					b.decode(true)
 					b.ready <- struct{}{}
 				case <-p.quit:
 					return
@@ -187,7 +190,7 @@ func (p *pipe) help() bool {
 			p.free <- b
 			return false
 		}
-		b.decode()
+		b.decode(false) // the folder: no prep (it would do that work twice)
 		b.ready <- struct{}{}
 		return true
 	default:
@@ -311,10 +314,16 @@ func (lr *lineReader) line(b *block, start, end int, cut bool) {
 	}
 }
 
-// decode parses and decodes the block's lines into recs.
-func (b *block) decode() {
+// decode parses and decodes the block's lines into recs, calling prep
+// (if any) on each record's events when withPrep says so (a decoder's
+// goroutine: the folder's own blocks go without, their Aux nil).
+func (b *block) decode(withPrep bool) {
 	b.dec.Reset()
 	b.aux = b.aux[:0]
+	prep := b.prep
+	if !withPrep {
+		prep = nil
+	}
 	b.recs = slices.Grow(b.recs[:0], len(b.lines))[:len(b.lines)]
 	for i := range b.lines {
 		l, d := &b.lines[i], &b.recs[i]
@@ -330,12 +339,12 @@ func (b *block) decode() {
 			}
 		}
 		d.Line, d.Cut = l.line, l.cut
-		if b.prep != nil {
+		if prep != nil {
 			d.aux = len(b.aux)
-			b.aux = b.prep(d.Events, b.aux)
+			b.aux = prep(d.Events, b.aux)
 		}
 	}
-	if b.prep != nil { // (b.aux may have moved as it grew)
+	if prep != nil { // (b.aux may have moved as it grew)
 		for i := range b.recs {
 			end := len(b.aux)
 			if i+1 < len(b.recs) {

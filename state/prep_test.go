@@ -1,12 +1,14 @@
 package state
 
 import (
+	"bytes"
 	"reflect"
 	"testing"
 	"unsafe"
 
 	"bhtop/event"
 	"bhtop/gen"
+	"bhtop/journal"
 )
 
 // applyPrepared folds frame as the parallel pipeline does: decoded and
@@ -112,5 +114,39 @@ func TestPrepareEventsWords(t *testing.T) {
 	}
 	if aux[0] != 42 || at != len(aux) {
 		t.Fatalf("aux of %d words, its events' %d", len(aux), at)
+	}
+}
+
+// TestScanPreparedAgrees: a journal scanned on three goroutines, its
+// events prepared by the decoding ones (journal.ScanDecodedPrep,
+// PrepareEvents; the blocks the folder decodes itself go without), folds
+// to the state ApplyFrame gives.
+func TestScanPreparedAgrees(t *testing.T) {
+	var j bytes.Buffer
+	if err := gen.Write(&j, gen.Options{Events: 30000, Seed: 6, OpenOrders: 300}); err != nil {
+		t.Fatal(err)
+	}
+	a, b := NewStore(WithRetention(40)), NewStore(WithRetention(40))
+	if err := journal.Scan(bytes.NewReader(j.Bytes()), func(rec journal.Record) {
+		if !rec.Bad {
+			a.ApplyFrame(rec.Frame, nil)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	prepared := 0
+	if err := journal.ScanDecodedPrep(bytes.NewReader(j.Bytes()), 3, PrepareEvents, func(d *journal.Decoded) {
+		if d.Aux != nil {
+			prepared++
+		}
+		if !d.Bad {
+			b.ApplyPrepared(d.Events, d.Aux, nil)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d records prepared apart", prepared)
+	if !reflect.DeepEqual(finalState(b), finalState(a)) {
+		t.Errorf("state folded from the prepared scan differs from ApplyFrame's")
 	}
 }
