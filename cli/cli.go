@@ -80,7 +80,9 @@ var exitNow = os.Exit
 // meanwhile ends the process at once (untilArmedSignal, armed by the
 // first signal).
 func untilSecondSignal(name string, run func(ctx context.Context, args []string, stdio IO) int, args []string, stdio IO, sigs ...os.Signal) int {
-	armed := func(ctx context.Context, _ func(), args []string, stdio IO) int { return run(ctx, args, stdio) }
+	armed := func(ctx context.Context, _ func(flush func()), args []string, stdio IO) int {
+		return run(ctx, args, stdio)
+	}
 	return untilArmedSignal(name, true, armed, args, stdio, sigs...)
 }
 
@@ -89,16 +91,20 @@ func untilSecondSignal(name string, run func(ctx context.Context, args []string,
 // calls arm (the dashboard, once its terminal is given back) — a signal
 // ends the process at once, as a second ctrl+c ends a CLI tool, with one
 // line on stderr and exit 128 + the signal's number (130 for SIGINT): the
-// shutdown left (closing listenKeys, up to 5 s) is abandoned. The
-// dashboard must not arm it while it holds the terminal.
-func untilArmedSignal(name string, onFirst bool, run func(ctx context.Context, arm func(), args []string, stdio IO) int, args []string, stdio IO, sigs ...os.Signal) int {
+// shutdown left (closing listenKeys, up to 5 s) is abandoned, but for
+// the flush that armed it (may be nil), run first: what must still be
+// written (the dashboard's --metrics). The dashboard must not arm it
+// while it holds the terminal.
+func untilArmedSignal(name string, onFirst bool, run func(ctx context.Context, arm func(flush func()), args []string, stdio IO) int, args []string, stdio IO, sigs ...os.Signal) int {
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, sigs...)
 	defer signal.Stop(ch)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	armed := make(chan struct{})
-	arm := sync.OnceFunc(func() { close(armed) })
+	var flush func() // set once, before armed is closed
+	once := sync.Once{}
+	arm := func(f func()) { once.Do(func() { flush = f; close(armed) }) }
 	finished := make(chan struct{})
 	defer close(finished)
 	go func() {
@@ -113,6 +119,9 @@ func untilArmedSignal(name string, onFirst bool, run func(ctx context.Context, a
 						how = "interrupted again"
 					}
 					fmt.Fprintf(stdio.Err, "%s: %s (%v): quitting at once, the shutdown abandoned\n", name, how, sig)
+					if flush != nil {
+						flush()
+					}
 					code := ExitFail
 					if n, ok := sig.(syscall.Signal); ok {
 						code = 128 + int(n)
@@ -124,7 +133,7 @@ func untilArmedSignal(name string, onFirst bool, run func(ctx context.Context, a
 				again = true
 				cancel()
 				if onFirst {
-					arm()
+					arm(nil)
 				}
 			case <-finished:
 				return

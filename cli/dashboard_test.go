@@ -74,7 +74,7 @@ func driveDashboard(t *testing.T, args []string, env func(string) string, w, h i
 	timedOut := ctx.Err() != nil
 	cancel()
 	in.Close() // a key still being typed is refused
-	if m := <-missed; timedOut || m != "" {
+	if m := testkit.Recv(t, missed, 30*time.Second, "the steps' typist did not end once the dashboard had"); timedOut || m != "" {
 		t.Fatalf("the dashboard did not quit on its keys within 20s (%s); stderr: %s", m, errOut)
 	}
 	return code, ansi.Strip(out.String()), errOut.String()

@@ -2,10 +2,13 @@ package cli
 
 import (
 	"encoding/json"
+	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"bhtop/internal/testkit"
 	"bhtop/sim"
 )
 
@@ -104,5 +107,104 @@ func dumpWithOutage(t *testing.T, env func(*sim.Server) func(string) string, fla
 		if !strings.Contains(errOut, "never went live") || wait >= 4500*time.Millisecond {
 			return code, out, errOut
 		}
+	}
+}
+
+// TestDumpAccountsBlipAtTheEnd: a stream in a reconnect at the end of
+// --for (b: its socket back, its REST snapshot under way) that is live
+// again when its session closes (while a's shutdown waits on its DELETE)
+// is dumped with the state it had then, resynced: its "stream" is that
+// state, live, and no warning says it was down. Its status was read at
+// the end of --for, before the other account's shutdown: "resyncing",
+// and a warning, though the state printed was live again.
+func TestDumpAccountsBlipAtTheEnd(t *testing.T) {
+	a, b := orderSim(t, sim.Faults{}), orderSim(t, sim.Faults{})
+	deleting, releaseDelete := make(chan struct{}, 1), make(chan struct{})
+	frontA := testkit.Front(t, a.URL(), func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		if r.URL.Path == "/openapi/v1/userDataStream" && r.Method == http.MethodDelete {
+			select {
+			case deleting <- struct{}{}:
+			default:
+			}
+			select { // a's shutdown waits here while b's session still runs
+			case <-releaseDelete:
+			case <-r.Context().Done():
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+	var hold atomic.Bool
+	var snapshots, trades atomic.Int32
+	resyncing, releaseResync := make(chan struct{}, 1), make(chan struct{})
+	frontB := testkit.Front(t, b.URL(), func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		switch r.URL.Path {
+		case "/openapi/v1/account":
+			snapshots.Add(1)
+			if hold.Load() {
+				select {
+				case resyncing <- struct{}{}:
+				default:
+				}
+				select { // b's resync after the blip, until a's shutdown began
+				case <-releaseResync:
+				case <-r.Context().Done():
+				}
+			}
+		case "/openapi/v1/myTrades":
+			trades.Add(1)
+		}
+		next.ServeHTTP(w, r)
+	})
+	env := deskEnv(t, "api_key = \""+orderKey+"\"\nsecret_key = \""+orderSecret+"\"\n"+
+		"\n[accounts.a]\nbase_url = \""+frontA+"\"\nws_url = \""+a.WSURL()+"\"\n"+
+		"\n[accounts.b]\nbase_url = \""+frontB+"\"\nws_url = \""+b.WSURL()+"\"\n")
+	type result struct {
+		code        int
+		out, errOut string
+	}
+	done := make(chan result, 1)
+	go func() {
+		code, out, errOut := runCLI(env, "dump", "--for", "4s", "--no-market")
+		done <- result{code, out, errOut}
+	}()
+	testkit.Eventually(t, 3*time.Second, func() bool { return trades.Load() > 0 }, "b never resynced at start")
+	hold.Store(true)
+	b.SetUserStreamDown(true) // its socket is cut at the sim's next tick
+	time.Sleep(300 * time.Millisecond)
+	b.SetUserStreamDown(false)
+	select {
+	case <-resyncing:
+	case <-time.After(3500 * time.Millisecond):
+		t.Fatal("b did not reconnect and resync within 3.5s of its blip")
+	}
+	select {
+	case <-deleting: // --for ended: a's shutdown
+	case <-time.After(5 * time.Second):
+		t.Fatal("no DELETE of a's listenKey within 5s")
+	}
+	before := trades.Load()
+	close(releaseResync)
+	testkit.Eventually(t, 3*time.Second, func() bool { return trades.Load() > before }, "b's resync did not finish")
+	time.Sleep(100 * time.Millisecond) // from its last request to live
+	close(releaseDelete)
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the dump did not end within 10s of a's DELETE")
+	}
+	var d struct {
+		Accounts map[string]struct {
+			Stream streamEnd `json:"stream"`
+		} `json:"accounts"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &d); err != nil {
+		t.Fatalf("dump: %v\n%s", err, r.out)
+	}
+	if r.code != ExitOK || strings.Contains(r.errOut, "warning") {
+		t.Errorf("exit %d, stderr %q; want 0 and no warning", r.code, r.errOut)
+	}
+	if s := d.Accounts["b"].Stream; s.State != "live" {
+		t.Errorf("b: stream %+v, want live (its state was live again when its session closed)", s)
 	}
 }

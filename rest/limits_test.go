@@ -215,7 +215,7 @@ func TestShared429HoldsOtherAccounts(t *testing.T) {
 	default:
 	}
 	clk.Set(until)
-	if err := <-done; err != nil {
+	if err := testkit.Recv(t, done, 10*time.Second, "the other account's Account did not return after Retry-After"); err != nil {
 		t.Fatalf("the other account's Account after Retry-After: %v", err)
 	}
 	es := s.Log.Entries(t)
@@ -276,7 +276,7 @@ func TestQueuedRequestsHeldBy429(t *testing.T) {
 
 			firstErr := make(chan error, 1)
 			go func() { firstErr <- call[first](ctx) }()
-			<-hold.Held // in flight
+			testkit.Recv(t, hold.Held, 10*time.Second, "the first request never went out") // in flight
 			queued, cancel := context.WithCancel(ctx)
 			defer cancel()
 			errs := make(chan error, 4)
@@ -286,7 +286,7 @@ func TestQueuedRequestsHeldBy429(t *testing.T) {
 			}
 			time.Sleep(30 * time.Millisecond) // (the four reach the client)
 			close(hold.Release)
-			if err := <-firstErr; !errors.Is(err, rest.ErrRateLimited) || rest.NotSent(err) {
+			if err := testkit.Recv(t, firstErr, 10*time.Second, "the request in flight did not return once let go"); !errors.Is(err, rest.ErrRateLimited) || rest.NotSent(err) {
 				t.Fatalf("the request in flight = %v, want answered 429", err)
 			}
 			until := acct.RetryAfter()
@@ -297,12 +297,12 @@ func TestQueuedRequestsHeldBy429(t *testing.T) {
 			}
 
 			clk.Set(until)
-			if err := <-errs; err != nil {
+			if err := testkit.Recv(t, errs, 10*time.Second, "no queued request returned after Retry-After"); err != nil {
 				t.Fatalf("a queued request after Retry-After: %v", err)
 			}
 			cancel()
 			for range 3 {
-				<-errs
+				testkit.Recv(t, errs, 10*time.Second, "a queued request did not return once cancelled")
 			}
 			for _, e := range s.Log.Entries(t)[sent+1:] {
 				if e.Time < until.UnixMilli() {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/signer"
 	"bhtop/sim"
@@ -344,7 +345,7 @@ func TestOrderWaitsForFirstClockMeasurement(t *testing.T) {
 	ctx := context.Background()
 	measured := make(chan struct{})
 	go func() { defer close(measured); c.MeasureClock(ctx) }()
-	<-asked
+	testkit.Recv(t, asked, 10*time.Second, "the clock measurement never asked /time")
 	placed := make(chan rest.OrderResult, 1)
 	go func() { placed <- rest.NewTrader(c).PlaceOrder(ctx, restingBuy()) }()
 	var res rest.OrderResult
@@ -353,9 +354,9 @@ func TestOrderWaitsForFirstClockMeasurement(t *testing.T) {
 	case <-time.After(300 * time.Millisecond):
 	}
 	close(release)
-	<-measured
+	testkit.Recv(t, measured, 10*time.Second, "the clock measurement did not end once /time was let go")
 	if res.ClientOrderID == "" {
-		res = <-placed
+		res = testkit.Recv(t, placed, 10*time.Second, "PlaceOrder did not return once the clock was measured")
 	}
 	if res.Outcome != rest.OutcomeAccepted {
 		t.Errorf("PlaceOrder = %+v, want accepted", res)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -162,12 +163,12 @@ func (m *Model) revalue() {
 	}
 	m.mk = newMktView(seq, m.snap, ms, m.market.valueIn, m.market.hub != nil, m.mk)
 	if v := m.mk.val; v != nil && m.snap.Version > 0 && len(m.snap.Balances) > 0 &&
-		(m.equity0 == nil || len(v.Unpriced) < m.equity0.unpriced) {
-		// The start is the first valuation, taken again while it left
-		// assets unpriced that are priced now (their quotes came
-		// later): the change is then the market's, not a price's
-		// arrival.
-		m.equity0 = &equityStart{equity: v.Equity, unpriced: len(v.Unpriced)}
+		(m.equity0 == nil || !m.equity0.comparable(v)) {
+		// The start is the first valuation, taken again whenever an
+		// asset it held went from priced to unpriced or back (a quote
+		// that came later, or one lost): the change is then the
+		// market's, not a price's arrival or loss.
+		m.equity0 = newEquityStart(v)
 	}
 	var start *decimal.Decimal
 	if m.equity0 != nil {
@@ -177,10 +178,59 @@ func (m *Model) revalue() {
 }
 
 // equityStart is the equity the header's change since start is counted
-// from, and how many assets its valuation left unpriced.
+// from, and which assets its valuation held (a balance, or a position's
+// PnL) and whether each was priced.
 type equityStart struct {
-	equity   decimal.Decimal
-	unpriced int
+	equity decimal.Decimal
+	priced map[string]bool
+}
+
+func newEquityStart(v *value.Valuation) *equityStart {
+	e := &equityStart{equity: v.Equity, priced: make(map[string]bool, len(v.Assets)+len(v.Unpriced))}
+	eachValued(v, func(asset string) { e.priced[asset] = true })
+	for _, a := range v.Unpriced {
+		e.priced[a] = false
+	}
+	return e
+}
+
+// comparable reports whether the change from e to v is the market's (and
+// the account's own): no asset held in both went from priced to unpriced
+// or back. An asset newly held or no longer held does not matter: a
+// trade between priced assets and a transfer are real changes of the
+// equity (a buy of an unpriced asset reads as a fall, beside the count of
+// unpriced assets: its value cannot be counted either way).
+func (e *equityStart) comparable(v *value.Valuation) bool {
+	same := true
+	eachValued(v, func(asset string) {
+		if p, held := e.priced[asset]; held && !p {
+			same = false
+		}
+	})
+	for _, a := range v.Unpriced {
+		if e.priced[a] {
+			same = false
+		}
+	}
+	return same
+}
+
+// eachValued calls fn with each asset whose value v's equity counts: a
+// priced balance that is not zero, and the asset of a position's PnL
+// that is priced (one not in Unpriced), maybe more than once.
+func eachValued(v *value.Valuation, fn func(asset string)) {
+	for i := range v.Assets {
+		if a := &v.Assets[i]; a.Price != nil && !a.Total.IsZero() {
+			fn(a.Asset)
+		}
+	}
+	for i := range v.Positions {
+		if p := &v.Positions[i]; p.Unrealized != nil {
+			if _, unpriced := slices.BinarySearch(v.Unpriced, p.PnLAsset); !unpriced {
+				fn(p.PnLAsset)
+			}
+		}
+	}
 }
 
 // equityLine is the header's equity, drawn in Update: the equity in the

@@ -425,3 +425,47 @@ func TestEquityChangeWaitsForPrices(t *testing.T) {
 		t.Errorf("with every price in, the change since start is %q (unpriced %d), want 0.00%%", m.eq.change, m.eq.unpriced)
 	}
 }
+
+// TestEquityChangeStartComparable: the start of the header's change is
+// taken again whenever an asset held then and now went from priced to
+// unpriced or back (its value entered or left the equity: no market
+// move), not only when fewer assets are unpriced (a price lost, or one
+// lost as another came, kept the old start: the change read the lost
+// asset's value as a loss); a market move keeps it.
+func TestEquityChangeStartComparable(t *testing.T) {
+	without := func(symbols ...string) *market.Snapshot {
+		ms := *testMarket()
+		ms.Quotes = maps.Clone(ms.Quotes)
+		for _, s := range symbols {
+			delete(ms.Quotes, s)
+		}
+		return &ms
+	}
+	btcUp := without()
+	q := btcUp.Quotes["BTCUSDT"]
+	q.Last = "67122.55" // +10 %
+	btcUp.Quotes["BTCUSDT"] = q
+	for _, c := range []struct {
+		name        string
+		first, then *market.Snapshot
+		want        func(change string) bool
+		wantText    string
+	}{
+		{"a price lost", without(), without("ETHUSDT", "ETHBTC"), func(c string) bool { return c == "0.00%" }, "0.00%"},
+		{"one price lost as another came", without("BTCUSDT", "ETHBTC"), without("ETHUSDT", "ETHBTC"), func(c string) bool { return c == "0.00%" }, "0.00%"},
+		{"a market move", without(), btcUp, func(c string) bool { return strings.HasPrefix(c, "+") && c != "+0.00%" }, "a gain"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			hub := marketHub(c.first)
+			m := sized(New(newTestBackend(testSnapshot()), &testTrader{}, WithNow(fixedNow), WithMarket(hub, "USDT")), 160, 48)
+			next := *c.then
+			next.Version = c.first.Version + 1
+			hub.Publish(&next)
+			upd, _ := m.Update(marketMsg{})
+			m = upd.(Model)
+			if !c.want(m.eq.change) {
+				t.Errorf("change since start = %q (unpriced %d), want %s", m.eq.change, m.eq.unpriced, c.wantText)
+			}
+		})
+	}
+}
