@@ -377,6 +377,26 @@ func decodedAll(frames [][]byte) [][]event.Event {
 	return out
 }
 
+// preparedAll is PrepareEvents of each of evs, in one array as a
+// journal block keeps them.
+func preparedAll(evs [][]event.Event) [][]uint64 {
+	var all []uint64
+	ends := make([]int, len(evs))
+	for i, e := range evs {
+		all = PrepareEvents(e, all)
+		ends[i] = len(all)
+	}
+	aux := make([][]uint64, len(evs))
+	for i := range evs {
+		start := 0
+		if i > 0 {
+			start = ends[i-1]
+		}
+		aux[i] = all[start:ends[i]:ends[i]]
+	}
+	return aux
+}
+
 // BenchmarkFold folds the pre-decoded events of BenchmarkIngest's corpus
 // into a fresh Store per op: the writer's share of BenchmarkIngestParallel.
 func BenchmarkFold(b *testing.B) {
@@ -393,10 +413,7 @@ func BenchmarkFold(b *testing.B) {
 // BenchmarkIngestParallel, which prepares them on the decoding cores.
 func BenchmarkFoldPrepared(b *testing.B) {
 	evs := decodedAll(corpus())
-	aux := make([][]uint64, len(evs))
-	for i, e := range evs {
-		aux[i] = PrepareEvents(e, nil)
-	}
+	aux := preparedAll(evs)
 	benchIngest(b, func(s *Store) {
 		for i, e := range evs {
 			s.ApplyPrepared(e, aux[i], nil)
@@ -419,10 +436,7 @@ func BenchmarkFoldKnownOrders(b *testing.B) {
 func BenchmarkFoldKnownOrdersPrepared(b *testing.B) {
 	benchKnownOrders(b, func(frames [][]byte) func(s *Store, k int) {
 		evs := decodedAll(frames)
-		aux := make([][]uint64, len(evs))
-		for i, e := range evs {
-			aux[i] = PrepareEvents(e, nil)
-		}
+		aux := preparedAll(evs)
 		return func(s *Store, k int) { s.ApplyPrepared(evs[k], aux[k], nil) }
 	})
 }

@@ -18,6 +18,8 @@ func FuzzApplyFrame(f *testing.F) {
 	f.Add([]byte(string(spot("1", 10, "NEW", "0", "0")) + "\n" + string(spot("1", 11, "FILLED", "1", "0.1"))))
 	f.Add([]byte(string(contract("469961015902208000", 5, "PARTIALLY_FILLED", "1e3", "2E-2")) + "\n" + string(pos("1", "X", "LONG", "0"))))
 	f.Add([]byte(string(acct(3, true, "BTC", "-0", "1e-9")) + "\n[]\n{\"ping\":1}"))
+	// an update with no literals, then one with l > 0 and nothing else (prepared: nothing packed)
+	f.Add([]byte(`{"e":"executionReport","E":5,"i":7,"X":"NEW","s":"A"}` + "\n" + `[{"e":"executionReport","E":6,"i":7,"X":"FILLED","l":"1","z":"1","n":"0"},{"e":"x"}]`))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		s, p := NewStore(WithRetention(2)), NewStore(WithRetention(2)) // p: the events prepared apart
 		var d event.Decoder

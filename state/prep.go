@@ -16,14 +16,14 @@ import (
 // writer copies each run in words instead of reading the literals one
 // by one from the frame.
 type prep struct {
+	words     uint32 // this event's words in aux, the prep's own included (PrepareEvents); first: any other event has only this word
+	orderLen  uint16 // bytes of the order's packed literals (prepPacked)
+	fillLen   uint16 // and of its fill's (the usual fill's, l > 0), the next word on
+	flags     uint32 // prepLPos, prepZ, prepPacked, prepUsual, prepT; the rank in prepRankShift's bits
+	zExp      int32  // z's exponent, when prepZ (a z of at most 19 digits: |exp| is small)
 	idKey     uint64 // numKey(OrderID)
 	zSig      uint64 // decValue(CumQty)'s significant digits, when prepZ
-	zExp      int32  // and its exponent (a z of at most 19 digits: |exp| is small)
-	flags     uint32 // prepLPos, prepZ, prepPacked, prepUsual, prepT; the rank in prepRankShift's bits
 	tTime     int64  // T, when prepT
-	words     uint32 // this event's words in aux, the prep's own included (PrepareEvents)
-	orderLen  uint16 // bytes of the order's packed literals (prepPacked)
-	fillLen   uint16 // and of its fill's, the next word on
 	orderEnds [nLits]int32
 	fillEnds  [flTrade]int32
 }
@@ -41,11 +41,21 @@ const (
 const prepWords = int(unsafe.Sizeof(prep{}) / 8)
 
 // orderLits is where the order's packed literals are (prepPacked):
-// orderLen bytes, then zeros to the next word.
-func (p *prep) orderLits() unsafe.Pointer { return unsafe.Add(unsafe.Pointer(p), prepWords*8) }
+// orderLen bytes, then zeros to the next word (p itself when there are
+// none: nothing is read, and aux may end there).
+func (p *prep) orderLits() unsafe.Pointer {
+	if p.orderLen == 0 {
+		return unsafe.Pointer(p)
+	}
+	return unsafe.Add(unsafe.Pointer(p), prepWords*8)
+}
 
-// fillLits is where the fill's packed literals are (prepPacked).
+// fillLits is where the fill's packed literals are (prepPacked; p when
+// there are none).
 func (p *prep) fillLits() unsafe.Pointer {
+	if p.fillLen == 0 {
+		return unsafe.Pointer(p)
+	}
 	return unsafe.Add(unsafe.Pointer(p), prepWords*8+(int(p.orderLen)+7)&^7)
 }
 
@@ -90,25 +100,32 @@ func (p *prep) prepFill(x *event.ExecView) {
 func PrepareEvents(evs []event.Event, aux []uint64) []uint64 {
 	for i := range evs {
 		start := len(aux)
-		aux = append(aux, make([]uint64, prepWords)...)
 		ev := &evs[i]
 		if ev.Kind != event.KindExecution && ev.Kind != event.KindContractExecution {
-			(*prep)(unsafe.Pointer(&aux[start])).words = uint32(prepWords)
+			aux = append(aux, 0)
+			*(*uint32)(unsafe.Pointer(&aux[start])) = 1 // words: only this one
 			continue
 		}
+		aux = append(aux, make([]uint64, prepWords)...)
 		x := &ev.Exec
 		var p prep
 		p.prepOrder(x)
 		p.prepFill(x)
-		no, nf := litsLen(x, orderLitOffs[:]), litsLen(x, execFillOffs[:])
+		no, nf := litsLen(x, orderLitOffs[:]), 0
+		if p.flags&(prepLPos|prepUsual) == prepLPos|prepUsual { // what addExecFill may take
+			nf = litsLen(x, execFillOffs[:])
+		}
 		if no <= 0xffff && nf <= 0xffff {
 			p.flags |= prepPacked
 			p.orderLen, p.fillLen = uint16(no), uint16(nf)
 			wo, wf := (no+7)/8, (nf+7)/8
 			aux = append(aux, make([]uint64, wo+wf)...)
-			at := unsafe.Pointer(&aux[start+prepWords])
-			packInto(unsafe.Slice((*byte)(at), no), p.orderEnds[:], x, orderLitOffs[:])
-			packInto(unsafe.Slice((*byte)(unsafe.Add(at, 8*wo)), nf), p.fillEnds[:], x, execFillOffs[:])
+			if no > 0 { // (else aux may end here: no pointer past it)
+				packInto(unsafe.Slice((*byte)(unsafe.Pointer(&aux[start+prepWords])), no), p.orderEnds[:], x, orderLitOffs[:])
+			}
+			if nf > 0 {
+				packInto(unsafe.Slice((*byte)(unsafe.Pointer(&aux[start+prepWords+wo])), nf), p.fillEnds[:], x, execFillOffs[:])
+			}
 		}
 		p.words = uint32(len(aux) - start)
 		*(*prep)(unsafe.Pointer(&aux[start])) = p
@@ -143,10 +160,16 @@ func (s *Store) ApplyPrepared(evs []event.Event, aux []uint64, onPing func(n []b
 	at := 0
 	for i := range evs {
 		var p *prep
-		if at+prepWords <= len(aux) {
-			p = (*prep)(unsafe.Pointer(&aux[at]))
-			if at += int(p.words); at > len(aux) || p.words < uint32(prepWords) {
-				p, at = nil, len(aux)
+		if at < len(aux) {
+			w := int(*(*uint32)(unsafe.Pointer(&aux[at]))) // p.words
+			switch {
+			case w < 1 || at+w > len(aux):
+				at = len(aux) // not PrepareEvents' words: the rest unprepared
+			case w >= prepWords:
+				p = (*prep)(unsafe.Pointer(&aux[at]))
+				fallthrough
+			default: // (another kind of event: its one word)
+				at += w
 			}
 		}
 		s.applyPrep(&evs[i], p, onPing)
