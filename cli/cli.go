@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 	"unicode"
 
 	"bhtop/config"
@@ -75,6 +76,11 @@ func untilSignal(run func(ctx context.Context, args []string, stdio IO) int, arg
 // exitNow ends the process (os.Exit; a test's child process is real).
 var exitNow = os.Exit
 
+// flushWait bounds the flush an armed signal waits for before quitting
+// (untilArmedSignal): a write that never ends (a FIFO whose reader left,
+// a stalled disk) must not keep the process from ending.
+var flushWait = 2 * time.Second
+
 // untilSecondSignal is untilSignal for a headless command whose shutdown
 // takes a while (dump closes its listenKeys, up to 5 s): a second signal
 // meanwhile ends the process at once (untilArmedSignal, armed by the
@@ -93,7 +99,8 @@ func untilSecondSignal(name string, run func(ctx context.Context, args []string,
 // line on stderr and exit 128 + the signal's number (130 for SIGINT): the
 // shutdown left (closing listenKeys, up to 5 s) is abandoned, but for
 // the flush that armed it (may be nil), run first: what must still be
-// written (the dashboard's --metrics). The dashboard must not arm it
+// written (the dashboard's --metrics); a further signal during the flush,
+// or flushWait passing, abandons it too. The dashboard must not arm it
 // while it holds the terminal.
 func untilArmedSignal(name string, onFirst bool, run func(ctx context.Context, arm func(flush func()), args []string, stdio IO) int, args []string, stdio IO, sigs ...os.Signal) int {
 	ch := make(chan os.Signal, 2)
@@ -120,7 +127,21 @@ func untilArmedSignal(name string, onFirst bool, run func(ctx context.Context, a
 					}
 					fmt.Fprintf(stdio.Err, "%s: %s (%v): quitting at once, the shutdown abandoned\n", name, how, sig)
 					if flush != nil {
-						flush()
+						// A write that never ends (a FIFO whose reader
+						// left, a stalled disk) must not leave bhtop deaf
+						// to signals: another one abandons it, and so
+						// does flushWait passing.
+						flushed := make(chan struct{})
+						go func() { defer close(flushed); flush() }()
+						timer := time.NewTimer(flushWait)
+						select {
+						case <-flushed:
+						case sig = <-ch:
+							fmt.Fprintf(stdio.Err, "%s: interrupted again (%v): quitting without finishing the write\n", name, sig)
+						case <-timer.C:
+							fmt.Fprintf(stdio.Err, "%s: the write did not end within %v: quitting without finishing it\n", name, flushWait)
+						}
+						timer.Stop()
 					}
 					code := ExitFail
 					if n, ok := sig.(syscall.Signal); ok {
@@ -169,8 +190,7 @@ func Run(args []string, stdio IO) int {
 	if name == "help" && len(args) > 0 && args[0] != "help" {
 		// bhtop help COMMAND is bhtop COMMAND -h.
 		if _, ok := commands[args[0]]; !ok || args[0] == "" {
-			fmt.Fprintf(stdio.Err, "bhtop: unknown command %q\n\n", args[0])
-			_ = usage(stdio.Err)
+			fmt.Fprintf(stdio.Err, "bhtop: unknown command %q (bhtop help lists the commands)\n", args[0])
 			return ExitUsage
 		}
 		return commands[args[0]].run([]string{"-h"}, stdio)
@@ -186,8 +206,7 @@ func Run(args []string, stdio IO) int {
 	}
 	cmd, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(stdio.Err, "bhtop: unknown command %q\n\n", name)
-		_ = usage(stdio.Err)
+		fmt.Fprintf(stdio.Err, "bhtop: unknown command %q (bhtop help lists the commands)\n", name)
 		return ExitUsage
 	}
 	return cmd.run(args, stdio)

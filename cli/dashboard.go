@@ -95,7 +95,7 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, termGiven
 	}
 	conn := accts[0].Conn // the settings every account shares (theme, log, alerts)
 	if conn.Theme != "" && !slices.Contains(themes.Names(), conn.Theme) {
-		return fail(ExitUsage, "--theme %q: want one of %v", conn.Theme, themes.Names())
+		return fail(ExitUsage, "%s %q: want one of %v", conn.ThemeFrom, conn.Theme, themes.Names())
 	}
 	if err := checkFlags(outputFile("--record", conn.Record), outputFile("--log", conn.Log),
 		outputFile("--metrics", *metricsFile)); err != nil {
@@ -174,9 +174,14 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, termGiven
 		})
 	}
 
+	unsettled := as.unsettledOrders() // the hubs taken now: Close lets the sessions go
 	if err := as.Close(); err != nil {
 		logger.Warn("closing the session", "err", err)
 		fmt.Fprintf(stdio.Err, "bhtop: closing the user stream: %v\n", err)
+	}
+	for _, l := range unsettled() {
+		logger.Warn(l)
+		fmt.Fprintf(stdio.Err, "bhtop: %s\n", l)
 	}
 	var lost []error // files that could not be written: the run fails
 	if err := saveMetrics(); err != nil {

@@ -83,11 +83,15 @@ func dumpAccounts(ctx context.Context, accts []config.Account, dk *desk, logger 
 	// below is (an account closes while the ones before it shut down):
 	// one that went live and died since has a state from before, which is
 	// not current; one down at the end of --for but live again by then
-	// is current.
+	// is current, and so is one not live yet at the end of --for but
+	// live by then, its snapshot taken: its state is whole.
 	ends := make([]stream.Status, len(as.list))
 	down := make([]string, len(as.list))
 	for i, a := range as.list {
 		ends[i] = a.up.EndStatus()
+		if notLive[i] != "" && ends[i].State == stream.StateLive && !ends[i].LastSnapshot.IsZero() {
+			notLive[i] = ""
+		}
 		if notLive[i] == "" {
 			down[i] = downAtEnd(ends[i])
 		}

@@ -47,20 +47,7 @@ func TestDashboardEndsOnSIGTERM(t *testing.T) {
 // --metrics file written first (it was abandoned, never written).
 func TestDashboardInterruptDuringShutdown(t *testing.T) {
 	s := startSim(t)
-	deleting, stop := make(chan struct{}, 8), make(chan struct{})
-	front := testkit.Front(t, s.BaseURL, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
-		if r.URL.Path == "/openapi/v1/userDataStream" && r.Method == http.MethodDelete {
-			deleting <- struct{}{}
-			select { // the service never answers the DELETE
-			case <-r.Context().Done():
-			case <-stop:
-			}
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-	defer close(stop)
-	env := append(credentials(s), "BHTOP_BASE_URL="+front, "BHTOP_WS_URL="+s.WSURL) // the later BHTOP_BASE_URL wins
+	env, deleting := holdingFront(t, s, http.MethodDelete, "/openapi/v1/userDataStream", 8) // the service never answers the DELETE
 	dir := t.TempDir()
 	stderr, metrics := filepath.Join(dir, "stderr"), filepath.Join(dir, "metrics.json")
 	tm := startTerm(t, 100, 30, env, "--metrics", metrics, "2>"+stderr) // a shell's redirection: the pane's screen can lose lines at exit

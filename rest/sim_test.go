@@ -195,6 +195,20 @@ type jumpClock struct{ d time.Duration }
 
 func (j *jumpClock) now() time.Time { return time.Now().Add(j.d) }
 
+// jumpedClient is a client of a new simulator whose clock offset was
+// measured before its local clock jumped by jump.
+func jumpedClient(t *testing.T, jump time.Duration) (*rest.Client, reqLog) {
+	t.Helper()
+	s, log := startSim(t, sim.Options{})
+	clk := &jumpClock{}
+	c := client(s, rest.WithClock(clk.now))
+	if err := c.SyncTime(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	clk.d = jump // the local clock jumps after the offset was measured
+	return c, log
+}
+
 func TestTimestampOutsideWindow(t *testing.T) {
 	tests := []struct {
 		name string
@@ -205,14 +219,8 @@ func TestTimestampOutsideWindow(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, log := startSim(t, sim.Options{})
-			clk := &jumpClock{}
-			c := client(s, rest.WithClock(clk.now))
+			c, log := jumpedClient(t, tt.jump)
 			ctx := context.Background()
-			if err := c.SyncTime(ctx); err != nil {
-				t.Fatal(err)
-			}
-			clk.d = tt.jump // the local clock jumps after the offset was measured
 			res := rest.NewTrader(c).PlaceOrder(ctx, restingBuy())
 			if res.Outcome != rest.OutcomeRejected || res.Code != -1021 || !strings.Contains(res.Msg, "run SyncTime / check NTP") {
 				t.Fatalf("PlaceOrder with a %v clock jump = %+v, want rejected -1021 with advice", tt.jump, res)
@@ -228,6 +236,23 @@ func TestTimestampOutsideWindow(t *testing.T) {
 				t.Errorf("order POSTs sent = %d, want 2 (no retry of the refused one)", n)
 			}
 		})
+	}
+}
+
+// TestListenKeyAfterClockJump: after the clocks move apart (the service
+// restarted with another clock, an NTP step here), a listenKey request
+// refused with -1021 re-measures the offset, so the stream's next connect
+// works. Before, only an order or a read did: the user stream, whose
+// connect begins with POST userDataStream, retried with the old offset
+// and was refused again until the 5 min re-measure.
+func TestListenKeyAfterClockJump(t *testing.T) {
+	c, _ := jumpedClient(t, -30*time.Second)
+	ctx := context.Background()
+	if _, err := c.CreateListenKey(ctx); !errors.Is(err, rest.ErrInvalidTimestamp) {
+		t.Fatalf("CreateListenKey after a clock jump = %v, want -1021", err)
+	}
+	if _, err := c.CreateListenKey(ctx); err != nil {
+		t.Errorf("CreateListenKey again: %v, want success after a re-measure", err)
 	}
 }
 
