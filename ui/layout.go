@@ -414,8 +414,10 @@ func (m *Model) tabBar() string {
 	return fitStyled(b.String(), m.lay.w)
 }
 
-// paneAt is the pane under the cell (x, y), if any.
-func (l layout) paneAt(x, y int) (paneID, bool) {
+// paneAt is the pane under the cell (x, y), if any; focus, the pane
+// shown where two share a place (the Market focused in the Events'),
+// wins.
+func (l layout) paneAt(x, y int, focus paneID) (paneID, bool) {
 	if l.tabs {
 		if y == l.body.y { // the tab bar
 			for i, r := range l.tabX {
@@ -425,6 +427,9 @@ func (l layout) paneAt(x, y int) (paneID, bool) {
 			}
 			return 0, false
 		}
+	}
+	if !l.tabs && l.panes[focus].contains(x, y) {
+		return focus, true
 	}
 	for i, r := range l.panes {
 		if r.contains(x, y) {

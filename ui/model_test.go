@@ -461,3 +461,28 @@ func TestRepeatedUpstreamKeysAreSpaced(t *testing.T) {
 		t.Errorf("r after the spacing: %d resyncs in all, want 2", n)
 	}
 }
+
+// TestMouseOnMarketInEventsPlace: at 120–149 columns the Market pane,
+// focused, is drawn in the Events' place; a click or the wheel there
+// acts on the Market rows shown, not on the hidden Events (the click
+// took the focus to the Events, the Market vanishing under the pointer).
+func TestMouseOnMarketInEventsPlace(t *testing.T) {
+	m := sized(New(newTestBackend(testSnapshot()), &testTrader{}, WithNow(fixedNow),
+		WithMarket(marketHub(testMarket()), "USDT")), 120, 40)
+	m = press(t, m, "5")
+	if m.lay.tabs || m.lay.gridMarket || m.focus != paneMarket {
+		t.Fatalf("120x40 after 5: tabs %v gridMarket %v focus %d, want the grid without Market, Market focused", m.lay.tabs, m.lay.gridMarket, m.focus)
+	}
+	r := m.lay.panes[paneMarket]
+	next, _ := m.Update(tea.MouseClickMsg{X: r.x + 5, Y: r.y + 2 + 2, Button: tea.MouseLeft})
+	m = next.(Model)
+	if m.focus != paneMarket || m.panes[paneMarket].cursor != 2 {
+		t.Fatalf("click on the Market's 3rd row: focus %d cursor %d, want %d 2", m.focus, m.panes[paneMarket].cursor, paneMarket)
+	}
+	ev := m.panes[paneEvents].cursor
+	next, _ = m.Update(tea.MouseWheelMsg{X: r.x + 5, Y: r.y + 3, Button: tea.MouseWheelUp})
+	m = next.(Model)
+	if m.panes[paneMarket].cursor != 0 || m.panes[paneEvents].cursor != ev {
+		t.Errorf("wheel up over the Market: Market cursor %d (want 0), Events cursor %d (was %d)", m.panes[paneMarket].cursor, m.panes[paneEvents].cursor, ev)
+	}
+}
