@@ -476,3 +476,43 @@ func TestPacedWithinDeadlineOnOffClock(t *testing.T) {
 		}
 	})
 }
+
+// TestTurn: the clients of one HostLimits take Turn one at a time; a
+// client waiting for it gets it once the holder releases it, and fails
+// with ErrTurnStopped when stop is closed first (or ctx's error).
+func TestTurn(t *testing.T) {
+	t.Parallel()
+	host := rest.NewHostLimits()
+	a := rest.New("http://127.0.0.1:1", rest.WithSharedLimits(host))
+	b := rest.New("http://127.0.0.1:1", rest.WithSharedLimits(host))
+	ctx := context.Background()
+	release, err := a.Turn(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	close(stop)
+	if _, err := b.Turn(ctx, stop); !errors.Is(err, rest.ErrTurnStopped) {
+		t.Errorf("Turn held by another, stop closed = %v, want ErrTurnStopped", err)
+	}
+	short, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
+	defer cancel()
+	if _, err := b.Turn(short, nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Turn held by another, ctx ended = %v, want context.DeadlineExceeded", err)
+	}
+	got := make(chan func(), 1)
+	go func() {
+		r, err := b.Turn(ctx, nil)
+		if err != nil {
+			t.Error(err)
+		}
+		got <- r
+	}()
+	select {
+	case <-got:
+		t.Fatal("Turn given while another held it")
+	case <-time.After(20 * time.Millisecond):
+	}
+	release()
+	testkit.Recv(t, got, 5*time.Second, "Turn not given after the holder released it")()
+}
