@@ -400,18 +400,7 @@ func TestWaitNotice(t *testing.T) {
 	if want := start.Add(time.Minute + 2*time.Second); len(got) != 1 || !got[0].Equal(want) {
 		t.Errorf("notices %v, want one, until %s", got, want)
 	}
-	var err error
-	if !testkit.Advancing(clk, time.Second, 5*time.Second, func() bool {
-		select {
-		case err = <-done:
-			return true
-		default:
-			return false
-		}
-	}) {
-		t.Fatal("the request still waits after the window")
-	}
-	if err != nil {
+	if err := recvAdvancing(t, clk, done, "the request still waits after the window"); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -445,18 +434,7 @@ func TestPacedWithinDeadlineOnOffClock(t *testing.T) {
 		defer cancel()
 		done := make(chan error, 1)
 		go func() { _, err := c.Account(ctx); done <- err }()
-		var err error
-		if !testkit.Advancing(clk, time.Second, 10*time.Second, func() bool {
-			select {
-			case err = <-done:
-				return true
-			default:
-				return false
-			}
-		}) {
-			t.Fatal("the paced request did not return")
-		}
-		if err != nil {
+		if err := recvAdvancing(t, clk, done, "the paced request did not return"); err != nil {
 			t.Fatalf("paced 22 s under a 30 s deadline, clock 10 min ahead: %v, want it sent", err)
 		}
 	})
@@ -515,4 +493,23 @@ func TestTurn(t *testing.T) {
 	}
 	release()
 	testkit.Recv(t, got, 5*time.Second, "Turn not given after the holder released it")()
+}
+
+// recvAdvancing moves clk a second at a time until done answers, and
+// returns its answer; it fails the test with why when none came within
+// 10 s.
+func recvAdvancing(t *testing.T, clk *clock.Fake, done <-chan error, why string) error {
+	t.Helper()
+	var err error
+	if !testkit.Advancing(clk, time.Second, 10*time.Second, func() bool {
+		select {
+		case err = <-done:
+			return true
+		default:
+			return false
+		}
+	}) {
+		t.Fatal(why)
+	}
+	return err
 }
