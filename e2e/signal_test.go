@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -47,7 +46,8 @@ func TestDashboardEndsOnSIGTERM(t *testing.T) {
 // --metrics file written first (it was abandoned, never written).
 func TestDashboardInterruptDuringShutdown(t *testing.T) {
 	s := startSim(t)
-	env, deleting := holdingFront(t, s, http.MethodDelete, "/openapi/v1/userDataStream", 8) // the service never answers the DELETE
+	env, held := holdingFront(t, s, 8, "DELETE /openapi/v1/userDataStream") // the service never answers the DELETE
+	deleting := held[0]
 	dir := t.TempDir()
 	stderr, metrics := filepath.Join(dir, "stderr"), filepath.Join(dir, "metrics.json")
 	tm := startTerm(t, 100, 30, env, "--metrics", metrics, "2>"+stderr) // a shell's redirection: the pane's screen can lose lines at exit
