@@ -3,6 +3,7 @@ package e2e
 import (
 	"net/http"
 	"testing"
+	"time"
 
 	"bhtop/internal/testkit"
 )
@@ -36,4 +37,21 @@ func holdingFront(t *testing.T, s *simProc, n int, holds ...string) (env []strin
 	})
 	t.Cleanup(func() { close(stop) })                                                     // before the front's own cleanup: the handlers return
 	return append(credentials(s), "BHTOP_BASE_URL="+front, "BHTOP_WS_URL="+s.WSURL), held // the later BHTOP_BASE_URL wins
+}
+
+// quitUntilDelete presses q and waits for the shutdown's DELETE of the
+// listenKey, held by a holdingFront that sends on deleting.
+func (tm *term) quitUntilDelete(deleting <-chan struct{}) {
+	tm.t.Helper()
+	// A key the stream retired while live (a reconnect under load) is
+	// DELETEd too: only a DELETE after q is the shutdown's.
+	for len(deleting) > 0 {
+		<-deleting
+	}
+	tm.keys("q")
+	select {
+	case <-deleting:
+	case <-time.After(10 * time.Second):
+		tm.t.Fatalf("no DELETE of the listenKey after q; screen:\n%s", tm.Screen())
+	}
 }

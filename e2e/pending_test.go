@@ -94,15 +94,7 @@ func TestQuitWithAnOrderInFlightSaysSo(t *testing.T) {
 				<-posted
 				tm.waitText("PENDING")
 			}
-			for len(deleting) > 0 { // a key retired while live: not the shutdown's
-				<-deleting
-			}
-			tm.keys("q")
-			select {
-			case <-deleting:
-			case <-time.After(10 * time.Second):
-				t.Fatalf("no DELETE of the listenKey after q; screen:\n%s", tm.Screen())
-			}
+			tm.quitUntilDelete(deleting)
 			if tc.interrupt {
 				tm.keys("C-c")
 				if !testkit.WithinEvery(3*time.Second, 20*time.Millisecond, tm.dead) {

@@ -52,17 +52,7 @@ func TestDashboardInterruptDuringShutdown(t *testing.T) {
 	stderr, metrics := filepath.Join(dir, "stderr"), filepath.Join(dir, "metrics.json")
 	tm := startTerm(t, 100, 30, env, "--metrics", metrics, "2>"+stderr) // a shell's redirection: the pane's screen can lose lines at exit
 	tm.waitText("● live")
-	// A key the stream retired while live (a reconnect under load) is
-	// DELETEd too: only a DELETE after q is the shutdown's.
-	for len(deleting) > 0 {
-		<-deleting
-	}
-	tm.keys("q")
-	select {
-	case <-deleting:
-	case <-time.After(10 * time.Second):
-		t.Fatalf("no DELETE of the listenKey after q; screen:\n%s", tm.Screen())
-	}
+	tm.quitUntilDelete(deleting)
 	if alt := tm.Format("#{alternate_on}"); alt != "0" || tm.dead() {
 		t.Fatalf("closing the listenKey: alternate screen %q, dead %v; want the terminal given back, bhtop still running", alt, tm.dead())
 	}
