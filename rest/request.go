@@ -57,6 +57,7 @@ func (c *Client) acquire(ctx context.Context, r route) (release func(), err erro
 			}
 			return nil, &BackoffError{Err: ErrRateLimited, Until: now.Add(wait), Local: true, Now: now}
 		}
+		noticeWait(ctx, now.Add(wait))
 		if err := c.sleep(ctx, wait); err != nil {
 			return nil, fmt.Errorf("waiting for the rate limit: %w", err)
 		}
