@@ -1,6 +1,7 @@
 package state
 
 import (
+	"encoding/binary"
 	"unsafe"
 
 	"bhtop/api"
@@ -47,22 +48,22 @@ func numKey[T string | []byte](id T) uint64 {
 	var v uint64
 	switch {
 	case n >= 16: // the last eight digits, the eight before, then the first n-16
-		lo, ok1 := event.Digits8(*(*uint64)(unsafe.Add(p, n-8)))
-		mid, ok2 := event.Digits8(*(*uint64)(unsafe.Add(p, n-16)))
-		hi, ok3 := firstDigits(*(*uint64)(p), n-16)
+		lo, ok1 := event.Digits8(le64(unsafe.Add(p, n-8)))
+		mid, ok2 := event.Digits8(le64(unsafe.Add(p, n-16)))
+		hi, ok3 := firstDigits(le64(p), n-16)
 		if !ok1 || !ok2 || !ok3 {
 			return 0
 		}
 		v = (hi*1e8+mid)*1e8 + lo
 	case n >= 8: // the last eight digits, then the first n-8
-		lo, ok1 := event.Digits8(*(*uint64)(unsafe.Add(p, n-8)))
-		hi, ok2 := firstDigits(*(*uint64)(p), n-8)
+		lo, ok1 := event.Digits8(le64(unsafe.Add(p, n-8)))
+		hi, ok2 := firstDigits(le64(p), n-8)
 		if !ok1 || !ok2 {
 			return 0
 		}
 		v = hi*1e8 + lo
 	case n >= 4: // the first four and the last four, overlapping
-		w := uint64(*(*uint32)(p)) | uint64(*(*uint32)(unsafe.Add(p, n-4)))<<(8*(n-4))
+		w := uint64(le32(p)) | uint64(le32(unsafe.Add(p, n-4)))<<(8*(n-4))
 		d, ok := firstDigits(w, n)
 		if !ok {
 			return 0
@@ -83,6 +84,12 @@ func numKey[T string | []byte](id T) uint64 {
 	v = (v ^ v>>27) * 0x94d049bb133111eb
 	return v ^ v>>31
 }
+
+// le64 and le32 load the bytes at p as a little-endian word (the
+// first byte in the low bits, as event.Digits8 reads them) on any
+// machine; on a little-endian one each is a single load.
+func le64(p unsafe.Pointer) uint64 { return binary.LittleEndian.Uint64((*[8]byte)(p)[:]) }
+func le32(p unsafe.Pointer) uint32 { return binary.LittleEndian.Uint32((*[4]byte)(p)[:]) }
 
 // firstDigits is the number the first k (0..7) lanes of w write (the
 // first in the low byte), false when one is no ASCII digit: they are
