@@ -10,6 +10,7 @@ import (
 	"bhtop/rest"
 	"bhtop/signer"
 	"bhtop/sim"
+	"bhtop/state"
 	"bhtop/ui"
 )
 
@@ -190,6 +191,51 @@ func (as *accounts) uiAccounts(readOnly bool) []ui.Account {
 		if a.up.market != nil {
 			out[i].Market, out[i].ValueIn = a.up.market.Hub(), a.up.valueIn
 			out[i].Candles = a.up.market
+		}
+	}
+	return out
+}
+
+// unsettledOrders returns a function, to be called once the accounts are
+// closed, that lists the orders sent from the dashboard whose outcome was
+// still unknown (PENDING: no answer or no report yet; UNKNOWN: a 5XX or
+// timeout), so that a quit while an order is in flight does not leave it
+// unsaid.
+func (as *accounts) unsettledOrders() func() []string {
+	hubs := make([]*state.Hub, len(as.list))
+	for i, a := range as.list {
+		hubs[i] = a.up.sess.Hub()
+	}
+	return func() []string { return as.unsettled(hubs) }
+}
+
+func (as *accounts) unsettled(hubs []*state.Hub) []string {
+	var out []string
+	for i, a := range as.list {
+		s := hubs[i].Latest()
+		if s == nil {
+			continue
+		}
+		for _, p := range s.Pending {
+			if p.Status != state.PendingSent && p.Status != state.PendingUnknown {
+				continue
+			}
+			what := p.Side + " " + p.Quantity + " " + p.Symbol + " " + p.Type
+			if p.Price != "" {
+				what += " @ " + p.Price
+			}
+			why := "sent, not confirmed by the user stream"
+			if p.Status == state.PendingUnknown {
+				why = "sent, its answer lost"
+				if p.Reason != "" {
+					why += " (" + p.Reason + ")"
+				}
+			}
+			line := fmt.Sprintf("order %s (client order id %s) %s at exit: its outcome is unknown; check it on the exchange", what, p.ClientOrderID, why)
+			if len(as.list) > 1 {
+				line = "account " + a.name + ": " + line
+			}
+			out = append(out, line)
 		}
 	}
 	return out

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 	"unicode"
 
 	"bhtop/config"
@@ -75,12 +76,19 @@ func untilSignal(run func(ctx context.Context, args []string, stdio IO) int, arg
 // exitNow ends the process (os.Exit; a test's child process is real).
 var exitNow = os.Exit
 
+// flushWait bounds the flush an armed signal waits for before quitting
+// (untilArmedSignal): a write that never ends (a FIFO whose reader left,
+// a stalled disk) must not keep the process from ending.
+var flushWait = 2 * time.Second
+
 // untilSecondSignal is untilSignal for a headless command whose shutdown
 // takes a while (dump closes its listenKeys, up to 5 s): a second signal
 // meanwhile ends the process at once (untilArmedSignal, armed by the
 // first signal).
 func untilSecondSignal(name string, run func(ctx context.Context, args []string, stdio IO) int, args []string, stdio IO, sigs ...os.Signal) int {
-	armed := func(ctx context.Context, _ func(), args []string, stdio IO) int { return run(ctx, args, stdio) }
+	armed := func(ctx context.Context, _ func(flush func()), args []string, stdio IO) int {
+		return run(ctx, args, stdio)
+	}
 	return untilArmedSignal(name, true, armed, args, stdio, sigs...)
 }
 
@@ -89,16 +97,21 @@ func untilSecondSignal(name string, run func(ctx context.Context, args []string,
 // calls arm (the dashboard, once its terminal is given back) — a signal
 // ends the process at once, as a second ctrl+c ends a CLI tool, with one
 // line on stderr and exit 128 + the signal's number (130 for SIGINT): the
-// shutdown left (closing listenKeys, up to 5 s) is abandoned. The
-// dashboard must not arm it while it holds the terminal.
-func untilArmedSignal(name string, onFirst bool, run func(ctx context.Context, arm func(), args []string, stdio IO) int, args []string, stdio IO, sigs ...os.Signal) int {
+// shutdown left (closing listenKeys, up to 5 s) is abandoned, but for
+// the flush that armed it (may be nil), run first: what must still be
+// written (the dashboard's --metrics); a further signal during the flush,
+// or flushWait passing, abandons it too. The dashboard must not arm it
+// while it holds the terminal.
+func untilArmedSignal(name string, onFirst bool, run func(ctx context.Context, arm func(flush func()), args []string, stdio IO) int, args []string, stdio IO, sigs ...os.Signal) int {
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, sigs...)
 	defer signal.Stop(ch)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	armed := make(chan struct{})
-	arm := sync.OnceFunc(func() { close(armed) })
+	var flush func() // set once, before armed is closed
+	once := sync.Once{}
+	arm := func(f func()) { once.Do(func() { flush = f; close(armed) }) }
 	finished := make(chan struct{})
 	defer close(finished)
 	go func() {
@@ -113,6 +126,23 @@ func untilArmedSignal(name string, onFirst bool, run func(ctx context.Context, a
 						how = "interrupted again"
 					}
 					fmt.Fprintf(stdio.Err, "%s: %s (%v): quitting at once, the shutdown abandoned\n", name, how, sig)
+					if flush != nil {
+						// A write that never ends (a FIFO whose reader
+						// left, a stalled disk) must not leave bhtop deaf
+						// to signals: another one abandons it, and so
+						// does flushWait passing.
+						flushed := make(chan struct{})
+						go func() { defer close(flushed); flush() }()
+						timer := time.NewTimer(flushWait)
+						select {
+						case <-flushed:
+						case sig = <-ch:
+							fmt.Fprintf(stdio.Err, "%s: interrupted again (%v): quitting without finishing the write\n", name, sig)
+						case <-timer.C:
+							fmt.Fprintf(stdio.Err, "%s: the write did not end within %v: quitting without finishing it\n", name, flushWait)
+						}
+						timer.Stop()
+					}
 					code := ExitFail
 					if n, ok := sig.(syscall.Signal); ok {
 						code = 128 + int(n)
@@ -124,7 +154,7 @@ func untilArmedSignal(name string, onFirst bool, run func(ctx context.Context, a
 				again = true
 				cancel()
 				if onFirst {
-					arm()
+					arm(nil)
 				}
 			case <-finished:
 				return
@@ -160,8 +190,7 @@ func Run(args []string, stdio IO) int {
 	if name == "help" && len(args) > 0 && args[0] != "help" {
 		// bhtop help COMMAND is bhtop COMMAND -h.
 		if _, ok := commands[args[0]]; !ok || args[0] == "" {
-			fmt.Fprintf(stdio.Err, "bhtop: unknown command %q\n\n", args[0])
-			_ = usage(stdio.Err)
+			fmt.Fprintf(stdio.Err, "bhtop: unknown command %q (bhtop help lists the commands)\n", args[0])
 			return ExitUsage
 		}
 		return commands[args[0]].run([]string{"-h"}, stdio)
@@ -177,8 +206,7 @@ func Run(args []string, stdio IO) int {
 	}
 	cmd, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(stdio.Err, "bhtop: unknown command %q\n\n", name)
-		_ = usage(stdio.Err)
+		fmt.Fprintf(stdio.Err, "bhtop: unknown command %q (bhtop help lists the commands)\n", name)
 		return ExitUsage
 	}
 	return cmd.run(args, stdio)

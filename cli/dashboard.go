@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime/pprof"
 	"slices"
+	"sync"
 	"syscall"
 	"time"
 
@@ -51,9 +52,9 @@ const dashboardFPS = 15
 // runDashboardContext); ctrl+c is a key to it. Once the terminal is
 // given back, during the shutdown left (closing listenKeys, up to 5 s),
 // a signal — ctrl+c, the terminal cooked again — ends the process at
-// once (untilArmedSignal).
+// once (untilArmedSignal), once --metrics is written.
 func runDashboard(args []string, stdio IO) int {
-	run := func(ctx context.Context, arm func(), args []string, stdio IO) int {
+	run := func(ctx context.Context, arm func(flush func()), args []string, stdio IO) int {
 		return runDashboardContext(ctx, args, stdio, arm)
 	}
 	return untilArmedSignal("bhtop", false, run, args, stdio, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
@@ -61,8 +62,11 @@ func runDashboard(args []string, stdio IO) int {
 
 // runDashboardContext runs the dashboard until `q`, ctrl+c or ctx ends,
 // then closes the listenKey and writes --metrics. termGiven (may be nil)
-// is called once the program has ended and the terminal is given back.
-func runDashboardContext(ctx context.Context, args []string, stdio IO, termGiven func(), progOpts ...tea.ProgramOption) int {
+// is called once the program has ended and the terminal is given back,
+// with what a process ending before the shutdown does must still do:
+// write --metrics (with the state at that moment), or wait for the
+// writing under way.
+func runDashboardContext(ctx context.Context, args []string, stdio IO, termGiven func(flush func()), progOpts ...tea.ProgramOption) int {
 	fs := flag.NewFlagSet("bhtop", flag.ContinueOnError)
 	fs.SetOutput(stdio.Err)
 	connFlags := config.AddFlags(fs).AddMarketFlags()
@@ -91,7 +95,7 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, termGiven
 	}
 	conn := accts[0].Conn // the settings every account shares (theme, log, alerts)
 	if conn.Theme != "" && !slices.Contains(themes.Names(), conn.Theme) {
-		return fail(ExitUsage, "--theme %q: want one of %v", conn.Theme, themes.Names())
+		return fail(ExitUsage, "%s %q: want one of %v", conn.ThemeFrom, conn.Theme, themes.Names())
 	}
 	if err := checkFlags(outputFile("--record", conn.Record), outputFile("--log", conn.Log),
 		outputFile("--metrics", *metricsFile)); err != nil {
@@ -155,19 +159,33 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, termGiven
 	prog := newPaintedProgramFor(model, stdio, *fps, opts...)
 	go toasts.run(dk.ctx, prog.Program)
 	_, runErr := prog.Run()
+	// Written once: after the shutdown, or by an interrupt during it.
+	saveMetrics := sync.OnceValue(func() error {
+		if metrics == nil {
+			return nil
+		}
+		return writeMetrics(*metricsFile, metrics, first.Hub().Latest())
+	})
 	if termGiven != nil {
-		termGiven()
+		termGiven(func() {
+			if err := saveMetrics(); err != nil {
+				fmt.Fprintf(stdio.Err, "bhtop: %v\n", err)
+			}
+		})
 	}
 
+	unsettled := as.unsettledOrders() // the hubs taken now: Close lets the sessions go
 	if err := as.Close(); err != nil {
 		logger.Warn("closing the session", "err", err)
 		fmt.Fprintf(stdio.Err, "bhtop: closing the user stream: %v\n", err)
 	}
+	for _, l := range unsettled() {
+		logger.Warn(l)
+		fmt.Fprintf(stdio.Err, "bhtop: %s\n", l)
+	}
 	var lost []error // files that could not be written: the run fails
-	if metrics != nil {
-		if err := writeMetrics(*metricsFile, metrics, first.Hub().Latest()); err != nil {
-			lost = append(lost, err)
-		}
+	if err := saveMetrics(); err != nil {
+		lost = append(lost, err)
 	}
 	if runErr != nil && !errors.Is(runErr, tea.ErrProgramKilled) && ctx.Err() == nil {
 		logger.Error("dashboard failed", "err", runErr)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,7 +75,7 @@ func driveDashboard(t *testing.T, args []string, env func(string) string, w, h i
 	timedOut := ctx.Err() != nil
 	cancel()
 	in.Close() // a key still being typed is refused
-	if m := <-missed; timedOut || m != "" {
+	if m := testkit.Recv(t, missed, 30*time.Second, "the steps' typist did not end once the dashboard had"); timedOut || m != "" {
 		t.Fatalf("the dashboard did not quit on its keys within 20s (%s); stderr: %s", m, errOut)
 	}
 	return code, ansi.Strip(out.String()), errOut.String()
@@ -178,5 +179,36 @@ func TestDashboardNeedsATerminal(t *testing.T) {
 	}
 	if n := len(s.Log.Entries(t)); n != 0 {
 		t.Errorf("bhtop </dev/null made %d requests, want none:\n%s", n, s.Log.Raw())
+	}
+}
+
+// TestBadThemeNamesItsSource: an unknown theme is refused naming where it
+// was set: the config file's theme key or BHTOP_THEME, not "--theme",
+// which was not given.
+func TestBadThemeNamesItsSource(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cfg, []byte("theme = \"neon\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{"file", map[string]string{"BHTOP_CONFIG": cfg}, nil, cfg + `: theme "neon": want one of`},
+		{"env", map[string]string{"BHTOP_THEME": "neon"}, nil, `BHTOP_THEME "neon": want one of`},
+		{"flag", nil, []string{"--theme", "neon"}, `--theme "neon": want one of`},
+		{"serve file", map[string]string{"BHTOP_CONFIG": cfg}, []string{"serve", "--authorized-keys", dir + "/none", "--host-key", dir + "/hk"}, cfg + `: theme "neon": want one of`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": dir}
+			maps.Copy(env, tc.env)
+			code, _, errOut := runCLI(func(k string) string { return env[k] }, tc.args...)
+			if code != ExitUsage || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
+				t.Errorf("exit %d, stderr %q; want %d and one line with %q", code, errOut, ExitUsage, tc.want)
+			}
+		})
 	}
 }

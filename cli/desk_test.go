@@ -178,7 +178,7 @@ func scrapeDump(t *testing.T, env func(string) string, first time.Duration, what
 			return shown || ended
 		})
 		if !ended {
-			code = <-done
+			code = testkit.Recv(t, done, 30*time.Second, "the dump --for %s did not end", forD)
 		}
 		if shown {
 			return body, code

@@ -174,12 +174,13 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 		}
 		<-ctx.Done()
 	}
-	// The status before Close says why the stream never went live; after
-	// it, only "session closed".
-	st := sess.Status()
 	if err := up.Close(); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop dump: %v\n", err)
 	}
+	// The status as Close found the session (after it, only "session
+	// closed"): why the stream never went live, or how it was when the
+	// state printed below was taken.
+	st := up.EndStatus()
 	// One account of a file's tables (--account NAME) is named, as in a
 	// several-account dump.
 	who := ""

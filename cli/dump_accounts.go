@@ -69,16 +69,6 @@ func dumpAccounts(ctx context.Context, accts []config.Account, dk *desk, logger 
 	}
 	wg.Wait()
 	<-ctx.Done()
-	// How each stream was at the end, before Close: one that went live
-	// and died since has a state from before, which is not current.
-	ends := make([]stream.Status, len(as.list))
-	down := make([]string, len(as.list))
-	for i, a := range as.list {
-		ends[i] = a.up.sess.Status()
-		if notLive[i] == "" {
-			down[i] = downAtEnd(ends[i])
-		}
-	}
 	// Read the hubs after Close: each session's writer folds what it has
 	// queued and publishes a last snapshot as it stops.
 	stateHubs := make([]*state.Hub, len(as.list))
@@ -88,6 +78,23 @@ func dumpAccounts(ctx context.Context, accts []config.Account, dk *desk, logger 
 	}
 	if err := as.Close(); err != nil {
 		fmt.Fprintf(stdio.Err, "bhtop dump: %v\n", err)
+	}
+	// How each stream was when its session closed, as its state read
+	// below is (an account closes while the ones before it shut down):
+	// one that went live and died since has a state from before, which is
+	// not current; one down at the end of --for but live again by then
+	// is current, and so is one not live yet at the end of --for but
+	// live by then, its snapshot taken: its state is whole.
+	ends := make([]stream.Status, len(as.list))
+	down := make([]string, len(as.list))
+	for i, a := range as.list {
+		ends[i] = a.up.EndStatus()
+		if notLive[i] != "" && ends[i].State == stream.StateLive && !ends[i].LastSnapshot.IsZero() {
+			notLive[i] = ""
+		}
+		if notLive[i] == "" {
+			down[i] = downAtEnd(ends[i])
+		}
 	}
 	mkts := make([]*market.Snapshot, len(as.list))
 	states := make([]*state.Snapshot, len(as.list))

@@ -2,10 +2,13 @@ package cli
 
 import (
 	"encoding/json"
+	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"bhtop/internal/testkit"
 	"bhtop/sim"
 )
 
@@ -104,5 +107,167 @@ func dumpWithOutage(t *testing.T, env func(*sim.Server) func(string) string, fla
 		if !strings.Contains(errOut, "never went live") || wait >= 4500*time.Millisecond {
 			return code, out, errOut
 		}
+	}
+}
+
+// dumpResult is what a dump run in the background ended with.
+type dumpResult struct {
+	code        int
+	out, errOut string
+}
+
+// heldDeleteDump starts `dump --for forD --no-market` over two accounts
+// on simulators a and b, in the background: a's shutdown (it closes
+// first) waits on the DELETE of its listenKey, deleting once it began,
+// until releaseDelete is closed, while b's session still runs; b's
+// requests go through handleB first.
+func heldDeleteDump(t *testing.T, forD string, handleB func(r *http.Request)) (b *sim.Server, deleting <-chan struct{}, releaseDelete chan struct{}, done <-chan dumpResult) {
+	a := orderSim(t, sim.Faults{})
+	b = orderSim(t, sim.Faults{})
+	del, release := make(chan struct{}, 1), make(chan struct{})
+	frontA := testkit.Front(t, a.URL(), func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		if r.URL.Path == "/openapi/v1/userDataStream" && r.Method == http.MethodDelete {
+			select {
+			case del <- struct{}{}:
+			default:
+			}
+			select { // a's shutdown waits here while b's session still runs
+			case <-release:
+			case <-r.Context().Done():
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+	frontB := testkit.Front(t, b.URL(), func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		handleB(r)
+		next.ServeHTTP(w, r)
+	})
+	env := deskEnv(t, "api_key = \""+orderKey+"\"\nsecret_key = \""+orderSecret+"\"\n"+
+		"\n[accounts.a]\nbase_url = \""+frontA+"\"\nws_url = \""+a.WSURL()+"\"\n"+
+		"\n[accounts.b]\nbase_url = \""+frontB+"\"\nws_url = \""+b.WSURL()+"\"\n")
+	res := make(chan dumpResult, 1)
+	go func() {
+		code, out, errOut := runCLI(env, "dump", "--for", forD, "--no-market")
+		res <- dumpResult{code, out, errOut}
+	}()
+	return b, del, release, res
+}
+
+// TestDumpAccountsBlipAtTheEnd: a stream in a reconnect at the end of
+// --for (b: its socket back, its REST snapshot under way) that is live
+// again when its session closes (while a's shutdown waits on its DELETE)
+// is dumped with the state it had then, resynced: its "stream" is that
+// state, live, and no warning says it was down. Its status was read at
+// the end of --for, before the other account's shutdown: "resyncing",
+// and a warning, though the state printed was live again.
+func TestDumpAccountsBlipAtTheEnd(t *testing.T) {
+	var hold atomic.Bool
+	var snapshots, trades atomic.Int32
+	resyncing, releaseResync := make(chan struct{}, 1), make(chan struct{})
+	b, deleting, releaseDelete, done := heldDeleteDump(t, "4s", func(r *http.Request) {
+		switch r.URL.Path {
+		case "/openapi/v1/account":
+			snapshots.Add(1)
+			if hold.Load() {
+				select {
+				case resyncing <- struct{}{}:
+				default:
+				}
+				select { // b's resync after the blip, until a's shutdown began
+				case <-releaseResync:
+				case <-r.Context().Done():
+				}
+			}
+		case "/openapi/v1/myTrades":
+			trades.Add(1)
+		}
+	})
+	testkit.Eventually(t, 3*time.Second, func() bool { return trades.Load() > 0 }, "b never resynced at start")
+	hold.Store(true)
+	b.SetUserStreamDown(true) // its socket is cut at the sim's next tick
+	time.Sleep(300 * time.Millisecond)
+	b.SetUserStreamDown(false)
+	select {
+	case <-resyncing:
+	case <-time.After(3500 * time.Millisecond):
+		t.Fatal("b did not reconnect and resync within 3.5s of its blip")
+	}
+	select {
+	case <-deleting: // --for ended: a's shutdown
+	case <-time.After(5 * time.Second):
+		t.Fatal("no DELETE of a's listenKey within 5s")
+	}
+	before := trades.Load()
+	close(releaseResync)
+	testkit.Eventually(t, 3*time.Second, func() bool { return trades.Load() > before }, "b's resync did not finish")
+	time.Sleep(100 * time.Millisecond) // from its last request to live
+	close(releaseDelete)
+	var r dumpResult
+	select {
+	case r = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the dump did not end within 10s of a's DELETE")
+	}
+	var d struct {
+		Accounts map[string]struct {
+			Stream streamEnd `json:"stream"`
+		} `json:"accounts"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &d); err != nil {
+		t.Fatalf("dump: %v\n%s", err, r.out)
+	}
+	if r.code != ExitOK || strings.Contains(r.errOut, "warning") {
+		t.Errorf("exit %d, stderr %q; want 0 and no warning", r.code, r.errOut)
+	}
+	if s := d.Accounts["b"].Stream; s.State != "live" {
+		t.Errorf("b: stream %+v, want live (its state was live again when its session closed)", s)
+	}
+}
+
+// TestDumpAccountsLiveByItsClose: an account whose stream was not live
+// yet when --for ended (b: its REST snapshot held) but was, snapshot
+// taken, when its session closed (while a's shutdown waited on its
+// DELETE) is dumped with that state, whole: its "stream" said live, yet
+// the run failed for it ("never went live") and the total left it out,
+// saying it had no REST snapshot.
+func TestDumpAccountsLiveByItsClose(t *testing.T) {
+	var trades atomic.Int32
+	releaseSnapshot := make(chan struct{})
+	_, deleting, releaseDelete, done := heldDeleteDump(t, "2s", func(r *http.Request) {
+		switch r.URL.Path {
+		case "/openapi/v1/account":
+			select { // b's first snapshot, until a's shutdown began
+			case <-releaseSnapshot:
+			case <-r.Context().Done():
+			}
+		case "/openapi/v1/myTrades":
+			trades.Add(1)
+		}
+	})
+	testkit.Recv(t, deleting, 10*time.Second, "no DELETE of a's listenKey within 10s (--for 2s)")
+	close(releaseSnapshot)
+	testkit.Eventually(t, 3*time.Second, func() bool { return trades.Load() > 0 }, "b's snapshot did not finish")
+	time.Sleep(100 * time.Millisecond) // from its last request to live
+	close(releaseDelete)
+	r := testkit.Recv(t, done, 10*time.Second, "the dump did not end within 10s of a's DELETE")
+	var d struct {
+		Accounts map[string]struct {
+			Stream  streamEnd `json:"stream"`
+			Account any       `json:"account"`
+		} `json:"accounts"`
+		Total struct {
+			Missing []string          `json:"missing"`
+			Why     map[string]string `json:"why"`
+		} `json:"total"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &d); err != nil {
+		t.Fatalf("dump: %v\n%s", err, r.out)
+	}
+	b0 := d.Accounts["b"]
+	if b0.Stream.State != "live" || b0.Account == nil {
+		t.Fatalf("b: stream %+v, account %v; want live with its snapshot (the test's premise)", b0.Stream, b0.Account)
+	}
+	if r.code != ExitOK || strings.Contains(r.errOut, "never went live") || strings.Contains(d.Total.Why["b"], "never went live") {
+		t.Errorf("exit %d, stderr %q, total's why %v: b was live, its snapshot taken, when its session closed, as its dump says; want 0, b counted", r.code, r.errOut, d.Total.Why)
 	}
 }

@@ -50,7 +50,7 @@ func TestDumpSecondInterrupt(t *testing.T) {
 		case <-done:
 		default:
 			_ = cmd.Process.Kill()
-			<-done
+			testkit.Recv(t, done, 10*time.Second, "the killed dump was not reaped")
 		}
 	}()
 	await := func(what string, ch <-chan struct{}) {

@@ -122,11 +122,19 @@ func outputFile(name, path string) error {
 	return nil
 }
 
+// addrExamples are the listen addresses a refusal shows, by flag (serve's
+// --listen otherwise).
+var addrExamples = map[string]string{"--metrics-addr": "127.0.0.1:9464", "--addr": "127.0.0.1:0"}
+
 // listenAddr checks a HOST:PORT listen address (port 0 picks a free one).
 func listenAddr(name, addr string) error {
 	_, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("%s %q: want HOST:PORT, e.g. 127.0.0.1:2222", name, addr)
+		example := addrExamples[name]
+		if example == "" {
+			example = "127.0.0.1:2222"
+		}
+		return fmt.Errorf("%s %q: want HOST:PORT, e.g. %s", name, addr, example)
 	}
 	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
 		return fmt.Errorf("%s %q: the port must be a number from 0 to 65535", name, addr)

@@ -275,3 +275,14 @@ func TestOrderVerbFlagsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestListenAddrExampleFitsTheFlag: a malformed address is refused with
+// an example of that flag's own address, not serve's SSH port for
+// --metrics-addr.
+func TestListenAddrExampleFitsTheFlag(t *testing.T) {
+	for name, want := range map[string]string{"--metrics-addr": "127.0.0.1:9464", "--listen": "127.0.0.1:2222", "--addr": "127.0.0.1:0"} {
+		if err := listenAddr(name, "nope"); err == nil || !strings.Contains(err.Error(), "e.g. "+want) {
+			t.Errorf("listenAddr(%s, nope) = %v, want the example %s", name, err, want)
+		}
+	}
+}

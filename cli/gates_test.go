@@ -119,7 +119,7 @@ func TestDumpHonoursGates(t *testing.T) {
 		t.Fatalf("the first dump ended (%d, %s) before the gate file was checked", r.code, r.errOut)
 	default:
 	}
-	r := <-first
+	r := testkit.Recv(t, first, 30*time.Second, "the first dump did not end")
 	if r.code != ExitFail || !strings.Contains(r.errOut, "never went live") || !strings.Contains(r.errOut, "rate limited by the service") {
 		t.Errorf("first dump = %d %q, want 1, never live: rate limited by the service …", r.code, r.errOut)
 	}
@@ -209,7 +209,7 @@ func TestOneRequestInFlightAcrossProcesses(t *testing.T) {
 		_, err := a.Klines(ctx, rest.KlineRequest{Symbol: "BTCUSDT", Interval: "1m", Limit: 10})
 		aErr <- err
 	}()
-	<-hold.Held
+	testkit.Recv(t, hold.Held, 10*time.Second, "a's request never went out")
 	bErr := make(chan error, 1)
 	go func() { _, err := b.Account(ctx); bErr <- err }()
 	time.Sleep(30 * time.Millisecond) // (b's request waits for the turn)
@@ -217,7 +217,7 @@ func TestOneRequestInFlightAcrossProcesses(t *testing.T) {
 		t.Fatalf("%d requests reached the service beside the one in flight:\n%s", n-sent, s.Log.Raw())
 	}
 	close(hold.Release)
-	if err := <-aErr; !errors.Is(err, rest.ErrRateLimited) || rest.NotSent(err) {
+	if err := testkit.Recv(t, aErr, 10*time.Second, "a's Klines did not return once let go"); !errors.Is(err, rest.ErrRateLimited) || rest.NotSent(err) {
 		t.Fatalf("a's Klines = %v, want answered 429", err)
 	}
 	testkit.Eventually(t, 5*time.Second, func() bool { return clk.Waiters() > 0 }, "b waiting for Retry-After")
@@ -225,7 +225,7 @@ func TestOneRequestInFlightAcrossProcesses(t *testing.T) {
 		t.Fatalf("%d requests reached the service, want a's alone:\n%s", n-sent, s.Log.Raw())
 	}
 	clk.Set(a.RetryAfter())
-	if err := <-bErr; err != nil {
+	if err := testkit.Recv(t, bErr, 10*time.Second, "b's Account did not return after Retry-After"); err != nil {
 		t.Fatalf("b's Account after Retry-After: %v", err)
 	}
 	if n := s.Log.Banned(); n > 0 {

@@ -9,7 +9,7 @@ import (
 
 // runGen writes a deterministic synthetic journal to stdout.
 func runGen(args []string, stdio IO) int {
-	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
+	fs := flag.NewFlagSet("bhtop gen", flag.ContinueOnError)
 	fs.SetOutput(stdio.Err)
 	events := fs.Int("events", 1000, "event objects to write (duplicates included)")
 	seed := fs.Uint64("seed", 1, "random seed: the same seed writes the same journal")

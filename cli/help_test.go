@@ -27,3 +27,31 @@ func TestDashboardHelpListsItsFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandHelpNamesTheCommand: each command's -h begins "Usage of
+// bhtop CMD:" (gen, order, replay and serve said "Usage of serve:",
+// dump and sim "Usage of bhtop dump:").
+func TestCommandHelpNamesTheCommand(t *testing.T) {
+	for _, cmd := range []string{"dump", "gen", "replay", "serve", "sim", "version"} {
+		var out, errOut strings.Builder
+		code := Run([]string{cmd, "-h"}, IO{Out: &out, Err: &errOut, Getenv: func(string) string { return "" }})
+		all := out.String() + errOut.String()
+		if code != ExitOK || !strings.Contains(all, "Usage of bhtop "+cmd+":") {
+			t.Errorf("bhtop %s -h: exit %d, output %q; want 0 and \"Usage of bhtop %s:\"", cmd, code, all, cmd)
+		}
+	}
+}
+
+// TestUsageErrorsAreOneLine: an unknown command, and bhtop order without
+// its verb, are refused in one line that says where the help is (exit
+// 2), not followed by the whole command or flag list (60 lines for
+// order).
+func TestUsageErrorsAreOneLine(t *testing.T) {
+	for _, args := range [][]string{{"bogus"}, {"help", "nope"}, {"order"}, {"order", "bogus"}} {
+		var out, errOut strings.Builder
+		code := Run(args, IO{Out: &out, Err: &errOut, Getenv: func(string) string { return "" }})
+		if got := errOut.String(); code != ExitUsage || strings.Count(got, "\n") != 1 || !strings.Contains(got, " -h") && !strings.Contains(got, "bhtop help") || out.Len() != 0 {
+			t.Errorf("bhtop %q: exit %d, stderr %q, stdout %q; want 2 and one line saying where the help is", args, code, got, out.String())
+		}
+	}
+}

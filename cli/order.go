@@ -146,8 +146,7 @@ func runOrder(args []string, stdio IO) int {
 		return ExitUsage
 	}
 	if len(pos) != 1 || !slices.Contains(orderVerbs, pos[0]) {
-		fmt.Fprintln(stdio.Err, "bhtop order: want exactly one of: new, cancel, close, cancel-all")
-		fs.Usage()
+		fmt.Fprintln(stdio.Err, "bhtop order: want exactly one of: new, cancel, close, cancel-all (bhtop order -h shows each)")
 		return ExitUsage
 	}
 	fail := func(format string, a ...any) int {

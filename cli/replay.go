@@ -28,7 +28,7 @@ const (
 // runReplay folds a journal: headless with --dump, else paced into the
 // dashboard at --speed.
 func runReplay(args []string, stdio IO) int {
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs := flag.NewFlagSet("bhtop replay", flag.ContinueOnError)
 	fs.SetOutput(stdio.Err)
 	dump := fs.Bool("dump", false, "fold the journal as fast as possible and print the state JSON")
 	speed := fs.Float64("speed", 1, "playback speed factor (2 = twice as fast)")
@@ -206,7 +206,8 @@ func pace(ctx context.Context, in io.Reader, store *state.Store, hub *state.Hub,
 				}
 			}
 		}
-		if why := applyRecord(store, rec); why != "" && bad.note(rec, why) <= maxBadNotes {
+		// Every record is noted (a journal of good ones is not "empty").
+		if why := applyRecord(store, rec); bad.note(rec, why) <= maxBadNotes && why != "" {
 			notes.Add(now(), stream.NoteError, fmt.Sprintf("line %d: %s (counted as malformed)", rec.Line, why))
 		}
 		dirty = true

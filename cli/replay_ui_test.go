@@ -11,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"bhtop/gen"
 	"bhtop/state"
 	"bhtop/stream"
 )
@@ -57,5 +58,41 @@ func TestReplayIntoDashboard(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("replay screen lacks %q", want)
 		}
+	}
+}
+
+// TestReplayOfAGoodJournalSaysNoError: a journal whose every line folds
+// ends with "replay finished" and no error; its Events said "error
+// spec.jsonl: the journal is empty: nothing to fold" (pace counted only
+// the bad records), and one bad line of many is named once.
+func TestReplayOfAGoodJournalSaysNoError(t *testing.T) {
+	var raw strings.Builder
+	if err := gen.Write(&raw, gen.Options{Events: 200, Seed: 3, InOrder: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, journal string
+		errors        int
+	}{
+		{"good", raw.String(), 0},
+		{"one bad line", raw.String() + "not a frame\n", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			notes := &stream.NoteLog{}
+			if err := pace(context.Background(), strings.NewReader(tc.journal), state.NewStore(), &state.Hub{}, notes,
+				&badLines{name: "spec.jsonl"}, 1e6, time.Now, sleepCtx); err != nil {
+				t.Fatal(err)
+			}
+			all, _ := notes.Since(0)
+			var errs []string
+			for _, n := range all {
+				if n.Kind == stream.NoteError {
+					errs = append(errs, n.Text)
+				}
+			}
+			if len(errs) != tc.errors || strings.Contains(strings.Join(errs, "\n"), "empty") {
+				t.Errorf("error notes %q, want %d and none saying the journal is empty", errs, tc.errors)
+			}
+		})
 	}
 }

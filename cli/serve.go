@@ -34,7 +34,7 @@ type serveFlags struct {
 // runServe is `bhtop serve`: the read-only dashboard over SSH for every
 // key in the authorized keys file, all sessions sharing one upstream.
 func runServe(args []string, stdio IO) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs := flag.NewFlagSet("bhtop serve", flag.ContinueOnError)
 	fs.SetOutput(stdio.Err)
 	sf := serveFlags{getenv: stdio.Getenv}
 	fs.StringVar(&sf.listen, "listen", serve.DefaultAddr, "SSH listen `ADDR`")
@@ -66,7 +66,7 @@ func runServe(args []string, stdio IO) int {
 		return fail(ExitUsage, "%v", err)
 	}
 	if c.Theme != "" && !slices.Contains(themes.Names(), c.Theme) {
-		return fail(ExitUsage, "--theme %q: want one of %v", c.Theme, themes.Names())
+		return fail(ExitUsage, "%s %q: want one of %v", c.ThemeFrom, c.Theme, themes.Names())
 	}
 	for _, a := range accts {
 		if !a.HasCredentials() && a.BaseURL != "" {

@@ -7,6 +7,9 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
+
+	"bhtop/internal/testkit"
 )
 
 // bhtop sim --accounts 3 lists three accounts with their own key pairs on
@@ -46,5 +49,5 @@ func TestSimCommandAccounts(t *testing.T) {
 		}
 	}
 	cancel()
-	<-done
+	testkit.Recv(t, done, 10*time.Second, "the simulator did not stop once cancelled")
 }

@@ -42,7 +42,15 @@ type upstream struct {
 	simulated bool
 	closers   []func() // in opening order; Close runs them backwards
 	record    *sink    // the --record journal; nil without one
+	// end is the session's status as Close found it, just before
+	// stopping it: the state the last snapshot (read after Close) has.
+	end stream.Status
 }
+
+// EndStatus is how the user stream was when Close stopped its session
+// (as the state read after Close is): a stream that was down at the end
+// of a run but live again by its shutdown is live. Valid after Close.
+func (u *upstream) EndStatus() stream.Status { return u.end }
 
 // RecordErr is the --record journal's first write error (a full disk),
 // nil when every frame was recorded. Final after Close.
@@ -154,6 +162,7 @@ func (u *upstream) Close() error {
 		u.market.Close()
 	}
 	if u.sess != nil {
+		u.end = u.sess.Status()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		err = u.sess.Close(ctx)
 		cancel()

@@ -38,6 +38,9 @@ type Conn struct {
 	Keepalive, Rotate  time.Duration
 	ReadOnly           bool
 	Record, Theme, Log string
+	// ThemeFrom is where Theme came from ("--theme", "BHTOP_THEME",
+	// "PATH: theme"), for the error that refuses an unknown one.
+	ThemeFrom string
 	// Alerts are the config file's [[alerts]] rules, validated.
 	Alerts []alert.Rule
 
@@ -198,7 +201,8 @@ func (f *Flags) resolve(set map[string]bool, getenv func(string) string, file fi
 		}
 	}
 	c.Record = pick("record", f.record, "BHTOP_RECORD", file.Record, "record").val
-	c.Theme = pick("theme", f.theme, "BHTOP_THEME", file.Theme, "theme").val
+	theme := pick("theme", f.theme, "BHTOP_THEME", file.Theme, "theme")
+	c.Theme, c.ThemeFrom = theme.val, theme.src
 	c.Log = pick("log", f.log, "BHTOP_LOG", file.Log, "log").val
 	c.Alerts = file.rules
 	if err := f.resolveMarket(&c, set, getenv, file, path); err != nil {

@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -43,4 +46,31 @@ func TestOrderInFlightShowsItsTerms(t *testing.T) {
 	}
 	tm.quit()
 	wantSent(t, s.requests(t), map[string]int{"POST /openapi/v1/order": 1})
+}
+
+// TestQuitWithAnOrderInFlightSaysSo: q while an order's request has no
+// answer yet (the service holds it) ends bhtop, and stderr says that
+// order's outcome is unknown, with its terms and client order id, so
+// that it can be checked; bhtop used to exit saying nothing of it.
+func TestQuitWithAnOrderInFlightSaysSo(t *testing.T) {
+	s := startSim(t, "--activity", "0")
+	env, posted := holdingFront(t, s, http.MethodPost, "/openapi/v1/order", 1) // the service never answers the order
+	stderr := filepath.Join(t.TempDir(), "stderr")
+	tm := startTerm(t, 160, 48, env, "2>"+stderr)
+	tm.waitText("● live")
+	tm.reviewXRPOrder()
+	tm.keys("y")
+	<-posted
+	tm.waitText("PENDING")
+	tm.quit()
+	b, err := os.ReadFile(stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(b)
+	for _, want := range []string{"BUY 100 XRPUSDT LIMIT @ 0.1", "outcome is unknown", "client order id bh"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("stderr %q lacks %q", got, want)
+		}
+	}
 }

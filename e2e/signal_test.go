@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -42,25 +43,14 @@ func TestDashboardEndsOnSIGTERM(t *testing.T) {
 // TestDashboardInterruptDuringShutdown: after q the dashboard gives the
 // terminal back, then closes its listenKey (up to 5 s); ctrl+c meanwhile
 // (a real SIGINT, the terminal being cooked again) did nothing. It now
-// ends the process at once: exit 130, one line on stderr.
+// ends the process at once: exit 130, one line on stderr, and the
+// --metrics file written first (it was abandoned, never written).
 func TestDashboardInterruptDuringShutdown(t *testing.T) {
 	s := startSim(t)
-	deleting, stop := make(chan struct{}, 8), make(chan struct{})
-	front := testkit.Front(t, s.BaseURL, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
-		if r.URL.Path == "/openapi/v1/userDataStream" && r.Method == http.MethodDelete {
-			deleting <- struct{}{}
-			select { // the service never answers the DELETE
-			case <-r.Context().Done():
-			case <-stop:
-			}
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-	defer close(stop)
-	env := append(credentials(s), "BHTOP_BASE_URL="+front, "BHTOP_WS_URL="+s.WSURL) // the later BHTOP_BASE_URL wins
-	stderr := filepath.Join(t.TempDir(), "stderr")
-	tm := startTerm(t, 100, 30, env, "2>"+stderr) // a shell's redirection: the pane's screen can lose lines at exit
+	env, deleting := holdingFront(t, s, http.MethodDelete, "/openapi/v1/userDataStream", 8) // the service never answers the DELETE
+	dir := t.TempDir()
+	stderr, metrics := filepath.Join(dir, "stderr"), filepath.Join(dir, "metrics.json")
+	tm := startTerm(t, 100, 30, env, "--metrics", metrics, "2>"+stderr) // a shell's redirection: the pane's screen can lose lines at exit
 	tm.waitText("● live")
 	// A key the stream retired while live (a reconnect under load) is
 	// DELETEd too: only a DELETE after q is the shutdown's.
@@ -98,5 +88,13 @@ func TestDashboardInterruptDuringShutdown(t *testing.T) {
 	}
 	if line := strings.TrimSpace(string(b)); !strings.Contains(line, "bhtop: interrupted") || strings.Contains(line, "\n") {
 		t.Errorf("stderr %q, want one line saying it was interrupted", b)
+	}
+	m, err := os.ReadFile(metrics)
+	var report struct {
+		Counters map[string]int64 `json:"counters"`
+		State    map[string]any   `json:"state"`
+	}
+	if err != nil || json.Unmarshal(m, &report) != nil || report.Counters["keys"] == 0 || report.State == nil {
+		t.Errorf("--metrics after the interrupt: %q, %v; want the JSON of the run (its keys counted, the fold's counters)", m, err)
 	}
 }

@@ -176,6 +176,31 @@ func (d *Decoder) decode(frame []byte) []Event {
 	if len(frame) > MaxFrame {
 		return d.whole(frame, ReasonTooLarge)
 	}
+	// A frame of one execution report written the service's way, nearly
+	// every frame of a user stream, is read by its line at once.
+	line := !d.generic && !d.noLine
+	if f, kind := lineOf(frame, 0); line && kind != 0 {
+		n := len(d.events)
+		if n == cap(d.events) {
+			d.events = append(d.events, Event{})[:n]
+		}
+		ev := &d.events[:n+1][n]
+		var end int
+		if kind == 1 {
+			ev.Kind, end = KindExecution, execSpotLine(f, len(lineHeadSpot), &ev.Exec)
+		} else {
+			ev.Kind, end = KindContractExecution, execContractLine(f, lineHead, &ev.Exec)
+		}
+		if end == len(frame)-1 && frame[end] == '}' {
+			ev.Reason, ev.Raw, ev.Ping, ev.Type = "", frame, nil, nil
+			d.events = d.events[:n+1]
+			return d.events[d.base:]
+		}
+		// Not the frame's end (white space, another field, another
+		// object): when the line read the report, tryFast has it read
+		// again and fastExec's keyed loop go on; else it is not tried.
+		line = end > 0
+	}
 	s := scanner{b: frame}
 	s.ws()
 	if s.i >= len(frame) {
@@ -183,7 +208,7 @@ func (d *Decoder) decode(frame []byte) []Event {
 	}
 	switch frame[s.i] {
 	case '{':
-		d.object(&s, 1)
+		d.object(&s, 1, line)
 	case '[':
 		s.i++
 		s.ws()
@@ -194,7 +219,7 @@ func (d *Decoder) decode(frame []byte) []Event {
 		for !s.bad {
 			s.ws()
 			if s.i < len(frame) && frame[s.i] == '{' {
-				d.object(&s, 2)
+				d.object(&s, 2, !d.noLine)
 			} else {
 				start := s.i
 				s.value(1)
@@ -242,10 +267,10 @@ func (d *Decoder) slot(k byte) span { return d.slots[slotOf[k]] }
 
 // object scans the object at s.i and appends its Event. One-letter keys
 // and string values, nearly all of a payload, take a fast path on locals.
-func (d *Decoder) object(s *scanner, depth int) {
+func (d *Decoder) object(s *scanner, depth int, line bool) {
 	b := s.b
 	start := s.i
-	if !d.generic && d.tryFast(s, depth) {
+	if !d.generic && d.tryFast(s, depth, line) {
 		return
 	}
 	d.slots = [len(usedKeys) + 1]span{}
@@ -370,9 +395,10 @@ func (d *Decoder) object(s *scanner, depth int) {
 	}
 }
 
-// tryFast appends the Event of the object at s.i by fastExec,
-// fastPosition or fastAccount, when it takes the fast path.
-func (d *Decoder) tryFast(s *scanner, depth int) bool {
+// tryFast appends the Event of the object at s.i by fastExec (with
+// execLine first when line), fastPosition or fastAccount, when it takes
+// the fast path.
+func (d *Decoder) tryFast(s *scanner, depth int, line bool) bool {
 	n := len(d.events)
 	if n == cap(d.events) {
 		d.events = append(d.events, Event{})[:n]
@@ -384,7 +410,7 @@ func (d *Decoder) tryFast(s *scanner, depth int) bool {
 	// most frequent, are tried at once.
 	switch b := s.b; {
 	case len(b)-s.i <= 6 || b[s.i+6] != 'o':
-		end, ok = fastExec(b, s.i, depth, ev, !d.noLine)
+		end, ok = fastExec(b, s.i, depth, ev, line)
 	case hasAt(b, s.i, headPosition):
 		ev.Kind = KindPosition
 		end, ok = fastPosition(b, s.i+len(headPosition), depth, &ev.Position)

@@ -49,20 +49,23 @@ const (
 // execLine first (tests compare with and without).
 func fastExec(b []byte, start, depth int, ev *Event, line bool) (int, bool) {
 	x := &ev.Exec
-	// execRawKeys' fields, Close and Leverage (stores, not a loop through
-	// pointers to them: this runs once per report)
-	x.LastQty, x.LastPrice, x.Commission, x.CommissionAsset, x.TradeTime = nil, nil, nil, nil, nil
-	x.TradeID, x.ExecType, x.RejectReason, x.StopPrice, x.IcebergQty = nil, nil, nil, nil, nil
-	x.Close, x.Leverage = false, nil
-	// The fields in the service's order and forms first (execLine), then
-	// those in its order (execInOrder), then any others by key.
+	// The fields in the service's order and forms first (execLine, all or
+	// nothing), then those in its order (execInOrder), then any others by
+	// key.
 	var i int
 	var seen uint32
 	var contract, ok bool
 	if line {
-		i, seen, contract, ok = execLine(b, start, x)
+		if i, contract, ok = execLine(b, start, x); ok {
+			seen = needContract // all (a spot report needs fewer)
+		}
 	}
 	if !ok {
+		// execRawKeys' fields, Close and Leverage (stores, not a loop
+		// through pointers to them: this runs once per report)
+		x.LastQty, x.LastPrice, x.Commission, x.CommissionAsset, x.TradeTime = nil, nil, nil, nil, nil
+		x.TradeID, x.ExecType, x.RejectReason, x.StopPrice, x.IcebergQty = nil, nil, nil, nil, nil
+		x.Close, x.Leverage = false, nil
 		i, contract = start+len(headSpot), false
 		switch {
 		case hasAt(b, start, headSpot):

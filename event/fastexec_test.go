@@ -189,7 +189,7 @@ func TestFastExecAgrees(t *testing.T) {
 			}
 			var d Decoder
 			s := scanner{b: frame, i: bytes.IndexByte(frame, '{')}
-			if took := d.tryFast(&s, 1); took != c.fast {
+			if took := d.tryFast(&s, 1, true); took != c.fast {
 				t.Errorf("tryFast(%s) took = %v, want %v", frame, took, c.fast)
 			}
 		})

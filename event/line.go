@@ -8,18 +8,23 @@ import (
 // Execution reports written exactly as the service writes them (in
 // AppendExecution's order and forms, with or without the optional fields)
 // are read by straight-line code, one function per type (execSpotLine,
-// execContractLine, sharing execMid and execTail): the frame
-// with its values cut out must equal the type's skeleton, the bytes
-// between the values (a string's closing quote, the comma, the key, a
-// string's opening quote). Each stretch of skeleton is compared in one
-// load where the value before it ends, which checks that value's end and
-// the next key at once; each value is then read by the one form its field
-// takes there, and stored once its end is checked. The first field that
-// differs (another key, a value written another way) ends the line: the
-// fields before it are read, and fastExec's table loop (execInOrder) and
-// keyed loop go on from its comma, so the line only ever agrees with them.
-// There is no table to walk and no kind to dispatch on: the keys, the
-// forms and the destinations are constants of the code.
+// execContractLine, sharing execBody): the object with its values cut
+// out must equal the type's skeleton, the bytes between the values (a
+// string's closing quote, the comma, the key, a string's opening quote).
+// Each stretch of skeleton is compared in one load where the value before
+// it ends, which checks that value's end and the next key at once; each
+// value is read by the one form its field takes there. The line is all
+// or nothing: the first field that differs (another key, a value written
+// another way) ends it with nothing decided, and fastExec's table loop
+// (execInOrder) and keyed loop read the report from its head, so the
+// line only ever agrees with them. There is no table to walk and no kind
+// to dispatch on: the keys, the forms and the destinations are constants
+// of the code.
+//
+// Nothing past the frame's end is read: each scan checks the index of
+// the word it loads against slim (lineBuf), the few loads at other
+// indexes against lim, and the object's last value is read as load8
+// reads (decLast).
 
 // The skeleton between two values, as the low bytes of eight, with the key
 // put in by the caller (sepSS|'k'<<24 is `","k":"`).
@@ -52,54 +57,548 @@ var lineHeads = func() (w [2][5]uint64) {
 	return w
 }()
 
-// execSeen is the fields seen once the first n of execOrder are read.
-var execSeen = func() (s [len(execOrder) + 1]uint32) {
-	for n, f := range execOrder {
-		s[n+1] = s[n] | f.need
-	}
-	return s
-}()
-
-// execLine reads the head of the object at b[start] and the fields after
-// it that follow the line of its type: ok is false when the head is not
-// one of the two (then it read nothing); else i is the comma before the
-// first field not read (or the byte after the last value), seen the
-// fields read, as execInOrder returns them.
-func execLine(b []byte, start int, x *ExecView) (i int, seen uint32, contract, ok bool) {
-	if len(b)-start < lineHead {
-		return 0, 0, false, false
-	}
-	h := b[start : start+lineHead : start+lineHead]
-	w0, w1, w2 := binary.LittleEndian.Uint64(h), binary.LittleEndian.Uint64(h[8:]), binary.LittleEndian.Uint64(h[16:])
-	var n int
-	switch {
-	case w0 == lineHeads[0][0] && w1 == lineHeads[0][1] && w2 == lineHeads[0][2] &&
-		binary.LittleEndian.Uint64(h[len(lineHeadSpot)-8:]) == lineHeads[0][3]:
-		i, n = execSpotLine(b, start+len(lineHeadSpot)-5, x)
-	case w0 == lineHeads[1][0] && w1 == lineHeads[1][1] && w2 == lineHeads[1][2] &&
-		binary.LittleEndian.Uint64(h[24:]) == lineHeads[1][3] && binary.LittleEndian.Uint64(h[lineHead-8:]) == lineHeads[1][4]:
-		i, n = execContractLine(b, start+lineHead-6, x)
-		contract = true
-	default:
-		return 0, 0, false, false
-	}
-	return i, execSeen[n], contract, true
+// lineBuf is the object a line reads: where it starts (index 0 of the
+// line's indexes, its '{'), the last index eight bytes can be loaded from
+// (lim: its frame's length less 8 from there; the line reads objects of
+// lineHead bytes or more), and the last a scan loads from (slim, eight
+// bytes less). A scan stops at a byte of its last word, so the skeleton
+// after the value it ends, loaded there, is inside the frame with no
+// check of its own; a scan that reaches slim ends the line, returning 0:
+// any skeleton compared at 0 meets the object's '{', which none begins
+// with. Values in the last sixteen bytes (but the last) are read by the
+// table loop.
+type lineBuf struct {
+	p         unsafe.Pointer
+	lim, slim uint
 }
 
-// word is the eight bytes of b from i, or 0 when fewer are left: load8
-// without its tail, so that it inlines where load8 would not. Used where
-// a value or skeleton of the usual form never reaches the last eight bytes
-// of an object: past them it reads as a mismatch, which ends the line.
-func word(b []byte, i int) uint64 {
-	if uint(i)+8 > uint(len(b)) {
+// w is the eight bytes from i, which the caller has checked (i <= lim).
+func (f lineBuf) w(i int) uint64 {
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(f.p, i))[:])
+}
+
+// is reports whether the n (1..8) bytes from i, the end of a scan (or
+// its 0), are the low n bytes of w.
+func (f lineBuf) is(i int, w uint64, n uint) bool {
+	return f.w(i)<<(64-8*n) == w<<(64-8*n)
+}
+
+// diff is zero when is(i, w, n): several values' ends are checked with
+// one branch, their diffs or'ed (the scans after a wrong end are
+// bounded as any, and come to nothing).
+func (f lineBuf) diff(i int, w uint64, n uint) uint64 {
+	return (f.w(i) ^ w) << (64 - 8*n)
+}
+
+// texts2 reads two strings in a row from a, `","k":"` between them and
+// sep (n bytes) after the second: the ends of both, or 0, 0 when either
+// differs.
+func (f lineBuf) texts2(a int, k byte, sep uint64, n uint) (int, int) {
+	ae := f.text(a)
+	be := f.text(ae + 7)
+	if f.diff(ae, sepSS|uint64(k)<<24, 7)|f.diff(be, sep, n) != 0 {
+		return 0, 0
+	}
+	return ae, be
+}
+
+// isc is is at any i: false from the last eight bytes on.
+func (f lineBuf) isc(i int, w uint64, n uint) bool {
+	return uint(i) <= f.lim && f.is(i, w, n)
+}
+
+// isEnd is is at any i, in the frame's last eight bytes too.
+func (f lineBuf) isEnd(i int, w uint64, n uint) bool {
+	return f.wEnd(i)<<(64-8*n) == w<<(64-8*n)
+}
+
+// sub is the object's bytes [i, j) (0 <= i <= j <= its length, checked by
+// the caller), its capacity its length.
+func (f lineBuf) sub(i, j int) []byte {
+	return *(*[]byte)(unsafe.Pointer(&sliceHeader{unsafe.Add(f.p, i), j - i, j - i}))
+}
+
+// text returns the index of the first byte from i on that may end a
+// plain string's text: a quote, a backslash or a byte below '#' (control
+// characters, but also a space and '!'), or one of 0x80 and above (lanes
+// minus '#' or minus 1 after the backslash's XOR that keep their top
+// bit; exact for the lowest). The skeleton after the value, not finding
+// its quote there, ends the line on any but the quote. A scan (0 past
+// slim).
+func (f lineBuf) text(i int) int {
+	for ; uint(i) <= f.slim; i += 8 {
+		v := f.w(i)
+		if m := (v - '#'*lanes1 | (v ^ '\\'*lanes1 - lanes1)) & lanesTop; m != 0 {
+			return i + lowLane(m)
+		}
+	}
+	return 0
+}
+
+// digits returns the end of the run of digits from i. A scan (0 past
+// slim).
+func (f lineBuf) digits(i int) int {
+	for ; uint(i) <= f.slim; i += 8 {
+		if m := nonDigits(f.w(i)); m != 0 {
+			return i + lowLane(m)
+		}
+	}
+	return 0
+}
+
+// at is the byte at i, the end of a scan that found digits (or its 0).
+func (f lineBuf) at(i int) byte { return *(*byte)(unsafe.Add(f.p, i)) }
+
+// unsigned returns the end of the JSON integer (digits, no leading zero)
+// from i, or 0 when there is none.
+func (f lineBuf) unsigned(i int) int {
+	if j := f.digits(i); j > i && (j == i+1 || f.at(i) != '0') {
+		return j
+	}
+	return 0
+}
+
+// signed is unsigned with a '-' or not.
+func (f lineBuf) signed(i int) int {
+	if j := f.digits(i); j != i || f.at(i) != '-' {
+		i--
+	}
+	return f.unsigned(i + 1)
+}
+
+// frac returns the end of a decimal's fraction after its '.' at j, or 0
+// when no digit follows. (dec, inline: digits, then frac after a '.'.)
+func (f lineBuf) frac(j int) int {
+	if k := f.digits(j + 1); k > j+1 {
+		return k
+	}
+	return 0
+}
+
+// lead0 reports whether the digits [i, j) are more than one and start
+// with a '0' (no JSON integer).
+func (f lineBuf) lead0(i, j int) bool { return j > i+1 && f.at(i) == '0' }
+
+// boolean reads true or false at i; end is 0 when it is neither. A scan.
+func (f lineBuf) boolean(i int) (t bool, end int) {
+	if uint(i) > f.slim {
+		return false, 0
+	}
+	switch v := f.w(i); {
+	case uint32(v) == wordTrue:
+		return true, i + 4
+	case v&0xFF_FFFF_FFFF == wordFalse:
+		return false, i + 5
+	}
+	return false, 0
+}
+
+// timeEnd returns the end of a time's 1 to 15 digits from i, or 0 when
+// there are none or more (a bare time's leading zero is the caller's to
+// check: lead0). A scan.
+func (f lineBuf) timeEnd(i int) int {
+	if j := f.digits(i); uint(j-i-1) < 15 {
+		return j
+	}
+	return 0
+}
+
+// num is the number the digits [i, j) write, 1 to 15 of them (a
+// timeEnd's).
+func (f lineBuf) num(i, j int) int64 {
+	v := f.w(i)
+	if n := j - i; n < 8 {
+		return int64(digitsIn(v, n))
+	}
+	n := j - i - 8
+	return int64(parseEight(v)*pow10[n&7] + digitsIn(f.w(i+8), n))
+}
+
+// digitsIn is the number the first n (0..7) lanes of v, ASCII digits,
+// write: parseFirst with shifts the compiler need not guard.
+func digitsIn(v uint64, n int) uint64 {
+	return parseEight(v<<((56-8*uint(n))&63)<<8 | '0'*lanes1>>(8*uint(n)&63))
+}
+
+// wEnd is the eight bytes from i, those past the frame's end as 0.
+func (f lineBuf) wEnd(i int) uint64 {
+	if uint(i) <= f.lim {
+		return f.w(i)
+	}
+	if d := i - int(f.lim); d < 8 {
+		return f.w(int(f.lim)) >> (8 * uint(d) & 63)
+	}
+	return 0
+}
+
+// decLast is dec for an object's last value, which may reach into the
+// frame's last eight bytes, followed by its closing quote: the index of
+// that quote, or 0.
+func (f lineBuf) decLast(i int) int {
+	j := i
+	v := f.wEnd(j)
+	for nonDigits(v) == 0 {
+		j += 8
+		v = f.wEnd(j)
+	}
+	lane := lowLane(nonDigits(v))
+	if j += lane; j == i {
 		return 0
 	}
-	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))[:])
+	if c := laneByte(v, lane); c != '.' {
+		if c != '"' {
+			return 0
+		}
+		return j
+	}
+	k := j + 1
+	for v = f.wEnd(k); nonDigits(v) == 0; v = f.wEnd(k) {
+		k += 8
+	}
+	lane = lowLane(nonDigits(v))
+	if k += lane; k == j+1 || laneByte(v, lane) != '"' {
+		return 0
+	}
+	return k
+}
+
+// lineOf is the line the object at b[start] takes: 1 a spot report's, 2
+// a contract report's, 0 none; f is the object.
+func lineOf(b []byte, start int) (f lineBuf, line int) {
+	if len(b)-start < lineHead {
+		return f, 0
+	}
+	f = lineBuf{unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), start), uint(len(b) - start - 8), uint(len(b) - start - 16)}
+	if w0, w1, w2 := f.w(0), f.w(8), f.w(16); w0 == lineHeads[0][0] && w1 == lineHeads[0][1] && w2 == lineHeads[0][2] &&
+		f.w(len(lineHeadSpot)-8) == lineHeads[0][3] {
+		line = 1
+	} else if w0 == lineHeads[1][0] && w1 == lineHeads[1][1] && w2 == lineHeads[1][2] &&
+		f.w(24) == lineHeads[1][3] && f.w(lineHead-8) == lineHeads[1][4] {
+		line = 2
+	}
+	return f, line
+}
+
+// execLine reads the object at b[start] when it is an execution report
+// written the service's way, as the comment above says: contract tells
+// the types apart, ok says it was (then every field of x is set, those a
+// report may leave out nil or false when it does), i is the index after
+// its last value (its '}' in a report written the service's way). When ok
+// is false x holds leftovers.
+func execLine(b []byte, start int, x *ExecView) (i int, contract, ok bool) {
+	switch f, line := lineOf(b, start); line {
+	case 1:
+		i = execSpotLine(f, len(lineHeadSpot), x)
+	case 2:
+		i, contract = execContractLine(f, lineHead, x), true
+	default:
+		return 0, false, false
+	}
+	return start + i, contract, i > 0
+}
+
+// execSpotLine reads a spot report's fields in the service's order and
+// forms, from E's value at i, as execLine describes: it returns the index
+// after Z's closing quote, or 0 when a field differs.
+func execSpotLine(f lineBuf, i int, x *ExecView) int {
+	// E, a time
+	e, ee := i, f.timeEnd(i)
+	if f.lead0(e, ee) || !f.is(ee, sepBS|'s'<<16, 6) {
+		return 0
+	}
+	// s, a string
+	s := ee + 6
+	k := f.text(s)
+	if !f.is(k, sepSB|'c'<<24, 6) {
+		return 0
+	}
+	x.Symbol = f.sub(s, k)
+	// c, a string or digits
+	c, ce := k+6, 0
+	if f.is(k, sepSS|'c'<<24, 7) {
+		c++
+		if ce = f.text(c); !f.is(ce, sepSS|'S'<<24, 7) {
+			return 0
+		}
+		i = ce + 7
+	} else {
+		if ce = f.digits(c); ce <= c || f.lead0(c, ce) || !f.is(ce, sepBS|'S'<<16, 6) {
+			return 0
+		}
+		i = ce + 6
+	}
+	x.ClientOrderID, x.Close, x.Leverage = f.sub(c, ce), false, nil
+	if i = execBody(f, i, x, true); i == 0 {
+		return 0
+	}
+	// Z, a decimal: the last value
+	k = f.decLast(i)
+	if k == 0 {
+		return 0
+	}
+	x.CumQuote, x.EventTime = f.sub(i, k), f.num(e, ee)
+	return k + 1
+}
+
+// execContractLine is execSpotLine for a contract report, from E's value
+// (after its opening quote) at i: every value a string but the booleans.
+func execContractLine(f lineBuf, i int, x *ExecView) int {
+	e, ee := i, f.timeEnd(i)
+	if !f.is(ee, sepSS|'s'<<24, 7) {
+		return 0
+	}
+	x.EventTime = f.num(e, ee)
+	// s c, strings, their ends checked at once
+	s := ee + 7
+	k := f.text(s)
+	ce := f.text(k + 7)
+	if f.diff(k, sepSS|'c'<<24, 7)|f.diff(ce, sepSS|'S'<<24, 7) != 0 {
+		return 0
+	}
+	x.Symbol, x.ClientOrderID = f.sub(s, k), f.sub(k+7, ce)
+	if i = execBody(f, ce+7, x, false); i == 0 {
+		return 0
+	}
+	// Z, a decimal
+	if k = f.digits(i); k > i && f.at(k) == '.' {
+		k = f.frac(k)
+	}
+	if k <= i || !f.is(k, '"', 1) {
+		return 0
+	}
+	x.CumQuote = f.sub(i, k)
+	x.TradeTime, x.TradeID, x.ExecType, x.RejectReason, x.StopPrice, x.IcebergQty = nil, nil, nil, nil, nil, nil
+	// t, a string
+	if f.is(k, sepSS|'t'<<24, 7) {
+		i = k + 7
+		if k = f.text(i); !f.is(k, '"', 1) {
+			return 0
+		}
+		x.TradeID = f.sub(i, k)
+	}
+	// M A, the optional fields, strings skipped
+	if f.is(k, sepSS|'M'<<24, 7) {
+		if k = f.text(k + 7); !f.is(k, sepSS|'A'<<24, 7) {
+			return 0
+		}
+		if k = f.text(k + 7); !f.is(k, '"', 1) {
+			return 0
+		}
+	}
+	// C v: the object's last eight bytes or more
+	if !f.is(k, sepSB|'C'<<24, 6) {
+		return 0
+	}
+	switch k += 6; {
+	case f.isc(k, wordTrue|','<<32|'"'<<40|'v'<<48|'"'<<56, 8) && f.isEnd(k+8, ':'|'"'<<8, 2):
+		x.Close, i = true, k+10
+	case f.isc(k, wordFalse|','<<40|'"'<<48|'v'<<56, 8) && f.isEnd(k+8, '"'|':'<<8|'"'<<16, 3):
+		x.Close, i = false, k+11
+	default:
+		return 0
+	}
+	if k = f.decLast(i); k == 0 {
+		return 0
+	}
+	x.Leverage = f.sub(i, k)
+	return k + 1
+}
+
+// execBody reads the fields from S to O, the same in either report but
+// for i's quotes, from S's value at i, as execSpotLine does: it returns
+// the index of Z's value (after its opening quote), or 0. In a spot
+// report the optional fields may come between p and X (execOptional); it
+// sets them, nil when they are left out.
+func execBody(f lineBuf, i int, x *ExecView, spot bool) int {
+	// S o f, strings, their ends checked at once
+	k := f.text(i)
+	o := k + 7
+	oe := f.text(o)
+	tf := oe + 7
+	tfe := f.text(tf)
+	if f.diff(k, sepSS|'o'<<24, 7)|f.diff(oe, sepSS|'f'<<24, 7)|f.diff(tfe, sepSS|'q'<<24, 7) != 0 {
+		return 0
+	}
+	x.Side, x.Type, x.TimeInForce = f.sub(i, k), f.sub(o, oe), f.sub(tf, tfe)
+	// q p, decimals
+	q := tfe + 7
+	qe := f.digits(q)
+	if qe > q && f.at(qe) == '.' {
+		qe = f.frac(qe)
+	}
+	if qe <= q || !f.is(qe, sepSS|'p'<<24, 7) {
+		return 0
+	}
+	x.Quantity = f.sub(q, qe)
+	p := qe + 7
+	pe := f.digits(p)
+	if pe > p && f.at(pe) == '.' {
+		pe = f.frac(pe)
+	}
+	if pe <= p {
+		return 0
+	}
+	switch {
+	case f.is(pe, sepSS|'X'<<24, 7):
+		i = pe + 7
+		if spot {
+			x.TradeTime, x.TradeID, x.ExecType, x.RejectReason, x.StopPrice, x.IcebergQty = nil, nil, nil, nil, nil, nil
+		}
+	case spot && f.is(pe, sepSS|'P'<<24, 7):
+		if i = execOptional(f, pe+7, x); i == 0 {
+			return 0
+		}
+	case spot && f.is(pe, sepSB|'t'<<24, 6):
+		x.TradeTime, x.ExecType, x.RejectReason, x.StopPrice, x.IcebergQty = nil, nil, nil, nil, nil
+		if i = execTradeID(f, pe+6, x); i == 0 {
+			return 0
+		}
+	default:
+		return 0
+	}
+	x.Price = f.sub(p, pe)
+	// X, a string
+	k = f.text(i)
+	// i, digits (a string of digits in a contract report)
+	if spot {
+		if !f.is(k, sepSB|'i'<<24, 6) {
+			return 0
+		}
+		x.Status, i = f.sub(i, k), k+6
+		if k = f.digits(i); k <= i || f.lead0(i, k) || !f.is(k, sepBS|'l'<<16, 6) {
+			return 0
+		}
+		x.OrderID, i = f.sub(i, k), k+6
+	} else {
+		if !f.is(k, sepSS|'i'<<24, 7) {
+			return 0
+		}
+		x.Status, i = f.sub(i, k), k+7
+		if k = f.digits(i); k <= i || !f.is(k, sepSS|'l'<<24, 7) {
+			return 0
+		}
+		x.OrderID, i = f.sub(i, k), k+7
+	}
+	// l, a string
+	k = f.text(i)
+	if !f.is(k, sepSS|'z'<<24, 7) {
+		return 0
+	}
+	x.LastQty = f.sub(i, k)
+	// z, a decimal
+	z := k + 7
+	ze := f.digits(z)
+	if ze > z && f.at(ze) == '.' {
+		ze = f.frac(ze)
+	}
+	if ze <= z || !f.is(ze, sepSS|'L'<<24, 7) {
+		return 0
+	}
+	// L n, strings (n's end checked with N)
+	l := ze + 7
+	le := f.text(l)
+	n := le + 7
+	ne := f.text(n)
+	if f.diff(le, sepSS|'n'<<24, 7) != 0 {
+		return 0
+	}
+	x.CumQty, x.LastPrice, x.Commission = f.sub(z, ze), f.sub(l, le), f.sub(n, ne)
+	// N, a string or null; u, true
+	switch {
+	case f.is(ne, sepSB|'N'<<24|'n'<<48|'u'<<56, 8):
+		if !f.isc(ne+8, 'l'|'l'<<8|','<<16|'"'<<24|'u'<<32|'"'<<40|':'<<48|'t'<<56, 8) {
+			return 0
+		}
+		x.CommissionAsset, i = f.sub(ne+6, ne+10), ne+16
+	case f.is(ne, sepSS|'N'<<24, 7):
+		if k = f.text(ne + 7); !f.is(k, '"'|','<<8|'"'<<16|'u'<<24|'"'<<32|':'<<40|'t'<<48, 7) {
+			return 0
+		}
+		x.CommissionAsset, i = f.sub(ne+7, k), k+7
+	default:
+		return 0
+	}
+	if !f.isc(i, 'r'|'u'<<8|'e'<<16|sepBB<<24|'w'<<40, 8) {
+		return 0
+	}
+	// w m, booleans
+	w, k := f.boolean(i + 8)
+	if !f.is(k, sepBB|'m'<<16, 5) {
+		return 0
+	}
+	m, k := f.boolean(k + 5)
+	x.Working, x.Maker = w, m
+	// O, a time (quoted in a contract report)
+	switch {
+	case f.is(k, sepBS|'O'<<16, 6):
+		if o, k = k+6, f.timeEnd(k+6); !f.is(k, sepSS|'Z'<<24, 7) {
+			return 0
+		}
+		i = k + 7
+	case f.is(k, sepBB|'O'<<16, 5):
+		if o, k = k+5, f.timeEnd(k+5); f.lead0(o, k) || !f.is(k, sepBS|'Z'<<16, 6) {
+			return 0
+		}
+		i = k + 6
+	default:
+		return 0
+	}
+	x.Created = f.num(o, k)
+	return i
+}
+
+// execOptional reads the optional fields of a spot report as
+// AppendExecution writes them, from P's value at i to X's (after
+// `,"X":"`), whose index it returns; 0 when one differs.
+func execOptional(f lineBuf, i int, x *ExecView) int {
+	// P F, strings
+	k, fqe := f.texts2(i, 'F', sepSB|'g'<<24, 6)
+	if fqe == 0 {
+		return 0
+	}
+	x.StopPrice, x.IcebergQty = f.sub(i, k), f.sub(k+7, fqe)
+	// g, an integer skipped
+	if k = f.signed(fqe + 6); !f.is(k, sepBS|'x'<<16, 6) {
+		return 0
+	}
+	// x r, strings
+	xt := k + 6
+	xte, re := f.texts2(xt, 'r', sepSB|'T'<<24, 6)
+	if re == 0 {
+		return 0
+	}
+	x.ExecType, x.RejectReason = f.sub(xt, xte), f.sub(xte+7, re)
+	// T, digits; I, digits skipped
+	t := re + 6
+	te := f.unsigned(t)
+	if !f.is(te, sepBB|'I'<<16, 5) {
+		return 0
+	}
+	x.TradeTime = f.sub(t, te)
+	if k = f.unsigned(te + 5); !f.is(k, sepBB|'M'<<16, 5) {
+		return 0
+	}
+	// M, a boolean skipped
+	if _, k = f.boolean(k + 5); !f.is(k, sepBB|'t'<<16, 5) {
+		return 0
+	}
+	return execTradeID(f, k+5, x)
+}
+
+// execTradeID reads a spot report's t, an integer, from its value at i
+// to X's (after `,"X":"`), whose index it returns; 0 when it differs.
+func execTradeID(f lineBuf, i int, x *ExecView) int {
+	k := f.signed(i)
+	if !f.is(k, sepBS|'X'<<16, 6) {
+		return 0
+	}
+	x.TradeID = f.sub(i, k)
+	return k + 6
 }
 
 // wordEnd is load8 for a b of eight bytes or more (as every object the
-// lines read), inline: the eight bytes of b from i, those past its end as
-// 0. For the values that may end an object.
+// table loop reads: digitsTime), inline: the eight bytes of b from i,
+// those past its end as 0. For the values that may end an object.
 func wordEnd(b []byte, i int) uint64 {
 	if n := len(b); uint(i)+8 > uint(n) {
 		if i >= n {
@@ -108,55 +607,6 @@ func wordEnd(b []byte, i int) uint64 {
 		return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n-8))[:]) >> (8 * (i + 8 - n))
 	}
 	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))[:])
-}
-
-// is reports whether the n (1..8) bytes from b[i] are the low n bytes of
-// w (false in the last eight bytes of b, as word).
-func is(b []byte, i int, w uint64, n uint) bool {
-	return word(b, i)<<(64-8*n) == w<<(64-8*n)
-}
-
-// textEnd returns the index of the first byte from b[i] on that may end a
-// plain string's text: a quote, a backslash or a byte below '#' (control
-// characters, but also a space and '!'), or one of 0x80 and above (lanes
-// minus '#' or minus 1 after the backslash's XOR that keep their top
-// bit; exact for the lowest). The skeleton after the value, not finding
-// its quote there, hands any but the quote to execInOrder. In the last
-// eight bytes of b it returns where they start, a mismatch too.
-func textEnd(b []byte, i int) int {
-	for {
-		v := word(b, i)
-		if m := (v - '#'*lanes1 | (v ^ '\\'*lanes1 - lanes1)) & lanesTop; m != 0 {
-			return i + lowLane(m)
-		}
-		i += 8
-	}
-}
-
-// decEnd returns the end of the usual decimal text from b[i] (digits, and
-// a '.' and digits or not), or -1 when there is none.
-func decEnd(b []byte, i int) int {
-	j := i
-	v := wordEnd(b, j)
-	for nonDigits(v) == 0 {
-		j += 8
-		v = wordEnd(b, j)
-	}
-	lane := lowLane(nonDigits(v))
-	if j += lane; j == i {
-		return -1
-	}
-	if laneByte(v, lane) != '.' {
-		return j
-	}
-	k := j + 1
-	for v = wordEnd(b, k); nonDigits(v) == 0; v = wordEnd(b, k) {
-		k += 8
-	}
-	if k += lowLane(nonDigits(v)); k == j+1 {
-		return -1
-	}
-	return k
 }
 
 // digitsTime reads a time of 1 to 15 digits from b[i]; end is -1 when
@@ -181,337 +631,4 @@ func digitsTime(b []byte, i int, bare bool) (t int64, end int) {
 		return 0, -1
 	}
 	return int64(n*pow10[lane&7] + parseFirst(v, lane)), end
-}
-
-// digitsTo returns the end of the run of digits from b[i] (as word: in
-// the last eight bytes of b, where they start).
-func digitsTo(b []byte, i int) int {
-	for {
-		if m := nonDigits(word(b, i)); m != 0 {
-			return i + lowLane(m)
-		}
-		i += 8
-	}
-}
-
-// uintEnd returns the end of the JSON integer (digits, no leading zero)
-// from b[i], or -1 when there is none.
-func uintEnd(b []byte, i int) int {
-	j := digitsTo(b, i)
-	if j == i || (j > i+1 && word(b, i)&0xFF == '0') {
-		return -1
-	}
-	return j
-}
-
-// boolEnd reads true or false at b[i]; end is -1 when it is neither.
-func boolEnd(b []byte, i int) (t bool, end int) {
-	v := word(b, i)
-	switch {
-	case uint32(v) == wordTrue:
-		return true, i + 4
-	case v&0xFF_FFFF_FFFF == wordFalse:
-		return false, i + 5
-	}
-	return false, -1
-}
-
-// execSpotLine reads a spot report's fields in the service's order and
-// forms, from the comma before E at b[i], as execLine describes: it
-// returns the comma before the first field not read and the number read
-// (all 20: the index after Z's closing quote).
-func execSpotLine(b []byte, i int, x *ExecView) (int, int) {
-	t, j := digitsTime(b, i+5, true)
-	if j < 0 || !is(b, j, sepBS|'s'<<16, 6) {
-		return i, 0
-	}
-	x.EventTime, i = t, j
-	// s, a string
-	k := textEnd(b, i+6)
-	if !is(b, k, sepSB|'c'<<24, 6) {
-		return i, 1
-	}
-	x.Symbol, i = sub(b, i+6, k), k+1
-	// c, a string or digits
-	if at(b, i+5) == '"' {
-		if k = textEnd(b, i+6); !is(b, k, sepSS|'S'<<24, 7) {
-			return i, 2
-		}
-		x.ClientOrderID, i = sub(b, i+6, k), k+1
-	} else {
-		if k = uintEnd(b, i+5); k < 0 || !is(b, k, sepBS|'S'<<16, 6) {
-			return i, 2
-		}
-		x.ClientOrderID, i = sub(b, i+5, k), k
-	}
-	i, n := execMid(b, i, x, true)
-	if n < 9 {
-		return i, n
-	}
-	// i, digits
-	if k = uintEnd(b, i+5); k < 0 || !is(b, k, sepBS|'l'<<16, 6) {
-		return i, 9
-	}
-	x.OrderID = sub(b, i+5, k)
-	i, n = execTail(b, k, x)
-	return i, 10 + n
-}
-
-// execContractLine is execSpotLine for a contract report, from the
-// opening quote of E at b[i+5]: every value a string but the booleans.
-func execContractLine(b []byte, i int, x *ExecView) (int, int) {
-	t, j := digitsTime(b, i+6, false)
-	if j < 0 || !is(b, j, sepSS|'s'<<24, 7) {
-		return i, 0
-	}
-	x.EventTime, i = t, j+1
-	// s c, strings
-	k := textEnd(b, i+6)
-	if !is(b, k, sepSS|'c'<<24, 7) {
-		return i, 1
-	}
-	x.Symbol, i = sub(b, i+6, k), k+1
-	if k = textEnd(b, i+6); !is(b, k, sepSS|'S'<<24, 7) {
-		return i, 2
-	}
-	x.ClientOrderID, i = sub(b, i+6, k), k+1
-	i, n := execMid(b, i, x, false)
-	if n < 9 {
-		return i, n
-	}
-	// i, a string of digits
-	if k = digitsTo(b, i+6); at(b, i+5) != '"' || k == i+6 || !is(b, k, sepSS|'l'<<24, 7) {
-		return i, 9
-	}
-	x.OrderID = sub(b, i+6, k)
-	if i, n = execTail(b, k+1, x); n < 10 {
-		return i, 10 + n
-	}
-	// t, a string
-	if is(b, i, sepBS|'t'<<16, 6) {
-		if k = textEnd(b, i+6); !is(b, k, '"'|','<<8, 2) {
-			return i, 20
-		}
-		x.TradeID, i = sub(b, i+6, k), k+1
-	}
-	// M A, the optional fields, strings skipped
-	if is(b, i, sepBS|'M'<<16, 6) {
-		k = textEnd(b, i+6)
-		if !is(b, k, sepSS|'A'<<24, 7) {
-			return i, 20
-		}
-		if k = textEnd(b, k+7); !is(b, k, sepSB|'C'<<24, 6) {
-			return i, 20
-		}
-		i = k + 1
-	}
-	// C v
-	c, k := boolEnd(b, i+5)
-	if !is(b, i, sepBB|'C'<<16, 5) || k < 0 || !is(b, k, sepBS|'v'<<16, 6) {
-		return i, 20
-	}
-	x.Close, i = c, k
-	if k = decEnd(b, i+6); k < 0 || at(b, k) != '"' {
-		return i, 21
-	}
-	x.Leverage = sub(b, i+6, k)
-	return k + 1, 22
-}
-
-// execMid reads S o f q p X, the same in either report, from the comma
-// before S at b[i] (`,"S":"` checked), as execSpotLine does: it returns
-// the comma before the first field not read and the number read from E
-// on (all 9: the comma before i, `","i":` checked). In a spot report the
-// optional fields may come between p and X (execOptional).
-func execMid(b []byte, i int, x *ExecView, spot bool) (int, int) {
-	// S o f, strings
-	k := textEnd(b, i+6)
-	if !is(b, k, sepSS|'o'<<24, 7) {
-		return i, 3
-	}
-	x.Side, i = sub(b, i+6, k), k+1
-	if k = textEnd(b, i+6); !is(b, k, sepSS|'f'<<24, 7) {
-		return i, 4
-	}
-	x.Type, i = sub(b, i+6, k), k+1
-	if k = textEnd(b, i+6); !is(b, k, sepSS|'q'<<24, 7) {
-		return i, 5
-	}
-	x.TimeInForce, i = sub(b, i+6, k), k+1
-	// q p, decimals
-	if k = decEnd(b, i+6); k < 0 || !is(b, k, sepSS|'p'<<24, 7) {
-		return i, 6
-	}
-	x.Quantity, i = sub(b, i+6, k), k+1
-	if k = decEnd(b, i+6); k < 0 {
-		return i, 7
-	}
-	switch {
-	case is(b, k, sepSS|'X'<<24, 7):
-		x.Price, i = sub(b, i+6, k), k+1
-	case spot && is(b, k, sepSS|'P'<<24, 7):
-		x.Price = sub(b, i+6, k)
-		j, ok := execOptional(b, k+1, x)
-		if !ok {
-			return j, 8
-		}
-		i = j
-	case spot && is(b, k, sepSB|'t'<<24, 6):
-		x.Price = sub(b, i+6, k)
-		j, ok := execTradeID(b, k+1, x)
-		if !ok {
-			return j, 8
-		}
-		i = j
-	default:
-		return i, 7
-	}
-	// X, a string
-	if k = textEnd(b, i+6); !is(b, k, sepSB|'i'<<24, 6) {
-		return i, 8
-	}
-	x.Status = sub(b, i+6, k)
-	return k + 1, 9
-}
-
-// execOptional reads the optional fields of a spot report as
-// AppendExecution writes them, from the comma before P at b[i] (`,"P":"`
-// checked) to the comma before X (`,"X":"` checked), which it returns;
-// false when one differs, with the comma before it.
-func execOptional(b []byte, i int, x *ExecView) (int, bool) {
-	// P F, strings
-	k := textEnd(b, i+6)
-	if !is(b, k, sepSS|'F'<<24, 7) {
-		return i, false
-	}
-	x.StopPrice, i = sub(b, i+6, k), k+1
-	if k = textEnd(b, i+6); !is(b, k, sepSB|'g'<<24, 6) {
-		return i, false
-	}
-	x.IcebergQty, i = sub(b, i+6, k), k+1
-	// g, an integer skipped
-	if k = intEnd(b, i+5); k < 0 || !is(b, k, sepBS|'x'<<16, 6) {
-		return i, false
-	}
-	i = k
-	// x r, strings
-	if k = textEnd(b, i+6); !is(b, k, sepSS|'r'<<24, 7) {
-		return i, false
-	}
-	x.ExecType, i = sub(b, i+6, k), k+1
-	if k = textEnd(b, i+6); !is(b, k, sepSB|'T'<<24, 6) {
-		return i, false
-	}
-	x.RejectReason, i = sub(b, i+6, k), k+1
-	// T, digits; I, digits skipped
-	if k = uintEnd(b, i+5); k < 0 || !is(b, k, sepBB|'I'<<16, 5) {
-		return i, false
-	}
-	x.TradeTime, i = sub(b, i+5, k), k
-	if k = uintEnd(b, i+5); k < 0 || !is(b, k, sepBB|'M'<<16, 5) {
-		return i, false
-	}
-	i = k
-	// M, a boolean skipped
-	if _, k = boolEnd(b, i+5); k < 0 || !is(b, k, sepBB|'t'<<16, 5) {
-		return i, false
-	}
-	return execTradeID(b, k, x)
-}
-
-// execTradeID reads a spot report's t, an integer, from the comma before
-// it at b[i] (`,"t":` checked) to the comma before X (`,"X":"` checked),
-// which it returns; false when it differs, with the comma before t.
-func execTradeID(b []byte, i int, x *ExecView) (int, bool) {
-	k := intEnd(b, i+5)
-	if k < 0 || !is(b, k, sepBS|'X'<<16, 6) {
-		return i, false
-	}
-	x.TradeID = sub(b, i+5, k)
-	return k, true
-}
-
-// intEnd returns the end of the JSON integer (a '-' or not, digits, no
-// leading zero) from b[i], or -1 when there is none.
-func intEnd(b []byte, i int) int {
-	if word(b, i)&0xFF == '-' {
-		i++
-	}
-	return uintEnd(b, i)
-}
-
-// execTail reads the fields from l to Z, the same in either report, from
-// the comma before l at b[i] as execSpotLine does; it returns the number
-// read (all 10: the index after Z's closing quote, or in a contract
-// report the comma before C).
-func execTail(b []byte, i int, x *ExecView) (int, int) {
-	// l, a string
-	k := textEnd(b, i+6)
-	if !is(b, k, sepSS|'z'<<24, 7) {
-		return i, 0
-	}
-	x.LastQty, i = sub(b, i+6, k), k+1
-	// z, a decimal
-	if k = decEnd(b, i+6); k < 0 || !is(b, k, sepSS|'L'<<24, 7) {
-		return i, 1
-	}
-	x.CumQty, i = sub(b, i+6, k), k+1
-	// L n, strings
-	if k = textEnd(b, i+6); !is(b, k, sepSS|'n'<<24, 7) {
-		return i, 2
-	}
-	x.LastPrice, i = sub(b, i+6, k), k+1
-	if k = textEnd(b, i+6); !is(b, k, sepSB|'N'<<24, 6) {
-		return i, 3
-	}
-	x.Commission, i = sub(b, i+6, k), k+1
-	// N, a string or null; u, true
-	if uint32(word(b, i+5)) == wordNull {
-		if !is(b, i+9, sepBB|'u'<<16, 5) {
-			return i, 4
-		}
-		x.CommissionAsset, i = sub(b, i+5, i+9), i+9
-		if !is(b, i+5, wordTrue, 4) {
-			return i, 5
-		}
-	} else {
-		if at(b, i+5) != '"' {
-			return i, 4
-		}
-		if k = textEnd(b, i+6); !is(b, k, sepSB|'u'<<24, 6) {
-			return i, 4
-		}
-		x.CommissionAsset, i = sub(b, i+6, k), k+1
-		if !is(b, i+5, wordTrue, 4) {
-			return i, 5
-		}
-	}
-	// w m, booleans
-	i += 9
-	w, k := boolEnd(b, i+5)
-	if !is(b, i, sepBB|'w'<<16, 5) || k < 0 || !is(b, k, sepBB|'m'<<16, 5) {
-		return i, 6
-	}
-	x.Working, i = w, k
-	m, k := boolEnd(b, i+5)
-	if k < 0 || !is(b, k, sepBB|'O'<<16, 5) {
-		return i, 7
-	}
-	x.Maker, i = m, k
-	// O, a time (quoted in a contract report); Z, a decimal
-	var t int64
-	if at(b, i+5) == '"' {
-		if t, k = digitsTime(b, i+6, false); k < 0 || !is(b, k, sepSS|'Z'<<24, 7) {
-			return i, 8
-		}
-		k++
-	} else if t, k = digitsTime(b, i+5, true); k < 0 || !is(b, k, sepBS|'Z'<<16, 6) {
-		return i, 8
-	}
-	x.Created, i = t, k
-	if k = decEnd(b, i+6); k < 0 || at(b, k) != '"' {
-		return i, 9
-	}
-	x.CumQuote = sub(b, i+6, k)
-	return k + 1, 10
 }

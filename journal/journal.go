@@ -127,7 +127,7 @@ func (b *bomSkipper) Read(p []byte) (int, error) {
 	if !b.ready {
 		b.ready = true
 		head := make([]byte, len(bom))
-		n, err := io.ReadFull(b.r, head)
+		n, err := readHead(b.r, head)
 		b.head = head[:n]
 		if bytes.Equal(b.head, bom) {
 			b.head = nil
@@ -145,6 +145,27 @@ func (b *bomSkipper) Read(p []byte) (int, error) {
 		return n, nil
 	}
 	return b.r.Read(p)
+}
+
+// readHead is io.ReadFull that gives up with io.ErrNoProgress after
+// maxEmptyReads reads in a row return nothing, not even an error.
+func readHead(r io.Reader, p []byte) (n int, err error) {
+	for empty := 0; n < len(p) && err == nil; {
+		var k int
+		k, err = r.Read(p[n:])
+		n += k
+		if k > 0 || err != nil {
+			empty = 0
+		} else if empty++; empty >= maxEmptyReads {
+			err = io.ErrNoProgress
+		}
+	}
+	if n == len(p) {
+		err = nil
+	} else if n > 0 && errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	return n, err
 }
 
 // Next returns the next non-blank line as a Record, or io.EOF.

@@ -30,6 +30,10 @@ const (
 	blockLines = 512
 )
 
+// maxEmptyReads is how many reads in a row may return no data and no
+// error before the scan gives up with io.ErrNoProgress, as bufio does.
+const maxEmptyReads = 100
+
 // rawLine is one line of a block: where its bytes are in the block's data
 // and what the Reader learned reading it.
 type rawLine struct {
@@ -81,17 +85,26 @@ func scanDecoded(lr *lineReader, workers int, fn func(d *Decoded)) error {
 		blocks[i] = b
 		p.free <- b
 	}
-	defer func() {
-		for _, b := range blocks {
-			b.recs = b.recs[:0]
-			blockPool.Put(b)
-		}
-	}()
 	// The caller folds on one core and decoders take the others: the
 	// folder, which sets the pace, never waits for a core behind them, and
 	// each block is handed over twice (to be folded, then back), not four
 	// times as with a reading goroutine apart.
 	var wg sync.WaitGroup
+	// The blocks go back to the pool only once no worker can touch them:
+	// when fn panics (or exits the goroutine), the workers are stopped and
+	// waited for first (one in a read ends it), and the panic goes on after.
+	defer func() {
+		p.stop()
+		wg.Wait()
+		for _, b := range blocks {
+			select {
+			case <-b.ready: // decoded, never folded (fn panicked)
+			default:
+			}
+			b.recs = b.recs[:0]
+			blockPool.Put(b)
+		}
+	}()
 	for range workers - 1 {
 		wg.Go(func() {
 			for {
@@ -120,7 +133,6 @@ func scanDecoded(lr *lineReader, workers int, fn func(d *Decoded)) error {
 		}
 		p.free <- b
 	}
-	wg.Wait()
 	if p.err != nil {
 		return fmt.Errorf("read journal: %w", p.err)
 	}
@@ -132,7 +144,7 @@ func scanDecoded(lr *lineReader, workers int, fn func(d *Decoded)) error {
 type pipe struct {
 	mu    sync.Mutex // guards lr, done, err and the order of sends on order
 	lr    *lineReader
-	done  bool  // every line is read: order is closed, quit too
+	done  bool  // every line is read (order is closed) or stop was called; quit is closed
 	err   error // the read error (with its line), nil at the end of the journal
 	free  chan *block
 	order chan *block // filled blocks, in journal order; closed after the last
@@ -160,6 +172,17 @@ func (p *pipe) next(b *block) bool {
 		close(p.quit)
 	}
 	return len(b.lines) > 0
+}
+
+// stop ends the reading early (fn panicked): no block is filled after
+// it, and the workers waiting for one return.
+func (p *pipe) stop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.done {
+		p.done = true
+		close(p.quit)
+	}
 }
 
 // help reads and decodes the next block on the caller's goroutine when a
@@ -233,6 +256,7 @@ func (lr *lineReader) fill(b *block) (done bool) {
 	b.data, b.lines = append(b.data[:0], lr.carry...), b.lines[:0]
 	lr.carry = lr.carry[:0]
 	start, scan := 0, 0 // the current line starts at start; no line break in [start, scan)
+	empty := 0          // reads in a row that returned nothing, not even an error
 	for {
 		for len(b.lines) < lr.blockLines {
 			k := bytes.IndexByte(b.data[scan:], '\n')
@@ -261,6 +285,13 @@ func (lr *lineReader) fill(b *block) (done bool) {
 		n, err := lr.r.Read(b.data[len(b.data):cap(b.data)])
 		b.data = b.data[:len(b.data)+n]
 		lr.err = err
+		if n == 0 && err == nil {
+			if empty++; empty >= maxEmptyReads {
+				lr.err = io.ErrNoProgress
+			}
+		} else {
+			empty = 0
+		}
 	}
 	if len(b.lines) < lr.blockLines && lr.err != nil {
 		// Everything is read: the rest is the last line, without its line

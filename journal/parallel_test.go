@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"bhtop/event"
 	"bhtop/gen"
@@ -36,13 +39,13 @@ func scanned(rec Record, evs []event.Event) string {
 
 // sameScans checks that ScanDecoded reports every record of text, and its
 // events, as Scan and Decode do, with 1 and 3 workers and, split at every
-// few bytes and lines, with 1 and 2; when fail is not nil, reading ends
-// with it after text.
-func sameScans(t *testing.T, text []byte, fail ...error) {
+// few bytes and lines, with 1 and 2; when tail is given, reading goes on
+// with it after text (a reader failing, or never making progress).
+func sameScans(t *testing.T, text []byte, tail ...io.Reader) {
 	t.Helper()
 	open := func() io.Reader {
-		if len(fail) > 0 {
-			return io.MultiReader(bytes.NewReader(text), iotest.ErrReader(fail[0]))
+		if len(tail) > 0 {
+			return io.MultiReader(bytes.NewReader(text), tail[0])
 		}
 		return bytes.NewReader(text)
 	}
@@ -77,7 +80,130 @@ func sameScans(t *testing.T, text []byte, fail ...error) {
 func TestScanDecodedReadError(t *testing.T) {
 	text := "{\"recv\":1,\"frame\":{\"e\":\"x\"}}\n\n[{\"e\":\"y\"}]\r\n{\"recv\":2,"
 	for n := 0; n <= len(text); n++ {
-		sameScans(t, []byte(text[:n]), errors.New("disk gone"))
+		sameScans(t, []byte(text[:n]), iotest.ErrReader(errors.New("disk gone")))
+	}
+}
+
+// stuckReader returns no data and no error, forever.
+type stuckReader struct{}
+
+func (stuckReader) Read([]byte) (int, error) { return 0, nil }
+
+// TestScanDecodedNoProgress: a reader that returns (0, nil) forever ends
+// the scan with io.ErrNoProgress after the records before it, as Scan's
+// bufio does, instead of reading it forever.
+func TestScanDecodedNoProgress(t *testing.T) {
+	text := "{\"recv\":1,\"frame\":{\"e\":\"x\"}}\n[{\"e\":\"y\"}]\n{\"recv\":2,"
+	scans := map[string]func(r io.Reader) error{
+		"Scan":        func(r io.Reader) error { return Scan(r, func(Record) {}) },
+		"ScanDecoded": func(r io.Reader) error { return ScanDecoded(r, 2, func(*Decoded) {}) },
+	}
+	for _, n := range []int{0, 2, 40, len(text)} { // before the BOM is read, within it, after
+		for name, scan := range scans {
+			done := make(chan error, 1)
+			go func() { done <- scan(io.MultiReader(strings.NewReader(text[:n]), stuckReader{})) }()
+			select {
+			case err := <-done:
+				if !errors.Is(err, io.ErrNoProgress) {
+					t.Fatalf("%s of %d bytes, then a reader stuck at (0, nil) = %v, want io.ErrNoProgress", name, n, err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatalf("%s of %d bytes, then a reader stuck at (0, nil): still reading after 5s, want io.ErrNoProgress", name, n)
+			}
+		}
+	}
+	for n := 0; n <= len(text); n += 7 {
+		sameScans(t, []byte(text[:n]), stuckReader{})
+	}
+}
+
+// panicReader serves one line a read (after a moment, so a worker is
+// still reading when fn begins) until fn runs; a read that finds fn
+// running signals reading and waits for release.
+type panicReader struct {
+	mu       sync.Mutex
+	inFn     bool // the caller is in fn
+	blocked  bool // a read found it so and waits
+	reading  chan struct{}
+	release  chan struct{}
+	inFlight atomic.Int32 // reads not returned yet
+}
+
+func (r *panicReader) Read(p []byte) (int, error) {
+	r.inFlight.Add(1)
+	defer r.inFlight.Add(-1)
+	time.Sleep(time.Millisecond)
+	r.mu.Lock()
+	wait := r.inFn && !r.blocked
+	if wait {
+		r.blocked = true
+		close(r.reading)
+	}
+	r.mu.Unlock()
+	if wait {
+		<-r.release
+		return 0, io.EOF
+	}
+	return copy(p, "{\"recv\":1,\"frame\":{\"e\":\"x\"}}\n"), nil
+}
+
+// TestScanDecodedPanicWaitsForWorkers: a panic in fn reaches the caller
+// only once the workers have stopped, so no worker fills a block after
+// ScanDecoded returned it to the pool. fn panics while a worker is
+// blocked in a read; the read is let go only after a while (or once the
+// panic came): the panic must come after it.
+func TestScanDecodedPanicWaitsForWorkers(t *testing.T) {
+	r := &panicReader{reading: make(chan struct{}), release: make(chan struct{})}
+	panicking, recovered := make(chan struct{}), make(chan int32, 1)
+	go func() {
+		defer func() {
+			if recover() != nil {
+				recovered <- r.inFlight.Load()
+			}
+			close(recovered)
+		}()
+		_ = scanDecoded(&lineReader{r: r, blockBytes: blockBytes, blockLines: 1}, 2, func(*Decoded) {
+			r.mu.Lock()
+			r.inFn = true
+			r.mu.Unlock()
+			select {
+			case <-r.reading:
+				close(panicking)
+				panic("fold failed")
+			case <-time.After(50 * time.Millisecond): // no worker read meanwhile: try the next record
+			}
+			r.mu.Lock()
+			if r.blocked {
+				r.mu.Unlock()
+				close(panicking)
+				panic("fold failed")
+			}
+			r.inFn = false
+			r.mu.Unlock()
+		})
+	}()
+	select {
+	case <-panicking:
+	case <-time.After(10 * time.Second):
+		t.Fatal("after 10s no read began while fn ran")
+	}
+	select {
+	case <-recovered:
+		close(r.release)
+		t.Fatal("ScanDecoded panicked while a worker was still reading into a block it had returned to the pool")
+	case <-time.After(100 * time.Millisecond):
+		close(r.release)
+	}
+	select {
+	case n, ok := <-recovered:
+		if !ok {
+			t.Fatal("ScanDecoded returned without the panic of fn")
+		}
+		if n != 0 {
+			t.Fatalf("ScanDecoded panicked with %d reads in flight, want 0", n)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("ScanDecoded did not panic within 10s of the worker's read returning")
 	}
 }
 

@@ -55,6 +55,10 @@ func TestClientKeepsADroppedSymbol(t *testing.T) {
 
 	st.Publish(account(2, order))
 	waitFor(t, c.Hub(), "XRPUSDT followed", shown)
+	// The simulator logs a request after its reply is sent, so the
+	// client can show the data before the log has both lines.
+	testkit.Eventually(t, 5*time.Second, func() bool { return fetches() >= 2 },
+		"XRPUSDT kline and depth requests logged")
 	before := fetches()
 	if before != 2 {
 		t.Fatalf("%d XRPUSDT kline and depth requests, want 2", before)

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
+	"bhtop/internal/testkit"
 	"bhtop/internal/vtemu"
 )
 
@@ -277,7 +278,7 @@ func TestPainterAsksForOneViewPerFrame(t *testing.T) {
 	}
 	framed := time.Now() // the frame, so the interval, starts after this
 	p.setView(tea.NewView("one"))
-	<-out.writes
+	testkit.Recv(t, out.writes, 10*time.Second, "the painter wrote no frame")
 	for range 100 { // a busy model between two frames
 		if p.due() {
 			if held := time.Since(framed); held >= p.interval {
@@ -298,7 +299,7 @@ func TestPainterAsksForOneViewPerFrame(t *testing.T) {
 		t.Fatal("due() after paintMsg = false, want true")
 	}
 	p.setView(tea.NewView("two"))
-	<-out.writes
+	testkit.Recv(t, out.writes, 10*time.Second, "the painter wrote no frame")
 	select { // nothing changed since: nothing asked
 	case m := <-asked:
 		t.Fatalf("painter sent %T for a model that did not change", m)
@@ -315,7 +316,7 @@ func TestStalledPainterBlocksNobody(t *testing.T) {
 	p.send = func(tea.Msg) {}
 	go p.Run()
 	p.setView(tea.NewView("first"))
-	<-out.writes // the painter is now stuck in this write
+	testkit.Recv(t, out.writes, 10*time.Second, "the painter wrote no frame") // it is now stuck in this write
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -352,7 +353,7 @@ func TestCloseAsksForNoView(t *testing.T) {
 	go p.Run()
 	p.due()
 	p.setView(tea.NewView("one"))
-	<-out.writes
+	testkit.Recv(t, out.writes, 10*time.Second, "the painter wrote no frame")
 	p.due() // the model changed: a View is due after the interval
 	closed := make(chan struct{})
 	go func() { p.Close(); close(closed) }()
@@ -372,7 +373,7 @@ func TestEmptyViewIsNotAFrame(t *testing.T) {
 
 	p.due()
 	p.setView(tea.NewView(""))
-	<-out.writes
+	testkit.Recv(t, out.writes, 10*time.Second, "the painter wrote no frame")
 	if !p.due() { // the model changed while the empty View was painted
 		select {
 		case <-asked:
@@ -384,7 +385,7 @@ func TestEmptyViewIsNotAFrame(t *testing.T) {
 		}
 	}
 	p.setView(tea.NewView("live"))
-	if b := <-out.writes; !strings.Contains(string(b), "live") {
+	if b := testkit.Recv(t, out.writes, 10*time.Second, "the painter wrote no frame after the empty one"); !strings.Contains(string(b), "live") {
 		t.Errorf("the frame after the empty one wrote %q, want the View", b)
 	}
 }

@@ -172,6 +172,18 @@ func (c *Client) BaseURL() string { return c.base }
 // its clients').
 func (c *Client) Weight() (used, limit int) { return c.gov.host.usage(c.clock()) }
 
+// WeightWait is how long requests of weight units in all, sent now, would
+// be paced before the last one could go: 0 when they fit the host's
+// REQUEST_WEIGHT windows now. It reserves nothing (another request may
+// take the room first) and leaves the 429/418 gates to Gate.
+func (c *Client) WeightWait(weight int) time.Duration {
+	h := c.gov.host
+	now := c.clock()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.weightFitAt(now, weight).Sub(now)
+}
+
 // BannedUntil is when the last 418 ban ends (zero or past: not banned).
 func (c *Client) BannedUntil() time.Time { _, b := c.gov.host.gates(); return b }
 

@@ -375,12 +375,7 @@ func (g *governor) reserve(now time.Time, r route) (wait time.Duration, gate *Ba
 	if wait, gate := h.gate(now); gate != nil {
 		return wait, gate
 	}
-	at := now
-	for _, w := range h.weight {
-		if t := w.fitAt(now, r.weight); t.After(at) {
-			at = t
-		}
-	}
+	at := h.weightFitAt(now, r.weight)
 	if r.order {
 		for _, w := range g.orders {
 			if t := w.fitAt(now, 1); t.After(at) {
@@ -402,6 +397,18 @@ func (g *governor) reserve(now time.Time, r route) (wait time.Duration, gate *Ba
 		}
 	}
 	return 0, nil
+}
+
+// weightFitAt is the earliest time, not before now, at which n more units
+// of request weight fit every weight window. h.mu is held.
+func (h *HostLimits) weightFitAt(now time.Time, n int) time.Time {
+	at := now
+	for _, w := range h.weight {
+		if t := w.fitAt(now, n); t.After(at) {
+			at = t
+		}
+	}
+	return at
 }
 
 // Hold sets the 429 and 418 gates to at least rateUntil and banUntil

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"bhtop/internal/clock"
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
 	"bhtop/rest"
@@ -215,7 +216,7 @@ func TestShared429HoldsOtherAccounts(t *testing.T) {
 	default:
 	}
 	clk.Set(until)
-	if err := <-done; err != nil {
+	if err := testkit.Recv(t, done, 10*time.Second, "the other account's Account did not return after Retry-After"); err != nil {
 		t.Fatalf("the other account's Account after Retry-After: %v", err)
 	}
 	es := s.Log.Entries(t)
@@ -276,7 +277,7 @@ func TestQueuedRequestsHeldBy429(t *testing.T) {
 
 			firstErr := make(chan error, 1)
 			go func() { firstErr <- call[first](ctx) }()
-			<-hold.Held // in flight
+			testkit.Recv(t, hold.Held, 10*time.Second, "the first request never went out") // in flight
 			queued, cancel := context.WithCancel(ctx)
 			defer cancel()
 			errs := make(chan error, 4)
@@ -286,7 +287,7 @@ func TestQueuedRequestsHeldBy429(t *testing.T) {
 			}
 			time.Sleep(30 * time.Millisecond) // (the four reach the client)
 			close(hold.Release)
-			if err := <-firstErr; !errors.Is(err, rest.ErrRateLimited) || rest.NotSent(err) {
+			if err := testkit.Recv(t, firstErr, 10*time.Second, "the request in flight did not return once let go"); !errors.Is(err, rest.ErrRateLimited) || rest.NotSent(err) {
 				t.Fatalf("the request in flight = %v, want answered 429", err)
 			}
 			until := acct.RetryAfter()
@@ -297,12 +298,12 @@ func TestQueuedRequestsHeldBy429(t *testing.T) {
 			}
 
 			clk.Set(until)
-			if err := <-errs; err != nil {
+			if err := testkit.Recv(t, errs, 10*time.Second, "no queued request returned after Retry-After"); err != nil {
 				t.Fatalf("a queued request after Retry-After: %v", err)
 			}
 			cancel()
 			for range 3 {
-				<-errs
+				testkit.Recv(t, errs, 10*time.Second, "a queued request did not return once cancelled")
 			}
 			for _, e := range s.Log.Entries(t)[sent+1:] {
 				if e.Time < until.UnixMilli() {
@@ -319,5 +320,92 @@ func noneBanned(t *testing.T, l *testkit.RequestLog) {
 	t.Helper()
 	if n := l.Banned(); n > 0 {
 		t.Errorf("%d requests banned (418):\n%s", n, l.Raw())
+	}
+}
+
+// weight12 is a client paced (and waiting) on a fake clock, of a
+// simulator on that clock whose REQUEST_WEIGHT is 12 a minute.
+func weight12(t *testing.T) (*rest.Client, *clock.Fake) {
+	t.Helper()
+	clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
+	s, _ := startSim(t, simtest.OnFake(clk, sim.Options{RateLimits: sim.RateLimits{WeightPerMinute: 12}}))
+	c := client(s, simtest.OnClock(clk)...)
+	if _, err := c.BrokerInfo(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return c, clk
+}
+
+// TestWeightWait: WeightWait says how long requests of a weight would be
+// paced now (the window's span from the oldest spent weight it must
+// outlive), without spending any.
+func TestWeightWait(t *testing.T) {
+	t.Parallel()
+	c, clk := weight12(t)
+	if d := c.WeightWait(8); d != 0 {
+		t.Fatalf("nothing spent: WeightWait(8) = %s, want 0", d)
+	}
+	for range 2 { // 10 of 12
+		if _, err := c.Account(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clk.Advance(10 * time.Second)
+	if d := c.WeightWait(2); d != 0 {
+		t.Errorf("WeightWait(2) = %s with 2 left, want 0", d)
+	}
+	const span = time.Minute + 2*time.Second // the minute and the governor's margin
+	if d := c.WeightWait(8); d != span-10*time.Second {
+		t.Errorf("WeightWait(8) = %s, want %s (until the spent weight leaves the window)", d, span-10*time.Second)
+	}
+	if used, _ := c.Weight(); used != 10 {
+		t.Errorf("Weight() = %d after WeightWait, want 10 (nothing spent)", used)
+	}
+}
+
+// TestWaitNotice: a request that must wait for request weight first calls
+// its context's WithWaitNotice function with when it expects to go; one
+// that fits calls nothing.
+func TestWaitNotice(t *testing.T) {
+	t.Parallel()
+	c, clk := weight12(t)
+	var mu sync.Mutex
+	var notices []time.Time
+	ctx := rest.WithWaitNotice(context.Background(), func(until time.Time) {
+		mu.Lock()
+		notices = append(notices, until)
+		mu.Unlock()
+	})
+	start := clk.Now()
+	for range 2 {
+		if _, err := c.Account(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan error, 1)
+	go func() { _, err := c.Account(ctx); done <- err }()
+	noticed := func() bool { mu.Lock(); defer mu.Unlock(); return len(notices) > 0 }
+	if !testkit.Within(5*time.Second, noticed) {
+		t.Fatal("no notice of the wait for weight")
+	}
+	mu.Lock()
+	got := notices
+	mu.Unlock()
+	if want := start.Add(time.Minute + 2*time.Second); len(got) != 1 || !got[0].Equal(want) {
+		t.Errorf("notices %v, want one, until %s", got, want)
+	}
+	var err error
+	if !testkit.Advancing(clk, time.Second, 5*time.Second, func() bool {
+		select {
+		case err = <-done:
+			return true
+		default:
+			return false
+		}
+	}) {
+		t.Fatal("the request still waits after the window")
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -57,6 +57,7 @@ func (c *Client) acquire(ctx context.Context, r route) (release func(), err erro
 			}
 			return nil, &BackoffError{Err: ErrRateLimited, Until: now.Add(wait), Local: true, Now: now}
 		}
+		noticeWait(ctx, now.Add(wait))
 		if err := c.sleep(ctx, wait); err != nil {
 			return nil, fmt.Errorf("waiting for the rate limit: %w", err)
 		}
@@ -272,16 +273,21 @@ func callList[W, T any](ctx context.Context, c *Client, r route, p *params, conv
 
 // call sends r and decodes a 2XX answer into out (which may be nil). A
 // read-only (GET) call refused with -1021 measures the clock offset again
-// and is sent once more.
+// and is sent once more; any other call so refused (a listenKey's) makes
+// the next timestamped request measure it, as an order does.
 func (c *Client) call(ctx context.Context, r route, p *params, out any) error {
 	if p == nil {
 		p = &params{}
 	}
 	err := c.call1(ctx, r, p, out)
-	if r.method == http.MethodGet && r.sec.Keyed() && errors.Is(err, ErrInvalidTimestamp) {
+	switch {
+	case !r.sec.Keyed() || !errors.Is(err, ErrInvalidTimestamp):
+	case r.method == http.MethodGet:
 		if c.SyncTime(ctx) == nil {
 			err = c.call1(ctx, r, p, out)
 		}
+	default:
+		c.staleOffset()
 	}
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", r.method, r.path, err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"bhtop/internal/testkit"
 	"bhtop/rest"
 	"bhtop/signer"
 	"bhtop/sim"
@@ -194,6 +195,20 @@ type jumpClock struct{ d time.Duration }
 
 func (j *jumpClock) now() time.Time { return time.Now().Add(j.d) }
 
+// jumpedClient is a client of a new simulator whose clock offset was
+// measured before its local clock jumped by jump.
+func jumpedClient(t *testing.T, jump time.Duration) (*rest.Client, reqLog) {
+	t.Helper()
+	s, log := startSim(t, sim.Options{})
+	clk := &jumpClock{}
+	c := client(s, rest.WithClock(clk.now))
+	if err := c.SyncTime(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	clk.d = jump // the local clock jumps after the offset was measured
+	return c, log
+}
+
 func TestTimestampOutsideWindow(t *testing.T) {
 	tests := []struct {
 		name string
@@ -204,14 +219,8 @@ func TestTimestampOutsideWindow(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, log := startSim(t, sim.Options{})
-			clk := &jumpClock{}
-			c := client(s, rest.WithClock(clk.now))
+			c, log := jumpedClient(t, tt.jump)
 			ctx := context.Background()
-			if err := c.SyncTime(ctx); err != nil {
-				t.Fatal(err)
-			}
-			clk.d = tt.jump // the local clock jumps after the offset was measured
 			res := rest.NewTrader(c).PlaceOrder(ctx, restingBuy())
 			if res.Outcome != rest.OutcomeRejected || res.Code != -1021 || !strings.Contains(res.Msg, "run SyncTime / check NTP") {
 				t.Fatalf("PlaceOrder with a %v clock jump = %+v, want rejected -1021 with advice", tt.jump, res)
@@ -227,6 +236,23 @@ func TestTimestampOutsideWindow(t *testing.T) {
 				t.Errorf("order POSTs sent = %d, want 2 (no retry of the refused one)", n)
 			}
 		})
+	}
+}
+
+// TestListenKeyAfterClockJump: after the clocks move apart (the service
+// restarted with another clock, an NTP step here), a listenKey request
+// refused with -1021 re-measures the offset, so the stream's next connect
+// works. Before, only an order or a read did: the user stream, whose
+// connect begins with POST userDataStream, retried with the old offset
+// and was refused again until the 5 min re-measure.
+func TestListenKeyAfterClockJump(t *testing.T) {
+	c, _ := jumpedClient(t, -30*time.Second)
+	ctx := context.Background()
+	if _, err := c.CreateListenKey(ctx); !errors.Is(err, rest.ErrInvalidTimestamp) {
+		t.Fatalf("CreateListenKey after a clock jump = %v, want -1021", err)
+	}
+	if _, err := c.CreateListenKey(ctx); err != nil {
+		t.Errorf("CreateListenKey again: %v, want success after a re-measure", err)
 	}
 }
 
@@ -344,7 +370,7 @@ func TestOrderWaitsForFirstClockMeasurement(t *testing.T) {
 	ctx := context.Background()
 	measured := make(chan struct{})
 	go func() { defer close(measured); c.MeasureClock(ctx) }()
-	<-asked
+	testkit.Recv(t, asked, 10*time.Second, "the clock measurement never asked /time")
 	placed := make(chan rest.OrderResult, 1)
 	go func() { placed <- rest.NewTrader(c).PlaceOrder(ctx, restingBuy()) }()
 	var res rest.OrderResult
@@ -353,9 +379,9 @@ func TestOrderWaitsForFirstClockMeasurement(t *testing.T) {
 	case <-time.After(300 * time.Millisecond):
 	}
 	close(release)
-	<-measured
+	testkit.Recv(t, measured, 10*time.Second, "the clock measurement did not end once /time was let go")
 	if res.ClientOrderID == "" {
-		res = <-placed
+		res = testkit.Recv(t, placed, 10*time.Second, "PlaceOrder did not return once the clock was measured")
 	}
 	if res.Outcome != rest.OutcomeAccepted {
 		t.Errorf("PlaceOrder = %+v, want accepted", res)

@@ -76,7 +76,7 @@ func newFixture(t testing.TB, edit func(*Config)) *fixture {
 		if err := srv.Shutdown(ctx); err != nil {
 			t.Errorf("Shutdown: %v", err)
 		}
-		if err := <-served; !errors.Is(err, ErrServerClosed) {
+		if err := testkit.Recv(t, served, 10*time.Second, "Serve did not return after Shutdown"); !errors.Is(err, ErrServerClosed) {
 			t.Errorf("Serve = %v, want ErrServerClosed", err)
 		}
 	})

@@ -188,7 +188,7 @@ func TestOpenSSHKeyOptions(t *testing.T) {
 			t.Fatal("no session")
 		}
 		_, _ = w.Write([]byte("q"))
-		if code := <-done; code != 0 {
+		if code := testkit.Recv(t, done, 10*time.Second, "ssh did not exit after q"); code != 0 {
 			t.Errorf("exit %d", code)
 		}
 	})

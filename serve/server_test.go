@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	gossh "golang.org/x/crypto/ssh"
 
+	"bhtop/internal/testkit"
 	"bhtop/state"
 )
 
@@ -236,7 +237,7 @@ func TestHugeWindowIsCapped(t *testing.T) {
 	f := newFixture(t, nil)
 	c := mustDial(t, f.addr, f.client)
 	v := openViewer(t, c, 100000, 50000, nil)
-	got := <-f.viewers
+	got := testkit.Recv(t, f.viewers, 10*time.Second, "no viewer for the 100000x50000 pty")
 	if got.Width != MaxWidth || got.Height != MaxHeight {
 		t.Errorf("Viewer size for a 100000x50000 pty = %dx%d, want %dx%d", got.Width, got.Height, MaxWidth, MaxHeight)
 	}

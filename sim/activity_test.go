@@ -126,7 +126,7 @@ func BenchmarkActivity(b *testing.B) {
 	}
 	b.ReportMetric(float64(total)/time.Since(start).Seconds(), "events/s")
 	stop()
-	<-done
+	testkit.Recv(b, done, 10*time.Second, "the server did not stop")
 }
 
 // TestRestingOrders: the demo account starts with the resting LIMIT

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"bhtop/event"
+	"bhtop/internal/testkit"
 )
 
 // BenchmarkIngest measures frames folded per second through the session's
@@ -34,5 +35,5 @@ func BenchmarkIngest(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/el.Seconds(), "frames/s")
 	close(s.stopWriter)
-	<-s.writerDone
+	testkit.Recv(b, s.writerDone, 10*time.Second, "the writer did not stop")
 }

@@ -8,9 +8,16 @@ import (
 	"sync/atomic"
 	"time"
 
+	"bhtop/api"
+	"bhtop/internal/clock"
 	"bhtop/rest"
 	"bhtop/state"
 )
+
+// snapshotWeight is the request weight of a resync's snapshots (account,
+// open orders, contract positions and open orders): a resync waits until
+// it fits before it holds the stream's frames (waitWeight).
+var snapshotWeight = api.Account.Weight + api.OpenOrders.Weight + api.ContractPositions.Weight + api.ContractOpenOrders.Weight
 
 // resync takes the REST snapshots and folds them in without a gap
 // (DESIGN.md): frames are held from before the snapshots are asked for
@@ -19,10 +26,31 @@ import (
 // here but absent from the open-orders snapshot are then queried for
 // their final state, and the newest executions fetched (fetchTrades).
 func (s *Session) resync(ctx context.Context, held bool) error {
-	if !held && !s.do(func(w *writer) { w.beginHold() }) {
-		return errors.New("resync: session closing")
+	if !held {
+		if err := s.waitWeight(ctx, StateResyncing); err != nil {
+			return err
+		}
+		if s.beforeHold != nil {
+			s.beforeHold()
+		}
+		if !s.do(func(w *writer) { w.beginHold() }) {
+			return errors.New("resync: session closing")
+		}
 	}
-	snap, err := s.takeSnapshots(ctx)
+	// Another request may have taken the room since the wait: then the
+	// snapshots are paced with the frames held, and the status says so.
+	prev, paced := s.statusNow(), false
+	snap, err := s.takeSnapshots(rest.WithWaitNotice(ctx, func(until time.Time) {
+		paced = true // (on this goroutine: the snapshots are asked one after the other)
+		s.setStatus(func(st *Status) {
+			st.State, st.Reason, st.RetryAt = StateResyncing, "waiting for request weight, events held", until
+		})
+	}))
+	if paced {
+		s.setStatus(func(st *Status) {
+			st.State, st.Reason, st.RetryAt, st.NeedsAction = prev.State, prev.Reason, prev.RetryAt, prev.NeedsAction
+		})
+	}
 	var missing []state.OrderKey
 	lost := false
 	ok := s.do(func(w *writer) {
@@ -59,6 +87,43 @@ func (s *Session) resync(ctx context.Context, held bool) error {
 	default:
 	}
 	s.fetchTrades(ctx, afterOutage)
+	return nil
+}
+
+// waitWeight waits, before the stream's frames are held for a resync,
+// until the snapshots' request weight fits the host's windows (spent by
+// many resyncs, or by the dashboard's other requests): frames are folded
+// as they come meanwhile, instead of held for up to a minute behind the
+// pacing. It is no gap: the snapshots are asked for only after the wait,
+// with the frames held from then on, so whatever was folded before is
+// older than they are (DESIGN.md "Stream lifecycle and resync"). While it
+// waits the status is state, saying so and until when; then it is put
+// back. (Another request may take the room first: the snapshots are then
+// paced as before, for a moment.)
+func (s *Session) waitWeight(ctx context.Context, state ConnState) error {
+	d := s.rest.WeightWait(snapshotWeight)
+	if d <= 0 {
+		return nil
+	}
+	prev := s.statusNow()
+	defer s.setStatus(func(st *Status) {
+		st.State, st.Reason, st.RetryAt, st.NeedsAction = prev.State, prev.Reason, prev.RetryAt, prev.NeedsAction
+	})
+	used, limit := s.rest.Weight()
+	s.note(NoteResync, fmt.Sprintf("request weight spent (%d/%d a minute): the snapshots wait %s; events still folded",
+		used, limit, d.Round(time.Second)))
+	for d > 0 {
+		at := s.cfg.Now().Add(d)
+		why := "waiting for request weight"
+		if state != StateResyncing { // only resyncing shows RetryAt
+			why += " until " + at.UTC().Format("15:04:05") + " UTC"
+		}
+		s.setStatus(func(st *Status) { st.State, st.Reason, st.RetryAt = state, why, at })
+		if !clock.Sleep(s.cfg.Clock, ctx.Done(), d) {
+			return fmt.Errorf("resync: waiting for request weight: %w", ctx.Err())
+		}
+		d = s.rest.WeightWait(snapshotWeight)
+	}
 	return nil
 }
 

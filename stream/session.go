@@ -62,6 +62,10 @@ type Session struct {
 	closing bool // Close has begun: no new goroutines join wg
 	keyring      // the listenKeys
 
+	// beforeHold, when set (by tests, before Start), runs in a resync
+	// between its wait for request weight and the hold of the frames.
+	beforeHold func()
+
 	orderNotes  // what the stream did to orders (the writer only, under wmu)
 	snapshotter // the REST snapshots of a resync
 	reconciler  // the outcomes of the orders sent from here
@@ -195,9 +199,21 @@ func (s *Session) Symbols(ctx context.Context) ([]rest.Symbol, error) {
 // holds the host's requests it returns the gate (a *rest.BackoffError) at
 // once: the snapshots could not be asked for before it ends, and the
 // frames would be held, the panes frozen, meanwhile.
+//
+// A resync waits for its snapshots' request weight, folding the frames
+// meanwhile (waitWeight); when that wait would outlast ctx's deadline it
+// returns at once, as a request of the REST client does, with a
+// *rest.BackoffError (ErrRateLimited, Local) saying when the weight frees,
+// and resyncs nothing.
 func (s *Session) Resync(ctx context.Context) error {
 	if err := s.cfg.REST.Gate(); err != nil {
 		return err
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		now := s.cfg.Now()
+		if d := s.rest.WeightWait(snapshotWeight); d > 0 && now.Add(d).After(dl) {
+			return &rest.BackoffError{Err: rest.ErrRateLimited, Until: now.Add(d), Local: true, Now: now}
+		}
 	}
 	reply := make(chan error, 1)
 	select {

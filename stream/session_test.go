@@ -373,7 +373,7 @@ func TestCloseDeletesAKeyCreatedMeanwhile(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Start()
-	<-lt.sent
+	testkit.Recv(t, lt.sent, 10*time.Second, "the listenKey request was never sent")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := s.Close(ctx); err != nil {

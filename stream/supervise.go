@@ -160,6 +160,12 @@ func (s *Session) connect(ctx context.Context, newKey bool) (c *conn, resyncErr 
 	if err != nil {
 		return nil, nil, err
 	}
+	// The frames are held from the socket's open to the snapshot's end:
+	// a snapshot paced for want of request weight would hold them (and
+	// leave the socket unread) meanwhile. Wait with no socket instead.
+	if err := s.waitWeight(ctx, StateConnecting); err != nil {
+		return nil, nil, err
+	}
 	c, err = s.dial(ctx, key)
 	if refusedKey(err) {
 		// The key is dead: POST a new one and connect at once.

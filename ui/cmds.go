@@ -40,10 +40,16 @@ type (
 		req rest.CancelRequest
 		res rest.OrderResult
 	}
-	// keepaliveMsg answers Backend.Keepalive.
-	keepaliveMsg struct{ err error }
-	// resyncMsg answers Backend.Resync.
-	resyncMsg struct{ err error }
+	// keepaliveMsg answers Backend.Keepalive of b.
+	keepaliveMsg struct {
+		b   Backend
+		err error
+	}
+	// resyncMsg answers Backend.Resync of b.
+	resyncMsg struct {
+		b   Backend
+		err error
+	}
 )
 
 // requestTimeout bounds every request the dashboard makes.
@@ -118,11 +124,11 @@ func (m Model) keepaliveCmd() tea.Cmd {
 	b := m.b
 	return m.request(func(ctx context.Context) tea.Msg {
 		_, err := b.Keepalive(ctx) // its expiry is assumed, not the service's: not shown
-		return keepaliveMsg{err: err}
+		return keepaliveMsg{b: b, err: err}
 	})
 }
 
 func (m Model) resyncCmd() tea.Cmd {
 	b := m.b
-	return m.request(func(ctx context.Context) tea.Msg { return resyncMsg{err: b.Resync(ctx)} })
+	return m.request(func(ctx context.Context) tea.Msg { return resyncMsg{b: b, err: b.Resync(ctx)} })
 }

@@ -120,10 +120,11 @@ func TestLongMessageWraps(t *testing.T) {
 }
 
 // TestTabBarNarrow: every tab is on the tab bar at 60 and 40 columns
-// (short names, then numbers alone), never cut with "…"; a click on a
-// tab still focuses its pane.
+// (short names, then numbers alone) and down to 20 (numbers without the
+// space between them: at 20 the 6 was cut), never cut with "…"; a click
+// on a tab still focuses its pane.
 func TestTabBarNarrow(t *testing.T) {
-	for _, sz := range [][2]int{{40, 15}, {60, 20}, {80, 24}} {
+	for _, sz := range [][2]int{{20, 8}, {22, 8}, {40, 15}, {60, 20}, {80, 24}} {
 		for _, keys := range []string{"1", "6", "h"} {
 			t.Run(fmt.Sprintf("%s/%dx%d", keys, sz[0], sz[1]), func(t *testing.T) {
 				m := press(t, marketModel(testMarket(), sz[0], sz[1], WithNoColor(true)), keys)
@@ -149,13 +150,15 @@ func TestTabBarNarrow(t *testing.T) {
 }
 
 // answerLine is a review's answer line, long or short.
-var answerLine = regexp.MustCompile(`║  y = (yes, )?(send|cancel them) .*other key = no +║`)
+var answerLine = regexp.MustCompile(`║ +y = (yes, )?(send|cancel them) .*other key = no +║`)
 
-// TestReviewsFitSmallScreens: on small screens (40×12) a review is
-// whole, its answer line included (in its short form, never wrapped):
-// a box taller than the body covers the message and status lines rather
-// than lose its bottom (y would send an order whose review the screen
-// cut); at 40×10 the answer line still shows.
+// TestReviewsFitSmallScreens: on small screens (40×12, 40×10) a review
+// is whole, its answer line included (in its short form, never wrapped)
+// and its bottom border: a box taller than the body covers the message
+// and status lines rather than lose its bottom (y would send an order
+// whose review the screen cut), and one still too tall has less padding
+// (at 40×10 a review with a warning lost its bottom border, the y line
+// last on the screen).
 func TestReviewsFitSmallScreens(t *testing.T) {
 	for _, sz := range [][2]int{{40, 12}, {40, 10}} {
 		for _, v := range dialogViews {
@@ -168,7 +171,7 @@ func TestReviewsFitSmallScreens(t *testing.T) {
 				if !answerLine.MatchString(out) {
 					t.Errorf("the review's answer line is cut off:\n%s", out)
 				}
-				if sz[1] >= 12 && !strings.ContainsAny(out, "╰╚└") {
+				if !strings.ContainsAny(out, "╰╚└") {
 					t.Errorf("the review's bottom is cut off:\n%s", out)
 				}
 			})
@@ -253,5 +256,33 @@ func TestNoYesToACutReview(t *testing.T) {
 	press(t, sized(m, 80, 24), "y")
 	if len(tr.contract) != 1 {
 		t.Errorf("y on the review shown sent %d orders, want 1", len(tr.contract))
+	}
+}
+
+// TestFormFocusShowsSmallScreens: on a screen too low for all of the
+// order form's fields (a contract order at 40×10, a STOP at 40×12) the
+// field being typed into and the form's keys still show: fields away
+// from it give way. Before, the contract form's Price field was below
+// the screen's bottom while "60000" was typed into it.
+func TestFormFocusShowsSmallScreens(t *testing.T) {
+	for _, tc := range []struct {
+		name, keys, want string
+		w, h             int
+	}{
+		{"contract-price", "n up right down down down down down down down down type:60000", "▶ Price     [60000_", 40, 10},
+		{"contract-qty", "n up right down down down down down down down type:5", "▶ Quantity  [5_", 40, 10},
+		{"stop-trigger", "n up right down down down right down down down down down down type:61000", "▶ Trigger   [61000_", 40, 12},
+		{"spot-price", "n down down down down type:0.01 down type:60000", "▶ Price     [60000_", 40, 10},
+	} {
+		t.Run(fmt.Sprintf("%s/%dx%d", tc.name, tc.w, tc.h), func(t *testing.T) {
+			m := press(t, marketModel(testMarket(), tc.w, tc.h, WithNoColor(true)), tc.keys)
+			out := plainGolden(t, m, tc.w, tc.h)
+			if !strings.Contains(out, tc.want) {
+				t.Errorf("the focused field %q is not on the screen:\n%s", tc.want, out)
+			}
+			if !strings.Contains(out, "enter review") || !strings.ContainsAny(out, "╰└") {
+				t.Errorf("the form's keys or bottom are cut off:\n%s", out)
+			}
+		})
 	}
 }

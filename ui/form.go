@@ -111,11 +111,11 @@ func (f *orderForm) cycle(d int) {
 	switch f.field {
 	case fieldMarket:
 		f.contract = !f.contract
-		f.search = ""
+		f.search, f.errs[fieldSymbol] = "", ""
 	case fieldSymbol:
 		if n := f.symbolCount(); n > 0 {
 			*f.symIdx() = wrap(*f.symIdx(), n)
-			f.search = ""
+			f.search, f.errs[fieldSymbol] = "", ""
 		}
 	}
 	if f.contract {
@@ -157,7 +157,7 @@ func (f *orderForm) typeText(s string) {
 }
 
 // typeSymbol adds s to the symbol search and selects the first symbol
-// it begins (none: the selection stays).
+// it begins (none: the selection stays, and the field is marked).
 func (f *orderForm) typeSymbol(s string) {
 	f.search += strings.ToUpper(s)
 	for i := range f.symbolCount() {
@@ -166,6 +166,17 @@ func (f *orderForm) typeSymbol(s string) {
 			break
 		}
 	}
+	f.errs[fieldSymbol] = f.searchMiss()
+}
+
+// searchMiss says that no symbol begins with what was typed into the
+// symbol field, "" when the symbol selected does (or nothing was typed):
+// the order must not go to review on the symbol selected before.
+func (f *orderForm) searchMiss() string {
+	if f.search == "" || f.symbolCount() == 0 || strings.HasPrefix(f.symbolAt(*f.symIdx()).Symbol, f.search) {
+		return ""
+	}
+	return "no symbol begins with " + f.search
 }
 
 // backspace deletes the last typed character of the focused field.
@@ -176,6 +187,7 @@ func (f *orderForm) backspace() {
 	}
 	if f.field == fieldSymbol {
 		f.search = trim(f.search)
+		f.errs[fieldSymbol] = f.searchMiss()
 	} else if v := f.amount(f.field); v != nil {
 		*v = trim(*v)
 		f.errs[f.field] = amountSyntax(*v)
@@ -372,6 +384,10 @@ func (f *orderForm) validate(s *state.Snapshot) (notional string, ok bool) {
 	sym := f.symbol()
 	if sym.Symbol == "" {
 		f.errs[fieldSymbol] = "choose a symbol"
+		return "", false
+	}
+	if miss := f.searchMiss(); miss != "" {
+		f.errs[fieldSymbol] = miss
 		return "", false
 	}
 	if sym.Status != "" && sym.Status != "TRADING" {

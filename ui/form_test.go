@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
 	"bhtop/actions"
@@ -231,5 +232,47 @@ func TestOpenPointNeverSent(t *testing.T) {
 		if _, err := c.order(c.pos); err == nil {
 			t.Errorf("closing quantity %q: no error", v)
 		}
+	}
+}
+
+// TestFormLongValueShowsItsEnd: a value longer than its field shows its
+// end, where the cursor types, after "…": a 21-digit price read
+// "[0.000000000000000…]", the digits being typed out of sight.
+func TestFormLongValueShowsItsEnd(t *testing.T) {
+	m := press(t, marketModel(testMarket(), 80, 24, WithNoColor(true)),
+		"n down down down down type:12345678901234567890.5 down type:0.000000000000000000123")
+	out := ansi.Strip(m.View().Content)
+	for _, want := range []string{"[…678901234567890.5]", "[…0000000000000123_]"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the form lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestFormSymbolTypedMatchesNone: a symbol typed that no symbol begins
+// with ("ZZZ", a typo "BTCUSDX") marks the Symbol field and enter opens
+// no review: the form kept the symbol selected before and reviewed an
+// order on BTCUSDT under "BTCUSDT (ZZZ)".
+func TestFormSymbolTypedMatchesNone(t *testing.T) {
+	for _, tc := range []struct{ name, keys string }{
+		{"spot", "n type:ZZZ down down down down type:0.01 down type:60000 enter"},
+		{"spot typo", "n type:BTCUSDX down down down down type:0.01 down type:60000 enter"},
+		{"contract", "n up right down type:ZZZ down down down down down type:10 down type:5 down type:60000 enter"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := press(t, marketModel(testMarket(), 80, 24, WithNoColor(true)), tc.keys)
+			out := ansi.Strip(m.View().Content)
+			if strings.Contains(out, "SEND THIS ORDER") || m.confirm != nil {
+				t.Errorf("a review opened for a symbol typed that matches none:\n%s", out)
+			}
+			if !strings.Contains(out, "! no symbol begins with") {
+				t.Errorf("the Symbol field is not marked:\n%s", out)
+			}
+		})
+	}
+	// The typed text backed off to a prefix that matches: valid again.
+	m := press(t, marketModel(testMarket(), 80, 24, WithNoColor(true)), "n type:BTCUSDX backspace down down down down type:0.01 down type:60000 enter")
+	if out := ansi.Strip(m.View().Content); !strings.Contains(out, "SEND THIS ORDER") {
+		t.Errorf("BTCUSD after backspace does not review:\n%s", out)
 	}
 }

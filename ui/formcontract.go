@@ -94,6 +94,10 @@ func (f *orderForm) validateContract(ref string) (actions.Review, bool) {
 	f.errs = [numFields]string{}
 	f.general = nil
 	f.checked = true
+	if miss := f.searchMiss(); miss != "" {
+		f.errs[fieldSymbol] = miss
+		return actions.Review{}, false
+	}
 	r := f.contractRequest()
 	for _, fld := range []int{fieldQty, fieldPrice, fieldLeverage, fieldTrigger, fieldOver} {
 		if f.uses(fld) {

@@ -33,19 +33,20 @@ func (f orderForm) View(cx modeCtx) string {
 		b.WriteString("\n\nesc closes")
 		return cx.boxed(st.Box, b.String())
 	}
-	// The title gives way last of all (the Market field says spot or
+	// The title gives way after the quote (the Market field says spot or
 	// contract too).
-	lines := []boxLine{{s: strings.TrimSuffix(b.String(), "\n\n"), drop: 1}, {}}
+	lines := []boxLine{{s: strings.TrimSuffix(b.String(), "\n\n"), drop: 2}, {}}
 	lines = append(lines, f.fieldLines(st, cx.w-st.Box.GetHorizontalFrameSize())...)
 	// On a small screen the blank lines give way first, then the hint
-	// (drop 3), the symbol's filters (2), then the quote, the free
-	// balance and the title (1); the fields, their messages, the warnings
-	// and the keys always show.
+	// (drop 4), the symbol's filters (3), then the quote, the free
+	// balance and the title (2), then the fields away from the one typed
+	// into, below it first (1); the focused field, the fields with a
+	// message, the warnings and the keys always show.
 	for _, l := range f.quoteLines(cx) {
-		drop := 1
+		drop := 2
 		switch plain := ansi.Strip(l); {
 		case strings.HasPrefix(plain, "b bid"):
-			drop = 3
+			drop = 4
 		case strings.HasPrefix(plain, "⚠"):
 			drop = 0
 		}
@@ -53,10 +54,10 @@ func (f orderForm) View(cx modeCtx) string {
 	}
 	lines = append(lines, boxLine{})
 	for _, l := range filterLines(f.symbol(), cx.w-st.Box.GetHorizontalFrameSize()) {
-		lines = append(lines, boxLine{s: st.Muted.Render(l), drop: 2})
+		lines = append(lines, boxLine{s: st.Muted.Render(l), drop: 3})
 	}
 	if free := f.freeLine(cx.snap, cx.privacy); free != "" {
-		lines = append(lines, boxLine{s: st.Muted.Render(free), drop: 1})
+		lines = append(lines, boxLine{s: st.Muted.Render(free), drop: 2})
 	}
 	for _, g := range f.general {
 		if cx.privacy {
@@ -86,7 +87,7 @@ func (f *orderForm) fieldLines(st *themes.Styles, width int) []boxLine {
 		if choice {
 			v = "◀ " + value + " ▶"
 		} else {
-			v = "[" + fit(value+cursorIf(f.field == field), 18) + "]"
+			v = "[" + fitTail(value+cursorIf(f.field == field), 18) + "]"
 		}
 		if f.field == field {
 			v = st.Focus.Render(v)
@@ -95,6 +96,10 @@ func (f *orderForm) fieldLines(st *themes.Styles, width int) []boxLine {
 		}
 		line := marker + st.Label.Render(fit(label, 10)) + v
 		e := f.errs[field]
+		drop := 0
+		if f.field != field && e == "" {
+			drop = 1 // gives way on a screen too low for every field
+		}
 		switch {
 		case e == "":
 		case ansi.StringWidth(line)+4+textWidth(e) <= width:
@@ -103,7 +108,7 @@ func (f *orderForm) fieldLines(st *themes.Styles, width int) []boxLine {
 			out = append(out, boxLine{s: line})
 			line = "    " + st.Bad.Render("! "+e)
 		}
-		out = append(out, boxLine{s: line})
+		out = append(out, boxLine{s: line, drop: drop})
 	}
 	symText := f.symbol().Symbol
 	if f.search != "" {
@@ -158,6 +163,19 @@ func (f *orderForm) freeLine(s *state.Snapshot, privacy bool) string {
 	}
 	return "free " + free(sym.BaseAsset) + " " + sym.BaseAsset +
 		", " + free(sym.QuoteAsset) + " " + sym.QuoteAsset
+}
+
+// fitTail pads s to w cells or, when it is wider, shows its end after
+// "…": a typed value's last digits and the cursor stay in sight.
+func fitTail(s string, w int) string {
+	if textWidth(s) <= w {
+		return fit(s, w)
+	}
+	r := []rune(s)
+	for len(r) > 0 && textWidth(string(r))+1 > w {
+		r = r[1:]
+	}
+	return fit("…"+string(r), w)
 }
 
 func cursorIf(on bool) string {

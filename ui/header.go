@@ -312,8 +312,13 @@ func shortDur(d time.Duration) string {
 	return twoUnitAge(d)
 }
 
+// signedDur is a measured offset, rounded to the unit it shows (whole
+// milliseconds under 10 s, seconds above): 29.9992 s is +30s.
 func signedDur(d time.Duration) string {
-	if d > -time.Millisecond && d < time.Millisecond {
+	if d = d.Round(time.Millisecond); d <= -10*time.Second || d >= 10*time.Second {
+		d = d.Round(time.Second)
+	}
+	if d == 0 {
 		return "±0ms"
 	}
 	if d < 0 {

@@ -9,6 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"bhtop/upstream"
 )
 
 // helpSizes are the sizes the help screen is checked at: the smallest
@@ -108,5 +110,28 @@ func TestHelpScrollKeys(t *testing.T) {
 	}
 	if m = press(t, m, "G ? ?"); m.helpTop != 0 {
 		t.Errorf("the help opens again at line %d, want 0", m.helpTop)
+	}
+}
+
+// TestReplayHasNoUpstreamKeys: replaying a journal there is no stream to
+// keep alive or resync: K and r are not in the help (they were, and
+// said "keepalive failed: replaying a journal") and pressing them asks
+// the backend nothing.
+func TestReplayHasNoUpstreamKeys(t *testing.T) {
+	b := newTestBackend(testSnapshot())
+	b.setStatus(upstream.Status{State: upstream.StateReplay, Host: "journal day.jsonl", ReadOnly: true})
+	m := sized(New(b, nil, WithNow(fixedNow), WithNoColor(true)), 80, 24)
+	help := ansi.Strip(press(t, m, "?").View().Content)
+	for _, w := range []string{"keepalive", "resync"} {
+		if strings.Contains(help, w) {
+			t.Errorf("the replay's help lists %q:\n%s", w, help)
+		}
+	}
+	m = press(t, m, "K r")
+	if n, r := b.keepalives.Load(), b.resyncs.Load(); n != 0 || r != 0 {
+		t.Errorf("K and r in a replay: %d keepalives, %d resyncs asked, want none", n, r)
+	}
+	if msg := ansi.Strip(m.View().Content); strings.Contains(msg, "keepalive…") || strings.Contains(msg, "resyncing…") {
+		t.Errorf("K or r in a replay says it works:\n%s", msg)
 	}
 }

@@ -100,5 +100,5 @@ func benchLiveIngest(b *testing.B, reader string) {
 	b.ReportMetric(float64(sess.Status().Connects-connects0), "reconnects")
 	b.ReportMetric(float64((testkit.CPUTime()-cpu0).Nanoseconds())/float64(n), "cpu-ns/event")
 	cancel()
-	<-done
+	testkit.Recv(b, done, 10*time.Second, "the session did not stop once cancelled")
 }

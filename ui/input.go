@@ -103,9 +103,17 @@ func (m Model) onPaneKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.setMsg(msgInfo, "theme "+themes.Names()[m.theme])
 		}
 	case key.Matches(msg, k.Keepalive):
+		if why := m.upkeys.take(m.b, opKeepalive, m.nowFn()); why != "" {
+			m.setMsg(msgInfo, "keepalive "+why)
+			return m, nil
+		}
 		m.setMsg(msgInfo, "keepalive…")
 		return m, m.keepaliveCmd()
 	case key.Matches(msg, k.Resync):
+		if why := m.upkeys.take(m.b, opResync, m.nowFn()); why != "" {
+			m.setMsg(msgInfo, "resync "+why)
+			return m, nil
+		}
 		m.setMsg(msgInfo, "resyncing…")
 		return m, m.resyncCmd()
 	case key.Matches(msg, k.New):

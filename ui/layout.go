@@ -34,6 +34,13 @@ const (
 	gridMinHeight = 30
 )
 
+// gridMarketMinWidth is the narrowest grid that shows the Market pane
+// beside the Fills and the Events: narrower, three panes on the bottom
+// row left the Fills no room for their time and cut quantities ("1…"),
+// and the Events none to wrap ("fill …"). The Market pane is then a key
+// away (5, tab), drawn in the Events' place while focused.
+const gridMarketMinWidth = 150
+
 // headerOneLineWidth: on a narrower screen the header takes two lines,
 // the listenKey and connection ages and the privacy badge on the second
 // (every item it must show does not fit one line of 60), unless the
@@ -69,7 +76,7 @@ func newLayout(w, h int, market bool) layout {
 		for i, t := range tabTitles(w, false) {
 			label := tabLabel(paneID(i), t)
 			l.tabX[i] = [2]int{x, x + textWidth(label)}
-			x += textWidth(label) + 1
+			x += textWidth(label) + tabGap(w)
 		}
 		return l
 	}
@@ -82,9 +89,10 @@ func newLayout(w, h int, market bool) layout {
 	l.panes[paneBalances] = rect{0, 1 + ordersH, balW, midH}
 	l.panes[panePositions] = rect{balW + 1, 1 + ordersH, w - balW - 1, midH}
 	y := 1 + ordersH + midH
-	if !market {
-		// No market at all: the fills and events share the bottom row
-		// (the Market pane is still a key away, saying why it is empty).
+	if !market || w < gridMarketMinWidth {
+		// No market at all, or no room for it: the fills and events share
+		// the bottom row (the Market pane is still a key away, saying why
+		// it is empty when there is no market).
 		fillsW := w / 2
 		l.panes[paneFills] = rect{0, y, fillsW, eventsH}
 		l.panes[paneEvents] = rect{fillsW + 1, y, w - fillsW - 1, eventsH}
@@ -119,6 +127,15 @@ func tabLabel(id paneID, title string) string {
 		return " " + string(rune('1'+int(id))) + " "
 	}
 	return " " + string(rune('1'+int(id))) + " " + title + " "
+}
+
+// tabGap is the space between two tabs: none on a screen too narrow
+// for the six keys with a space between (" 1   2 … 6" is 23 cells).
+func tabGap(w int) int {
+	if w < int(numPanes)*4-1 {
+		return 0
+	}
+	return 1
 }
 
 // paneShortTitles are the tabs' titles when the full ones do not fit;
@@ -366,7 +383,7 @@ func (m *Model) paneDrawer(id paneID, w, h int, fc *frameCache) paneDraw {
 	switch {
 	case id == paneFills:
 		c.note = m.feeNote
-	case id == paneOrders && m.history:
+	case id == paneOrders && m.history && m.panes[id].shows("Last", w, fc.cell.mk.live):
 		from, to := m.panes[id].window(max(0, h-2))
 		c.note = unfollowedNote(m.panes[id].rows[from:to], m.mk)
 	}
@@ -390,13 +407,17 @@ func (m *Model) tabBar() string {
 		} else {
 			b.WriteString(m.pt.tab.wrap(label))
 		}
-		b.WriteByte(' ')
+		if tabGap(m.lay.w) > 0 {
+			b.WriteByte(' ')
+		}
 	}
 	return fitStyled(b.String(), m.lay.w)
 }
 
-// paneAt is the pane under the cell (x, y), if any.
-func (l layout) paneAt(x, y int) (paneID, bool) {
+// paneAt is the pane under the cell (x, y), if any; focus, the pane
+// shown where two share a place (the Market focused in the Events'),
+// wins.
+func (l layout) paneAt(x, y int, focus paneID) (paneID, bool) {
 	if l.tabs {
 		if y == l.body.y { // the tab bar
 			for i, r := range l.tabX {
@@ -406,6 +427,9 @@ func (l layout) paneAt(x, y int) (paneID, bool) {
 			}
 			return 0, false
 		}
+	}
+	if !l.tabs && l.panes[focus].contains(x, y) {
+		return focus, true
 	}
 	for i, r := range l.panes {
 		if r.contains(x, y) {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -8,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"bhtop/market"
+	"bhtop/upstream"
 	"bhtop/value"
 )
 
@@ -162,12 +164,12 @@ func (m *Model) revalue() {
 	}
 	m.mk = newMktView(seq, m.snap, ms, m.market.valueIn, m.market.hub != nil, m.mk)
 	if v := m.mk.val; v != nil && m.snap.Version > 0 && len(m.snap.Balances) > 0 &&
-		(m.equity0 == nil || len(v.Unpriced) < m.equity0.unpriced) {
-		// The start is the first valuation, taken again while it left
-		// assets unpriced that are priced now (their quotes came
-		// later): the change is then the market's, not a price's
-		// arrival.
-		m.equity0 = &equityStart{equity: v.Equity, unpriced: len(v.Unpriced)}
+		(m.equity0 == nil || !m.equity0.comparable(v)) {
+		// The start is the first valuation, taken again whenever an
+		// asset it held went from priced to unpriced or back (a quote
+		// that came later, or one lost), or a position's mark did: the
+		// change is then the market's, not a price's arrival or loss.
+		m.equity0 = newEquityStart(v)
 	}
 	var start *decimal.Decimal
 	if m.equity0 != nil {
@@ -177,10 +179,82 @@ func (m *Model) revalue() {
 }
 
 // equityStart is the equity the header's change since start is counted
-// from, and how many assets its valuation left unpriced.
+// from, which assets its valuation held (a balance, or a position's PnL)
+// and whether each was priced, and which positions it held and whether
+// each one's PnL was known (its mark).
 type equityStart struct {
-	equity   decimal.Decimal
-	unpriced int
+	equity decimal.Decimal
+	priced map[string]bool
+	marked map[positionKey]bool
+}
+
+// positionKey names a position across valuations.
+type positionKey struct{ account, symbol, side string }
+
+func newEquityStart(v *value.Valuation) *equityStart {
+	e := &equityStart{
+		equity: v.Equity,
+		priced: make(map[string]bool, len(v.Assets)+len(v.Unpriced)),
+		marked: make(map[positionKey]bool, len(v.Positions)),
+	}
+	eachValued(v, func(asset string) { e.priced[asset] = true })
+	for _, a := range v.Unpriced {
+		e.priced[a] = false
+	}
+	for i := range v.Positions {
+		p := &v.Positions[i]
+		e.marked[positionKey{p.AccountID, p.Symbol, p.Side}] = p.Unrealized != nil
+	}
+	return e
+}
+
+// comparable reports whether the change from e to v is the market's (and
+// the account's own): no asset held in both went from priced to unpriced
+// or back, and no position held in both gained or lost its PnL (its mark
+// came or went: the PnL entered or left the equity). An asset or
+// position newly held or no longer held does not matter: a trade between
+// priced assets and a transfer are real changes of the equity (a buy of
+// an unpriced asset reads as a fall, beside the count of unpriced assets:
+// its value cannot be counted either way).
+func (e *equityStart) comparable(v *value.Valuation) bool {
+	same := true
+	eachValued(v, func(asset string) {
+		if p, held := e.priced[asset]; held && !p {
+			same = false
+		}
+	})
+	for _, a := range v.Unpriced {
+		if e.priced[a] {
+			same = false
+		}
+	}
+	for i := range v.Positions {
+		p := &v.Positions[i]
+		if known, held := e.marked[positionKey{p.AccountID, p.Symbol, p.Side}]; held && known != (p.Unrealized != nil) {
+			same = false
+		}
+	}
+	return same
+}
+
+// eachValued calls fn with each asset whose value v's equity counts: a
+// priced balance that is not zero, and the asset of a position's PnL
+// that is not zero and priced (one not in Unpriced), maybe more than
+// once. A PnL of 0 is never listed unpriced, priced or not, and counts
+// for nothing either way.
+func eachValued(v *value.Valuation, fn func(asset string)) {
+	for i := range v.Assets {
+		if a := &v.Assets[i]; a.Price != nil && !a.Total.IsZero() {
+			fn(a.Asset)
+		}
+	}
+	for i := range v.Positions {
+		if p := &v.Positions[i]; p.Unrealized != nil && !p.Unrealized.IsZero() {
+			if _, unpriced := slices.BinarySearch(v.Unpriced, p.PnLAsset); !unpriced {
+				fn(p.PnLAsset)
+			}
+		}
+	}
 }
 
 // equityLine is the header's equity, drawn in Update: the equity in the
@@ -207,8 +281,10 @@ func equityTexts(v *value.Valuation, start *decimal.Decimal) equityLine {
 // marketEmpty is what the Market pane says when it has no rows.
 func (m *Model) marketEmpty() string {
 	switch {
+	case !m.mk.live && m.status.State == upstream.StateReplay:
+		return "(no market data: a journal holds the user stream only)"
 	case !m.mk.live:
-		return "(no market data: not connected to the quote service)"
+		return "(no market data: off, --no-market)"
 	case m.mk.snap.Version == 0 && m.mk.snap.Health.Reason != "":
 		return "no market data (" + m.mk.snap.Health.Reason + ")"
 	case m.mk.snap.Version == 0:

@@ -9,6 +9,8 @@ import (
 
 	"bhtop/market"
 	"bhtop/rest"
+	"bhtop/state"
+	"bhtop/upstream"
 )
 
 // TestMarketPaneAndChart runs the dashboard with a market hub: key 5
@@ -423,5 +425,121 @@ func TestEquityChangeWaitsForPrices(t *testing.T) {
 	m = upd.(Model)
 	if m.eq.unpriced != 0 || m.eq.change != "0.00%" {
 		t.Errorf("with every price in, the change since start is %q (unpriced %d), want 0.00%%", m.eq.change, m.eq.unpriced)
+	}
+}
+
+// TestEquityChangeStartComparable: the start of the header's change is
+// taken again whenever an asset held then and now went from priced to
+// unpriced or back (its value entered or left the equity: no market
+// move), not only when fewer assets are unpriced (a price lost, or one
+// lost as another came, kept the old start: the change read the lost
+// asset's value as a loss); so when a position held then and now gains
+// or loses its mark (its PnL enters or leaves the equity); a market move
+// keeps it.
+func TestEquityChangeStartComparable(t *testing.T) {
+	without := func(symbols ...string) *market.Snapshot {
+		ms := *testMarket()
+		ms.Quotes = maps.Clone(ms.Quotes)
+		for _, s := range symbols {
+			delete(ms.Quotes, s)
+		}
+		return &ms
+	}
+	btcUp := without()
+	q := btcUp.Quotes["BTCUSDT"]
+	q.Last = "67122.55" // +10 %
+	btcUp.Quotes["BTCUSDT"] = q
+	perpUp := without()
+	pq := perpUp.Quotes["BTC-PERP"]
+	pq.Mark = "67155" // +10 %
+	perpUp.Quotes["BTC-PERP"] = pq
+	for _, c := range []struct {
+		name        string
+		first, then *market.Snapshot
+		want        func(change string) bool
+		wantText    string
+	}{
+		{"a price lost", without(), without("ETHUSDT", "ETHBTC"), func(c string) bool { return c == "0.00%" }, "0.00%"},
+		{"one price lost as another came", without("BTCUSDT", "ETHBTC"), without("ETHUSDT", "ETHBTC"), func(c string) bool { return c == "0.00%" }, "0.00%"},
+		{"a market move", without(), btcUp, func(c string) bool { return strings.HasPrefix(c, "+") && c != "+0.00%" }, "a gain"},
+		// A position's PnL leaves or enters the equity with its mark
+		// (its PnL asset, USDT, priced throughout): no market move.
+		{"a position's mark lost", without(), without("BTC-PERP"), func(c string) bool { return c == "0.00%" }, "0.00%"},
+		{"a position's mark came", without("BTC-PERP"), without(), func(c string) bool { return c == "0.00%" }, "0.00%"},
+		{"a position's mark moves", without(), perpUp, func(c string) bool { return strings.HasPrefix(c, "+") && c != "+0.00%" }, "a gain"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			hub := marketHub(c.first)
+			m := sized(New(newTestBackend(testSnapshot()), &testTrader{}, WithNow(fixedNow), WithMarket(hub, "USDT")), 160, 48)
+			next := *c.then
+			next.Version = c.first.Version + 1
+			hub.Publish(&next)
+			upd, _ := m.Update(marketMsg{})
+			m = upd.(Model)
+			if !c.want(m.eq.change) {
+				t.Errorf("change since start = %q (unpriced %d), want %s", m.eq.change, m.eq.unpriced, c.wantText)
+			}
+		})
+	}
+}
+
+// TestMarketEmptySaysWhyOff: with no market data at all the Market pane
+// says why: --no-market, or a journal replayed (which holds the user
+// stream only); it said "not connected to the quote service", a failure
+// where nothing failed.
+func TestMarketEmptySaysWhyOff(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		state upstream.ConnState
+		want  string
+	}{
+		{"no-market", upstream.StateLive, "(no market data: off, --no-market)"},
+		{"replay", upstream.StateReplay, "(no market data: a journal holds the user stream only)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newTestBackend(testSnapshot())
+			st := liveStatus()
+			st.State = tc.state
+			b.setStatus(st)
+			m := press(t, sized(New(b, nil, WithNow(fixedNow), WithNoColor(true)), 80, 24), "5")
+			if out := ansi.Strip(m.View().Content); !strings.Contains(out, tc.want) {
+				t.Errorf("the Market pane lacks %q:\n%s", tc.want, out)
+			}
+		})
+	}
+}
+
+// TestEquityChangeUnpricedPnLAtZero: a position whose PnL asset has no
+// price (XYZ) and whose PnL is 0 counts for nothing in the equity, as
+// when its PnL is not 0 (then XYZ is unpriced): the PnL leaving 0 is no
+// price lost, and the change goes on with the market (BTC +10 % here).
+// The start marked XYZ priced (a PnL not listed unpriced), so its PnL
+// leaving 0 took the start again: 0.00%.
+func TestEquityChangeUnpricedPnLAtZero(t *testing.T) {
+	withXYZ := func(mark string, btc string) *market.Snapshot {
+		ms := *testMarket()
+		ms.Quotes, ms.Instruments = maps.Clone(ms.Quotes), maps.Clone(ms.Instruments)
+		ms.Instruments["ABCXYZ-PERP"] = market.Instrument{Symbol: "ABCXYZ-PERP", Base: "ABC", Quote: "XYZ", Contract: true, Multiplier: "1", MarginAsset: "XYZ"}
+		ms.Quotes["ABCXYZ-PERP"] = market.Quote{Symbol: "ABCXYZ-PERP", Last: mark, Mark: mark}
+		q := ms.Quotes["BTCUSDT"]
+		q.Last = btc
+		ms.Quotes["BTCUSDT"] = q
+		return &ms
+	}
+	s := testSnapshot()
+	s.Positions = append(s.Positions, state.Position{AccountID: "1", Symbol: "ABCXYZ-PERP", Side: "LONG", AvgPrice: "10", Total: "1", Available: "1", Margin: "1"})
+	first := withXYZ("10", "61020.5") // its PnL is 0
+	hub := marketHub(first)
+	m := sized(New(newTestBackend(s), &testTrader{}, WithNow(fixedNow), WithMarket(hub, "USDT")), 160, 48)
+	if m.eq.unpriced != 0 || m.eq.change != "0.00%" {
+		t.Fatalf("at start: change %q, unpriced %d; want 0.00%%, none (the test's premise)", m.eq.change, m.eq.unpriced)
+	}
+	next := withXYZ("11", "67122.55") // its PnL 1 XYZ, unpriced; BTC +10 %
+	next.Version = first.Version + 1
+	hub.Publish(next)
+	upd, _ := m.Update(marketMsg{})
+	m = upd.(Model)
+	if m.eq.unpriced != 1 || !strings.HasPrefix(m.eq.change, "+") || m.eq.change == "+0.00%" {
+		t.Errorf("change since start = %q (unpriced %d), want a gain (BTC's), 1 unpriced", m.eq.change, m.eq.unpriced)
 	}
 }

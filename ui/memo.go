@@ -45,6 +45,18 @@ func (p *pane) columns(w int, market bool) ([]int, colFit) {
 	return p.visibleCols(w, market)
 }
 
+// shows reports whether the column titled title is among those drawn in
+// w cells.
+func (p *pane) shows(title string, w int, market bool) bool {
+	cols, _ := p.columns(w, market)
+	for _, ci := range cols {
+		if p.cols[ci].title == title {
+			return true
+		}
+	}
+	return false
+}
+
 // memoize computes the memo columns' texts of the rows a window of h rows
 // shows (the window View computes from the same offset and cursor).
 func (p *pane) memoize(h int, mk *mktView) {

@@ -23,6 +23,8 @@ type Model struct {
 	b Backend
 	t Trader // nil: read-only
 
+	upkeys upstreamKeys // r and K asked of each backend (upkeys.go)
+
 	market  marketSource // zero: no market data
 	mnotice <-chan struct{}
 	mk      *mktView     // never nil after New
@@ -167,6 +169,7 @@ func New(b Backend, t Trader, opts ...Option) Model {
 		panes:  newPanes(),
 		focus:  paneOrders,
 		frames: &frameCache{},
+		upkeys: upstreamKeys{},
 	}
 	for _, o := range opts {
 		o(&m)
@@ -191,6 +194,11 @@ func New(b Backend, t Trader, opts ...Option) Model {
 	}(m.ctx.Done(), m.unsub)
 	m.now = m.nowFn()
 	m.refresh()
+	if m.status.State == upstream.StateReplay {
+		// A journal has no stream to keep alive or resync.
+		m.keys.Keepalive.SetEnabled(false)
+		m.keys.Resync.SetEnabled(false)
+	}
 	return m
 }
 

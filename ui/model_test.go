@@ -430,3 +430,59 @@ func TestPrivacyHidesFormFree(t *testing.T) {
 	waitText(t, tm, "needs "+hidden+" USDT, free "+hidden)
 	finish(t, tm)
 }
+
+// TestRepeatedUpstreamKeysAreSpaced: r (or K) held down sends one
+// resync (keepalive), not one per key repeat: 150 r in a few seconds
+// spent the whole request weight (1499/1500) and held the stream's fold
+// for a minute behind the queued resyncs. Once the spacing has passed a
+// new r resyncs again.
+func TestRepeatedUpstreamKeysAreSpaced(t *testing.T) {
+	var now atomic.Int64
+	now.Store(t0.UnixNano())
+	clock := func() time.Time { return time.Unix(0, now.Load()) }
+	b := newTestBackend(testSnapshot())
+	tm := startProgram(t, b, &testTrader{}, 80, 24, WithNow(clock))
+	sendKeys(tm, "r")
+	waitText(t, tm, "resynced from REST snapshots")
+	sendKeys(tm, "K")
+	waitText(t, tm, "keepalive accepted")
+	for range 9 {
+		sendKeys(tm, "r", "K")
+	}
+	waitText(t, tm, "keepalive asked 0s ago: again in 5s")
+	if n, k := b.resyncs.Load(), b.keepalives.Load(); n != 1 || k != 1 {
+		t.Errorf("10 r and 10 K sent %d resyncs and %d keepalives, want 1 each", n, k)
+	}
+	now.Add(int64(upstreamKeySpacing + time.Second))
+	sendKeys(tm, "r")
+	waitText(t, tm, "resynced from REST snapshots")
+	finish(t, tm)
+	if n := b.resyncs.Load(); n != 2 {
+		t.Errorf("r after the spacing: %d resyncs in all, want 2", n)
+	}
+}
+
+// TestMouseOnMarketInEventsPlace: at 120–149 columns the Market pane,
+// focused, is drawn in the Events' place; a click or the wheel there
+// acts on the Market rows shown, not on the hidden Events (the click
+// took the focus to the Events, the Market vanishing under the pointer).
+func TestMouseOnMarketInEventsPlace(t *testing.T) {
+	m := sized(New(newTestBackend(testSnapshot()), &testTrader{}, WithNow(fixedNow),
+		WithMarket(marketHub(testMarket()), "USDT")), 120, 40)
+	m = press(t, m, "5")
+	if m.lay.tabs || m.lay.gridMarket || m.focus != paneMarket {
+		t.Fatalf("120x40 after 5: tabs %v gridMarket %v focus %d, want the grid without Market, Market focused", m.lay.tabs, m.lay.gridMarket, m.focus)
+	}
+	r := m.lay.panes[paneMarket]
+	next, _ := m.Update(tea.MouseClickMsg{X: r.x + 5, Y: r.y + 2 + 2, Button: tea.MouseLeft})
+	m = next.(Model)
+	if m.focus != paneMarket || m.panes[paneMarket].cursor != 2 {
+		t.Fatalf("click on the Market's 3rd row: focus %d cursor %d, want %d 2", m.focus, m.panes[paneMarket].cursor, paneMarket)
+	}
+	ev := m.panes[paneEvents].cursor
+	next, _ = m.Update(tea.MouseWheelMsg{X: r.x + 5, Y: r.y + 3, Button: tea.MouseWheelUp})
+	m = next.(Model)
+	if m.panes[paneMarket].cursor != 0 || m.panes[paneEvents].cursor != ev {
+		t.Errorf("wheel up over the Market: Market cursor %d (want 0), Events cursor %d (was %d)", m.panes[paneMarket].cursor, m.panes[paneEvents].cursor, ev)
+	}
+}

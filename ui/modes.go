@@ -120,11 +120,32 @@ const dropBlank = 9
 // boxedLines draws lines in a box no wider than the screen and, as far
 // as the lines that always show allow, no taller than the body: a line
 // too wide is wrapped (its continuation indented under its text, never
-// cut), then blank and droppable lines give way (boxLine).
+// cut), then blank and droppable lines give way (boxLine), then, while
+// the box is still too tall, its side padding narrows to one cell, then
+// none, so that lines wrap less.
 func (cx modeCtx) boxedLines(box lipgloss.Style, lines []boxLine) string {
+	if cx.w-box.GetHorizontalFrameSize() < 1 {
+		return ""
+	}
+	room := cx.bodyH - box.GetVerticalFrameSize()
+	out := cx.fitLines(box, lines, room)
+	for pad := 1; pad >= 0 && len(out) > room && box.GetPaddingLeft()+box.GetPaddingRight() > 2*pad; pad-- {
+		box = box.PaddingLeft(pad).PaddingRight(pad)
+		out = cx.fitLines(box, lines, room)
+	}
+	s := make([]string, len(out))
+	for i, l := range out {
+		s[i] = l.s
+	}
+	return box.Render(strings.Join(s, "\n"))
+}
+
+// fitLines is boxedLines' lines in box: wrapped to its width, and as
+// many as give way dropped while there are more than room.
+func (cx modeCtx) fitLines(box lipgloss.Style, lines []boxLine, room int) []boxLine {
 	inner := cx.w - box.GetHorizontalFrameSize()
 	if inner < 1 {
-		return ""
+		return nil
 	}
 	var out []boxLine
 	for _, l := range lines {
@@ -144,7 +165,6 @@ func (cx modeCtx) boxedLines(box lipgloss.Style, lines []boxLine) string {
 			out = append(out, boxLine{s: ansi.Truncate(part, inner, "…"), drop: l.drop})
 		}
 	}
-	room := cx.bodyH - box.GetVerticalFrameSize()
 	blank := func(l boxLine) bool { return strings.TrimSpace(ansi.Strip(l.s)) == "" }
 	for level := dropBlank; level > 0 && len(out) > room; level-- {
 		for i := len(out) - 1; i >= 0 && len(out) > room; i-- {
@@ -153,11 +173,7 @@ func (cx modeCtx) boxedLines(box lipgloss.Style, lines []boxLine) string {
 			}
 		}
 	}
-	s := make([]string, len(out))
-	for i, l := range out {
-		s[i] = l.s
-	}
-	return box.Render(strings.Join(s, "\n"))
+	return out
 }
 
 // dialog draws the active mode's box over the panes, fitted into room

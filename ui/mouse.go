@@ -7,7 +7,7 @@ func (m Model) onClick(mouse tea.Mouse) Model {
 	if m.form != nil || m.confirm != nil || m.showHelp || mouse.Button != tea.MouseLeft {
 		return m
 	}
-	id, ok := m.lay.paneAt(mouse.X, mouse.Y)
+	id, ok := m.lay.paneAt(mouse.X, mouse.Y, m.focus)
 	if !ok {
 		return m
 	}
@@ -49,7 +49,7 @@ func (m Model) onWheel(mouse tea.Mouse) Model {
 	if m.form != nil || m.confirm != nil || m.showHelp {
 		return m
 	}
-	id, ok := m.lay.paneAt(mouse.X, mouse.Y)
+	id, ok := m.lay.paneAt(mouse.X, mouse.Y, m.focus)
 	if !ok || id < 0 {
 		id = m.focus
 	}

@@ -153,3 +153,21 @@ func TestRoundedToZeroIsNeutral(t *testing.T) {
 		t.Errorf("market rows %+v, want a 24 h change \"0.00%%\" of sign 0", rows)
 	}
 }
+
+// TestSignedDurRounds: the status line's clock offset is the measured
+// one to the unit shown: 29.999 s reads +30s (it read +29s, a second off
+// the service's 30 s skew); under 10 s it is in whole milliseconds.
+func TestSignedDurRounds(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		29999242381 * time.Nanosecond:         "+30s",
+		-29999242381 * time.Nanosecond:        "-30s",
+		3*time.Second + 600*time.Microsecond:  "+3001ms",
+		89*time.Second + 700*time.Millisecond: "+1m30s",
+		400 * time.Microsecond:                "±0ms",
+		10*time.Second - 300*time.Microsecond: "+10s",
+	} {
+		if got := signedDur(d); got != want {
+			t.Errorf("signedDur(%v) = %q, want %q", d, got, want)
+		}
+	}
+}

@@ -284,13 +284,13 @@ func orderColumns() []column {
 		{title: "TIF", prio: 4, max: 4, text: plain(tif)},
 		{title: "Price", align: alignDec, text: plain(price), cmp: decCmp(price)},
 		{mkt: true, title: "Last", align: alignDec, prio: 2, text: last, mcmp: mktDecCmp(last)},
-		{mkt: true, title: "To Fill", align: alignRight, prio: 1, fixed: 8, memo: true, text: dist, textPaint: nearPaint("", "0.5")},
+		{mkt: true, open: true, title: "To Fill", align: alignRight, prio: 1, fixed: 8, memo: true, text: dist, textPaint: nearPaint("", "0.5")},
 		{title: "Qty", align: alignDec, money: true, text: plain(qty), cmp: decCmp(qty)},
 		{title: "Filled", align: alignDec, money: true, prio: 1, text: plain(filled), cmp: decCmp(filled)},
 		{title: "Fill%", align: alignRight, prio: 2, fixed: 6, memo: true, text: pct},
 		{title: "Avg Price", align: alignDec, prio: 3, text: plain(avg), cmp: decCmp(avg)},
 		{title: "Status", max: 24, text: plain(status), cmp: textCmp(status)},
-		{title: "W", prio: 5, fixed: 1, text: plain(working)},
+		{title: "W", open: true, prio: 5, fixed: 1, text: plain(working)},
 		{title: "Age", align: alignRight, prio: 1, fixed: 4, text: age, clock: ageClock, cmp: func(a, b *item) int {
 			return int(sign64(created(b) - created(a))) // newest first reads as "youngest"
 		}},

@@ -135,6 +135,7 @@ func reason(r rest.OrderResult) string {
 }
 
 func (m Model) onKeepalive(msg keepaliveMsg) Model {
+	m.upkeys.done(msg.b, opKeepalive)
 	if msg.err != nil {
 		m.setMsg(msgBad, "keepalive failed: "+msg.err.Error())
 		return m
@@ -147,6 +148,7 @@ func (m Model) onKeepalive(msg keepaliveMsg) Model {
 }
 
 func (m Model) onResync(msg resyncMsg) Model {
+	m.upkeys.done(msg.b, opResync)
 	if msg.err != nil {
 		m.setMsg(msgBad, "resync failed: "+msg.err.Error())
 		return m

@@ -83,6 +83,9 @@ type column struct {
 	flex  bool // takes the width left over
 	money bool // hidden in privacy mode
 	mkt   bool // market data: not shown when there is no market at all
+	// open: only an open order has it (its distance to fill, working);
+	// not shown in the closed orders (history), where it is blank.
+	open bool
 	// withNext: shown only together with the next column (bid and ask).
 	withNext bool
 	// memo: the cell costs arithmetic, so the rows on screen are computed

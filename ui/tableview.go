@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // viewCtx is what a pane's view needs besides the pane.
@@ -58,7 +60,7 @@ func (p *pane) visibleCols(w int, market bool) (cols []int, fit colFit) {
 	}
 	for _, ci := range order {
 		c := &p.cols[ci]
-		if c.mkt && !market {
+		if c.mkt && !market || c.open && p.id == paneOrders && p.key.mode == 1 { // 1: the closed orders
 			continue
 		}
 		if over := used + need(ci) - w; over > 0 && c.prio > 0 && (c.prio > cutGivesTo || over > room) {
@@ -219,12 +221,21 @@ func (d *paneDraw) header() string {
 	var h strings.Builder
 	h.Grow(d.w + 8)
 	h.WriteString("  ")
+	width := 2
+	for _, ci := range d.cols {
+		width += p.colW(ci, d.fit) + 1
+	}
+	cut, x := width > d.w, 2
 	for _, ci := range d.cols {
 		col := &p.cols[ci]
 		cw := p.colW(ci, d.fit)
-		if col.align == alignLeft {
+		x += cw + 1
+		switch {
+		case cut && col.align != alignLeft && x-1 >= d.w:
+			writeSpaces(&h, cw) // as the rows leave the number out (writeCells)
+		case col.align == alignLeft:
 			writeFit(&h, col.title, cw)
-		} else {
+		default:
 			writeSpaces(&h, cw-len(col.title))
 			h.WriteString(col.title)
 		}
@@ -325,12 +336,18 @@ func (p *pane) writeCells(b *strings.Builder, c *viewCtx, ri int, lp paint, cell
 		b.WriteString("  ")
 	}
 	width := 2
+	abut := false // a number ends where the cut line's "…" goes
 	for k, ci := range cols {
 		col := &p.cols[ci]
 		cw := p.colW(ci, cf)
 		s, cp := cells[k].s, cells[k].cp
+		abut = abut || cut && col.align != alignLeft && width+cw == w-1
 		b.WriteString(cp.open)
 		switch {
+		case cut && col.align != alignLeft && width+cw >= w:
+			// A number the line's end would cut ("1…" for 10) is left out
+			// whole; the "…" says that more is hidden.
+			writeSpaces(b, cw)
 		case col.money && c.privacy && s == hidden:
 			writeSpaces(b, cw-3)
 			b.WriteString(s)
@@ -357,7 +374,11 @@ func (p *pane) writeCells(b *strings.Builder, c *viewCtx, ri int, lp paint, cell
 		width += cw + 1
 	}
 	if cut {
-		s := lp.wrap(fitStyled(b.String()[len(lp.open):], w))
+		s := b.String()[len(lp.open):]
+		if abut { // a whole 0.01 must not read "0.01…"
+			s = ansi.Truncate(s, w-1, "") + " "
+		}
+		s = lp.wrap(fitStyled(s, w))
 		b.Reset()
 		b.WriteString(s)
 		return

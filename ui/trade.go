@@ -181,7 +181,11 @@ func (r cancelAllReview) View(room int) string {
 	lines := []string{"CANCEL " + strconv.Itoa(len(r)) + " OPEN ORDERS?", ""}
 	for i, k := range keys {
 		if i == room-1 && len(keys) > room {
-			lines = append(lines, "… and "+strconv.Itoa(len(keys)-i)+" more symbols")
+			if i == 0 { // no symbol above to be "more" than
+				lines = append(lines, "on "+strconv.Itoa(len(keys))+" symbols")
+			} else {
+				lines = append(lines, "… and "+strconv.Itoa(len(keys)-i)+" more symbols")
+			}
 			break
 		}
 		lines = append(lines, padLeft(strconv.Itoa(counts[k]), 5)+"  "+k)

@@ -414,3 +414,22 @@ func TestCloseReviewPrivateQuantity(t *testing.T) {
 		t.Errorf("typing 5 after the shown quantity 2:\n%s", out)
 	}
 }
+
+// TestCancelAllReviewRoomForOneLine: a cancel-all review with room for
+// one line of symbols (40×10) says how many symbols, not "… and 6 more
+// symbols" under no symbol at all.
+func TestCancelAllReviewRoomForOneLine(t *testing.T) {
+	var r cancelAllReview
+	for _, s := range []string{"BTCUSDT", "ETHBTC", "ETHUSDT"} {
+		r = append(r, actions.Target{Market: "spot", Symbol: s, OrderID: s})
+	}
+	for room, want := range map[int]string{1: "on 3 symbols", 2: "… and 2 more symbols", 3: "ETHUSDT"} {
+		got := r.View(room)
+		if !strings.Contains(got, want) {
+			t.Errorf("room %d: the review lacks %q:\n%s", room, want, got)
+		}
+		if room == 1 && strings.Contains(got, "more") {
+			t.Errorf("room 1: \"more\" under no symbol:\n%s", got)
+		}
+	}
+}

@@ -2,8 +2,10 @@ package testkit
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"net"
+	"runtime"
 	"testing"
 	"time"
 
@@ -80,5 +82,40 @@ func TestProxyPause(t *testing.T) {
 	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
 	if got, err := r.ReadString('\n'); err != nil || got != "two\n" {
 		t.Fatalf("after Resume = %q, %v; want the held line", got, err)
+	}
+}
+
+// fatalTB records a Fatalf and ends its goroutine, as a test's does.
+type fatalTB struct {
+	testing.TB
+	msg string
+}
+
+func (f *fatalTB) Helper() {}
+
+func (f *fatalTB) Fatalf(format string, args ...any) {
+	f.msg = fmt.Sprintf(format, args...)
+	runtime.Goexit()
+}
+
+func TestRecv(t *testing.T) {
+	ch := make(chan int, 1)
+	ch <- 7
+	if got := Recv(t, ch, time.Second, "no value"); got != 7 {
+		t.Errorf("Recv = %d, want 7", got)
+	}
+	close(ch)
+	if got := Recv(t, ch, time.Second, "no value"); got != 0 {
+		t.Errorf("Recv of a closed channel = %d, want 0", got)
+	}
+	f := &fatalTB{TB: t}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Recv(f, make(chan int), 5*time.Millisecond, "no %s came", "reply")
+	}()
+	Recv(t, done, 5*time.Second, "Recv of a silent channel neither returned nor failed")
+	if f.msg != "after 5ms: no reply came" {
+		t.Errorf("Recv of a silent channel failed with %q, want the deadline and the message", f.msg)
 	}
 }

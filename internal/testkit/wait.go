@@ -59,6 +59,24 @@ func Eventually(t testing.TB, within time.Duration, cond func() bool, format str
 	}
 }
 
+// Recv receives from ch, and fails the test with the message (format and
+// args, as fmt.Sprintf) when nothing comes within (real time): a receive
+// that would otherwise wait for go test's own timeout (10 minutes), with
+// no word of what it waited for. A closed channel gives its zero value
+// at once, as a bare receive does.
+func Recv[T any](t testing.TB, ch <-chan T, within time.Duration, format string, args ...any) T {
+	t.Helper()
+	timer := time.NewTimer(within)
+	defer timer.Stop()
+	select {
+	case v := <-ch:
+		return v
+	case <-timer.C:
+		t.Fatalf("after %s: %s", within, fmt.Sprintf(format, args...))
+		panic("unreachable")
+	}
+}
+
 // Advancing polls cond every Poll, moving the fake clock by step before
 // each look: the code under test sees step of its time pass per Poll of
 // real time, so hours of keepalives, backoffs and TTLs run in

@@ -1,0 +1,253 @@
+package stream
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"bhtop/internal/clock"
+	"bhtop/internal/simtest"
+	"bhtop/internal/testkit"
+	"bhtop/rest"
+	"bhtop/sim"
+)
+
+// weightFixture is a live session on a simulator whose REQUEST_WEIGHT
+// limit is low, everything on one fake clock; its REST client paces
+// itself (and waits) on that clock, so the test moves time.
+type weightFixture struct {
+	srv      *simtest.Sim
+	clk      *clock.Fake
+	rest     *rest.Client
+	s        *Session
+	inflight *testkit.Inflight
+}
+
+func newWeightFixture(t *testing.T, limit int) *weightFixture {
+	t.Helper()
+	// Activity 1 starts the simulator's activity loop; SetActivity sets the rate.
+	srv, clk := simtest.StartOnClock(t, sim.Options{Activity: 1, RateLimits: sim.RateLimits{WeightPerMinute: limit}})
+	srv.SetActivity(0)
+	inflight := &testkit.Inflight{}
+	c := srv.Client(append(simtest.OnClock(clk), rest.WithResyncInterval(100*365*24*time.Hour),
+		rest.WithHTTPClient(inflight.Client()))...)
+	if _, err := c.BrokerInfo(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s := startSession(t, c, srv.WSURL(), clk)
+	f := &weightFixture{srv: srv, clk: clk, rest: c, s: s, inflight: inflight}
+	if !inflight.Advancing(clk, time.Second, 10*time.Second, func() bool { return live(s) }) {
+		t.Fatalf("not live: %+v", s.Status())
+	}
+	return f
+}
+
+// spend spends the client's request weight (as many resyncs, or the
+// dashboard's other requests, would) until a resync's snapshots no longer
+// fit the minute, after the window emptied: they fit again a minute (and
+// the governor's margin) later.
+func (f *weightFixture) spend(t *testing.T) {
+	t.Helper()
+	if !f.inflight.Idle(5 * time.Second) {
+		t.Fatal("a request still under way")
+	}
+	f.clk.Advance(2 * time.Minute)
+	for f.rest.WeightWait(snapshotWeight) == 0 {
+		if _, err := f.rest.Account(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// resynced moves the clock a second at a time, between requests, until
+// the Resync done answers, and returns its answer; it fails the test
+// when none came within 10 s.
+func (f *weightFixture) resynced(t *testing.T, done <-chan error) error {
+	t.Helper()
+	start := f.clk.Now()
+	var err error
+	if !f.inflight.Advancing(f.clk, time.Second, 10*time.Second, func() bool {
+		select {
+		case err = <-done:
+			return true
+		default:
+			return false
+		}
+	}) {
+		t.Fatalf("the resync still waits (clock +%s): %+v", f.clk.Now().Sub(start), f.s.Status())
+	}
+	return err
+}
+
+// balancesTrue says the session's balances are the simulator's.
+func (f *weightFixture) balancesTrue() bool {
+	truth := f.srv.AccountTruth(f.srv.APIKey())
+	snap := f.s.Hub().Latest()
+	if len(snap.Balances) != len(truth) {
+		return false
+	}
+	for _, b := range snap.Balances {
+		w, ok := truth[b.Asset]
+		if !ok || !decEq(b.Free, w[0]) || !decEq(b.Locked, w[1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestResyncWaitingForWeightKeepsFolding: a resync asked for while the
+// account's request weight is spent waits for it with the stream's events
+// still folded (the panes move), the status saying it waits for request
+// weight and until when, not "live"; once the weight frees, the snapshots
+// are taken and the events that came while they were asked for are folded
+// on top of them: no gap, the state is the simulator's. Nothing hangs
+// past the wait.
+func TestResyncWaitingForWeightKeepsFolding(t *testing.T) {
+	t.Parallel()
+	f := newWeightFixture(t, 60)
+	f.spend(t)
+	wait := f.rest.WeightWait(snapshotWeight)
+	f.srv.SetActivity(40)
+	before := f.s.Hub().Latest().Stats.Events
+	start := f.clk.Now()
+
+	done := make(chan error, 1)
+	go func() { done <- f.s.Resync(context.Background()) }()
+	if !testkit.Within(5*time.Second, func() bool {
+		st := f.s.Status()
+		return st.State == StateResyncing && strings.Contains(st.Reason, "request weight")
+	}) {
+		t.Fatalf("status while the resync waits for weight: %+v, want resyncing, waiting for request weight", f.s.Status())
+	}
+	if st := f.s.Status(); !st.RetryAt.Equal(start.Add(wait)) {
+		t.Errorf("RetryAt %s, want the end of the wait %s", st.RetryAt, start.Add(wait))
+	}
+	if !testkit.Within(5*time.Second, func() bool { return f.s.Hub().Latest().Stats.Events >= before+20 }) {
+		t.Fatalf("events folded while waiting for weight: %d, want >= %d (the fold is held)",
+			f.s.Hub().Latest().Stats.Events-before, 20)
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("the resync returned (%v) before the weight freed", err)
+	default:
+	}
+
+	// The activity goes on while the snapshots are asked for and folded.
+	if err := f.resynced(t, done); err != nil {
+		t.Fatalf("resync: %v", err)
+	}
+	if st := f.s.Status(); st.State != StateLive || st.Reason != "" || !st.RetryAt.IsZero() {
+		t.Errorf("status after the resync: %s %q retry %s, want live", st.State, st.Reason, st.RetryAt)
+	}
+	if got := f.s.Status().LastSnapshot; got.Before(start.Add(wait)) {
+		t.Errorf("LastSnapshot %s, want after the wait (%s)", got, start.Add(wait))
+	}
+	f.srv.SetActivity(0)
+	if !testkit.Within(5*time.Second, f.balancesTrue) {
+		t.Fatalf("balances after the resync differ from the simulator's: %+v vs %v",
+			f.s.Hub().Latest().Balances, f.srv.AccountTruth(f.srv.APIKey()))
+	}
+	f.clk.Advance(2 * time.Minute) // room for the truth's requests
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if diff, err := truthDiff(ctx, f.rest, f.s.Hub().Latest()); err != nil || diff != "" {
+		t.Errorf("state after the resync differs from the REST truth (%v):\n%s", err, diff)
+	}
+}
+
+// TestReconnectWaitsForWeightUnheld: a reconnect while the request weight
+// is spent waits for it before it opens the socket (whose frames it would
+// hold until the snapshots are in), saying so and until when; then it
+// connects, resyncs and is live, with the events of the outage known.
+func TestReconnectWaitsForWeightUnheld(t *testing.T) {
+	t.Parallel()
+	f := newWeightFixture(t, 60)
+	f.srv.SetActivity(40)
+	f.spend(t)
+	f.srv.SetUserStreamDown(true)
+	if !testkit.Within(5*time.Second, func() bool { return f.s.Status().State != StateLive }) {
+		t.Fatalf("still live with the stream down: %+v", f.s.Status())
+	}
+	f.srv.SetUserStreamDown(false)
+	waiting := func() bool {
+		st := f.s.Status()
+		return st.State == StateConnecting && strings.Contains(st.Reason, "waiting for request weight until ")
+	}
+	if !f.inflight.Advancing(f.clk, 100*time.Millisecond, 5*time.Second, waiting) {
+		t.Fatalf("status while the reconnect waits for weight: %+v, want connecting, waiting for request weight", f.s.Status())
+	}
+	if st := f.s.Status(); !st.ConnectedAt.IsZero() {
+		t.Errorf("connected at %s while waiting for weight, want no socket", st.ConnectedAt)
+	}
+	if !f.inflight.Advancing(f.clk, time.Second, 10*time.Second, func() bool { return f.s.Status().State == StateLive }) {
+		t.Fatalf("not live after the weight freed: %+v", f.s.Status())
+	}
+	f.srv.SetActivity(0)
+	if !testkit.Within(5*time.Second, f.balancesTrue) {
+		t.Fatalf("balances after the reconnect differ from the simulator's: %+v vs %v",
+			f.s.Hub().Latest().Balances, f.srv.AccountTruth(f.srv.APIKey()))
+	}
+}
+
+// TestResyncPacedWhileHeldSaysSo: when another request takes the weight
+// between the resync's wait and its snapshots, the snapshots are paced
+// with the frames held (the rare case left); the status says so, with
+// when they go, and is live again once they are in.
+func TestResyncPacedWhileHeldSaysSo(t *testing.T) {
+	t.Parallel()
+	f := newWeightFixture(t, 60)
+	if !f.inflight.Idle(5 * time.Second) {
+		t.Fatal("a request still under way")
+	}
+	f.clk.Advance(2 * time.Minute)
+	start := f.clk.Now()
+	f.s.beforeHold = func() { // another request of the host, just before the hold
+		for f.rest.WeightWait(snapshotWeight) == 0 {
+			if _, err := f.rest.Account(context.Background()); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}
+	done := make(chan error, 1)
+	go func() { done <- f.s.Resync(context.Background()) }()
+	if !testkit.Within(5*time.Second, func() bool {
+		st := f.s.Status()
+		return st.State == StateResyncing && strings.Contains(st.Reason, "request weight") && st.RetryAt.After(start)
+	}) {
+		t.Fatalf("status while the held snapshots are paced: %+v, want resyncing, waiting for request weight", f.s.Status())
+	}
+	if err := f.resynced(t, done); err != nil {
+		t.Fatalf("resync: %v", err)
+	}
+	if st := f.s.Status(); st.State != StateLive || st.Reason != "" {
+		t.Errorf("status after the resync: %s %q, want live", st.State, st.Reason)
+	}
+}
+
+// TestResyncPastDeadlineSaysWhen: a resync whose wait for request weight
+// would outlast the caller's deadline (the dashboard's 30 s) returns at
+// once, saying until when the weight is spent, and resyncs nothing: the
+// caller is not told "deadline exceeded" half a minute later about a
+// resync that then happens anyway.
+func TestResyncPastDeadlineSaysWhen(t *testing.T) {
+	t.Parallel()
+	f := newWeightFixture(t, 60)
+	f.spend(t)
+	wait := f.rest.WeightWait(snapshotWeight)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // as the dashboard asks
+	defer cancel()
+	err := f.s.Resync(ctx)
+	var be *rest.BackoffError
+	if !errors.As(err, &be) || !errors.Is(err, rest.ErrRateLimited) || !be.Local || !be.Until.Equal(f.clk.Now().Add(wait)) {
+		t.Fatalf("Resync = %v, want a local rate limit until %s", err, f.clk.Now().Add(wait))
+	}
+	if ctx.Err() != nil {
+		t.Fatal("Resync returned only at the deadline")
+	}
+	if st := f.s.Status(); st.State != StateLive {
+		t.Errorf("status %s %q after a resync refused, want live", st.State, st.Reason)
+	}
+}
