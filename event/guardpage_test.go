@@ -34,25 +34,42 @@ func (p *pageEnd) at(f []byte) []byte {
 	return b
 }
 
+// pageCheck decodes a frame at the end of readable memory with the
+// line and without it, and fails the test when either differs from a
+// heap copy decoded generically.
+type pageCheck struct {
+	p                    *pageEnd
+	fast, table, generic Decoder
+}
+
+func newPageCheck(tb testing.TB) *pageCheck {
+	c := &pageCheck{p: newPageEnd(tb)}
+	c.table.noLine, c.generic.generic = true, true
+	return c
+}
+
+// check returns the events decoded with the line.
+func (c *pageCheck) check(t testing.TB, f []byte) []Event {
+	t.Helper()
+	want := c.generic.Decode(append([]byte(nil), f...))
+	b := c.p.at(f)
+	got := c.fast.Decode(b)
+	if diff := sameEvents(got, want); diff != "" {
+		t.Fatalf("%q at a page's end: %s", f, diff)
+	}
+	if diff := sameEvents(c.table.Decode(b), want); diff != "" {
+		t.Fatalf("%q at a page's end, without the line: %s", f, diff)
+	}
+	return got
+}
+
 // TestDecodePageEnd: the documents' frames and the usual reports, whole,
 // cut short at any byte, with any byte changed or inserted, decode at the
 // very end of readable memory without reading past it, and as a copy on
 // the heap does generically.
 func TestDecodePageEnd(t *testing.T) {
-	p := newPageEnd(t)
-	var fast, table, generic Decoder
-	table.noLine, generic.generic = true, true
-	check := func(f []byte) {
-		t.Helper()
-		want := generic.Decode(append([]byte(nil), f...))
-		b := p.at(f)
-		if diff := sameEvents(fast.Decode(b), want); diff != "" {
-			t.Fatalf("%q at a page's end: %s", f, diff)
-		}
-		if diff := sameEvents(table.Decode(b), want); diff != "" {
-			t.Fatalf("%q at a page's end, without the line: %s", f, diff)
-		}
-	}
+	c := newPageCheck(t)
+	check := func(f []byte) { t.Helper(); c.check(t, f) }
 	frames := append(lineReports(), specAccount, specPosition, `{"ping":1}`)
 	for _, r := range frames {
 		mutations(r, check)
@@ -71,20 +88,8 @@ var lineValues = []string{`""`, `"0"`, `0`, `"00"`, `00`, `"01"`, `01`, `"-1"`, 
 // another way (lineValues), with white space around it, or given twice,
 // decodes at the end of readable memory as a heap copy does generically.
 func TestDecodePageEndValues(t *testing.T) {
-	p := newPageEnd(t)
-	var fast, table, generic Decoder
-	table.noLine, generic.generic = true, true
-	check := func(f string) {
-		t.Helper()
-		want := generic.Decode([]byte(f))
-		b := p.at([]byte(f))
-		if diff := sameEvents(fast.Decode(b), want); diff != "" {
-			t.Fatalf("%s at a page's end: %s", f, diff)
-		}
-		if diff := sameEvents(table.Decode(b), want); diff != "" {
-			t.Fatalf("%s at a page's end, without the line: %s", f, diff)
-		}
-	}
+	c := newPageCheck(t)
+	check := func(f string) { t.Helper(); c.check(t, []byte(f)) }
 	for _, r := range lineReports() {
 		// the fields: r is flat, its values hold no `,"`
 		body := r[1 : len(r)-1]

@@ -18,6 +18,10 @@ type Decoded struct {
 	// Events are the frame's events (event.Decoder's Decode of Frame); nil
 	// for a bad record.
 	Events []event.Event
+	// Aux is what ScanDecodedPrep's prep appended for Events (nil without
+	// a prep).
+	Aux []uint64
+	aux int // where Aux starts in the block's aux, until the block is decoded
 }
 
 // Block sizes for ScanDecoded: a block holds about blockBytes of lines (or
@@ -49,6 +53,8 @@ type block struct {
 	lines []rawLine
 	recs  []Decoded
 	dec   event.Decoder
+	prep  func(evs []event.Event, aux []uint64) []uint64
+	aux   []uint64      // prep's words for the block's records
 	ready chan struct{} // one token when recs are decoded
 }
 
@@ -66,10 +72,22 @@ var blockPool sync.Pool
 // valid only during the call. A read error stops the scan after the
 // records before it, as in Scan.
 func ScanDecoded(r io.Reader, workers int, fn func(d *Decoded)) error {
-	return scanDecoded(&lineReader{r: skipBOM(r), blockBytes: blockBytes, blockLines: blockLines}, workers, fn)
+	return ScanDecodedPrep(r, workers, nil, fn)
 }
 
-func scanDecoded(lr *lineReader, workers int, fn func(d *Decoded)) error {
+// ScanDecodedPrep is ScanDecoded calling prep, when not nil, with each
+// record's events on the decoding goroutine that decoded them, as soon
+// as they are: prep appends what it derives from them (what the folder
+// would otherwise compute, such as state.PrepareEvents) to aux and
+// returns it, and fn finds those words as the record's Aux. The blocks
+// the caller reads and decodes itself (when the next one is late, and
+// every block with one worker) are not prepared: their records' Aux is
+// nil, and fn must fold them without.
+func ScanDecodedPrep(r io.Reader, workers int, prep func(evs []event.Event, aux []uint64) []uint64, fn func(d *Decoded)) error {
+	return scanDecoded(&lineReader{r: skipBOM(r), blockBytes: blockBytes, blockLines: blockLines}, workers, prep, fn)
+}
+
+func scanDecoded(lr *lineReader, workers int, prep func(evs []event.Event, aux []uint64) []uint64, fn func(d *Decoded)) error {
 	workers = max(workers, 1)
 	n := 2*workers + 2 // blocks in flight: each decoder busy, the folder busy, some read ahead
 	if workers == 1 {
@@ -82,6 +100,7 @@ func scanDecoded(lr *lineReader, workers int, fn func(d *Decoded)) error {
 		if b == nil {
 			b = &block{ready: make(chan struct{}, 1)}
 		}
+		b.prep = prep
 		blocks[i] = b
 		p.free <- b
 	}
@@ -101,7 +120,7 @@ func scanDecoded(lr *lineReader, workers int, fn func(d *Decoded)) error {
 			case <-b.ready: // decoded, never folded (fn panicked)
 			default:
 			}
-			b.recs = b.recs[:0]
+			b.recs, b.prep = b.recs[:0], nil
 			blockPool.Put(b)
 		}
 	}()
@@ -114,7 +133,7 @@ func scanDecoded(lr *lineReader, workers int, fn func(d *Decoded)) error {
 						p.free <- b
 						return
 					}
-					b.decode()
+					b.decode(true)
 					b.ready <- struct{}{}
 				case <-p.quit:
 					return
@@ -194,7 +213,7 @@ func (p *pipe) help() bool {
 			p.free <- b
 			return false
 		}
-		b.decode()
+		b.decode(false) // the folder: no prep (it would do that work twice)
 		b.ready <- struct{}{}
 		return true
 	default:
@@ -326,9 +345,16 @@ func (lr *lineReader) line(b *block, start, end int, cut bool) {
 	}
 }
 
-// decode parses and decodes the block's lines into recs.
-func (b *block) decode() {
+// decode parses and decodes the block's lines into recs, calling prep
+// (if any) on each record's events when withPrep says so (a decoder's
+// goroutine: the folder's own blocks go without, their Aux nil).
+func (b *block) decode(withPrep bool) {
 	b.dec.Reset()
+	b.aux = b.aux[:0]
+	prep := b.prep
+	if !withPrep {
+		prep = nil
+	}
 	b.recs = slices.Grow(b.recs[:0], len(b.lines))[:len(b.lines)]
 	for i := range b.lines {
 		l, d := &b.lines[i], &b.recs[i]
@@ -344,6 +370,19 @@ func (b *block) decode() {
 			}
 		}
 		d.Line, d.Cut = l.line, l.cut
+		if prep != nil {
+			d.aux = len(b.aux)
+			b.aux = prep(d.Events, b.aux)
+		}
+	}
+	if prep != nil { // (b.aux may have moved as it grew)
+		for i := range b.recs {
+			end := len(b.aux)
+			if i+1 < len(b.recs) {
+				end = b.recs[i+1].aux
+			}
+			b.recs[i].Aux = b.aux[b.recs[i].aux:end:end]
+		}
 	}
 }
 

@@ -58,11 +58,31 @@ func sameScans(t *testing.T, text []byte, tail ...io.Reader) {
 		}
 		want = append(want, scanned(rec, evs))
 	})
-	for _, c := range []struct{ workers, bytes, lines int }{{1, blockBytes, blockLines}, {3, blockBytes, blockLines}, {2, 5, 3}, {1, 64, 1}} {
+	// With a prep, each record's Aux must be what prep made of its events,
+	// or nil when the caller decoded its block.
+	prepOf := func(evs []event.Event, aux []uint64) []uint64 {
+		for i := range evs {
+			aux = append(aux, uint64(evs[i].Kind)<<32|uint64(len(evs[i].Raw)), uint64(i))
+		}
+		return aux
+	}
+	for _, c := range []struct {
+		workers, bytes, lines int
+		prep                  bool
+	}{{1, blockBytes, blockLines, false}, {3, blockBytes, blockLines, false}, {2, 5, 3, false}, {1, 64, 1, false},
+		{1, blockBytes, blockLines, true}, {3, blockBytes, blockLines, true}, {2, 5, 3, true}} {
 		var got []string
 		lr := &lineReader{r: iotest.HalfReader(open()), blockBytes: c.bytes, blockLines: c.lines}
-		errGot := scanDecoded(lr, c.workers, func(d *Decoded) {
+		var prep func([]event.Event, []uint64) []uint64
+		if c.prep {
+			prep = prepOf
+		}
+		errGot := scanDecoded(lr, c.workers, prep, func(d *Decoded) {
 			got = append(got, scanned(d.Record, d.Events))
+			// (nil for a block the caller decoded itself: every one with one worker)
+			if want := prepOf(d.Events, nil); d.Aux != nil && (!c.prep || c.workers == 1 || fmt.Sprint(d.Aux) != fmt.Sprint(want)) {
+				t.Fatalf("ScanDecodedPrep(%+v) line %d: Aux = %v, want %v", c, d.Line, d.Aux, want)
+			}
 		})
 		if fmt.Sprint(errGot) != fmt.Sprint(errWant) || len(got) != len(want) {
 			t.Fatalf("ScanDecoded(%+v) = %d records, %v; Scan = %d records, %v", c, len(got), errGot, len(want), errWant)
@@ -162,7 +182,7 @@ func TestScanDecodedPanicWaitsForWorkers(t *testing.T) {
 			}
 			close(recovered)
 		}()
-		_ = scanDecoded(&lineReader{r: r, blockBytes: blockBytes, blockLines: 1}, 2, func(*Decoded) {
+		_ = scanDecoded(&lineReader{r: r, blockBytes: blockBytes, blockLines: 1}, 2, nil, func(*Decoded) {
 			r.mu.Lock()
 			r.inFn = true
 			r.mu.Unlock()

@@ -82,8 +82,9 @@ var journalText = sync.OnceValue(func() []byte {
 })
 
 // BenchmarkIngestParallel is replay --dump's ingest in-process: the same
-// corpus as a journal, its lines parsed and decoded on every core
-// (journal.ScanDecoded) and folded in order into a fresh Store per op.
+// corpus as a journal, its lines parsed, decoded and prepared on every
+// core (journal.ScanDecodedPrep, PrepareEvents) and folded in order into
+// a fresh Store per op (ApplyPrepared).
 func BenchmarkIngestParallel(b *testing.B) { benchParallel(b, false) }
 
 // BenchmarkIngestParallelWriter is BenchmarkIngestParallel with the
@@ -103,12 +104,12 @@ func benchParallel(b *testing.B, writer bool) {
 	var folder time.Duration
 	benchIngest(b, func(s *Store) {
 		w0 := testkit.ThreadCPUTime()
-		err := journal.ScanDecoded(bytes.NewReader(text), runtime.GOMAXPROCS(0), func(d *journal.Decoded) {
+		err := journal.ScanDecodedPrep(bytes.NewReader(text), runtime.GOMAXPROCS(0), PrepareEvents, func(d *journal.Decoded) {
 			if d.Bad {
 				s.CountMalformed()
 				return
 			}
-			s.ApplyEvents(d.Events, nil)
+			s.ApplyPrepared(d.Events, d.Aux, nil)
 		})
 		folder += testkit.ThreadCPUTime() - w0
 		if err != nil {
@@ -376,6 +377,26 @@ func decodedAll(frames [][]byte) [][]event.Event {
 	return out
 }
 
+// preparedAll is PrepareEvents of each of evs, in one array as a
+// journal block keeps them.
+func preparedAll(evs [][]event.Event) [][]uint64 {
+	var all []uint64
+	ends := make([]int, len(evs))
+	for i, e := range evs {
+		all = PrepareEvents(e, all)
+		ends[i] = len(all)
+	}
+	aux := make([][]uint64, len(evs))
+	for i := range evs {
+		start := 0
+		if i > 0 {
+			start = ends[i-1]
+		}
+		aux[i] = all[start:ends[i]:ends[i]]
+	}
+	return aux
+}
+
 // BenchmarkFold folds the pre-decoded events of BenchmarkIngest's corpus
 // into a fresh Store per op: the writer's share of BenchmarkIngestParallel.
 func BenchmarkFold(b *testing.B) {
@@ -387,11 +408,35 @@ func BenchmarkFold(b *testing.B) {
 	})
 }
 
+// BenchmarkFoldPrepared is BenchmarkFold with the events prepared
+// beforehand too (PrepareEvents): the writer's share of
+// BenchmarkIngestParallel, which prepares them on the decoding cores.
+func BenchmarkFoldPrepared(b *testing.B) {
+	evs := decodedAll(corpus())
+	aux := preparedAll(evs)
+	benchIngest(b, func(s *Store) {
+		for i, e := range evs {
+			s.ApplyPrepared(e, aux[i], nil)
+		}
+	})
+}
+
 // BenchmarkFoldKnownOrders is BenchmarkIngestKnownOrders with the frames
 // decoded beforehand: the fold of an update of a known order alone.
 func BenchmarkFoldKnownOrders(b *testing.B) {
 	benchKnownOrders(b, func(frames [][]byte) func(s *Store, k int) {
 		evs := decodedAll(frames)
 		return func(s *Store, k int) { s.ApplyEvents(evs[k], nil) }
+	})
+}
+
+// BenchmarkFoldKnownOrdersPrepared is BenchmarkFoldKnownOrders with the
+// updates prepared beforehand too (PrepareEvents): the writer's share of
+// a known order's update in the parallel pipeline.
+func BenchmarkFoldKnownOrdersPrepared(b *testing.B) {
+	benchKnownOrders(b, func(frames [][]byte) func(s *Store, k int) {
+		evs := decodedAll(frames)
+		aux := preparedAll(evs)
+		return func(s *Store, k int) { s.ApplyPrepared(evs[k], aux[k], nil) }
 	})
 }

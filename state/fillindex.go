@@ -196,11 +196,30 @@ func (b *fillBook) zKey(m uint8, orderID, z []byte) uint64 {
 func (b *fillBook) zKeyOf(m uint8, id uint64, orderID, z []byte) uint64 {
 	if id != 0 {
 		if sig, exp, ok := decValue(z); ok {
-			h := mix64(id ^ b.salt ^ sig*0x9e3779b97f4a7c15)
-			h = mix64(h ^ uint64(exp)<<8 ^ uint64(m))
-			return max(h, 1)
+			return b.zKeyMix(m, id, sig, exp)
 		}
 	}
+	return b.zKeyText(m, orderID, z)
+}
+
+// zKeyOfPrep is zKeyOf of the update p prepared (prepFill's fields set).
+func (b *fillBook) zKeyOfPrep(m uint8, p *prep, orderID, z []byte) uint64 {
+	if p.flags&prepZ != 0 {
+		return b.zKeyMix(m, p.idKey, p.zSig, int64(p.zExp))
+	}
+	return b.zKeyOf(m, p.idKey, orderID, z)
+}
+
+// zKeyMix is the z key of an order id whose numKey is id (not 0) and a z
+// whose decValue is (sig, exp).
+func (b *fillBook) zKeyMix(m uint8, id, sig uint64, exp int64) uint64 {
+	h := mix64(id ^ b.salt ^ sig*0x9e3779b97f4a7c15)
+	h = mix64(h ^ uint64(exp)<<8 ^ uint64(m))
+	return max(h, 1)
+}
+
+// zKeyText is zKey made from the canonical bytes of the identity.
+func (b *fillBook) zKeyText(m uint8, orderID, z []byte) uint64 {
 	var buf keyBuf
 	k := append(buf[:0], 'z', m)
 	k = append(k, orderID...)

@@ -238,20 +238,37 @@ func zerosAndDots(b []byte) bool {
 
 // foldExecFill records the execution an order event reports (l > 0),
 // whether or not the ordering rules applied the event itself; o is the
-// order it was applied to, nil when refused.
-func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order) {
-	if !positiveDecimal(x.LastQty) {
+// order it was applied to, nil when refused; p is x's prep, nil when
+// none.
+func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order, p *prep) {
+	if p != nil {
+		if p.flags&prepLPos == 0 {
+			return
+		}
+	} else if !positiveDecimal(x.LastQty) {
 		return
 	}
 	b := &s.fills
 	// The usual new fill (its order applied, no trade id, no record to
 	// pair with, not seen before) is added straight from x: what foldFill
 	// and addFill would do with its fillIn.
-	if o != nil && x.CumQty != nil && b.records == 0 && b.gone.records == 0 && b.byKey.tab != nil && !b.eager && !event.IsDigits(x.TradeID) &&
-		string(x.Commission) != "null" {
-		zk := b.zKeyOf(m, o.key, x.OrderID, x.CumQty)
+	usual := false
+	if p != nil {
+		usual = p.flags&prepUsual != 0
+	} else {
+		usual = usualFill(x)
+	}
+	if o != nil && usual && b.records == 0 && b.gone.records == 0 && b.byKey.tab != nil && !b.eager {
+		var zk uint64
+		if p != nil && p.flags&prepZ != 0 { // (zKeyOfPrep, inlined)
+			zk = b.zKeyMix(m, p.idKey, p.zSig, int64(p.zExp))
+		} else if p != nil {
+			zk = b.zKeyOfPrep(m, p, x.OrderID, x.CumQty)
+		} else {
+			zk = b.zKeyOf(m, o.key, x.OrderID, x.CumQty)
+		}
 		if _, at, ok := b.byKey.find(zk); !ok {
-			s.addExecFill(m, x, o, zk, at)
+			s.addExecFill(m, x, o, p, zk, at)
 			return
 		}
 	}
@@ -262,6 +279,8 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order) {
 	in.symbol, in.side, in.asset = x.Symbol, x.Side, x.CommissionAsset
 	if o != nil { // the order's key: its id is x.OrderID
 		in.idKey, in.idKnown = o.key, true
+	} else if p != nil {
+		in.idKey, in.idKnown = p.idKey, true
 	}
 	if string(in.asset) == "null" {
 		in.asset = nil
@@ -275,6 +294,12 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order) {
 		}
 	}
 	s.foldFill(&in)
+}
+
+// usualFill reports whether the fill x reports has what addExecFill
+// takes: z, no trade id, a fee (n not null).
+func usualFill(x *event.ExecView) bool {
+	return x.CumQty != nil && !event.IsDigits(x.TradeID) && string(x.Commission) != "null"
 }
 
 // ApplyTrades folds myTrades records: a record of a fill already known
@@ -504,12 +529,16 @@ func (s *Store) addFill(in *fillIn, tk, zk, mr uint64, zat int) {
 
 // addExecFill is addFill of the execution an update of order o reports,
 // without a trade id: zk is its z key, not in byKey, whose find gave
-// zat.
-func (s *Store) addExecFill(m uint8, x *event.ExecView, o *order, zk uint64, zat int) {
+// zat; p is x's prep, nil when none.
+func (s *Store) addExecFill(m uint8, x *event.ExecView, o *order, p *prep, zk uint64, zat int) {
 	b := &s.fills
 	i, f, zPut := b.take(zk, zat)
 	f.mkt, f.maker, f.makerKnown, f.time, f.tkey = m, x.Maker, true, x.EventTime, 0
-	if len(x.TradeTime) > 0 {
+	if p != nil {
+		if p.flags&prepT != 0 {
+			f.time = p.tTime
+		}
+	} else if len(x.TradeTime) > 0 {
 		if t, ok := event.ParseTime(x.TradeTime); ok && t > 0 {
 			f.time = t
 		}
@@ -520,7 +549,12 @@ func (s *Store) addExecFill(m uint8, x *event.ExecView, o *order, zk uint64, zat
 		asset = nil
 	}
 	s.setText(&f.asset, asset)
-	f.lits = s.slab.packAt(f.lits, f.ends[:flTrade], unsafe.Pointer(x), execFillOffs[:])
+	if p != nil && p.flags&prepPacked != 0 {
+		f.lits = s.slab.packedLits(f.lits, p.fillLits(), int(p.fillLen))
+		*(*[flTrade]int32)(f.ends[:]) = p.fillEnds
+	} else {
+		f.lits = s.slab.packAt(f.lits, f.ends[:flTrade], unsafe.Pointer(x), execFillOffs[:])
+	}
 	f.ends[flTrade], f.ends[flPnl] = f.ends[flZ], f.ends[flZ] // none
 	if !zPut {
 		b.byKey.put(zk, i)
@@ -554,9 +588,13 @@ func (b *fillBook) take(zk uint64, zat int) (i int32, f *fill, zPut bool) {
 		if old.seq != 0 && old.seq <= b.shownSeq {
 			b.evictedShown++
 		}
-		b.byKey.dropIf(old.tkey, i)
+		if old.tkey != 0 { // (mostly not: no call)
+			b.byKey.dropIf(old.tkey, i)
+		}
 		b.byKey.dropIf(old.zkey, i)
-		b.byKey.dropIf(old.mkey, i)
+		if old.mkey != 0 {
+			b.byKey.dropIf(old.mkey, i)
+		}
 		if old.mkind == 'r' {
 			b.records--
 		}

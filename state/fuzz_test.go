@@ -6,18 +6,26 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"bhtop/event"
 )
 
 // FuzzApplyFrame: folding any lines never panics, keeps events = applied
-// + stale, and the dump stays valid JSON. Each input line is one frame.
+// + stale, and the dump stays valid JSON, the same with the events
+// prepared apart (PrepareEvents, ApplyPrepared). Each input line is one
+// frame.
 func FuzzApplyFrame(f *testing.F) {
 	f.Add([]byte(string(spot("1", 10, "NEW", "0", "0")) + "\n" + string(spot("1", 11, "FILLED", "1", "0.1"))))
 	f.Add([]byte(string(contract("469961015902208000", 5, "PARTIALLY_FILLED", "1e3", "2E-2")) + "\n" + string(pos("1", "X", "LONG", "0"))))
 	f.Add([]byte(string(acct(3, true, "BTC", "-0", "1e-9")) + "\n[]\n{\"ping\":1}"))
+	// an update with no literals, then one with l > 0 and nothing else (prepared: nothing packed)
+	f.Add([]byte(`{"e":"executionReport","E":5,"i":7,"X":"NEW","s":"A"}` + "\n" + `[{"e":"executionReport","E":6,"i":7,"X":"FILLED","l":"1","z":"1","n":"0"},{"e":"x"}]`))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		s := NewStore(WithRetention(2))
+		s, p := NewStore(WithRetention(2)), NewStore(WithRetention(2)) // p: the events prepared apart
+		var d event.Decoder
 		for i, line := range bytes.Split(in, []byte("\n")) {
 			s.ApplyFrame(line, func([]byte) {})
+			applyPrepared(p, &d, line, func([]byte) {})
 			if i%2 == 1 {
 				s.Snapshot() // exercises row reuse between snapshots
 			}
@@ -25,9 +33,12 @@ func FuzzApplyFrame(f *testing.F) {
 				t.Fatalf("stats %+v after %q", st, line)
 			}
 		}
-		var buf bytes.Buffer
+		var buf, pbuf bytes.Buffer
 		if err := s.Dump(&buf); err != nil || !json.Valid(buf.Bytes()) {
 			t.Fatalf("dump failed (%v): %s", err, buf.Bytes())
+		}
+		if err := p.Dump(&pbuf); err != nil || !bytes.Equal(pbuf.Bytes(), buf.Bytes()) {
+			t.Fatalf("dump of the events prepared apart (%v):\n%s\nwant\n%s", err, pbuf.Bytes(), buf.Bytes())
 		}
 	})
 }
@@ -36,8 +47,9 @@ func FuzzApplyFrame(f *testing.F) {
 // "R market tradeId orderId qty price") folds without panicking into
 // fills that each have a positive quantity, never two with the same
 // (market, trade id), and a dump that is valid JSON; indexing event
-// fills for pairing lazily, and adding the usual event fill straight
-// from its update (addExecFill), change nothing.
+// fills for pairing lazily, adding the usual event fill straight from
+// its update (addExecFill), and events prepared apart (PrepareEvents),
+// change nothing.
 func FuzzFills(f *testing.F) {
 	f.Add([]byte(string(execFill(MarketSpot, "7", 11, "2", "0.05", "2", "101")) + "\nR spot 101 7 2 0.05\n" +
 		string(execFill(MarketContract, "9", 12, "1", "3000", "1", "")) + "\nR contract 555 9 1.0 3000.0"))
@@ -47,16 +59,19 @@ func FuzzFills(f *testing.F) {
 		"\n" + string(execFill(MarketSpot, "7", 12, "1", "0.05", "3.0", "")) + "\n" + string(execFill(MarketSpot, "8", 13, "1", "0.05", "1", "-1")) +
 		"\nR spot 5 7 1 0.05\n" + string(execFill(MarketSpot, "7", 14, "1", "0.05", "4", ""))))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		s, eager := NewStore(WithFillRetention(3)), NewStore(WithFillRetention(3))
+		s, eager, prepared := NewStore(WithFillRetention(3)), NewStore(WithFillRetention(3)), NewStore(WithFillRetention(3))
 		eager.fills.eager = true
+		var d event.Decoder
 		for i, line := range bytes.Split(in, []byte("\n")) {
-			for _, s := range []*Store{s, eager} {
+			for _, s := range []*Store{s, eager, prepared} {
 				if r, ok := bytes.CutPrefix(line, []byte("R ")); ok {
 					w := strings.Fields(string(r))
 					for len(w) < 5 {
 						w = append(w, "")
 					}
 					s.ApplyTrades([]TradeSnap{{Market: w[0], TradeID: w[1], OrderID: w[2], Qty: w[3], Price: w[4]}})
+				} else if s == prepared {
+					applyPrepared(s, &d, line, nil)
 				} else {
 					s.ApplyFrame(line, nil)
 				}
@@ -70,6 +85,10 @@ func FuzzFills(f *testing.F) {
 		// the same fills as joining each at its arrival.
 		if e := eager.Snapshot(); !reflect.DeepEqual(e.Fills, snap.Fills) {
 			t.Fatalf("fills with lazy match chains %+v, eager %+v", snap.Fills, e.Fills)
+		}
+		// Events prepared apart (as the parallel pipeline does) fold alike.
+		if p := prepared.Snapshot(); !reflect.DeepEqual(p.Fills, snap.Fills) || !reflect.DeepEqual(flatRows(*p).Orders, flatRows(*snap).Orders) {
+			t.Fatalf("fills of the events prepared apart %+v, want %+v", p.Fills, snap.Fills)
 		}
 		// The rows kept from snapshot to snapshot are the rows placed anew.
 		s.fills.dirty, s.fills.rebuild = true, true

@@ -64,3 +64,24 @@ func TestPlainPositive(t *testing.T) {
 		}
 	}
 }
+
+// TestSameText: sameText is == for texts of the same length, whichever
+// byte differs; sameTiny too where it says they are the same.
+func TestSameText(t *testing.T) {
+	for n := 0; n <= 20; n++ {
+		a := make([]byte, n)
+		for i := range a {
+			a[i] = byte('A' + i)
+		}
+		if !sameText(string(a), a) || sameTiny(string(a), a) != (n > 0 && n < 4) {
+			t.Fatalf("sameText(%q, itself) = false, or sameTiny = %v", a, sameTiny(string(a), a))
+		}
+		for i := range a {
+			b := append([]byte(nil), a...)
+			b[i] ^= 0x20
+			if sameText(string(a), b) || sameTiny(string(a), b) {
+				t.Fatalf("sameText(%q, %q) = true", a, b)
+			}
+		}
+	}
+}

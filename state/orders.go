@@ -1,6 +1,8 @@
 package state
 
 import (
+	"unsafe"
+
 	"bhtop/api"
 	"bhtop/event"
 )
@@ -35,32 +37,62 @@ type idIndex[V comparable] struct {
 // number plus one, mixed by a bijection (so distinct numbers never share
 // a key, and none is 0); 0 for any other id.
 func numKey[T string | []byte](id T) uint64 {
-	if len(id) == 0 || len(id) > 19 || (id[0] == '0' && len(id) > 1) {
+	n := len(id)
+	if n == 0 || n > 19 || (id[0] == '0' && n > 1) {
 		return 0
 	}
+	// Words loaded inside the id only, the last ones overlapping: a
+	// string's and a slice's data pointer both come first.
+	p := *(*unsafe.Pointer)(unsafe.Pointer(&id))
 	var v uint64
-	i := 0
-	for ; i+8 <= len(id); i += 8 { // eight digits at a time while there are
-		w := uint64(id[i]) | uint64(id[i+1])<<8 | uint64(id[i+2])<<16 | uint64(id[i+3])<<24 |
-			uint64(id[i+4])<<32 | uint64(id[i+5])<<40 | uint64(id[i+6])<<48 | uint64(id[i+7])<<56
-		d, ok := event.Digits8(w)
+	switch {
+	case n >= 16: // the last eight digits, the eight before, then the first n-16
+		lo, ok1 := event.Digits8(*(*uint64)(unsafe.Add(p, n-8)))
+		mid, ok2 := event.Digits8(*(*uint64)(unsafe.Add(p, n-16)))
+		hi, ok3 := firstDigits(*(*uint64)(p), n-16)
+		if !ok1 || !ok2 || !ok3 {
+			return 0
+		}
+		v = (hi*1e8+mid)*1e8 + lo
+	case n >= 8: // the last eight digits, then the first n-8
+		lo, ok1 := event.Digits8(*(*uint64)(unsafe.Add(p, n-8)))
+		hi, ok2 := firstDigits(*(*uint64)(p), n-8)
+		if !ok1 || !ok2 {
+			return 0
+		}
+		v = hi*1e8 + lo
+	case n >= 4: // the first four and the last four, overlapping
+		w := uint64(*(*uint32)(p)) | uint64(*(*uint32)(unsafe.Add(p, n-4)))<<(8*(n-4))
+		d, ok := firstDigits(w, n)
 		if !ok {
 			return 0
 		}
-		v = v*1e8 + d
-	}
-	for ; i < len(id); i++ {
-		c := id[i]
-		if c < '0' || c > '9' {
-			return 0
+		v = d
+	default:
+		for i := 0; i < n; i++ {
+			c := id[i]
+			if c < '0' || c > '9' {
+				return 0
+			}
+			v = v*10 + uint64(c-'0')
 		}
-		v = v*10 + uint64(c-'0')
 	}
 	// splitmix64's finalizer: each step is invertible.
 	v++
 	v = (v ^ v>>30) * 0xbf58476d1ce4e5b9
 	v = (v ^ v>>27) * 0x94d049bb133111eb
 	return v ^ v>>31
+}
+
+// firstDigits is the number the first k (0..7) lanes of w write (the
+// first in the low byte), false when one is no ASCII digit: they are
+// moved to the top, '0's put below them.
+func firstDigits(w uint64, k int) (uint64, bool) {
+	if k == 0 {
+		return 0, true
+	}
+	s := uint(8*(8-k)) & 63
+	return event.Digits8(w<<s | 0x3030303030303030>>(64-s))
 }
 
 // get returns the value of id.
@@ -229,15 +261,20 @@ func (o *order) newer(x *event.ExecView, r uint8) bool {
 // ordering rules accepted it. keepMaker keeps the known maker flag (REST
 // records do not carry one).
 func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
-	return s.foldOrder(m, x, keepMaker) != nil
+	return s.foldOrder(m, x, nil, keepMaker) != nil
 }
 
 // foldOrder is applyOrder returning the order the update was applied to,
-// nil when the ordering rules refused it.
-func (s *Store) foldOrder(m uint8, x *event.ExecView, keepMaker bool) *order {
+// nil when the ordering rules refused it; p is x's prep, nil when none.
+func (s *Store) foldOrder(m uint8, x *event.ExecView, p *prep, keepMaker bool) *order {
 	mk := &s.markets[m]
-	r := rank(x.Status)
-	k := numKey(x.OrderID)
+	var r uint8
+	var k uint64
+	if p != nil {
+		r, k = p.rank(), p.idKey
+	} else {
+		r, k = rank(x.Status), numKey(x.OrderID)
+	}
 	o, _ := mk.orders.getKey(k, x.OrderID)
 	if o == nil {
 		if mk.tomb.len() > 0 {
@@ -260,13 +297,13 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, keepMaker bool) *order {
 	if len(o.symbol) != len(x.Symbol) || !sameText(o.symbol, x.Symbol) {
 		s.newText(&o.symbol, x.Symbol)
 	}
-	if len(o.side) != len(x.Side) || !sameText(o.side, x.Side) {
+	if len(o.side) != len(x.Side) || !sameTiny(o.side, x.Side) && !sameText(o.side, x.Side) {
 		s.newText(&o.side, x.Side)
 	}
 	if len(o.typ) != len(x.Type) || !sameText(o.typ, x.Type) {
 		s.newText(&o.typ, x.Type)
 	}
-	if len(o.tif) != len(x.TimeInForce) || !sameText(o.tif, x.TimeInForce) {
+	if len(o.tif) != len(x.TimeInForce) || !sameTiny(o.tif, x.TimeInForce) && !sameText(o.tif, x.TimeInForce) {
 		s.newText(&o.tif, x.TimeInForce)
 	}
 	switch r { // rank compared the status with these already
@@ -277,7 +314,11 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, keepMaker bool) *order {
 	default:
 		s.setText(&o.status, x.Status)
 	}
-	o.lits = s.slab.packOrder(o.lits, &o.ends, x)
+	if p != nil && p.flags&prepPacked != 0 {
+		o.lits, o.ends = s.slab.packedLits(o.lits, p.orderLits(), int(p.orderLen)), p.orderEnds
+	} else {
+		o.lits = s.slab.packOrder(o.lits, &o.ends, x)
+	}
 	o.working = x.Working
 	if !keepMaker {
 		o.maker = x.Maker

@@ -102,7 +102,7 @@ func NewStore(opts ...Option) *Store {
 func (s *Store) ApplyFrame(frame []byte, onPing func(n []byte)) {
 	evs := s.dec.Decode(frame)
 	for i := range evs {
-		s.apply(&evs[i], onPing)
+		s.applyPrep(&evs[i], nil, onPing)
 	}
 }
 
@@ -111,11 +111,28 @@ func (s *Store) ApplyFrame(frame []byte, onPing func(n []byte)) {
 // decoding may run ahead of folding, in parallel.
 func (s *Store) ApplyEvents(evs []event.Event, onPing func(n []byte)) {
 	for i := range evs {
-		s.apply(&evs[i], onPing)
+		s.applyPrep(&evs[i], nil, onPing)
 	}
 }
 
-func (s *Store) apply(ev *event.Event, onPing func([]byte)) {
+// applyPrep folds ev; p is what PrepareEvents prepared of it, nil when
+// nothing was.
+func (s *Store) applyPrep(ev *event.Event, p *prep, onPing func([]byte)) {
+	if k := ev.Kind; k == event.KindExecution || k == event.KindContractExecution { // the usual event first
+		m, t := uint8(mSpot), 1 // t: typeIndex(k)
+		if k == event.KindContractExecution {
+			m, t = mContract, 2
+		}
+		s.stats.Events++
+		s.stats.ByType[t]++
+		o := s.foldOrder(m, &ev.Exec, p, false)
+		if len(s.pending) > 0 { // (mostly none: no call)
+			s.settle(ev.Exec.ClientOrderID)
+		}
+		s.foldExecFill(m, &ev.Exec, o, p)
+		s.counted(o != nil, ev.Exec.EventTime)
+		return
+	}
 	switch ev.Kind {
 	case event.KindMalformed:
 		s.stats.Malformed++
@@ -140,23 +157,18 @@ func (s *Store) apply(ev *event.Event, onPing func([]byte)) {
 	var ok bool
 	var e int64
 	switch ev.Kind {
-	case event.KindExecution, event.KindContractExecution:
-		m := uint8(mSpot)
-		if ev.Kind == event.KindContractExecution {
-			m = mContract
-		}
-		o := s.foldOrder(m, &ev.Exec, false)
-		ok, e = o != nil, ev.Exec.EventTime
-		if len(s.pending) > 0 { // (mostly none: no call)
-			s.settle(ev.Exec.ClientOrderID)
-		}
-		s.foldExecFill(m, &ev.Exec, o)
 	case event.KindAccount:
 		ok, e = s.applyAccount(&ev.Account), ev.Account.EventTime
 	case event.KindPosition:
 		s.applyPosition(&ev.Position)
 		ok = true
 	}
+	s.counted(ok, e)
+}
+
+// counted counts an event the ordering rules applied (ok; e its E) or
+// found stale.
+func (s *Store) counted(ok bool, e int64) {
 	if ok {
 		s.stats.Applied++
 		if e > s.lastEvent {
@@ -213,6 +225,16 @@ func sameText(a string, b []byte) bool {
 		return *(*uint64)(p) == *(*uint64)(q) && *(*uint64)(unsafe.Add(p, n-8)) == *(*uint64)(unsafe.Add(q, n-8))
 	}
 	return *(*uint32)(p) == *(*uint32)(q) && *(*uint32)(unsafe.Add(p, n-4)) == *(*uint32)(unsafe.Add(q, n-4))
+}
+
+// sameTiny reports whether a and b, of the same length, are the same
+// text of 1 to 3 bytes (the usual side and time in force): their first,
+// middle and last bytes; false for any other length (then sameText).
+func sameTiny(a string, b []byte) bool {
+	n := len(b)
+	p, q := unsafe.Pointer(unsafe.StringData(a)), unsafe.Pointer(unsafe.SliceData(b))
+	return uint(n-1) < 3 && *(*byte)(p) == *(*byte)(q) && *(*byte)(unsafe.Add(p, n>>1)) == *(*byte)(unsafe.Add(q, n>>1)) &&
+		*(*byte)(unsafe.Add(p, n-1)) == *(*byte)(unsafe.Add(q, n-1))
 }
 
 // newText is setText of a text that differs from *dst.

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"bhtop/api"
-	"bhtop/internal/clock"
 	"bhtop/rest"
 	"bhtop/state"
 )
@@ -25,9 +24,11 @@ var snapshotWeight = api.Account.Weight + api.OpenOrders.Weight + api.ContractPo
 // opened), the snapshots are applied, then the held frames. Orders open
 // here but absent from the open-orders snapshot are then queried for
 // their final state, and the newest executions fetched (fetchTrades).
-func (s *Session) resync(ctx context.Context, held bool) error {
+// gone is closed when the connection the resync is for ends: a wait for
+// request weight then ends with an error (nil: no such wait).
+func (s *Session) resync(ctx context.Context, held bool, gone <-chan struct{}) error {
 	if !held {
-		if err := s.waitWeight(ctx, StateResyncing); err != nil {
+		if err := s.waitWeight(ctx, StateResyncing, gone); err != nil {
 			return err
 		}
 		if s.beforeHold != nil {
@@ -99,8 +100,10 @@ func (s *Session) resync(ctx context.Context, held bool) error {
 // older than they are (DESIGN.md "Stream lifecycle and resync"). While it
 // waits the status is state, saying so and until when; then it is put
 // back. (Another request may take the room first: the snapshots are then
-// paced as before, for a moment.)
-func (s *Session) waitWeight(ctx context.Context, state ConnState) error {
+// paced as before, for a moment.) It ends with an error when gone (the
+// connection the snapshots are for) is closed: the supervisor then
+// reconnects, rather than snapshot for a dead socket after the wait.
+func (s *Session) waitWeight(ctx context.Context, state ConnState, gone <-chan struct{}) error {
 	d := s.rest.WeightWait(snapshotWeight)
 	if d <= 0 {
 		return nil
@@ -119,8 +122,15 @@ func (s *Session) waitWeight(ctx context.Context, state ConnState) error {
 			why += " until " + at.UTC().Format("15:04:05") + " UTC"
 		}
 		s.setStatus(func(st *Status) { st.State, st.Reason, st.RetryAt = state, why, at })
-		if !clock.Sleep(s.cfg.Clock, ctx.Done(), d) {
+		t := s.cfg.Clock.NewTimer(d)
+		select {
+		case <-t.C():
+		case <-ctx.Done():
+			t.Stop()
 			return fmt.Errorf("resync: waiting for request weight: %w", ctx.Err())
+		case <-gone:
+			t.Stop()
+			return errors.New("resync: the connection was lost while waiting for request weight")
 		}
 		d = s.rest.WeightWait(snapshotWeight)
 	}
