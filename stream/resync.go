@@ -26,8 +26,17 @@ var snapshotWeight = api.Account.Weight + api.OpenOrders.Weight + api.ContractPo
 // their final state, and the newest executions fetched (fetchTrades).
 // gone is closed when the connection the resync is for ends: a wait for
 // request weight then ends with an error (nil: no such wait).
+//
+// A resync not held yet takes the host's turn first (rest.Client.Turn),
+// folding the frames while another session of the host waits for its
+// weight and resyncs, and keeps it to its end (held: connect holds it).
 func (s *Session) resync(ctx context.Context, held bool, gone <-chan struct{}) error {
 	if !held {
+		release, err := s.turn(ctx, gone)
+		if err != nil {
+			return err
+		}
+		defer release()
 		if err := s.waitWeight(ctx, StateResyncing, gone); err != nil {
 			return err
 		}
@@ -135,6 +144,22 @@ func (s *Session) waitWeight(ctx context.Context, state ConnState, gone <-chan s
 		d = s.rest.WeightWait(snapshotWeight)
 	}
 	return nil
+}
+
+// turn waits for the host's turn for a resync (rest.Client.Turn): one
+// session at a time waits for its snapshots' weight and takes them, so
+// that a window's freeing wakes one, not every one to be paced but the
+// first with its frames held. It ends with an error when ctx ends or gone
+// (nil: never) is closed.
+func (s *Session) turn(ctx context.Context, gone <-chan struct{}) (release func(), err error) {
+	release, err = s.rest.Turn(ctx, gone)
+	switch {
+	case errors.Is(err, rest.ErrTurnStopped):
+		return nil, errors.New("resync: the connection was lost while waiting for the host's turn")
+	case err != nil:
+		return nil, fmt.Errorf("resync: waiting for the host's turn: %w", err)
+	}
+	return release, nil
 }
 
 // snapshotter reads what a resync folds in: the account and open orders

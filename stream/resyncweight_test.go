@@ -321,3 +321,26 @@ func TestConnectionLostWhileResyncWaitsForWeight(t *testing.T) {
 	f.srv.SetUserStreamDown(false)
 	f.liveAgainTrue(t)
 }
+
+// TestSnapshotWeightIsWhatSnapshotsSpend: the weight a resync waits for
+// before it holds the events is what its snapshots then spend: the
+// account, the spot open orders and the two contract requests, which
+// takeSnapshots asks for whatever the account holds (a spot-only account
+// too: there is no spot-only path; an extension's failure costs its
+// weight all the same).
+func TestSnapshotWeightIsWhatSnapshotsSpend(t *testing.T) {
+	t.Parallel()
+	f := newWeightFixture(t, 1000)
+	if !f.inflight.Idle(5 * time.Second) {
+		t.Fatal("a request still under way")
+	}
+	f.clk.Advance(2 * time.Minute) // the window empties
+	before, _ := f.rest.Weight()
+	if _, err := f.s.takeSnapshots(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := f.rest.Weight()
+	if spent := after - before; spent != snapshotWeight {
+		t.Errorf("the snapshots spent weight %d, the resync waits for %d", spent, snapshotWeight)
+	}
+}

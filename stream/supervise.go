@@ -151,6 +151,13 @@ func (s *Session) supervise(ctx context.Context) {
 // session is not live; the caller records it and retries the resync).
 func (s *Session) connect(ctx context.Context, newKey bool) (c *conn, resyncErr error, err error) {
 	s.setStatus(func(st *Status) { st.State, st.RetryAt = StateConnecting, time.Time{} })
+	// The host's turn (Session.turn) from the key to the snapshots' end:
+	// no other session of the host spends the weight waited for below.
+	release, err := s.turn(ctx, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
 	var key string
 	if newKey {
 		key, err = s.newKey(ctx)
