@@ -8,6 +8,9 @@ import (
 
 var hms = regexp.MustCompile(`\b(\d\d):(\d\d):(\d\d)\b`)
 
+// someFills is the Fills pane's title with at least one fill.
+var someFills = regexp.MustCompile(`Fills \([1-9]`)
+
 // secondsOf is the time of day of the first HH:MM:SS in line, in seconds
 // (-1: none).
 func secondsOf(line string) int {
@@ -40,8 +43,10 @@ func TestSkewedServiceTimesAndKeepalive(t *testing.T) {
 
 	orderCLI(t, s, "new", "--symbol", "XRPUSDT", "--side", "BUY", "--type", "MARKET", "--quantity", "100")
 	tm.keys("6")
+	// (The market order can fill in more than one execution when the
+	// best ask holds less than 100: then Fills has a row for each.)
 	screen = tm.waitFor("the fill in Fills and its event line", func(sc string) bool {
-		return strings.Contains(sc, "Fills (1)") && strings.Contains(sc, "fill ")
+		return someFills.MatchString(sc) && strings.Contains(sc, "fill ")
 	})
 	fill, event := -1, -1
 	for _, line := range strings.Split(screen, "\n") {

@@ -188,9 +188,21 @@ func TestDeskOrderKeysSendNothing(t *testing.T) {
 	file, key := testkit.OpenSSHKey(t)
 	testkit.WriteFile(t, f.keysFile, strings.TrimSpace(string(gossh.MarshalAuthorizedKey(key.PublicKey())))+"\n")
 	term := testkit.NewTmux(t).Term(t, 140, 40, "ssh "+strings.Join(testkit.OpenSSHArgs(f.addr, file, f.knownHosts(t)), " ")+"; sleep 30")
+	var pressedA time.Time // when a (next account) was last sent
 	for _, name := range []string{"main", "bot"} {
 		term.WaitFor(name, func(s string) bool {
-			return strings.Contains(strings.SplitN(s, "\n", 2)[0], " "+name+" ") && strings.Contains(s, "live")
+			if strings.Contains(strings.SplitN(s, "\n", 2)[0], " "+name+" ") && strings.Contains(s, "live") {
+				return true
+			}
+			// An Escape and the a after it that reach the dashboard in
+			// one read are alt+a, which switches nothing: on a loaded
+			// machine the 100 ms between them can vanish on the way
+			// (tmux, ssh). a again while the account has not come.
+			if !pressedA.IsZero() && time.Since(pressedA) > 2*time.Second {
+				term.Keys("a")
+				pressedA = time.Now()
+			}
+			return false
 		})
 		for _, keys := range [][]string{
 			{"2", "j", "n", "y", "Enter", "y"}, // spot form
@@ -206,6 +218,7 @@ func TestDeskOrderKeysSendNothing(t *testing.T) {
 		term.Keys("Escape")
 		time.Sleep(100 * time.Millisecond)
 		term.Keys("a")
+		pressedA = time.Now()
 	}
 	time.Sleep(500 * time.Millisecond) // a request sent would have reached the simulator
 	for _, e := range s.Log.Entries(t) {

@@ -69,7 +69,23 @@ func TestFrozenUpstreamNoticed(t *testing.T) {
 		rest.WithClock(clk.Now), rest.WithTimeout(150*time.Millisecond))
 	s, err := New(Config{REST: c, WSURL: "ws://" + relay.Addr(), Simulated: true, Clock: clk,
 		Dialer: &websocket.Dialer{HandshakeTimeout: 150 * time.Millisecond}})
-	s = testkit.Live(t, s, err)
+	testkit.Started(t, s, err)
+	// Under load a start request can outlast the 150 ms timeout; the
+	// retry then waits its backoff on clk, which only the test moves:
+	// while the session says it waits to retry, the clock goes to the
+	// next thing due.
+	if !testkit.Within(testkit.LiveWithin, func() bool {
+		st := s.Status()
+		if st.State == StateLive {
+			return true
+		}
+		if next, ok := clk.Next(); ok && !st.RetryAt.IsZero() {
+			clk.Set(next)
+		}
+		return false
+	}) {
+		t.Fatalf("session not live within %s: %s (%s)", testkit.LiveWithin, s.Status().State, s.Status().LastError)
+	}
 
 	relay.Pause()
 	frozen := clk.Now()

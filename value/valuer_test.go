@@ -30,9 +30,10 @@ func TestValuerAgreesWithEquity(t *testing.T) {
 				t.Fatalf("%s: Valuer = %s %v %v, Equity = %s %v %v", name, eq, unp, ok, want, wantUnp, wantOK)
 			}
 		}
+		wantOf := show(Of(s, m, in))
 		for range 2 {
-			if got, want := show(v.Of(s, m, in)), show(Of(s, m, in)); got != want {
-				t.Fatalf("%s: Valuer.Of =\n%s\nOf =\n%s", name, got, want)
+			if got := show(v.Of(s, m, in)); got != wantOf {
+				t.Fatalf("%s: Valuer.Of =\n%s\nOf =\n%s", name, got, wantOf)
 			}
 		}
 	}
