@@ -23,8 +23,8 @@ import (
 //
 // Nothing past the frame's end is read: each scan checks the index of
 // the word it loads against slim (lineBuf), the few loads at other
-// indexes against lim, and the object's last value is read as load8
-// reads (decLast).
+// indexes against lim, and the object's last value (and a spot report's
+// O before a short Z) is read as load8 reads (decLast, createdLast).
 
 // The skeleton between two values, as the low bytes of eight, with the key
 // put in by the caller (sepSS|'k'<<24 is `","k":"`).
@@ -65,8 +65,8 @@ var lineHeads = func() (w [2][5]uint64) {
 // after the value it ends, loaded there, is inside the frame with no
 // check of its own; a scan that reaches slim ends the line, returning 0:
 // any skeleton compared at 0 meets the object's '{', which none begins
-// with. Values in the last sixteen bytes (but the last) are read by the
-// table loop.
+// with. Values in the last sixteen bytes (but the last, and a spot
+// report's O before it: createdLast) are read by the table loop.
 type lineBuf struct {
 	p         unsafe.Pointer
 	lim, slim uint
