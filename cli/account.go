@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 
+	"bhtop/actions"
 	"bhtop/config"
 	"bhtop/rest"
 	"bhtop/signer"
@@ -25,6 +28,9 @@ type account struct {
 	name     string
 	readOnly bool
 	up       *upstream
+	// cancels is the Trader the dashboard has (nil before uiAccounts
+	// gave it one): the session, keeping the cancels not settled.
+	cancels *cancelWatch
 }
 
 // accounts is the list a command follows, in the order given, with the
@@ -186,7 +192,10 @@ func (as *accounts) uiAccounts(readOnly bool) []ui.Account {
 			out[i].Name = "" // no [accounts.NAME] tables: nothing names it
 		}
 		if !readOnly && !a.readOnly {
-			out[i].Trader = a.up.sess
+			if a.cancels == nil {
+				a.cancels = &cancelWatch{Trader: a.up.sess}
+			}
+			out[i].Trader = a.cancels
 		}
 		if a.up.market != nil {
 			out[i].Market, out[i].ValueIn = a.up.market.Hub(), a.up.valueIn
@@ -196,11 +205,12 @@ func (as *accounts) uiAccounts(readOnly bool) []ui.Account {
 	return out
 }
 
-// unsettledOrders returns a function, to be called once the accounts are
-// closed, that lists the orders sent from the dashboard whose outcome was
-// still unknown (PENDING: no answer or no report yet; UNKNOWN: a 5XX or
-// timeout), so that a quit while an order is in flight does not leave it
-// unsaid.
+// unsettledOrders returns a function that lists the orders sent from
+// the dashboard whose outcome was still unknown (PENDING: no answer or no
+// report yet; UNKNOWN: a 5XX or timeout), and the open orders whose cancel
+// was (cancelWatch), so that a quit while one is in flight, or a second
+// interrupt during the shutdown, does not leave it unsaid. Called once
+// the accounts are closed, or while they close.
 func (as *accounts) unsettledOrders() func() []string {
 	hubs := make([]*state.Hub, len(as.list))
 	for i, a := range as.list {
@@ -209,6 +219,9 @@ func (as *accounts) unsettledOrders() func() []string {
 	return func() []string { return as.unsettled(hubs) }
 }
 
+// unknownOutcome ends every line of unsettled.
+const unknownOutcome = "at exit: its outcome is unknown; check it on the exchange"
+
 func (as *accounts) unsettled(hubs []*state.Hub) []string {
 	var out []string
 	for i, a := range as.list {
@@ -216,13 +229,10 @@ func (as *accounts) unsettled(hubs []*state.Hub) []string {
 		if s == nil {
 			continue
 		}
+		var lines []string
 		for _, p := range s.Pending {
 			if p.Status != state.PendingSent && p.Status != state.PendingUnknown {
 				continue
-			}
-			what := p.Side + " " + p.Quantity + " " + p.Symbol + " " + p.Type
-			if p.Price != "" {
-				what += " @ " + p.Price
 			}
 			why := "sent, not confirmed by the user stream"
 			if p.Status == state.PendingUnknown {
@@ -231,11 +241,122 @@ func (as *accounts) unsettled(hubs []*state.Hub) []string {
 					why += " (" + p.Reason + ")"
 				}
 			}
-			line := fmt.Sprintf("order %s (client order id %s) %s at exit: its outcome is unknown; check it on the exchange", what, p.ClientOrderID, why)
+			lines = append(lines, fmt.Sprintf("order %s (client order id %s) %s %s",
+				orderTerms(p.Side, p.Quantity, p.Symbol, p.Type, p.Price), p.ClientOrderID, why, unknownOutcome))
+		}
+		if a.cancels != nil {
+			lines = append(lines, a.cancels.unsettled(s)...)
+		}
+		for _, l := range lines {
 			if len(as.list) > 1 {
-				line = "account " + a.name + ": " + line
+				l = "account " + a.name + ": " + l
 			}
-			out = append(out, line)
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// orderTerms is an order's terms as a line names them ("BUY 100 XRPUSDT
+// LIMIT @ 0.1"; no price when it has none).
+func orderTerms(side, qty, symbol, typ, price string) string {
+	what := side + " " + qty + " " + symbol + " " + typ
+	if price != "" {
+		what += " @ " + price
+	}
+	return what
+}
+
+// cancelWatch is an account's Trader as the dashboard has it: the
+// session, keeping the cancels sent whose outcome is not known (no
+// answer yet, or a 5XX or timeout: the stream tells, if it comes), so
+// that a quit can name their orders still open (unsettled). The state
+// keeps no cancel in flight: the order's row changes only on its report.
+type cancelWatch struct {
+	ui.Trader
+	mu   sync.Mutex
+	next int
+	sent map[int]cancelSent
+}
+
+// cancelSent is one cancel request (a cancel-all's: many targets) and
+// why its outcome is not known.
+type cancelSent struct {
+	targets []actions.Target
+	why     string
+}
+
+// start keeps targets as sent for why, until end.
+func (w *cancelWatch) start(targets []actions.Target, why string) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.sent == nil {
+		w.sent = map[int]cancelSent{}
+	}
+	w.next++
+	w.sent[w.next] = cancelSent{targets: targets, why: why}
+	return w.next
+}
+
+// end forgets cancel id when its outcome is known (lost == ""), else
+// keeps it with why its outcome is not.
+func (w *cancelWatch) end(id int, lost string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if lost == "" {
+		delete(w.sent, id)
+		return
+	}
+	c := w.sent[id]
+	c.why = lost
+	w.sent[id] = c
+}
+
+// CancelOrder sends one cancel, kept until its answer says what it did.
+func (w *cancelWatch) CancelOrder(ctx context.Context, req rest.CancelRequest) rest.OrderResult {
+	t := actions.Target{Market: state.MarketSpot, Symbol: req.Symbol, OrderID: req.OrderID, ClientOrderID: req.ClientOrderID}
+	if req.Contract {
+		t.Market = state.MarketContract
+	}
+	id := w.start([]actions.Target{t}, "sent, not answered")
+	res := w.Trader.CancelOrder(ctx, req)
+	lost := ""
+	if res.Outcome == rest.OutcomeUnknown {
+		lost = "sent, its answer lost (" + res.Msg + ")"
+	}
+	w.end(id, lost)
+	return res
+}
+
+// CancelAll cancels every target, kept until every answer came: the
+// summary does not say which target's answer was lost.
+func (w *cancelWatch) CancelAll(ctx context.Context, targets []actions.Target, progress func(actions.Summary)) actions.Summary {
+	id := w.start(targets, "in a cancel-all under way")
+	sum := w.Trader.CancelAll(ctx, targets, progress)
+	lost := ""
+	if sum.Unknown > 0 {
+		lost = fmt.Sprintf("in a cancel-all that lost %d of %d answers", sum.Unknown, sum.Total)
+	}
+	w.end(id, lost)
+	return sum
+}
+
+// unsettled names the orders still open in s whose cancel's outcome is
+// not known.
+func (w *cancelWatch) unsettled(s *state.Snapshot) []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ids := slices.Sorted(maps.Keys(w.sent))
+	var out []string
+	for _, id := range ids {
+		c := w.sent[id]
+		for _, t := range c.targets {
+			o, _ := s.Orders.Find(t.Market, t.OrderID)
+			if o == nil || !o.Open() {
+				continue // closed: whatever the cancel did is known
+			}
+			out = append(out, fmt.Sprintf("cancel of order %s (order %s, client order id %s) %s %s",
+				orderTerms(o.Side, o.Quantity, o.Symbol, o.Type, o.Price), o.OrderID, o.ClientOrderID, c.why, unknownOutcome))
 		}
 	}
 	return out

@@ -166,23 +166,29 @@ func runDashboardContext(ctx context.Context, args []string, stdio IO, termGiven
 		}
 		return writeMetrics(*metricsFile, metrics, first.Hub().Latest())
 	})
+	// Said once: after the shutdown, or first thing on an interrupt
+	// during it (the orders in flight then most need naming).
+	unsettled := as.unsettledOrders() // the hubs taken now: Close lets the sessions go
+	sayUnsettled := sync.OnceFunc(func() {
+		for _, l := range unsettled() {
+			logger.Warn(l)
+			fmt.Fprintf(stdio.Err, "bhtop: %s\n", l)
+		}
+	})
 	if termGiven != nil {
 		termGiven(func() {
+			sayUnsettled()
 			if err := saveMetrics(); err != nil {
 				fmt.Fprintf(stdio.Err, "bhtop: %v\n", err)
 			}
 		})
 	}
 
-	unsettled := as.unsettledOrders() // the hubs taken now: Close lets the sessions go
 	if err := as.Close(); err != nil {
 		logger.Warn("closing the session", "err", err)
 		fmt.Fprintf(stdio.Err, "bhtop: closing the user stream: %v\n", err)
 	}
-	for _, l := range unsettled() {
-		logger.Warn(l)
-		fmt.Fprintf(stdio.Err, "bhtop: %s\n", l)
-	}
+	sayUnsettled()
 	var lost []error // files that could not be written: the run fails
 	if err := saveMetrics(); err != nil {
 		lost = append(lost, err)

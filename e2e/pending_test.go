@@ -1,11 +1,13 @@
 package e2e
 
 import (
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"bhtop/internal/testkit"
 )
 
 // TestOrderInFlightShowsItsTerms: an order whose answer is lost (504,
@@ -48,29 +50,69 @@ func TestOrderInFlightShowsItsTerms(t *testing.T) {
 	wantSent(t, s.requests(t), map[string]int{"POST /openapi/v1/order": 1})
 }
 
-// TestQuitWithAnOrderInFlightSaysSo: q while an order's request has no
-// answer yet (the service holds it) ends bhtop, and stderr says that
-// order's outcome is unknown, with its terms and client order id, so
-// that it can be checked; bhtop used to exit saying nothing of it.
+// TestQuitWithAnOrderInFlightSaysSo: quitting while an order's request,
+// or a cancel's, has no answer yet (the service holds it) ends bhtop, and
+// stderr names it as of unknown outcome, with the order's terms (and its
+// client order id), so that it can be checked: on q, and on a second
+// ctrl+c during the shutdown (the listenKey's DELETE held too), when the
+// user most needs it. bhtop used to exit saying nothing of the order,
+// and on the second interrupt, or of a cancel, still said nothing.
 func TestQuitWithAnOrderInFlightSaysSo(t *testing.T) {
-	s := startSim(t, "--activity", "0")
-	env, posted := holdingFront(t, s, http.MethodPost, "/openapi/v1/order", 1) // the service never answers the order
-	stderr := filepath.Join(t.TempDir(), "stderr")
-	tm := startTerm(t, 160, 48, env, "2>"+stderr)
-	tm.waitText("● live")
-	tm.reviewXRPOrder()
-	tm.keys("y")
-	<-posted
-	tm.waitText("PENDING")
-	tm.quit()
-	b, err := os.ReadFile(stderr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := string(b)
-	for _, want := range []string{"BUY 100 XRPUSDT LIMIT @ 0.1", "outcome is unknown", "client order id bh"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("stderr %q lacks %q", got, want)
-		}
+	for _, tc := range []struct {
+		name      string
+		cancel    bool // a cancel in flight, else a new order
+		interrupt bool // ctrl+c during the shutdown, else q alone
+		want      []string
+	}{
+		{"order/q", false, false, []string{"order BUY 100 XRPUSDT LIMIT @ 0.1 (client order id bh", "outcome is unknown"}},
+		{"order/interrupted", false, true, []string{"order BUY 100 XRPUSDT LIMIT @ 0.1 (client order id bh", "outcome is unknown"}},
+		{"cancel/q", true, false, []string{"cancel of order SELL 7 XRPUSDT LIMIT @ 9.5 (order ", "outcome is unknown"}},
+		{"cancel/interrupted", true, true, []string{"cancel of order SELL 7 XRPUSDT LIMIT @ 9.5 (order ", "outcome is unknown"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := startSim(t, "--activity", "0")
+			if tc.cancel {
+				orderCLI(t, s, "new", "--symbol", "XRPUSDT", "--side", "SELL", "--quantity", "7", "--price", "9.5")
+			}
+			// The service never answers the order nor the cancel, nor the
+			// listenKey's DELETE.
+			env, held := holdingFront(t, s, 8, "POST /openapi/v1/order", "DELETE /openapi/v1/order", "DELETE /openapi/v1/userDataStream")
+			posted, cancelling, deleting := held[0], held[1], held[2]
+			stderr := filepath.Join(t.TempDir(), "stderr")
+			tm := startTerm(t, 160, 48, env, "2>"+stderr)
+			tm.waitText("● live")
+			if tc.cancel {
+				tm.keys("2")
+				tm.waitText("Open Orders (1)")
+				tm.keys("x")
+				tm.waitText("CANCEL")
+				tm.keys("y")
+				<-cancelling
+			} else {
+				tm.reviewXRPOrder()
+				tm.keys("y")
+				<-posted
+				tm.waitText("PENDING")
+			}
+			tm.quitUntilDelete(deleting)
+			if tc.interrupt {
+				tm.keys("C-c")
+				if !testkit.WithinEvery(3*time.Second, 20*time.Millisecond, tm.dead) {
+					t.Fatalf("bhtop went on for 3 s after ctrl+c during its shutdown; screen:\n%s", tm.Screen())
+				}
+			} else {
+				tm.waitFor("bhtop to exit", func(string) bool { return tm.dead() }) // the DELETE given up after 5 s
+			}
+			b, err := os.ReadFile(stderr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := string(b)
+			for _, want := range tc.want {
+				if !strings.Contains(got, want) {
+					t.Errorf("stderr %q lacks %q", got, want)
+				}
+			}
+		})
 	}
 }

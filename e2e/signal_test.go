@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -47,22 +46,13 @@ func TestDashboardEndsOnSIGTERM(t *testing.T) {
 // --metrics file written first (it was abandoned, never written).
 func TestDashboardInterruptDuringShutdown(t *testing.T) {
 	s := startSim(t)
-	env, deleting := holdingFront(t, s, http.MethodDelete, "/openapi/v1/userDataStream", 8) // the service never answers the DELETE
+	env, held := holdingFront(t, s, 8, "DELETE /openapi/v1/userDataStream") // the service never answers the DELETE
+	deleting := held[0]
 	dir := t.TempDir()
 	stderr, metrics := filepath.Join(dir, "stderr"), filepath.Join(dir, "metrics.json")
 	tm := startTerm(t, 100, 30, env, "--metrics", metrics, "2>"+stderr) // a shell's redirection: the pane's screen can lose lines at exit
 	tm.waitText("● live")
-	// A key the stream retired while live (a reconnect under load) is
-	// DELETEd too: only a DELETE after q is the shutdown's.
-	for len(deleting) > 0 {
-		<-deleting
-	}
-	tm.keys("q")
-	select {
-	case <-deleting:
-	case <-time.After(10 * time.Second):
-		t.Fatalf("no DELETE of the listenKey after q; screen:\n%s", tm.Screen())
-	}
+	tm.quitUntilDelete(deleting)
 	if alt := tm.Format("#{alternate_on}"); alt != "0" || tm.dead() {
 		t.Fatalf("closing the listenKey: alternate screen %q, dead %v; want the terminal given back, bhtop still running", alt, tm.dead())
 	}

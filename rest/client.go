@@ -4,6 +4,7 @@ package rest
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -171,6 +172,28 @@ func (c *Client) BaseURL() string { return c.base }
 // limit the governor holds it to: with WithSharedLimits, the host's (all
 // its clients').
 func (c *Client) Weight() (used, limit int) { return c.gov.host.usage(c.clock()) }
+
+// ErrTurnStopped: Turn's stop channel was closed before the turn came.
+var ErrTurnStopped = errors.New("stopped waiting for the host's turn")
+
+// Turn waits for the host's turn, shared by the clients of one
+// HostLimits: one at a time, a holder waits with WeightWait for the
+// weight of its requests and then spends it, while the others wait for
+// the turn. WeightWait reserves nothing: without the turn, every client
+// waiting for the same weight would wake when the window frees, and all
+// but the first would find it spent. It fails when ctx ends or stop (nil:
+// never) is closed first; on success the caller must call release.
+func (c *Client) Turn(ctx context.Context, stop <-chan struct{}) (release func(), err error) {
+	turn := c.gov.host.turn
+	select {
+	case turn <- struct{}{}:
+		return func() { <-turn }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-stop:
+		return nil, ErrTurnStopped
+	}
+}
 
 // WeightWait is how long requests of weight units in all, sent now, would
 // be paced before the last one could go: 0 when they fit the host's

@@ -111,6 +111,7 @@ func (w *window) fitAt(now time.Time, n int) time.Time {
 // make one with NewHostLimits.
 type HostLimits struct {
 	slot    chan struct{} // holds a token while a request is in flight
+	turn    chan struct{} // holds a token while a session waits for weight and resyncs (Client.Turn)
 	store   GateStore     // Persist; nil: the gates stay in the process
 	endTurn func()        // ends the store's turn (GateTurn); set while slot is held
 
@@ -126,7 +127,7 @@ type HostLimits struct {
 // NewHostLimits returns host limits holding to DefaultRateLimits until a
 // client's BrokerInfo (or SetRateLimits) sets the advertised ones.
 func NewHostLimits() *HostLimits {
-	h := &HostLimits{slot: make(chan struct{}, 1)}
+	h := &HostLimits{slot: make(chan struct{}, 1), turn: make(chan struct{}, 1)}
 	h.setLimits(DefaultRateLimits())
 	return h
 }

@@ -232,7 +232,7 @@ func TestShared429HoldsOtherAccounts(t *testing.T) {
 		}
 	}
 	sent = len(s.Log.Entries(t))
-	short, cancel := context.WithDeadline(ctx, clk.Now().Add(100*time.Millisecond))
+	short, cancel := context.WithTimeout(ctx, 100*time.Millisecond) // a deadline on the wall clock, as every context's
 	defer cancel()
 	if _, err := b.Account(short); !errors.Is(err, rest.ErrRateLimited) || !rest.NotSent(err) {
 		t.Errorf("the other account's Account with a short deadline during the backoff = %v, want ErrRateLimited, not sent", err)
@@ -327,7 +327,13 @@ func noneBanned(t *testing.T, l *testkit.RequestLog) {
 // simulator on that clock whose REQUEST_WEIGHT is 12 a minute.
 func weight12(t *testing.T) (*rest.Client, *clock.Fake) {
 	t.Helper()
-	clk := clock.NewFake(time.Now().Truncate(time.Millisecond))
+	return weight12Off(t, 0)
+}
+
+// weight12Off is weight12 with the fake clock off the wall clock by off.
+func weight12Off(t *testing.T, off time.Duration) (*rest.Client, *clock.Fake) {
+	t.Helper()
+	clk := clock.NewFake(time.Now().Add(off).Truncate(time.Millisecond))
 	s, _ := startSim(t, simtest.OnFake(clk, sim.Options{RateLimits: sim.RateLimits{WeightPerMinute: 12}}))
 	c := client(s, simtest.OnClock(clk)...)
 	if _, err := c.BrokerInfo(context.Background()); err != nil {
@@ -394,8 +400,108 @@ func TestWaitNotice(t *testing.T) {
 	if want := start.Add(time.Minute + 2*time.Second); len(got) != 1 || !got[0].Equal(want) {
 		t.Errorf("notices %v, want one, until %s", got, want)
 	}
+	if err := recvAdvancing(t, clk, done, "the request still waits after the window"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPacedWithinDeadlineOnOffClock: acquire compares the wait for request
+// weight with what is left of the context's deadline, not the wait's end
+// on the client's clock with the deadline on the wall clock: a client
+// whose clock runs minutes ahead of the wall still waits 22 s under a
+// 30 s deadline, and one minutes behind fails at once, without sleeping,
+// when the wait is longer than the deadline leaves.
+func TestPacedWithinDeadlineOnOffClock(t *testing.T) {
+	t.Parallel()
+	// spent spends 10 of 12 and lets 40 s pass: an Account (5) waits 22 s.
+	spent := func(t *testing.T, off time.Duration) (*rest.Client, *clock.Fake) {
+		c, clk := weight12Off(t, off)
+		for range 2 {
+			if _, err := c.Account(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		clk.Advance(40 * time.Second)
+		if d := c.WeightWait(8); d != 22*time.Second {
+			t.Fatalf("WeightWait(8) = %s, want 22s", d)
+		}
+		return c, clk
+	}
+	t.Run("ahead", func(t *testing.T) {
+		t.Parallel()
+		c, clk := spent(t, 10*time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		done := make(chan error, 1)
+		go func() { _, err := c.Account(ctx); done <- err }()
+		if err := recvAdvancing(t, clk, done, "the paced request did not return"); err != nil {
+			t.Fatalf("paced 22 s under a 30 s deadline, clock 10 min ahead: %v, want it sent", err)
+		}
+	})
+	t.Run("behind", func(t *testing.T) {
+		t.Parallel()
+		c, _ := spent(t, -10*time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		start := time.Now()
+		_, err := c.Account(ctx)
+		var be *rest.BackoffError
+		if !errors.As(err, &be) || !errors.Is(err, rest.ErrRateLimited) {
+			t.Fatalf("paced 22 s under a 5 s deadline, clock 10 min behind: %v, want a *BackoffError (ErrRateLimited)", err)
+		}
+		if waited := time.Since(start); waited > 4*time.Second {
+			t.Errorf("failed after %s, want at once", waited)
+		}
+	})
+}
+
+// TestTurn: the clients of one HostLimits take Turn one at a time; a
+// client waiting for it gets it once the holder releases it, and fails
+// with ErrTurnStopped when stop is closed first (or ctx's error).
+func TestTurn(t *testing.T) {
+	t.Parallel()
+	host := rest.NewHostLimits()
+	a := rest.New("http://127.0.0.1:1", rest.WithSharedLimits(host))
+	b := rest.New("http://127.0.0.1:1", rest.WithSharedLimits(host))
+	ctx := context.Background()
+	release, err := a.Turn(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	close(stop)
+	if _, err := b.Turn(ctx, stop); !errors.Is(err, rest.ErrTurnStopped) {
+		t.Errorf("Turn held by another, stop closed = %v, want ErrTurnStopped", err)
+	}
+	short, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
+	defer cancel()
+	if _, err := b.Turn(short, nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Turn held by another, ctx ended = %v, want context.DeadlineExceeded", err)
+	}
+	got := make(chan func(), 1)
+	go func() {
+		r, err := b.Turn(ctx, nil)
+		if err != nil {
+			t.Error(err)
+		}
+		got <- r
+	}()
+	select {
+	case <-got:
+		t.Fatal("Turn given while another held it")
+	case <-time.After(20 * time.Millisecond):
+	}
+	release()
+	testkit.Recv(t, got, 5*time.Second, "Turn not given after the holder released it")()
+}
+
+// recvAdvancing moves clk a second at a time until done answers, and
+// returns its answer; it fails the test with why when none came within
+// 10 s.
+func recvAdvancing(t *testing.T, clk *clock.Fake, done <-chan error, why string) error {
+	t.Helper()
 	var err error
-	if !testkit.Advancing(clk, time.Second, 5*time.Second, func() bool {
+	if !testkit.Advancing(clk, time.Second, 10*time.Second, func() bool {
 		select {
 		case err = <-done:
 			return true
@@ -403,9 +509,7 @@ func TestWaitNotice(t *testing.T) {
 			return false
 		}
 	}) {
-		t.Fatal("the request still waits after the window")
+		t.Fatal(why)
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	return err
 }

@@ -51,7 +51,9 @@ func (c *Client) acquire(ctx context.Context, r route) (release func(), err erro
 		if gate != nil && gate.Err == ErrBanned {
 			return nil, gate
 		}
-		if dl, ok := ctx.Deadline(); ok && now.Add(wait).After(dl) {
+		// ctx's deadline is on the wall clock, the wait on the client's
+		// (injectable) clock: compare the wait with what is left.
+		if dl, ok := ctx.Deadline(); ok && wait > time.Until(dl) {
 			if gate != nil {
 				return nil, gate
 			}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"bhtop/api"
-	"bhtop/internal/clock"
 	"bhtop/rest"
 	"bhtop/state"
 )
@@ -25,9 +24,20 @@ var snapshotWeight = api.Account.Weight + api.OpenOrders.Weight + api.ContractPo
 // opened), the snapshots are applied, then the held frames. Orders open
 // here but absent from the open-orders snapshot are then queried for
 // their final state, and the newest executions fetched (fetchTrades).
-func (s *Session) resync(ctx context.Context, held bool) error {
+// gone is closed when the connection the resync is for ends: a wait for
+// request weight then ends with an error (nil: no such wait).
+//
+// A resync not held yet takes the host's turn first (rest.Client.Turn),
+// folding the frames while another session of the host waits for its
+// weight and resyncs, and keeps it to its end (held: connect holds it).
+func (s *Session) resync(ctx context.Context, held bool, gone <-chan struct{}) error {
 	if !held {
-		if err := s.waitWeight(ctx, StateResyncing); err != nil {
+		release, err := s.turn(ctx, gone)
+		if err != nil {
+			return err
+		}
+		defer release()
+		if err := s.waitWeight(ctx, StateResyncing, gone); err != nil {
 			return err
 		}
 		if s.beforeHold != nil {
@@ -99,8 +109,10 @@ func (s *Session) resync(ctx context.Context, held bool) error {
 // older than they are (DESIGN.md "Stream lifecycle and resync"). While it
 // waits the status is state, saying so and until when; then it is put
 // back. (Another request may take the room first: the snapshots are then
-// paced as before, for a moment.)
-func (s *Session) waitWeight(ctx context.Context, state ConnState) error {
+// paced as before, for a moment.) It ends with an error when gone (the
+// connection the snapshots are for) is closed: the supervisor then
+// reconnects, rather than snapshot for a dead socket after the wait.
+func (s *Session) waitWeight(ctx context.Context, state ConnState, gone <-chan struct{}) error {
 	d := s.rest.WeightWait(snapshotWeight)
 	if d <= 0 {
 		return nil
@@ -119,12 +131,35 @@ func (s *Session) waitWeight(ctx context.Context, state ConnState) error {
 			why += " until " + at.UTC().Format("15:04:05") + " UTC"
 		}
 		s.setStatus(func(st *Status) { st.State, st.Reason, st.RetryAt = state, why, at })
-		if !clock.Sleep(s.cfg.Clock, ctx.Done(), d) {
+		t := s.cfg.Clock.NewTimer(d)
+		select {
+		case <-t.C():
+		case <-ctx.Done():
+			t.Stop()
 			return fmt.Errorf("resync: waiting for request weight: %w", ctx.Err())
+		case <-gone:
+			t.Stop()
+			return errors.New("resync: the connection was lost while waiting for request weight")
 		}
 		d = s.rest.WeightWait(snapshotWeight)
 	}
 	return nil
+}
+
+// turn waits for the host's turn for a resync (rest.Client.Turn): one
+// session at a time waits for its snapshots' weight and takes them, so
+// that a window's freeing wakes one, not every one to be paced but the
+// first with its frames held. It ends with an error when ctx ends or gone
+// (nil: never) is closed.
+func (s *Session) turn(ctx context.Context, gone <-chan struct{}) (release func(), err error) {
+	release, err = s.rest.Turn(ctx, gone)
+	switch {
+	case errors.Is(err, rest.ErrTurnStopped):
+		return nil, errors.New("resync: the connection was lost while waiting for the host's turn")
+	case err != nil:
+		return nil, fmt.Errorf("resync: waiting for the host's turn: %w", err)
+	}
+	return release, nil
 }
 
 // snapshotter reads what a resync folds in: the account and open orders

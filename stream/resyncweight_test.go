@@ -81,6 +81,36 @@ func (f *weightFixture) resynced(t *testing.T, done <-chan error) error {
 	return err
 }
 
+// resyncWaiting asks for a resync (no deadline) and waits until its
+// status says it waits for request weight; the channel has its answer.
+func (f *weightFixture) resyncWaiting(t *testing.T) <-chan error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- f.s.Resync(context.Background()) }()
+	if !testkit.Within(5*time.Second, func() bool {
+		st := f.s.Status()
+		return st.State == StateResyncing && strings.Contains(st.Reason, "request weight")
+	}) {
+		t.Fatalf("status while the resync waits for weight: %+v, want resyncing, waiting for request weight", f.s.Status())
+	}
+	return done
+}
+
+// liveAgainTrue moves the clock until the session is live again (after a
+// reconnect), stops the activity, and fails the test unless the balances
+// then are the simulator's: no gap.
+func (f *weightFixture) liveAgainTrue(t *testing.T) {
+	t.Helper()
+	if !f.inflight.Advancing(f.clk, time.Second, 10*time.Second, func() bool { return f.s.Status().State == StateLive }) {
+		t.Fatalf("not live again: %+v", f.s.Status())
+	}
+	f.srv.SetActivity(0)
+	if !testkit.Within(5*time.Second, f.balancesTrue) {
+		t.Fatalf("balances after the reconnect differ from the simulator's: %+v vs %v",
+			f.s.Hub().Latest().Balances, f.srv.AccountTruth(f.srv.APIKey()))
+	}
+}
+
 // balancesTrue says the session's balances are the simulator's.
 func (f *weightFixture) balancesTrue() bool {
 	truth := f.srv.AccountTruth(f.srv.APIKey())
@@ -113,14 +143,7 @@ func TestResyncWaitingForWeightKeepsFolding(t *testing.T) {
 	before := f.s.Hub().Latest().Stats.Events
 	start := f.clk.Now()
 
-	done := make(chan error, 1)
-	go func() { done <- f.s.Resync(context.Background()) }()
-	if !testkit.Within(5*time.Second, func() bool {
-		st := f.s.Status()
-		return st.State == StateResyncing && strings.Contains(st.Reason, "request weight")
-	}) {
-		t.Fatalf("status while the resync waits for weight: %+v, want resyncing, waiting for request weight", f.s.Status())
-	}
+	done := f.resyncWaiting(t)
 	if st := f.s.Status(); !st.RetryAt.Equal(start.Add(wait)) {
 		t.Errorf("RetryAt %s, want the end of the wait %s", st.RetryAt, start.Add(wait))
 	}
@@ -181,14 +204,7 @@ func TestReconnectWaitsForWeightUnheld(t *testing.T) {
 	if st := f.s.Status(); !st.ConnectedAt.IsZero() {
 		t.Errorf("connected at %s while waiting for weight, want no socket", st.ConnectedAt)
 	}
-	if !f.inflight.Advancing(f.clk, time.Second, 10*time.Second, func() bool { return f.s.Status().State == StateLive }) {
-		t.Fatalf("not live after the weight freed: %+v", f.s.Status())
-	}
-	f.srv.SetActivity(0)
-	if !testkit.Within(5*time.Second, f.balancesTrue) {
-		t.Fatalf("balances after the reconnect differ from the simulator's: %+v vs %v",
-			f.s.Hub().Latest().Balances, f.srv.AccountTruth(f.srv.APIKey()))
-	}
+	f.liveAgainTrue(t)
 }
 
 // TestResyncPacedWhileHeldSaysSo: when another request takes the weight
@@ -249,5 +265,82 @@ func TestResyncPastDeadlineSaysWhen(t *testing.T) {
 	}
 	if st := f.s.Status(); st.State != StateLive {
 		t.Errorf("status %s %q after a resync refused, want live", st.State, st.Reason)
+	}
+}
+
+// TestResyncWithinDeadlineWaits: a resync whose wait for request weight
+// ends before the caller's deadline is not refused: it waits, then
+// resyncs. The deadline is the context's (the wall clock's), the wait the
+// session's clock's: they are compared as durations, not as instants of
+// two clocks (the fake clock here runs minutes ahead of the wall).
+func TestResyncWithinDeadlineWaits(t *testing.T) {
+	t.Parallel()
+	f := newWeightFixture(t, 60)
+	f.spend(t)
+	f.clk.Advance(f.rest.WeightWait(snapshotWeight) - 20*time.Second) // 20 s left
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- f.s.Resync(ctx) }()
+	if err := f.resynced(t, done); err != nil {
+		t.Fatalf("Resync with 20 s to wait and 30 s to the deadline = %v, want it done", err)
+	}
+	if st := f.s.Status(); st.State != StateLive {
+		t.Errorf("status %s %q after the resync, want live", st.State, st.Reason)
+	}
+}
+
+// TestConnectionLostWhileResyncWaitsForWeight: the connection lost while
+// a resync waits for request weight ends the wait: the resync fails (it
+// would snapshot for a dead socket, spending the weight the reconnect
+// needs) and the session reconnects, saying so, instead of showing a
+// connection it no longer has as resyncing for up to a minute. Once the
+// stream is back it is live with the simulator's state.
+func TestConnectionLostWhileResyncWaitsForWeight(t *testing.T) {
+	t.Parallel()
+	f := newWeightFixture(t, 60)
+	f.srv.SetActivity(40)
+	f.spend(t)
+	done := f.resyncWaiting(t)
+	f.srv.SetUserStreamDown(true)
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatalf("the resync still waits for weight with its connection lost: %+v", f.s.Status())
+	}
+	if err == nil {
+		t.Error("Resync = nil with the connection lost during its wait, want an error")
+	}
+	if !testkit.Within(5*time.Second, func() bool {
+		st := f.s.Status()
+		return st.State != StateResyncing && st.State != StateLive && st.ConnectedAt.IsZero()
+	}) {
+		t.Fatalf("status after the connection was lost: %+v, want reconnecting, no connection", f.s.Status())
+	}
+	f.srv.SetUserStreamDown(false)
+	f.liveAgainTrue(t)
+}
+
+// TestSnapshotWeightIsWhatSnapshotsSpend: the weight a resync waits for
+// before it holds the events is what its snapshots then spend: the
+// account, the spot open orders and the two contract requests, which
+// takeSnapshots asks for whatever the account holds (a spot-only account
+// too: there is no spot-only path; an extension's failure costs its
+// weight all the same).
+func TestSnapshotWeightIsWhatSnapshotsSpend(t *testing.T) {
+	t.Parallel()
+	f := newWeightFixture(t, 1000)
+	if !f.inflight.Idle(5 * time.Second) {
+		t.Fatal("a request still under way")
+	}
+	f.clk.Advance(2 * time.Minute) // the window empties
+	before, _ := f.rest.Weight()
+	if _, err := f.s.takeSnapshots(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := f.rest.Weight()
+	if spent := after - before; spent != snapshotWeight {
+		t.Errorf("the snapshots spent weight %d, the resync waits for %d", spent, snapshotWeight)
 	}
 }

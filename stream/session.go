@@ -210,8 +210,10 @@ func (s *Session) Resync(ctx context.Context) error {
 		return err
 	}
 	if dl, ok := ctx.Deadline(); ok {
+		// ctx's deadline is on the wall clock, the wait on the session's:
+		// compare what is left of each, not instants of two clocks.
 		now := s.cfg.Now()
-		if d := s.rest.WeightWait(snapshotWeight); d > 0 && now.Add(d).After(dl) {
+		if d := s.rest.WeightWait(snapshotWeight); d > 0 && d > time.Until(dl) {
 			return &rest.BackoffError{Err: rest.ErrRateLimited, Until: now.Add(d), Local: true, Now: now}
 		}
 	}

@@ -2,6 +2,8 @@ package stream
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -37,7 +39,18 @@ func TestSharedLimitsAccountsGoLive(t *testing.T) {
 	// The clock moves a second at a time, between requests: in steps of
 	// 15 s a governor whose window were 10 s short met no 429 (the clock
 	// jumped past the moments it sent too early).
+	// No account's snapshots are paced with its events held: a session
+	// waits for its turn and its weight with the events folded.
+	held := map[int]string{}
+	noneHeld := func() {
+		for i, s := range sessions {
+			if st := s.Status(); strings.Contains(st.Reason, "events held") && held[i] == "" {
+				held[i] = fmt.Sprintf("%s %q at %s", st.State, st.Reason, clk.Now().Format(time.TimeOnly))
+			}
+		}
+	}
 	allLive := func() bool {
+		noneHeld()
 		for _, s := range sessions {
 			if !live(s) {
 				return false
@@ -58,6 +71,7 @@ func TestSharedLimitsAccountsGoLive(t *testing.T) {
 	}
 	go func() { wg.Wait(); close(done) }()
 	resynced := func() bool {
+		noneHeld()
 		select {
 		case <-done:
 			return true
@@ -72,6 +86,9 @@ func TestSharedLimitsAccountsGoLive(t *testing.T) {
 		if err != nil {
 			t.Errorf("account %d resync: %v", i, err)
 		}
+	}
+	for i, h := range held {
+		t.Errorf("account %d: snapshots paced with events held: %s", i, h)
 	}
 
 	n, minutes := 0, map[int64]int{}

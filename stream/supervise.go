@@ -98,7 +98,7 @@ func (s *Session) supervise(ctx context.Context) {
 			cur, newKey = nil, true
 			s.note(NoteConnect, "listenKey invalid; reconnecting on a new one")
 		case reply := <-s.resyncReq:
-			err := s.resync(ctx, false)
+			err := s.resync(ctx, false, cur.done)
 			if err == nil && unsynced {
 				retryResync, resyncFails, unsynced = nil, 0, false
 				s.goLive()
@@ -106,7 +106,7 @@ func (s *Session) supervise(ctx context.Context) {
 			reply <- err
 		case <-retryResync:
 			retryResync = nil
-			if err := s.resync(ctx, false); err != nil {
+			if err := s.resync(ctx, false, cur.done); err != nil {
 				if ctx.Err() != nil {
 					return
 				}
@@ -151,6 +151,13 @@ func (s *Session) supervise(ctx context.Context) {
 // session is not live; the caller records it and retries the resync).
 func (s *Session) connect(ctx context.Context, newKey bool) (c *conn, resyncErr error, err error) {
 	s.setStatus(func(st *Status) { st.State, st.RetryAt = StateConnecting, time.Time{} })
+	// The host's turn (Session.turn) from the key to the snapshots' end:
+	// no other session of the host spends the weight waited for below.
+	release, err := s.turn(ctx, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
 	var key string
 	if newKey {
 		key, err = s.newKey(ctx)
@@ -163,7 +170,7 @@ func (s *Session) connect(ctx context.Context, newKey bool) (c *conn, resyncErr 
 	// The frames are held from the socket's open to the snapshot's end:
 	// a snapshot paced for want of request weight would hold them (and
 	// leave the socket unread) meanwhile. Wait with no socket instead.
-	if err := s.waitWeight(ctx, StateConnecting); err != nil {
+	if err := s.waitWeight(ctx, StateConnecting, nil); err != nil {
 		return nil, nil, err
 	}
 	c, err = s.dial(ctx, key)
@@ -189,7 +196,7 @@ func (s *Session) connect(ctx context.Context, newKey bool) (c *conn, resyncErr 
 		st.ConnectedAt = c.opened
 		st.Connects++
 	})
-	if err := s.resync(ctx, true); err != nil {
+	if err := s.resync(ctx, true, nil); err != nil {
 		// The socket is open and frames flow; the snapshot failed. Stay
 		// connected on events but do not claim live data: the caller
 		// says why and retries the resync.

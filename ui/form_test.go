@@ -236,16 +236,32 @@ func TestOpenPointNeverSent(t *testing.T) {
 }
 
 // TestFormLongValueShowsItsEnd: a value longer than its field shows its
-// end, where the cursor types, after "…": a 21-digit price read
-// "[0.000000000000000…]", the digits being typed out of sight.
+// end after "…" while focused, where the cursor types (a 21-digit price
+// read "[0.000000000000000…]", the digits being typed out of sight), and
+// its start with "…" at the end when not (the integer part matters most:
+// a field left read "[…678901234567890.5]"), unless the start would read
+// as zero ("[0.00000000000000000…]"): then its end, where its digits are.
 func TestFormLongValueShowsItsEnd(t *testing.T) {
-	m := press(t, marketModel(testMarket(), 80, 24, WithNoColor(true)),
-		"n down down down down type:12345678901234567890.5 down type:0.000000000000000000123")
-	out := ansi.Strip(m.View().Content)
-	for _, want := range []string{"[…678901234567890.5]", "[…0000000000000123_]"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("the form lacks %q:\n%s", want, out)
-		}
+	for _, tc := range []struct {
+		name, keys string
+		want       []string
+	}{
+		{"price focused", "n down down down down type:12345678901234567890.5 down type:0.000000000000000000123",
+			[]string{"[12345678901234567…]", "[…0000000000000123_]"}},
+		{"quantity focused", "n down down down down type:12345678901234567890.5 down type:0.000000000000000000123 up",
+			[]string{"[…78901234567890.5_]", "[…00000000000000123]"}},
+		{"price left", "n down down down down type:0.5 down type:61000.123456789012345678 up",
+			[]string{"[0.5_", "[61000.12345678901…]"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := press(t, marketModel(testMarket(), 80, 24, WithNoColor(true)), tc.keys)
+			out := ansi.Strip(m.View().Content)
+			for _, want := range tc.want {
+				if !strings.Contains(out, want) {
+					t.Errorf("the form lacks %q:\n%s", want, out)
+				}
+			}
+		})
 	}
 }
 

@@ -87,7 +87,7 @@ func (f *orderForm) fieldLines(st *themes.Styles, width int) []boxLine {
 		if choice {
 			v = "◀ " + value + " ▶"
 		} else {
-			v = "[" + fitTail(value+cursorIf(f.field == field), 18) + "]"
+			v = "[" + fitValue(value, f.field == field, 18) + "]"
 		}
 		if f.field == field {
 			v = st.Focus.Render(v)
@@ -163,6 +163,24 @@ func (f *orderForm) freeLine(s *state.Snapshot, privacy bool) string {
 	}
 	return "free " + free(sym.BaseAsset) + " " + sym.BaseAsset +
 		", " + free(sym.QuoteAsset) + " " + sym.QuoteAsset
+}
+
+// fitValue is a typed value in w cells. Focused, it ends with the cursor
+// and, when wider, shows its end (fitTail), where the cursor types. Not
+// focused, it shows its start with "…" at the end (fit): a price's
+// integer part matters most, its last decimals least. But a start with
+// no digit other than 0 would read a nonzero value as zero (a price of
+// 0.000000000000000000123 as "0.00000000000000000…"): such a value shows
+// its end, where its digits are, as when focused.
+func fitValue(v string, focused bool, w int) string {
+	if focused {
+		return fitTail(v+cursorIf(true), w)
+	}
+	s := fit(v, w)
+	if textWidth(v) > w && !strings.ContainsAny(s, "123456789") && strings.ContainsAny(v, "123456789") {
+		return fitTail(v, w)
+	}
+	return s
 }
 
 // fitTail pads s to w cells or, when it is wider, shows its end after

@@ -36,9 +36,12 @@ const (
 
 // gridMarketMinWidth is the narrowest grid that shows the Market pane
 // beside the Fills and the Events: narrower, three panes on the bottom
-// row left the Fills no room for their time and cut quantities ("1…"),
-// and the Events none to wrap ("fill …"). The Market pane is then a key
-// away (5, tab), drawn in the Events' place while focused.
+// row left the Events no room to wrap ("fill …"). Wider, the Market pane
+// shows there only while the Fills' columns (with the fills they hold)
+// keep their Time and whole numbers in their third (fillsFit): the
+// simulator's wide prices and quantities took the Time from them up to
+// about 170 columns. Otherwise the Market pane is a key away (5, tab),
+// drawn in the Events' place while focused.
 const gridMarketMinWidth = 150
 
 // headerOneLineWidth: on a narrower screen the header takes two lines,
@@ -51,7 +54,10 @@ const (
 	headerTwoLinesHeight = 12
 )
 
-func newLayout(w, h int, market bool) layout {
+// newLayout lays out a w×h screen; market: there is market data;
+// fillsFit reports whether the Fills pane w cells wide shows its Time
+// with nothing cut (nil: it always does).
+func newLayout(w, h int, market bool, fillsFit func(w int) bool) layout {
 	l := layout{w: w, h: h}
 	if w < 20 || h < 8 {
 		l.tiny = true
@@ -89,7 +95,11 @@ func newLayout(w, h int, market bool) layout {
 	l.panes[paneBalances] = rect{0, 1 + ordersH, balW, midH}
 	l.panes[panePositions] = rect{balW + 1, 1 + ordersH, w - balW - 1, midH}
 	y := 1 + ordersH + midH
-	if !market || w < gridMarketMinWidth {
+	// The Market pane keeps room for its trend line; the Fills pane gets a
+	// little more than the Events of what is left.
+	mktW := max(w*2/5, min(w/2, 56))
+	fillsW := (w - mktW - 2) * 11 / 20
+	if !market || w < gridMarketMinWidth || fillsFit != nil && !fillsFit(fillsW) {
 		// No market at all, or no room for it: the fills and events share
 		// the bottom row (the Market pane is still a key away, saying why
 		// it is empty when there is no market).
@@ -100,10 +110,6 @@ func newLayout(w, h int, market bool) layout {
 		l.gridMarket = false
 		return l
 	}
-	// The Market pane keeps room for its trend line; the Fills pane gets a
-	// little more than the Events of what is left.
-	mktW := max(w*2/5, min(w/2, 56))
-	fillsW := (w - mktW - 2) * 11 / 20
 	l.gridMarket = true
 	l.panes[paneMarket] = rect{0, y, mktW, eventsH}
 	l.panes[paneFills] = rect{mktW + 1, y, fillsW, eventsH}
@@ -178,10 +184,7 @@ func (l layout) bodyRows(id paneID) int { return max(0, l.panes[id].h-2) }
 // onResize lays the screen out again.
 func (m Model) onResize(msg tea.WindowSizeMsg) Model {
 	m.width, m.height = msg.Width, msg.Height
-	m.lay = newLayout(msg.Width, msg.Height, m.market.hub != nil)
-	if m.acc.all() {
-		m.lay.oneStatusLine()
-	}
+	m.layOut()
 	m.help.SetWidth(max(0, msg.Width-2))
 	m.drawShortHelp()
 	for i := range m.panes {
@@ -190,6 +193,39 @@ func (m Model) onResize(msg tea.WindowSizeMsg) Model {
 	}
 	m.renderChart()
 	return m
+}
+
+// layOut lays the screen out for its size and the Fills' columns.
+func (m *Model) layOut() {
+	m.lay = newLayout(m.width, m.height, m.market.hub != nil, m.fillsFit)
+	if m.acc.all() {
+		m.lay.oneStatusLine()
+	}
+}
+
+// fillsFit reports whether the Fills pane w cells wide shows its Time
+// and every column that always shows, none cut narrower than its cells
+// but the symbol (down to its minimum, as at every width).
+func (m *Model) fillsFit(w int) bool {
+	p := &m.panes[paneFills]
+	cols, fit := p.columns(w, false) // the Fills show no market columns
+	used, time := 2, false
+	for _, ci := range cols {
+		used += p.colW(ci, fit) + 1
+		time = time || p.cols[ci].title == "Time"
+	}
+	return time && used <= w
+}
+
+// relayFills lays the screen out again when the Fills' new widths
+// change whether the Market pane shows beside them.
+func (m *Model) relayFills() {
+	if m.width < gridMarketMinWidth || m.height < gridMinHeight || m.market.hub == nil {
+		return
+	}
+	if l := newLayout(m.width, m.height, true, m.fillsFit); l.gridMarket != m.lay.gridMarket {
+		m.layOut()
+	}
 }
 
 // screen composes the whole screen: exactly height lines of exactly width

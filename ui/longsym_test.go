@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"bhtop/market"
 	"bhtop/state"
 )
@@ -81,5 +83,64 @@ func TestLongSymbols(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// wideFillsSnapshot is longSymbolSnapshot with fills as wide as the
+// simulator's: prices with 7 decimals and quantities in the thousands.
+func wideFillsSnapshot() *state.Snapshot {
+	s := longSymbolSnapshot()
+	s.Fills = append(s.Fills,
+		state.Fill{Market: "spot", Symbol: "LTCBTC", OrderID: "1005", TradeID: "5005", Side: "SELL", Price: "0.0013819", Qty: "0.06", QuoteQty: "0.000082914",
+			Commission: "0.00000008", CommissionAsset: "BTC", Time: t0.Add(-50 * time.Second).UnixMilli()},
+		state.Fill{Market: "spot", Symbol: "BHTUSDT", OrderID: "1006", TradeID: "5006", Side: "SELL", Price: "0.01441", Qty: "1044", QuoteQty: "15.04404",
+			Commission: "0.01504404", CommissionAsset: "USDT", Time: t0.Add(-40 * time.Second).UnixMilli()},
+		state.Fill{Market: "spot", Symbol: "LTCUSDT", OrderID: "1007", TradeID: "5007", Side: "BUY", Price: "83.91", Qty: "0.297", QuoteQty: "24.92127",
+			Commission: "0.000297", CommissionAsset: "LTC", Time: t0.Add(-30 * time.Second).UnixMilli()},
+	)
+	return s
+}
+
+// TestFillsKeepTimeWideData: with fills as wide as the simulator's, the
+// Fills keep their Time at 150 and 160 columns (three panes on the
+// bottom row took it from them up to about 170): the Market pane shows
+// beside them only when they fit.
+func TestFillsKeepTimeWideData(t *testing.T) {
+	for _, sz := range [][2]int{{150, 40}, {160, 40}, {200, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			opts := []Option{WithNow(fixedNow), WithMarket(marketHub(longSymbolMarket()), "USDT"), WithNoColor(true)}
+			m := sized(New(newTestBackend(wideFillsSnapshot()), &testTrader{}, opts...), sz[0], sz[1])
+			m = press(t, m, "6")
+			out := plainGolden(t, m, sz[0], sz[1])
+			if !strings.Contains(out, "Time     Symbol") {
+				t.Errorf("the Fills pane lost its Time column:\n%s", out)
+			}
+			lines := strings.Split(out, "\n")
+			if cut := cutNumber.FindString(strings.Join(lines[2:len(lines)-2], "\n")); cut != "" {
+				t.Errorf("a number is cut (%q):\n%s", cut, out)
+			}
+			if got, want := strings.Contains(out, "Market ("), sz[0] >= 200; got != want {
+				t.Errorf("the Market pane shown: %v, want %v:\n%s", got, want, out)
+			}
+		})
+	}
+}
+
+// TestFillsWideningHideMarket: at 160 columns the Market pane shows
+// beside fills that fit, and gives way (the layout changes with no
+// resize) when wider fills come in.
+func TestFillsWideningHideMarket(t *testing.T) {
+	b := newTestBackend(longSymbolSnapshot())
+	m := sized(New(b, &testTrader{}, WithNow(fixedNow), WithMarket(marketHub(longSymbolMarket()), "USDT"), WithNoColor(true)), 160, 40)
+	if out := ansi.Strip(m.View().Content); !strings.Contains(out, "Market (") || !strings.Contains(out, "Time     Symbol") {
+		t.Fatalf("narrow fills at 160 columns: want the Market pane and the Fills' Time:\n%s", out)
+	}
+	wide := wideFillsSnapshot()
+	wide.Version++
+	b.hub.Publish(wide)
+	mm, _ := m.Update(hubMsg{at: time.Now()})
+	m = mm.(Model)
+	if out := ansi.Strip(m.View().Content); strings.Contains(out, "Market (") || !strings.Contains(out, "Time     Symbol") {
+		t.Fatalf("wide fills at 160 columns: want the Fills' Time and no Market pane:\n%s", out)
 	}
 }
