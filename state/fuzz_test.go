@@ -28,6 +28,7 @@ func FuzzApplyFrame(f *testing.F) {
 			applyPrepared(p, &d, line, func([]byte) {})
 			if i%2 == 1 {
 				s.Snapshot() // exercises row reuse between snapshots
+				p.Snapshot()
 			}
 			if st := s.Stats(); st.Events != st.Applied+st.Stale {
 				t.Fatalf("stats %+v after %q", st, line)
