@@ -10,6 +10,10 @@ import (
 
 var benchSpot = AppendExecution(nil, &ExecutionReport{EventTime: 1499405658658, Symbol: "ETHBTC", ClientOrderID: "1000087761", Side: "BUY", Type: "LIMIT", TimeInForce: "GTC", Quantity: "1.00000000", Price: "0.10264410", Status: "PARTIALLY_FILLED", OrderID: "4293153", LastQty: "0.00000000", CumQty: "0.5", LastPrice: "0.00000000", Commission: "0", Working: true, Created: 1499405658657, CumQuote: "0.05132205"}, EncodeOptions{})
 
+// benchSpotNew is a NEW order's report as the simulator writes it: Z
+// "0" after a 13-digit O.
+var benchSpotNew = shortEndReports()[0]
+
 // benchDecode decodes frame once per op with the fast path on or off,
 // reporting the process CPU time per op besides wall time (the machine
 // is shared).
@@ -31,7 +35,7 @@ func benchDecode(b *testing.B, frame string, generic bool) {
 // object took before the fast paths.
 func BenchmarkDecode(b *testing.B) {
 	for _, c := range []struct{ name, frame string }{
-		{"spot", string(benchSpot)}, {"contract", specContract}, {"account", specAccount}, {"position", specPosition},
+		{"spot", string(benchSpot)}, {"spot-new", benchSpotNew}, {"contract", specContract}, {"account", specAccount}, {"position", specPosition},
 	} {
 		b.Run(c.name, func(b *testing.B) { benchDecode(b, c.frame, false) })
 		b.Run(c.name+"/generic", func(b *testing.B) { benchDecode(b, c.frame, true) })

@@ -23,8 +23,8 @@ import (
 //
 // Nothing past the frame's end is read: each scan checks the index of
 // the word it loads against slim (lineBuf), the few loads at other
-// indexes against lim, and the object's last value is read as load8
-// reads (decLast).
+// indexes against lim, and the object's last value (and a spot report's
+// O before a short Z) is read as load8 reads (decLast, createdLast).
 
 // The skeleton between two values, as the low bytes of eight, with the key
 // put in by the caller (sepSS|'k'<<24 is `","k":"`).
@@ -65,8 +65,8 @@ var lineHeads = func() (w [2][5]uint64) {
 // after the value it ends, loaded there, is inside the frame with no
 // check of its own; a scan that reaches slim ends the line, returning 0:
 // any skeleton compared at 0 meets the object's '{', which none begins
-// with. Values in the last sixteen bytes (but the last) are read by the
-// table loop.
+// with. Values in the last sixteen bytes (but the last, and a spot
+// report's O before it: createdLast) are read by the table loop.
 type lineBuf struct {
 	p         unsafe.Pointer
 	lim, slim uint
@@ -203,6 +203,26 @@ func (f lineBuf) timeEnd(i int) int {
 	return 0
 }
 
+// createdLast reads a spot report's O from i as execBody does, its
+// digits reaching into the frame's last sixteen bytes (loaded as wEnd
+// loads them): it returns the index of Z's value, or 0 when O is no
+// time, has a leading zero, or is not followed by `,"Z":"` and the three
+// bytes or more a Z needs (a digit, `"}`; so is may load there, and num
+// O's digits).
+func (f lineBuf) createdLast(i int, x *ExecView) int {
+	j := i
+	v := f.wEnd(j)
+	for nonDigits(v) == 0 {
+		j += 8
+		v = f.wEnd(j)
+	}
+	if j += lowLane(nonDigits(v)); uint(j-i-1) >= 15 || uint(j) >= f.lim || f.lead0(i, j) || !f.is(j, sepBS|'Z'<<16, 6) {
+		return 0
+	}
+	x.Created = f.num(i, j)
+	return j + 6
+}
+
 // num is the number the digits [i, j) write, 1 to 15 of them (a
 // timeEnd's).
 func (f lineBuf) num(i, j int) int64 {
@@ -328,8 +348,13 @@ func execSpotLine(f lineBuf, i int, x *ExecView) int {
 		i = ce + 6
 	}
 	x.ClientOrderID, x.Close, x.Leverage = f.sub(c, ce), false, nil
-	if i = execBody(f, i, x, true); i == 0 {
-		return 0
+	if i = execBody(f, i, x, true); i <= 0 {
+		if i == 0 {
+			return 0
+		}
+		if i = f.createdLast(-i, x); i == 0 {
+			return 0
+		}
 	}
 	// Z, a decimal: the last value
 	k = f.decLast(i)
@@ -356,7 +381,7 @@ func execContractLine(f lineBuf, i int, x *ExecView) int {
 		return 0
 	}
 	x.Symbol, x.ClientOrderID = f.sub(s, k), f.sub(k+7, ce)
-	if i = execBody(f, ce+7, x, false); i == 0 {
+	if i = execBody(f, ce+7, x, false); i <= 0 {
 		return 0
 	}
 	// Z, a decimal
@@ -406,7 +431,11 @@ func execContractLine(f lineBuf, i int, x *ExecView) int {
 
 // execBody reads the fields from S to O, the same in either report but
 // for i's quotes, from S's value at i, as execSpotLine does: it returns
-// the index of Z's value (after its opening quote), or 0. In a spot
+// the index of Z's value (after its opening quote), or 0; or, when a
+// bare O (a spot report's) or what follows it differs, minus O's index,
+// x.Created not set: its scan stops at slim, before the frame's last
+// sixteen bytes, which a Z of a byte or two (as "0") leaves it in, so
+// execSpotLine reads it again (createdLast), as decLast reads. In a spot
 // report the optional fields may come between p and X (execOptional); it
 // sets them, nil when they are left out.
 func execBody(f lineBuf, i int, x *ExecView, spot bool) int {
@@ -537,7 +566,7 @@ func execBody(f lineBuf, i int, x *ExecView, spot bool) int {
 		i = k + 7
 	case f.is(k, sepBB|'O'<<16, 5):
 		if o, k = k+5, f.timeEnd(k+5); f.lead0(o, k) || !f.is(k, sepBS|'Z'<<16, 6) {
-			return 0
+			return -o // execSpotLine's to read again (createdLast)
 		}
 		i = k + 6
 	default:

@@ -38,7 +38,29 @@ func lineReports() []string {
 			out = append(out, string(AppendExecution(nil, &r, o)))
 		}
 	}
-	return append(out, specSpot, specContract, string(benchSpot))
+	return append(append(out, specSpot, specContract, string(benchSpot)), shortEndReports()...)
+}
+
+// shortEndReports are reports whose last values are short, as the
+// simulator writes a NEW order's (Z "0", decimal.String()'s zero) after
+// a 13-digit O: Z (and a contract's v) of 1 to 6 bytes, C either way,
+// with a trade id or not, N null or a string.
+func shortEndReports() []string {
+	var out []string
+	for _, z := range []string{"0", "12", "0.5", "1.25", "12.34", "123.45", "0.000001"} {
+		r := ExecutionReport{EventTime: 1499405658658, Symbol: "ETHBTC", ClientOrderID: "bh-1", Side: "BUY", Type: "LIMIT", TimeInForce: "GTC",
+			Quantity: "1", Price: "0.1", Status: "NEW", OrderID: "4293153", LastQty: "0", CumQty: "0", LastPrice: "0", Commission: "0",
+			Working: true, Created: 1499405658657, CumQuote: z}
+		out = append(out, string(AppendExecution(nil, &r, EncodeOptions{})))
+		r.CommissionAsset, r.TradeID = "BNB", "7"
+		out = append(out, string(AppendExecution(nil, &r, EncodeOptions{})))
+		out = append(out, string(AppendExecution(nil, &r, EncodeOptions{Optional: true})))
+		r.Contract, r.Leverage, r.Close, r.TradeID = true, z, len(z)%2 == 0, ""
+		out = append(out, string(AppendExecution(nil, &r, EncodeOptions{})))
+		r.TradeID = "7"
+		out = append(out, string(AppendExecution(nil, &r, EncodeOptions{})))
+	}
+	return out
 }
 
 // decodeLine decodes frame with execLine, without it, and generically.
