@@ -103,19 +103,9 @@ func (m Model) onPaneKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.setMsg(msgInfo, "theme "+themes.Names()[m.theme])
 		}
 	case key.Matches(msg, k.Keepalive):
-		if why := m.upkeys.take(m.b, opKeepalive, m.nowFn()); why != "" {
-			m.setMsg(msgInfo, "keepalive "+why)
-			return m, nil
-		}
-		m.setMsg(msgInfo, "keepalive…")
-		return m, m.keepaliveCmd()
+		return m.askUpstream(opKeepalive, "keepalive", "keepalive…", m.keepaliveCmd)
 	case key.Matches(msg, k.Resync):
-		if why := m.upkeys.take(m.b, opResync, m.nowFn()); why != "" {
-			m.setMsg(msgInfo, "resync "+why)
-			return m, nil
-		}
-		m.setMsg(msgInfo, "resyncing…")
-		return m, m.resyncCmd()
+		return m.askUpstream(opResync, "resync", "resyncing…", m.resyncCmd)
 	case key.Matches(msg, k.New):
 		return m.openForm()
 	case key.Matches(msg, k.Cancel) && m.focus == panePositions:
@@ -187,4 +177,16 @@ func (m Model) askCancel() Model {
 	summary := "order " + o.OrderID + ": " + orderSide(o) + " " + o.Quantity + " " + o.Symbol + " " + o.Type + part(" @ ", o.Price, "")
 	m.ask(confirmation{cancel: &req, summary: summary})
 	return m
+}
+
+// askUpstream sends the upstream request op (K, r) made by cmd, saying
+// busy while it runs, unless it was asked too recently for this account
+// (upkeys): then it says why and sends nothing.
+func (m Model) askUpstream(op upstreamOp, name, busy string, cmd func() tea.Cmd) (tea.Model, tea.Cmd) {
+	if why := m.upkeys.take(m.b, op, m.nowFn()); why != "" {
+		m.setMsg(msgInfo, name+" "+why)
+		return m, nil
+	}
+	m.setMsg(msgInfo, busy)
+	return m, cmd()
 }
