@@ -245,7 +245,7 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order, p *prep) {
 		if p.flags&prepLPos == 0 {
 			return
 		}
-	} else if !positiveDecimal(x.LastQty) {
+	} else if pos, plain := plainPositive(x.LastQty); !pos && (plain || !positiveDecimal(x.LastQty)) { // (positiveDecimal's first case at once)
 		return
 	}
 	b := &s.fills
