@@ -219,8 +219,9 @@ func (b *fillBook) zKeyOfPrep(m uint8, p *prep, orderID, z []byte) uint64 {
 // zKeyMix is the z key of an order id whose numKey is id (not 0) and a z
 // whose decValue is (sig, exp).
 func (b *fillBook) zKeyMix(m uint8, id, sig uint64, exp int64) uint64 {
-	h := mix64(id ^ b.salt ^ sig*0x9e3779b97f4a7c15)
-	h = mix64(h ^ uint64(exp)<<8 ^ uint64(m))
+	// One mix of the three, each odd multiple a bijection of its part:
+	// identities differing in one part alone never share a key.
+	h := mix64(id ^ b.salt ^ sig*0x9e3779b97f4a7c15 ^ (uint64(exp)<<8|uint64(m))*0xc2b2ae3d27d4eb4f)
 	return max(h, 1)
 }
 
