@@ -547,7 +547,9 @@ func (s *Store) addExecFill(m uint8, x *event.ExecView, o *order, p *prep, zk ui
 	if string(asset) == "null" {
 		asset = nil
 	}
-	s.setText(&f.asset, asset)
+	if len(f.asset) != len(asset) || len(asset) > 0 && !sameText(f.asset, asset) { // (setText, the usual asset compared inline)
+		s.newText(&f.asset, asset)
+	}
 	if p != nil && p.flags&prepPacked != 0 {
 		f.lits = s.slab.packedLits(f.lits, p.fillLits(), int(p.fillLen))
 		*(*[flTrade]int32)(f.ends[:]) = p.fillEnds
