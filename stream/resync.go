@@ -32,7 +32,7 @@ var snapshotWeight = api.Account.Weight + api.OpenOrders.Weight + api.ContractPo
 // weight and resyncs, and keeps it to its end (held: connect holds it).
 func (s *Session) resync(ctx context.Context, held bool, gone <-chan struct{}) error {
 	if !held {
-		release, err := s.turn(ctx, gone)
+		release, err := s.turn(ctx, StateResyncing, gone)
 		if err != nil {
 			return err
 		}
@@ -146,12 +146,25 @@ func (s *Session) waitWeight(ctx context.Context, state ConnState, gone <-chan s
 	return nil
 }
 
+// waitingForTurn is the status's Reason while a session waits for the
+// host's turn.
+const waitingForTurn = "waiting for turn: another account is connecting or resyncing"
+
 // turn waits for the host's turn for a resync (rest.Client.Turn): one
 // session at a time waits for its snapshots' weight and takes them, so
 // that a window's freeing wakes one, not every one to be paced but the
-// first with its frames held. It ends with an error when ctx ends or gone
-// (nil: never) is closed.
-func (s *Session) turn(ctx context.Context, gone <-chan struct{}) (release func(), err error) {
+// first with its frames held. While another session holds it, the status
+// is state, waiting for turn; then it is put back. It ends with an error
+// when ctx ends or gone (nil: never) is closed.
+func (s *Session) turn(ctx context.Context, state ConnState, gone <-chan struct{}) (release func(), err error) {
+	if release, ok := s.rest.TryTurn(); ok {
+		return release, nil
+	}
+	prev := s.statusNow()
+	s.setStatus(func(st *Status) { st.State, st.Reason, st.RetryAt = state, waitingForTurn, time.Time{} })
+	defer s.setStatus(func(st *Status) {
+		st.State, st.Reason, st.RetryAt, st.NeedsAction = prev.State, prev.Reason, prev.RetryAt, prev.NeedsAction
+	})
 	release, err = s.rest.Turn(ctx, gone)
 	switch {
 	case errors.Is(err, rest.ErrTurnStopped):

@@ -153,7 +153,7 @@ func (s *Session) connect(ctx context.Context, newKey bool) (c *conn, resyncErr 
 	s.setStatus(func(st *Status) { st.State, st.RetryAt = StateConnecting, time.Time{} })
 	// The host's turn (Session.turn) from the key to the snapshots' end:
 	// no other session of the host spends the weight waited for below.
-	release, err := s.turn(ctx, nil)
+	release, err := s.turn(ctx, StateConnecting, nil)
 	if err != nil {
 		return nil, nil, err
 	}
