@@ -49,7 +49,7 @@ func TestResyncWaitingForTurnSaysSo(t *testing.T) {
 	t.Parallel()
 	f := newWeightFixture(t, 1000)
 	release := f.holdTurn(t)
-	before := f.s.Status().LastSnapshot
+	before := countNotes(f.s, "resynced from REST")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
@@ -62,9 +62,10 @@ func TestResyncWaitingForTurnSaysSo(t *testing.T) {
 	release()
 	if !f.inflight.Advancing(f.clk, time.Second, 10*time.Second, func() bool {
 		st := f.s.Status()
-		return st.State == StateLive && st.LastSnapshot.After(before)
+		return st.State == StateLive && countNotes(f.s, "resynced from REST") > before
 	}) {
-		t.Fatalf("the resync did not follow once the turn freed: %+v", f.s.Status())
+		notes, _ := f.s.Notes(0)
+		t.Fatalf("the resync did not follow once the turn freed: %+v\nnotes: %v", f.s.Status(), notes)
 	}
 	if st := f.s.Status(); st.Reason != "" {
 		t.Errorf("status after the resync: %s %q, want live", st.State, st.Reason)
@@ -97,5 +98,39 @@ func TestConnectWaitingForTurnSaysSo(t *testing.T) {
 	wantTurnError(t, f.s.Resync(ctx))
 
 	release()
+	f.liveAgainTrue(t)
+}
+
+// TestRotationWaitingForWeightStaysLive: a rotation due while the request
+// weight is spent waits for it with the old connection still folding
+// events: the status stays live and says it is rotating, waiting for
+// request weight (not "connecting", which said the account's data was
+// not flowing); once the weight frees the new connection takes over, the
+// session live on it with the simulator's state.
+func TestRotationWaitingForWeightStaysLive(t *testing.T) {
+	t.Parallel()
+	f := newWeightFixture(t, 60, func(c *Config) { c.Rotate = 150 * time.Second })
+	f.srv.SetActivity(40)
+	old := f.s.Status().ConnectedAt
+	f.spend(t) // the clock +2m: the rotation is due 30 s later, the weight spent for a minute
+	waiting := func() bool { return strings.Contains(f.s.Status().Reason, "waiting for request weight") }
+	if !f.inflight.Advancing(f.clk, time.Second, 5*time.Second, waiting) {
+		t.Fatalf("status while the rotation waits for weight: %+v, want live, rotating, waiting for request weight", f.s.Status())
+	}
+	st := f.s.Status()
+	if st.State != StateLive || !strings.Contains(st.Reason, "rotating") || !st.ConnectedAt.Equal(old) {
+		t.Errorf("status while the rotation waits for weight: %s %q, connected at %s; want live, rotating, waiting for request weight, on the old connection (%s)",
+			st.State, st.Reason, st.ConnectedAt, old)
+	}
+	before := f.s.Hub().Latest().Stats.Events
+	if !testkit.Within(5*time.Second, func() bool { return f.s.Hub().Latest().Stats.Events >= before+20 }) {
+		t.Fatalf("events folded while the rotation waits for weight: %d, want >= 20", f.s.Hub().Latest().Stats.Events-before)
+	}
+	if !f.inflight.Advancing(f.clk, time.Second, 10*time.Second, func() bool {
+		st := f.s.Status()
+		return lives(f.s) >= 2 && st.State == StateLive && st.Reason == "" && st.ConnectedAt.After(old)
+	}) {
+		t.Fatalf("the rotation did not end live on a new connection: %+v", f.s.Status())
+	}
 	f.liveAgainTrue(t)
 }
