@@ -58,19 +58,23 @@ var lineHeads = func() (w [2][5]uint64) {
 }()
 
 // lineBuf is the object a line reads: where it starts (index 0 of the
-// line's indexes, its '{'), the last index eight bytes can be loaded from
-// (lim: its frame's length less 8 from there; the line reads objects of
-// lineHead bytes or more), and the last a scan loads from (slim, eight
-// bytes less). A scan stops at a byte of its last word, so the skeleton
+// line's indexes, its '{') and the last index a scan loads from (slim:
+// its frame's length less 16 from there; the line reads objects of
+// lineHead bytes or more). The last index eight bytes can be loaded from
+// is lim, eight more (not kept: one register less where the line's
+// values are read). A scan stops at a byte of its last word, so the skeleton
 // after the value it ends, loaded there, is inside the frame with no
 // check of its own; a scan that reaches slim ends the line, returning 0:
 // any skeleton compared at 0 meets the object's '{', which none begins
 // with. Values in the last sixteen bytes (but the last, and a spot
 // report's O before it: createdLast) are read by the table loop.
 type lineBuf struct {
-	p         unsafe.Pointer
-	lim, slim uint
+	p    unsafe.Pointer
+	slim uint
 }
+
+// lim is the last index eight bytes can be loaded from.
+func (f lineBuf) lim() uint { return f.slim + 8 }
 
 // lineBuf.w, the eight bytes from i, is in load_*.go.
 
@@ -101,7 +105,7 @@ func (f lineBuf) texts2(a int, k byte, sep uint64, n uint) (int, int) {
 
 // isc is is at any i: false from the last eight bytes on.
 func (f lineBuf) isc(i int, w uint64, n uint) bool {
-	return uint(i) <= f.lim && f.is(i, w, n)
+	return uint(i) <= f.lim() && f.is(i, w, n)
 }
 
 // isEnd is is at any i, in the frame's last eight bytes too.
@@ -241,7 +245,7 @@ func (f lineBuf) createdLast(i int, x *ExecView) int {
 		j += 8
 		v = f.wEnd(j)
 	}
-	if j += lowLane(nonDigits(v)); uint(j-i-1) >= 15 || uint(j) >= f.lim || f.lead0(i, j) || !f.is(j, sepBS|'Z'<<16, 6) {
+	if j += lowLane(nonDigits(v)); uint(j-i-1) >= 15 || uint(j) >= f.lim() || f.lead0(i, j) || !f.is(j, sepBS|'Z'<<16, 6) {
 		return 0
 	}
 	x.Created = f.num(i, j)
@@ -267,11 +271,11 @@ func digitsIn(v uint64, n int) uint64 {
 
 // wEnd is the eight bytes from i, those past the frame's end as 0.
 func (f lineBuf) wEnd(i int) uint64 {
-	if uint(i) <= f.lim {
+	if uint(i) <= f.lim() {
 		return f.w(i)
 	}
-	if d := i - int(f.lim); d < 8 {
-		return f.w(int(f.lim)) >> (8 * uint(d) & 63)
+	if d := i - int(f.lim()); d < 8 {
+		return f.w(int(f.lim())) >> (8 * uint(d) & 63)
 	}
 	return 0
 }
@@ -313,7 +317,7 @@ func lineOf(b []byte, start int) (f lineBuf, line int) {
 	if len(b)-start < lineHead {
 		return f, 0
 	}
-	f = lineBuf{unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), start), uint(len(b) - start - 8), uint(len(b) - start - 16)}
+	f = lineBuf{unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), start), uint(len(b) - start - 16)}
 	if w0, w1, w2 := f.w(0), f.w(8), f.w(16); w0 == lineHeads[0][0] && w1 == lineHeads[0][1] && w2 == lineHeads[0][2] &&
 		f.w(len(lineHeadSpot)-8) == lineHeads[0][3] {
 		line = 1
