@@ -75,26 +75,28 @@ func (l *litSlab) packFill(buf []byte, ends *[nFillLits]int32, v *[nFillLits][]b
 	return l.packAt(buf, ends[:], unsafe.Pointer(v), fillLitOffs[:])
 }
 
-// packOrder is packFill of an order's literals, from its update x:
-// when none is over 16 bytes (the usual update), unrolled, the room
-// checked once and each literal copied by putLit; else by packAt.
-func (l *litSlab) packOrder(buf []byte, ends *[nLits]int32, x *event.ExecView) []byte {
+// packOrder is packFill of an order's literals, from its update x, into
+// *buf: when none is over 16 bytes and *buf has room (the usual update),
+// unrolled, each literal copied by putLit, and only *buf's length set
+// (no write barrier); else by packAt.
+func (l *litSlab) packOrder(buf *[]byte, ends *[nLits]int32, x *event.ExecView) {
 	e0 := len(x.Price)
 	e1 := e0 + len(x.Quantity)
 	e2 := e1 + len(x.ClientOrderID)
 	e3 := e2 + len(x.CumQty)
 	e4 := e3 + len(x.CumQuote)
-	if len(x.Price)|len(x.Quantity)|len(x.ClientOrderID)|len(x.CumQty)|len(x.CumQuote) > 16 || cap(buf)-litRoom < e4 {
-		return l.packAt(buf, ends[:], unsafe.Pointer(x), orderLitOffs[:])
+	if len(x.Price)|len(x.Quantity)|len(x.ClientOrderID)|len(x.CumQty)|len(x.CumQuote) > 16 || cap(*buf)-litRoom < e4 {
+		*buf = l.packAt(*buf, ends[:], unsafe.Pointer(x), orderLitOffs[:])
+		return
 	}
-	d := unsafe.Pointer(unsafe.SliceData(buf))
+	d := unsafe.Pointer(unsafe.SliceData(*buf))
 	putLit(d, unsafe.Pointer(unsafe.SliceData(x.Price)), e0)
 	putLit(unsafe.Add(d, e0), unsafe.Pointer(unsafe.SliceData(x.Quantity)), e1-e0)
 	putLit(unsafe.Add(d, e1), unsafe.Pointer(unsafe.SliceData(x.ClientOrderID)), e2-e1)
 	putLit(unsafe.Add(d, e2), unsafe.Pointer(unsafe.SliceData(x.CumQty)), e3-e2)
 	putLit(unsafe.Add(d, e3), unsafe.Pointer(unsafe.SliceData(x.CumQuote)), e4-e3)
 	ends[0], ends[1], ends[2], ends[3], ends[4] = int32(e0), int32(e1), int32(e2), int32(e3), int32(e4)
-	return buf[:e4]
+	*buf = (*buf)[:e4]
 }
 
 // putLit copies the m ≤ 16 bytes at s to d by two words that may

@@ -60,7 +60,7 @@ func TestPackOrder(t *testing.T) {
 		}
 		x := event.ExecView{Price: randLit(r, n), Quantity: randLit(r, n), ClientOrderID: randLit(r, n), CumQty: randLit(r, n), CumQuote: randLit(r, n)}
 		want := [nLits][]byte{x.Price, x.Quantity, x.ClientOrderID, x.CumQty, x.CumQuote}
-		o.lits = slab.packOrder(o.lits, &o.ends, &x)
+		slab.packOrder(&o.lits, &o.ends, &x)
 		for k := range want {
 			if got := o.lit(k); !bytes.Equal(got, want[k]) {
 				t.Fatalf("round %d: literal %d = %q, want %q", round, k, got, want[k])
