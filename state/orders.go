@@ -332,7 +332,8 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, p *prep, keepMaker bool) *
 		s.setText(&o.status, x.Status)
 	}
 	if p != nil && p.flags&prepPacked != 0 {
-		o.lits, o.ends = s.slab.packedLits(o.lits, p.orderLits(), int(p.orderLen)), p.orderEnds
+		s.slab.packedInto(&o.lits, p.orderLits(), int(p.orderLen))
+		o.ends = p.orderEnds
 	} else {
 		s.slab.packOrder(&o.lits, &o.ends, x)
 	}
