@@ -291,7 +291,12 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, p *prep, keepMaker bool) *
 	} else {
 		r, k = rank(x.Status), numKey(x.OrderID)
 	}
-	o, _ := mk.orders.getKey(k, x.OrderID)
+	var o *order // mk.orders.getKey, inlined
+	if k != 0 {
+		o, _ = mk.orders.num.get(k)
+	} else {
+		o = mk.orders.text[string(x.OrderID)]
+	}
 	if o == nil {
 		if mk.tomb.len() > 0 {
 			if t, ok := mk.tomb.getKey(k, x.OrderID); ok {
