@@ -175,19 +175,53 @@ func (m *Model) writeAll(b *screenBuf) {
 	} else {
 		lines = append(lines, m.pt.colHeader.wrap(fit(row("Account", "Equity", "Unrealized PnL", noteHead, "Stream"), w)))
 	}
-	for _, r := range rows {
+	// Each account's lines, kept whole: when they do not all fit, the
+	// rows that do are shown, then how many are left out and which of
+	// those are not live, and the total is never pushed off the screen.
+	groups := make([][]string, len(rows))
+	for i, r := range rows {
 		note := r.note
 		if note != "" {
 			note = m.pt.muted.wrap(note)
 		}
 		if !stacked {
-			lines = append(lines, fitStyled(row(r.name, r.equity, r.upnl, note, r.stream), w))
+			groups[i] = []string{fitStyled(row(r.name, r.equity, r.upnl, note, r.stream), w)}
 			continue
 		}
-		lines = append(lines, fitStyled(row(r.name, r.equity, r.upnl, "", ""), w), fitStyled("   "+r.stream, w))
+		groups[i] = []string{fitStyled(row(r.name, r.equity, r.upnl, "", ""), w), fitStyled("   "+r.stream, w)}
 		if note != "" {
-			lines = append(lines, fitStyled("   "+note, w))
+			groups[i] = append(groups[i], fitStyled("   "+note, w))
 		}
+	}
+	n := 0
+	for _, g := range groups {
+		n += len(g)
+	}
+	room := h - len(lines) - 2 // the blank line and the total
+	if n > room {
+		room-- // the line saying what is left out
+	}
+	shown := 0
+	for _, g := range groups {
+		if n > h-len(lines)-2 && len(g) > room {
+			break
+		}
+		lines = append(lines, g...)
+		room -= len(g)
+		shown++
+	}
+	if shown < len(rows) {
+		var bad []string
+		for _, r := range rows[shown:] {
+			if r.bad {
+				bad = append(bad, r.name)
+			}
+		}
+		more := " +" + strconv.Itoa(len(rows)-shown) + " more accounts (" + rows[shown].name + "…" + rows[len(rows)-1].name + ")"
+		if len(bad) > 0 {
+			more += " " + m.pt.warn.wrap("not live: "+strings.Join(bad, ", "))
+		}
+		lines = append(lines, fitStyled(more, w))
 	}
 	lines = append(lines, fit("", w))
 	t := m.pt.accent.wrap(" " + left("Total", nameW) + "  " + right(total, eqW))
