@@ -225,7 +225,7 @@ func TestAllViewManyAccounts(t *testing.T) {
 	accts[23].Name = "broken33"
 	m := sized(NewDesk(accts, WithNow(fixedNow), WithNoColor(true)), 80, 24)
 	out := ansi.Strip(press(t, m, "A").View().Content)
-	for _, want := range []string{"Total", "bot10", "more accounts", "not live: broken33"} {
+	for _, want := range []string{"Total", "bot10", "bot25  ", "more accounts", "not live: broken33"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("All view at 80x24 lacks %q:\n%s", want, out)
 		}

@@ -161,17 +161,34 @@ func (m *Model) writeAll(b *screenBuf) {
 	// A row too wide for the screen (60 or 80 columns) shows the stream
 	// and the note on lines of their own under its amounts; the stream's
 	// reason alone may be cut at the end of the row.
+	// Stacked, a row whose whole stream fits beside its amounts keeps it
+	// there (only its note goes below; a reason that would be cut still
+	// gets its own line), so that one broken bot does not make
+	// every row of a big desk take two lines.
 	stacked := false
-	for _, r := range rows {
-		state, _, why := strings.Cut(ansi.Strip(r.stream), " (")
+	state := func(r allRow) string {
+		st, _, why := strings.Cut(ansi.Strip(r.stream), " (")
 		if why {
-			state += " (…" // the reason's start: its "…" never eats the state
+			st += " (…" // the reason's start: its "…" never eats the state
 		}
-		stacked = stacked || textWidth(row(r.name, r.equity, r.upnl, r.note, state)) > w
+		return st
 	}
+	for _, r := range rows {
+		stacked = stacked || textWidth(row(r.name, r.equity, r.upnl, r.note, state(r))) > w
+	}
+	inline := make([]bool, len(rows))
+	anyInline := false
 	if stacked {
 		noteW = 0
+		for i, r := range rows {
+			inline[i] = textWidth(row(r.name, r.equity, r.upnl, "", ansi.Strip(r.stream))) <= w
+			anyInline = anyInline || inline[i]
+		}
+	}
+	if stacked && !anyInline {
 		lines = append(lines, m.pt.colHeader.wrap(fit(row("Account", "Equity", "Unrealized PnL", "", ""), w)))
+	} else if stacked {
+		lines = append(lines, m.pt.colHeader.wrap(fit(row("Account", "Equity", "Unrealized PnL", "", "Stream"), w)))
 	} else {
 		lines = append(lines, m.pt.colHeader.wrap(fit(row("Account", "Equity", "Unrealized PnL", noteHead, "Stream"), w)))
 	}
@@ -188,7 +205,11 @@ func (m *Model) writeAll(b *screenBuf) {
 			groups[i] = []string{fitStyled(row(r.name, r.equity, r.upnl, note, r.stream), w)}
 			continue
 		}
-		groups[i] = []string{fitStyled(row(r.name, r.equity, r.upnl, "", ""), w), fitStyled("   "+r.stream, w)}
+		if inline[i] {
+			groups[i] = []string{fitStyled(row(r.name, r.equity, r.upnl, "", r.stream), w)}
+		} else {
+			groups[i] = []string{fitStyled(row(r.name, r.equity, r.upnl, "", ""), w), fitStyled("   "+r.stream, w)}
+		}
 		if note != "" {
 			groups[i] = append(groups[i], fitStyled("   "+note, w))
 		}
