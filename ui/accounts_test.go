@@ -237,3 +237,24 @@ func TestAllViewManyAccounts(t *testing.T) {
 		t.Errorf("All view is %d lines, want 24", n)
 	}
 }
+
+// TestAllViewHelp: the help opened in the All view lists the keys that
+// work there (a, A, p, t, ?, q), not the panes' and trading keys it
+// ignores (TestAccountScreens' all-ignores-pane-keys).
+func TestAllViewHelp(t *testing.T) {
+	m := sized(NewDesk(twoAccounts(), WithNow(fixedNow), WithNoColor(true)), 80, 24)
+	out := ansi.Strip(press(t, m, "A ?").View().Content)
+	for _, want := range []string{"next account", "previous account", "privacy", "next theme", "quit"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("All view help lacks %q:\n%s", want, out)
+		}
+	}
+	for _, not := range []string{"new order", "cancel", "chart", "filter", "next pane", "resync", "keepalive"} {
+		if strings.Contains(out, not) {
+			t.Errorf("All view help lists %q, a key that does nothing there:\n%s", not, out)
+		}
+	}
+	if out := ansi.Strip(press(t, m, "?").View().Content); !strings.Contains(out, "new order") {
+		t.Errorf("an account's help lacks n:\n%s", out)
+	}
+}

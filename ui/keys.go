@@ -112,6 +112,12 @@ func (k KeyMap) AllShortHelp() []key.Binding {
 	return []key.Binding{k.Help, acct, k.Privacy, k.Theme, k.Quit}
 }
 
+// AllFullHelp is the help screen of the All accounts view: only the keys
+// that work there.
+func (k KeyMap) AllFullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.NextAccount, k.PrevAccount, k.Privacy, k.Theme, k.Help, k.Quit}}
+}
+
 // ChartShortHelp is the one-line help under the chart: only the keys that
 // work there (the intervals are on the chart's own bottom line).
 func (k KeyMap) ChartShortHelp() []key.Binding {

@@ -202,6 +202,7 @@ func (m *Model) dialog(room int) (string, bool) {
 // is open and where it is scrolled to.
 type helpScreen struct {
 	keys         KeyMap
+	all          bool       // the All view's: only the keys that work there
 	win          helpWindow // its lines and the window of them shown (helpview.go)
 	closed, quit bool       // what the last key asked of the root
 }
@@ -241,7 +242,7 @@ func (h helpScreen) View(cx modeCtx) string {
 
 // helpScreen is the help as the root would draw it now.
 func (m *Model) helpScreen() helpScreen {
-	h := helpScreen{keys: m.keys}
+	h := helpScreen{keys: m.keys, all: m.acc.all()}
 	h.win = h.window(m.helpCtx(), m.helpTop)
 	return h
 }
