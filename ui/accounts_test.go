@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -238,23 +239,19 @@ func TestAllViewManyAccounts(t *testing.T) {
 	}
 }
 
-// TestAllViewHelp: the help opened in the All view lists the keys that
-// work there (a, A, p, t, ?, q), not the panes' and trading keys it
-// ignores (TestAccountScreens' all-ignores-pane-keys).
-func TestAllViewHelp(t *testing.T) {
-	m := sized(NewDesk(twoAccounts(), WithNow(fixedNow), WithNoColor(true)), 80, 24)
-	out := ansi.Strip(press(t, m, "A ?").View().Content)
-	for _, want := range []string{"next account", "previous account", "privacy", "next theme", "quit"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("All view help lacks %q:\n%s", want, out)
-		}
+// Total line, the rows that do not fit giving way.
+func TestAllViewTotalSmall(t *testing.T) {
+	accts := twoAccounts()
+	accts[1].Backend.(*testBackend).setStatus(liveStatus())
+	accts = append(accts, Account{Name: "bot2", Backend: newTestBackend(testSnapshot()), Market: marketHub(testMarket()), ValueIn: "USDT"})
+	m := sized(NewDesk(accts, WithNow(fixedNow), WithNoColor(true)), 40, 10)
+	out := ansi.Strip(press(t, m, "A").View().Content)
+	checkScreen(t, out, 40, 10)
+	header, _, _ := strings.Cut(out, "\n")
+	if !regexp.MustCompile(`total [0-9.]+ USDT`).MatchString(header) {
+		t.Errorf("header %q does not show the whole total", header)
 	}
-	for _, not := range []string{"new order", "cancel", "chart", "filter", "next pane", "resync", "keepalive"} {
-		if strings.Contains(out, not) {
-			t.Errorf("All view help lists %q, a key that does nothing there:\n%s", not, out)
-		}
-	}
-	if out := ansi.Strip(press(t, m, "?").View().Content); !strings.Contains(out, "new order") {
-		t.Errorf("an account's help lacks n:\n%s", out)
+	if !regexp.MustCompile(`(?m)^ Total +[0-9.]+ USDT`).MatchString(out) {
+		t.Errorf("no Total line:\n%s", out)
 	}
 }

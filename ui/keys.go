@@ -112,12 +112,6 @@ func (k KeyMap) AllShortHelp() []key.Binding {
 	return []key.Binding{k.Help, acct, k.Privacy, k.Theme, k.Quit}
 }
 
-// AllFullHelp is the help screen of the All accounts view: only the keys
-// that work there.
-func (k KeyMap) AllFullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.NextAccount, k.PrevAccount, k.Privacy, k.Theme, k.Help, k.Quit}}
-}
-
 // ChartShortHelp is the one-line help under the chart: only the keys that
 // work there (the intervals are on the chart's own bottom line).
 func (k KeyMap) ChartShortHelp() []key.Binding {
@@ -134,6 +128,20 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Filter, k.Esc, k.Sort, k.Reverse, k.History, k.Zero, k.Theme, k.Privacy},
 		{k.New, k.Cancel, k.CancelAll, k.Chart, k.IntervalPrev, k.IntervalNext, k.Keepalive, k.Resync, k.NextAccount, k.PrevAccount, k.Help, k.Quit},
 	}
+}
+
+// AllFullHelp is the help screen of the All accounts view: only the keys
+// that work there (onAccountKey).
+func (k KeyMap) AllFullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.NextAccount, k.PrevAccount, k.Privacy, k.Theme, k.Help, k.Quit}}
+}
+
+// ChartFullHelp is the help screen of the chart: only the keys that work
+// there (chartState.Update).
+func (k KeyMap) ChartFullHelp() [][]key.Binding {
+	esc := k.Esc
+	esc.SetHelp("esc/c", "close chart")
+	return [][]key.Binding{{k.IntervalPrev, k.IntervalNext, esc, k.New, k.Help, k.Quit}}
 }
 
 // paneOf is the pane a focus key names: key n focuses pane n-1, as the
