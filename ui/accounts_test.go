@@ -239,6 +239,11 @@ func TestAllViewManyAccounts(t *testing.T) {
 	}
 }
 
+// TestAllViewTotalSmall (QA): at 40×10 the All view of three accounts
+// (each row two lines there: amounts, then the stream) never showed the
+// total: the one-line header cut it ("3 accounts total…") and the body's
+// Total line was below the last row shown. The header now gives up its
+// title and the account count before the total, and the body keeps its
 // Total line, the rows that do not fit giving way.
 func TestAllViewTotalSmall(t *testing.T) {
 	accts := twoAccounts()
