@@ -134,3 +134,40 @@ func TestRotationWaitingForWeightStaysLive(t *testing.T) {
 	}
 	f.liveAgainTrue(t)
 }
+
+// TestRotationWaitingForTurnOldConnectionLost: a rotation waiting for
+// the host's turn says live only while the old connection folds events:
+// when that connection is lost meanwhile, the status no longer says
+// live (rotating) until the other account releases the turn, but that
+// the session reconnects; once the turn and the stream are back it is
+// live with the simulator's state.
+func TestRotationWaitingForTurnOldConnectionLost(t *testing.T) {
+	t.Parallel()
+	f := newWeightFixture(t, 1000, func(c *Config) { c.Rotate = 150 * time.Second })
+	release := f.holdTurn(t)
+	defer func() {
+		if release != nil {
+			release()
+		}
+	}()
+	f.clk.Advance(2 * time.Minute) // the rotation is due 30 s later
+	waiting := func() bool {
+		st := f.s.Status()
+		return st.State == StateLive && strings.Contains(st.Reason, "rotating, waiting for turn")
+	}
+	if !f.inflight.Advancing(f.clk, time.Second, 5*time.Second, waiting) {
+		t.Fatalf("status while the rotation waits for the turn: %+v, want live, rotating, waiting for turn", f.s.Status())
+	}
+	f.srv.SetActivity(40) // the cut is found on the next frame
+	f.srv.SetUserStreamDown(true)
+	if !testkit.Within(5*time.Second, func() bool {
+		st := f.s.Status()
+		return st.State != StateLive && st.ConnectedAt.IsZero()
+	}) {
+		t.Fatalf("status with the old connection lost while the rotation waits for the turn: %+v, want not live, no connection", f.s.Status())
+	}
+	f.srv.SetUserStreamDown(false)
+	release()
+	release = nil
+	f.liveAgainTrue(t)
+}
