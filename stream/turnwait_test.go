@@ -171,3 +171,30 @@ func TestRotationWaitingForTurnOldConnectionLost(t *testing.T) {
 	release = nil
 	f.liveAgainTrue(t)
 }
+
+// TestRotationWaitingForWeightOldConnectionLost: as for the turn, a
+// rotation waiting for request weight stops waiting when its old
+// connection is lost: the status no longer says live (rotating) with no
+// connection for up to a minute, and the session reconnects.
+func TestRotationWaitingForWeightOldConnectionLost(t *testing.T) {
+	t.Parallel()
+	f := newWeightFixture(t, 60, func(c *Config) { c.Rotate = 150 * time.Second })
+	f.spend(t) // the clock +2m: the rotation is due 30 s later, the weight spent for a minute
+	waiting := func() bool {
+		st := f.s.Status()
+		return st.State == StateLive && strings.Contains(st.Reason, "rotating, waiting for request weight")
+	}
+	if !f.inflight.Advancing(f.clk, time.Second, 5*time.Second, waiting) {
+		t.Fatalf("status while the rotation waits for weight: %+v, want live, rotating, waiting for request weight", f.s.Status())
+	}
+	f.srv.SetActivity(40) // the cut is found on the next frame
+	f.srv.SetUserStreamDown(true)
+	if !testkit.Within(5*time.Second, func() bool {
+		st := f.s.Status()
+		return st.State != StateLive && st.ConnectedAt.IsZero()
+	}) {
+		t.Fatalf("status with the old connection lost while the rotation waits for weight: %+v, want not live, no connection", f.s.Status())
+	}
+	f.srv.SetUserStreamDown(false)
+	f.liveAgainTrue(t)
+}
