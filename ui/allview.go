@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -110,6 +111,14 @@ func (m *Model) allHeader() string {
 	if m.lay.body.y > 1 { // two lines (a narrow screen): the total on the second
 		return fitStyled(strings.Join(parts[:3], " "), m.lay.w) + "\n" + fitStyled(" "+strings.Join(parts[3:], " "), m.lay.w)
 	}
+	// On one line too narrow for all of it (40×10), the title and then
+	// the account count give way before the total is cut.
+	for _, drop := range []int{0, 1} {
+		if ansi.StringWidth(strings.Join(parts, " ")) <= m.lay.w {
+			break
+		}
+		parts = slices.Delete(parts, drop, drop+1)
+	}
 	return fitStyled(strings.Join(parts, " "), m.lay.w)
 }
 
@@ -198,6 +207,12 @@ func (m *Model) writeAll(b *screenBuf) {
 		t += "  " + m.pt.muted.wrap(u)
 	}
 	lines = append(lines, fitStyled(t, w))
+	if len(lines) > h && h > 1 {
+		// Too low for every row (40×10): the Total line stays, the
+		// blank line before it and then the last rows give way.
+		total := lines[len(lines)-1]
+		lines = append(lines[:min(h-1, len(lines)-2)], total)
+	}
 	for i := range h {
 		if i < len(lines) {
 			b.WriteString(lines[i])
