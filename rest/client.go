@@ -195,6 +195,18 @@ func (c *Client) Turn(ctx context.Context, stop <-chan struct{}) (release func()
 	}
 }
 
+// TryTurn takes the host's turn (as Turn does) when no other client of
+// the host holds it; ok is false, and nothing taken, when one does.
+func (c *Client) TryTurn() (release func(), ok bool) {
+	turn := c.gov.host.turn
+	select {
+	case turn <- struct{}{}:
+		return func() { <-turn }, true
+	default:
+		return nil, false
+	}
+}
+
 // WeightWait is how long requests of weight units in all, sent now, would
 // be paced before the last one could go: 0 when they fit the host's
 // REQUEST_WEIGHT windows now. It reserves nothing (another request may

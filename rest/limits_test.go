@@ -474,6 +474,7 @@ func TestPacedWithinDeadlineOnOffClock(t *testing.T) {
 // TestTurn: the clients of one HostLimits take Turn one at a time; a
 // client waiting for it gets it once the holder releases it, and fails
 // with ErrTurnStopped when stop is closed first (or ctx's error).
+// TryTurn takes it only when it is free.
 func TestTurn(t *testing.T) {
 	t.Parallel()
 	host := rest.NewHostLimits()
@@ -483,6 +484,9 @@ func TestTurn(t *testing.T) {
 	release, err := a.Turn(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, ok := b.TryTurn(); ok {
+		t.Error("TryTurn given while another held the turn")
 	}
 	stop := make(chan struct{})
 	close(stop)
@@ -509,6 +513,11 @@ func TestTurn(t *testing.T) {
 	}
 	release()
 	testkit.Recv(t, got, 5*time.Second, "Turn not given after the holder released it")()
+	again, ok := a.TryTurn()
+	if !ok {
+		t.Fatal("TryTurn not given with the turn free")
+	}
+	again()
 }
 
 // recvAdvancing moves clk a second at a time until done answers, and

@@ -32,12 +32,12 @@ var snapshotWeight = api.Account.Weight + api.OpenOrders.Weight + api.ContractPo
 // weight and resyncs, and keeps it to its end (held: connect holds it).
 func (s *Session) resync(ctx context.Context, held bool, gone <-chan struct{}) error {
 	if !held {
-		release, err := s.turn(ctx, gone)
+		release, err := s.turn(ctx, waitAs{state: StateResyncing}, gone)
 		if err != nil {
 			return err
 		}
 		defer release()
-		if err := s.waitWeight(ctx, StateResyncing, gone); err != nil {
+		if err := s.waitWeight(ctx, waitAs{state: StateResyncing}, gone); err != nil {
 			return err
 		}
 		if s.beforeHold != nil {
@@ -107,12 +107,12 @@ func (s *Session) resync(ctx context.Context, held bool, gone <-chan struct{}) e
 // pacing. It is no gap: the snapshots are asked for only after the wait,
 // with the frames held from then on, so whatever was folded before is
 // older than they are (DESIGN.md "Stream lifecycle and resync"). While it
-// waits the status is state, saying so and until when; then it is put
+// waits the status is as's, saying so and until when; then it is put
 // back. (Another request may take the room first: the snapshots are then
 // paced as before, for a moment.) It ends with an error when gone (the
 // connection the snapshots are for) is closed: the supervisor then
 // reconnects, rather than snapshot for a dead socket after the wait.
-func (s *Session) waitWeight(ctx context.Context, state ConnState, gone <-chan struct{}) error {
+func (s *Session) waitWeight(ctx context.Context, as waitAs, gone <-chan struct{}) error {
 	d := s.rest.WeightWait(snapshotWeight)
 	if d <= 0 {
 		return nil
@@ -127,10 +127,10 @@ func (s *Session) waitWeight(ctx context.Context, state ConnState, gone <-chan s
 	for d > 0 {
 		at := s.cfg.Now().Add(d)
 		why := "waiting for request weight"
-		if state != StateResyncing { // only resyncing shows RetryAt
+		if as.state != StateResyncing { // only resyncing shows RetryAt
 			why += " until " + at.UTC().Format("15:04:05") + " UTC"
 		}
-		s.setStatus(func(st *Status) { st.State, st.Reason, st.RetryAt = state, why, at })
+		s.setStatus(func(st *Status) { st.State, st.Reason, st.RetryAt = as.state, as.reason(why), at })
 		t := s.cfg.Clock.NewTimer(d)
 		select {
 		case <-t.C():
@@ -146,12 +146,42 @@ func (s *Session) waitWeight(ctx context.Context, state ConnState, gone <-chan s
 	return nil
 }
 
+// waitingForTurn is the status's Reason while a session waits for the
+// host's turn.
+const waitingForTurn = "waiting for turn: another account is connecting or resyncing"
+
+// waitAs is how the status shows a session waiting for its turn or its
+// request weight: its state, connecting or resyncing, or, while a new
+// connection replaces one that still folds events (a rotation), live,
+// the reason saying what is under way (doing, e.g. "rotating").
+type waitAs struct {
+	state ConnState
+	doing string
+}
+
+// reason is the status's Reason for a wait for why.
+func (as waitAs) reason(why string) string {
+	if as.doing == "" {
+		return why
+	}
+	return as.doing + ", " + why
+}
+
 // turn waits for the host's turn for a resync (rest.Client.Turn): one
 // session at a time waits for its snapshots' weight and takes them, so
 // that a window's freeing wakes one, not every one to be paced but the
-// first with its frames held. It ends with an error when ctx ends or gone
-// (nil: never) is closed.
-func (s *Session) turn(ctx context.Context, gone <-chan struct{}) (release func(), err error) {
+// first with its frames held. While another session holds it, the status
+// is as's, waiting for turn; then it is put back. It ends with an error
+// when ctx ends or gone (nil: never) is closed.
+func (s *Session) turn(ctx context.Context, as waitAs, gone <-chan struct{}) (release func(), err error) {
+	if release, ok := s.rest.TryTurn(); ok {
+		return release, nil
+	}
+	prev := s.statusNow()
+	s.setStatus(func(st *Status) { st.State, st.Reason, st.RetryAt = as.state, as.reason(waitingForTurn), time.Time{} })
+	defer s.setStatus(func(st *Status) {
+		st.State, st.Reason, st.RetryAt, st.NeedsAction = prev.State, prev.Reason, prev.RetryAt, prev.NeedsAction
+	})
 	release, err = s.rest.Turn(ctx, gone)
 	switch {
 	case errors.Is(err, rest.ErrTurnStopped):

@@ -25,7 +25,7 @@ type weightFixture struct {
 	inflight *testkit.Inflight
 }
 
-func newWeightFixture(t *testing.T, limit int) *weightFixture {
+func newWeightFixture(t *testing.T, limit int, tweaks ...func(*Config)) *weightFixture {
 	t.Helper()
 	// Activity 1 starts the simulator's activity loop; SetActivity sets the rate.
 	srv, clk := simtest.StartOnClock(t, sim.Options{Activity: 1, RateLimits: sim.RateLimits{WeightPerMinute: limit}})
@@ -36,7 +36,12 @@ func newWeightFixture(t *testing.T, limit int) *weightFixture {
 	if _, err := c.BrokerInfo(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	s := startSession(t, c, srv.WSURL(), clk)
+	cfg := Config{REST: c, WSURL: srv.WSURL(), Simulated: true, Clock: clk, PingEvery: 24 * time.Hour}
+	for _, tweak := range tweaks {
+		tweak(&cfg)
+	}
+	s, err := New(polled(cfg))
+	testkit.Started(t, s, err)
 	f := &weightFixture{srv: srv, clk: clk, rest: c, s: s, inflight: inflight}
 	if !inflight.Advancing(clk, time.Second, 10*time.Second, func() bool { return live(s) }) {
 		t.Fatalf("not live: %+v", s.Status())

@@ -12,6 +12,7 @@ import (
 
 	"bhtop/rest"
 	"bhtop/state"
+	"bhtop/upstream"
 )
 
 // Session is the live user data stream of one account (DESIGN.md "Stream
@@ -204,7 +205,9 @@ func (s *Session) Symbols(ctx context.Context) ([]rest.Symbol, error) {
 // meanwhile (waitWeight); when that wait would outlast ctx's deadline it
 // returns at once, as a request of the REST client does, with a
 // *rest.BackoffError (ErrRateLimited, Local) saying when the weight frees,
-// and resyncs nothing.
+// and resyncs nothing. When ctx ends before the session answers (it waits
+// for the host's turn, or connects), the error (upstream.ErrNotAnswered)
+// says what it is doing and whether the resync goes on.
 func (s *Session) Resync(ctx context.Context) error {
 	if err := s.cfg.REST.Gate(); err != nil {
 		return err
@@ -221,7 +224,7 @@ func (s *Session) Resync(ctx context.Context) error {
 	select {
 	case s.resyncReq <- reply:
 	case <-ctx.Done():
-		return ctx.Err()
+		return s.unanswered(ctx, false)
 	case <-s.ctx.Done():
 		return errors.New("resync: session closed")
 	}
@@ -229,8 +232,30 @@ func (s *Session) Resync(ctx context.Context) error {
 	case err := <-reply:
 		return err
 	case <-ctx.Done():
-		return ctx.Err()
+		return s.unanswered(ctx, true)
 	}
+}
+
+// unanswered is Resync's error when ctx ends before the session took the
+// request (asked false: it was connecting, or waiting to reconnect) or
+// before it answered: what the session is doing (waiting for the host's
+// turn, for request weight), not the bare context error it wraps.
+func (s *Session) unanswered(ctx context.Context, asked bool) error {
+	st := s.statusNow()
+	doing := string(st.State)
+	if st.Reason != "" {
+		doing += " (" + st.Reason + ")"
+	}
+	text := "the session is " + doing
+	switch {
+	case asked:
+		text += "; the resync goes on"
+	case st.State == StateConnecting || st.State == StateReconnecting:
+		text += "; not started: a connect takes its own snapshots"
+	default:
+		text += "; not started"
+	}
+	return upstream.NotAnswered(text, ctx.Err())
 }
 
 // goTracked runs f on a goroutine counted in wg, unless Close has begun.

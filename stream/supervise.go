@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"bhtop/internal/clock"
@@ -39,7 +40,7 @@ func (s *Session) supervise(ctx context.Context) {
 				}
 				continue
 			}
-			c, rerr, err := s.connect(ctx, newKey)
+			c, rerr, err := s.connect(ctx, newKey, "")
 			if err != nil {
 				if ctx.Err() != nil {
 					return
@@ -149,11 +150,20 @@ func (s *Session) supervise(ctx context.Context) {
 // when the snapshot was applied: resyncErr is the snapshot's failure when
 // the socket is open but the REST snapshots failed (events flow, the
 // session is not live; the caller records it and retries the resync).
-func (s *Session) connect(ctx context.Context, newKey bool) (c *conn, resyncErr error, err error) {
-	s.setStatus(func(st *Status) { st.State, st.RetryAt = StateConnecting, time.Time{} })
+// replacing is "" for a connect with no connection, else what replace
+// is doing ("rotating"): the old connection still folds events, so until
+// the new socket opens the status stays live, its reason saying so and
+// what the connect waits for.
+func (s *Session) connect(ctx context.Context, newKey bool, replacing string) (c *conn, resyncErr error, err error) {
+	as := waitAs{state: StateConnecting}
+	if replacing == "" {
+		s.setStatus(func(st *Status) { st.State, st.RetryAt = StateConnecting, time.Time{} })
+	} else {
+		as = waitAs{state: StateLive, doing: replacing}
+	}
 	// The host's turn (Session.turn) from the key to the snapshots' end:
 	// no other session of the host spends the weight waited for below.
-	release, err := s.turn(ctx, nil)
+	release, err := s.turn(ctx, as, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -170,7 +180,7 @@ func (s *Session) connect(ctx context.Context, newKey bool) (c *conn, resyncErr 
 	// The frames are held from the socket's open to the snapshot's end:
 	// a snapshot paced for want of request weight would hold them (and
 	// leave the socket unread) meanwhile. Wait with no socket instead.
-	if err := s.waitWeight(ctx, StateConnecting, nil); err != nil {
+	if err := s.waitWeight(ctx, as, nil); err != nil {
 		return nil, nil, err
 	}
 	c, err = s.dial(ctx, key)
@@ -214,7 +224,11 @@ func (s *Session) connect(ctx context.Context, newKey bool) (c *conn, resyncErr 
 func (s *Session) replace(ctx context.Context, old *conn, why string) (*conn, error) {
 	s.note(NoteConnect, "replacing the connection: "+why)
 	prev := s.Status()
-	c, rerr, err := s.connect(ctx, false)
+	doing := "replacing a silent connection"
+	if strings.HasPrefix(why, "rotation") {
+		doing = "rotating"
+	}
+	c, rerr, err := s.connect(ctx, false, doing)
 	if err != nil {
 		s.noteError(fmt.Sprintf("replace connection: %v", err))
 		s.setStatus(func(st *Status) {

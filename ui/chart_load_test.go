@@ -241,7 +241,7 @@ func TestFormFollowsItsSymbol(t *testing.T) {
 	testkit.Live(t, sess, err) // (the simulator's start: LiveWithin, not waitLimit)
 	mc := simtest.Market(t, srv.Server, sess.Hub(), nil)
 	m := New(sess, &testTrader{}, WithNoColor(true), WithMarket(mc.Hub(), "USDT"), WithCandles(mc))
-	tm := runModel(t, m, 160, 48)
+	tm := runModel(t, m, 170, 48) // the Market pane on the bottom row
 	waitText(t, tm, "● live", "BTCUSDT")
 	sendKeys(tm, "n")
 	waitText(t, tm, "New spot order")

@@ -26,6 +26,7 @@ type testBackend struct {
 	syms   []rest.Symbol
 
 	symbolCalls, keepalives, resyncs atomic.Int32
+	resyncErr                        error // what Resync answers
 }
 
 func newTestBackend(s *state.Snapshot) *testBackend {
@@ -52,7 +53,7 @@ func (b *testBackend) Keepalive(context.Context) (time.Time, error) {
 }
 func (b *testBackend) Resync(context.Context) error {
 	b.resyncs.Add(1)
-	return nil
+	return b.resyncErr
 }
 func (b *testBackend) Symbols(context.Context) ([]rest.Symbol, error) {
 	b.symbolCalls.Add(1)

@@ -177,6 +177,10 @@ func (m *Model) connStateParts() (paint, string) {
 	s := &m.status
 	switch s.State {
 	case upstream.StateLive:
+		if s.Reason != "" {
+			// A new connection replaces one that still folds events.
+			return m.pt.good, "● live (" + s.Reason + ")"
+		}
 		return m.pt.good, "● live"
 	case upstream.StateReplay:
 		switch s.Reason {

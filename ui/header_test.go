@@ -39,6 +39,23 @@ func TestHeaderShowsWhyConnecting(t *testing.T) {
 	finish(t, tm)
 }
 
+// TestHeaderShowsLiveRotating: while a rotation waits for request weight
+// the old connection still folds events: the header says live, and that
+// it is rotating and waits, and the panes are not marked stale.
+func TestHeaderShowsLiveRotating(t *testing.T) {
+	b := newTestBackend(testSnapshot())
+	tm := startProgram(t, b, &testTrader{}, 160, 48)
+	st := liveStatus()
+	st.Reason = "rotating, waiting for request weight until 09:30:40 UTC"
+	b.setStatus(st)
+	b.hub.Publish(testSnapshot())
+	waitText(t, tm, "● live (rotating, waiting for request weight until 09:30:40 UTC)")
+	m := finish(t, tm)
+	if m.stale() {
+		t.Error("panes marked stale while live and rotating")
+	}
+}
+
 // TestHeaderMustShowAt80: at 80 columns, with an account name and
 // READ-ONLY, the header gives up the equity, the title and then the
 // account name before any item DESIGN.md says it always shows (state,

@@ -35,14 +35,15 @@ const (
 )
 
 // gridMarketMinWidth is the narrowest grid that shows the Market pane
-// beside the Fills and the Events: narrower, three panes on the bottom
-// row left the Events no room to wrap ("fill …"). Wider, the Market pane
-// shows there only while the Fills' columns (with the fills they hold)
-// keep their Time and whole numbers in their third (fillsFit): the
-// simulator's wide prices and quantities took the Time from them up to
-// about 170 columns. Otherwise the Market pane is a key away (5, tab),
-// drawn in the Events' place while focused.
-const gridMarketMinWidth = 150
+// beside the Fills and the Events. Narrower, three panes on the bottom
+// row left the Events no room to wrap ("fill …") below 150 columns, and
+// the Fills, with the simulator's wide prices and quantities, no room for
+// their Time below about 170. The layout depends on the screen's size
+// alone (it changes only on a resize): at 150–169 columns the Market
+// pane showed beside fills that fit and left as soon as wider ones came
+// in. Narrower, the Market pane is a key away (5, tab), drawn in the
+// Events' place while focused.
+const gridMarketMinWidth = 170
 
 // headerOneLineWidth: on a narrower screen the header takes two lines,
 // the listenKey and connection ages and the privacy badge on the second
@@ -54,10 +55,8 @@ const (
 	headerTwoLinesHeight = 12
 )
 
-// newLayout lays out a w×h screen; market: there is market data;
-// fillsFit reports whether the Fills pane w cells wide shows its Time
-// with nothing cut (nil: it always does).
-func newLayout(w, h int, market bool, fillsFit func(w int) bool) layout {
+// newLayout lays out a w×h screen; market: there is market data.
+func newLayout(w, h int, market bool) layout {
 	l := layout{w: w, h: h}
 	if w < 20 || h < 8 {
 		l.tiny = true
@@ -95,11 +94,7 @@ func newLayout(w, h int, market bool, fillsFit func(w int) bool) layout {
 	l.panes[paneBalances] = rect{0, 1 + ordersH, balW, midH}
 	l.panes[panePositions] = rect{balW + 1, 1 + ordersH, w - balW - 1, midH}
 	y := 1 + ordersH + midH
-	// The Market pane keeps room for its trend line; the Fills pane gets a
-	// little more than the Events of what is left.
-	mktW := max(w*2/5, min(w/2, 56))
-	fillsW := (w - mktW - 2) * 11 / 20
-	if !market || w < gridMarketMinWidth || fillsFit != nil && !fillsFit(fillsW) {
+	if !market || w < gridMarketMinWidth {
 		// No market at all, or no room for it: the fills and events share
 		// the bottom row (the Market pane is still a key away, saying why
 		// it is empty when there is no market).
@@ -110,6 +105,12 @@ func newLayout(w, h int, market bool, fillsFit func(w int) bool) layout {
 		l.gridMarket = false
 		return l
 	}
+	// The Market pane keeps room for its trend line; the Fills pane gets
+	// three fifths of what is left (at 170 columns 60 cells: the
+	// simulator's wide fills with a long symbol need 56), the Events the
+	// rest (40 at 170).
+	mktW := max(w*2/5, min(w/2, 56))
+	fillsW := (w - mktW - 2) * 3 / 5
 	l.gridMarket = true
 	l.panes[paneMarket] = rect{0, y, mktW, eventsH}
 	l.panes[paneFills] = rect{mktW + 1, y, fillsW, eventsH}
@@ -195,36 +196,11 @@ func (m Model) onResize(msg tea.WindowSizeMsg) Model {
 	return m
 }
 
-// layOut lays the screen out for its size and the Fills' columns.
+// layOut lays the screen out for its size.
 func (m *Model) layOut() {
-	m.lay = newLayout(m.width, m.height, m.market.hub != nil, m.fillsFit)
+	m.lay = newLayout(m.width, m.height, m.market.hub != nil)
 	if m.acc.all() {
 		m.lay.oneStatusLine()
-	}
-}
-
-// fillsFit reports whether the Fills pane w cells wide shows its Time
-// and every column that always shows, none cut narrower than its cells
-// but the symbol (down to its minimum, as at every width).
-func (m *Model) fillsFit(w int) bool {
-	p := &m.panes[paneFills]
-	cols, fit := p.columns(w, false) // the Fills show no market columns
-	used, time := 2, false
-	for _, ci := range cols {
-		used += p.colW(ci, fit) + 1
-		time = time || p.cols[ci].title == "Time"
-	}
-	return time && used <= w
-}
-
-// relayFills lays the screen out again when the Fills' new widths
-// change whether the Market pane shows beside them.
-func (m *Model) relayFills() {
-	if m.width < gridMarketMinWidth || m.height < gridMinHeight || m.market.hub == nil {
-		return
-	}
-	if l := newLayout(m.width, m.height, true, m.fillsFit); l.gridMarket != m.lay.gridMarket {
-		m.layOut()
 	}
 }
 

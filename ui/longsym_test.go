@@ -103,10 +103,10 @@ func wideFillsSnapshot() *state.Snapshot {
 
 // TestFillsKeepTimeWideData: with fills as wide as the simulator's, the
 // Fills keep their Time at 150 and 160 columns (three panes on the
-// bottom row took it from them up to about 170): the Market pane shows
-// beside them only when they fit.
+// bottom row took it from them up to about 170) and beside the Market
+// pane from 170.
 func TestFillsKeepTimeWideData(t *testing.T) {
-	for _, sz := range [][2]int{{150, 40}, {160, 40}, {200, 40}} {
+	for _, sz := range [][2]int{{150, 40}, {160, 40}, {170, 40}, {200, 40}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			opts := []Option{WithNow(fixedNow), WithMarket(marketHub(longSymbolMarket()), "USDT"), WithNoColor(true)}
 			m := sized(New(newTestBackend(wideFillsSnapshot()), &testTrader{}, opts...), sz[0], sz[1])
@@ -119,28 +119,40 @@ func TestFillsKeepTimeWideData(t *testing.T) {
 			if cut := cutNumber.FindString(strings.Join(lines[2:len(lines)-2], "\n")); cut != "" {
 				t.Errorf("a number is cut (%q):\n%s", cut, out)
 			}
-			if got, want := strings.Contains(out, "Market ("), sz[0] >= 200; got != want {
+			if got, want := strings.Contains(out, "Market ("), sz[0] >= gridMarketMinWidth; got != want {
 				t.Errorf("the Market pane shown: %v, want %v:\n%s", got, want, out)
 			}
 		})
 	}
 }
 
-// TestFillsWideningHideMarket: at 160 columns the Market pane shows
-// beside fills that fit, and gives way (the layout changes with no
-// resize) when wider fills come in.
-func TestFillsWideningHideMarket(t *testing.T) {
-	b := newTestBackend(longSymbolSnapshot())
-	m := sized(New(b, &testTrader{}, WithNow(fixedNow), WithMarket(marketHub(longSymbolMarket()), "USDT"), WithNoColor(true)), 160, 40)
-	if out := ansi.Strip(m.View().Content); !strings.Contains(out, "Market (") || !strings.Contains(out, "Time     Symbol") {
-		t.Fatalf("narrow fills at 160 columns: want the Market pane and the Fills' Time:\n%s", out)
-	}
-	wide := wideFillsSnapshot()
-	wide.Version++
-	b.hub.Publish(wide)
-	mm, _ := m.Update(hubMsg{at: time.Now()})
-	m = mm.(Model)
-	if out := ansi.Strip(m.View().Content); strings.Contains(out, "Market (") || !strings.Contains(out, "Time     Symbol") {
-		t.Fatalf("wide fills at 160 columns: want the Fills' Time and no Market pane:\n%s", out)
+// TestLayoutStaysWhenFillsWiden: the layout changes only with the
+// screen's size. Wider fills coming in (the simulator's) at 150–169
+// columns took the Market pane off the bottom row with no resize (the
+// Fills' Time did not fit beside it there); now the Market pane shows
+// on the bottom row from 170 columns, where those fills keep their Time
+// beside it, and at 150–169 it is a key away, whatever the fills hold.
+func TestLayoutStaysWhenFillsWiden(t *testing.T) {
+	for _, w := range []int{150, 160, 169, 170, 200} {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			b := newTestBackend(longSymbolSnapshot())
+			m := sized(New(b, &testTrader{}, WithNow(fixedNow), WithMarket(marketHub(longSymbolMarket()), "USDT"), WithNoColor(true)), w, 40)
+			before := m.lay
+			wide := wideFillsSnapshot()
+			wide.Version++
+			b.hub.Publish(wide)
+			mm, _ := m.Update(hubMsg{at: time.Now()})
+			m = mm.(Model)
+			if m.lay != before {
+				t.Errorf("wide fills changed the layout with no resize: Market on the bottom row %v → %v", before.gridMarket, m.lay.gridMarket)
+			}
+			out := ansi.Strip(m.View().Content)
+			if got, want := strings.Contains(out, "Market ("), w >= gridMarketMinWidth; got != want {
+				t.Errorf("the Market pane shown: %v, want %v:\n%s", got, want, out)
+			}
+			if !strings.Contains(out, "Time     Symbol") {
+				t.Errorf("the Fills pane lost its Time column:\n%s", out)
+			}
+		})
 	}
 }

@@ -252,7 +252,7 @@ func TestContractFormCrossWarning(t *testing.T) {
 func TestMarketDownMarksPricesStale(t *testing.T) {
 	ms := testMarket()
 	hub := marketHub(ms)
-	tm := startProgram(t, newTestBackend(testSnapshot()), &testTrader{}, 160, 48, WithMarket(hub, "USDT"))
+	tm := startProgram(t, newTestBackend(testSnapshot()), &testTrader{}, 170, 48, WithMarket(hub, "USDT")) // the Market pane on the bottom row
 	waitText(t, tm, "equity 147601.70 USDT")
 	waitGone(t, tm, "may be stale")
 

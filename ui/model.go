@@ -315,7 +315,6 @@ func (m *Model) rebuild() {
 	}
 	if p[paneFills].stale(v, mk, 0) {
 		m.setPaneRows(paneFills, 0, func() ([]item, int) { return fillItems(s), 0 })
-		m.relayFills()
 	}
 	if m.feeVersion != v || v == 0 {
 		m.feeNote, m.feeVersion = m.shared.feeNote(s.Fills), v

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -484,5 +485,20 @@ func TestMouseOnMarketInEventsPlace(t *testing.T) {
 	m = next.(Model)
 	if m.panes[paneMarket].cursor != 0 || m.panes[paneEvents].cursor != ev {
 		t.Errorf("wheel up over the Market: Market cursor %d (want 0), Events cursor %d (was %d)", m.panes[paneMarket].cursor, m.panes[paneEvents].cursor, ev)
+	}
+}
+
+// TestResyncNotAnsweredInTime: r whose resync was not answered before the
+// request's deadline (the session waits for the host's turn) says what it
+// waits for, as a warning, not "resync failed: context deadline
+// exceeded".
+func TestResyncNotAnsweredInTime(t *testing.T) {
+	b := newTestBackend(testSnapshot())
+	b.resyncErr = upstream.NotAnswered("the session is resyncing (waiting for turn: another account is connecting or resyncing); the resync goes on",
+		context.DeadlineExceeded)
+	m := sized(New(b, &testTrader{}, WithNow(fixedNow)), 160, 48)
+	m = press(t, m, "r")
+	if want := "resync not answered in time: the session is resyncing (waiting for turn"; !strings.HasPrefix(m.msg, want) || m.msgKind != msgWarn {
+		t.Errorf("message after r = %q (kind %d), want a warning starting %q", m.msg, m.msgKind, want)
 	}
 }

@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
 	"bhtop/rest"
 	"bhtop/state"
+	"bhtop/upstream"
 )
 
 // onSymbols fills the form with brokerInfo's symbols.
@@ -149,7 +151,13 @@ func (m Model) onKeepalive(msg keepaliveMsg) Model {
 
 func (m Model) onResync(msg resyncMsg) Model {
 	m.upkeys.done(msg.b, opResync)
-	if msg.err != nil {
+	switch {
+	case errors.Is(msg.err, upstream.ErrNotAnswered):
+		// Not answered in time (waiting for the host's turn, say): the
+		// error says what it waits for, and whether it goes on.
+		m.setMsg(msgWarn, "resync "+msg.err.Error())
+		return m
+	case msg.err != nil:
 		m.setMsg(msgBad, "resync failed: "+msg.err.Error())
 		return m
 	}

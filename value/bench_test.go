@@ -78,6 +78,42 @@ func BenchmarkEquity(b *testing.B) {
 	}
 }
 
+// BenchmarkBridgedOf is BenchmarkOf valued in A007, an asset paired with
+// USDT only: no asset but A007 itself has a symbol against it or a route
+// through BTC, so every one is routed through the bridges: its partner
+// USDT, then USDT to A007; the 100 paired with BTC only stay unpriced
+// (two bridges away).
+func BenchmarkBridgedOf(b *testing.B) {
+	s, m := benchAccount()
+	b.ReportAllocs()
+	n, cpu0 := 0, testkit.CPUTime()
+	for b.Loop() {
+		if v := Of(s, m, "A007"); v == nil || len(v.Unpriced) != 100 {
+			b.Fatalf("valuation %v", v)
+		}
+		n++
+	}
+	if cpu := testkit.CPUTime() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/op")
+	}
+}
+
+// BenchmarkBridgedEquity is BenchmarkBridgedOf's equity alone (Equity).
+func BenchmarkBridgedEquity(b *testing.B) {
+	s, m := benchAccount()
+	b.ReportAllocs()
+	n, cpu0 := 0, testkit.CPUTime()
+	for b.Loop() {
+		if _, unpriced, ok := Equity(s, m, "A007"); !ok || len(unpriced) != 100 {
+			b.Fatal("no equity")
+		}
+		n++
+	}
+	if cpu := testkit.CPUTime() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/op")
+	}
+}
+
 // marketRing is n market snapshots following m as the market store
 // publishes them (each saying which quotes moved since the one before):
 // each publication moves the last price of moved of the balances'

@@ -25,16 +25,17 @@ func Equity(s *state.Snapshot, m *market.Snapshot, in string) (equity decimal.De
 	// digits; together they may pass 128 bits, and once one sum does, each
 	// addition to it allocates. Exact sums do not depend on the order.
 	eq, pnls := num{}, num{}
+	var ix pairIndex // the bridges, indexed once if an asset needs them
 	for i := range s.Balances {
 		b := &s.Balances[i]
 		total := sumNum(b.Free, b.Locked)
-		if p, ok := priceNum(m, b.Asset, in, nil); ok {
+		if p, ok := priceNum(m, b.Asset, in, nil, &ix); ok {
 			eq = eq.add(total.mul(p))
 		} else if !total.isZero() {
 			unpriced = append(unpriced, b.Asset)
 		}
 	}
-	pr := pricer{m: m, in: in}
+	pr := pricer{m: m, in: in, ix: &ix}
 	for i := range s.Positions {
 		p := &s.Positions[i]
 		q := m.Quotes[p.Symbol]

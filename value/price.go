@@ -1,7 +1,9 @@
 package value
 
 import (
+	"iter"
 	"slices"
+	"unsafe"
 
 	"github.com/shopspring/decimal"
 
@@ -161,17 +163,19 @@ func direct(m *market.Snapshot, asset, in string, tr *[]dep) (num, bool) {
 // in+asset; else through one bridge asset (BTC first, then any) by the same
 // two rules. ok is false when there is no route.
 func Price(m *market.Snapshot, asset, in string) (price decimal.Decimal, ok bool) {
-	p, ok := priceNum(m, asset, in, nil)
+	var ix pairIndex
+	p, ok := priceNum(m, asset, in, nil, &ix)
 	if !ok {
 		return decimal.Decimal{}, false
 	}
 	return p.dec(), true
 }
 
-// priceNum is Price as a num. When tr is not nil, every quote the route
-// read is appended to it (see Valuer); a route through a bridge other
-// than BTC also depends on m's instruments.
-func priceNum(m *market.Snapshot, asset, in string, tr *[]dep) (num, bool) {
+// priceNum is Price as a num, the bridges found in ix (built on first
+// use). When tr is not nil, every quote the route read is appended to it
+// (see Valuer); a route through a bridge other than BTC also depends on
+// m's instruments.
+func priceNum(m *market.Snapshot, asset, in string, tr *[]dep, ix *pairIndex) (num, bool) {
 	if m == nil {
 		if asset == in {
 			return numOne, true
@@ -181,10 +185,7 @@ func priceNum(m *market.Snapshot, asset, in string, tr *[]dep) (num, bool) {
 	if p, ok := direct(m, asset, in, tr); ok {
 		return p, true
 	}
-	if p, ok := bridged(m, asset, bridgeFirst, in, tr); ok {
-		return p, true
-	}
-	for _, b := range bridges(m, asset, in) {
+	for b := range ix.bridges(m, asset, in) {
 		if p, ok := bridged(m, asset, b, in, tr); ok {
 			return p, true
 		}
@@ -208,29 +209,52 @@ func bridged(m *market.Snapshot, asset, b, in string, tr *[]dep) (num, bool) {
 	return p1.mul(p2), true
 }
 
-// bridges are the assets other than BTC that a price route may pass
-// through: every asset paired with asset by a spot instrument, sorted.
-func bridges(m *market.Snapshot, asset, in string) []string {
-	var others []string
-	for _, ins := range m.Instruments {
-		if ins.Contract {
-			continue
+// pairIndex is a market's spot instruments indexed by asset: each
+// asset's partners (the other asset of every spot symbol it is in),
+// sorted, without repeats. It is built on first use from the
+// instruments of the snapshot asked about, and again only when another
+// instruments map is asked about (the market store hands one map on
+// from snapshot to snapshot): a valuation looks each asset's bridges up
+// instead of scanning every instrument for each asset it cannot price
+// directly. The zero value is ready.
+type pairIndex struct {
+	ins   unsafe.Pointer // the instruments map pairs was built from
+	pairs map[string][]string
+}
+
+// bridges are the bridge assets a price route of asset in in may pass
+// through, in the order they are tried: BTC, then every asset paired
+// with asset by a spot instrument (but asset, in and BTC), sorted.
+func (x *pairIndex) bridges(m *market.Snapshot, asset, in string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		if !yield(bridgeFirst) {
+			return
 		}
-		var b string
-		switch asset {
-		case ins.Base:
-			b = ins.Quote
-		case ins.Quote:
-			b = ins.Base
-		default:
-			continue
-		}
-		if b != bridgeFirst && b != asset && b != in && !slices.Contains(others, b) {
-			others = append(others, b)
+		for _, b := range x.partners(m.Instruments)[asset] {
+			if b != bridgeFirst && b != asset && b != in && !yield(b) {
+				return
+			}
 		}
 	}
-	slices.Sort(others)
-	return others
+}
+
+// partners is the index of ins, built now unless it was built from ins.
+func (x *pairIndex) partners(ins map[string]market.Instrument) map[string][]string {
+	if id := mapID(ins); x.pairs == nil || x.ins != id {
+		pairs := make(map[string][]string)
+		for _, i := range ins {
+			if !i.Contract {
+				pairs[i.Base] = append(pairs[i.Base], i.Quote)
+				pairs[i.Quote] = append(pairs[i.Quote], i.Base)
+			}
+		}
+		for a, ps := range pairs {
+			slices.Sort(ps)
+			pairs[a] = slices.Compact(ps)
+		}
+		x.ins, x.pairs = id, pairs
+	}
+	return x.pairs
 }
 
 // RouteSymbol is the symbol the route of Price(m, asset, in) starts
@@ -253,7 +277,8 @@ func RouteSymbol(m *market.Snapshot, asset, in string) (string, bool) {
 	if s, ok := hop(asset, in); ok {
 		return s, true
 	}
-	for _, b := range append([]string{bridgeFirst}, bridges(m, asset, in)...) {
+	var ix pairIndex
+	for b := range ix.bridges(m, asset, in) {
 		if _, ok := bridged(m, asset, b, in, nil); ok {
 			return hop(asset, b)
 		}

@@ -68,7 +68,8 @@ func Of(s *state.Snapshot, m *market.Snapshot, in string) *Valuation {
 		s = &state.Snapshot{}
 	}
 	v := &Valuation{Asset: in}
-	pr := pricer{m: m, in: in}
+	var ix pairIndex // the bridges, indexed once if an asset needs them
+	pr := pricer{m: m, in: in, ix: &ix}
 	var unpriced []string
 	var blk decBlock
 	blk.grow(4*len(s.Balances) + 5*len(s.Positions) + 1)
@@ -86,7 +87,7 @@ func Of(s *state.Snapshot, m *market.Snapshot, in string) *Valuation {
 		total := sumNum(b.Free, b.Locked)
 		av.Total = blk.dec(total)
 		// Each balance is its own asset: priced once, not cached.
-		if p, ok := priceNum(m, b.Asset, in, nil); ok {
+		if p, ok := priceNum(m, b.Asset, in, nil, &ix); ok {
 			values[i] = total.mul(p)
 			av.Price = blk.ptr(&slab[3*i], p)
 			av.Value = blk.ptr(&slab[3*i+1], values[i])
@@ -138,6 +139,7 @@ type priced struct {
 type pricer struct {
 	m    *market.Snapshot
 	in   string
+	ix   *pairIndex
 	seen map[string]priced
 }
 
@@ -148,7 +150,7 @@ func (r *pricer) price(asset string) (num, bool) {
 	if r.seen == nil {
 		r.seen = make(map[string]priced, 4)
 	}
-	p, ok := priceNum(r.m, asset, r.in, nil)
+	p, ok := priceNum(r.m, asset, r.in, nil, r.ix)
 	r.seen[asset] = priced{p, ok}
 	return p, ok
 }

@@ -26,6 +26,7 @@ type Valuer struct {
 	in   string
 	ins  unsafe.Pointer // the instruments map the memos were made against
 	tick uint64         // grows with every valuation; see priceMemo.tick
+	ix   pairIndex      // the bridges of the instruments
 
 	bals   []balMemo
 	pos    []posMemo
@@ -80,14 +81,15 @@ type posMemo struct {
 	price                                  *priceMemo
 }
 
-// get is the price of asset in in against m: the remembered one when
-// every quote its route read has the same last price in m.
-func (pm *priceMemo) get(m *market.Snapshot, asset, in string) (num, bool) {
+// get is the price of asset in in against m, its bridges found in ix:
+// the remembered one when every quote its route read has the same last
+// price in m.
+func (pm *priceMemo) get(m *market.Snapshot, asset, in string, ix *pairIndex) (num, bool) {
 	if pm.done && sameDeps(m, pm.deps) {
 		return pm.p, pm.ok
 	}
 	pm.deps = pm.deps[:0]
-	pm.p, pm.ok = priceNum(m, asset, in, &pm.deps)
+	pm.p, pm.ok = priceNum(m, asset, in, &pm.deps, ix)
 	pm.done = true
 	return pm.p, pm.ok
 }
@@ -179,7 +181,7 @@ func (v *Valuer) balance(i int, b *state.Balance, m *market.Snapshot) (total, va
 		*bm = balMemo{asset: b.Asset, free: b.Free, locked: b.Locked, total: sumNum(b.Free, b.Locked), price: priceMemo{deps: bm.price.deps[:0]}}
 	}
 	bm.stale, bm.price.done, bm.gen = false, false, v.tick
-	bm.price.get(m, b.Asset, v.in)
+	bm.price.get(m, b.Asset, v.in, &v.ix)
 	bm.value = num{}
 	if bm.price.ok {
 		bm.value = bm.total.mul(bm.price.p)
@@ -236,7 +238,7 @@ func (v *Valuer) position(i int, p *state.Position, m *market.Snapshot) (pm *pos
 func (v *Valuer) assetPrice(pr *priceMemo, asset string, m *market.Snapshot) (num, bool) {
 	if pr.tick != v.tick {
 		pr.tick = v.tick
-		return pr.get(m, asset, v.in)
+		return pr.get(m, asset, v.in, &v.ix)
 	}
 	return pr.p, pr.ok
 }

@@ -1,0 +1,136 @@
+package stream
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"bhtop/internal/testkit"
+	"bhtop/upstream"
+)
+
+// holdTurn takes the host's turn as another account of the host would
+// (its connect or resync), until the returned release.
+func (f *weightFixture) holdTurn(t *testing.T) (release func()) {
+	t.Helper()
+	if !f.inflight.Idle(5 * time.Second) {
+		t.Fatal("a request still under way")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	release, err := f.rest.Turn(ctx, nil)
+	if err != nil {
+		t.Fatalf("take the host's turn: %v", err)
+	}
+	return release
+}
+
+// wantTurnError fails the test unless err says the session waits for the
+// host's turn, not the bare context error.
+func wantTurnError(t *testing.T, err error) {
+	t.Helper()
+	if err == nil || !strings.Contains(err.Error(), "turn") || strings.HasPrefix(err.Error(), "context deadline") {
+		t.Errorf("Resync = %v, want it to say the session waits for the host's turn", err)
+	}
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, upstream.ErrNotAnswered) {
+		t.Errorf("Resync = %v, want it to wrap the deadline and upstream.ErrNotAnswered", err)
+	}
+}
+
+// TestResyncWaitingForTurnSaysSo: a resync asked for while another
+// account of the host holds the turn says so in the status (not "live",
+// not a bare "resyncing"), and the caller whose deadline passes meanwhile
+// is told the resync waits for its turn and goes on, not "context
+// deadline exceeded". When the turn frees, the resync is done and the
+// session is live again.
+func TestResyncWaitingForTurnSaysSo(t *testing.T) {
+	t.Parallel()
+	f := newWeightFixture(t, 1000)
+	release := f.holdTurn(t)
+	before := countNotes(f.s, "resynced from REST")
+
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	err := f.s.Resync(ctx)
+	wantTurnError(t, err)
+	if st := f.s.Status(); st.State != StateResyncing || !strings.Contains(st.Reason, "waiting for turn") {
+		t.Errorf("status while the resync waits for the turn: %s %q, want resyncing, waiting for turn", st.State, st.Reason)
+	}
+
+	release()
+	if !f.inflight.Advancing(f.clk, time.Second, 10*time.Second, func() bool {
+		st := f.s.Status()
+		return st.State == StateLive && countNotes(f.s, "resynced from REST") > before
+	}) {
+		notes, _ := f.s.Notes(0)
+		t.Fatalf("the resync did not follow once the turn freed: %+v\nnotes: %v", f.s.Status(), notes)
+	}
+	if st := f.s.Status(); st.Reason != "" {
+		t.Errorf("status after the resync: %s %q, want live", st.State, st.Reason)
+	}
+}
+
+// TestConnectWaitingForTurnSaysSo: a reconnect while another account of
+// the host holds the turn says it waits for the turn, and a resync asked
+// for meanwhile is told so (a connect takes its own snapshots), not
+// "context deadline exceeded". Once the turn frees the session is live.
+func TestConnectWaitingForTurnSaysSo(t *testing.T) {
+	t.Parallel()
+	f := newWeightFixture(t, 1000)
+	f.srv.SetActivity(40) // an outage is found on the next frame
+	f.srv.SetUserStreamDown(true)
+	if !testkit.Within(5*time.Second, func() bool { return f.s.Status().State != StateLive }) {
+		t.Fatalf("still live with the stream down: %+v", f.s.Status())
+	}
+	release := f.holdTurn(t)
+	f.srv.SetUserStreamDown(false)
+	waiting := func() bool {
+		st := f.s.Status()
+		return st.State == StateConnecting && strings.Contains(st.Reason, "waiting for turn")
+	}
+	if !f.inflight.Advancing(f.clk, 100*time.Millisecond, 5*time.Second, waiting) {
+		t.Fatalf("status while the reconnect waits for the turn: %+v, want connecting, waiting for turn", f.s.Status())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	wantTurnError(t, f.s.Resync(ctx))
+
+	release()
+	f.liveAgainTrue(t)
+}
+
+// TestRotationWaitingForWeightStaysLive: a rotation due while the request
+// weight is spent waits for it with the old connection still folding
+// events: the status stays live and says it is rotating, waiting for
+// request weight (not "connecting", which said the account's data was
+// not flowing); once the weight frees the new connection takes over, the
+// session live on it with the simulator's state.
+func TestRotationWaitingForWeightStaysLive(t *testing.T) {
+	t.Parallel()
+	f := newWeightFixture(t, 60, func(c *Config) { c.Rotate = 150 * time.Second })
+	f.srv.SetActivity(40)
+	old := f.s.Status().ConnectedAt
+	f.spend(t) // the clock +2m: the rotation is due 30 s later, the weight spent for a minute
+	waiting := func() bool { return strings.Contains(f.s.Status().Reason, "waiting for request weight") }
+	if !f.inflight.Advancing(f.clk, time.Second, 5*time.Second, waiting) {
+		t.Fatalf("status while the rotation waits for weight: %+v, want live, rotating, waiting for request weight", f.s.Status())
+	}
+	st := f.s.Status()
+	if st.State != StateLive || !strings.Contains(st.Reason, "rotating") || !st.ConnectedAt.Equal(old) {
+		t.Errorf("status while the rotation waits for weight: %s %q, connected at %s; want live, rotating, waiting for request weight, on the old connection (%s)",
+			st.State, st.Reason, st.ConnectedAt, old)
+	}
+	before := f.s.Hub().Latest().Stats.Events
+	if !testkit.Within(5*time.Second, func() bool { return f.s.Hub().Latest().Stats.Events >= before+20 }) {
+		t.Fatalf("events folded while the rotation waits for weight: %d, want >= 20", f.s.Hub().Latest().Stats.Events-before)
+	}
+	if !f.inflight.Advancing(f.clk, time.Second, 10*time.Second, func() bool {
+		st := f.s.Status()
+		return lives(f.s) >= 2 && st.State == StateLive && st.Reason == "" && st.ConnectedAt.After(old)
+	}) {
+		t.Fatalf("the rotation did not end live on a new connection: %+v", f.s.Status())
+	}
+	f.liveAgainTrue(t)
+}
