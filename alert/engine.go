@@ -69,6 +69,8 @@ type Engine struct {
 	// valuers values each account, remembering what did not move since
 	// its last evaluation (value.Valuer).
 	valuers map[string]*value.Valuer
+	// told: the rules (by index) and accounts Unlisted has named.
+	told map[condKey]bool
 }
 
 // condKey identifies one condition's edge state.
@@ -80,7 +82,25 @@ type condKey struct {
 
 // NewEngine returns an engine for rules (in their file order).
 func NewEngine(rules []Rule) *Engine {
-	return &Engine{rules: rules, active: map[condKey]bool{}, trades: map[string]*tradeWatch{}, valuers: map[string]*value.Valuer{}}
+	return &Engine{rules: rules, active: map[condKey]bool{}, trades: map[string]*tradeWatch{}, valuers: map[string]*value.Valuer{},
+		told: map[condKey]bool{}}
+}
+
+// Unlisted says, once per rule and account, why a rule of account's can
+// never fire: it names a symbol that listed (the service's brokerInfo)
+// does not know, a typo such as BTCUSTD. Nothing else would tell: such a
+// symbol has no price, no position and no fill.
+func (e *Engine) Unlisted(account string, listed func(symbol string) bool) []string {
+	var out []string
+	for i, r := range e.rules {
+		k := condKey{rule: i, account: account}
+		if r.Symbol == "" || (r.Account != "" && r.Account != account) || e.told[k] || listed(r.Symbol) {
+			continue
+		}
+		e.told[k] = true
+		out = append(out, r.ID+": the service lists no symbol "+r.Symbol+": this rule can never fire")
+	}
+	return out
 }
 
 // Rules returns the engine's rules.

@@ -249,9 +249,33 @@ func (g *grid) render(st CandleStyles, labels []axisLabel, axisW int) string {
 		}
 		b.WriteByte(' ')
 		l := labels[y]
-		b.WriteString(l.style.wrap(fitRunes(l.text, axisW)))
+		b.WriteString(l.style.wrap(fitLabel(l.text, axisW)))
 	}
 	return b.String()
+}
+
+// fitLabel is an axis label in exactly w cells. One too wide gives up the
+// word before its price ("↑SELL 0.049392" → "↑0.049392"), and what is
+// still too wide is cut with "…": a price shorter by a digit would read
+// as another price.
+func fitLabel(s string, w int) string {
+	if utf8.RuneCountInString(s) <= w {
+		return fitRunes(s, w)
+	}
+	mark, rest := "", s
+	if r, size := utf8.DecodeRuneInString(s); r == '↑' || r == '↓' {
+		mark, rest = s[:size], s[size:]
+	}
+	if _, num, ok := strings.Cut(rest, " "); ok && num != "" {
+		s = mark + num
+		if utf8.RuneCountInString(s) <= w {
+			return fitRunes(s, w)
+		}
+	}
+	if w <= 0 {
+		return ""
+	}
+	return fitRunes(string([]rune(s)[:w-1])+"…", w)
 }
 
 // fitRunes pads or cuts s to exactly w single-cell runes.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -178,5 +179,43 @@ func BenchmarkCandles(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = Candles(cs, 160, 40, mk, goldenStyles)
+	}
+}
+
+// TestCandlesNeverCutAPrice (QA): at 40 columns the axis is a third of
+// the width, too narrow for "↑SELL 0.049392", and the label was cut to
+// "↑SELL 0.04939": a different price. A label too wide for the axis now
+// gives up its word first, and what is still too wide is cut with "…",
+// so that a price shown is always the price.
+func TestCandlesNeverCutAPrice(t *testing.T) {
+	mk := []Marker{
+		{Price: decimal.RequireFromString("0.049392"), Label: "SELL 0.049392"},
+		{Price: decimal.RequireFromString("0.04"), Label: "BUY 0.04"},
+	}
+	cs := []Candle{{Open: decimal.RequireFromString("0.049101"), High: decimal.RequireFromString("0.049214"),
+		Low: decimal.RequireFromString("0.04901"), Close: decimal.RequireFromString("0.049214")}}
+	got := Candles(cs, 38, 8, mk, CandleStyles{})
+	checkSize(t, got, 38, 8)
+	for _, want := range []string{"↑0.049392", "↓BUY 0.04", "◀0.049214"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("chart lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "0.04939 ") || strings.Contains(got, "0.04939\n") {
+		t.Errorf("chart shows a price cut short:\n%s", got)
+	}
+	// Narrower still: a label that does not fit is marked cut, never
+	// shown as a shorter number.
+	got = Candles(cs, 24, 8, mk, CandleStyles{})
+	checkSize(t, got, 24, 8)
+	whole := []string{"↑0.049392", "↓BUY 0.04", "↓0.04", "◀0.049214"}
+	for _, l := range strings.Split(got, "\n") {
+		i := strings.IndexAny(l, "↑↓◀")
+		if i < 0 {
+			continue
+		}
+		if lab := strings.TrimSpace(l[i:]); !slices.Contains(whole, lab) && !strings.HasSuffix(lab, "…") {
+			t.Errorf("label %q cut without a mark:\n%s", lab, got)
+		}
 	}
 }

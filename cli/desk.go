@@ -5,6 +5,8 @@ import (
 	"flag"
 	"log/slog"
 	"net"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -49,7 +51,14 @@ type desk struct {
 	// viewers, once serve's server runs, gets each firing for the SSH
 	// viewers allowed to see its account.
 	viewers atomic.Pointer[serve.Server]
+
+	logger *slog.Logger
+	warnMu sync.Mutex
+	warned []deskWarning // rules that can never fire (Watcher.Warn), for dump's stderr
 }
+
+// deskWarning is a rule that can never fire on an account.
+type deskWarning struct{ account, text string }
 
 // bind binds --metrics-addr, before anything is opened: an address that
 // cannot be had is refused at once (exit 2), as a taken --listen is, in
@@ -107,7 +116,7 @@ func openDeskLog(df *deskFlags, path string) (deskLog, int, error) {
 // --metrics-addr) and starts the alert delivery (with rules in conn);
 // toUI, when not nil, also gets each firing.
 func openDesk(ctx context.Context, df *deskFlags, conn config.Conn, logger *slog.Logger, toUI func(alert.Firing)) *desk {
-	d := &desk{rules: conn.Alerts}
+	d := &desk{rules: conn.Alerts, logger: logger}
 	d.ctx, d.cancel = context.WithCancel(ctx)
 	if df.metricsLn != nil {
 		d.reg = metrics.New()
@@ -144,6 +153,16 @@ func (d *desk) follow(name string, up *upstream) {
 		Engine:  alert.NewEngine(d.rules),
 		Sources: []notify.Source{{Name: name, State: up.sess.Hub(), Status: up.sess.Status, Market: mkt, ValueIn: up.valueIn}},
 		Deliver: d.disp.Deliver,
+		Warn: func(account, text string) {
+			// Said where the operator looks: the log, the account's
+			// Events pane (the dashboard's and serve's viewers'), and
+			// dump's stderr.
+			d.logger.Warn("alert rule can never fire", "account", account, "why", text)
+			up.sess.Note(stream.NoteError, text)
+			d.warnMu.Lock()
+			d.warned = append(d.warned, deskWarning{account, text})
+			d.warnMu.Unlock()
+		},
 	}
 	primed := make(chan struct{})
 	w.Primed = func() { close(primed) }
@@ -170,6 +189,13 @@ func (d *desk) waitPrimed(ctx context.Context) {
 			return
 		}
 	}
+}
+
+// warnings returns the rules that can never fire, for the dump's stderr.
+func (d *desk) warnings() []deskWarning {
+	d.warnMu.Lock()
+	defer d.warnMu.Unlock()
+	return slices.Clone(d.warned)
 }
 
 // alerts returns the firings so far, for the dump.

@@ -231,3 +231,22 @@ func TestDumpOrderAlerts(t *testing.T) {
 		t.Errorf("alerts = %+v, want the --order's fill and rejection once each", d.Alerts)
 	}
 }
+
+// TestAlertRuleOnUnlistedSymbol (QA): a price_cross rule on a symbol the
+// service does not list (a typo: BTCUSTD) was taken without a word and
+// could never fire: an operator believed the desk watched a price that
+// nothing watched. Once brokerInfo is in, such a rule is named, once, on
+// stderr by dump (and in the log and the Events pane by the dashboard
+// and serve); a rule on a listed symbol is not.
+func TestAlertRuleOnUnlistedSymbol(t *testing.T) {
+	env := deskEnv(t, "[[alerts]]\nkind = \"price_cross\"\nsymbol = \"BTCUSTD\"\nabove = 1\n\n"+
+		"[[alerts]]\nkind = \"price_cross\"\nsymbol = \"BTCUSDT\"\nbelow = 1\n")
+	code, _, errOut := runCLI(env, "dump", "--for", "2s")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want := "bhtop dump: warning: price_cross#1: the service lists no symbol BTCUSTD: this rule can never fire"
+	if strings.Count(errOut, want) != 1 || strings.Contains(errOut, "price_cross#2") {
+		t.Errorf("stderr %q, want once %q and nothing of price_cross#2", errOut, want)
+	}
+}

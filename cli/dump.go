@@ -217,6 +217,9 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 	if why := downAtEnd(st); why != "" {
 		fmt.Fprintf(stdio.Err, "bhtop dump: warning: %s%s\n", who, why)
 	}
+	for _, w := range dk.warnings() {
+		fmt.Fprintf(stdio.Err, "bhtop dump: warning: %s%s\n", who, w.text)
+	}
 	if err := errors.Join(up.RecordErr(), dl.close()); err != nil {
 		return fail(ExitFail, "%v", err)
 	}

@@ -127,6 +127,9 @@ func dumpAccounts(ctx context.Context, accts []config.Account, dk *desk, logger 
 			fmt.Fprintf(stdio.Err, "bhtop dump: warning: account %s: %s\n", as.list[i].name, down[i])
 		}
 	}
+	for _, w := range dk.warnings() {
+		fmt.Fprintf(stdio.Err, "bhtop dump: warning: account %s: %s\n", w.account, w.text)
+	}
 	if err := errors.Join(as.RecordErr(), closeLog()); err != nil {
 		return fail("%v", err)
 	}

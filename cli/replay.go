@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/charmbracelet/x/term"
+
 	"bhtop/config"
 	"bhtop/journal"
 	"bhtop/state"
@@ -44,6 +46,16 @@ func runReplay(args []string, stdio IO) int {
 	if len(rest) != 1 {
 		fmt.Fprintln(stdio.Err, "usage: bhtop replay FILE [--dump] [--speed X]   (FILE - reads stdin)")
 		return ExitUsage
+	}
+	keys := stdio // where the dashboard reads keys
+	if !*dump {
+		k, closeKeys, err := replayKeys(rest[0], stdio)
+		if err != nil {
+			fmt.Fprintf(stdio.Err, "bhtop replay: %v\n", err)
+			return ExitUsage
+		}
+		defer closeKeys()
+		keys = k
 	}
 	in, closeIn, err := openInput(rest[0], stdio)
 	if err != nil {
@@ -97,12 +109,37 @@ func runReplay(args []string, stdio IO) int {
 		}
 		return ""
 	}
-	code := playDashboard(ctx, rest[0], hub, notes, endedWhy, stdio)
+	code := playDashboard(ctx, rest[0], hub, notes, endedWhy, keys)
 	cancel()
 	if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stdio.Err, "bhtop replay: %v\n", err)
 	}
 	return code
+}
+
+// replayKeys is stdio with the input the dashboard reads keys from: the
+// terminal on stdin, or, when stdin is the journal ("-"), the process's
+// terminal (/dev/tty), as less does. A stdin that is a file but no
+// terminal cannot drive the dashboard (Bubble Tea fails on it with a
+// riddle): refused, as the dashboard refuses it.
+func replayKeys(name string, stdio IO) (IO, func(), error) {
+	f, isFile := stdio.In.(term.File)
+	if name != "-" {
+		if isFile && !term.IsTerminal(f.Fd()) {
+			return stdio, nil, errors.New("the dashboard needs a terminal on stdin; to fold a journal without one use --dump")
+		}
+		return stdio, func() {}, nil
+	}
+	if !isFile {
+		return stdio, func() {}, nil // a test's reader: keys from nowhere
+	}
+	tty, err := os.Open("/dev/tty")
+	if err != nil {
+		return stdio, nil, fmt.Errorf("a journal on stdin (-) plays in the dashboard with keys from the terminal, and there is none (%v); use --dump", err)
+	}
+	keys := stdio
+	keys.In = tty
+	return keys, func() { tty.Close() }, nil
 }
 
 func openInput(name string, stdio IO) (io.Reader, func(), error) {

@@ -58,24 +58,25 @@ var lineHeads = func() (w [2][5]uint64) {
 }()
 
 // lineBuf is the object a line reads: where it starts (index 0 of the
-// line's indexes, its '{'), the last index eight bytes can be loaded from
-// (lim: its frame's length less 8 from there; the line reads objects of
-// lineHead bytes or more), and the last a scan loads from (slim, eight
-// bytes less). A scan stops at a byte of its last word, so the skeleton
+// line's indexes, its '{') and the last index a scan loads from (slim:
+// its frame's length less 16 from there; the line reads objects of
+// lineHead bytes or more). The last index eight bytes can be loaded from
+// is lim, eight more (not kept: one register less where the line's
+// values are read). A scan stops at a byte of its last word, so the skeleton
 // after the value it ends, loaded there, is inside the frame with no
 // check of its own; a scan that reaches slim ends the line, returning 0:
 // any skeleton compared at 0 meets the object's '{', which none begins
 // with. Values in the last sixteen bytes (but the last, and a spot
 // report's O before it: createdLast) are read by the table loop.
 type lineBuf struct {
-	p         unsafe.Pointer
-	lim, slim uint
+	p    unsafe.Pointer
+	slim uint
 }
 
-// w is the eight bytes from i, which the caller has checked (i <= lim).
-func (f lineBuf) w(i int) uint64 {
-	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(f.p, i))[:])
-}
+// lim is the last index eight bytes can be loaded from.
+func (f lineBuf) lim() uint { return f.slim + 8 }
+
+// lineBuf.w, the eight bytes from i, is in load_*.go.
 
 // is reports whether the n (1..8) bytes from i, the end of a scan (or
 // its 0), are the low n bytes of w.
@@ -104,7 +105,7 @@ func (f lineBuf) texts2(a int, k byte, sep uint64, n uint) (int, int) {
 
 // isc is is at any i: false from the last eight bytes on.
 func (f lineBuf) isc(i int, w uint64, n uint) bool {
-	return uint(i) <= f.lim && f.is(i, w, n)
+	return uint(i) <= f.lim() && f.is(i, w, n)
 }
 
 // isEnd is is at any i, in the frame's last eight bytes too.
@@ -126,24 +127,35 @@ func (f lineBuf) sub(i, j int) []byte {
 // its quote there, ends the line on any but the quote. A scan (0 past
 // slim).
 func (f lineBuf) text(i int) int {
-	for ; uint(i) <= f.slim; i += 8 {
-		v := f.w(i)
-		if m := (v - '#'*lanes1 | (v ^ '\\'*lanes1 - lanes1)) & lanesTop; m != 0 {
+	for {
+		if uint(i) > f.slim {
+			return 0
+		}
+		if m := textStops(f.w(i)); m != 0 {
 			return i + lowLane(m)
 		}
+		i += 8
 	}
-	return 0
+}
+
+// textStops marks the bytes of v that may end a plain string's text, as
+// text says (the lowest mark is exact).
+func textStops(v uint64) uint64 {
+	return (v - '#'*lanes1 | (v ^ '\\'*lanes1 - lanes1)) & lanesTop
 }
 
 // digits returns the end of the run of digits from i. A scan (0 past
 // slim).
 func (f lineBuf) digits(i int) int {
-	for ; uint(i) <= f.slim; i += 8 {
+	for {
+		if uint(i) > f.slim {
+			return 0
+		}
 		if m := nonDigits(f.w(i)); m != 0 {
 			return i + lowLane(m)
 		}
+		i += 8
 	}
-	return 0
 }
 
 // at is the byte at i, the end of a scan that found digits (or its 0).
@@ -193,14 +205,31 @@ func (f lineBuf) boolean(i int) (t bool, end int) {
 	return false, 0
 }
 
-// timeEnd returns the end of a time's 1 to 15 digits from i, or 0 when
-// there are none or more (a bare time's leading zero is the caller's to
-// check: lead0). A scan.
-func (f lineBuf) timeEnd(i int) int {
-	if j := f.digits(i); uint(j-i-1) < 15 {
-		return j
+// time reads a time's 1 to 15 digits from i, scanning and parsing the
+// same words: its value and end, or end 0 when there are none or more,
+// or (bare) a leading zero. A scan.
+func (f lineBuf) time(i int, bare bool) (int64, int) {
+	if uint(i) > f.slim {
+		return 0, 0
 	}
-	return 0
+	v := f.w(i)
+	if m := nonDigits(v); m != 0 {
+		n := lowLane(m)
+		if n == 0 || bare && n > 1 && byte(v) == '0' {
+			return 0, 0
+		}
+		return int64(digitsIn(v, n)), i + n
+	}
+	if uint(i+8) > f.slim || bare && byte(v) == '0' {
+		return 0, 0
+	}
+	u := f.w(i + 8)
+	m := nonDigits(u)
+	if m == 0 {
+		return 0, 0
+	}
+	n := lowLane(m)
+	return int64(parseEight(v)*pow10[n] + digitsIn(u, n)), i + 8 + n
 }
 
 // createdLast reads a spot report's O from i as execBody does, its
@@ -216,7 +245,7 @@ func (f lineBuf) createdLast(i int, x *ExecView) int {
 		j += 8
 		v = f.wEnd(j)
 	}
-	if j += lowLane(nonDigits(v)); uint(j-i-1) >= 15 || uint(j) >= f.lim || f.lead0(i, j) || !f.is(j, sepBS|'Z'<<16, 6) {
+	if j += lowLane(nonDigits(v)); uint(j-i-1) >= 15 || uint(j) >= f.lim() || f.lead0(i, j) || !f.is(j, sepBS|'Z'<<16, 6) {
 		return 0
 	}
 	x.Created = f.num(i, j)
@@ -242,11 +271,11 @@ func digitsIn(v uint64, n int) uint64 {
 
 // wEnd is the eight bytes from i, those past the frame's end as 0.
 func (f lineBuf) wEnd(i int) uint64 {
-	if uint(i) <= f.lim {
+	if uint(i) <= f.lim() {
 		return f.w(i)
 	}
-	if d := i - int(f.lim); d < 8 {
-		return f.w(int(f.lim)) >> (8 * uint(d) & 63)
+	if d := i - int(f.lim()); d < 8 {
+		return f.w(int(f.lim())) >> (8 * uint(d) & 63)
 	}
 	return 0
 }
@@ -288,7 +317,7 @@ func lineOf(b []byte, start int) (f lineBuf, line int) {
 	if len(b)-start < lineHead {
 		return f, 0
 	}
-	f = lineBuf{unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), start), uint(len(b) - start - 8), uint(len(b) - start - 16)}
+	f = lineBuf{unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), start), uint(len(b) - start - 16)}
 	if w0, w1, w2 := f.w(0), f.w(8), f.w(16); w0 == lineHeads[0][0] && w1 == lineHeads[0][1] && w2 == lineHeads[0][2] &&
 		f.w(len(lineHeadSpot)-8) == lineHeads[0][3] {
 		line = 1
@@ -322,8 +351,8 @@ func execLine(b []byte, start int, x *ExecView) (i int, contract, ok bool) {
 // after Z's closing quote, or 0 when a field differs.
 func execSpotLine(f lineBuf, i int, x *ExecView) int {
 	// E, a time
-	e, ee := i, f.timeEnd(i)
-	if f.lead0(e, ee) || !f.is(ee, sepBS|'s'<<16, 6) {
+	t, ee := f.time(i, true)
+	if !f.is(ee, sepBS|'s'<<16, 6) {
 		return 0
 	}
 	// s, a string
@@ -361,18 +390,18 @@ func execSpotLine(f lineBuf, i int, x *ExecView) int {
 	if k == 0 {
 		return 0
 	}
-	x.CumQuote, x.EventTime = f.sub(i, k), f.num(e, ee)
+	x.CumQuote, x.EventTime = f.sub(i, k), t
 	return k + 1
 }
 
 // execContractLine is execSpotLine for a contract report, from E's value
 // (after its opening quote) at i: every value a string but the booleans.
 func execContractLine(f lineBuf, i int, x *ExecView) int {
-	e, ee := i, f.timeEnd(i)
+	t, ee := f.time(i, false)
 	if !f.is(ee, sepSS|'s'<<24, 7) {
 		return 0
 	}
-	x.EventTime = f.num(e, ee)
+	x.EventTime = t
 	// s c, strings, their ends checked at once
 	s := ee + 7
 	k := f.text(s)
@@ -558,21 +587,22 @@ func execBody(f lineBuf, i int, x *ExecView, spot bool) int {
 	m, k := f.boolean(k + 5)
 	x.Working, x.Maker = w, m
 	// O, a time (quoted in a contract report)
+	var t int64
 	switch {
 	case f.is(k, sepBS|'O'<<16, 6):
-		if o, k = k+6, f.timeEnd(k+6); !f.is(k, sepSS|'Z'<<24, 7) {
+		if t, k = f.time(k+6, false); !f.is(k, sepSS|'Z'<<24, 7) {
 			return 0
 		}
 		i = k + 7
 	case f.is(k, sepBB|'O'<<16, 5):
-		if o, k = k+5, f.timeEnd(k+5); f.lead0(o, k) || !f.is(k, sepBS|'Z'<<16, 6) {
-			return -o // execSpotLine's to read again (createdLast)
+		if t, i = f.time(k+5, true); !f.is(i, sepBS|'Z'<<16, 6) {
+			return -(k + 5) // execSpotLine's to read again (createdLast)
 		}
-		i = k + 6
+		i += 6
 	default:
 		return 0
 	}
-	x.Created = f.num(o, k)
+	x.Created = t
 	return i
 }
 

@@ -80,6 +80,21 @@ func ParseTime(b []byte) (int64, bool) {
 	if len(b) == 0 {
 		return 0, false
 	}
+	if len(b) <= 18 {
+		// no overflow: one check a digit (a trade's T, 13 digits, on
+		// every fill of a report with the optional fields)
+		var n int64
+		for _, c := range b {
+			if !isDigit(c) {
+				return 0, false
+			}
+			n = n*10 + int64(c-'0')
+		}
+		if neg {
+			n = -n
+		}
+		return n, true
+	}
 	var n uint64
 	for _, c := range b {
 		if !isDigit(c) {

@@ -2,6 +2,9 @@ package event
 
 import (
 	stdjson "encoding/json"
+	"math/rand/v2"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -96,4 +99,31 @@ func FuzzParseDec(f *testing.F) {
 			t.Errorf("ParseDec(%q) = %+v %v, want %+v %v", s, got, gok, want, wok)
 		}
 	})
+}
+
+// TestParseTime checks ParseTime against strconv.ParseInt on boundaries
+// and on random numbers of 0 to 22 digits, some with a byte changed (the
+// short path of 18 digits or fewer, and the checked one past it).
+func TestParseTime(t *testing.T) {
+	cases := []string{"", "-", "0", "-0", "007", "+1", "1a", "a1", "--1", "1-",
+		"999999999999999999", "-999999999999999999", "1000000000000000000",
+		"9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
+		"00000000000000000000001", "18446744073709551616"}
+	r := rand.New(rand.NewPCG(13, 13))
+	for range 20_000 {
+		// 0 to 22 digits, signed or not, a quarter with one byte changed
+		s := strconv.FormatUint(r.Uint64(), 10) + strconv.FormatUint(r.Uint64(), 10)
+		s = "-"[:r.IntN(2)] + s[:min(r.IntN(23), len(s))]
+		if i := r.IntN(4 * max(len(s), 1)); i < len(s) {
+			s = s[:i] + "-+a0"[i%4:i%4+1] + s[i+1:]
+		}
+		cases = append(cases, s)
+	}
+	for _, c := range cases {
+		got, ok := ParseTime([]byte(c))
+		want, err := strconv.ParseInt(c, 10, 64)
+		if wantOK := err == nil && !strings.HasPrefix(c, "+"); ok != wantOK || ok && got != want {
+			t.Fatalf("ParseTime(%q) = %d, %v; want %d, %v", c, got, ok, want, wantOK)
+		}
+	}
 }

@@ -35,6 +35,10 @@ type Watcher struct {
 	// to place orders waits for it, so that their fills are not part of
 	// the baseline).
 	Primed func()
+	// Warn, when not nil, is told once of each rule that can never fire
+	// on an account (alert.Engine.Unlisted), once its market data has the
+	// service's symbols.
+	Warn func(account, text string)
 }
 
 // Run watches until ctx ends.
@@ -98,6 +102,11 @@ func (w Watcher) evaluate(since time.Time) (ready bool) {
 		}
 		if s.Market != nil {
 			in.Market = s.Market.Latest()
+			if ins := in.Market.Instruments; w.Warn != nil && len(ins) > 0 {
+				for _, text := range w.Engine.Unlisted(s.Name, func(sym string) bool { _, ok := ins[sym]; return ok }) {
+					w.Warn(s.Name, text)
+				}
+			}
 		}
 		fired = append(fired, w.Engine.Evaluate(in)...)
 	}

@@ -2,12 +2,12 @@ package serve
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"time"
 
 	"bhtop/rest"
 	"bhtop/ui"
+	"bhtop/upstream"
 )
 
 // Upstream is the one live account connection that every viewer reads:
@@ -99,8 +99,10 @@ func (o *onceEvery[T]) do(ctx context.Context, call func(context.Context) (T, er
 	case <-f.done:
 		return f.val, f.err
 	case <-ctx.Done():
+		// The call goes on (for the viewers still waiting, and its
+		// result serves those within every of it).
 		var zero T
-		return zero, fmt.Errorf("wait for the shared upstream call: %w", ctx.Err())
+		return zero, upstream.NotAnswered("the call the viewers share is still under way; it goes on", ctx.Err())
 	}
 }
 

@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"bhtop/rest"
 	"bhtop/state"
 	"bhtop/stream"
+	"bhtop/upstream"
 )
 
 // countingUpstream counts the requests that would reach the exchange.
@@ -87,5 +89,21 @@ func TestSharedKeepaliveOncePerInterval(t *testing.T) {
 		if n := up.keepalives.Load(); n != st.wantCalls || got != time.Unix(st.wantCalls, 0) {
 			t.Errorf("Keepalive at t0+%s: upstream calls = %d (result %v), want %d", st.at, n, got.Unix(), st.wantCalls)
 		}
+	}
+}
+
+// TestSharedResyncNotAnsweredSaysSo: a viewer whose deadline passes while
+// the shared resync still runs is told it is still under way and goes
+// on (upstream.ErrNotAnswered, which the dashboard shows as a warning),
+// not a bare "context deadline exceeded".
+func TestSharedResyncNotAnsweredSaysSo(t *testing.T) {
+	up := &countingUpstream{gate: make(chan struct{})}
+	defer close(up.gate)
+	s := Shared(up, time.Hour, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	err := s.Resync(ctx)
+	if !errors.Is(err, upstream.ErrNotAnswered) || !errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "deadline") {
+		t.Errorf("Resync past the deadline = %v, want upstream.ErrNotAnswered saying the call goes on", err)
 	}
 }

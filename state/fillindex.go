@@ -2,6 +2,7 @@ package state
 
 import (
 	"hash/maphash"
+	"math/bits"
 
 	"bhtop/event"
 )
@@ -195,6 +196,11 @@ func (b *fillBook) zKey(m uint8, orderID, z []byte) uint64 {
 // zKeyOf is zKey of an order id whose numKey is id.
 func (b *fillBook) zKeyOf(m uint8, id uint64, orderID, z []byte) uint64 {
 	if id != 0 {
+		if len(z) <= 19 { // the usual z: shortDecValue at once (decValue's first case)
+			if sig, exp, ok, plain := shortDecValue(z); plain && ok {
+				return b.zKeyMix(m, id, sig, exp)
+			}
+		}
 		if sig, exp, ok := decValue(z); ok {
 			return b.zKeyMix(m, id, sig, exp)
 		}
@@ -213,8 +219,9 @@ func (b *fillBook) zKeyOfPrep(m uint8, p *prep, orderID, z []byte) uint64 {
 // zKeyMix is the z key of an order id whose numKey is id (not 0) and a z
 // whose decValue is (sig, exp).
 func (b *fillBook) zKeyMix(m uint8, id, sig uint64, exp int64) uint64 {
-	h := mix64(id ^ b.salt ^ sig*0x9e3779b97f4a7c15)
-	h = mix64(h ^ uint64(exp)<<8 ^ uint64(m))
+	// One mix of the three, each odd multiple a bijection of its part:
+	// identities differing in one part alone never share a key.
+	h := mix64(id ^ b.salt ^ sig*0x9e3779b97f4a7c15 ^ (uint64(exp)<<8|uint64(m))*0xc2b2ae3d27d4eb4f)
 	return max(h, 1)
 }
 
@@ -364,40 +371,64 @@ func plainDecValue(z []byte) (sig uint64, exp int64, ok, plain bool) {
 
 // shortDecValue is plainDecValue of a literal of at most 19 bytes: its
 // digits read as one number v (leading zeros vanish), the fraction's
-// length f, then v's trailing zeros dropped (each lowers f).
+// length f; the significant digits are v's decimal digits (nd), the
+// exponent nd-f, and v's trailing zeros are dropped (each lowers nd and
+// f alike).
 func shortDecValue(z []byte) (sig uint64, exp int64, ok, plain bool) {
 	var v uint64
-	nd, dot := 0, -1 // digits from the first nonzero one; the '.' at
-	for i, c := range z {
-		d := uint64(c - '0')
+	n, i := len(z), 0
+	for ; i < n; i++ { // the integer part
+		d := z[i] - '0'
 		if d > 9 {
-			if c != '.' || dot >= 0 {
-				return 0, 0, false, false
-			}
-			dot = i
-			continue
+			break
 		}
-		if v = v*10 + d; v != 0 {
-			nd++
-		}
+		v = v*10 + uint64(d)
 	}
 	f := 0 // digits after the '.'
-	if dot >= 0 {
-		if f = len(z) - 1 - dot; dot == 0 || f == 0 {
+	if i < n {
+		if i == 0 || z[i] != '.' || i == n-1 {
 			return 0, 0, false, false
 		}
-	}
-	if len(z) == 0 {
+		for j := i + 1; j < n; j++ {
+			d := z[j] - '0'
+			if d > 9 {
+				return 0, 0, false, false
+			}
+			v = v*10 + uint64(d)
+		}
+		f = n - 1 - i
+	} else if n == 0 {
 		return 0, 0, false, false
 	}
 	if v == 0 {
 		return 0, 0, true, true
 	}
-	for v%10 == 0 {
-		v, nd, f = v/10, nd-1, f-1
+	exp = int64(decDigits(v) - f)
+	if z[n-1] == '0' { // trailing zeros
+		for v%10 == 0 {
+			v /= 10
+		}
 	}
-	return v, int64(nd - f), true, true
+	return v, exp, true, true
 }
+
+// decDigits is the number of decimal digits of v (v > 0).
+func decDigits(v uint64) int {
+	t := bits.Len64(v) * 1233 >> 12 // log10(2) is about 1233/4096: t or t+1 digits
+	if v >= pow10[t] {
+		t++
+	}
+	return t
+}
+
+// pow10 holds 10^t for t up to 19 (decDigits).
+var pow10 = func() (p [20]uint64) {
+	p[0] = 1
+	for t := 1; t < len(p); t++ {
+		p[t] = p[t-1] * 10
+	}
+	return p
+}()
 
 // addDigits appends the ASCII digits of run to the significant digits
 // sig (nd of them, zeros pending after them), dropping trailing zeros

@@ -204,3 +204,66 @@ func TestNumKey(t *testing.T) {
 		}
 	}
 }
+
+// TestShortDecValue: every literal of 1 to 8 bytes over digits and '.'
+// has, through decValue (the short path), the value event.ParseDec reads
+// when it is plain.
+func TestShortDecValue(t *testing.T) {
+	const alphabet = "0150."
+	lit := make([]byte, 8)
+	for n := 1; n <= 8; n++ {
+		total := 1
+		for range n {
+			total *= len(alphabet)
+		}
+		for k := range total {
+			for i, j := 0, k; i < n; i, j = i+1, j/len(alphabet) {
+				lit[i] = alphabet[j%len(alphabet)]
+			}
+			z := lit[:n:n]
+			sig, exp, ok, plain := plainDecValue(z)
+			if plain != plainDecimal(z) {
+				t.Fatalf("plainDecValue(%q) plain = %v, plainDecimal says %v", z, plain, plainDecimal(z))
+			}
+			if !plain {
+				continue
+			}
+			d, _ := event.ParseDec(z)
+			var wantSig uint64
+			var wantExp int64
+			if !d.IsZero() {
+				wantExp = d.Exp
+				for _, c := range d.Digits(nil) {
+					wantSig = wantSig*10 + uint64(c-'0')
+				}
+			}
+			if !ok || sig != wantSig || exp != wantExp {
+				t.Fatalf("plainDecValue(%q) = %d, %d, %v; want %d, %d", z, sig, exp, ok, wantSig, wantExp)
+			}
+		}
+	}
+}
+
+// TestDecDigits: decDigits at each power of ten and next to it.
+func TestDecDigits(t *testing.T) {
+	p := uint64(1)
+	for want := 1; want <= 20; want++ {
+		for _, v := range []uint64{p, p + 1, p*2 - 1, p * 5} {
+			if v/p >= 10 || v < p {
+				continue
+			}
+			if got := decDigits(v); got != want {
+				t.Errorf("decDigits(%d) = %d, want %d", v, got, want)
+			}
+		}
+		if want < 20 {
+			if got := decDigits(p*10 - 1); got != want {
+				t.Errorf("decDigits(%d) = %d, want %d", p*10-1, got, want)
+			}
+			p *= 10
+		}
+	}
+	if got := decDigits(^uint64(0)); got != 20 {
+		t.Errorf("decDigits(max) = %d, want 20", got)
+	}
+}

@@ -19,8 +19,6 @@ import (
 func (s *Store) fillRows(prev []Fill) []Fill {
 	b := &s.fills
 	defer func() {
-		clear(b.added)
-		b.added = b.added[:0]
 		b.rebuild = false
 		b.shownSeq, b.evictedShown = b.seq, 0
 	}()
@@ -35,9 +33,9 @@ func (s *Store) fillRows(prev []Fill) []Fill {
 	if k != b.evictedShown {
 		return b.allRows() // evicted from the middle
 	}
-	adds := b.added[:0:0]
-	for _, r := range b.added {
-		if live(r) {
+	var adds []fillRef // the fills added since, still kept: numbered past shownSeq
+	for seq := max(b.shownSeq+1, b.seq-min(b.seq, uint64(len(b.ring)))+1); seq <= b.seq; seq++ {
+		if r := (fillRef{int32((seq - 1) % uint64(b.limit)), seq}); live(r) {
 			adds = append(adds, r)
 		}
 	}

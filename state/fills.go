@@ -120,10 +120,9 @@ type fillBook struct {
 	dirty   bool
 
 	// Snapshot bookkeeping (fillrows.go): view is the fills of the last
-	// snapshot's rows, in order; added the fills added since; rebuild
-	// says a fill already shown changed (its row must be rebuilt).
+	// snapshot's rows, in order; rebuild says a fill already shown
+	// changed (its row must be rebuilt).
 	view    []fillRef
-	added   []fillRef
 	rebuild bool
 	// shownSeq is the newest seq at the last snapshot: view holds every
 	// fill kept then, so a fill evicted since was shown iff its seq is
@@ -245,7 +244,7 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order, p *prep) {
 		if p.flags&prepLPos == 0 {
 			return
 		}
-	} else if !positiveDecimal(x.LastQty) {
+	} else if pos, plain := plainPositive(x.LastQty); !pos && (plain || !positiveDecimal(x.LastQty)) { // (positiveDecimal's first case at once)
 		return
 	}
 	b := &s.fills
@@ -524,7 +523,7 @@ func (s *Store) addFill(in *fillIn, tk, zk, mr uint64, zat int) {
 		b.records++
 		b.chain(i)
 	}
-	b.added1(i, f.seq)
+	b.added1()
 }
 
 // addExecFill is addFill of the execution an update of order o reports,
@@ -548,7 +547,9 @@ func (s *Store) addExecFill(m uint8, x *event.ExecView, o *order, p *prep, zk ui
 	if string(asset) == "null" {
 		asset = nil
 	}
-	s.setText(&f.asset, asset)
+	if len(f.asset) != len(asset) || len(asset) > 0 && !sameText(f.asset, asset) { // (setText, the usual asset compared inline)
+		s.newText(&f.asset, asset)
+	}
 	if p != nil && p.flags&prepPacked != 0 {
 		f.lits = s.slab.packedLits(f.lits, p.fillLits(), int(p.fillLen))
 		*(*[flTrade]int32)(f.ends[:]) = p.fillEnds
@@ -560,49 +561,44 @@ func (s *Store) addExecFill(m uint8, x *event.ExecView, o *order, p *prep, zk ui
 		b.byKey.put(zk, i)
 	}
 	f.mkind = 'e' // its match key waits for indexEvents
-	b.added1(i, f.seq)
+	b.added1()
 }
 
 // take readies the slot of a new fill, evicting the oldest by arrival
 // when the ring is full: every field set but the texts, the literals
 // (whose buffer is reused) and mkt, maker, makerKnown, time and tkey; zk
 // is its z key (0: none), zat where byKey.find placed it (-1: not
-// known); zPut says whether zk was put there.
+// known); zPut says whether zk was put there. Fill seq is in slot
+// (seq-1) % limit.
 func (b *fillBook) take(zk uint64, zat int) (i int32, f *fill, zPut bool) {
-	full := len(b.ring) >= b.limit
-	if full {
-		i = int32(b.next)
-	} else {
-		i = int32(len(b.ring))
+	if len(b.ring) < b.limit {
+		return b.takeNew(zk, zat)
 	}
+	i = int32(b.next)
+	f = &b.ring[i]
 	// zk goes in first, where find saw its place: the evicted fill's keys
 	// dropped below shift entries, which could leave a hole before it.
 	zPut = zk != 0 && b.byKey.putAt(zat, zk, i)
-	if !full {
-		b.ring = append(b.ring, fill{})
-	} else {
-		if b.next++; b.next == b.limit {
-			b.next = 0
-		}
-		old := &b.ring[i]
-		if old.seq != 0 && old.seq <= b.shownSeq {
-			b.evictedShown++
-		}
-		if old.tkey != 0 { // (mostly not: no call)
-			b.byKey.dropIf(old.tkey, i)
-		}
-		b.byKey.dropIf(old.zkey, i)
-		if old.mkey != 0 {
-			b.byKey.dropIf(old.mkey, i)
-		}
-		if old.mkind == 'r' {
-			b.records--
-		}
-		if old.mkind != 0 && (old.mkind != 'e' || !b.gone.take(old)) { // it may lack its other half (fillsgone.go)
-			b.rememberAll(old)
-		}
+	if b.next++; b.next == b.limit {
+		b.next = 0
 	}
-	f = &b.ring[i]
+	if f.seq <= b.shownSeq && f.seq != 0 {
+		b.evictedShown++
+	}
+	g := &b.gone
+	if n := g.next; f.mkind == 'e' && f.tkey|f.mkey == 0 && !f.again && int(n) < len(g.ring) && !g.ring[n].keyed {
+		// The usual drop: an event fill lacking t, in no chain, over an
+		// entry no record looked at (goneBook.take).
+		b.byKey.dropIf(f.zkey, i)
+		g.next++
+		g.added++
+		e := &g.ring[n]
+		e.gseq, e.mkt, e.seq = g.added, f.mkt, f.seq
+		e.ends = [goneLits]int32(f.ends[:goneLits])
+		e.lits, f.lits = f.lits, e.lits[:0]
+	} else {
+		b.evict(f, i)
+	}
 	b.seq++
 	// Field by field (a composite literal would be built aside and
 	// copied).
@@ -613,17 +609,40 @@ func (b *fillBook) take(zk uint64, zat int) (i int32, f *fill, zPut bool) {
 	return i, f, zPut
 }
 
-// added1 notes new fill i (of sequence seq) for the next snapshot.
-func (b *fillBook) added1(i int32, seq uint64) {
+// takeNew is take while the ring is not yet full: a new slot.
+func (b *fillBook) takeNew(zk uint64, zat int) (i int32, f *fill, zPut bool) {
+	i = int32(len(b.ring))
+	zPut = zk != 0 && b.byKey.putAt(zat, zk, i)
+	b.ring = append(b.ring, fill{})
+	b.seq++
+	f = &b.ring[i]
+	f.seq, f.zkey = b.seq, zk
+	return i, f, zPut
+}
+
+// evict forgets fill f of slot i, about to be reused (take): its keys,
+// and it is remembered when it lacks its other half (fillsgone.go).
+func (b *fillBook) evict(f *fill, i int32) {
+	if f.tkey != 0 {
+		b.byKey.dropIf(f.tkey, i)
+	}
+	b.byKey.dropIf(f.zkey, i)
+	if f.mkey != 0 {
+		b.byKey.dropIf(f.mkey, i)
+	}
+	if f.mkind == 'r' {
+		b.records--
+	}
+	if f.mkind != 0 && (f.mkind != 'e' || !b.gone.take(f)) {
+		b.rememberAll(f)
+	}
+}
+
+// added1 notes a new fill for the next snapshot: the fills added since
+// the last are those numbered past shownSeq (fillRows).
+func (b *fillBook) added1() {
 	if b.eager {
 		b.indexEvents()
-	}
-	if !b.rebuild {
-		b.added = append(b.added, fillRef{i, seq})
-		if len(b.added) > b.limit { // no snapshot for a whole ring: place them all again
-			clear(b.added)
-			b.added, b.rebuild = b.added[:0], true
-		}
 	}
 	b.dirty = true
 }

@@ -131,7 +131,14 @@ func describe(o *state.Order, before orderMark, seen bool) string {
 	what := fmt.Sprintf("%s %s %s %s @ %s (order %s)", o.Side, o.Quantity, o.Symbol, o.Type, o.Price, o.OrderID)
 	switch (orderChange{o, before, seen}).what() {
 	case fillNote:
-		return fmt.Sprintf("fill %s: executed %s, %s", what, o.ExecutedQty, o.Status)
+		// The price after @ is the order's: the average it filled at
+		// says at what price it did (a marketable order fills below its
+		// limit).
+		avg := ""
+		if o.AvgPrice != nil && *o.AvgPrice != "" {
+			avg = " at avg " + *o.AvgPrice
+		}
+		return fmt.Sprintf("fill %s: executed %s%s, %s", what, o.ExecutedQty, avg, o.Status)
 	case canceledNote:
 		return "canceled " + what
 	case rejectedNote:

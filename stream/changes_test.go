@@ -16,6 +16,11 @@ func order(market, id, status, executed string) *state.Order {
 		Price: "3000", Quantity: "1", ExecutedQty: executed, Status: status}
 }
 
+func withAvg(o *state.Order, avg string) *state.Order {
+	o.AvgPrice = &avg
+	return o
+}
+
 // TestOrderNotes: comparing a snapshot's orders with the previous one's
 // (a side-by-side walk in dump order) notes new orders, fills, cancels and
 // rejects, and nothing for orders that did not change or were dropped.
@@ -34,6 +39,11 @@ func TestOrderNotes(t *testing.T) {
 		{"nothing changed", base, nil},
 		{"a fill", []*state.Order{base[0], base[1], base[2], order("spot", "100", "FILLED", "1")},
 			[]string{"fill BUY 1 ETHUSDT LIMIT @ 3000 (order 100): executed 1, FILLED"}},
+		// QA: a marketable order filled below its limit read "fill BUY 4
+		// BTC-PERP-REV LIMIT @ 64296.5 … executed 4", as if filled at its
+		// limit; the note now says the average price it filled at.
+		{"a fill below the limit", []*state.Order{base[0], base[1], base[2], withAvg(order("spot", "100", "FILLED", "1"), "2990.5")},
+			[]string{"fill BUY 1 ETHUSDT LIMIT @ 3000 (order 100): executed 1 at avg 2990.5, FILLED"}},
 		{"a cancel and a reject", []*state.Order{order("contract", "9", "CANCELED", "0"), base[1], order("spot", "5", "REJECTED", "0"), base[3]},
 			[]string{"canceled BUY 1 ETHUSDT LIMIT @ 3000 (order 9)", "rejected BUY 1 ETHUSDT LIMIT @ 3000 (order 5)"}},
 		{"new orders between and after known ones", []*state.Order{base[0], order("contract", "11", "NEW", "0"), base[2], order("spot", "99", "NEW", "0"), base[3], order("spot", "1000", "NEW", "0")},

@@ -40,7 +40,7 @@ func (s *Session) supervise(ctx context.Context) {
 				}
 				continue
 			}
-			c, rerr, err := s.connect(ctx, newKey, "")
+			c, rerr, err := s.connect(ctx, newKey, "", nil)
 			if err != nil {
 				if ctx.Err() != nil {
 					return
@@ -153,8 +153,11 @@ func (s *Session) supervise(ctx context.Context) {
 // replacing is "" for a connect with no connection, else what replace
 // is doing ("rotating"): the old connection still folds events, so until
 // the new socket opens the status stays live, its reason saying so and
-// what the connect waits for.
-func (s *Session) connect(ctx context.Context, newKey bool, replacing string) (c *conn, resyncErr error, err error) {
+// what the connect waits for. old (nil: never) is closed when that old
+// connection ends: a wait for the turn or for request weight then ends
+// with an error, rather than show live a connection that is gone (the
+// supervisor reconnects).
+func (s *Session) connect(ctx context.Context, newKey bool, replacing string, old <-chan struct{}) (c *conn, resyncErr error, err error) {
 	as := waitAs{state: StateConnecting}
 	if replacing == "" {
 		s.setStatus(func(st *Status) { st.State, st.RetryAt = StateConnecting, time.Time{} })
@@ -163,7 +166,7 @@ func (s *Session) connect(ctx context.Context, newKey bool, replacing string) (c
 	}
 	// The host's turn (Session.turn) from the key to the snapshots' end:
 	// no other session of the host spends the weight waited for below.
-	release, err := s.turn(ctx, as, nil)
+	release, err := s.turn(ctx, as, old)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -180,7 +183,7 @@ func (s *Session) connect(ctx context.Context, newKey bool, replacing string) (c
 	// The frames are held from the socket's open to the snapshot's end:
 	// a snapshot paced for want of request weight would hold them (and
 	// leave the socket unread) meanwhile. Wait with no socket instead.
-	if err := s.waitWeight(ctx, as, nil); err != nil {
+	if err := s.waitWeight(ctx, as, old); err != nil {
 		return nil, nil, err
 	}
 	c, err = s.dial(ctx, key)
@@ -220,7 +223,8 @@ func (s *Session) connect(ctx context.Context, newKey bool, replacing string) (c
 // runs, and closes old only once the new one is resynced (rotation: no
 // event can fall in a gap; duplicates from the overlap are absorbed by
 // the ordering rules). It returns nil when the new connection failed (the
-// old one's status is put back), and the new one's snapshot failure.
+// old one's status is put back, unless the old one ended meanwhile), and
+// the new one's snapshot failure.
 func (s *Session) replace(ctx context.Context, old *conn, why string) (*conn, error) {
 	s.note(NoteConnect, "replacing the connection: "+why)
 	prev := s.Status()
@@ -228,8 +232,15 @@ func (s *Session) replace(ctx context.Context, old *conn, why string) (*conn, er
 	if strings.HasPrefix(why, "rotation") {
 		doing = "rotating"
 	}
-	c, rerr, err := s.connect(ctx, false, doing)
+	c, rerr, err := s.connect(ctx, false, doing, old.done)
 	if err != nil {
+		select {
+		case <-old.done:
+			// The old connection ended while the new one waited: not
+			// live, the supervisor reconnects and says why.
+			return nil, nil
+		default:
+		}
 		s.noteError(fmt.Sprintf("replace connection: %v", err))
 		s.setStatus(func(st *Status) {
 			st.State, st.Reason, st.RetryAt, st.NeedsAction = prev.State, prev.Reason, prev.RetryAt, prev.NeedsAction

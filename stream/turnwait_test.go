@@ -134,3 +134,57 @@ func TestRotationWaitingForWeightStaysLive(t *testing.T) {
 	}
 	f.liveAgainTrue(t)
 }
+
+// TestRotationWaitOldConnectionLost: a rotation waiting for the host's
+// turn (another account holds it) or for request weight says live only
+// while the old connection folds events: when that connection is lost
+// meanwhile, the status no longer says live (rotating) until the turn or
+// the weight frees, but that the session reconnects; once the turn and
+// the stream are back it is live with the simulator's state.
+func TestRotationWaitOldConnectionLost(t *testing.T) {
+	for _, tc := range []struct {
+		name, waits string
+		limit       int
+		hold        func(f *weightFixture, t *testing.T) (release func())
+	}{
+		{"turn", "waiting for turn", 1000, func(f *weightFixture, t *testing.T) func() {
+			release := f.holdTurn(t)
+			f.clk.Advance(2 * time.Minute) // the rotation is due 30 s later
+			return release
+		}},
+		{"weight", "waiting for request weight", 60, func(f *weightFixture, t *testing.T) func() {
+			f.spend(t) // the clock +2m: the rotation is due 30 s later, the weight spent for a minute
+			return func() {}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := newWeightFixture(t, tc.limit, func(c *Config) { c.Rotate = 150 * time.Second })
+			release := tc.hold(f, t)
+			defer func() {
+				if release != nil {
+					release()
+				}
+			}()
+			waiting := func() bool {
+				st := f.s.Status()
+				return st.State == StateLive && strings.Contains(st.Reason, "rotating, "+tc.waits)
+			}
+			if !f.inflight.Advancing(f.clk, time.Second, 5*time.Second, waiting) {
+				t.Fatalf("status while the rotation waits: %+v, want live, rotating, %s", f.s.Status(), tc.waits)
+			}
+			f.srv.SetActivity(40) // the cut is found on the next frame
+			f.srv.SetUserStreamDown(true)
+			if !testkit.Within(5*time.Second, func() bool {
+				st := f.s.Status()
+				return st.State != StateLive && st.ConnectedAt.IsZero()
+			}) {
+				t.Fatalf("status with the old connection lost while the rotation waits: %+v, want not live, no connection", f.s.Status())
+			}
+			f.srv.SetUserStreamDown(false)
+			release()
+			release = nil
+			f.liveAgainTrue(t)
+		})
+	}
+}

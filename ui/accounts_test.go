@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -208,5 +209,54 @@ func TestAccountKeepsItsCursor(t *testing.T) {
 	m = press(t, m, "a") // bot1 again
 	if got, got2 := sel(m, paneOrders), sel(m, paneBalances); got != botOrder || got2 != botBal {
 		t.Errorf("back on bot1: cursors on %q, %q; want bot1's %q, %q", got, got2, botOrder, botBal)
+	}
+}
+
+// TestAllViewManyAccounts: a desk of 25 bots at 80x24 has more accounts
+// than the All view's body has lines. The total is never pushed off the
+// screen, the rows left out are counted and named, and one of them that
+// is not live is said so (an operator must see a broken bot).
+func TestAllViewManyAccounts(t *testing.T) {
+	var accts []Account
+	for i := range 25 {
+		b := newTestBackend(testSnapshot())
+		accts = append(accts, Account{Name: "bot" + itoa(uint64(i+10)), Backend: b, Market: marketHub(testMarket()), ValueIn: "USDT"})
+	}
+	accts[23] = twoAccounts()[1]
+	accts[23].Name = "broken33"
+	m := sized(NewDesk(accts, WithNow(fixedNow), WithNoColor(true)), 80, 24)
+	out := ansi.Strip(press(t, m, "A").View().Content)
+	for _, want := range []string{"Total", "bot10", "bot25  ", "more accounts", "not live: broken33"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("All view at 80x24 lacks %q:\n%s", want, out)
+		}
+	}
+	if testing.Verbose() {
+		t.Log(out)
+	}
+	if n := strings.Count(out, "\n") + 1; n != 24 {
+		t.Errorf("All view is %d lines, want 24", n)
+	}
+}
+
+// TestAllViewTotalSmall (QA): at 40×10 the All view of three accounts
+// (each row two lines there: amounts, then the stream) never showed the
+// total: the one-line header cut it ("3 accounts total…") and the body's
+// Total line was below the last row shown. The header now gives up its
+// title and the account count before the total, and the body keeps its
+// Total line, the rows that do not fit giving way.
+func TestAllViewTotalSmall(t *testing.T) {
+	accts := twoAccounts()
+	accts[1].Backend.(*testBackend).setStatus(liveStatus())
+	accts = append(accts, Account{Name: "bot2", Backend: newTestBackend(testSnapshot()), Market: marketHub(testMarket()), ValueIn: "USDT"})
+	m := sized(NewDesk(accts, WithNow(fixedNow), WithNoColor(true)), 40, 10)
+	out := ansi.Strip(press(t, m, "A").View().Content)
+	checkScreen(t, out, 40, 10)
+	header, _, _ := strings.Cut(out, "\n")
+	if !regexp.MustCompile(`total [0-9.]+ USDT`).MatchString(header) {
+		t.Errorf("header %q does not show the whole total", header)
+	}
+	if !regexp.MustCompile(`(?m)^ Total +[0-9.]+ USDT`).MatchString(out) {
+		t.Errorf("no Total line:\n%s", out)
 	}
 }

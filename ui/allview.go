@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -110,6 +111,14 @@ func (m *Model) allHeader() string {
 	if m.lay.body.y > 1 { // two lines (a narrow screen): the total on the second
 		return fitStyled(strings.Join(parts[:3], " "), m.lay.w) + "\n" + fitStyled(" "+strings.Join(parts[3:], " "), m.lay.w)
 	}
+	// On one line too narrow for all of it (40×10), the title and then
+	// the account count give way before the total is cut.
+	for _, drop := range []int{0, 1} {
+		if ansi.StringWidth(strings.Join(parts, " ")) <= m.lay.w {
+			break
+		}
+		parts = slices.Delete(parts, drop, drop+1)
+	}
 	return fitStyled(strings.Join(parts, " "), m.lay.w)
 }
 
@@ -161,33 +170,88 @@ func (m *Model) writeAll(b *screenBuf) {
 	// A row too wide for the screen (60 or 80 columns) shows the stream
 	// and the note on lines of their own under its amounts; the stream's
 	// reason alone may be cut at the end of the row.
+	// Stacked, a row whose whole stream fits beside its amounts keeps it
+	// there (only its note goes below; a reason that would be cut still
+	// gets its own line), so that one broken bot does not make
+	// every row of a big desk take two lines.
 	stacked := false
-	for _, r := range rows {
-		state, _, why := strings.Cut(ansi.Strip(r.stream), " (")
+	state := func(r allRow) string {
+		st, _, why := strings.Cut(ansi.Strip(r.stream), " (")
 		if why {
-			state += " (…" // the reason's start: its "…" never eats the state
+			st += " (…" // the reason's start: its "…" never eats the state
 		}
-		stacked = stacked || textWidth(row(r.name, r.equity, r.upnl, r.note, state)) > w
+		return st
 	}
+	for _, r := range rows {
+		stacked = stacked || textWidth(row(r.name, r.equity, r.upnl, r.note, state(r))) > w
+	}
+	inline := make([]bool, len(rows))
+	anyInline := false
 	if stacked {
 		noteW = 0
+		for i, r := range rows {
+			inline[i] = textWidth(row(r.name, r.equity, r.upnl, "", ansi.Strip(r.stream))) <= w
+			anyInline = anyInline || inline[i]
+		}
+	}
+	if stacked && !anyInline {
 		lines = append(lines, m.pt.colHeader.wrap(fit(row("Account", "Equity", "Unrealized PnL", "", ""), w)))
+	} else if stacked {
+		lines = append(lines, m.pt.colHeader.wrap(fit(row("Account", "Equity", "Unrealized PnL", "", "Stream"), w)))
 	} else {
 		lines = append(lines, m.pt.colHeader.wrap(fit(row("Account", "Equity", "Unrealized PnL", noteHead, "Stream"), w)))
 	}
-	for _, r := range rows {
+	// Each account's lines, kept whole: when they do not all fit, the
+	// rows that do are shown, then how many are left out and which of
+	// those are not live, and the total is never pushed off the screen.
+	groups := make([][]string, len(rows))
+	for i, r := range rows {
 		note := r.note
 		if note != "" {
 			note = m.pt.muted.wrap(note)
 		}
 		if !stacked {
-			lines = append(lines, fitStyled(row(r.name, r.equity, r.upnl, note, r.stream), w))
+			groups[i] = []string{fitStyled(row(r.name, r.equity, r.upnl, note, r.stream), w)}
 			continue
 		}
-		lines = append(lines, fitStyled(row(r.name, r.equity, r.upnl, "", ""), w), fitStyled("   "+r.stream, w))
-		if note != "" {
-			lines = append(lines, fitStyled("   "+note, w))
+		if inline[i] {
+			groups[i] = []string{fitStyled(row(r.name, r.equity, r.upnl, "", r.stream), w)}
+		} else {
+			groups[i] = []string{fitStyled(row(r.name, r.equity, r.upnl, "", ""), w), fitStyled("   "+r.stream, w)}
 		}
+		if note != "" {
+			groups[i] = append(groups[i], fitStyled("   "+note, w))
+		}
+	}
+	n := 0
+	for _, g := range groups {
+		n += len(g)
+	}
+	room := h - len(lines) - 2 // the blank line and the total
+	if n > room {
+		room-- // the line saying what is left out
+	}
+	shown := 0
+	for _, g := range groups {
+		if n > h-len(lines)-2 && len(g) > room {
+			break
+		}
+		lines = append(lines, g...)
+		room -= len(g)
+		shown++
+	}
+	if shown < len(rows) {
+		var bad []string
+		for _, r := range rows[shown:] {
+			if r.bad {
+				bad = append(bad, r.name)
+			}
+		}
+		more := " +" + strconv.Itoa(len(rows)-shown) + " more accounts (" + rows[shown].name + "…" + rows[len(rows)-1].name + ")"
+		if len(bad) > 0 {
+			more += " " + m.pt.warn.wrap("not live: "+strings.Join(bad, ", "))
+		}
+		lines = append(lines, fitStyled(more, w))
 	}
 	lines = append(lines, fit("", w))
 	t := m.pt.accent.wrap(" " + left("Total", nameW) + "  " + right(total, eqW))
@@ -198,6 +262,12 @@ func (m *Model) writeAll(b *screenBuf) {
 		t += "  " + m.pt.muted.wrap(u)
 	}
 	lines = append(lines, fitStyled(t, w))
+	if len(lines) > h && h > 1 {
+		// Too low for every row (40×10): the Total line stays, the
+		// blank line before it and then the last rows give way.
+		total := lines[len(lines)-1]
+		lines = append(lines[:min(h-1, len(lines)-2)], total)
+	}
 	for i := range h {
 		if i < len(lines) {
 			b.WriteString(lines[i])

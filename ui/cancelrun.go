@@ -74,7 +74,7 @@ func (r cancelRunState) text() string {
 	s := r.sum
 	title := "CANCELLING… " + strconv.Itoa(s.Done()) + " of " + strconv.Itoa(s.Total)
 	if r.done {
-		title = "CANCEL-ALL DONE: " + strconv.Itoa(s.Total) + " orders"
+		title = "CANCEL-ALL DONE: " + orderCount(s.Total)
 	}
 	lines := []string{title, "",
 		padLeft(strconv.Itoa(s.Cancelled), 5) + "  cancelled",
@@ -114,4 +114,12 @@ func (m Model) onCancelRunKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.setMsg(msgInfo, cancelProgressText(r.sum))
 	}
 	return m, cmd
+}
+
+// orderCount is "1 order" or "N orders".
+func orderCount(n int) string {
+	if n == 1 {
+		return "1 order"
+	}
+	return strconv.Itoa(n) + " orders"
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"bhtop/state"
 )
@@ -94,5 +95,37 @@ func TestFillRowID(t *testing.T) {
 	}
 	if id(f) != id(paired) {
 		t.Errorf("the fill's id went from %q to %q when it gained its trade id", id(f), id(paired))
+	}
+}
+
+// simFillsSnapshot is testSnapshot with the simulator's kind of fills:
+// spot sides, prices with up to 7 decimals and quantities from 0.000328
+// to 1396.
+func simFillsSnapshot() *state.Snapshot {
+	s := testSnapshot()
+	s.Fills = nil
+	for i, f := range [][3]string{
+		{"BTCUSDT", "61209.38", "0.000328"}, {"BHTUSDT", "0.01441", "1396"}, {"LTCBTC", "0.0013819", "0.06"},
+		{"LTCUSDT", "83.91", "0.297"}, {"ETHUSDT", "3002.86", "0.0085"},
+	} {
+		id := strconv.Itoa(7000 + i)
+		s.Fills = append(s.Fills, state.Fill{Market: "spot", Symbol: f[0], OrderID: id, TradeID: id, Side: "SELL",
+			Price: f[1], Qty: f[2], QuoteQty: "1", Commission: "0.001", CommissionAsset: "USDT", Time: t0.Add(-time.Duration(50-i) * time.Second).UnixMilli()})
+	}
+	return s
+}
+
+// TestFillsQtyCutNarrow: at 40 columns the Fills' Qty, which the line's
+// end cuts, shows each quantity as far as it reads right, as a price is
+// cut elsewhere (its start, the "…" for the rest: 0.000328 as
+// "0.00032…"), rather than a blank column; a quantity that fits there
+// shows whole, and one whose integer part would be cut is left out.
+func TestFillsQtyCutNarrow(t *testing.T) {
+	m := press(t, sized(New(newTestBackend(simFillsSnapshot()), &testTrader{}, WithNow(fixedNow), WithNoColor(true)), 40, 14), "6")
+	out := plainGolden(t, m, 40, 14)
+	for _, want := range []string{" 1396 ", " 0.06 ", " 0.297", " 0.00032…", " 0.0085", " Qty"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the Fills at 40 columns lack %q:\n%s", want, out)
+		}
 	}
 }

@@ -17,8 +17,8 @@ import (
 // fit, the short one; then what that list does not name gives way first
 // (the title, the equity's change, the equity, most of the account name,
 // the reason there is no market data), then the items it names shrink (the reason of the
-// state, the badges' padding), then the account name goes, the host is
-// cut short, and last the market part goes. Below headerOneLineWidth it
+// state, the badges' padding), then the account name goes (only when the
+// line then fits), the host is cut short, and last the market part goes. Below headerOneLineWidth it
 // is two lines (layout), the ages and the privacy badge on the second.
 func (m *Model) headerLine() string {
 	if m.acc.all() {
@@ -81,13 +81,6 @@ func (m *Model) fitHeader(h header) string {
 				h.readOnly = m.pt.badge.wrap("READ-ONLY")
 			}
 		},
-		func() { h.name = "" },
-		func() {
-			if !s.Simulated && s.Host != "" {
-				h.where = ansi.Truncate(s.Host, max(textWidth(s.Host)-over(), 8), "…")
-			}
-		},
-		func() { h.market = "" },
 	}
 	for _, give := range steps {
 		if over() <= 0 {
@@ -95,7 +88,33 @@ func (m *Model) fitHeader(h header) string {
 		}
 		give()
 	}
+	if over() > 0 {
+		// The account name goes only when that makes the line fit: on a
+		// line too narrow for the ages whatever gives way (40 columns,
+		// one line), it says which account the keys act on, worth more
+		// than more of an age cut with "…".
+		without := h
+		without.name = ""
+		m.fitHeaderTail(&without)
+		if ansi.StringWidth(without.join()) <= w {
+			return fitStyled(without.join(), w)
+		}
+		m.fitHeaderTail(&h)
+	}
 	return fitStyled(h.join(), w)
+}
+
+// fitHeaderTail is fitHeader's last resorts: the host cut short, then the
+// market part gone.
+func (m *Model) fitHeaderTail(h *header) {
+	s := &m.status
+	over := func() int { return ansi.StringWidth(h.join()) - m.lay.w }
+	if over() > 0 && !s.Simulated && s.Host != "" {
+		h.where = ansi.Truncate(s.Host, max(textWidth(s.Host)-over(), 8), "…")
+	}
+	if over() > 0 {
+		h.market = ""
+	}
 }
 
 // cutWhy shortens "what (why)" by over cells, cutting the why; at least

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"bhtop/upstream"
 )
 
@@ -140,5 +142,28 @@ func TestHeaderSaysReplayEnded(t *testing.T) {
 				t.Errorf("header %q: want %q, not %q", header, tc.want, tc.not)
 			}
 		})
+	}
+}
+
+// TestHeaderKeepsAccountOneLine (QA): on a screen under 12 lines the
+// header is one line, too narrow at 40 columns for the listenKey and
+// connection ages whatever else gives way. The account name went to make
+// room for more of an age still cut with "…", so after `a` nothing said
+// which account the trading keys act on. The name now goes only when
+// that makes the line fit.
+func TestHeaderKeepsAccountOneLine(t *testing.T) {
+	accts := twoAccounts()
+	accts[1].Backend.(*testBackend).setStatus(liveStatus())
+	for _, tc := range []struct{ keys, want string }{{"", "main"}, {"a", "bot1"}} {
+		m := sized(NewDesk(accts, WithNow(fixedNow), WithNoColor(true)), 40, 10)
+		if tc.keys != "" {
+			m = press(t, m, tc.keys)
+		}
+		out := ansi.Strip(m.View().Content)
+		checkScreen(t, out, 40, 10)
+		header, _, _ := strings.Cut(out, "\n")
+		if !strings.Contains(header, tc.want) {
+			t.Errorf("after %q: header %q does not name the account %q", tc.keys, header, tc.want)
+		}
 	}
 }

@@ -135,3 +135,34 @@ func TestReplayHasNoUpstreamKeys(t *testing.T) {
 		t.Errorf("K or r in a replay says it works:\n%s", msg)
 	}
 }
+
+// TestHelpListsTheViewsKeys (QA): ? in the All view and on the chart
+// listed every pane key (tab, 1–6, filter, sort, closed orders, resync,
+// …), which do nothing there; the help now lists the keys of the view
+// it was opened from, as its one-line help does.
+func TestHelpListsTheViewsKeys(t *testing.T) {
+	for _, tc := range []struct {
+		name, keys string
+		want, not  []string
+	}{
+		{"all", "A ?", []string{"next account", "previous account", "privacy", "next theme", "help", "quit"},
+			[]string{"filter", "sort column", "closed orders", "resync", "next pane", "chart"}},
+		{"chart", "2 c ?", []string{"shorter interval", "longer interval", "close chart", "new order", "help", "quit"},
+			[]string{"filter", "sort column", "closed orders", "resync", "next pane", "zero balances"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := sized(NewDesk(twoAccounts(), WithNow(fixedNow), WithNoColor(true)), 100, 30)
+			out := ansi.Strip(press(t, m, tc.keys).View().Content)
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("help lacks %q:\n%s", w, out)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(out, n) {
+					t.Errorf("help lists %q, a key that does nothing here:\n%s", n, out)
+				}
+			}
+		})
+	}
+}

@@ -131,7 +131,7 @@ const helpChrome = 4
 // When the title and blank lines would leave fewer than four lines of
 // keys, only the bottom line is kept.
 func (h helpScreen) window(cx modeCtx, top int) helpWindow {
-	cols, stacked := helpColumns(h.keys.FullHelp(), cx.w-cx.st.Box.GetHorizontalFrameSize()-2)
+	cols, stacked := helpColumns(h.groups, cx.w-cx.st.Box.GetHorizontalFrameSize()-2)
 	inner := cx.w - cx.st.Box.GetHorizontalFrameSize()
 	lines := helpLines(cx, cols, stacked)
 	for i, l := range lines { // a stacked description on the smallest screens: cut, as the box would wrap it

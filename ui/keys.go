@@ -130,6 +130,20 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	}
 }
 
+// AllFullHelp is the help screen of the All accounts view: only the keys
+// that work there (onAccountKey).
+func (k KeyMap) AllFullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.NextAccount, k.PrevAccount, k.Privacy, k.Theme, k.Help, k.Quit}}
+}
+
+// ChartFullHelp is the help screen of the chart: only the keys that work
+// there (chartState.Update).
+func (k KeyMap) ChartFullHelp() [][]key.Binding {
+	esc := k.Esc
+	esc.SetHelp("esc/c", "close chart")
+	return [][]key.Binding{{k.IntervalPrev, k.IntervalNext, esc, k.New, k.Help, k.Quit}}
+}
+
 // paneOf is the pane a focus key names: key n focuses pane n-1, as the
 // tabs are numbered (paneID order); ok is false for any other key.
 func (k *KeyMap) paneOf(msg tea.KeyPressMsg) (id paneID, ok bool) {

@@ -269,6 +269,12 @@ func equityTexts(v *value.Valuation, start *decimal.Decimal) equityLine {
 		return equityLine{}
 	}
 	e := equityLine{equity: v.Equity.StringFixed(valuePlaces(v.Asset)) + " " + v.Asset, unpriced: len(v.Unpriced)}
+	if nothingPriced(v) {
+		// A valuation asset nothing is priced in (--value-in XYZ): its
+		// 0 would be false.
+		e.equity = "— " + v.Asset
+		return e
+	}
 	if start != nil {
 		if d, ok := value.DistancePct(*start, v.Equity); ok {
 			e.change = pctText(d)
@@ -276,6 +282,20 @@ func equityTexts(v *value.Valuation, start *decimal.Decimal) equityLine {
 		}
 	}
 	return e
+}
+
+// nothingPriced reports whether v values none of what it holds: assets
+// unpriced and none priced.
+func nothingPriced(v *value.Valuation) bool {
+	if len(v.Unpriced) == 0 || !v.Equity.IsZero() {
+		return false
+	}
+	for _, a := range v.Assets {
+		if a.Price != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // marketEmpty is what the Market pane says when it has no rows.
@@ -337,7 +357,7 @@ func (m *Model) marketHeader(short bool) string {
 		}
 		out += " " + p.wrap(e.change)
 	}
-	if e.unpriced > 0 && !short {
+	if e.unpriced > 0 {
 		out += m.pt.muted.wrap(" (" + itoa(uint64(e.unpriced)) + " unpriced)")
 	}
 	return out

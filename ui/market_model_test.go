@@ -2,6 +2,7 @@ package ui
 
 import (
 	"maps"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -541,5 +542,21 @@ func TestEquityChangeUnpricedPnLAtZero(t *testing.T) {
 	m = upd.(Model)
 	if m.eq.unpriced != 1 || !strings.HasPrefix(m.eq.change, "+") || m.eq.change == "+0.00%" {
 		t.Errorf("change since start = %q (unpriced %d), want a gain (BTC's), 1 unpriced", m.eq.change, m.eq.unpriced)
+	}
+}
+
+// TestHeaderEquityNothingPriced (QA): with a valuation asset nothing is
+// priced in (--value-in XYZ) the header read "eq 0.00000000 XYZ": a false
+// 0, and the count of unpriced assets was left out of the short form
+// (every screen narrower than the long one, 100 columns included). The
+// equity now reads "—" and the count shows in both forms.
+func TestHeaderEquityNothingPriced(t *testing.T) {
+	for _, w := range []int{100, 200} {
+		m := sized(New(newTestBackend(testSnapshot()), &testTrader{}, WithNow(fixedNow), WithNoColor(true),
+			WithMarket(marketHub(testMarket()), "XYZ")), w, 30)
+		header, _, _ := strings.Cut(ansi.Strip(m.View().Content), "\n")
+		if strings.Contains(header, "0.00") || !regexp.MustCompile(`eq(uity)? — XYZ \(\d+ unpriced\)`).MatchString(header) {
+			t.Errorf("%d columns: header %q, want the equity unknown and the unpriced count", w, header)
+		}
 	}
 }

@@ -502,3 +502,15 @@ func TestResyncNotAnsweredInTime(t *testing.T) {
 		t.Errorf("message after r = %q (kind %d), want a warning starting %q", m.msg, m.msgKind, want)
 	}
 }
+
+// TestKeepaliveNotAnsweredInTime: K whose shared keepalive (an SSH
+// viewer's) was not answered before the deadline says it goes on, as a
+// warning, not "keepalive failed".
+func TestKeepaliveNotAnsweredInTime(t *testing.T) {
+	b := newTestBackend(testSnapshot())
+	m := sized(New(b, &testTrader{}, WithNow(fixedNow)), 160, 48)
+	m = m.onKeepalive(keepaliveMsg{b: b, err: upstream.NotAnswered("the call the viewers share is still under way; it goes on", context.DeadlineExceeded)})
+	if want := "keepalive not answered in time: the call the viewers share"; !strings.HasPrefix(m.msg, want) || m.msgKind != msgWarn {
+		t.Errorf("message = %q (kind %d), want a warning starting %q", m.msg, m.msgKind, want)
+	}
+}

@@ -202,8 +202,9 @@ func (m *Model) dialog(room int) (string, bool) {
 // is open and where it is scrolled to.
 type helpScreen struct {
 	keys         KeyMap
-	win          helpWindow // its lines and the window of them shown (helpview.go)
-	closed, quit bool       // what the last key asked of the root
+	groups       [][]key.Binding // the bindings listed: the view's (KeyMap.FullHelp and the like)
+	win          helpWindow      // its lines and the window of them shown (helpview.go)
+	closed, quit bool            // what the last key asked of the root
 }
 
 // Update closes the help on ? or esc, asks to quit on q and scrolls it
@@ -241,7 +242,13 @@ func (h helpScreen) View(cx modeCtx) string {
 
 // helpScreen is the help as the root would draw it now.
 func (m *Model) helpScreen() helpScreen {
-	h := helpScreen{keys: m.keys}
+	h := helpScreen{keys: m.keys, groups: m.keys.FullHelp()}
+	switch { // the keys of the view the help was opened from
+	case m.acc.all():
+		h.groups = m.keys.AllFullHelp()
+	case m.chart != nil:
+		h.groups = m.keys.ChartFullHelp()
+	}
 	h.win = h.window(m.helpCtx(), m.helpTop)
 	return h
 }

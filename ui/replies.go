@@ -138,7 +138,11 @@ func reason(r rest.OrderResult) string {
 
 func (m Model) onKeepalive(msg keepaliveMsg) Model {
 	m.upkeys.done(msg.b, opKeepalive)
-	if msg.err != nil {
+	switch {
+	case errors.Is(msg.err, upstream.ErrNotAnswered): // (an SSH viewer's shared call goes on)
+		m.setMsg(msgWarn, "keepalive "+msg.err.Error())
+		return m
+	case msg.err != nil:
 		m.setMsg(msgBad, "keepalive failed: "+msg.err.Error())
 		return m
 	}

@@ -229,10 +229,23 @@ func (d *paneDraw) header() string {
 	for _, ci := range d.cols {
 		col := &p.cols[ci]
 		cw := p.colW(ci, d.fit)
+		start := x
 		x += cw + 1
 		switch {
 		case cut && col.align != alignLeft && x-1 >= d.w:
-			writeSpaces(&h, cw) // as the rows leave the number out (writeCells)
+			// The line's end cuts the column (writeCells draws what of
+			// its numbers reads right): a decimal column whose widest
+			// integer part and a decimal show keeps its title, ending
+			// where the integer parts end.
+			vis, wd := d.w-1-start, p.widths[ci]
+			end := max(wd.intW, len(col.title))
+			if n := len(col.title); col.align == alignDec && wd.fracW > 0 && wd.intW+2 <= vis && end <= vis {
+				writeSpaces(&h, end-n)
+				h.WriteString(col.title)
+				writeSpaces(&h, cw-end)
+			} else {
+				writeSpaces(&h, cw)
+			}
 		case col.align == alignLeft:
 			writeFit(&h, col.title, cw)
 		default:
@@ -343,10 +356,18 @@ func (p *pane) writeCells(b *strings.Builder, c *viewCtx, ri int, lp paint, cell
 		s, cp := cells[k].s, cells[k].cp
 		abut = abut || cut && col.align != alignLeft && width+cw == w-1
 		b.WriteString(cp.open)
+		edge := cut && col.align != alignLeft && width+cw >= w
+		if edge {
+			// The line's end cuts this column: what its "…" leaves of
+			// the number must read right, else it is left out whole.
+			shows, touches := p.showsCut(ci, s, cw, w-1-width)
+			if !shows {
+				s = ""
+			}
+			abut = abut || touches
+		}
 		switch {
-		case cut && col.align != alignLeft && width+cw >= w:
-			// A number the line's end would cut ("1…" for 10) is left out
-			// whole; the "…" says that more is hidden.
+		case edge && s == "":
 			writeSpaces(b, cw)
 		case col.money && c.privacy && s == hidden:
 			writeSpaces(b, cw-3)
@@ -385,6 +406,33 @@ func (p *pane) writeCells(b *strings.Builder, c *viewCtx, ri int, lp paint, cell
 	}
 	writeSpaces(b, w-width)
 	b.WriteString(lp.close)
+}
+
+// showsCut says whether number s of column ci (cw cells wide), cut by
+// the line's "…" after its first vis cells, is drawn: whole, when it
+// ends within them (touches: right against the "…", which must then
+// give way, or it would read cut), or cut as a price is where it does
+// not fit (its start, the "…" for the rest: fitValue) when its integer
+// part, the point and at least one decimal show and a digit other than
+// 0 is among them. A number whose integer part would be cut (10 as
+// "1…"), or that would read as zero (0.004 as "0.0…"), is left out:
+// the "…" says that more is hidden.
+func (p *pane) showsCut(ci int, s string, cw, vis int) (shows, touches bool) {
+	tw := textWidth(s)
+	lead := cw - tw // alignRight
+	if p.cols[ci].align == alignDec && tw <= cw {
+		iw, _ := decParts(s)
+		lead = p.widths[ci].intW - iw
+	}
+	switch end := lead + tw; {
+	case end <= vis:
+		return true, end == vis
+	case s == hidden || len(s) != tw: // a mask or a word: whole or not at all
+		return false, false
+	}
+	k := vis - lead // the cells of s that show
+	dot := strings.IndexByte(s, '.')
+	return dot >= 0 && k >= dot+2 && strings.ContainsAny(s[:k], "123456789"), false
 }
 
 // titleLine is the pane's first line: its name, row count, sort, filter,

@@ -178,7 +178,7 @@ type cancelAllReview []actions.Target
 func (r cancelAllReview) View(room int) string {
 	counts := actions.CountBySymbol(r)
 	keys := slices.Sorted(maps.Keys(counts))
-	lines := []string{"CANCEL " + strconv.Itoa(len(r)) + " OPEN ORDERS?", ""}
+	lines := []string{"CANCEL " + strings.ToUpper(strings.Replace(orderCount(len(r)), " ", " open ", 1)) + "?", ""}
 	for i, k := range keys {
 		if i == room-1 && len(keys) > room {
 			if i == 0 { // no symbol above to be "more" than

@@ -433,3 +433,17 @@ func TestCancelAllReviewRoomForOneLine(t *testing.T) {
 		}
 	}
 }
+
+// TestCancelAllOneOrder (QA): a cancel-all of one order asked "CANCEL 1
+// OPEN ORDERS?" and summed up "CANCEL-ALL DONE: 1 orders".
+func TestCancelAllOneOrder(t *testing.T) {
+	b, tr := newTestBackend(testSnapshot()), &testTrader{}
+	tm := startProgram(t, b, tr, 80, 24)
+	sendKeys(tm, "2", "/")
+	tm.Type("ETHBTC")
+	sendKeys(tm, "enter", "X")
+	waitText(t, tm, "CANCEL 1 OPEN ORDER?", "spot ETHBTC")
+	sendKeys(tm, "y")
+	waitText(t, tm, "CANCEL-ALL DONE: 1 order ")
+	finish(t, tm)
+}
