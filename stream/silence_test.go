@@ -157,3 +157,48 @@ func TestSilenceAfterBurstReplacesOnce(t *testing.T) {
 		t.Errorf("replaceReason after 30m of silence = %q, want QuietMax to apply", why)
 	}
 }
+
+// TestOneTradeBurstIsNotBusy: a single trade on a quiet account (three
+// events within a second, then nothing) never makes its silence
+// suspicious, so the socket is not replaced QuietActive later; a stream
+// that kept at least one event a second for busySustained and then went
+// silent still is.
+func TestOneTradeBurstIsNotBusy(t *testing.T) {
+	t.Parallel()
+	clk := clock.NewFake(time.Now())
+	s := writerOnly(t, "ws://127.0.0.1:1", Config{Clock: clk, QuietActive: 2 * time.Minute, QuietMax: 30 * time.Minute})
+	w := &writer{s: s}
+	c := &conn{opened: clk.Now()}
+	step := func(rate float64) {
+		from := clk.Now()
+		clk.Advance(time.Second)
+		if rate > 0 {
+			s.lastEvent.Store(clk.Now().UnixNano())
+		}
+		w.noteRate(rate, from, clk.Now())
+	}
+	step(0)
+	step(3) // the trade: ack, NEW and FILLED execution reports, balance
+	step(0)
+	clk.Advance(2 * time.Minute)
+	if why := s.replaceReason(c); why != "" {
+		t.Fatalf("replaceReason 2m after one trade's burst = %q, want none", why)
+	}
+	// Bursts a few seconds apart (a bot trading every few seconds) are
+	// not a sustained rate either.
+	for range 5 {
+		step(4)
+		step(0)
+	}
+	clk.Advance(2 * time.Minute)
+	if why := s.replaceReason(c); why != "" {
+		t.Fatalf("replaceReason 2m after separate bursts = %q, want none", why)
+	}
+	for range 6 {
+		step(2)
+	}
+	clk.Advance(2 * time.Minute)
+	if why := s.replaceReason(c); !strings.Contains(why, "while the account is active") {
+		t.Fatalf("replaceReason 2m after 6s at 2 events/s = %q, want the silence suspicious", why)
+	}
+}
