@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -22,5 +23,17 @@ func TestSqueezeReasonKeepsTime(t *testing.T) {
 	turn := "● live (rotating, waiting for turn: another account is connecting or resyncing)"
 	if got := squeezeReason(turn, 40); ansi.StringWidth(got) > 40 || !strings.Contains(got, "turn") {
 		t.Errorf("squeezeReason(turn, 40) = %q", got)
+	}
+}
+
+// TestHeaderLongNameKeepsEquity (desk QA): a 40-character account name
+// at 80 columns is cut (with …) before the equity gives way.
+func TestHeaderLongNameKeepsEquity(t *testing.T) {
+	accts := twoAccounts()
+	accts[0].Name = strings.Repeat("n", 36) + "-bot"
+	m := sized(NewDesk(accts, WithNow(fixedNow), WithNoColor(true)), 80, 24)
+	header, _, _ := strings.Cut(ansi.Strip(m.View().Content), "\n")
+	if !regexp.MustCompile(`[0-9.]+ USDT`).MatchString(header) || !strings.Contains(header, "…") {
+		t.Errorf("header %q: want the name cut with … and the equity kept", header)
 	}
 }
