@@ -75,7 +75,7 @@ func (m *Model) fitHeader(h header) string {
 					return
 				}
 			}
-			h.market = "" // the equity
+			h.market = ""                 // the equity
 			if name != "" && over() < 0 { // the name takes back the room it gave
 				h.name = ansi.Truncate(name, ansi.StringWidth(h.name)-over(), "…")
 			}
