@@ -177,28 +177,24 @@ func TestOneTradeBurstIsNotBusy(t *testing.T) {
 		}
 		w.noteRate(rate, from, clk.Now())
 	}
-	step(0)
-	step(3) // the trade: ack, NEW and FILLED execution reports, balance
-	step(0)
-	clk.Advance(2 * time.Minute)
-	if why := s.replaceReason(c); why != "" {
-		t.Fatalf("replaceReason 2m after one trade's burst = %q, want none", why)
-	}
-	// Bursts a few seconds apart (a bot trading every few seconds) are
-	// not a sustained rate either.
-	for range 5 {
-		step(4)
-		step(0)
-	}
-	clk.Advance(2 * time.Minute)
-	if why := s.replaceReason(c); why != "" {
-		t.Fatalf("replaceReason 2m after separate bursts = %q, want none", why)
-	}
-	for range 6 {
-		step(2)
-	}
-	clk.Advance(2 * time.Minute)
-	if why := s.replaceReason(c); !strings.Contains(why, "while the account is active") {
-		t.Fatalf("replaceReason 2m after 6s at 2 events/s = %q, want the silence suspicious", why)
+	// After each run of measured rates, 2 minutes of silence.
+	for _, tc := range []struct {
+		what    string
+		rates   []float64
+		replace bool
+	}{
+		{"one trade's burst", []float64{0, 3, 0}, false}, // ack, NEW and FILLED reports, balance
+		// a bot trading every few seconds: no sustained rate either
+		{"separate bursts", []float64{4, 0, 4, 0, 4, 0, 4, 0, 4, 0}, false},
+		{"6s at 2 events/s", []float64{2, 2, 2, 2, 2, 2}, true},
+	} {
+		for _, r := range tc.rates {
+			step(r)
+		}
+		clk.Advance(2 * time.Minute)
+		why := s.replaceReason(c)
+		if got := strings.Contains(why, "while the account is active"); got != tc.replace {
+			t.Fatalf("replaceReason 2m after %s = %q, want replaced %v", tc.what, why, tc.replace)
+		}
 	}
 }
