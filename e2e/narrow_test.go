@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -38,4 +40,22 @@ func TestNarrowStatusAndEvents(t *testing.T) {
 		}
 	}
 	tm.quit()
+}
+
+// TestNarrowPositionsShowPnL (QA): on the real binary at 40×10 the
+// Positions pane never showed the uPnL (the last of the columns that
+// always show fell off the line); the Mark now gives way before it, at
+// 40 and at 80 columns, with the simulator's long BTC-PERP-REV.
+func TestNarrowPositionsShowPnL(t *testing.T) {
+	s := startSim(t, "--activity", "0")
+	orderCLI(t, s, "new", "--market", "contract", "--symbol", "BTC-PERP-REV", "--side", "BUY_OPEN", "--quantity", "5",
+		"--price-type", "MARKET", "--leverage", "10")
+	pnl := regexp.MustCompile(`(?m)^. BTC-PERP-REV .* [+-][0-9]+\.[0-9]+( |$)`) // the uPnL, not its %
+	for _, sz := range [][2]int{{40, 10}, {80, 24}} {
+		tm := s.dashboard(t, sz[0], sz[1])
+		tm.keys("3")
+		tm.waitText("uPnL")
+		tm.waitFor(fmt.Sprintf("the position's uPnL at %d columns", sz[0]), pnl.MatchString)
+		tm.quit()
+	}
 }

@@ -75,9 +75,42 @@ func (l *litSlab) packFill(buf []byte, ends *[nFillLits]int32, v *[nFillLits][]b
 	return l.packAt(buf, ends[:], unsafe.Pointer(v), fillLitOffs[:])
 }
 
-// packOrder is packFill of an order's literals, from its update x.
-func (l *litSlab) packOrder(buf []byte, ends *[nLits]int32, x *event.ExecView) []byte {
-	return l.packAt(buf, ends[:], unsafe.Pointer(x), orderLitOffs[:])
+// packOrder is packFill of an order's literals, from its update x, into
+// *buf: when none is over 16 bytes and *buf has room (the usual update),
+// unrolled, each literal copied by putLit, and only *buf's length set
+// (no write barrier); else by packAt.
+func (l *litSlab) packOrder(buf *[]byte, ends *[nLits]int32, x *event.ExecView) {
+	e0 := len(x.Price)
+	e1 := e0 + len(x.Quantity)
+	e2 := e1 + len(x.ClientOrderID)
+	e3 := e2 + len(x.CumQty)
+	e4 := e3 + len(x.CumQuote)
+	if len(x.Price)|len(x.Quantity)|len(x.ClientOrderID)|len(x.CumQty)|len(x.CumQuote) > 16 || cap(*buf)-litRoom < e4 {
+		*buf = l.packAt(*buf, ends[:], unsafe.Pointer(x), orderLitOffs[:])
+		return
+	}
+	d := unsafe.Pointer(unsafe.SliceData(*buf))
+	putLit(d, unsafe.Pointer(unsafe.SliceData(x.Price)), e0)
+	putLit(unsafe.Add(d, e0), unsafe.Pointer(unsafe.SliceData(x.Quantity)), e1-e0)
+	putLit(unsafe.Add(d, e1), unsafe.Pointer(unsafe.SliceData(x.ClientOrderID)), e2-e1)
+	putLit(unsafe.Add(d, e2), unsafe.Pointer(unsafe.SliceData(x.CumQty)), e3-e2)
+	putLit(unsafe.Add(d, e3), unsafe.Pointer(unsafe.SliceData(x.CumQuote)), e4-e3)
+	ends[0], ends[1], ends[2], ends[3], ends[4] = int32(e0), int32(e1), int32(e2), int32(e3), int32(e4)
+	*buf = (*buf)[:e4]
+}
+
+// putLit copies the m ≤ 16 bytes at s to d by two words that may
+// overlap (8+8 or 4+4; the first, middle and last byte of a shorter
+// one), reading nothing outside them. (Written so as to be inlined.)
+func putLit(d, s unsafe.Pointer, m int) {
+	switch {
+	case m >= 8:
+		*(*uint64)(d), *(*uint64)(unsafe.Add(d, m-8)) = *(*uint64)(s), *(*uint64)(unsafe.Add(s, m-8))
+	case m >= 4:
+		*(*uint32)(d), *(*uint32)(unsafe.Add(d, m-4)) = *(*uint32)(s), *(*uint32)(unsafe.Add(s, m-4))
+	case m > 0:
+		*(*byte)(d), *(*byte)(unsafe.Add(d, m>>1)), *(*byte)(unsafe.Add(d, m-1)) = *(*byte)(s), *(*byte)(unsafe.Add(s, m>>1)), *(*byte)(unsafe.Add(s, m-1))
+	}
 }
 
 // packAt is packLits of the literals whose slices are at base+offs[k]

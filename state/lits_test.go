@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
+
+	"bhtop/event"
 )
 
 // TestPackFill packs literals of every length up to 40, each alone in its
@@ -16,17 +18,7 @@ func TestPackFill(t *testing.T) {
 	for round := range 3000 {
 		var v [nFillLits][]byte
 		for k := range v {
-			lit := make([]byte, r.IntN(41))
-			for i := range lit {
-				lit[i] = byte('0' + r.IntN(10))
-			}
-			if r.IntN(2) == 0 { // in a frame: bytes after it
-				frame := append(append([]byte(nil), lit...), bytes.Repeat([]byte{'"'}, r.IntN(30))...)
-				lit = frame[:len(lit)]
-			} else {
-				lit = lit[:len(lit):len(lit)]
-			}
-			v[k] = lit
+			v[k] = randLit(r, 41)
 		}
 		f.lits = slab.packFill(f.lits, &f.ends, &v)
 		for k := range v {
@@ -36,6 +28,46 @@ func TestPackFill(t *testing.T) {
 		}
 		if n := int(f.ends[nFillLits-1]); len(f.lits) != n {
 			t.Fatalf("round %d: %d bytes for literals ending at %d", round, len(f.lits), n)
+		}
+	}
+}
+
+// randLit is a literal of digits under n bytes long, alone in its array
+// or followed by other bytes (as in a frame).
+func randLit(r *rand.Rand, n int) []byte {
+	lit := make([]byte, r.IntN(n))
+	for i := range lit {
+		lit[i] = byte('0' + r.IntN(10))
+	}
+	if r.IntN(2) == 0 { // in a frame: bytes after it
+		frame := append(append([]byte(nil), lit...), bytes.Repeat([]byte{'"'}, r.IntN(30))...)
+		return frame[:len(lit)]
+	}
+	return lit[:len(lit):len(lit)]
+}
+
+// TestPackOrder packs an order's literals of every length up to 24 (most
+// unrolled, some over 16 by packAt) into buffers reused across rounds,
+// and reads each back.
+func TestPackOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var slab litSlab
+	var o order
+	for round := range 5000 {
+		n := 17
+		if round%4 == 0 {
+			n = 25
+		}
+		x := event.ExecView{Price: randLit(r, n), Quantity: randLit(r, n), ClientOrderID: randLit(r, n), CumQty: randLit(r, n), CumQuote: randLit(r, n)}
+		want := [nLits][]byte{x.Price, x.Quantity, x.ClientOrderID, x.CumQty, x.CumQuote}
+		slab.packOrder(&o.lits, &o.ends, &x)
+		for k := range want {
+			if got := o.lit(k); !bytes.Equal(got, want[k]) {
+				t.Fatalf("round %d: literal %d = %q, want %q", round, k, got, want[k])
+			}
+		}
+		if n := int(o.ends[nLits-1]); len(o.lits) != n || cap(o.lits)-n < litRoom {
+			t.Fatalf("round %d: %d bytes (room %d) for literals ending at %d", round, len(o.lits), cap(o.lits)-len(o.lits), n)
 		}
 	}
 }

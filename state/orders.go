@@ -241,6 +241,10 @@ func (o *order) lit(k int) []byte {
 	return o.lits[start:o.ends[k]]
 }
 
+// rankNone is the rank of an order no update was applied to yet (its
+// status is not set from its rank: newOrder keeps a reused one's).
+const rankNone = 0xff
+
 // rank orders statuses: NEW < PARTIALLY_FILLED < everything else.
 func rank(status []byte) uint8 {
 	switch string(status) {
@@ -255,10 +259,15 @@ func rank(status []byte) uint8 {
 // newer reports whether update x goes after the order's current state:
 // a greater E, or an equal E and a greater (status rank, z).
 func (o *order) newer(x *event.ExecView, r uint8) bool {
-	switch {
-	case x.EventTime != o.updated:
+	if x.EventTime != o.updated { // (inlined: the usual case)
 		return x.EventTime > o.updated
-	case r != o.rank:
+	}
+	return o.newerSameE(x, r)
+}
+
+// newerSameE is newer of an update with the order's E.
+func (o *order) newerSameE(x *event.ExecView, r uint8) bool {
+	if r != o.rank {
 		return r > o.rank
 	}
 	return event.CompareDecimal(x.CumQty, o.lit(litZ)) > 0
@@ -282,7 +291,12 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, p *prep, keepMaker bool) *
 	} else {
 		r, k = rank(x.Status), numKey(x.OrderID)
 	}
-	o, _ := mk.orders.getKey(k, x.OrderID)
+	var o *order // mk.orders.getKey, inlined
+	if k != 0 {
+		o, _ = mk.orders.num.get(k)
+	} else {
+		o = mk.orders.text[string(x.OrderID)]
+	}
 	if o == nil {
 		if mk.tomb.len() > 0 {
 			if t, ok := mk.tomb.getKey(k, x.OrderID); ok {
@@ -313,18 +327,20 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, p *prep, keepMaker bool) *
 	if len(o.tif) != len(x.TimeInForce) || !sameTiny(o.tif, x.TimeInForce) && !sameText(o.tif, x.TimeInForce) {
 		s.newText(&o.tif, x.TimeInForce)
 	}
-	switch r { // rank compared the status with these already
-	case 0:
+	switch { // rank compared the status with these already
+	case r == o.rank && r < 2: // the same again (a new order's rank is none)
+	case r == 0:
 		o.status = api.StatusNew
-	case 1:
+	case r == 1:
 		o.status = api.StatusPartiallyFilled
 	default:
 		s.setText(&o.status, x.Status)
 	}
 	if p != nil && p.flags&prepPacked != 0 {
-		o.lits, o.ends = s.slab.packedLits(o.lits, p.orderLits(), int(p.orderLen)), p.orderEnds
+		s.slab.packedInto(&o.lits, p.orderLits(), int(p.orderLen))
+		o.ends = p.orderEnds
 	} else {
-		o.lits = s.slab.packOrder(o.lits, &o.ends, x)
+		s.slab.packOrder(&o.lits, &o.ends, x)
 	}
 	o.working = x.Working
 	if !keepMaker {
@@ -334,7 +350,9 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, p *prep, keepMaker bool) *
 	o.updated = x.EventTime
 	o.rank = r
 	if m == mContract {
-		s.setText(&o.leverage, x.Leverage)
+		if len(o.leverage) != len(x.Leverage) || !sameTiny(o.leverage, x.Leverage) && !sameText(o.leverage, x.Leverage) {
+			s.newText(&o.leverage, x.Leverage)
+		}
 		o.close = x.Close
 	}
 	if o.row != nil {
@@ -452,7 +470,7 @@ func (s *Store) newOrder(m uint8, id []byte) *order {
 		s.free = s.free[:n-1]
 		// The short texts stay: applyOrder sets each anew, and mostly
 		// finds the same one there (no lookup in the interned table).
-		*o = order{mkt: m, id: string(id), lits: o.lits[:0], symbol: o.symbol, side: o.side, typ: o.typ, tif: o.tif, status: o.status}
+		*o = order{mkt: m, rank: rankNone, id: string(id), lits: o.lits[:0], symbol: o.symbol, side: o.side, typ: o.typ, tif: o.tif, status: o.status}
 		return o
 	}
 	if len(s.orderSlab) == 0 {
@@ -460,7 +478,7 @@ func (s *Store) newOrder(m uint8, id []byte) *order {
 	}
 	o := &s.orderSlab[0]
 	s.orderSlab = s.orderSlab[1:]
-	o.mkt, o.id = m, string(id)
+	o.mkt, o.id, o.rank = m, string(id), rankNone
 	return o
 }
 

@@ -189,3 +189,17 @@ func (l *litSlab) packedLits(buf []byte, src unsafe.Pointer, n int) []byte {
 	}
 	return buf[:n]
 }
+
+// packedInto is packedLits into *buf: when it has room, only its length
+// is set (no write barrier).
+func (l *litSlab) packedInto(buf *[]byte, src unsafe.Pointer, n int) {
+	if cap(*buf)-litRoom < n {
+		*buf = l.packedLits(*buf, src, n)
+		return
+	}
+	d := unsafe.Pointer(unsafe.SliceData(*buf))
+	for k := 0; k < n; k += 8 { // as packedLits
+		*(*uint64)(unsafe.Add(d, k)) = *(*uint64)(unsafe.Add(src, k))
+	}
+	*buf = (*buf)[:n]
+}

@@ -102,7 +102,7 @@ func TestPrepareEventsWords(t *testing.T) {
 		var o order
 		var f fill
 		var slab litSlab
-		o.lits = slab.packOrder(nil, &o.ends, x)
+		slab.packOrder(&o.lits, &o.ends, x)
 		f.lits = slab.packAt(nil, f.ends[:flTrade], unsafe.Pointer(x), execFillOffs[:])
 		got := slab.packedLits(nil, p.orderLits(), int(p.orderLen))
 		if p.flags&prepPacked == 0 || string(got) != string(o.lits) || p.orderEnds != o.ends {

@@ -156,3 +156,30 @@ func TestLayoutStaysWhenFillsWiden(t *testing.T) {
 		})
 	}
 }
+
+// TestPositionsKeepPnL (QA): at 40×10 the Positions pane never showed the
+// unrealized PnL: it is the last of the columns that always show, and
+// Symbol, Side, Mark and Total took the width ("ETH-PERP SHORT 3008.04
+// 0.2 …"). The Mark now gives way before it, with short and long symbols
+// (the simulator's BTC-PERP-REV).
+func TestPositionsKeepPnL(t *testing.T) {
+	for _, long := range []bool{false, true} {
+		for _, sz := range [][2]int{{40, 10}, {80, 24}} {
+			t.Run(fmt.Sprintf("long=%v/%dx%d", long, sz[0], sz[1]), func(t *testing.T) {
+				snap, mk := testSnapshot(), testMarket()
+				if long {
+					snap, mk = longSymbolSnapshot(), longSymbolMarket()
+				}
+				opts := []Option{WithNow(fixedNow), WithMarket(marketHub(mk), "USDT"), WithNoColor(true)}
+				m := press(t, sized(New(newTestBackend(snap), &testTrader{}, opts...), sz[0], sz[1]), "3")
+				out := ansi.Strip(m.View().Content) // the goldens: TestLongSymbols, TestMarketScreens
+				checkScreen(t, out, sz[0], sz[1])
+				for _, want := range []string{"uPnL", "+3748.50", "+395.00"} {
+					if !strings.Contains(out, want+" ") && !strings.Contains(out, want+"\n") {
+						t.Errorf("the Positions pane does not show %q whole:\n%s", want, out)
+					}
+				}
+			})
+		}
+	}
+}
