@@ -162,36 +162,52 @@ func TestSilenceAfterBurstReplacesOnce(t *testing.T) {
 // events within a second, then nothing) never makes its silence
 // suspicious, so the socket is not replaced QuietActive later; a stream
 // that kept at least one event a second for busySustained and then went
-// silent still is.
+// silent still is, also when its rate is near one a second and the
+// writer's measurements span a little more than a second each.
 func TestOneTradeBurstIsNotBusy(t *testing.T) {
 	t.Parallel()
 	clk := clock.NewFake(time.Now())
 	s := writerOnly(t, "ws://127.0.0.1:1", Config{Clock: clk, QuietActive: 2 * time.Minute, QuietMax: 30 * time.Minute})
 	w := &writer{s: s}
 	c := &conn{opened: clk.Now()}
-	step := func(rate float64) {
-		from := clk.Now()
-		clk.Advance(time.Second)
-		if rate > 0 {
-			s.lastEvent.Store(clk.Now().UnixNano())
+	// steady: the events of each measurement of el for 30 s of one event
+	// every gap.
+	steady := func(gap, el time.Duration) (n []int64) {
+		next := time.Duration(0)
+		for at := el; at <= 30*time.Second; at += el {
+			k := int64(0)
+			for ; next < at; next += gap {
+				k++
+			}
+			n = append(n, k)
 		}
-		w.noteRate(rate, from, clk.Now())
+		return n
 	}
-	// After each run of measured rates, 2 minutes of silence.
+	// After each run of measurements, 2 minutes of silence (measured).
 	for _, tc := range []struct {
 		what    string
-		rates   []float64
+		events  []int64
+		el      time.Duration
 		replace bool
 	}{
-		{"one trade's burst", []float64{0, 3, 0}, false}, // ack, NEW and FILLED reports, balance
+		{"one trade's burst", []int64{0, 3, 0}, time.Second, false}, // ack, NEW and FILLED reports, balance
 		// a bot trading every few seconds: no sustained rate either
-		{"separate bursts", []float64{4, 0, 4, 0, 4, 0, 4, 0, 4, 0}, false},
-		{"6s at 2 events/s", []float64{2, 2, 2, 2, 2, 2}, true},
+		{"separate bursts", []int64{4, 0, 4, 0, 4, 0, 4, 0, 4, 0}, time.Second, false},
+		{"6s at 2 events/s", []int64{2, 2, 2, 2, 2, 2}, time.Second, true},
+		{"one event every 1.1s", steady(1100*time.Millisecond, 1010*time.Millisecond), 1010 * time.Millisecond, false},
+		{"one event every 0.9s", steady(900*time.Millisecond, 1010*time.Millisecond), 1010 * time.Millisecond, true},
 	} {
-		for _, r := range tc.rates {
-			step(r)
+		for _, n := range tc.events {
+			from := clk.Now()
+			clk.Advance(tc.el)
+			if n > 0 {
+				s.lastEvent.Store(clk.Now().UnixNano())
+			}
+			w.noteRate(n, from, clk.Now())
 		}
+		from := clk.Now()
 		clk.Advance(2 * time.Minute)
+		w.noteRate(0, from, clk.Now())
 		why := s.replaceReason(c)
 		if got := strings.Contains(why, "while the account is active"); got != tc.replace {
 			t.Fatalf("replaceReason 2m after %s = %q, want replaced %v", tc.what, why, tc.replace)

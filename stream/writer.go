@@ -62,7 +62,8 @@ type writer struct {
 
 	rateAt     time.Time
 	rateEvents int64
-	busySince  time.Time // start of the current run of measurements at >= 1 event/s; zero after one below
+	busySince  time.Time // start of the current run of measurements with events; zero after one without (noteRate)
+	busyEvents int64     // the events of that run
 }
 
 // busySustained is how long the stream must keep at least one event a
@@ -381,18 +382,23 @@ func (w *writer) noteChanges(now bool) {
 	w.unnoted, w.lastNoted = nil, time.Now()
 }
 
-// noteRate takes the rate measured over [from, now]: the stream is busy
-// (lastBusy) once the rate has stayed at least one event a second for
-// busySustained running.
-func (w *writer) noteRate(rate float64, from, now time.Time) {
-	if rate < 1 {
-		w.busySince = time.Time{}
+// noteRate takes the events counted over [from, now]: the stream is busy
+// (lastBusy) once it has kept at least one event a second for
+// busySustained running: no measurement with fewer events than its whole
+// seconds (none without an event), and as many events as seconds over
+// the run. (A measurement spans a little more
+// than a second, so one holding a single event reads just under one a
+// second: judged alone, a steady 1.1 events a second never counted.)
+func (w *writer) noteRate(events int64, from, now time.Time) {
+	if events == 0 || events < int64(now.Sub(from)/time.Second) {
+		w.busySince, w.busyEvents = time.Time{}, 0
 		return
 	}
 	if w.busySince.IsZero() {
 		w.busySince = from
 	}
-	if now.Sub(w.busySince) >= busySustained {
+	w.busyEvents += events
+	if run := now.Sub(w.busySince); run >= busySustained && float64(w.busyEvents) >= run.Seconds() {
 		w.s.lastBusy.Store(now.UnixNano())
 	}
 }
@@ -406,7 +412,7 @@ func (w *writer) measureRate() {
 	}
 	ev := w.store.Stats().Events
 	rate := float64(ev-w.rateEvents) / el.Seconds()
-	w.noteRate(rate, w.rateAt, now)
+	w.noteRate(ev-w.rateEvents, w.rateAt, now)
 	w.rateAt, w.rateEvents = now, ev
 	w.s.setStatus(func(st *Status) { st.EventsPerSec = rate })
 }
