@@ -232,8 +232,10 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 func notLiveReason(st stream.Status) string {
 	switch {
 	case st.Reason != "":
-		// A wait says until when, as the dashboard's header does.
-		if !st.RetryAt.IsZero() && !strings.Contains(st.Reason, " until ") {
+		// A wait says until when, as the dashboard's header does; a
+		// failure's backoff says nothing of it: the dump exits, nothing
+		// is retried (and "refused until 01:02:03" would be untrue).
+		if !st.RetryAt.IsZero() && strings.Contains(st.Reason, "waiting") && !strings.Contains(st.Reason, " until ") {
 			return st.Reason + " until " + st.RetryAt.UTC().Format("15:04:05") + " UTC"
 		}
 		return st.Reason
