@@ -109,8 +109,31 @@ func (k *keyring) deleteKey(ctx context.Context, key string) error {
 		k.mu.Unlock()
 		return nil
 	}
+	return closeKeyError(err)
+}
+
+// closeKeyError words a DELETE of a listenKey that failed. Held back by
+// the client-side limit or a 429/418 gate, it was not sent (or refused
+// with a 429): nothing retries it at exit, and the key expires on its own
+// within its 60 minutes (SPEC.md), so it says so rather than "retry after".
+func closeKeyError(err error) error {
+	var be *rest.BackoffError
+	if errors.As(err, &be) {
+		what := "not sent"
+		if be.Cause != nil {
+			what = "refused"
+		}
+		return fmt.Errorf("close listenKey: %s (%s); the key expires on its own within 60 minutes: %w", what, be.Brief(), errNotRetried{err})
+	}
 	return fmt.Errorf("close listenKey: %w", err)
 }
+
+// errNotRetried keeps the cause for errors.Is/As without its text (its
+// "retry after" would promise a retry nothing makes).
+type errNotRetried struct{ err error }
+
+func (e errNotRetried) Error() string { return "not retried" }
+func (e errNotRetried) Unwrap() error { return e.err }
 
 // deleteAllKeys DELETEs every key created and not yet deleted.
 func (k *keyring) deleteAllKeys(ctx context.Context) error {

@@ -196,3 +196,29 @@ func TestSnapshotter(t *testing.T) {
 		}
 	}
 }
+
+// TestCloseKeyErrorAtExit: a listenKey DELETE held back by the
+// client-side limit or a 429 gate does not speak of a retry (nothing
+// retries at exit): it says it was not sent and that the key expires on
+// its own within 60 minutes; the cause stays reachable.
+func TestCloseKeyErrorAtExit(t *testing.T) {
+	until := time.Date(2026, 11, 25, 1, 2, 3, 0, time.UTC)
+	for _, be := range []*rest.BackoffError{
+		{Err: rest.ErrRateLimited, Until: until, Local: true, Now: until.Add(-20 * time.Second)},
+		{Err: rest.ErrRateLimited, Until: until},
+	} {
+		err := closeKeyError(be)
+		msg := err.Error()
+		for _, want := range []string{"close listenKey: not sent", "until 01:02:03 UTC", "expires on its own within 60 minutes"} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("%q: want it to say %q", msg, want)
+			}
+		}
+		if strings.Contains(msg, "retry after") {
+			t.Errorf("%q speaks of a retry nothing makes", msg)
+		}
+		if !errors.Is(err, rest.ErrRateLimited) {
+			t.Errorf("%q: the cause is lost", msg)
+		}
+	}
+}
