@@ -47,12 +47,16 @@ type ExecView struct {
 	Price         []byte // p
 	Status        []byte // X
 	OrderID       []byte // i, ASCII digits
-	CumQty        []byte // z
-	CumQuote      []byte // Z
-	Working       bool   // w
-	Maker         bool   // m
-	Close         bool   // C (contract only)
-	Leverage      []byte // v (contract only)
+	// IDNum is i's number plus one when the decoder read it as a plain
+	// number (at most 19 digits, no leading zero), 0 when not known: a
+	// view built any other way leaves it 0 and the reader parses OrderID.
+	IDNum    uint64
+	CumQty   []byte // z
+	CumQuote []byte // Z
+	Working  bool   // w
+	Maker    bool   // m
+	Close    bool   // C (contract only)
+	Leverage []byte // v (contract only)
 
 	// Fields the state does not use, as written (strings unescaped,
 	// other values as their JSON text; nil when absent). Never validated.

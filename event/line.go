@@ -158,6 +158,47 @@ func (f lineBuf) digits(i int) int {
 	}
 }
 
+// id is digits, reading the number the same words write: the end of
+// the run of digits from i (0 past slim), and their number plus one when
+// they are 1 to 19 digits with no leading zero, else 0 (not known).
+func (f lineBuf) id(i int) (int, uint64) {
+	if uint(i) > f.slim {
+		return 0, 0
+	}
+	v := f.w(i)
+	if m := nonDigits(v); m != 0 {
+		n := lowLane(m)
+		if n == 0 || n > 1 && byte(v) == '0' {
+			return i + n, 0
+		}
+		return i + n, digitsIn(v, n) + 1
+	}
+	if uint(i+8) > f.slim {
+		return 0, 0
+	}
+	u := f.w(i + 8)
+	m := nonDigits(u)
+	if m == 0 { // 16 digits or more: a third word
+		if uint(i+16) > f.slim {
+			return 0, 0
+		}
+		w := f.w(i + 16)
+		if m = nonDigits(w); m == 0 {
+			return f.digits(i + 24), 0
+		}
+		n := lowLane(m)
+		if n > 3 || byte(v) == '0' {
+			return i + 16 + n, 0
+		}
+		return i + 16 + n, (parseEight(v)*1e8+parseEight(u))*pow10[n&3] + digitsIn(w, n) + 1
+	}
+	n := lowLane(m)
+	if byte(v) == '0' {
+		return i + 8 + n, 0
+	}
+	return i + 8 + n, parseEight(v)*pow10[n&7] + digitsIn(u, n) + 1
+}
+
 // at is the byte at i, the end of a scan that found digits (or its 0).
 func (f lineBuf) at(i int) byte { return *(*byte)(unsafe.Add(f.p, i)) }
 
@@ -523,19 +564,21 @@ func execBody(f lineBuf, i int, x *ExecView, spot bool) int {
 			return 0
 		}
 		x.Status, i = f.sub(i, k), k+6
-		if k = f.digits(i); k <= i || f.lead0(i, k) || !f.is(k, sepBS|'l'<<16, 6) {
+		var id uint64
+		if k, id = f.id(i); k <= i || f.lead0(i, k) || !f.is(k, sepBS|'l'<<16, 6) {
 			return 0
 		}
-		x.OrderID, i = f.sub(i, k), k+6
+		x.OrderID, x.IDNum, i = f.sub(i, k), id, k+6
 	} else {
 		if !f.is(k, sepSS|'i'<<24, 7) {
 			return 0
 		}
 		x.Status, i = f.sub(i, k), k+7
-		if k = f.digits(i); k <= i || !f.is(k, sepSS|'l'<<24, 7) {
+		var id uint64
+		if k, id = f.id(i); k <= i || !f.is(k, sepSS|'l'<<24, 7) {
 			return 0
 		}
-		x.OrderID, i = f.sub(i, k), k+7
+		x.OrderID, x.IDNum, i = f.sub(i, k), id, k+7
 	}
 	// l, a string
 	k = f.text(i)

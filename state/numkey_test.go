@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bhtop/event"
 	"strings"
 	"testing"
 )
@@ -52,5 +53,37 @@ func TestNumKeyDigitByDigit(t *testing.T) {
 				seen[k] = v
 			}
 		}
+	}
+}
+
+// TestIDKeyDecoded: the key of a decoded update (the decoder's number
+// when it handed one over) is numKey of its id, for ids of 1 to 21
+// digits in spot and contract reports.
+func TestIDKeyDecoded(t *testing.T) {
+	r := event.ExecutionReport{EventTime: 7, Symbol: "ETHBTC", ClientOrderID: "12", Side: "SELL", Type: "LIMIT",
+		TimeInForce: "GTC", Quantity: "1.5", Price: "0.1", Status: "NEW", LastQty: "0", CumQty: "0", LastPrice: "0",
+		Commission: "0", Created: 1, CumQuote: "0"}
+	var d event.Decoder
+	known := 0
+	for n := 1; n <= 21; n++ {
+		for _, id := range []string{strings.Repeat("9", n), "1" + strings.Repeat("0", n-1), "0" + strings.Repeat("3", n-1)} {
+			for _, contract := range []bool{false, true} {
+				r.OrderID, r.Contract, r.Leverage = id, contract, "5"
+				evs := d.Decode(event.AppendExecution(nil, &r, event.EncodeOptions{}))
+				if evs[0].Kind != event.KindExecution && evs[0].Kind != event.KindContractExecution {
+					continue // a spot id with a leading zero: no JSON integer
+				}
+				x := &evs[0].Exec
+				if x.IDNum != 0 {
+					known++
+				}
+				if k := idKey(x); k != numKey(id) {
+					t.Errorf("idKey of %q (IDNum %d) = %x, numKey %x", id, x.IDNum, k, numKey(id))
+				}
+			}
+		}
+	}
+	if known == 0 {
+		t.Error("no decoded update handed its id's number over")
 	}
 }

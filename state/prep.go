@@ -61,7 +61,7 @@ func (p *prep) fillLits() unsafe.Pointer {
 
 // prepOrder sets what foldOrder needs of x: the id's key and the rank.
 func (p *prep) prepOrder(x *event.ExecView) {
-	p.idKey = numKey(x.OrderID)
+	p.idKey = idKey(x)
 	p.flags = uint32(rank(x.Status)) << prepRankShift
 }
 
