@@ -87,3 +87,31 @@ func TestIDKeyDecoded(t *testing.T) {
 		t.Error("no decoded update handed its id's number over")
 	}
 }
+
+// TestZValueDecoded: z's value from the decoder's number (scaledDec) is
+// decValue of its literal, which the z key takes otherwise.
+func TestZValueDecoded(t *testing.T) {
+	r := event.ExecutionReport{EventTime: 7, Symbol: "ETHBTC", ClientOrderID: "12", Side: "SELL", Type: "LIMIT",
+		TimeInForce: "GTC", Quantity: "1.5", Price: "0.1", Status: "NEW", OrderID: "5", LastQty: "0", LastPrice: "0",
+		Commission: "0", Created: 1, CumQuote: "0"}
+	var d event.Decoder
+	known := 0
+	for _, z := range []string{"0", "0.0", "00.000", "7", "70", "1.5", "10.50", "1234567.1234567", "1000000.1000000",
+		"0.0000001", "0.00000001", "12345678", "9999999.9999999", "007.50"} {
+		for _, contract := range []bool{false, true} {
+			r.CumQty, r.Contract, r.Leverage = z, contract, "5"
+			x := &d.Decode(event.AppendExecution(nil, &r, event.EncodeOptions{}))[0].Exec
+			if x.ZScale == 0 {
+				continue
+			}
+			known++
+			sig, exp := scaledDec(x.ZNum, int(x.ZScale)-1)
+			if wsig, wexp, ok := decValue([]byte(z)); !ok || sig != wsig || exp != wexp {
+				t.Errorf("z %q: scaledDec %d %d, decValue %d %d", z, sig, exp, wsig, wexp)
+			}
+		}
+	}
+	if known == 0 {
+		t.Error("no decoded update handed z's number over")
+	}
+}

@@ -86,7 +86,11 @@ func (p *prep) prepFill(x *event.ExecView) {
 	if x.CumQty == nil || p.idKey == 0 {
 		return
 	}
-	if sig, exp, ok := decValue(x.CumQty); ok && int64(int32(exp)) == exp {
+	if x.ZScale != 0 { // z's number from the decoder
+		sig, exp := scaledDec(x.ZNum, int(x.ZScale)-1)
+		p.zSig, p.zExp = sig, int32(exp)
+		p.flags |= prepZ
+	} else if sig, exp, ok := decValue(x.CumQty); ok && int64(int32(exp)) == exp {
 		p.zSig, p.zExp = sig, int32(exp)
 		p.flags |= prepZ
 	}
