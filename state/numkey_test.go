@@ -56,24 +56,32 @@ func TestNumKeyDigitByDigit(t *testing.T) {
 	}
 }
 
+// decodedUpdate is the view of an order update with id and z, written as
+// the service writes it and decoded; nil when it is no order update.
+func decodedUpdate(id, z string, contract bool) *event.ExecView {
+	r := event.ExecutionReport{EventTime: 7, Symbol: "ETHBTC", ClientOrderID: "12", Side: "SELL", Type: "LIMIT",
+		TimeInForce: "GTC", Quantity: "1.5", Price: "0.1", Status: "NEW", OrderID: id, LastQty: "0", CumQty: z,
+		LastPrice: "0", Commission: "0", Created: 1, CumQuote: "0", Contract: contract, Leverage: "5"}
+	var d event.Decoder
+	evs := d.Decode(event.AppendExecution(nil, &r, event.EncodeOptions{}))
+	if evs[0].Kind != event.KindExecution && evs[0].Kind != event.KindContractExecution {
+		return nil
+	}
+	return &evs[0].Exec
+}
+
 // TestIDKeyDecoded: the key of a decoded update (the decoder's number
 // when it handed one over) is numKey of its id, for ids of 1 to 21
 // digits in spot and contract reports.
 func TestIDKeyDecoded(t *testing.T) {
-	r := event.ExecutionReport{EventTime: 7, Symbol: "ETHBTC", ClientOrderID: "12", Side: "SELL", Type: "LIMIT",
-		TimeInForce: "GTC", Quantity: "1.5", Price: "0.1", Status: "NEW", LastQty: "0", CumQty: "0", LastPrice: "0",
-		Commission: "0", Created: 1, CumQuote: "0"}
-	var d event.Decoder
 	known := 0
 	for n := 1; n <= 21; n++ {
 		for _, id := range []string{strings.Repeat("9", n), "1" + strings.Repeat("0", n-1), "0" + strings.Repeat("3", n-1)} {
 			for _, contract := range []bool{false, true} {
-				r.OrderID, r.Contract, r.Leverage = id, contract, "5"
-				evs := d.Decode(event.AppendExecution(nil, &r, event.EncodeOptions{}))
-				if evs[0].Kind != event.KindExecution && evs[0].Kind != event.KindContractExecution {
+				x := decodedUpdate(id, "0", contract)
+				if x == nil {
 					continue // a spot id with a leading zero: no JSON integer
 				}
-				x := &evs[0].Exec
 				if x.IDNum != 0 {
 					known++
 				}
@@ -91,17 +99,12 @@ func TestIDKeyDecoded(t *testing.T) {
 // TestZValueDecoded: z's value from the decoder's number (scaledDec) is
 // decValue of its literal, which the z key takes otherwise.
 func TestZValueDecoded(t *testing.T) {
-	r := event.ExecutionReport{EventTime: 7, Symbol: "ETHBTC", ClientOrderID: "12", Side: "SELL", Type: "LIMIT",
-		TimeInForce: "GTC", Quantity: "1.5", Price: "0.1", Status: "NEW", OrderID: "5", LastQty: "0", LastPrice: "0",
-		Commission: "0", Created: 1, CumQuote: "0"}
-	var d event.Decoder
 	known := 0
 	for _, z := range []string{"0", "0.0", "00.000", "7", "70", "1.5", "10.50", "1234567.1234567", "1000000.1000000",
-		"0.0000001", "0.00000001", "12345678", "9999999.9999999", "007.50"} {
+		"0.0000001", "0.00000001", "12345678", "9999999.9999999", "007.50", "1234.5678", "0.1234567"} {
 		for _, contract := range []bool{false, true} {
-			r.CumQty, r.Contract, r.Leverage = z, contract, "5"
-			x := &d.Decode(event.AppendExecution(nil, &r, event.EncodeOptions{}))[0].Exec
-			if x.ZScale == 0 {
+			x := decodedUpdate("5", z, contract)
+			if x == nil || x.ZScale == 0 {
 				continue
 			}
 			known++
