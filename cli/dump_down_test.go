@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -116,15 +117,28 @@ type dumpResult struct {
 	out, errOut string
 }
 
-// heldDeleteDump starts `dump --for forD --no-market` over two accounts
-// on simulators a and b, in the background: a's shutdown (it closes
-// first) waits on the DELETE of its listenKey, deleting once it began,
-// until releaseDelete is closed, while b's session still runs; b's
-// requests go through handleB first.
-func heldDeleteDump(t *testing.T, forD string, handleB func(r *http.Request)) (b *sim.Server, deleting <-chan struct{}, releaseDelete chan struct{}, done <-chan dumpResult) {
+// heldDump is a dump heldDeleteDump started: b's simulator, a's DELETE
+// of its listenKey begun (deleting) and let go (releaseDelete), the
+// dump's result (done) and its --metrics-addr, where bhtop_stream_up
+// says when each account's stream is live.
+type heldDump struct {
+	b             *sim.Server
+	deleting      <-chan struct{}
+	releaseDelete chan struct{}
+	done          <-chan dumpResult
+	metrics       string
+}
+
+// heldDeleteDump starts `dump --for forD --no-market --metrics-addr` over
+// two accounts on simulators a and b, in the background: a's shutdown
+// (it closes first) waits on the DELETE of its listenKey, deleting once
+// it began, until releaseDelete is closed, while b's session still runs;
+// b's requests go through handleB first.
+func heldDeleteDump(t *testing.T, forD string, handleB func(r *http.Request)) heldDump {
 	a := orderSim(t, sim.Faults{})
-	b = orderSim(t, sim.Faults{})
+	h := heldDump{b: orderSim(t, sim.Faults{}), metrics: testkit.FreeAddr(t)}
 	del, release := make(chan struct{}, 1), make(chan struct{})
+	h.deleting, h.releaseDelete = del, release
 	frontA := testkit.Front(t, a.URL(), func(w http.ResponseWriter, r *http.Request, next http.Handler) {
 		if r.URL.Path == "/openapi/v1/userDataStream" && r.Method == http.MethodDelete {
 			select {
@@ -138,19 +152,37 @@ func heldDeleteDump(t *testing.T, forD string, handleB func(r *http.Request)) (b
 		}
 		next.ServeHTTP(w, r)
 	})
-	frontB := testkit.Front(t, b.URL(), func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+	frontB := testkit.Front(t, h.b.URL(), func(w http.ResponseWriter, r *http.Request, next http.Handler) {
 		handleB(r)
 		next.ServeHTTP(w, r)
 	})
 	env := deskEnv(t, "api_key = \""+orderKey+"\"\nsecret_key = \""+orderSecret+"\"\n"+
 		"\n[accounts.a]\nbase_url = \""+frontA+"\"\nws_url = \""+a.WSURL()+"\"\n"+
-		"\n[accounts.b]\nbase_url = \""+frontB+"\"\nws_url = \""+b.WSURL()+"\"\n")
+		"\n[accounts.b]\nbase_url = \""+frontB+"\"\nws_url = \""+h.b.WSURL()+"\"\n")
 	res := make(chan dumpResult, 1)
+	h.done = res
 	go func() {
-		code, out, errOut := runCLI(env, "dump", "--for", forD, "--no-market")
+		code, out, errOut := runCLI(env, "dump", "--for", forD, "--no-market", "--metrics-addr", h.metrics)
 		res <- dumpResult{code, out, errOut}
 	}()
-	return b, del, release, res
+	return h
+}
+
+// streamUp is the dump's bhtop_stream_up for account: "1" (live), "0",
+// or "" while its metrics do not answer or lack the series.
+func (h heldDump) streamUp(account string) string {
+	resp, err := (&http.Client{Timeout: 5 * time.Second}).Get("http://" + h.metrics + "/metrics")
+	if err != nil {
+		return ""
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), `bhtop_stream_up{account="`+account+`"} `); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // TestDumpAccountsBlipAtTheEnd: a stream in a reconnect at the end of
@@ -162,49 +194,40 @@ func heldDeleteDump(t *testing.T, forD string, handleB func(r *http.Request)) (b
 // and a warning, though the state printed was live again.
 func TestDumpAccountsBlipAtTheEnd(t *testing.T) {
 	var hold atomic.Bool
-	var snapshots, trades atomic.Int32
 	resyncing, releaseResync := make(chan struct{}, 1), make(chan struct{})
-	b, deleting, releaseDelete, done := heldDeleteDump(t, "4s", func(r *http.Request) {
-		switch r.URL.Path {
-		case "/openapi/v1/account":
-			snapshots.Add(1)
-			if hold.Load() {
-				select {
-				case resyncing <- struct{}{}:
-				default:
-				}
-				select { // b's resync after the blip, until a's shutdown began
-				case <-releaseResync:
-				case <-r.Context().Done():
-				}
+	h := heldDeleteDump(t, "4s", func(r *http.Request) {
+		if r.URL.Path == "/openapi/v1/account" && hold.Load() {
+			select {
+			case resyncing <- struct{}{}:
+			default:
 			}
-		case "/openapi/v1/myTrades":
-			trades.Add(1)
+			select { // b's resync after the blip, until a's shutdown began
+			case <-releaseResync:
+			case <-r.Context().Done():
+			}
 		}
 	})
-	testkit.Eventually(t, 3*time.Second, func() bool { return trades.Load() > 0 }, "b never resynced at start")
+	testkit.Eventually(t, 3*time.Second, func() bool { return h.streamUp("b") == "1" }, "b never went live at start")
 	hold.Store(true)
-	b.SetUserStreamDown(true) // its socket is cut at the sim's next tick
-	time.Sleep(300 * time.Millisecond)
-	b.SetUserStreamDown(false)
+	h.b.SetUserStreamDown(true) // its socket is cut at the sim's next check (250 ms)
+	testkit.Eventually(t, 3*time.Second, func() bool { return h.streamUp("b") == "0" }, "b's stream was never cut")
+	h.b.SetUserStreamDown(false)
 	select {
 	case <-resyncing:
 	case <-time.After(3500 * time.Millisecond):
 		t.Fatal("b did not reconnect and resync within 3.5s of its blip")
 	}
 	select {
-	case <-deleting: // --for ended: a's shutdown
+	case <-h.deleting: // --for ended: a's shutdown
 	case <-time.After(5 * time.Second):
 		t.Fatal("no DELETE of a's listenKey within 5s")
 	}
-	before := trades.Load()
 	close(releaseResync)
-	testkit.Eventually(t, 3*time.Second, func() bool { return trades.Load() > before }, "b's resync did not finish")
-	time.Sleep(100 * time.Millisecond) // from its last request to live
-	close(releaseDelete)
+	testkit.Eventually(t, 3*time.Second, func() bool { return h.streamUp("b") == "1" }, "b was not live again after its resync")
+	close(h.releaseDelete)
 	var r dumpResult
 	select {
-	case r = <-done:
+	case r = <-h.done:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the dump did not end within 10s of a's DELETE")
 	}
@@ -231,25 +254,20 @@ func TestDumpAccountsBlipAtTheEnd(t *testing.T) {
 // the run failed for it ("never went live") and the total left it out,
 // saying it had no REST snapshot.
 func TestDumpAccountsLiveByItsClose(t *testing.T) {
-	var trades atomic.Int32
 	releaseSnapshot := make(chan struct{})
-	_, deleting, releaseDelete, done := heldDeleteDump(t, "2s", func(r *http.Request) {
-		switch r.URL.Path {
-		case "/openapi/v1/account":
+	h := heldDeleteDump(t, "2s", func(r *http.Request) {
+		if r.URL.Path == "/openapi/v1/account" {
 			select { // b's first snapshot, until a's shutdown began
 			case <-releaseSnapshot:
 			case <-r.Context().Done():
 			}
-		case "/openapi/v1/myTrades":
-			trades.Add(1)
 		}
 	})
-	testkit.Recv(t, deleting, 10*time.Second, "no DELETE of a's listenKey within 10s (--for 2s)")
+	testkit.Recv(t, h.deleting, 10*time.Second, "no DELETE of a's listenKey within 10s (--for 2s)")
 	close(releaseSnapshot)
-	testkit.Eventually(t, 3*time.Second, func() bool { return trades.Load() > 0 }, "b's snapshot did not finish")
-	time.Sleep(100 * time.Millisecond) // from its last request to live
-	close(releaseDelete)
-	r := testkit.Recv(t, done, 10*time.Second, "the dump did not end within 10s of a's DELETE")
+	testkit.Eventually(t, 3*time.Second, func() bool { return h.streamUp("b") == "1" }, "b was not live after its snapshot")
+	close(h.releaseDelete)
+	r := testkit.Recv(t, h.done, 10*time.Second, "the dump did not end within 10s of a's DELETE")
 	var d struct {
 		Accounts map[string]struct {
 			Stream  streamEnd `json:"stream"`

@@ -25,6 +25,7 @@ func TestDumpFailuresSayWhy(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel() // each waits out its --for
 			code, out, errOut := runCLI(orderEnv(t, s, tt.env), "dump", "--for", "1500ms")
 			if code != ExitFail || out != "" {
 				t.Errorf("dump = exit %d, stdout %q; want exit %d and no state", code, out, ExitFail)
@@ -62,6 +63,7 @@ func TestDumpWrongKeyOneLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel() // each waits out its --for
 			code, out, errOut := runCLI(tt.env, append([]string{"dump", "--for", "1500ms"}, tt.args...)...)
 			if code != ExitFail {
 				t.Errorf("exit %d, want %d", code, ExitFail)
@@ -122,6 +124,7 @@ func TestKeyHintNamesWhereTheKeyCameFrom(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel() // each waits out its --for
 			env := orderEnv(t, s, tt.env)
 			if tt.config != "" {
 				env = deskEnv(t, tt.config)

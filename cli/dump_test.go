@@ -107,6 +107,7 @@ func TestDumpSettlesUnknownOrder(t *testing.T) {
 		{"504, order not placed", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each waits out its --for
 			log := &lockedLog{}
 			s := keyedSim(t, sim.Options{Activity: 20, RequestLog: log,
 				Faults: sim.Faults{OrderErrorRate: 1, OrderErrorTakesEffect: tc.takeEffect}}).Server

@@ -70,6 +70,7 @@ func TestQuitWithAnOrderInFlightSaysSo(t *testing.T) {
 		{"cancel/interrupted", true, true, []string{"cancel of order SELL 7 XRPUSDT LIMIT @ 9.5 (order ", "outcome is unknown"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // two of the four wait out the shutdown's 5 s DELETE
 			s := startSim(t, "--activity", "0")
 			if tc.cancel {
 				orderCLI(t, s, "new", "--symbol", "XRPUSDT", "--side", "SELL", "--quantity", "7", "--price", "9.5")

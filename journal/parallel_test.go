@@ -260,11 +260,18 @@ func TestScanDecodedAgreesWithScan(t *testing.T) {
 	sameScans(t, []byte("x\n"+strings.Repeat("y", MaxLine+1)))          // long and cut
 	sameScans(t, []byte(strings.Repeat(" \n\r\n", 500)+"{}\n \t"))      // blank lines
 
+	// Several blocks: 10,000 events are ~20 (by their 512 lines or 160 KiB),
+	// so each of the 8 blocks three workers keep in flight is filled again
+	// (30,000 made this test take 2 to 6 minutes under -race on a busy
+	// machine, the comparison's formatting most of it).
 	var j bytes.Buffer
-	if err := gen.Write(&j, gen.Options{Events: 30_000, Seed: 3}); err != nil {
+	if err := gen.Write(&j, gen.Options{Events: 10_000, Seed: 3}); err != nil {
 		t.Fatal(err)
 	}
-	sameScans(t, j.Bytes()) // several blocks
+	if n := bytes.Count(j.Bytes(), []byte("\n")); n < 9*blockLines && j.Len() < 9*blockBytes {
+		t.Fatalf("the generated journal is %d lines, %d bytes: fewer blocks than three workers keep in flight", n, j.Len())
+	}
+	sameScans(t, j.Bytes())
 }
 
 // FuzzScanDecoded: any journal scans the same, decoded ahead in blocks or

@@ -19,16 +19,21 @@ import (
 // TestBackoffAfter429 breaks the sim's order limit (1 per second) without
 // telling the client, then checks that nothing at all is sent before
 // Retry-After has passed: a call whose deadline comes first fails fast,
-// a patient one waits and then goes through.
+// a patient one waits and then goes through. The client and the sim are
+// on a fake clock that stands still, so the backoff left is the whole
+// Retry-After however slow the machine: the short call must return
+// before its (wall-clock) deadline, and the patient one only once the
+// clock is moved past Retry-After.
 func TestBackoffAfter429(t *testing.T) {
-	c, log := startClient(t, sim.Options{RateLimits: sim.RateLimits{OrdersPerSecond: 1}})
+	s, clk := simtest.StartOnClock(t, sim.Options{RateLimits: sim.RateLimits{OrdersPerSecond: 1}})
+	c, log := s.Client(simtest.OnClock(clk)...), reqLog{s.Log}
 	ctx := context.Background()
 	if err := c.SyncTime(ctx); err != nil {
 		t.Fatal(err)
 	}
 	tr := rest.NewTrader(c)
 	var res rest.OrderResult
-	for range 3 { // within one or two sim seconds one of these is the second
+	for range 3 { // the clock stands still: the second order is over the limit
 		if res = tr.PlaceOrder(ctx, restingBuy()); res.HTTPStatus == 429 {
 			break
 		}
@@ -37,21 +42,22 @@ func TestBackoffAfter429(t *testing.T) {
 		t.Fatalf("PlaceOrder beyond 1 order/s = %+v, want rejected with HTTP 429", res)
 	}
 	until := c.RetryAfter()
-	if !until.After(time.Now()) {
-		t.Fatalf("RetryAfter() = %v, want in the future", until)
+	if !until.After(clk.Now()) {
+		t.Fatalf("RetryAfter() = %v, want after the clock's %v", until, clk.Now())
 	}
 	sent := len(log.entries(t))
 
-	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	// Shorter than the backoff left (Retry-After is at least 1 s and the
+	// clock stands still): a call that waited would outlive it.
+	short, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
 	defer cancel()
-	start := time.Now()
 	_, err := c.Account(short)
 	var be *rest.BackoffError
 	if !errors.Is(err, rest.ErrRateLimited) || !errors.As(err, &be) || !rest.NotSent(err) {
 		t.Errorf("Account during backoff with a short deadline = %v, want ErrRateLimited, not sent", err)
 	}
-	if time.Since(start) > 40*time.Millisecond {
-		t.Errorf("Account during backoff took %v, want an immediate failure", time.Since(start))
+	if short.Err() != nil {
+		t.Errorf("Account during backoff returned only at its deadline, want an immediate failure")
 	}
 	if got := tr.PlaceOrder(short, restingBuy()); got.Outcome != rest.OutcomeRejected || got.HTTPStatus != 0 {
 		t.Errorf("PlaceOrder during backoff = %+v, want rejected, not sent", got)
@@ -60,11 +66,21 @@ func TestBackoffAfter429(t *testing.T) {
 		t.Fatalf("%d requests reached the sim during the backoff, want 0", n-sent)
 	}
 
-	if _, err := c.Account(ctx); err != nil {
-		t.Fatalf("Account after waiting out Retry-After: %v", err)
+	done := make(chan error, 1)
+	go func() { _, err := c.Account(ctx); done <- err }()
+	testkit.Eventually(t, 10*time.Second, func() bool { return clk.Waiters() > 0 }, "the patient Account waiting on the clock")
+	clk.Set(until.Add(-time.Millisecond))
+	select {
+	case err := <-done:
+		t.Fatalf("Account returned a ms before Retry-After ended: %v", err)
+	default:
 	}
-	if time.Now().Before(until) {
-		t.Errorf("Account returned before Retry-After ended")
+	if n := len(log.entries(t)); n != sent {
+		t.Fatalf("%d requests reached the sim during the backoff, want 0", n-sent)
+	}
+	clk.Set(until)
+	if err := testkit.Recv(t, done, 10*time.Second, "Account did not return once Retry-After passed"); err != nil {
+		t.Fatalf("Account after waiting out Retry-After: %v", err)
 	}
 	es := log.entries(t)
 	var t429 entry
@@ -74,7 +90,7 @@ func TestBackoffAfter429(t *testing.T) {
 		}
 	}
 	next := es[sent]
-	if next.Time < t429.Time+1000-5 { // Retry-After is at least 1 s
+	if next.Time < t429.Time+1000 { // Retry-After is at least 1 s
 		t.Errorf("next request reached the sim %d ms after the 429, want >= Retry-After (1000 ms)", next.Time-t429.Time)
 	}
 	noneBanned(t, log.RequestLog)

@@ -219,9 +219,12 @@ func (b *fillBook) zKeyOfPrep(m uint8, p *prep, orderID, z []byte) uint64 {
 // zKeyMix is the z key of an order id whose numKey is id (not 0) and a z
 // whose decValue is (sig, exp).
 func (b *fillBook) zKeyMix(m uint8, id, sig uint64, exp int64) uint64 {
-	// One mix of the three, each odd multiple a bijection of its part:
-	// identities differing in one part alone never share a key.
-	h := mix64(id ^ b.salt ^ sig*0x9e3779b97f4a7c15 ^ (uint64(exp)<<8|uint64(m))*0xc2b2ae3d27d4eb4f)
+	// Two mixes: with one mix of the three parts (fixed odd multiples
+	// XORed), the salt cancels between two z of one order, and a pair
+	// sharing a key could be built from the constants alone (then a
+	// repeat of the fill whose key the other holds is added again).
+	h := mix64(id ^ b.salt ^ sig*0x9e3779b97f4a7c15)
+	h = mix64(h ^ uint64(exp)<<8 ^ uint64(m))
 	return max(h, 1)
 }
 

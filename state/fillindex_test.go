@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"bhtop/event"
@@ -228,15 +229,7 @@ func TestShortDecValue(t *testing.T) {
 			if !plain {
 				continue
 			}
-			d, _ := event.ParseDec(z)
-			var wantSig uint64
-			var wantExp int64
-			if !d.IsZero() {
-				wantExp = d.Exp
-				for _, c := range d.Digits(nil) {
-					wantSig = wantSig*10 + uint64(c-'0')
-				}
-			}
+			wantSig, wantExp, _ := decValueRef(z)
 			if !ok || sig != wantSig || exp != wantExp {
 				t.Fatalf("plainDecValue(%q) = %d, %d, %v; want %d, %d", z, sig, exp, ok, wantSig, wantExp)
 			}
@@ -265,5 +258,78 @@ func TestDecDigits(t *testing.T) {
 	}
 	if got := decDigits(^uint64(0)); got != 20 {
 		t.Errorf("decDigits(max) = %d, want 20", got)
+	}
+}
+
+// decValueRef is decValue of a plain literal as event.ParseDec reads
+// it, and the number of its significant digits (sig means nothing past
+// 19).
+func decValueRef(z []byte) (sig uint64, exp int64, nd int) {
+	d, _ := event.ParseDec(z)
+	if d.IsZero() {
+		return 0, 0, 0
+	}
+	digits := d.Digits(nil)
+	for _, c := range digits {
+		sig = sig*10 + uint64(c-'0')
+	}
+	return sig, d.Exp, len(digits)
+}
+
+// TestDecValueLong: literals of 9 to 24 bytes (where aef67ae's table
+// stops at 8), many digits, leading and trailing zeros, 19-digit ones
+// past 2^63, read by decValue and zKeyOf's short path as event.ParseDec
+// reads them.
+func TestDecValueLong(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	fixed := []string{"0.00000000", "00000000000000000000", "9999999999999999999", "18446744073709551615",
+		"1844674407370955161.5", "0.000000000000000001", "1000000000000000000", "10000000000000000000",
+		"000000000000000012.0", "1.000000000000000000", "9223372036854775808", "0000000000000000001"}
+	for range 200000 {
+		n := 9 + r.IntN(16)
+		b := make([]byte, n)
+		for i := range b {
+			switch r.IntN(4) {
+			case 0:
+				b[i] = '0'
+			case 1:
+				b[i] = '9'
+			default:
+				b[i] = byte('0' + r.IntN(10))
+			}
+		}
+		if r.IntN(3) > 0 {
+			b[r.IntN(n)] = '.'
+		}
+		fixed = append(fixed, string(b))
+	}
+	for _, s := range fixed {
+		z := []byte(s)
+		if !plainDecimal(z) {
+			continue
+		}
+		wantSig, wantExp, nd := decValueRef(z)
+		sig, exp, ok := decValue(z)
+		if nd > 19 {
+			if ok {
+				t.Fatalf("decValue(%q) ok with %d digits", s, nd)
+			}
+			continue
+		}
+		if !ok || sig != wantSig || exp != wantExp {
+			t.Fatalf("decValue(%q) = %d, %d, %v; want %d, %d (%d digits)", s, sig, exp, ok, wantSig, wantExp, nd)
+		}
+		if len(z) <= 19 {
+			if sig2, exp2, ok2, plain := shortDecValue(z); !plain || !ok2 || sig2 != sig || exp2 != exp {
+				t.Fatalf("shortDecValue(%q) = %d, %d, %v, %v; decValue %d, %d", s, sig2, exp2, ok2, plain, sig, exp)
+			}
+		}
+	}
+	for k := 1; k < 64; k++ {
+		for _, v := range []uint64{1<<k - 1, 1 << k, 1<<k + 1} {
+			if got, want := decDigits(v), len(strconv.FormatUint(v, 10)); got != want {
+				t.Errorf("decDigits(%d) = %d, want %d", v, got, want)
+			}
+		}
 	}
 }

@@ -314,3 +314,49 @@ func TestExecFillAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestFillRingSmallSnapshots: rings of 1, 2 and 5 fills fed usual event
+// fills (no t), repeats, fills with t and records, with snapshots taken
+// at random points (between evictions, after more than a ring of adds):
+// each snapshot's rows (kept from the last, seq-numbered adds) are the
+// rows placed anew, and the newest fills are kept.
+func TestFillRingSmallSnapshots(t *testing.T) {
+	for _, limit := range []int{1, 2, 5} {
+		r := rand.New(rand.NewPCG(uint64(limit), 9))
+		for round := range 200 {
+			s := NewStore(WithFillRetention(limit))
+			var sent [][]byte
+			for step := range 40 {
+				var fr []byte
+				id := strconv.Itoa(1 + r.IntN(3))
+				z := strconv.Itoa(step + 1)
+				switch k := r.IntN(10); {
+				case k < 5:
+					fr = execFill(MarketSpot, id, int64(r.IntN(20)), "1", "0.05", z, "")
+				case k < 7 && len(sent) > 0:
+					fr = sent[r.IntN(len(sent))]
+				case k < 8:
+					fr = execFill(MarketContract, id, int64(r.IntN(20)), "1", "3000", z, "")
+				case k < 9:
+					fr = execFill(MarketSpot, id, int64(r.IntN(20)), "1", "0.05", z, strconv.Itoa(100+step))
+				default:
+					s.ApplyTrades([]TradeSnap{{Market: MarketSpot, TradeID: strconv.Itoa(500 + step), OrderID: id, Qty: "1", Price: "0.05"}})
+				}
+				if fr != nil {
+					sent = append(sent, fr)
+					fold(s, fr)
+				}
+				if r.IntN(4) == 0 {
+					snap := s.Snapshot()
+					if len(snap.Fills) > limit {
+						t.Fatalf("limit %d round %d: %d fills kept", limit, round, len(snap.Fills))
+					}
+					s.fills.dirty, s.fills.rebuild = true, true
+					if again := s.Snapshot(); !reflect.DeepEqual(again.Fills, snap.Fills) {
+						t.Fatalf("limit %d round %d step %d: kept rows %+v, placed anew %+v", limit, round, step, snap.Fills, again.Fills)
+					}
+				}
+			}
+		}
+	}
+}
