@@ -211,13 +211,14 @@ func (m *Model) writeAll(b *screenBuf) {
 			note = m.pt.muted.wrap(note)
 		}
 		if !stacked {
-			groups[i] = []string{fitStyled(row(r.name, r.equity, r.upnl, note, r.stream), w)}
+			room := w - ansi.StringWidth(row(r.name, r.equity, r.upnl, note, ""))
+			groups[i] = []string{fitStyled(row(r.name, r.equity, r.upnl, note, squeezeReason(r.stream, room)), w)}
 			continue
 		}
 		if inline[i] {
 			groups[i] = []string{fitStyled(row(r.name, r.equity, r.upnl, "", r.stream), w)}
 		} else {
-			groups[i] = []string{fitStyled(row(r.name, r.equity, r.upnl, "", ""), w), fitStyled("   "+r.stream, w)}
+			groups[i] = []string{fitStyled(row(r.name, r.equity, r.upnl, "", ""), w), fitStyled("   "+squeezeReason(r.stream, w-3), w)}
 		}
 		if note != "" {
 			groups[i] = append(groups[i], fitStyled("   "+note, w))
@@ -312,4 +313,26 @@ func (m *Model) moreLine(rows []allRow, w int) string {
 		}
 	}
 	return fitStyled(n+" "+m.pt.warn.wrap(tail+"…"), w)
+}
+
+// reasonShorter are the stream reasons' long phrases and their short
+// forms, tried in order while a reason is too wide for its room: the
+// time a wait ends is what must survive.
+var reasonShorter = []struct{ long, short string }{
+	{"waiting for request weight", "weight"},
+	{"waiting for turn: another account is connecting or resyncing", "waiting for turn"},
+	{"replacing a silent connection", "replacing silent"},
+	{" UTC)", ")"},
+}
+
+// squeezeReason shortens the stream text s (it may be styled) until it
+// is at most w wide, or no shorter form is left.
+func squeezeReason(s string, w int) string {
+	for _, r := range reasonShorter {
+		if ansi.StringWidth(s) <= w {
+			break
+		}
+		s = strings.ReplaceAll(s, r.long, r.short)
+	}
+	return s
 }
