@@ -24,9 +24,9 @@ var advValues = []string{`"\""`, `"\\"`, `"\u0000"`, `"a\u0022b"`, `"\\\""`, `"a
 // decodes at the end of readable memory as a heap copy does
 // generically, and without the line; a report the line takes is JSON.
 func TestExecLineBoundaries(t *testing.T) {
+	t.Parallel()
 	c := newPageCheck(t)
 	check := func(f string) {
-		t.Helper()
 		if got := c.check(t, []byte(f)); got[0].Kind != KindMalformed && !stdjson.Valid([]byte(f)) {
 			t.Fatalf("%q: not JSON, decoded as %v", f, got[0].Kind)
 		}
