@@ -232,9 +232,21 @@ func runDumpContext(ctx context.Context, args []string, stdio IO) int {
 func notLiveReason(st stream.Status) string {
 	switch {
 	case st.Reason != "":
+		// A wait says until when, as the dashboard's header does.
+		if !st.RetryAt.IsZero() && !strings.Contains(st.Reason, " until ") {
+			return st.Reason + " until " + st.RetryAt.UTC().Format("15:04:05") + " UTC"
+		}
 		return st.Reason
 	case st.LastError != "":
 		return st.LastError
+	case st.State == stream.StateResyncing:
+		// Connected, its snapshots (or their newest trades) still being
+		// asked for: paced by the host's request weight when it is spent.
+		why := "resyncing: the REST snapshots not finished"
+		if st.WeightLimit > 0 {
+			why += fmt.Sprintf(" (request weight %d/%d used this minute)", st.WeightUsed, st.WeightLimit)
+		}
+		return why
 	}
 	return string(st.State)
 }

@@ -50,7 +50,7 @@ type Session struct {
 	connSeq   atomic.Uint64
 	lastFrame atomic.Int64 // unix ns of the newest frame (any kind)
 	lastEvent atomic.Int64 // unix ns of the newest frame that was not a heartbeat
-	lastBusy  atomic.Int64 // unix ns when the event rate was last >= 1/s
+	lastBusy  atomic.Int64 // unix ns when the event rate was last >= 1/s sustained (noteRate)
 
 	resyncReq chan chan error
 	live      chan struct{} // closed after the first resync

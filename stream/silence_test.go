@@ -157,3 +157,44 @@ func TestSilenceAfterBurstReplacesOnce(t *testing.T) {
 		t.Errorf("replaceReason after 30m of silence = %q, want QuietMax to apply", why)
 	}
 }
+
+// TestOneTradeBurstIsNotBusy: a single trade on a quiet account (three
+// events within a second, then nothing) never makes its silence
+// suspicious, so the socket is not replaced QuietActive later; a stream
+// that kept at least one event a second for busySustained and then went
+// silent still is.
+func TestOneTradeBurstIsNotBusy(t *testing.T) {
+	t.Parallel()
+	clk := clock.NewFake(time.Now())
+	s := writerOnly(t, "ws://127.0.0.1:1", Config{Clock: clk, QuietActive: 2 * time.Minute, QuietMax: 30 * time.Minute})
+	w := &writer{s: s}
+	c := &conn{opened: clk.Now()}
+	step := func(rate float64) {
+		from := clk.Now()
+		clk.Advance(time.Second)
+		if rate > 0 {
+			s.lastEvent.Store(clk.Now().UnixNano())
+		}
+		w.noteRate(rate, from, clk.Now())
+	}
+	// After each run of measured rates, 2 minutes of silence.
+	for _, tc := range []struct {
+		what    string
+		rates   []float64
+		replace bool
+	}{
+		{"one trade's burst", []float64{0, 3, 0}, false}, // ack, NEW and FILLED reports, balance
+		// a bot trading every few seconds: no sustained rate either
+		{"separate bursts", []float64{4, 0, 4, 0, 4, 0, 4, 0, 4, 0}, false},
+		{"6s at 2 events/s", []float64{2, 2, 2, 2, 2, 2}, true},
+	} {
+		for _, r := range tc.rates {
+			step(r)
+		}
+		clk.Advance(2 * time.Minute)
+		why := s.replaceReason(c)
+		if got := strings.Contains(why, "while the account is active"); got != tc.replace {
+			t.Fatalf("replaceReason 2m after %s = %q, want replaced %v", tc.what, why, tc.replace)
+		}
+	}
+}

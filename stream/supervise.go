@@ -274,7 +274,8 @@ func (s *Session) replaceReason(c *conn) string {
 }
 
 // expectActivity: orders of ours in flight, or a stream that was busy
-// (at least one event a second) right up to its silence on c. A burst
+// (at least one event a second for busySustained running, see
+// noteRate) right up to its silence on c. A burst
 // seen on an earlier connection does not count: c replaced the one that
 // went quiet after it and resynced, so c's silence is no news.
 func (s *Session) expectActivity(c *conn) bool {

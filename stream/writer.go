@@ -62,7 +62,13 @@ type writer struct {
 
 	rateAt     time.Time
 	rateEvents int64
+	busySince  time.Time // start of the current run of measurements at >= 1 event/s; zero after one below
 }
+
+// busySustained is how long the stream must keep at least one event a
+// second before it counts as busy for the silent-socket watch: a single
+// trade's burst (a few events within a second) is not a busy stream.
+const busySustained = 5 * time.Second
 
 // toWriter hands an item to the writer; false when the session is closing.
 func (s *Session) toWriter(it item) bool {
@@ -375,6 +381,22 @@ func (w *writer) noteChanges(now bool) {
 	w.unnoted, w.lastNoted = nil, time.Now()
 }
 
+// noteRate takes the rate measured over [from, now]: the stream is busy
+// (lastBusy) once the rate has stayed at least one event a second for
+// busySustained running.
+func (w *writer) noteRate(rate float64, from, now time.Time) {
+	if rate < 1 {
+		w.busySince = time.Time{}
+		return
+	}
+	if w.busySince.IsZero() {
+		w.busySince = from
+	}
+	if now.Sub(w.busySince) >= busySustained {
+		w.s.lastBusy.Store(now.UnixNano())
+	}
+}
+
 // measureRate updates the events-per-second figure about once a second.
 func (w *writer) measureRate() {
 	now := w.s.cfg.Now()
@@ -384,9 +406,7 @@ func (w *writer) measureRate() {
 	}
 	ev := w.store.Stats().Events
 	rate := float64(ev-w.rateEvents) / el.Seconds()
+	w.noteRate(rate, w.rateAt, now)
 	w.rateAt, w.rateEvents = now, ev
-	if rate >= 1 {
-		w.s.lastBusy.Store(now.UnixNano())
-	}
 	w.s.setStatus(func(st *Status) { st.EventsPerSec = rate })
 }

@@ -2,7 +2,10 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -258,5 +261,84 @@ func TestAllViewTotalSmall(t *testing.T) {
 	}
 	if !regexp.MustCompile(`(?m)^ Total +[0-9.]+ USDT`).MatchString(out) {
 		t.Errorf("no Total line:\n%s", out)
+	}
+}
+
+// TestAllViewMoreLineNamesWhole: the line counting the accounts left
+// out names those that are not live whole, or says how many there are
+// and names those that fit: at 40 columns it read "+24 more accounts
+// (bot11…bot34) not li…", the broken bot's name cut off with the words
+// before it, and at 80 with 19 broken "not live: bot16, …, b…" said
+// neither which nor how many.
+func TestAllViewMoreLineNamesWhole(t *testing.T) {
+	for _, tc := range []struct {
+		w, h   int
+		broken []int // indexes of the accounts not live
+	}{
+		{40, 10, []int{23}},
+		{40, 24, []int{23}},
+		{40, 10, []int{3, 23}},
+		{40, 24, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}},
+		{80, 24, []int{23}},
+		{80, 24, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}},
+		{60, 20, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}},
+	} {
+		t.Run(fmt.Sprintf("%dx%d/%d", tc.w, tc.h, len(tc.broken)), func(t *testing.T) {
+			var accts []Account
+			for i := range 25 {
+				accts = append(accts, Account{Name: "bot" + itoa(uint64(i+10)), Backend: newTestBackend(testSnapshot()), Market: marketHub(testMarket()), ValueIn: "USDT"})
+			}
+			for _, i := range tc.broken {
+				accts[i] = twoAccounts()[1]
+				accts[i].Name = "bot" + itoa(uint64(i+10))
+			}
+			m := sized(NewDesk(accts, WithNow(fixedNow), WithNoColor(true)), tc.w, tc.h)
+			out := ansi.Strip(press(t, m, "A").View().Content)
+			checkScreen(t, out, tc.w, tc.h)
+			line := ""
+			for l := range strings.Lines(out) {
+				if strings.HasPrefix(l, " +") {
+					line = strings.TrimRight(l, " \n")
+				}
+			}
+			first := strings.TrimPrefix(strings.Fields(line + " +0")[0], "+")
+			hidden, err := strconv.Atoi(first)
+			if err != nil || hidden == 0 {
+				t.Fatalf("no line counting the accounts left out:\n%s", out)
+			}
+			want := 0 // the broken accounts among those left out
+			for _, i := range tc.broken {
+				if i >= 25-hidden {
+					want++
+				}
+			}
+			_, names, ok := strings.Cut(line, "not live")
+			if want == 0 {
+				if ok {
+					t.Errorf("%q: none of the accounts left out is broken", line)
+				}
+				return
+			}
+			if !ok {
+				t.Fatalf("%q does not say that %d accounts left out are not live:\n%s", line, want, out)
+			}
+			if n, list, counted := strings.Cut(names, "): "); counted {
+				if n != " ("+strconv.Itoa(want) {
+					t.Errorf("%q: want %d not live", line, want)
+				}
+				names = strings.TrimSuffix(list, ", …")
+			} else {
+				names = strings.TrimPrefix(names, ": ")
+				if got := len(strings.Split(names, ", ")); got != want {
+					t.Errorf("%q names %d accounts not live, want %d", line, got, want)
+				}
+			}
+			for _, name := range strings.Split(names, ", ") {
+				i, err := strconv.Atoi(strings.TrimPrefix(name, "bot"))
+				if err != nil || !strings.HasPrefix(name, "bot") || !slices.Contains(tc.broken, i-10) || i-10 < 25-hidden {
+					t.Errorf("%q: %q is not an account left out and not live", line, name)
+				}
+			}
+		})
 	}
 }

@@ -211,13 +211,14 @@ func (m *Model) writeAll(b *screenBuf) {
 			note = m.pt.muted.wrap(note)
 		}
 		if !stacked {
-			groups[i] = []string{fitStyled(row(r.name, r.equity, r.upnl, note, r.stream), w)}
+			room := w - ansi.StringWidth(row(r.name, r.equity, r.upnl, note, ""))
+			groups[i] = []string{fitStyled(row(r.name, r.equity, r.upnl, note, squeezeReason(r.stream, room)), w)}
 			continue
 		}
 		if inline[i] {
 			groups[i] = []string{fitStyled(row(r.name, r.equity, r.upnl, "", r.stream), w)}
 		} else {
-			groups[i] = []string{fitStyled(row(r.name, r.equity, r.upnl, "", ""), w), fitStyled("   "+r.stream, w)}
+			groups[i] = []string{fitStyled(row(r.name, r.equity, r.upnl, "", ""), w), fitStyled("   "+squeezeReason(r.stream, w-3), w)}
 		}
 		if note != "" {
 			groups[i] = append(groups[i], fitStyled("   "+note, w))
@@ -241,17 +242,7 @@ func (m *Model) writeAll(b *screenBuf) {
 		shown++
 	}
 	if shown < len(rows) {
-		var bad []string
-		for _, r := range rows[shown:] {
-			if r.bad {
-				bad = append(bad, r.name)
-			}
-		}
-		more := " +" + strconv.Itoa(len(rows)-shown) + " more accounts (" + rows[shown].name + "…" + rows[len(rows)-1].name + ")"
-		if len(bad) > 0 {
-			more += " " + m.pt.warn.wrap("not live: "+strings.Join(bad, ", "))
-		}
-		lines = append(lines, fitStyled(more, w))
+		lines = append(lines, m.moreLine(rows[shown:], w))
 	}
 	lines = append(lines, fit("", w))
 	t := m.pt.accent.wrap(" " + left("Total", nameW) + "  " + right(total, eqW))
@@ -276,4 +267,72 @@ func (m *Model) writeAll(b *screenBuf) {
 		}
 		b.WriteByte('\n')
 	}
+}
+
+// moreLine is the All view's line for the rows left out (w cells):
+// how many, which, and those of them that are not live, named whole.
+// When it is too long the range of names goes first, then "accounts";
+// then it says how many are not live and names those that fit
+// ("+20 more not live (19): bot15, bot16, …").
+func (m *Model) moreLine(rows []allRow, w int) string {
+	var bad []string
+	for _, r := range rows {
+		if r.bad {
+			bad = append(bad, r.name)
+		}
+	}
+	n := " +" + strconv.Itoa(len(rows)) + " more"
+	heads := []string{n + " accounts (" + rows[0].name + "…" + rows[len(rows)-1].name + ")", n + " accounts", n}
+	if len(bad) == 0 {
+		for _, h := range heads {
+			if textWidth(h) <= w {
+				return fit(h, w)
+			}
+		}
+		return fit(n, w)
+	}
+	all := "not live: " + strings.Join(bad, ", ")
+	for _, h := range heads {
+		if textWidth(h)+1+textWidth(all) <= w {
+			return fitStyled(h+" "+m.pt.warn.wrap(all), w)
+		}
+	}
+	// Not all of them fit: how many, and the names that do.
+	tail := "not live (" + strconv.Itoa(len(bad)) + "): "
+	for _, h := range heads[1:] {
+		room := w - textWidth(h) - 1 - textWidth(tail) - 1 // 1: the "…"
+		var sb strings.Builder
+		for _, name := range bad {
+			if room -= textWidth(name) + len(", "); room < 0 {
+				break
+			}
+			sb.WriteString(name + ", ")
+		}
+		if sb.Len() > 0 {
+			return fitStyled(h+" "+m.pt.warn.wrap(tail+sb.String()+"…"), w)
+		}
+	}
+	return fitStyled(n+" "+m.pt.warn.wrap(tail+"…"), w)
+}
+
+// reasonShorter are the stream reasons' long phrases and their short
+// forms, tried in order while a reason is too wide for its room: the
+// time a wait ends is what must survive.
+var reasonShorter = []struct{ long, short string }{
+	{"waiting for request weight", "weight"},
+	{"waiting for turn: another account is connecting or resyncing", "waiting for turn"},
+	{"replacing a silent connection", "replacing silent"},
+	{" UTC)", ")"},
+}
+
+// squeezeReason shortens the stream text s (it may be styled) until it
+// is at most w wide, or no shorter form is left.
+func squeezeReason(s string, w int) string {
+	for _, r := range reasonShorter {
+		if ansi.StringWidth(s) <= w {
+			break
+		}
+		s = strings.ReplaceAll(s, r.long, r.short)
+	}
+	return s
 }

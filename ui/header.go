@@ -15,7 +15,8 @@ import (
 // connection's state and the listenKey and socket ages (DESIGN.md, "What
 // the header and status line always show"). When the long form does not
 // fit, the short one; then what that list does not name gives way first
-// (the title, the equity's change, the equity, most of the account name,
+// (the title, the equity's change, most of the account name, then the
+// name down to its first letters if that keeps the equity, the equity,
 // the reason there is no market data), then the items it names shrink (the reason of the
 // state, the badges' padding), then the account name goes (only when the
 // line then fits), the host is cut short, and last the market part goes. Below headerOneLineWidth it
@@ -55,13 +56,28 @@ func (m *Model) fitHeader(h header) string {
 			}
 		},
 		func() {
-			if mt == "" {
-				h.market = "" // the equity; a warning stays
+			// Most of the account name, cut with "…", before the equity.
+			if name != "" {
+				h.name = ansi.Truncate(name, max(ansi.StringWidth(name)-over(), min(ansi.StringWidth(name), 8)), "…")
 			}
 		},
 		func() {
+			if mt != "" {
+				return // a warning stays
+			}
+			// The name cut to its first letters keeps the equity, if
+			// that makes the line fit.
 			if name != "" {
-				h.name = ansi.Truncate(name, max(ansi.StringWidth(name)-over(), min(ansi.StringWidth(name), 8)), "…")
+				try := h
+				try.name = ansi.Truncate(name, max(ansi.StringWidth(h.name)-over(), min(ansi.StringWidth(name), 4)), "…")
+				if ansi.StringWidth(try.join()) <= w {
+					h = try
+					return
+				}
+			}
+			h.market = ""                 // the equity
+			if name != "" && over() < 0 { // the name takes back the room it gave
+				h.name = ansi.Truncate(name, ansi.StringWidth(h.name)-over(), "…")
 			}
 		},
 		func() {

@@ -183,3 +183,42 @@ func TestPositionsKeepPnL(t *testing.T) {
 		}
 	}
 }
+
+// TestPositionsMarkGivesWayOnlyToPnL: the Mark gives way to the uPnL
+// (TestPositionsKeepPnL), never to a column that narrow screens drop
+// before it: from 42 to 49 columns the pane showed the Avg Price where
+// the Mark had been (the Mark, now of prio 1, came after it), and at 49
+// with BTC-PERP-REV lost the uPnL% it had.
+func TestPositionsMarkGivesWayOnlyToPnL(t *testing.T) {
+	optional := []string{"Avg Price", "Index", "Avail", "uPnL%", "Liq. Price", "To Liq", "Margin", "Real. PnL"}
+	for _, long := range []bool{false, true} {
+		for w := 40; w <= 120; w++ {
+			snap, mk := testSnapshot(), testMarket()
+			if long {
+				snap, mk = longSymbolSnapshot(), longSymbolMarket()
+			}
+			opts := []Option{WithNow(fixedNow), WithMarket(marketHub(mk), "USDT"), WithNoColor(true)}
+			m := press(t, sized(New(newTestBackend(snap), &testTrader{}, opts...), w, 24), "3")
+			out := ansi.Strip(m.View().Content)
+			head := ""
+			for l := range strings.Lines(out) {
+				if strings.HasPrefix(l, "  Symbol ") {
+					head = l
+					break
+				}
+			}
+			if !strings.Contains(head, " uPnL ") && !strings.HasSuffix(strings.TrimRight(head, " \n"), " uPnL") {
+				t.Errorf("long=%v %d columns: no uPnL in %q", long, w, head)
+			}
+			if strings.Contains(head, " Mark ") {
+				continue
+			}
+			for _, c := range optional {
+				if strings.Contains(head, c) {
+					t.Errorf("long=%v %d columns: %s shows but not the Mark: %q", long, w, c, head)
+					break
+				}
+			}
+		}
+	}
+}

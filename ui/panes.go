@@ -344,7 +344,7 @@ func positionColumns() []column {
 		{title: "Symbol", max: 16, minW: symbolMinW, text: plain(symbol), cmp: textCmp(symbol)},
 		{title: "Side", max: 6, text: plain(side), cmp: textCmp(side)},
 		{title: "Avg Price", align: alignDec, prio: 1, text: plain(avg), cmp: decCmp(avg)},
-		{mkt: true, title: "Mark", align: alignDec, prio: 1, text: mark, mcmp: mktDecCmp(mark)}, // gives way to the uPnL
+		{mkt: true, title: "Mark", align: alignDec, prio: 1, lead: true, text: mark, mcmp: mktDecCmp(mark)}, // gives way to the uPnL only
 		{mkt: true, title: "Index", align: alignDec, prio: 4, text: index},
 		{title: "Total", align: alignDec, money: true, text: plain(total), cmp: decCmp(total)},
 		{title: "Avail", align: alignDec, money: true, prio: 3, text: plain(avail), cmp: decCmp(avail)},

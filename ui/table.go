@@ -75,7 +75,11 @@ type column struct {
 	title string
 	align align
 	prio  int // narrow screens drop the highest prio first; 0 always shows
-	max   int // cap on a text column's width (0: none)
+	// lead: first among the columns of its prio (a position's Mark: it
+	// gives way to the columns that always show, never to another of
+	// its prio).
+	lead bool
+	max  int // cap on a text column's width (0: none)
 	// minW: a text column (the symbol) that may be cut with "…" down to
 	// this width to make room for another (visibleCols).
 	minW  int

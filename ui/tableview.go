@@ -48,7 +48,12 @@ func (p *pane) visibleCols(w int, market bool) (cols []int, fit colFit) {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return p.cols[a].prio - p.cols[b].prio })
+	slices.SortStableFunc(order, func(a, b int) int {
+		if d := p.cols[a].prio - p.cols[b].prio; d != 0 {
+			return d
+		}
+		return boolIndex(p.cols[b].lead) - boolIndex(p.cols[a].lead)
+	})
 	used := 2 // the cursor marker
 	flex, cut := -1, -1
 	room := 0 // how much narrower the cut column can still be
