@@ -47,12 +47,21 @@ type ExecView struct {
 	Price         []byte // p
 	Status        []byte // X
 	OrderID       []byte // i, ASCII digits
-	CumQty        []byte // z
-	CumQuote      []byte // Z
-	Working       bool   // w
-	Maker         bool   // m
-	Close         bool   // C (contract only)
-	Leverage      []byte // v (contract only)
+	// IDNum is i's number plus one when the decoder read it as a plain
+	// number (at most 19 digits, no leading zero), 0 when not known: a
+	// view built any other way leaves it 0 and the reader parses OrderID.
+	IDNum  uint64
+	CumQty []byte // z
+	// ZNum and ZScale are z's digits read as one number and 1 + the
+	// digits after its point, when the decoder read them so (at most
+	// eight digits); ZScale 0 when not known, as IDNum.
+	ZNum     uint64
+	ZScale   uint8
+	CumQuote []byte // Z
+	Working  bool   // w
+	Maker    bool   // m
+	Close    bool   // C (contract only)
+	Leverage []byte // v (contract only)
 
 	// Fields the state does not use, as written (strings unescaped,
 	// other values as their JSON text; nil when absent). Never validated.

@@ -58,6 +58,9 @@ func fastExec(b []byte, start, depth int, ev *Event, line bool) (int, bool) {
 	if line {
 		if i, contract, ok = execLine(b, start, x); ok {
 			seen = needContract // all (a spot report needs fewer)
+			if i < len(b) && b[i] != '}' {
+				x.IDNum, x.ZScale = 0, 0 // other keys follow: i or z may come again
+			}
 		}
 	}
 	if !ok {
@@ -65,7 +68,7 @@ func fastExec(b []byte, start, depth int, ev *Event, line bool) (int, bool) {
 		// through pointers to them: this runs once per report)
 		x.LastQty, x.LastPrice, x.Commission, x.CommissionAsset, x.TradeTime = nil, nil, nil, nil, nil
 		x.TradeID, x.ExecType, x.RejectReason, x.StopPrice, x.IcebergQty = nil, nil, nil, nil, nil
-		x.Close, x.Leverage = false, nil
+		x.Close, x.Leverage, x.IDNum, x.ZScale = false, nil, 0, 0
 		i, contract = start+len(headSpot), false
 		switch {
 		case hasAt(b, start, headSpot):

@@ -43,6 +43,12 @@ func sameEvents(fast, generic []Event) string {
 			continue
 		}
 		a, b := &f.Exec, &g.Exec
+		if !idNumOK(a) || !idNumOK(b) {
+			return fmt.Sprintf("event %d: IDNum %d, %d of id %q", i, a.IDNum, b.IDNum, a.OrderID)
+		}
+		if !zNumOK(a) || !zNumOK(b) {
+			return fmt.Sprintf("event %d: ZNum %d/%d, %d/%d of z %q", i, a.ZNum, a.ZScale, b.ZNum, b.ZScale, a.CumQty)
+		}
 		if a.EventTime != b.EventTime || a.Created != b.Created || a.Working != b.Working || a.Maker != b.Maker || a.Close != b.Close {
 			return fmt.Sprintf("event %d: E O w m C = %d %d %v %v %v, want %d %d %v %v %v", i,
 				a.EventTime, a.Created, a.Working, a.Maker, a.Close, b.EventTime, b.Created, b.Working, b.Maker, b.Close)
@@ -80,6 +86,109 @@ func sameAccounts(a, b *AccountView) string {
 
 func positionTexts(p *PositionView) [][]byte {
 	return [][]byte{p.AccountID, p.Symbol, p.Side, p.AvgPrice, p.Total, p.Available, p.LiquidationPrice, p.Margin, p.RealizedPnl}
+}
+
+// idNumOK: x.IDNum is 0 (not known) or the number of x.OrderID written
+// plainly (at most 19 digits, no leading zero) plus one.
+func idNumOK(x *ExecView) bool {
+	if x.IDNum == 0 {
+		return true
+	}
+	id := x.OrderID
+	if len(id) == 0 || len(id) > 19 || id[0] == '0' && len(id) > 1 {
+		return false
+	}
+	var v uint64
+	for _, c := range id {
+		if c < '0' || c > '9' {
+			return false
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	return v+1 == x.IDNum
+}
+
+// zNumOK: x.ZScale is 0 (not known) or x.CumQty is digits with ZScale-1
+// digits after a point, ZNum their number, at most eight in all.
+func zNumOK(x *ExecView) bool {
+	if x.ZScale == 0 {
+		return true
+	}
+	z, f := string(x.CumQty), int(x.ZScale)-1
+	if dot := strings.IndexByte(z, '.'); f > 0 {
+		if dot < 1 || len(z)-dot-1 != f {
+			return false
+		}
+		z = z[:dot] + z[dot+1:]
+	} else if dot >= 0 {
+		return false
+	}
+	v, err := strconv.ParseUint(z, 10, 64)
+	return err == nil && z[0] != '+' && len(z) <= 8 && v == x.ZNum
+}
+
+// TestZNumByLine: a report in the service's forms hands over z's number
+// and scale for at most seven digits of an integer, eight of a decimal's
+// two runs, 0 (not known) otherwise.
+func TestZNumByLine(t *testing.T) {
+	r := ExecutionReport{EventTime: 7, Symbol: "ETHBTC", ClientOrderID: "12", Side: "SELL", Type: "LIMIT", TimeInForce: "GTC",
+		Quantity: "1.5", Price: "0.1", Status: "NEW", OrderID: "5", LastQty: "0", LastPrice: "0",
+		Commission: "0", Created: 1, CumQuote: "0"}
+	for _, z := range []string{"0", "0.0", "7", "1.5", "10.50", "1234567.1234567", "12345678", "1.12345678", "12345678.5",
+		"0.00000001", "1234567", "9999999.9999999", "1234567.8", "1.2345678", "123.45678", "0.0000001", "9999.9999"} {
+		for _, contract := range []bool{false, true} {
+			r.CumQty, r.Contract, r.Leverage = z, contract, "5"
+			var d Decoder
+			evs := d.Decode(AppendExecution(nil, &r, EncodeOptions{}))
+			x := &evs[0].Exec
+			dot := strings.IndexByte(z, '.')
+			known := dot < 0 && len(z) <= 7 || dot >= 0 && len(z) <= 9
+			if !zNumOK(x) || (x.ZScale != 0) != known {
+				t.Errorf("z %q (contract %v): ZNum %d ZScale %d", z, contract, x.ZNum, x.ZScale)
+			}
+		}
+	}
+}
+
+// TestIDNumByLine: a report in the service's forms hands over its id's
+// number plus one for 1 to 19 digits without a leading zero, 0 (not
+// known) otherwise, and 0 when another key follows the line.
+func TestIDNumByLine(t *testing.T) {
+	r := ExecutionReport{EventTime: 7, Symbol: "ETHBTC", ClientOrderID: "12", Side: "SELL", Type: "LIMIT", TimeInForce: "GTC",
+		Quantity: "1.5", Price: "0.1", Status: "NEW", LastQty: "0", CumQty: "0", LastPrice: "0",
+		Commission: "0", Created: 1, CumQuote: "0"}
+	for _, id := range []string{"0", "7", "42", "1234567", "12345678", "123456789", "999999999999999", "1000000000000000",
+		"1234567890123456789", "9999999999999999999", "10000000000000000000", "12345678901234567890123", "007", "00000000000000000001"} {
+		for _, contract := range []bool{false, true} {
+			r.OrderID, r.Contract, r.Leverage = id, contract, ""
+			if contract {
+				r.Leverage = "5"
+			}
+			frame := AppendExecution(nil, &r, EncodeOptions{})
+			for _, extra := range []bool{false, true} {
+				b := frame
+				if extra {
+					b = append(bytes.TrimSuffix(bytes.Clone(frame), []byte("}")), `,"i":"8"}`...)
+				}
+				var d Decoder
+				evs := d.Decode(b)
+				if len(evs) != 1 || (evs[0].Kind != KindExecution && evs[0].Kind != KindContractExecution) {
+					if !contract && id[0] == '0' && len(id) > 1 {
+						continue // no JSON integer
+					}
+					t.Fatalf("%s: %v", b, evs)
+				}
+				x := &evs[0].Exec
+				var want uint64
+				if v, err := strconv.ParseUint(id, 10, 64); err == nil && !extra && len(id) <= 19 && (id[0] != '0' || len(id) == 1) {
+					want = v + 1
+				}
+				if x.IDNum != want || !idNumOK(x) {
+					t.Errorf("%s: IDNum %d, want %d", b, x.IDNum, want)
+				}
+			}
+		}
+	}
 }
 
 func execTexts(x *ExecView) [][]byte {

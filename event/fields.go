@@ -185,6 +185,7 @@ func (d *Decoder) exec(b []byte, x *ExecView, contract bool) byte {
 	r.dec('p', &x.Price)
 	r.str('X', &x.Status)
 	r.id('i', &x.OrderID)
+	x.IDNum, x.ZScale = 0, 0 // not read here
 	r.dec('z', &x.CumQty)
 	r.bool('w', &x.Working)
 	r.bool('m', &x.Maker)

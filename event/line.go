@@ -158,6 +158,91 @@ func (f lineBuf) digits(i int) int {
 	}
 }
 
+// id is digits, reading the number the same words write: the end of
+// the run of digits from i (0 past slim), and their number plus one when
+// they are 1 to 19 digits with no leading zero, else 0 (not known).
+func (f lineBuf) id(i int) (int, uint64) {
+	if uint(i) > f.slim {
+		return 0, 0
+	}
+	v := f.w(i)
+	if m := nonDigits(v); m != 0 {
+		n := lowLane(m)
+		if n == 0 || n > 1 && byte(v) == '0' {
+			return i + n, 0
+		}
+		return i + n, digitsIn(v, n) + 1
+	}
+	if uint(i+8) > f.slim {
+		return 0, 0
+	}
+	u := f.w(i + 8)
+	m := nonDigits(u)
+	if m == 0 { // 16 digits or more: a third word
+		if uint(i+16) > f.slim {
+			return 0, 0
+		}
+		w := f.w(i + 16)
+		if m = nonDigits(w); m == 0 {
+			return f.digits(i + 24), 0
+		}
+		n := lowLane(m)
+		if n > 3 || byte(v) == '0' {
+			return i + 16 + n, 0
+		}
+		return i + 16 + n, (parseEight(v)*1e8+parseEight(u))*pow10[n&3] + digitsIn(w, n) + 1
+	}
+	n := lowLane(m)
+	if byte(v) == '0' {
+		return i + 8 + n, 0
+	}
+	return i + 8 + n, parseEight(v)*pow10[n&7] + digitsIn(u, n) + 1
+}
+
+// dec reads a decimal (digits, then a fraction after a '.' or not) from
+// i as execBody reads q, and its digits as one number: its end (i when
+// no digit begins it, 0 when it is cut or reaches past slim), the number
+// and 1 + the digits after the point when they are eight or fewer in
+// all (seven or fewer before an integer's end), else scale 0 (not known).
+func (f lineBuf) dec(i int) (int, uint64, uint8) {
+	if uint(i) > f.slim {
+		return 0, 0, 0
+	}
+	v := f.w(i)
+	m := nonDigits(v)
+	if m == 0 { // eight integer digits or more
+		j := f.digits(i + 8)
+		if j > i && f.at(j) == '.' {
+			j = f.frac(j)
+		}
+		return j, 0, 0
+	}
+	n := lowLane(m)
+	if n == 0 || laneByte(v, n) != '.' {
+		return i + n, digitsIn(v, n), 1
+	}
+	k := i + n + 1 // the fraction's first digit
+	if uint(k) > f.slim {
+		return 0, 0, 0
+	}
+	u := f.w(k)
+	if m = nonDigits(u); m == 0 {
+		return f.digits(k + 8), 0, 0 // 0 past slim, as frac
+	}
+	d := lowLane(m)
+	if d == 0 {
+		return 0, 0, 0 // no digit after the point
+	}
+	if n+d > 8 {
+		return k + d, 0, 0
+	}
+	// the digits of both runs in one word, the integer's above the
+	// fraction's, '0's below them: one parse
+	s, t := 8*uint(d)&63, 8*uint(n+d)
+	w := u<<((64-s)&63) | v<<((64-8*uint(n))&63)>>s | '0'*lanes1&^(^uint64(0)<<((64-t)&63))
+	return k + d, parseEight(w), uint8(d + 1)
+}
+
 // at is the byte at i, the end of a scan that found digits (or its 0).
 func (f lineBuf) at(i int) byte { return *(*byte)(unsafe.Add(f.p, i)) }
 
@@ -523,19 +608,21 @@ func execBody(f lineBuf, i int, x *ExecView, spot bool) int {
 			return 0
 		}
 		x.Status, i = f.sub(i, k), k+6
-		if k = f.digits(i); k <= i || f.lead0(i, k) || !f.is(k, sepBS|'l'<<16, 6) {
+		var id uint64
+		if k, id = f.id(i); k <= i || f.lead0(i, k) || !f.is(k, sepBS|'l'<<16, 6) {
 			return 0
 		}
-		x.OrderID, i = f.sub(i, k), k+6
+		x.OrderID, x.IDNum, i = f.sub(i, k), id, k+6
 	} else {
 		if !f.is(k, sepSS|'i'<<24, 7) {
 			return 0
 		}
 		x.Status, i = f.sub(i, k), k+7
-		if k = f.digits(i); k <= i || !f.is(k, sepSS|'l'<<24, 7) {
+		var id uint64
+		if k, id = f.id(i); k <= i || !f.is(k, sepSS|'l'<<24, 7) {
 			return 0
 		}
-		x.OrderID, i = f.sub(i, k), k+7
+		x.OrderID, x.IDNum, i = f.sub(i, k), id, k+7
 	}
 	// l, a string
 	k = f.text(i)
@@ -545,13 +632,11 @@ func execBody(f lineBuf, i int, x *ExecView, spot bool) int {
 	x.LastQty = f.sub(i, k)
 	// z, a decimal
 	z := k + 7
-	ze := f.digits(z)
-	if ze > z && f.at(ze) == '.' {
-		ze = f.frac(ze)
-	}
+	ze, zn, zs := f.dec(z)
 	if ze <= z || !f.is(ze, sepSS|'L'<<24, 7) {
 		return 0
 	}
+	x.ZNum, x.ZScale = zn, zs
 	// L n, strings (n's end checked with N)
 	l := ze + 7
 	le := f.text(l)

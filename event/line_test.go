@@ -65,9 +65,24 @@ func shortEndReports() []string {
 
 // decodeLine decodes frame with execLine, without it, and generically.
 func decodeLine(frame []byte) (line, table, generic []Event) {
-	var l, t, g Decoder
-	t.noLine, g.generic = true, true
-	return l.Decode(frame), t.Decode(frame), g.Decode(frame)
+	return newLineDecoders().decode(frame)
+}
+
+// lineDecoders are a decoder with execLine, one without it and a generic
+// one, kept across frames (a Decoder holds no state between frames but
+// its buffers) so that each frame costs no new buffers.
+type lineDecoders struct{ line, table, generic Decoder }
+
+func newLineDecoders() *lineDecoders {
+	d := &lineDecoders{}
+	d.table.noLine, d.generic.generic = true, true
+	return d
+}
+
+// decode decodes frame with execLine, without it, and generically; the
+// events are good until the next call.
+func (d *lineDecoders) decode(frame []byte) (line, table, generic []Event) {
+	return d.line.Decode(frame), d.table.Decode(frame), d.generic.Decode(frame)
 }
 
 // TestExecLineWholeReport: a report written the usual way is read whole
@@ -96,10 +111,11 @@ const lineBytes = "\"\\ !#,.:}{[]-+eE0159aA\x00\x1f\x7f\x80\xff"
 // changed, cut short at any byte, or with a byte inserted anywhere,
 // decodes the same with execLine, without it and generically.
 func TestExecLineMutations(t *testing.T) {
+	t.Parallel()
+	d := newLineDecoders()
 	check := func(f []byte) {
-		t.Helper()
 		f = f[:len(f):len(f)]
-		line, table, generic := decodeLine(f)
+		line, table, generic := d.decode(f)
 		if diff := sameEvents(line, generic); diff != "" {
 			t.Fatalf("%q: line differs from generic: %s", f, diff)
 		}
@@ -115,18 +131,29 @@ func TestExecLineMutations(t *testing.T) {
 
 // mutations calls check with r cut short at each byte, with each byte
 // changed to each of lineBytes or one inserted before it, and twice in
-// an array.
+// an array: each frame once (r itself, for a byte changed to itself; a
+// byte inserted before its twin is the one inserted after it), in a
+// buffer check must not keep, whose capacity is its length.
 func mutations(r string, check func([]byte)) {
+	buf := make([]byte, 0, 2*len(r)+4)
+	tight := func(f []byte) []byte { return f[:len(f):len(f)] }
+	check(tight(append(buf[:0], r...)))
 	for i := range len(r) {
-		check([]byte(r[:i]))
+		check(tight(append(buf[:0], r[:i]...)))
 		for _, c := range []byte(lineBytes) {
-			f := []byte(r)
-			f[i] = c
-			check(f)
-			check([]byte(r[:i] + string(c) + r[i:]))
+			if c != r[i] {
+				f := append(buf[:0], r...)
+				f[i] = c
+				check(tight(f))
+			}
+			// (as before, a byte of 0x80 or more is inserted as the
+			// rune's UTF-8)
+			if ins := string(rune(c)); !strings.HasSuffix(r[:i], ins) {
+				check(tight(append(append(append(buf[:0], r[:i]...), ins...), r[i:]...)))
+			}
 		}
 	}
-	check([]byte(`[` + r + `,` + r + `]`))
+	check(tight(append(buf[:0], `[`+r+`,`+r+`]`...)))
 }
 
 // FuzzExecLine: any frame decodes the same with execLine, without it and

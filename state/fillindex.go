@@ -415,6 +415,19 @@ func shortDecValue(z []byte) (sig uint64, exp int64, ok, plain bool) {
 	return v, exp, true, true
 }
 
+// scaledDec is decValue of a decimal whose digits, read as one number,
+// are v, f of them after its point (at most 19 digits in all).
+func scaledDec(v uint64, f int) (sig uint64, exp int64) {
+	if v == 0 {
+		return 0, 0
+	}
+	exp = int64(decDigits(v) - f)
+	for v%10 == 0 {
+		v /= 10
+	}
+	return v, exp
+}
+
 // decDigits is the number of decimal digits of v (v > 0).
 func decDigits(v uint64) int {
 	t := bits.Len64(v) * 1233 >> 12 // log10(2) is about 1233/4096: t or t+1 digits

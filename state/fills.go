@@ -263,6 +263,9 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order, p *prep) {
 			zk = b.zKeyMix(m, p.idKey, p.zSig, int64(p.zExp))
 		} else if p != nil {
 			zk = b.zKeyOfPrep(m, p, x.OrderID, x.CumQty)
+		} else if x.ZScale != 0 && o.key != 0 { // z's number from the decoder
+			sig, exp := scaledDec(x.ZNum, int(x.ZScale)-1)
+			zk = b.zKeyMix(m, o.key, sig, exp)
 		} else {
 			zk = b.zKeyOf(m, o.key, x.OrderID, x.CumQty)
 		}

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bhtop/event"
 	"strings"
 	"testing"
 )
@@ -52,5 +53,68 @@ func TestNumKeyDigitByDigit(t *testing.T) {
 				seen[k] = v
 			}
 		}
+	}
+}
+
+// decodedUpdate is the view of an order update with id and z, written as
+// the service writes it and decoded; nil when it is no order update.
+func decodedUpdate(id, z string, contract bool) *event.ExecView {
+	r := event.ExecutionReport{EventTime: 7, Symbol: "ETHBTC", ClientOrderID: "12", Side: "SELL", Type: "LIMIT",
+		TimeInForce: "GTC", Quantity: "1.5", Price: "0.1", Status: "NEW", OrderID: id, LastQty: "0", CumQty: z,
+		LastPrice: "0", Commission: "0", Created: 1, CumQuote: "0", Contract: contract, Leverage: "5"}
+	var d event.Decoder
+	evs := d.Decode(event.AppendExecution(nil, &r, event.EncodeOptions{}))
+	if evs[0].Kind != event.KindExecution && evs[0].Kind != event.KindContractExecution {
+		return nil
+	}
+	return &evs[0].Exec
+}
+
+// TestIDKeyDecoded: the key of a decoded update (the decoder's number
+// when it handed one over) is numKey of its id, for ids of 1 to 21
+// digits in spot and contract reports.
+func TestIDKeyDecoded(t *testing.T) {
+	known := 0
+	for n := 1; n <= 21; n++ {
+		for _, id := range []string{strings.Repeat("9", n), "1" + strings.Repeat("0", n-1), "0" + strings.Repeat("3", n-1)} {
+			for _, contract := range []bool{false, true} {
+				x := decodedUpdate(id, "0", contract)
+				if x == nil {
+					continue // a spot id with a leading zero: no JSON integer
+				}
+				if x.IDNum != 0 {
+					known++
+				}
+				if k := idKey(x); k != numKey(id) {
+					t.Errorf("idKey of %q (IDNum %d) = %x, numKey %x", id, x.IDNum, k, numKey(id))
+				}
+			}
+		}
+	}
+	if known == 0 {
+		t.Error("no decoded update handed its id's number over")
+	}
+}
+
+// TestZValueDecoded: z's value from the decoder's number (scaledDec) is
+// decValue of its literal, which the z key takes otherwise.
+func TestZValueDecoded(t *testing.T) {
+	known := 0
+	for _, z := range []string{"0", "0.0", "00.000", "7", "70", "1.5", "10.50", "1234567.1234567", "1000000.1000000",
+		"0.0000001", "0.00000001", "12345678", "9999999.9999999", "007.50", "1234.5678", "0.1234567"} {
+		for _, contract := range []bool{false, true} {
+			x := decodedUpdate("5", z, contract)
+			if x == nil || x.ZScale == 0 {
+				continue
+			}
+			known++
+			sig, exp := scaledDec(x.ZNum, int(x.ZScale)-1)
+			if wsig, wexp, ok := decValue([]byte(z)); !ok || sig != wsig || exp != wexp {
+				t.Errorf("z %q: scaledDec %d %d, decValue %d %d", z, sig, exp, wsig, wexp)
+			}
+		}
+	}
+	if known == 0 {
+		t.Error("no decoded update handed z's number over")
 	}
 }

@@ -78,8 +78,21 @@ func numKey[T string | []byte](id T) uint64 {
 			v = v*10 + uint64(c-'0')
 		}
 	}
-	// splitmix64's finalizer: each step is invertible.
-	v++
+	return mixID(v + 1)
+}
+
+// idKey is numKey(x.OrderID), from the number the decoder handed over
+// when it read one (x.IDNum).
+func idKey(x *event.ExecView) uint64 {
+	if x.IDNum != 0 {
+		return mixID(x.IDNum)
+	}
+	return numKey(x.OrderID)
+}
+
+// mixID is numKey of the id whose number is v-1 (v > 0): splitmix64's
+// finalizer, each step invertible.
+func mixID(v uint64) uint64 {
 	v = (v ^ v>>30) * 0xbf58476d1ce4e5b9
 	v = (v ^ v>>27) * 0x94d049bb133111eb
 	return v ^ v>>31
@@ -289,7 +302,7 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, p *prep, keepMaker bool) *
 	if p != nil {
 		r, k = p.rank(), p.idKey
 	} else {
-		r, k = rank(x.Status), numKey(x.OrderID)
+		r, k = rank(x.Status), idKey(x)
 	}
 	var o *order // mk.orders.getKey, inlined
 	if k != 0 {

@@ -61,7 +61,7 @@ func (p *prep) fillLits() unsafe.Pointer {
 
 // prepOrder sets what foldOrder needs of x: the id's key and the rank.
 func (p *prep) prepOrder(x *event.ExecView) {
-	p.idKey = numKey(x.OrderID)
+	p.idKey = idKey(x)
 	p.flags = uint32(rank(x.Status)) << prepRankShift
 }
 
@@ -86,7 +86,11 @@ func (p *prep) prepFill(x *event.ExecView) {
 	if x.CumQty == nil || p.idKey == 0 {
 		return
 	}
-	if sig, exp, ok := decValue(x.CumQty); ok && int64(int32(exp)) == exp {
+	if x.ZScale != 0 { // z's number from the decoder
+		sig, exp := scaledDec(x.ZNum, int(x.ZScale)-1)
+		p.zSig, p.zExp = sig, int32(exp)
+		p.flags |= prepZ
+	} else if sig, exp, ok := decValue(x.CumQty); ok && int64(int32(exp)) == exp {
 		p.zSig, p.zExp = sig, int32(exp)
 		p.flags |= prepZ
 	}
