@@ -342,3 +342,42 @@ func TestAllViewMoreLineNamesWhole(t *testing.T) {
 		})
 	}
 }
+
+// TestAllViewUsesRows: at 40×24 with 23 of 25 accounts not live (each
+// three lines: amounts, stream, note) the All view showed 5 accounts,
+// hid 20 and left 2 rows blank under the Total. An account that does not
+// fit whole is shown without its note (the Total line names the accounts
+// it leaves out) so that no more rows than a hidden account's amounts and
+// stream lines need stay blank.
+func TestAllViewUsesRows(t *testing.T) {
+	for _, sz := range [][2]int{{40, 24}, {80, 24}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			var accts []Account
+			for i := range 25 {
+				accts = append(accts, Account{Name: "bot" + itoa(uint64(i+10)), Backend: newTestBackend(testSnapshot()), Market: marketHub(testMarket()), ValueIn: "USDT"})
+			}
+			for i := 1; i <= 23; i++ {
+				accts[i] = twoAccounts()[1]
+				accts[i].Name = "bot" + itoa(uint64(i+10))
+			}
+			m := sized(NewDesk(accts, WithNow(fixedNow), WithNoColor(true)), sz[0], sz[1])
+			out := ansi.Strip(press(t, m, "A").View().Content)
+			checkScreen(t, out, sz[0], sz[1])
+			lines := strings.Split(out, "\n")
+			total := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, " Total ") })
+			help := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, " ? help") })
+			if total < 0 || help < total {
+				t.Fatalf("no Total line above the help line:\n%s", out)
+			}
+			if blank := help - total - 1; blank >= 2 {
+				t.Errorf("%d blank rows under the Total while accounts are left out:\n%s", blank, out)
+			}
+			if testing.Verbose() {
+				t.Log("\n" + out)
+			}
+			if !strings.Contains(out, " more ") {
+				t.Errorf("no line counting the accounts left out:\n%s", out)
+			}
+		})
+	}
+}

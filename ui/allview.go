@@ -233,9 +233,15 @@ func (m *Model) writeAll(b *screenBuf) {
 		room-- // the line saying what is left out
 	}
 	shown := 0
-	for _, g := range groups {
+	for i, g := range groups {
 		if n > h-len(lines)-2 && len(g) > room {
-			break
+			// Shown without its note (last, under a stacked row) rather
+			// than leaving the rows blank: the Total line names the
+			// accounts it leaves out.
+			if !stacked || rows[i].note == "" || len(g)-1 > room {
+				break
+			}
+			g = g[:len(g)-1]
 		}
 		lines = append(lines, g...)
 		room -= len(g)
