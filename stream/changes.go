@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"bhtop/api"
 	"bhtop/state"
 )
@@ -136,7 +138,7 @@ func describe(o *state.Order, before orderMark, seen bool) string {
 		// limit).
 		avg := ""
 		if o.AvgPrice != nil && *o.AvgPrice != "" {
-			avg = " at avg " + *o.AvgPrice
+			avg = " at avg " + readableAvg(*o.AvgPrice, o.Price)
 		}
 		return fmt.Sprintf("fill %s: executed %s%s, %s", what, o.ExecutedQty, avg, o.Status)
 	case canceledNote:
@@ -149,4 +151,26 @@ func describe(o *state.Order, before orderMark, seen bool) string {
 		return fmt.Sprintf("%s %s", o.Status, what)
 	}
 	return ""
+}
+
+// readableAvg is the average fill price avg for reading: one that does
+// not divide evenly ("100.333333333333333333") is rounded to the order's
+// price's decimals + 2, and at least 8 significant digits, trailing
+// zeros trimmed; one with no more decimals than that is kept as it is.
+// The dump's avgPrice keeps every digit.
+func readableAvg(avg, price string) string {
+	a, err := decimal.NewFromString(avg)
+	if err != nil || a.IsZero() {
+		return avg
+	}
+	places := int32(2)
+	if p, err := decimal.NewFromString(price); err == nil && p.Exponent() < 0 {
+		places -= p.Exponent()
+	}
+	msd := int32(a.NumDigits()) + a.Exponent() - 1 // a's first digit is at 10^msd
+	places = max(places, 7-msd)
+	if -a.Exponent() <= places {
+		return avg
+	}
+	return a.Round(places).String()
 }

@@ -44,6 +44,16 @@ func TestOrderNotes(t *testing.T) {
 		// limit; the note now says the average price it filled at.
 		{"a fill below the limit", []*state.Order{base[0], base[1], base[2], withAvg(order("spot", "100", "FILLED", "1"), "2990.5")},
 			[]string{"fill BUY 1 ETHUSDT LIMIT @ 3000 (order 100): executed 1 at avg 2990.5, FILLED"}},
+		// An average that does not divide evenly read "at avg
+		// 100.333333333333333333": it is rounded for reading (the dump's
+		// avgPrice keeps every digit), to the price's decimals + 2 and at
+		// least 8 significant digits.
+		{"an inexact average", []*state.Order{base[0], base[1], base[2], withAvg(order("spot", "100", "FILLED", "3"), "100.333333333333333333")},
+			[]string{"executed 3 at avg 100.33333, FILLED"}},
+		{"a small inexact average", []*state.Order{base[0], base[1], base[2], withAvg(order("spot", "100", "FILLED", "3"), "0.0001234566666666666666667")},
+			[]string{"executed 3 at avg 0.00012345667, FILLED"}},
+		{"an exact average", []*state.Order{base[0], base[1], base[2], withAvg(order("spot", "100", "FILLED", "3"), "2990.25")},
+			[]string{"executed 3 at avg 2990.25, FILLED"}},
 		{"a cancel and a reject", []*state.Order{order("contract", "9", "CANCELED", "0"), base[1], order("spot", "5", "REJECTED", "0"), base[3]},
 			[]string{"canceled BUY 1 ETHUSDT LIMIT @ 3000 (order 9)", "rejected BUY 1 ETHUSDT LIMIT @ 3000 (order 5)"}},
 		{"new orders between and after known ones", []*state.Order{base[0], order("contract", "11", "NEW", "0"), base[2], order("spot", "99", "NEW", "0"), base[3], order("spot", "1000", "NEW", "0")},
