@@ -77,12 +77,7 @@ func TestParseDecFast(t *testing.T) {
 		}
 	}
 	for _, s := range lits {
-		got, gok := ParseDec([]byte(s))
-		want, wok := parseDec([]byte(s))
-		if gok != wok || got.Neg != want.Neg || string(got.Int) != string(want.Int) || string(got.Frac) != string(want.Frac) ||
-			got.lead != want.lead || got.n != want.n || got.Exp != want.Exp || (got.Frac == nil) != (want.Frac == nil) {
-			t.Errorf("ParseDec(%q) = %+v %v, want %+v %v", s, got, gok, want, wok)
-		}
+		checkParseDec(t, s)
 	}
 }
 
@@ -92,13 +87,20 @@ func FuzzParseDec(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got, gok := ParseDec([]byte(s))
-		want, wok := parseDec([]byte(s))
-		if gok != wok || got.Neg != want.Neg || string(got.Int) != string(want.Int) || string(got.Frac) != string(want.Frac) ||
-			got.lead != want.lead || got.n != want.n || got.Exp != want.Exp || (got.Frac == nil) != (want.Frac == nil) {
-			t.Errorf("ParseDec(%q) = %+v %v, want %+v %v", s, got, gok, want, wok)
-		}
+		checkParseDec(t, s)
 	})
+}
+
+// checkParseDec fails t when ParseDec's one-pass path and parseDec do
+// not agree on s.
+func checkParseDec(t *testing.T, s string) {
+	t.Helper()
+	got, gok := ParseDec([]byte(s))
+	want, wok := parseDec([]byte(s))
+	if gok != wok || got.Neg != want.Neg || string(got.Int) != string(want.Int) || string(got.Frac) != string(want.Frac) ||
+		got.lead != want.lead || got.n != want.n || got.Exp != want.Exp || (got.Frac == nil) != (want.Frac == nil) {
+		t.Errorf("ParseDec(%q) = %+v %v, want %+v %v", s, got, gok, want, wok)
+	}
 }
 
 // TestParseTime checks ParseTime against strconv.ParseInt on boundaries

@@ -44,69 +44,51 @@ func benchAccount() (*state.Snapshot, *market.Snapshot) {
 
 // BenchmarkOf is the equity of 1,000 assets and 500 positions (goal
 // <= 100 µs per valuation).
-func BenchmarkOf(b *testing.B) {
-	s, m := benchAccount()
-	b.ReportAllocs()
-	n, cpu0 := 0, testkit.CPUTime()
-	for b.Loop() {
-		if v := Of(s, m, "USDT"); v == nil || len(v.Unpriced) != 0 {
-			b.Fatalf("valuation %v", v)
-		}
-		n++
-	}
-	// CPU time per valuation: what other processes on a shared machine
-	// do not inflate (GC workers included).
-	if cpu := testkit.CPUTime() - cpu0; cpu > 0 {
-		b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/op")
-	}
-}
+func BenchmarkOf(b *testing.B) { benchOf(b, "USDT", 0) }
 
 // BenchmarkEquity is the equity alone (Equity: what the header, the
 // metrics and the equity alerts use) of the same account (goal <= 100 µs).
-func BenchmarkEquity(b *testing.B) {
-	s, m := benchAccount()
-	b.ReportAllocs()
-	n, cpu0 := 0, testkit.CPUTime()
-	for b.Loop() {
-		if _, unpriced, ok := Equity(s, m, "USDT"); !ok || len(unpriced) != 0 {
-			b.Fatal("no equity")
-		}
-		n++
-	}
-	if cpu := testkit.CPUTime() - cpu0; cpu > 0 {
-		b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/op")
-	}
-}
+func BenchmarkEquity(b *testing.B) { benchEquity(b, "USDT", 0) }
 
 // BenchmarkBridgedOf is BenchmarkOf valued in A007, an asset paired with
 // USDT only: no asset but A007 itself has a symbol against it or a route
 // through BTC, so every one is routed through the bridges: its partner
 // USDT, then USDT to A007; the 100 paired with BTC only stay unpriced
 // (two bridges away).
-func BenchmarkBridgedOf(b *testing.B) {
-	s, m := benchAccount()
-	b.ReportAllocs()
-	n, cpu0 := 0, testkit.CPUTime()
-	for b.Loop() {
-		if v := Of(s, m, "A007"); v == nil || len(v.Unpriced) != 100 {
-			b.Fatalf("valuation %v", v)
-		}
-		n++
-	}
-	if cpu := testkit.CPUTime() - cpu0; cpu > 0 {
-		b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/op")
-	}
-}
+func BenchmarkBridgedOf(b *testing.B) { benchOf(b, "A007", 100) }
 
 // BenchmarkBridgedEquity is BenchmarkBridgedOf's equity alone (Equity).
-func BenchmarkBridgedEquity(b *testing.B) {
+func BenchmarkBridgedEquity(b *testing.B) { benchEquity(b, "A007", 100) }
+
+// benchOf values benchAccount in `in` with Of, which must leave exactly
+// unpriced assets unpriced.
+func benchOf(b *testing.B, in string, unpriced int) {
 	s, m := benchAccount()
+	benchCPU(b, func() {
+		if v := Of(s, m, in); v == nil || len(v.Unpriced) != unpriced {
+			b.Fatalf("valuation %v", v)
+		}
+	})
+}
+
+// benchEquity is benchOf for Equity alone.
+func benchEquity(b *testing.B, in string, unpriced int) {
+	s, m := benchAccount()
+	benchCPU(b, func() {
+		if _, u, ok := Equity(s, m, in); !ok || len(u) != unpriced {
+			b.Fatalf("equity in %s: ok %v, %d unpriced", in, ok, len(u))
+		}
+	})
+}
+
+// benchCPU runs op in b's loop and reports its CPU time per call: what
+// other processes on a shared machine do not inflate (GC workers
+// included).
+func benchCPU(b *testing.B, op func()) {
 	b.ReportAllocs()
 	n, cpu0 := 0, testkit.CPUTime()
 	for b.Loop() {
-		if _, unpriced, ok := Equity(s, m, "A007"); !ok || len(unpriced) != 100 {
-			b.Fatal("no equity")
-		}
+		op()
 		n++
 	}
 	if cpu := testkit.CPUTime() - cpu0; cpu > 0 {
@@ -193,9 +175,8 @@ func benchValuer(b *testing.B, warm func(*Valuer, *state.Snapshot, *market.Snaps
 			}
 			var v Valuer
 			warm(&v, s, ring[len(ring)-1])
-			b.ReportAllocs()
-			n, cpu0 := 0, testkit.CPUTime()
-			for b.Loop() {
+			n := 0
+			benchCPU(b, func() {
 				ok := false
 				if c.name == "cold" {
 					ok = cold(s, ring[n%len(ring)])
@@ -206,10 +187,7 @@ func benchValuer(b *testing.B, warm func(*Valuer, *state.Snapshot, *market.Snaps
 					b.Fatal("no valuation")
 				}
 				n++
-			}
-			if cpu := testkit.CPUTime() - cpu0; cpu > 0 {
-				b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/op")
-			}
+			})
 		})
 	}
 }
