@@ -49,16 +49,23 @@ func newWeightFixture(t *testing.T, limit int, tweaks ...func(*Config)) *weightF
 	return f
 }
 
+// emptyWindow waits until no request is under way, then moves the clock
+// 2 minutes on: the weight's window is empty.
+func (f *weightFixture) emptyWindow(t *testing.T) {
+	t.Helper()
+	if !f.inflight.Idle(5 * time.Second) {
+		t.Fatal("a request still under way")
+	}
+	f.clk.Advance(2 * time.Minute)
+}
+
 // spend spends the client's request weight (as many resyncs, or the
 // dashboard's other requests, would) until a resync's snapshots no longer
 // fit the minute, after the window emptied: they fit again a minute (and
 // the governor's margin) later.
 func (f *weightFixture) spend(t *testing.T) {
 	t.Helper()
-	if !f.inflight.Idle(5 * time.Second) {
-		t.Fatal("a request still under way")
-	}
-	f.clk.Advance(2 * time.Minute)
+	f.emptyWindow(t)
 	for f.rest.WeightWait(snapshotWeight) == 0 {
 		if _, err := f.rest.Account(context.Background()); err != nil {
 			t.Fatal(err)
@@ -219,10 +226,7 @@ func TestReconnectWaitsForWeightUnheld(t *testing.T) {
 func TestResyncPacedWhileHeldSaysSo(t *testing.T) {
 	t.Parallel()
 	f := newWeightFixture(t, 60)
-	if !f.inflight.Idle(5 * time.Second) {
-		t.Fatal("a request still under way")
-	}
-	f.clk.Advance(2 * time.Minute)
+	f.emptyWindow(t)
 	start := f.clk.Now()
 	f.s.beforeHold = func() { // another request of the host, just before the hold
 		for f.rest.WeightWait(snapshotWeight) == 0 {
@@ -336,10 +340,7 @@ func TestConnectionLostWhileResyncWaitsForWeight(t *testing.T) {
 func TestSnapshotWeightIsWhatSnapshotsSpend(t *testing.T) {
 	t.Parallel()
 	f := newWeightFixture(t, 1000)
-	if !f.inflight.Idle(5 * time.Second) {
-		t.Fatal("a request still under way")
-	}
-	f.clk.Advance(2 * time.Minute) // the window empties
+	f.emptyWindow(t) // the window empties
 	before, _ := f.rest.Weight()
 	if _, err := f.s.takeSnapshots(context.Background()); err != nil {
 		t.Fatal(err)
