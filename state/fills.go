@@ -104,12 +104,17 @@ func (f *fill) setLits(vals ...[]byte) { f.lits = packLits(f.lits, f.ends[:], va
 
 // fillBook holds the fills of one Store.
 type fillBook struct {
-	limit   int
-	ring    []fill
-	next    int // slot written next once the ring is full
-	seq     uint64
-	byKey   keyIndex[int32] // trade keys, z keys and match keys (chain heads) → slot
-	seed    maphash.Seed
+	limit int
+	ring  []fill
+	next  int // slot written next once the ring is full
+	seq   uint64
+	byKey keyIndex[int32] // trade keys and z keys → slot: an entry for each fill (findZ, findTrade)
+	heads keyIndex[int32] // match keys → the slot of their chain's head
+	seed  maphash.Seed
+	// keyOr: bits set in every key. Tests set most of them, so that keys
+	// collide and the checks of the fills a key names are exercised
+	// (FuzzFills); 0 otherwise.
+	keyOr   uint64
 	salt    uint64 // of seed: mixed into the keys zKey makes of numbers
 	records int    // fills in a chain of records ('r'): the only ones an event lacking t pairs with
 	// Event fills lacking a trade id join their chain ('e') only when a
@@ -342,7 +347,7 @@ func (s *Store) foldFill(in *fillIn) {
 	var tk, zk uint64
 	if in.v[flTrade] != nil {
 		tk = b.tradeKey(in.mkt, in.v[flOrder], in.v[flTrade])
-		if i, ok := b.byKey.get(tk); ok && b.isTrade(i, in) {
+		if i, ok := b.findTrade(tk, in); ok {
 			if in.v[flZ] != nil {
 				zk = b.zKeyOf(in.mkt, in.idKey, in.v[flOrder], in.v[flZ])
 			}
@@ -353,14 +358,12 @@ func (s *Store) foldFill(in *fillIn) {
 	zat := -1 // where zk goes in byKey, until the index changes
 	if in.v[flZ] != nil {
 		zk = b.zKeyOf(in.mkt, in.idKey, in.v[flOrder], in.v[flZ])
-		i, at, ok := b.byKey.find(zk)
-		if ok && b.isZ(i, in) {
+		i, at, ok := b.findZ(zk, in)
+		if ok {
 			s.mergeFill(i, in, tk, zk)
 			return
 		}
-		if !ok {
-			zat = at
-		}
+		zat = at
 	}
 	var me, mr uint64 // match keys, once needed
 	switch {
@@ -421,7 +424,7 @@ func (b *fillBook) isZ(i int32, in *fillIn) bool {
 // paired with a dropped event half is taken only when no other is (it
 // may meet its own event).
 func (b *fillBook) matchHalf(in *fillIn, kind byte, key uint64) (int32, bool) {
-	i, ok := b.byKey.get(key)
+	i, ok := b.heads.get(key)
 	if !ok {
 		return 0, false
 	}
@@ -461,7 +464,7 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 	if f.tkey == 0 && tk != 0 {
 		f.setLit(flTrade, in.v[flTrade])
 		f.tkey = tk
-		b.byKey.put(tk, i)
+		b.byKey.add(tk, i)
 		changed = true
 	}
 	if len(f.lit(flZ)) == 0 && len(in.v[flZ]) > 0 {
@@ -475,7 +478,7 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 	}
 	if f.zkey == 0 && zk != 0 {
 		f.zkey = zk
-		b.byKey.put(zk, i)
+		b.byKey.add(zk, i)
 	}
 	if !f.makerKnown && in.makerKnown {
 		f.maker, f.makerKnown, changed = in.maker, true, true
@@ -510,10 +513,10 @@ func (s *Store) addFill(in *fillIn, tk, zk, mr uint64, zat int) {
 	s.setText(&f.asset, in.asset)
 	f.lits = s.slab.packFill(f.lits, &f.ends, &in.v)
 	if tk != 0 {
-		b.byKey.put(tk, i)
+		b.byKey.add(tk, i)
 	}
 	if zk != 0 && !zPut {
-		b.byKey.put(zk, i)
+		b.byKey.add(zk, i)
 	}
 	switch {
 	case tk == 0:
@@ -561,7 +564,7 @@ func (s *Store) addExecFill(m uint8, x *event.ExecView, o *order, p *prep, zk ui
 	}
 	f.ends[flTrade], f.ends[flPnl] = f.ends[flZ], f.ends[flZ] // none
 	if !zPut {
-		b.byKey.put(zk, i)
+		b.byKey.add(zk, i)
 	}
 	f.mkind = 'e' // its match key waits for indexEvents
 	b.added1()
@@ -663,7 +666,7 @@ func (b *fillBook) evict(f *fill, i int32) {
 	}
 	b.byKey.dropIf(f.zkey, i)
 	if f.mkey != 0 {
-		b.byKey.dropIf(f.mkey, i)
+		b.heads.dropIf(f.mkey, i)
 	}
 	if f.mkind == 'r' {
 		b.records--
@@ -686,7 +689,7 @@ func (b *fillBook) added1() {
 // chain.
 func (b *fillBook) chain(i int32) {
 	f := &b.ring[i]
-	if j, ok := b.byKey.swap(f.mkey, i); ok {
+	if j, ok := b.heads.swap(f.mkey, i); ok {
 		f.next, f.nextSeq = j, b.ring[j].seq
 	}
 }
