@@ -522,6 +522,22 @@ func addDigits(sig uint64, nd, zeros int, run []byte) (uint64, int, int) {
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
+// sameByValue reports whether the decimal literals a and b are one value
+// as matchKeys hashes them (the adjusted exponent and significant digits
+// of ParseDec's split, which any text gets) and as CompareDecimal
+// compares them: a match key found is checked by it, so a key shared by
+// chance pairs nothing matchKeys would not (".0" and "0.0", malformed
+// and not, compare equal but hash apart).
+func sameByValue(a, b []byte) bool {
+	if event.CompareDecimal(a, b) != 0 {
+		return false
+	}
+	var ba, bb [64]byte
+	da, _ := event.ParseDec(a)
+	db, _ := event.ParseDec(b)
+	return string(da.Digits(appendExp(ba[:0], &da))) == string(db.Digits(appendExp(bb[:0], &db)))
+}
+
 // matchKeys returns the keys of what pairs an event fill lacking its
 // trade id with a record lacking its z: (market, orderId, qty and price
 // by value), for the chain of event fills (e) and of records (r).

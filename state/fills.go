@@ -439,7 +439,7 @@ func (b *fillBook) matchHalf(in *fillIn, kind byte, key uint64) (int32, bool) {
 			lacks = len(f.lit(flZ)) == 0
 		}
 		if lacks && f.mkt == in.mkt && string(f.lit(flOrder)) == string(in.v[flOrder]) &&
-			event.CompareDecimal(f.lit(flQty), in.v[flQty]) == 0 && event.CompareDecimal(f.lit(flPrice), in.v[flPrice]) == 0 {
+			sameByValue(f.lit(flQty), in.v[flQty]) && sameByValue(f.lit(flPrice), in.v[flPrice]) {
 			switch {
 			case !f.again:
 				found = i
