@@ -2,6 +2,7 @@ package state
 
 import (
 	"hash/maphash"
+	"math"
 	"unsafe"
 
 	"bhtop/event"
@@ -123,6 +124,19 @@ type fillBook struct {
 	indexed uint64
 	eager   bool // index each at its arrival, never through addExecFill (tests compare the two ways)
 	dirty   bool
+	ready   bool // seed and salt are set
+
+	// The z keys of the usual fills are put in byKey only when a fill is
+	// looked up there (indexZ): those up to seq zIndexed are in. A fill of
+	// an order whose z is above every z of the order's fills kept (its
+	// cover: order.fillSig, fillExp) cannot be a repeat, so it is added
+	// without a look and its key is never hashed nor put nor dropped
+	// (foldExecFill): ~150 instructions of the ~650 a fill took. That holds
+	// while every fill with a z kept is covered by its order; those that
+	// are not (an event the ordering rules refused, an order dropped while
+	// its fills are kept) are wild: wildSeq is the newest, and while one
+	// is kept every usual fill is looked up.
+	zIndexed, wildSeq uint64
 
 	// Snapshot bookkeeping (fillrows.go): view is the fills of the last
 	// snapshot's rows, in order; rebuild says a fill already shown
@@ -262,20 +276,49 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order, p *prep) {
 	} else {
 		usual = usualFill(x)
 	}
-	if o != nil && usual && b.records == 0 && b.gone.records == 0 && b.byKey.tab != nil && !b.eager {
+	if o != nil && usual && b.records == 0 && b.gone.records == 0 && b.ready && !b.eager {
+		var sig uint64 // z's value (decValue's), when known
+		var exp int64
+		known := false
+		if p != nil {
+			if p.flags&prepZ != 0 {
+				sig, exp, known = p.zSig, int64(p.zExp), true
+			}
+		} else if x.ZScale != 0 { // z's number from the decoder
+			sig, exp = scaledDec(x.ZNum, int(x.ZScale)-1)
+			known = true
+		} else if len(x.CumQty) <= 19 {
+			var plain bool
+			sig, exp, known, plain = shortDecValue(x.CumQty)
+			known = known && plain
+		}
+		if known && b.wildSeq+uint64(len(b.ring)) <= b.seq {
+			mant := alignDec(sig)
+			if o.fillSeq == 0 && sig != 0 || zAbove(exp, mant, o.fillExp, o.fillMant) {
+				// Above every z of the order's fills, none wild: no fill
+				// kept has this z. Added without its key (indexZ puts it
+				// when needed).
+				s.addExecFill(m, x, o, p, 0, -1)
+				o.fillSeq, o.fillExp, o.fillMant = b.seq, exp, mant
+				return
+			}
+		}
+		if b.zIndexed != b.seq {
+			b.indexZ()
+		}
 		var zk uint64
-		if p != nil && p.flags&prepZ != 0 { // (zKeyOfPrep, inlined)
-			zk = b.zKeyMix(m, p.idKey, p.zSig, int64(p.zExp))
-		} else if p != nil {
-			zk = b.zKeyOfPrep(m, p, x.OrderID, x.CumQty)
-		} else if x.ZScale != 0 && o.key != 0 { // z's number from the decoder
-			sig, exp := scaledDec(x.ZNum, int(x.ZScale)-1)
+		if known && o.key != 0 { // (o.key is p.idKey when p is not nil)
 			zk = b.zKeyMix(m, o.key, sig, exp)
 		} else {
 			zk = b.zKeyOf(m, o.key, x.OrderID, x.CumQty)
 		}
 		if _, at, ok := b.byKey.find(zk); !ok {
 			s.addExecFill(m, x, o, p, zk, at)
+			if known {
+				b.cover(o, b.seq, sig, exp)
+			} else {
+				b.coverLit(o, b.seq, x.CumQty)
+			}
 			return
 		}
 	}
@@ -337,9 +380,13 @@ func (s *Store) ApplyTrades(recs []TradeSnap) {
 // pair up through matchHalf.
 func (s *Store) foldFill(in *fillIn) {
 	b := &s.fills
-	if b.byKey.tab == nil {
+	if !b.ready {
 		b.seed = maphash.MakeSeed()
 		b.salt = maphash.Bytes(b.seed, []byte("z"))
+		b.ready = true
+	}
+	if b.zIndexed != b.seq {
+		b.indexZ()
 	}
 	if in.v[flZ] != nil && !in.idKnown {
 		in.idKey, in.idKnown = numKey(in.v[flOrder]), true
@@ -352,6 +399,7 @@ func (s *Store) foldFill(in *fillIn) {
 				zk = b.zKeyOf(in.mkt, in.idKey, in.v[flOrder], in.v[flZ])
 			}
 			s.mergeFill(i, in, tk, zk)
+			b.claimZ(in, b.ring[i].seq)
 			return
 		}
 	}
@@ -360,7 +408,7 @@ func (s *Store) foldFill(in *fillIn) {
 		zk = b.zKeyOf(in.mkt, in.idKey, in.v[flOrder], in.v[flZ])
 		i, at, ok := b.findZ(zk, in)
 		if ok {
-			s.mergeFill(i, in, tk, zk)
+			s.mergeFill(i, in, tk, zk) // (its z is in's: claimed already)
 			return
 		}
 		zat = at
@@ -388,17 +436,104 @@ func (s *Store) foldFill(in *fillIn) {
 		_, mr = b.matchKeys(in.mkt, in.v[flOrder], in.v[flQty], in.v[flPrice])
 		if i, ok := b.matchHalf(in, 'r', mr); ok {
 			s.mergeFill(i, in, 0, zk)
+			b.claimZ(in, b.ring[i].seq)
 			return
 		}
 		if gone, ok := b.pairGone(in, 'r', mr); ok {
 			s.addFill(in, tk, zk, mr, zat)
 			b.markAgain(gone, false)
+			b.claimZ(in, b.seq)
 			return
 		}
 	case tk == 0:
 		return // neither key: nothing to tell it apart by
 	}
 	s.addFill(in, tk, zk, mr, zat)
+	if zk != 0 {
+		b.claimZ(in, b.seq)
+	}
+}
+
+// claimZ notes that the fill numbered seq has in's z (when in has one):
+// the fill of an event its order applied is covered by that order, any
+// other is wild (fillBook.wildSeq).
+func (b *fillBook) claimZ(in *fillIn, seq uint64) {
+	switch {
+	case in.v[flZ] == nil:
+	case in.texts != nil: // the order the event was applied to
+		b.coverLit(in.texts, seq, in.v[flZ])
+	default:
+		b.wildSeq = max(b.wildSeq, seq)
+	}
+}
+
+// cover counts the fill numbered seq, of z (sig, exp) (decValue's),
+// among order o's: its cover grows to z.
+func (b *fillBook) cover(o *order, seq, sig uint64, exp int64) {
+	exp, mant := zRank(sig, exp)
+	if o.fillSeq == 0 || zAbove(exp, mant, o.fillExp, o.fillMant) {
+		o.fillExp, o.fillMant = exp, mant
+	}
+	o.fillSeq = max(o.fillSeq, seq)
+}
+
+// coverLit is cover of a z literal; one decValue cannot take (over 19
+// significant digits) makes the cover unbounded: each later fill of the
+// order is looked up.
+func (b *fillBook) coverLit(o *order, seq uint64, z []byte) {
+	if sig, exp, ok := decValue(z); ok {
+		b.cover(o, seq, sig, exp)
+		return
+	}
+	o.fillExp, o.fillMant = math.MaxInt64, math.MaxUint64
+	o.fillSeq = max(o.fillSeq, seq)
+}
+
+// orphan notes that order o is dropped: its fills kept are wild (an
+// order of its id made again starts with no cover).
+func (b *fillBook) orphan(o *order) { b.wildSeq = max(b.wildSeq, o.fillSeq) }
+
+// alignDec is the significant digits sig (decValue's, at most 19)
+// aligned on the left in 19 digits: two decimals of one adjusted
+// exponent compare as their aligned digits (0 for 0).
+func alignDec(sig uint64) uint64 {
+	if sig == 0 {
+		return 0
+	}
+	return sig * pow10[19-decDigits(sig)]
+}
+
+// zRank is what zAbove compares of the decimal (sig, exp) (decValue's):
+// its adjusted exponent, math.MinInt64 for 0 (below any other), and its
+// digits aligned (alignDec).
+func zRank(sig uint64, exp int64) (int64, uint64) {
+	if sig == 0 {
+		return math.MinInt64, 0
+	}
+	return exp, alignDec(sig)
+}
+
+// zAbove reports whether a decimal of adjusted exponent exp and aligned
+// digits mant (zRank) is above the one of (wexp, wmant) by magnitude;
+// (math.MaxInt64, math.MaxUint64) is above all.
+func zAbove(exp int64, mant uint64, wexp int64, wmant uint64) bool {
+	return mant != 0 && (exp > wexp || exp == wexp && mant > wmant)
+}
+
+// indexZ puts in byKey the z keys of the fills added since the last call
+// without theirs (foldExecFill), oldest first: byKey is then what putting
+// each at its arrival would have made of the fills kept.
+func (b *fillBook) indexZ() {
+	for seq := max(b.zIndexed+1, b.seq-uint64(len(b.ring))+1); seq <= b.seq; seq++ {
+		i := int32((seq - 1) % uint64(b.limit))
+		f := &b.ring[i]
+		if f.seq != seq || f.zkey != 0 || f.ends[flZ] == f.ends[flFee] { // (no z: a record)
+			continue
+		}
+		f.zkey = b.zKey(f.mkt, f.lit(flOrder), f.lit(flZ))
+		b.byKey.add(f.zkey, i)
+	}
+	b.zIndexed = b.seq
 }
 
 // isTrade reports whether slot i holds in's order's execution of the
@@ -563,7 +698,8 @@ func (s *Store) addExecFill(m uint8, x *event.ExecView, o *order, p *prep, zk ui
 		f.lits = s.slab.packAt(f.lits, f.ends[:flTrade], unsafe.Pointer(x), execFillOffs[:])
 	}
 	f.ends[flTrade], f.ends[flPnl] = f.ends[flZ], f.ends[flZ] // none
-	if !zPut {
+	// zk 0: indexZ puts it when needed.
+	if zk != 0 && !zPut {
 		b.byKey.add(zk, i)
 	}
 	f.mkind = 'e' // its match key waits for indexEvents
@@ -626,8 +762,11 @@ func (b *fillBook) take(zk uint64, zat int) (i int32, f *fill, zPut bool) {
 	g := &b.gone
 	if n := g.next; f.mkind == 'e' && f.tkey|f.mkey == 0 && !f.again && int(n) < len(g.ring) && !g.ring[n].keyed {
 		// The usual drop: an event fill lacking t, in no chain, over an
-		// entry no record looked at (goneBook.take).
-		b.byKey.dropIf(f.zkey, i)
+		// entry no record looked at (goneBook.take); its z key is not in
+		// byKey when it never had to be (indexZ).
+		if f.zkey != 0 {
+			b.byKey.dropIf(f.zkey, i)
+		}
 		g.next++
 		g.added++
 		e := &g.ring[n]
