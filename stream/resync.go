@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -210,7 +211,7 @@ func (as waitAs) reason(why string) string {
 // when ctx ends or gone (nil: never) is closed.
 func (s *Session) turn(ctx context.Context, as waitAs, gone <-chan struct{}) (release func(), err error) {
 	if release, ok := s.rest.TryTurn(); ok {
-		return release, nil
+		return s.holdTurn(as, release), nil
 	}
 	prev := s.statusNow()
 	s.setStatus(func(st *Status) { st.State, st.Reason, st.RetryAt = as.state, as.reason(waitingForTurn), time.Time{} })
@@ -222,7 +223,38 @@ func (s *Session) turn(ctx context.Context, as waitAs, gone <-chan struct{}) (re
 	case err != nil:
 		return nil, fmt.Errorf("resync: waiting for the host's turn: %w", err)
 	}
-	return release, nil
+	return s.holdTurn(as, release), nil
+}
+
+// holdTurn says, for the sessions of the host waiting for the turn just
+// taken, which account holds it and whether it connects (a rotation's
+// replacement too) or resyncs; the release returned says nothing again
+// before it releases the turn.
+func (s *Session) holdTurn(as waitAs, release func()) func() {
+	what := "connecting"
+	if as.state == StateResyncing {
+		what = "resyncing"
+	}
+	if s.cfg.Name != "" {
+		what = s.cfg.Name + " " + what
+	}
+	s.rest.SetTurnHolder(what)
+	return func() {
+		s.rest.SetTurnHolder("")
+		release()
+	}
+}
+
+// turnHolder adds to a reason that says the session waits for the
+// host's turn what the turn's holder does now, e.g. "(bot1 resyncing)".
+func (s *Session) turnHolder(reason string) string {
+	if !strings.Contains(reason, waitingForTurn) {
+		return reason
+	}
+	if who := s.rest.TurnHolder(); who != "" {
+		return strings.Replace(reason, waitingForTurn, waitingForTurn+" ("+who+")", 1)
+	}
+	return reason
 }
 
 // snapshotter reads what a resync folds in: the account and open orders
