@@ -170,6 +170,7 @@ func (s *Session) Hub() *state.Hub { return s.hub }
 // Status is the connection status for the header and status line.
 func (s *Session) Status() Status {
 	st := s.statusNow()
+	st.Reason = s.turnHolder(st.Reason)
 	if ns := s.lastFrame.Load(); ns > 0 {
 		st.LastFrame = time.Unix(0, ns)
 	}
@@ -244,7 +245,7 @@ func (s *Session) unanswered(ctx context.Context, asked bool) error {
 	st := s.statusNow()
 	doing := string(st.State)
 	if st.Reason != "" {
-		doing += " (" + st.Reason + ")"
+		doing += " (" + s.turnHolder(st.Reason) + ")"
 	}
 	text := "the session is " + doing
 	switch {

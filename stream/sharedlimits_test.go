@@ -36,9 +36,10 @@ func TestSharedLimitsAccountsGoLive(t *testing.T) {
 		}
 		sessions[i] = startSession(t, c, srv.WSURL(), clk)
 	}
-	// The clock moves a second at a time, between requests: in steps of
-	// 15 s a governor whose window were 10 s short met no 429 (the clock
-	// jumped past the moments it sent too early).
+	// The clock moves a second at a time, between requests, and stops at
+	// each moment a governor's timer is due: in steps of 15 s a governor
+	// whose window were 10 s short met no 429 (the clock jumped past the
+	// moments it sent too early).
 	// No account's snapshots are paced with its events held: a session
 	// waits for its turn and its weight with the events folded.
 	held := map[int]string{}

@@ -42,6 +42,66 @@ func TestWithinAndAdvancing(t *testing.T) {
 	}
 }
 
+// TestInflightAdvancingLandsOnTimers: moving a second at a time, the
+// clock stops at the very moment a goroutine's timer is due (a client
+// sleeping 2.5 s sends at 2.5 s, not at 3 s), and the goroutine it woke
+// runs before the clock moves on.
+func TestInflightAdvancingLandsOnTimers(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	clk := clock.NewFake(t0)
+	var f Inflight
+	woke := make(chan time.Time, 3)
+	go func() {
+		for _, d := range []time.Duration{2500 * time.Millisecond, 10 * time.Millisecond, 0, time.Second} {
+			clock.Sleep(clk, nil, d)
+			woke <- clk.Now()
+		}
+		close(woke)
+	}()
+	var got []time.Duration
+	if !f.Advancing(clk, time.Second, 5*time.Second, func() bool {
+		select {
+		case at, ok := <-woke:
+			if !ok {
+				return true
+			}
+			got = append(got, at.Sub(t0))
+		default:
+		}
+		return false
+	}) {
+		t.Fatalf("the sleeper did not finish (clock at %s, woke at %v)", clk.Now().Sub(t0), got)
+	}
+	want := []time.Duration{2500 * time.Millisecond, 2510 * time.Millisecond, 2510 * time.Millisecond, 3510 * time.Millisecond}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("woke at %v, want %v", got, want)
+	}
+}
+
+// TestInflightAdvancingWhileBusy: code that never stops making and
+// stopping timers does not hold the clock still.
+func TestInflightAdvancingWhileBusy(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	clk := clock.NewFake(t0)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			default:
+				clk.NewTimer(time.Hour).Stop()
+				runtime.Gosched()
+			}
+		}
+	}()
+	var f Inflight
+	if !f.Advancing(clk, time.Second, 5*time.Second, func() bool { return clk.Now().Sub(t0) >= 3*time.Second }) {
+		t.Errorf("the clock stood at %s beside busy code", clk.Now().Sub(t0))
+	}
+}
+
 // TestProxyPause: paused, the relay passes nothing either way while the
 // connection stays open; resumed, what was held arrives.
 func TestProxyPause(t *testing.T) {
