@@ -171,16 +171,17 @@ const maxTexts = 256
 // Should aux move as it grows, they keep the bytes where they were
 // copied, as valid as the frame's.
 func moveTexts(dst unsafe.Pointer, x *event.ExecView) {
+	at := 0 // (an offset: a pointer past the last text could point past aux)
 	for _, off := range textOffs {
 		f := (*[]byte)(unsafe.Add(unsafe.Pointer(x), off))
 		n := len(*f)
 		if n == 0 {
 			continue
 		}
-		d := unsafe.Slice((*byte)(dst), n)
+		d := unsafe.Slice((*byte)(unsafe.Add(dst, at)), n)
 		copy(d, *f)
 		*f = d
-		dst = unsafe.Add(dst, n)
+		at += n
 	}
 }
 
