@@ -94,6 +94,11 @@ func parseRateLimits(v string) (sim.RateLimits, error) {
 // simulator (tens of thousands work).
 const maxSimActivity = 1e6
 
+// maxSimMarketActivity is the most simulated taker trades per second
+// on each symbol (--market-activity): a million made each market step
+// take seconds and +Inf never ended one, not even on SIGTERM.
+const maxSimMarketActivity = 1e5
+
 // maxSimAccounts is the most accounts one simulator holds (--accounts):
 // each has its own balances, orders and key pair, and a million were
 // accepted before.
@@ -103,6 +108,7 @@ const maxSimAccounts = 1000
 func checkSimFlags(o sim.Options, marketInterval time.Duration) error {
 	return checkFlags(
 		floatIn("--activity", o.Activity, 0, maxSimActivity),
+		floatIn("--market-activity", o.MarketActivity, 0, maxSimMarketActivity),
 		intIn("--accounts", o.Accounts, 1, maxSimAccounts),
 		positiveDuration("--listen-key-ttl", o.ListenKeyTTL),
 		positiveDuration("--conn-max-age", o.ConnMaxAge),
@@ -143,7 +149,7 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 	fs.StringVar(&limits, "rate-limits", "", "rate limits, e.g. weight=1500,orders=20,daily=350000 (per minute, second, day)")
 	fs.Float64Var(&opts.BanScale, "ban-scale", 1, "multiplies the 2 min..3 day ban lengths (e.g. 0.001 for tests)")
 	fs.DurationVar(&interval, "market-interval", 500*time.Millisecond, "step of the synthetic market (price walk and fills)")
-	fs.Float64Var(&opts.MarketActivity, "market-activity", 2, "simulated other traders' trades per second on each symbol (0 = none)")
+	fs.Float64Var(&opts.MarketActivity, "market-activity", 2, "simulated other traders' trades per second on each symbol (0 = none, at most 100000)")
 	fs.IntVar(&opts.Accounts, "accounts", 1, "independent accounts (own balances, orders, positions, key pair); all listed under \"accounts\" on the first line")
 	fs.BoolVar(&opts.NoMarketData, "no-market-data", false, "answer 404 on every quote endpoint and refuse the quote socket (to test a client's degraded path)")
 	fs.DurationVar(&opts.QuoteIdle, "quote-idle", 5*time.Minute, "close a quote socket that sent no JSON ping for this long")
