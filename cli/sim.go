@@ -104,6 +104,20 @@ const maxSimMarketActivity = 1e5
 // accepted before.
 const maxSimAccounts = 1000
 
+// minSimInterval is the shortest market step and ping interval: at 1ns
+// the market stepped as fast as it could, a third of a core with nobody
+// connected, and pings flooded every user-stream connection.
+const minSimInterval = 10 * time.Millisecond
+
+// marketIntervalIn wants --market-interval 0 (the market stopped) or a
+// step from minSimInterval to a day.
+func marketIntervalIn(d time.Duration) error {
+	if d != 0 && (d < minSimInterval || d > 24*time.Hour) {
+		return fmt.Errorf("--market-interval %s: want 0 (stopped) or a duration from %s to 24h (%w)", d, minSimInterval, errFlagRange)
+	}
+	return nil
+}
+
 // checkSimFlags range-checks the simulator's numeric flags.
 func checkSimFlags(o sim.Options, marketInterval time.Duration) error {
 	return checkFlags(
@@ -112,10 +126,11 @@ func checkSimFlags(o sim.Options, marketInterval time.Duration) error {
 		intIn("--accounts", o.Accounts, 1, maxSimAccounts),
 		positiveDuration("--listen-key-ttl", o.ListenKeyTTL),
 		positiveDuration("--conn-max-age", o.ConnMaxAge),
-		positiveDuration("--ping-interval", o.PingInterval),
+		durationIn("--ping-interval", o.PingInterval, minSimInterval, 24*time.Hour),
+		positiveDuration("--quote-idle", o.QuoteIdle),
 		durationIn("--skew", o.Skew, -24*time.Hour, 24*time.Hour),
 		floatIn("--ban-scale", o.BanScale, 1e-9, 1e6),
-		nonNegativeDuration("--market-interval", marketInterval),
+		marketIntervalIn(marketInterval),
 		nonNegativeDuration("--reorder-window", o.Faults.ReorderWindow),
 		ratio("--duplicate-rate", o.Faults.DuplicateRate),
 		nonNegativeDuration("--drop-every", o.Faults.DropEvery),
