@@ -1,0 +1,90 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"bhtop/upstream"
+)
+
+// TestEverySizeFits: at every width from 40 to 250 and heights from 10
+// to 60 the dashboard (the grid with the Market beside wide Fills,
+// the Market or the Fills focused) and the All view of many accounts (long reasons,
+// notes) draw exactly the screen's cells, the All view keeping its
+// Total line, with no blank row above it while accounts are left out.
+func TestEverySizeFits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("every size: long")
+	}
+	opts := []Option{WithNow(fixedNow), WithMarket(marketHub(longSymbolMarket()), "USDT"), WithNoColor(true)}
+	var accts []Account
+	for i := range 9 {
+		accts = append(accts, Account{Name: "bot" + itoa(uint64(i+10)), Backend: newTestBackend(testSnapshot()), Market: marketHub(testMarket()), ValueIn: "USDT"})
+	}
+	accts = append(accts, twoAccounts()[1])
+	for i := range 3 {
+		b := newTestBackend(testSnapshot())
+		st := liveStatus()
+		st.State, st.Reason, st.RetryAt = upstream.StateReconnecting, "stream lost: read tcp 127.0.0.1:4242: connection reset by peer", t0.Add(8*time.Second)
+		b.setStatus(st)
+		accts = append(accts, Account{Name: "slow-account-with-a-long-name" + itoa(uint64(i)), Backend: b, Market: marketHub(testMarket()), ValueIn: "USDT"})
+	}
+	dash := New(newTestBackend(widerFillsSnapshot()), &testTrader{}, opts...)
+	desk := press(t, NewDesk(accts, WithNow(fixedNow), WithNoColor(true)), "A")
+	// Every height where the layout changes (header, status, tabs), a few
+	// beyond: every height to 60 took 40 s.
+	heights := []int{29, 30, 36, 40, 45, 48, 50, 55, 60}
+	for h := 10; h <= 24; h++ {
+		heights = append(heights, h)
+	}
+	for w := 40; w <= 250; w++ {
+		for _, h := range heights {
+			for _, keys := range []string{"5", "6"} { // the Market, the Fills focused
+				m := press(t, sized(dash, w, h), keys)
+				if out := m.View().Content; !fits(out, w, h) {
+					t.Fatalf("%dx%d, keys %q: the screen is not %d×%d cells:\n%s", w, h, keys, w, h, ansi.Strip(out))
+				}
+			}
+			out := ansi.Strip(sized(desk, w, h).View().Content)
+			if !fits(out, w, h) {
+				t.Fatalf("%dx%d, the All view: the screen is not %d×%d cells:\n%s", w, h, w, h, out)
+			}
+			lines := strings.Split(out, "\n")
+			total := -1
+			for i, l := range lines {
+				if strings.HasPrefix(l, " Total ") {
+					total = i
+				}
+			}
+			if total < 0 {
+				t.Fatalf("%dx%d: the All view has no Total line:\n%s", w, h, out)
+			}
+			if !strings.Contains(out, " more") {
+				continue
+			}
+			for i := 1; i < total-1; i++ {
+				if strings.TrimSpace(lines[i]) == "" {
+					t.Errorf("%dx%d: a blank row while accounts are left out:\n%s", w, h, out)
+					break
+				}
+			}
+		}
+	}
+}
+
+// fits says s is exactly w×h cells.
+func fits(s string, w, h int) bool {
+	lines := strings.Split(s, "\n")
+	if len(lines) != h {
+		return false
+	}
+	for _, l := range lines {
+		if ansi.StringWidth(l) != w {
+			return false
+		}
+	}
+	return true
+}
