@@ -78,6 +78,48 @@ func TestInflightAdvancingLandsOnTimers(t *testing.T) {
 	}
 }
 
+// TestInflightAdvancingWaitsForWork: a goroutine the clock woke that
+// works a while (decoding an answer, under load or the race detector)
+// before it sleeps on the clock again has not settled: the clock waits
+// for its next timer rather than move a step on first (it moved after
+// 2 ms of no timer made, and the sleeper's next sleep began a step late).
+func TestInflightAdvancingWaitsForWork(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("the worker and the test run side by side")
+	}
+	t0 := time.Unix(0, 0)
+	clk := clock.NewFake(t0)
+	var f Inflight
+	woke := make(chan time.Time, 2)
+	go func() {
+		for range 2 {
+			clock.Sleep(clk, nil, 1500*time.Millisecond)
+			woke <- clk.Now()
+			for end := time.Now().Add(20 * Quiet); time.Now().Before(end); { // at work
+			}
+		}
+		close(woke)
+	}()
+	var got []time.Duration
+	if !f.Advancing(clk, time.Second, 5*time.Second, func() bool {
+		select {
+		case at, ok := <-woke:
+			if !ok {
+				return true
+			}
+			got = append(got, at.Sub(t0))
+		default:
+		}
+		return false
+	}) {
+		t.Fatalf("the sleeper did not finish (clock at %s, woke at %v)", clk.Now().Sub(t0), got)
+	}
+	want := []time.Duration{1500 * time.Millisecond, 3000 * time.Millisecond}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("woke at %v, want %v", got, want)
+	}
+}
+
 // TestProxyPause: paused, the relay passes nothing either way while the
 // connection stays open; resumed, what was held arrives.
 func TestProxyPause(t *testing.T) {
