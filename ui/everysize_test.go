@@ -3,37 +3,23 @@ package ui
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/x/ansi"
-
-	"bhtop/upstream"
 )
 
 // TestEverySizeFits: at every width from 40 to 250 and heights from 10
-// to 60 the dashboard (the grid with the Market beside wide Fills,
-// the Market or the Fills focused) and the All view of many accounts (long reasons,
-// notes) draw exactly the screen's cells, the All view keeping its
-// Total line, with no blank row above it while accounts are left out.
+// to 60 the dashboard (the grid with the Market beside wide Fills, the
+// Market or the Fills focused) and the All view of many accounts (names
+// of 40 characters, long reasons, notes) draw exactly the screen's
+// cells, the All view keeping its Total line, with no blank row above
+// it while accounts are left out.
 func TestEverySizeFits(t *testing.T) {
 	if testing.Short() {
 		t.Skip("every size: long")
 	}
 	opts := []Option{WithNow(fixedNow), WithMarket(marketHub(longSymbolMarket()), "USDT"), WithNoColor(true)}
-	var accts []Account
-	for i := range 9 {
-		accts = append(accts, Account{Name: "bot" + itoa(uint64(i+10)), Backend: newTestBackend(testSnapshot()), Market: marketHub(testMarket()), ValueIn: "USDT"})
-	}
-	accts = append(accts, twoAccounts()[1])
-	for i := range 3 {
-		b := newTestBackend(testSnapshot())
-		st := liveStatus()
-		st.State, st.Reason, st.RetryAt = upstream.StateReconnecting, "stream lost: read tcp 127.0.0.1:4242: connection reset by peer", t0.Add(8*time.Second)
-		b.setStatus(st)
-		accts = append(accts, Account{Name: "slow-account-with-a-long-name" + itoa(uint64(i)), Backend: b, Market: marketHub(testMarket()), ValueIn: "USDT"})
-	}
 	dash := New(newTestBackend(widerFillsSnapshot()), &testTrader{}, opts...)
-	desk := press(t, NewDesk(accts, WithNow(fixedNow), WithNoColor(true)), "A")
+	desk := press(t, NewDesk(stackedDesk(9, "slow-account-with-a-very-long-name-here"), WithNow(fixedNow), WithNoColor(true)), "A")
 	// Every height where the layout changes (header, status, tabs), a few
 	// beyond: every height to 60 took 40 s.
 	heights := []int{29, 30, 36, 40, 45, 48, 50, 55, 60}
