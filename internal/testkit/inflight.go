@@ -35,21 +35,24 @@ func (f *Inflight) RoundTrip(r *http.Request) (*http.Response, error) {
 func (f *Inflight) Client() *http.Client { return &http.Client{Transport: f} }
 
 // Quiet is the real time Settle sees nothing happen in before it says
-// the code on a fake clock has settled, and Abandoned how long a time the
+// the code on a fake clock has settled; Abandoned is how long a time the
 // clock sent may wait untaken before Settle takes it for left behind (a
-// select that took another case).
+// select that took another case); and after Busy, code that keeps making
+// and stopping timers (a busy stream) counts as settled once no request
+// is under way and no time sent waits, as a fixed pause once took it.
 const (
 	Quiet     = 2 * time.Millisecond
 	Abandoned = 100 * time.Millisecond
+	Busy      = 5 * Poll
 )
 
-// Busy is how long, at most, Settle waits beyond a quiet look while
+// Working is how long, at most, Settle waits beyond a quiet look while
 // another goroutine of the process runs or is ready to (atWork): one the
 // clock woke may be at work (decoding an answer, under load or the race
 // detector) before it sleeps on the clock again, and the clock moved on
 // meanwhile. Past it, Settle takes the quiet for settled: tests running
 // side by side may keep the process busy.
-const Busy = 250 * time.Millisecond
+const Working = 250 * time.Millisecond
 
 // atWork says a goroutine of the process other than the caller runs or
 // is ready to run (runtime/metrics; false where they are not kept).
@@ -90,10 +93,10 @@ func (f *Inflight) Advancing(c *clock.Fake, step, within time.Duration, cond fun
 }
 
 // Settle waits (up to within, real time) until the code on c has
-// settled: every time c sent has been taken (or has waited Abandoned),
-// and for a Quiet look no request of f is under way or starts and no
-// timer or ticker of c is made or stopped, nor (for up to Busy) does any
-// other goroutine run. It reports whether it did.
+// settled: every time c sent has been taken (or has waited Abandoned), no
+// request of f is under way, and for a Quiet look none starts, no timer
+// or ticker of c is made or stopped (or Busy has passed) and no other
+// goroutine runs (or Working has passed). It reports whether it did.
 func (f *Inflight) Settle(c *clock.Fake, within time.Duration) bool {
 	start := time.Now()
 	end := start.Add(within)
@@ -102,8 +105,9 @@ func (f *Inflight) Settle(c *clock.Fake, within time.Duration) bool {
 		started, changes := f.started.Load(), c.Changes()
 		if f.n.Load() == 0 && fresh() == 0 {
 			time.Sleep(Quiet)
-			if f.n.Load() == 0 && f.started.Load() == started && c.Changes() == changes && fresh() == 0 &&
-				(time.Since(start) > Busy || !atWork()) {
+			quiet := f.started.Load() == started && c.Changes() == changes
+			if f.n.Load() == 0 && fresh() == 0 &&
+				(quiet || time.Since(start) > Busy) && (!atWork() || time.Since(start) > Working) {
 				return true
 			}
 		} else {
