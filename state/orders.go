@@ -392,8 +392,27 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, p *prep, mode uint8) *orde
 	}
 	s.ordersDirty = true
 
+	if !o.open || r >= 2 { // (an open order staying open, the usual update, changes none of this)
+		s.setOpen(o, r < 2) // r < 2: api.Open(o.status)
+	}
+	if mode == foldEvent {
+		if len(s.pending) > 0 { // (mostly none: no call)
+			s.settle(x.ClientOrderID)
+		}
+		s.foldExecFill(m, x, o, p)
+		s.stats.Applied++ // counted(true, E), inlined
+		if x.EventTime > s.lastEvent {
+			s.lastEvent = x.EventTime
+		}
+	}
+	return o
+}
+
+// setOpen sets whether o is open, keeping the list and count of closed
+// orders and the symbols noted.
+func (s *Store) setOpen(o *order, open bool) {
 	wasOpen := o.open
-	o.open = r < 2 // api.Open(o.status)
+	o.open = open
 	switch {
 	case !o.open && (wasOpen || !o.inClosed):
 		s.closedCount++
@@ -407,17 +426,6 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, p *prep, mode uint8) *orde
 	if o.open && !wasOpen {
 		s.noteSymbol(o.symbol)
 	}
-	if mode == foldEvent {
-		if len(s.pending) > 0 { // (mostly none: no call)
-			s.settle(x.ClientOrderID)
-		}
-		s.foldExecFill(m, x, o, p)
-		s.stats.Applied++ // counted(true, E), inlined
-		if x.EventTime > s.lastEvent {
-			s.lastEvent = x.EventTime
-		}
-	}
-	return o
 }
 
 // refused is foldOrder's end for an update the ordering rules refused:
