@@ -43,6 +43,11 @@ func (k *keyFlags) set(v string) error {
 	if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
 		return errors.New("want APIKEY:SECRET[:PERMS] (the value is not shown: it holds a secret)")
 	}
+	for _, have := range k.keys {
+		if have.APIKey == parts[0] {
+			return fmt.Errorf("API key %q given twice; give each key once", parts[0])
+		}
+	}
 	key := sim.Key{APIKey: parts[0], Secret: signer.NewSecret(parts[1])}
 	if len(parts) == 3 && parts[2] != "" {
 		for _, p := range strings.Split(parts[2], ",") {

@@ -112,6 +112,22 @@ func TestSimCommandBadFlags(t *testing.T) {
 	}
 }
 
+// TestSimCommandKeyTwice: the same API key given twice with two secrets
+// is refused: the first line printed the first secret while the
+// simulator checked signatures with the second (-1022 for every client).
+func TestSimCommandKeyTwice(t *testing.T) {
+	var out, errOut strings.Builder
+	args := []string{"--key", "k1:SECRETONE", "--key", "k1:SECRETTWO"}
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second) // accepted, it would run until then
+	defer cancel()
+	if code := runSimContext(ctx, args, IO{Out: &out, Err: &errOut}); code != ExitUsage {
+		t.Fatalf("bhtop sim %q = exit %d, want %d; stdout %q", args, code, ExitUsage, out.String())
+	}
+	if msg := errOut.String(); !strings.Contains(msg, `"k1" given twice`) || strings.Contains(msg, "SECRET") || strings.Count(msg, "\n") != 1 {
+		t.Errorf("stderr = %q, want one line naming k1 twice, without a secret", msg)
+	}
+}
+
 func TestParseRateLimits(t *testing.T) {
 	rl, err := parseRateLimits("weight=1500,orders=20,daily=350000")
 	if err != nil || rl.WeightPerMinute != 1500 || rl.OrdersPerSecond != 20 || rl.OrdersPerDay != 350000 {

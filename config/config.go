@@ -287,8 +287,13 @@ func checkURL(s setting, schemes ...string) (string, error) {
 	for _, sc := range schemes {
 		ok = ok || u.Scheme == sc
 	}
-	if !ok || u.Host == "" {
+	if !ok || u.Hostname() == "" {
 		return "", fmt.Errorf("%s: %q must be %s://host[:port]", s.src, shown, strings.Join(schemes, "|"))
+	}
+	if p := u.Port(); p != "" || strings.HasSuffix(u.Host, ":") {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return "", fmt.Errorf("%s: %q: the port must be a number from 1 to 65535", s.src, shown)
+		}
 	}
 	if u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
 		return "", fmt.Errorf("%s: %q must have no path, query or user (endpoints start at /openapi/)", s.src, shown)

@@ -124,10 +124,32 @@ func tomlError(path string, err error) error {
 	}
 	where := fmt.Sprintf("line %d", pe.Position.Line)
 	if pe.LastKey != "" {
-		where += fmt.Sprintf(" (key %s)", pe.LastKey)
+		where += fmt.Sprintf(" (key %s)", shownKey(strings.Split(pe.LastKey, ".")))
 	}
-	msg := quotedRE.ReplaceAllString(pe.Message, "<value not shown>")
+	msg := quotedRE.ReplaceAllStringFunc(pe.Message, shownExcerpt(pe.Message))
 	return fmt.Errorf("config file %s: %s: %s; values are TOML strings in double quotes, e.g. secret_key = \"...\"", path, where, msg)
+}
+
+// tomlPunct is an excerpt made of TOML punctuation only: what the parser
+// expected ("expected '.' or '='"), never a value.
+var tomlPunct = regexp.MustCompile(`^'[.=\[\]{},]{1,2}'$`)
+
+// shownExcerpt returns how a quoted excerpt of the parser message msg is
+// shown: TOML punctuation as is, the key of "Key 'accounts.a' has already
+// been defined" when it looks like a name, anything else hidden.
+func shownExcerpt(msg string) func(string) string {
+	twice := strings.HasPrefix(msg, "Key '") && strings.HasSuffix(msg, "' has already been defined.")
+	return func(q string) string {
+		switch {
+		case tomlPunct.MatchString(q):
+			return q
+		case twice && q == msg[len("Key "):len(msg)-len(" has already been defined.")]:
+			if k := strings.Split(strings.Trim(q, "'"), "."); shownKey(k) == strings.Join(k, ".") {
+				return q
+			}
+		}
+		return "<value not shown>"
+	}
 }
 
 // Size limits of the files read: larger is refused, never cut.

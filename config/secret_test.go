@@ -49,3 +49,30 @@ func TestCredentialsNeedABaseURL(t *testing.T) {
 		t.Errorf("Resolve(key pair, base URL) = %+v, %v; want ws://127.0.0.1:1 and no error", c, err)
 	}
 }
+
+// TestBadConfigFileSaysWhat: hiding the values keeps what the parser
+// expected (TOML punctuation) and the name of a table or key defined twice
+// (a duplicate [accounts.NAME]), which are the file's structure, not its
+// values; the character it got instead stays hidden.
+func TestBadConfigFileSaysWhat(t *testing.T) {
+	const secret = "LEAKCANARY7c1d9e"
+	tests := []struct {
+		name, file, want, hidden string
+	}{
+		{"words without =", "not toml " + secret + "\n", "expected '.' or '=', but got <value not shown> instead", "'t'"},
+		{"account twice", "[accounts.a]\napi_key = \"k\"\n[accounts.a]\n", "Key 'accounts.a' has already been defined", ""},
+		{"secret key twice", "secret_key = \"" + secret + "\"\nsecret_key = \"x\"\n", "Key 'secret_key' has already been defined", secret},
+		{"secret as a key twice", secret + " = 1\n" + secret + " = 2\n", "Key <value not shown> has already been defined", secret[:6]},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := resolve(t, nil, nil, tt.file, 0o600)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Resolve(file %q) error = %v, want it to say %q", tt.file, err, tt.want)
+			}
+			if tt.hidden != "" && strings.Contains(err.Error(), tt.hidden) {
+				t.Errorf("Resolve(file %q) error = %q, shows %q", tt.file, err, tt.hidden)
+			}
+		})
+	}
+}

@@ -203,6 +203,11 @@ type order struct {
 	pendAt                         int32 // its index there
 	prevClosed, nextClosed         *order
 	row                            *Order
+	// The fills of this order the fill book counts as its own (fills.go,
+	// cover): the newest one's seq (0: none) and the greatest z of them by
+	// magnitude, as its adjusted exponent and digits (alignDec).
+	fillSeq, fillMant uint64
+	fillExp           int64
 }
 
 // The lists of Store an order waiting for the next Snapshot is in.
@@ -501,6 +506,7 @@ func (s *Store) evict() {
 func (s *Store) drop(o *order) {
 	mk := &s.markets[o.mkt]
 	mk.orders.dropIfKey(o.key, o.id, o)
+	s.fills.orphan(o)
 	s.unpend(o)
 	o.removed = true
 	s.dropped = append(s.dropped, o)

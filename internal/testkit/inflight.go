@@ -34,12 +34,15 @@ func (f *Inflight) RoundTrip(r *http.Request) (*http.Response, error) {
 func (f *Inflight) Client() *http.Client { return &http.Client{Transport: f} }
 
 // Quiet is the real time Settle sees nothing happen in before it says
-// the code on a fake clock has settled, and Abandoned how long a time the
+// the code on a fake clock has settled; Abandoned is how long a time the
 // clock sent may wait untaken before Settle takes it for left behind (a
-// select that took another case).
+// select that took another case); and after Busy, code that keeps making
+// and stopping timers (a busy stream) counts as settled once no request
+// is under way and no time sent waits, as a fixed pause once took it.
 const (
 	Quiet     = 2 * time.Millisecond
 	Abandoned = 100 * time.Millisecond
+	Busy      = 5 * Poll
 )
 
 // Advancing polls cond, moving c only while the code on it has settled
@@ -70,17 +73,20 @@ func (f *Inflight) Advancing(c *clock.Fake, step, within time.Duration, cond fun
 }
 
 // Settle waits (up to within, real time) until the code on c has
-// settled: every time c sent has been taken (or has waited Abandoned),
-// and for a Quiet look no request of f is under way or starts and no
-// timer or ticker of c is made or stopped. It reports whether it did.
+// settled: every time c sent has been taken (or has waited Abandoned), no
+// request of f is under way, and for a Quiet look none starts and no
+// timer or ticker of c is made or stopped (or Busy has passed). It
+// reports whether it did.
 func (f *Inflight) Settle(c *clock.Fake, within time.Duration) bool {
-	end := time.Now().Add(within)
+	start := time.Now()
+	end := start.Add(within)
 	fresh := func() int { return c.Unreceived(time.Now().Add(-Abandoned)) }
 	for {
 		started, changes := f.started.Load(), c.Changes()
 		if f.n.Load() == 0 && fresh() == 0 {
 			time.Sleep(Quiet)
-			if f.n.Load() == 0 && f.started.Load() == started && c.Changes() == changes && fresh() == 0 {
+			if f.n.Load() == 0 && fresh() == 0 &&
+				(f.started.Load() == started && c.Changes() == changes || time.Since(start) > Busy) {
 				return true
 			}
 		} else {

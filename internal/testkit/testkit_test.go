@@ -78,6 +78,30 @@ func TestInflightAdvancingLandsOnTimers(t *testing.T) {
 	}
 }
 
+// TestInflightAdvancingWhileBusy: code that never stops making and
+// stopping timers does not hold the clock still.
+func TestInflightAdvancingWhileBusy(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	clk := clock.NewFake(t0)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			default:
+				clk.NewTimer(time.Hour).Stop()
+				runtime.Gosched()
+			}
+		}
+	}()
+	var f Inflight
+	if !f.Advancing(clk, time.Second, 5*time.Second, func() bool { return clk.Now().Sub(t0) >= 3*time.Second }) {
+		t.Errorf("the clock stood at %s beside busy code", clk.Now().Sub(t0))
+	}
+}
+
 // TestProxyPause: paused, the relay passes nothing either way while the
 // connection stays open; resumed, what was held arrives.
 func TestProxyPause(t *testing.T) {
