@@ -67,6 +67,7 @@ func openAccounts(ctx context.Context, accts []config.Account, o upstreamOptions
 		oa.limits = limits.of(a.BaseURL, gates)
 		if len(accts) > 1 {
 			oa.logger = o.logger.With("account", a.Name) // which one a line is about
+			oa.name = a.Name
 		}
 		wg.Add(1)
 		go func() {

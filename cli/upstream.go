@@ -75,6 +75,9 @@ type upstreamOptions struct {
 	// openAccounts makes each host's limits keep their gates there. Nil:
 	// the gates stay in the process.
 	getenv func(string) string
+	// name is the account's name with several accounts ("" with one):
+	// the session says it to the others of its host waiting for the turn.
+	name string
 }
 
 // openUpstream builds the session; the caller Starts it. It fails with an error
@@ -99,6 +102,7 @@ func openUpstream(ctx context.Context, conn config.Conn, o upstreamOptions) (*up
 		u.Close()
 		return nil, err
 	}
+	cfg.Name = o.name
 	u.record = record
 	u.closers = append(u.closers, func() { _ = record.Close() })
 	// The server's clock is measured by the session's first keyed

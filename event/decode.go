@@ -153,7 +153,16 @@ func (d *Decoder) Decode(frame []byte) []Event {
 	if cap(d.scratch) < len(frame) {
 		d.scratch = make([]byte, 0, len(frame)+len(frame)/4)
 	}
-	return d.decode(frame)
+	if cap(d.events) == 0 {
+		return d.decode(frame)
+	}
+	// decode, with d.events empty and d.base 0 (a call less)
+	line, ok := d.lineFrame(frame, &d.events[:1][0])
+	if ok {
+		d.events = d.events[:1]
+		return d.events
+	}
+	return d.decodeOther(frame, line)
 }
 
 // DecodeKeep decodes one frame as Decode does, but the events of the
@@ -181,34 +190,57 @@ func (d *Decoder) Reset() {
 }
 
 // decode decodes frame, appending its events to d.events after d.base.
+// A frame of one execution report written the service's way, nearly
+// every frame of a user stream, is read by its line (lineFrame) in a
+// function of its own: decodeOther's large frame and spills stay off
+// that path.
 func (d *Decoder) decode(frame []byte) []Event {
+	n := len(d.events)
+	if n == cap(d.events) {
+		d.events = append(d.events, Event{})[:n]
+	}
+	evs := d.events[:n+1]
+	line, ok := d.lineFrame(frame, &evs[n])
+	if ok {
+		d.events = evs
+		return evs[d.base:]
+	}
+	return d.decodeOther(frame, line)
+}
+
+// lineFrame reads frame into ev when it is one execution report written
+// the service's way (ok). Else line says whether the other paths try the
+// line: not when it was tried and did not read the report (ev then holds
+// leftovers; it is the next event's place, which they overwrite).
+func (d *Decoder) lineFrame(frame []byte, ev *Event) (line, ok bool) {
+	if d.generic || d.noLine || len(frame) > MaxFrame {
+		return !d.generic && !d.noLine, false
+	}
+	f, kind := lineOf(frame, 0)
+	var end int
+	switch kind {
+	case 0:
+		return true, false
+	case 1:
+		ev.Kind, end = KindExecution, execSpotLine(f, len(lineHeadSpot), &ev.Exec)
+	default:
+		ev.Kind, end = KindContractExecution, execContractLine(f, lineHead, &ev.Exec)
+	}
+	if end == len(frame)-1 && frame[end] == '}' {
+		ev.Reason, ev.Raw, ev.Ping, ev.Type = "", frame, nil, nil
+		return true, true
+	}
+	// Not the frame's end (white space, another field, another object):
+	// when the line read the report, tryFast has it read again and
+	// fastExec's keyed loop go on; else it is not tried.
+	return end > 0, false
+}
+
+// decodeOther decodes a frame lineFrame did not read, trying the line
+// again only when line.
+func (d *Decoder) decodeOther(frame []byte, line bool) []Event {
 	if len(frame) > MaxFrame {
 		return d.whole(frame, ReasonTooLarge)
-	}
-	// A frame of one execution report written the service's way, nearly
-	// every frame of a user stream, is read by its line at once.
-	line := !d.generic && !d.noLine
-	if f, kind := lineOf(frame, 0); line && kind != 0 {
-		n := len(d.events)
-		if n == cap(d.events) {
-			d.events = append(d.events, Event{})[:n]
-		}
-		ev := &d.events[:n+1][n]
-		var end int
-		if kind == 1 {
-			ev.Kind, end = KindExecution, execSpotLine(f, len(lineHeadSpot), &ev.Exec)
-		} else {
-			ev.Kind, end = KindContractExecution, execContractLine(f, lineHead, &ev.Exec)
-		}
-		if end == len(frame)-1 && frame[end] == '}' {
-			ev.Reason, ev.Raw, ev.Ping, ev.Type = "", frame, nil, nil
-			d.events = d.events[:n+1]
-			return d.events[d.base:]
-		}
-		// Not the frame's end (white space, another field, another
-		// object): when the line read the report, tryFast has it read
-		// again and fastExec's keyed loop go on; else it is not tried.
-		line = end > 0
 	}
 	s := scanner{b: frame}
 	s.ws()

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/iotest"
@@ -137,13 +136,14 @@ func TestScanDecodedNoProgress(t *testing.T) {
 	}
 }
 
-// panicReader serves one line a read (after a moment, so a worker is
-// still reading when fn begins) until fn runs; a read that finds fn
-// running signals reading and waits for release.
+// panicReader serves one line, then holds every read until fn runs
+// (fnRuns closed): the first read held signals reading and waits for
+// release, so a worker is reading when fn panics; the others serve a
+// line each.
 type panicReader struct {
-	mu       sync.Mutex
-	inFn     bool // the caller is in fn
-	blocked  bool // a read found it so and waits
+	reads    atomic.Int32
+	fnRuns   chan struct{}
+	held     atomic.Bool // a read waits for release
 	reading  chan struct{}
 	release  chan struct{}
 	inFlight atomic.Int32 // reads not returned yet
@@ -152,17 +152,13 @@ type panicReader struct {
 func (r *panicReader) Read(p []byte) (int, error) {
 	r.inFlight.Add(1)
 	defer r.inFlight.Add(-1)
-	time.Sleep(time.Millisecond)
-	r.mu.Lock()
-	wait := r.inFn && !r.blocked
-	if wait {
-		r.blocked = true
-		close(r.reading)
-	}
-	r.mu.Unlock()
-	if wait {
-		<-r.release
-		return 0, io.EOF
+	if r.reads.Add(1) > 1 {
+		<-r.fnRuns
+		if r.held.CompareAndSwap(false, true) {
+			close(r.reading)
+			<-r.release
+			return 0, io.EOF
+		}
 	}
 	return copy(p, "{\"recv\":1,\"frame\":{\"e\":\"x\"}}\n"), nil
 }
@@ -170,10 +166,11 @@ func (r *panicReader) Read(p []byte) (int, error) {
 // TestScanDecodedPanicWaitsForWorkers: a panic in fn reaches the caller
 // only once the workers have stopped, so no worker fills a block after
 // ScanDecoded returned it to the pool. fn panics while a worker is
-// blocked in a read; the read is let go only after a while (or once the
-// panic came): the panic must come after it.
+// blocked in a read (every read after the first waits for fn to run);
+// the read is let go only after a while (or once the panic came): the
+// panic must come after it.
 func TestScanDecodedPanicWaitsForWorkers(t *testing.T) {
-	r := &panicReader{reading: make(chan struct{}), release: make(chan struct{})}
+	r := &panicReader{fnRuns: make(chan struct{}), reading: make(chan struct{}), release: make(chan struct{})}
 	panicking, recovered := make(chan struct{}), make(chan int32, 1)
 	go func() {
 		defer func() {
@@ -183,23 +180,15 @@ func TestScanDecodedPanicWaitsForWorkers(t *testing.T) {
 			close(recovered)
 		}()
 		_ = scanDecoded(&lineReader{r: r, blockBytes: blockBytes, blockLines: 1}, 2, nil, func(*Decoded) {
-			r.mu.Lock()
-			r.inFn = true
-			r.mu.Unlock()
+			close(r.fnRuns) // (fn runs once: it panics)
 			select {
 			case <-r.reading:
-				close(panicking)
-				panic("fold failed")
-			case <-time.After(50 * time.Millisecond): // no worker read meanwhile: try the next record
+			case <-time.After(10 * time.Second):
+				close(r.release)
+				panic("no read held while fn ran") // panicking stays open: the test fails
 			}
-			r.mu.Lock()
-			if r.blocked {
-				r.mu.Unlock()
-				close(panicking)
-				panic("fold failed")
-			}
-			r.inFn = false
-			r.mu.Unlock()
+			close(panicking)
+			panic("fold failed")
 		})
 	}()
 	select {

@@ -207,6 +207,20 @@ func (c *Client) TryTurn() (release func(), ok bool) {
 	}
 }
 
+// SetTurnHolder says, for the clients waiting for the host's turn
+// (TurnHolder), what its holder does, e.g. "bot1 resyncing": called by
+// the holder once it has the turn, and with "" before it releases it.
+func (c *Client) SetTurnHolder(what string) { c.gov.host.holder.Store(&what) }
+
+// TurnHolder is what the holder of the host's turn said it does
+// (SetTurnHolder), "" when nothing was said.
+func (c *Client) TurnHolder() string {
+	if p := c.gov.host.holder.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
 // WeightWait is how long requests of weight units in all, sent now, would
 // be paced before the last one could go: 0 when they fit the host's
 // REQUEST_WEIGHT windows now. It reserves nothing (another request may

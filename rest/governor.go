@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -110,10 +111,11 @@ func (w *window) fitAt(now time.Time, n int) time.Time {
 // HostLimits is safe for concurrent use; the zero value is not usable:
 // make one with NewHostLimits.
 type HostLimits struct {
-	slot    chan struct{} // holds a token while a request is in flight
-	turn    chan struct{} // holds a token while a session waits for weight and resyncs (Client.Turn)
-	store   GateStore     // Persist; nil: the gates stay in the process
-	endTurn func()        // ends the store's turn (GateTurn); set while slot is held
+	slot    chan struct{}          // holds a token while a request is in flight
+	turn    chan struct{}          // holds a token while a session waits for weight and resyncs (Client.Turn)
+	holder  atomic.Pointer[string] // what the turn's holder does (Client.SetTurnHolder)
+	store   GateStore              // Persist; nil: the gates stay in the process
+	endTurn func()                 // ends the store's turn (GateTurn); set while slot is held
 
 	mu        sync.Mutex
 	weight    []*window

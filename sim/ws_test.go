@@ -117,6 +117,7 @@ func TestStreamEnds(t *testing.T) {
 		{"drop fault", Options{Faults: Faults{DropEvery: 300 * time.Millisecond}}, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // (each waits for its stream's end: at once, not one after another)
 			s := start(t, tc.opts)
 			key := newListenKey(t, s)
 			ws := dialStream(t, s, key)
@@ -167,6 +168,7 @@ func TestStreamDeliversEvents(t *testing.T) {
 		{"reordered", Faults{ReorderWindow: 50 * time.Millisecond}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // (each reads its stream for a second: at once, not one after another)
 			s := start(t, Options{Faults: tc.faults})
 			ws := dialStream(t, s, newListenKey(t, s))
 			const orders = 10

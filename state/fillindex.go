@@ -107,14 +107,11 @@ func (x *keyIndex[V]) dropIf(k uint64, v V) {
 	}
 	mask := uint64(len(x.tab) - 1)
 	i := k & mask
-	for x.tab[i].key != k {
+	for x.tab[i].key != k || x.tab[i].val != v { // (the fills' keys may repeat: a key of another fill goes by)
 		if x.tab[i].key == 0 {
 			return
 		}
 		i = (i + 1) & mask
-	}
-	if x.tab[i].val != v {
-		return
 	}
 	// Backward shift: move each later entry of the run whose home is not
 	// cyclically in (i, j] into the hole.
@@ -141,7 +138,66 @@ func (x *keyIndex[V]) grow() {
 	x.n = 0
 	for _, e := range old {
 		if e.key != 0 {
-			x.put(e.key, e.val)
+			x.add(e.key, e.val)
+		}
+	}
+}
+
+// add maps k (nonzero) to v in a new entry, even when k is there
+// already: the fills' index keeps an entry for each fill a key names (two
+// identities may share a 64-bit key), and a lookup checks each one's
+// fill (findZ, findTrade).
+func (x *keyIndex[V]) add(k uint64, v V) {
+	if 2*(x.n+1) > len(x.tab) {
+		x.grow()
+	}
+	mask := uint64(len(x.tab) - 1)
+	i := k & mask
+	for x.tab[i].key != 0 {
+		i = (i + 1) & mask
+	}
+	x.tab[i] = keySlot[V]{k, v}
+	x.n++
+}
+
+// findZ returns the slot of the fill of in's (market, orderId, z), whose
+// z key is zk, checking each fill zk names (a key shared by chance never
+// passes one fill for another); when there is none, at is where byKey.add
+// would put zk (putAt's place).
+func (b *fillBook) findZ(zk uint64, in *fillIn) (i int32, at int, ok bool) {
+	x := &b.byKey
+	if len(x.tab) == 0 {
+		return 0, -1, false
+	}
+	mask := uint64(len(x.tab) - 1)
+	for j := zk & mask; ; j = (j + 1) & mask {
+		switch e := &x.tab[j]; e.key {
+		case zk:
+			if b.isZ(e.val, in) {
+				return e.val, int(j), true
+			}
+		case 0:
+			return 0, int(j), false
+		}
+	}
+}
+
+// findTrade is findZ of in's (market, orderId, trade id), whose trade
+// key is tk.
+func (b *fillBook) findTrade(tk uint64, in *fillIn) (int32, bool) {
+	x := &b.byKey
+	if len(x.tab) == 0 {
+		return 0, false
+	}
+	mask := uint64(len(x.tab) - 1)
+	for j := tk & mask; ; j = (j + 1) & mask {
+		switch e := &x.tab[j]; e.key {
+		case tk:
+			if b.isTrade(e.val, in) {
+				return e.val, true
+			}
+		case 0:
+			return 0, false
 		}
 	}
 }
@@ -160,11 +216,7 @@ type keyBuf [192]byte
 
 // sum hashes the canonical bytes b into a nonzero key.
 func (b *fillBook) sum(k []byte) uint64 {
-	h := maphash.Bytes(b.seed, k)
-	if h == 0 {
-		return 1
-	}
-	return h
+	return max(maphash.Bytes(b.seed, k), 1) | b.keyOr
 }
 
 // appendExp appends the adjusted exponent of a decimal (8 bytes); a
@@ -223,9 +275,12 @@ func (b *fillBook) zKeyMix(m uint8, id, sig uint64, exp int64) uint64 {
 	// XORed), the salt cancels between two z of one order, and a pair
 	// sharing a key could be built from the constants alone (then a
 	// repeat of the fill whose key the other holds is added again).
+	// The second mix's argument has its low bit set, so the key is
+	// never 0 (mix64 is a bijection) without a max (that kept it from
+	// being inlined).
 	h := mix64(id ^ b.salt ^ sig*0x9e3779b97f4a7c15)
-	h = mix64(h ^ uint64(exp)<<8 ^ uint64(m))
-	return max(h, 1)
+	h = mix64(h ^ uint64(exp)<<8 ^ uint64(m)<<1 | 1)
+	return h | b.keyOr
 }
 
 // zKeyText is zKey made from the canonical bytes of the identity.
@@ -466,6 +521,22 @@ func addDigits(sig uint64, nd, zeros int, run []byte) (uint64, int, int) {
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// sameByValue reports whether the decimal literals a and b are one value
+// as matchKeys hashes them (the adjusted exponent and significant digits
+// of ParseDec's split, which any text gets) and as CompareDecimal
+// compares them: a match key found is checked by it, so a key shared by
+// chance pairs nothing matchKeys would not (".0" and "0.0", malformed
+// and not, compare equal but hash apart).
+func sameByValue(a, b []byte) bool {
+	if event.CompareDecimal(a, b) != 0 {
+		return false
+	}
+	var ba, bb [64]byte
+	da, _ := event.ParseDec(a)
+	db, _ := event.ParseDec(b)
+	return string(da.Digits(appendExp(ba[:0], &da))) == string(db.Digits(appendExp(bb[:0], &db)))
+}
 
 // matchKeys returns the keys of what pairs an event fill lacking its
 // trade id with a record lacking its z: (market, orderId, qty and price

@@ -2,6 +2,7 @@ package state
 
 import (
 	"hash/maphash"
+	"math"
 	"unsafe"
 
 	"bhtop/event"
@@ -104,12 +105,17 @@ func (f *fill) setLits(vals ...[]byte) { f.lits = packLits(f.lits, f.ends[:], va
 
 // fillBook holds the fills of one Store.
 type fillBook struct {
-	limit   int
-	ring    []fill
-	next    int // slot written next once the ring is full
-	seq     uint64
-	byKey   keyIndex[int32] // trade keys, z keys and match keys (chain heads) → slot
-	seed    maphash.Seed
+	limit int
+	ring  []fill
+	next  int // slot written next once the ring is full
+	seq   uint64
+	byKey keyIndex[int32] // trade keys and z keys → slot: an entry for each fill (findZ, findTrade)
+	heads keyIndex[int32] // match keys → the slot of their chain's head
+	seed  maphash.Seed
+	// keyOr: bits set in every key. Tests set most of them, so that keys
+	// collide and the checks of the fills a key names are exercised
+	// (FuzzFills); 0 otherwise.
+	keyOr   uint64
 	salt    uint64 // of seed: mixed into the keys zKey makes of numbers
 	records int    // fills in a chain of records ('r'): the only ones an event lacking t pairs with
 	// Event fills lacking a trade id join their chain ('e') only when a
@@ -118,6 +124,19 @@ type fillBook struct {
 	indexed uint64
 	eager   bool // index each at its arrival, never through addExecFill (tests compare the two ways)
 	dirty   bool
+	ready   bool // seed and salt are set
+
+	// The z keys of the usual fills are put in byKey only when a fill is
+	// looked up there (indexZ): those up to seq zIndexed are in. A fill of
+	// an order whose z is above every z of the order's fills kept (its
+	// cover: order.fillSig, fillExp) cannot be a repeat, so it is added
+	// without a look and its key is never hashed nor put nor dropped
+	// (foldExecFill): ~150 instructions of the ~650 a fill took. That holds
+	// while every fill with a z kept is covered by its order; those that
+	// are not (an event the ordering rules refused, an order dropped while
+	// its fills are kept) are wild: wildSeq is the newest, and while one
+	// is kept every usual fill is looked up.
+	zIndexed, wildSeq uint64
 
 	// Snapshot bookkeeping (fillrows.go): view is the fills of the last
 	// snapshot's rows, in order; rebuild says a fill already shown
@@ -257,20 +276,49 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order, p *prep) {
 	} else {
 		usual = usualFill(x)
 	}
-	if o != nil && usual && b.records == 0 && b.gone.records == 0 && b.byKey.tab != nil && !b.eager {
+	if o != nil && usual && b.records == 0 && b.gone.records == 0 && b.ready && !b.eager {
+		var sig uint64 // z's value (decValue's), when known
+		var exp int64
+		known := false
+		if p != nil {
+			if p.flags&prepZ != 0 {
+				sig, exp, known = p.zSig, int64(p.zExp), true
+			}
+		} else if x.ZScale != 0 { // z's number from the decoder
+			sig, exp = scaledDec(x.ZNum, int(x.ZScale)-1)
+			known = true
+		} else if len(x.CumQty) <= 19 {
+			var plain bool
+			sig, exp, known, plain = shortDecValue(x.CumQty)
+			known = known && plain
+		}
+		if known && b.wildSeq+uint64(len(b.ring)) <= b.seq {
+			mant := alignDec(sig)
+			if o.fillSeq == 0 && sig != 0 || zAbove(exp, mant, o.fillExp, o.fillMant) {
+				// Above every z of the order's fills, none wild: no fill
+				// kept has this z. Added without its key (indexZ puts it
+				// when needed).
+				s.addExecFill(m, x, o, p, 0, -1)
+				o.fillSeq, o.fillExp, o.fillMant = b.seq, exp, mant
+				return
+			}
+		}
+		if b.zIndexed != b.seq {
+			b.indexZ()
+		}
 		var zk uint64
-		if p != nil && p.flags&prepZ != 0 { // (zKeyOfPrep, inlined)
-			zk = b.zKeyMix(m, p.idKey, p.zSig, int64(p.zExp))
-		} else if p != nil {
-			zk = b.zKeyOfPrep(m, p, x.OrderID, x.CumQty)
-		} else if x.ZScale != 0 && o.key != 0 { // z's number from the decoder
-			sig, exp := scaledDec(x.ZNum, int(x.ZScale)-1)
+		if known && o.key != 0 { // (o.key is p.idKey when p is not nil)
 			zk = b.zKeyMix(m, o.key, sig, exp)
 		} else {
 			zk = b.zKeyOf(m, o.key, x.OrderID, x.CumQty)
 		}
 		if _, at, ok := b.byKey.find(zk); !ok {
 			s.addExecFill(m, x, o, p, zk, at)
+			if known {
+				b.cover(o, b.seq, sig, exp)
+			} else {
+				b.coverLit(o, b.seq, x.CumQty)
+			}
 			return
 		}
 	}
@@ -332,9 +380,13 @@ func (s *Store) ApplyTrades(recs []TradeSnap) {
 // pair up through matchHalf.
 func (s *Store) foldFill(in *fillIn) {
 	b := &s.fills
-	if b.byKey.tab == nil {
+	if !b.ready {
 		b.seed = maphash.MakeSeed()
 		b.salt = maphash.Bytes(b.seed, []byte("z"))
+		b.ready = true
+	}
+	if b.zIndexed != b.seq {
+		b.indexZ()
 	}
 	if in.v[flZ] != nil && !in.idKnown {
 		in.idKey, in.idKnown = numKey(in.v[flOrder]), true
@@ -342,25 +394,24 @@ func (s *Store) foldFill(in *fillIn) {
 	var tk, zk uint64
 	if in.v[flTrade] != nil {
 		tk = b.tradeKey(in.mkt, in.v[flOrder], in.v[flTrade])
-		if i, ok := b.byKey.get(tk); ok && b.isTrade(i, in) {
+		if i, ok := b.findTrade(tk, in); ok {
 			if in.v[flZ] != nil {
 				zk = b.zKeyOf(in.mkt, in.idKey, in.v[flOrder], in.v[flZ])
 			}
 			s.mergeFill(i, in, tk, zk)
+			b.claimZ(in, b.ring[i].seq)
 			return
 		}
 	}
 	zat := -1 // where zk goes in byKey, until the index changes
 	if in.v[flZ] != nil {
 		zk = b.zKeyOf(in.mkt, in.idKey, in.v[flOrder], in.v[flZ])
-		i, at, ok := b.byKey.find(zk)
-		if ok && b.isZ(i, in) {
-			s.mergeFill(i, in, tk, zk)
+		i, at, ok := b.findZ(zk, in)
+		if ok {
+			s.mergeFill(i, in, tk, zk) // (its z is in's: claimed already)
 			return
 		}
-		if !ok {
-			zat = at
-		}
+		zat = at
 	}
 	var me, mr uint64 // match keys, once needed
 	switch {
@@ -385,17 +436,104 @@ func (s *Store) foldFill(in *fillIn) {
 		_, mr = b.matchKeys(in.mkt, in.v[flOrder], in.v[flQty], in.v[flPrice])
 		if i, ok := b.matchHalf(in, 'r', mr); ok {
 			s.mergeFill(i, in, 0, zk)
+			b.claimZ(in, b.ring[i].seq)
 			return
 		}
 		if gone, ok := b.pairGone(in, 'r', mr); ok {
 			s.addFill(in, tk, zk, mr, zat)
 			b.markAgain(gone, false)
+			b.claimZ(in, b.seq)
 			return
 		}
 	case tk == 0:
 		return // neither key: nothing to tell it apart by
 	}
 	s.addFill(in, tk, zk, mr, zat)
+	if zk != 0 {
+		b.claimZ(in, b.seq)
+	}
+}
+
+// claimZ notes that the fill numbered seq has in's z (when in has one):
+// the fill of an event its order applied is covered by that order, any
+// other is wild (fillBook.wildSeq).
+func (b *fillBook) claimZ(in *fillIn, seq uint64) {
+	switch {
+	case in.v[flZ] == nil:
+	case in.texts != nil: // the order the event was applied to
+		b.coverLit(in.texts, seq, in.v[flZ])
+	default:
+		b.wildSeq = max(b.wildSeq, seq)
+	}
+}
+
+// cover counts the fill numbered seq, of z (sig, exp) (decValue's),
+// among order o's: its cover grows to z.
+func (b *fillBook) cover(o *order, seq, sig uint64, exp int64) {
+	exp, mant := zRank(sig, exp)
+	if o.fillSeq == 0 || zAbove(exp, mant, o.fillExp, o.fillMant) {
+		o.fillExp, o.fillMant = exp, mant
+	}
+	o.fillSeq = max(o.fillSeq, seq)
+}
+
+// coverLit is cover of a z literal; one decValue cannot take (over 19
+// significant digits) makes the cover unbounded: each later fill of the
+// order is looked up.
+func (b *fillBook) coverLit(o *order, seq uint64, z []byte) {
+	if sig, exp, ok := decValue(z); ok {
+		b.cover(o, seq, sig, exp)
+		return
+	}
+	o.fillExp, o.fillMant = math.MaxInt64, math.MaxUint64
+	o.fillSeq = max(o.fillSeq, seq)
+}
+
+// orphan notes that order o is dropped: its fills kept are wild (an
+// order of its id made again starts with no cover).
+func (b *fillBook) orphan(o *order) { b.wildSeq = max(b.wildSeq, o.fillSeq) }
+
+// alignDec is the significant digits sig (decValue's, at most 19)
+// aligned on the left in 19 digits: two decimals of one adjusted
+// exponent compare as their aligned digits (0 for 0).
+func alignDec(sig uint64) uint64 {
+	if sig == 0 {
+		return 0
+	}
+	return sig * pow10[19-decDigits(sig)]
+}
+
+// zRank is what zAbove compares of the decimal (sig, exp) (decValue's):
+// its adjusted exponent, math.MinInt64 for 0 (below any other), and its
+// digits aligned (alignDec).
+func zRank(sig uint64, exp int64) (int64, uint64) {
+	if sig == 0 {
+		return math.MinInt64, 0
+	}
+	return exp, alignDec(sig)
+}
+
+// zAbove reports whether a decimal of adjusted exponent exp and aligned
+// digits mant (zRank) is above the one of (wexp, wmant) by magnitude;
+// (math.MaxInt64, math.MaxUint64) is above all.
+func zAbove(exp int64, mant uint64, wexp int64, wmant uint64) bool {
+	return mant != 0 && (exp > wexp || exp == wexp && mant > wmant)
+}
+
+// indexZ puts in byKey the z keys of the fills added since the last call
+// without theirs (foldExecFill), oldest first: byKey is then what putting
+// each at its arrival would have made of the fills kept.
+func (b *fillBook) indexZ() {
+	for seq := max(b.zIndexed+1, b.seq-uint64(len(b.ring))+1); seq <= b.seq; seq++ {
+		i := int32((seq - 1) % uint64(b.limit))
+		f := &b.ring[i]
+		if f.seq != seq || f.zkey != 0 || f.ends[flZ] == f.ends[flFee] { // (no z: a record)
+			continue
+		}
+		f.zkey = b.zKey(f.mkt, f.lit(flOrder), f.lit(flZ))
+		b.byKey.add(f.zkey, i)
+	}
+	b.zIndexed = b.seq
 }
 
 // isTrade reports whether slot i holds in's order's execution of the
@@ -421,7 +559,7 @@ func (b *fillBook) isZ(i int32, in *fillIn) bool {
 // paired with a dropped event half is taken only when no other is (it
 // may meet its own event).
 func (b *fillBook) matchHalf(in *fillIn, kind byte, key uint64) (int32, bool) {
-	i, ok := b.byKey.get(key)
+	i, ok := b.heads.get(key)
 	if !ok {
 		return 0, false
 	}
@@ -436,7 +574,7 @@ func (b *fillBook) matchHalf(in *fillIn, kind byte, key uint64) (int32, bool) {
 			lacks = len(f.lit(flZ)) == 0
 		}
 		if lacks && f.mkt == in.mkt && string(f.lit(flOrder)) == string(in.v[flOrder]) &&
-			event.CompareDecimal(f.lit(flQty), in.v[flQty]) == 0 && event.CompareDecimal(f.lit(flPrice), in.v[flPrice]) == 0 {
+			sameByValue(f.lit(flQty), in.v[flQty]) && sameByValue(f.lit(flPrice), in.v[flPrice]) {
 			switch {
 			case !f.again:
 				found = i
@@ -461,7 +599,7 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 	if f.tkey == 0 && tk != 0 {
 		f.setLit(flTrade, in.v[flTrade])
 		f.tkey = tk
-		b.byKey.put(tk, i)
+		b.byKey.add(tk, i)
 		changed = true
 	}
 	if len(f.lit(flZ)) == 0 && len(in.v[flZ]) > 0 {
@@ -475,7 +613,7 @@ func (s *Store) mergeFill(i int32, in *fillIn, tk, zk uint64) {
 	}
 	if f.zkey == 0 && zk != 0 {
 		f.zkey = zk
-		b.byKey.put(zk, i)
+		b.byKey.add(zk, i)
 	}
 	if !f.makerKnown && in.makerKnown {
 		f.maker, f.makerKnown, changed = in.maker, true, true
@@ -510,10 +648,10 @@ func (s *Store) addFill(in *fillIn, tk, zk, mr uint64, zat int) {
 	s.setText(&f.asset, in.asset)
 	f.lits = s.slab.packFill(f.lits, &f.ends, &in.v)
 	if tk != 0 {
-		b.byKey.put(tk, i)
+		b.byKey.add(tk, i)
 	}
 	if zk != 0 && !zPut {
-		b.byKey.put(zk, i)
+		b.byKey.add(zk, i)
 	}
 	switch {
 	case tk == 0:
@@ -556,15 +694,48 @@ func (s *Store) addExecFill(m uint8, x *event.ExecView, o *order, p *prep, zk ui
 	if p != nil && p.flags&prepPacked != 0 {
 		f.lits = s.slab.packedLits(f.lits, p.fillLits(), int(p.fillLen))
 		*(*[flTrade]int32)(f.ends[:]) = p.fillEnds
-	} else {
+	} else if !packExecFill(&f.lits, &f.ends, x) {
 		f.lits = s.slab.packAt(f.lits, f.ends[:flTrade], unsafe.Pointer(x), execFillOffs[:])
 	}
 	f.ends[flTrade], f.ends[flPnl] = f.ends[flZ], f.ends[flZ] // none
-	if !zPut {
-		b.byKey.put(zk, i)
+	// zk 0: indexZ puts it when needed.
+	if zk != 0 && !zPut {
+		b.byKey.add(zk, i)
 	}
 	f.mkind = 'e' // its match key waits for indexEvents
 	b.added1()
+}
+
+// packExecFill is packAt of the literals of the fill x reports (but for
+// the trade id and PnL) into *buf, unrolled as packOrder: when the order
+// id has at most 32 bytes, each other literal at most 16, and *buf room
+// for them all (the usual fill), each is copied by putLit and only
+// *buf's length is set (no write barrier); false (nothing done) for any
+// other, then packAt. packAt's loop over offsets and sizes took ~180
+// instructions a fill, this ~60.
+func packExecFill(buf *[]byte, ends *[nFillLits]int32, x *event.ExecView) bool {
+	e0 := len(x.OrderID)
+	e1 := e0 + len(x.LastPrice)
+	e2 := e1 + len(x.LastQty)
+	e3 := e2 + len(x.Commission)
+	e4 := e3 + len(x.CumQty)
+	if e0 > 32 || len(x.LastPrice)|len(x.LastQty)|len(x.Commission)|len(x.CumQty) > 16 || cap(*buf)-litRoom < e4 {
+		return false
+	}
+	d, s := unsafe.Pointer(unsafe.SliceData(*buf)), unsafe.Pointer(unsafe.SliceData(x.OrderID))
+	if e0 > 16 { // an id of 17 to 32 digits (a contract's are 18): its first 16 bytes, then the rest
+		*(*uint64)(d), *(*uint64)(unsafe.Add(d, 8)) = *(*uint64)(s), *(*uint64)(unsafe.Add(s, 8))
+		putLit(unsafe.Add(d, 16), unsafe.Add(s, 16), e0-16)
+	} else {
+		putLit(d, s, e0)
+	}
+	putLit(unsafe.Add(d, e0), unsafe.Pointer(unsafe.SliceData(x.LastPrice)), e1-e0)
+	putLit(unsafe.Add(d, e1), unsafe.Pointer(unsafe.SliceData(x.LastQty)), e2-e1)
+	putLit(unsafe.Add(d, e2), unsafe.Pointer(unsafe.SliceData(x.Commission)), e3-e2)
+	putLit(unsafe.Add(d, e3), unsafe.Pointer(unsafe.SliceData(x.CumQty)), e4-e3)
+	ends[flOrder], ends[flPrice], ends[flQty], ends[flFee], ends[flZ] = int32(e0), int32(e1), int32(e2), int32(e3), int32(e4)
+	*buf = (*buf)[:e4]
+	return true
 }
 
 // take readies the slot of a new fill, evicting the oldest by arrival
@@ -591,8 +762,11 @@ func (b *fillBook) take(zk uint64, zat int) (i int32, f *fill, zPut bool) {
 	g := &b.gone
 	if n := g.next; f.mkind == 'e' && f.tkey|f.mkey == 0 && !f.again && int(n) < len(g.ring) && !g.ring[n].keyed {
 		// The usual drop: an event fill lacking t, in no chain, over an
-		// entry no record looked at (goneBook.take).
-		b.byKey.dropIf(f.zkey, i)
+		// entry no record looked at (goneBook.take); its z key is not in
+		// byKey when it never had to be (indexZ).
+		if f.zkey != 0 {
+			b.byKey.dropIf(f.zkey, i)
+		}
 		g.next++
 		g.added++
 		e := &g.ring[n]
@@ -631,7 +805,7 @@ func (b *fillBook) evict(f *fill, i int32) {
 	}
 	b.byKey.dropIf(f.zkey, i)
 	if f.mkey != 0 {
-		b.byKey.dropIf(f.mkey, i)
+		b.heads.dropIf(f.mkey, i)
 	}
 	if f.mkind == 'r' {
 		b.records--
@@ -654,7 +828,7 @@ func (b *fillBook) added1() {
 // chain.
 func (b *fillBook) chain(i int32) {
 	f := &b.ring[i]
-	if j, ok := b.byKey.swap(f.mkey, i); ok {
+	if j, ok := b.heads.swap(f.mkey, i); ok {
 		f.next, f.nextSeq = j, b.ring[j].seq
 	}
 }

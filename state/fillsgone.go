@@ -1,7 +1,5 @@
 package state
 
-import "bhtop/event"
-
 // Fills the ring dropped (retention) whose other half may still come: an
 // event fill lacking a trade id (its myTrades record may come later) and
 // a record lacking z (its event without t may come later). A half that
@@ -235,7 +233,7 @@ func (b *fillBook) pairGone(in *fillIn, kind byte, key uint64) (goneRef, bool) {
 			break // reused: the rest of the chain is gone too
 		}
 		if !e.paired && e.kind == kind && e.mkt == in.mkt && string(e.lit(flOrder)) == string(in.v[flOrder]) &&
-			event.CompareDecimal(e.lit(flQty), in.v[flQty]) == 0 && event.CompareDecimal(e.lit(flPrice), in.v[flPrice]) == 0 {
+			sameByValue(e.lit(flQty), in.v[flQty]) && sameByValue(e.lit(flPrice), in.v[flPrice]) {
 			if _, claimed := g.claims[e.gseq|goneEntry]; claimed && kind == 'r' {
 				again = n
 			} else {

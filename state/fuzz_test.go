@@ -62,9 +62,10 @@ func FuzzFills(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		s, eager, prepared := NewStore(WithFillRetention(3)), NewStore(WithFillRetention(3)), NewStore(WithFillRetention(3))
 		eager.fills.eager = true
+		collide := collidingStore(3, 3) // fill keys of 2 bits: most shared
 		var d event.Decoder
 		for i, line := range bytes.Split(in, []byte("\n")) {
-			for _, s := range []*Store{s, eager, prepared} {
+			for _, s := range []*Store{s, eager, prepared, collide} {
 				if r, ok := bytes.CutPrefix(line, []byte("R ")); ok {
 					w := strings.Fields(string(r))
 					for len(w) < 5 {
@@ -86,6 +87,10 @@ func FuzzFills(f *testing.F) {
 		// the same fills as joining each at its arrival.
 		if e := eager.Snapshot(); !reflect.DeepEqual(e.Fills, snap.Fills) {
 			t.Fatalf("fills with lazy match chains %+v, eager %+v", snap.Fills, e.Fills)
+		}
+		// Fill keys shared by chance never make a fill taken for another.
+		if c := collide.Snapshot(); !reflect.DeepEqual(c.Fills, snap.Fills) {
+			t.Fatalf("fills with keys colliding %+v, want %+v", c.Fills, snap.Fills)
 		}
 		// Events prepared apart (as the parallel pipeline does) fold alike.
 		if p := prepared.Snapshot(); !reflect.DeepEqual(p.Fills, snap.Fills) || !reflect.DeepEqual(flatRows(*p).Orders, flatRows(*snap).Orders) {

@@ -98,21 +98,23 @@ func TestPlainPositive(t *testing.T) {
 }
 
 // TestSameText: sameText is == for texts of the same length, whichever
-// byte differs; sameTiny too where it says they are the same.
+// byte differs; wordsDiff (4 to 16 bytes) and shortDiff (2 to 7) are 0
+// just where it says they are the same.
 func TestSameText(t *testing.T) {
 	for n := 0; n <= 20; n++ {
 		a := make([]byte, n)
 		for i := range a {
 			a[i] = byte('A' + i)
 		}
-		if !sameText(string(a), a) || sameTiny(string(a), a) != (n > 0 && n < 4) {
-			t.Fatalf("sameText(%q, itself) = false, or sameTiny = %v", a, sameTiny(string(a), a))
+		words, short := n >= 4 && n <= 16, n >= 2 && n <= 7
+		if !sameText(string(a), a) || words && wordsDiff(string(a), a) != 0 || short && shortDiff(string(a), a) != 0 {
+			t.Fatalf("sameText(%q, itself) = false, or wordsDiff or shortDiff nonzero", a)
 		}
 		for i := range a {
 			b := append([]byte(nil), a...)
 			b[i] ^= 0x20
-			if sameText(string(a), b) || sameTiny(string(a), b) {
-				t.Fatalf("sameText(%q, %q) = true", a, b)
+			if sameText(string(a), b) || words && wordsDiff(string(a), b) == 0 || short && shortDiff(string(a), b) == 0 {
+				t.Fatalf("sameText(%q, %q) = true, or wordsDiff or shortDiff 0", a, b)
 			}
 		}
 	}

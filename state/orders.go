@@ -200,6 +200,11 @@ type order struct {
 	pendAt                         int32 // its index there
 	prevClosed, nextClosed         *order
 	row                            *Order
+	// The fills of this order the fill book counts as its own (fills.go,
+	// cover): the newest one's seq (0: none) and the greatest z of them by
+	// magnitude, as its adjusted exponent and digits (alignDec).
+	fillSeq, fillMant uint64
+	fillExp           int64
 }
 
 // The lists of Store an order waiting for the next Snapshot is in.
@@ -290,19 +295,39 @@ func (o *order) newerSameE(x *event.ExecView, r uint8) bool {
 // ordering rules accepted it. keepMaker keeps the known maker flag (REST
 // records do not carry one).
 func (s *Store) applyOrder(m uint8, x *event.ExecView, keepMaker bool) bool {
-	return s.foldOrder(m, x, nil, keepMaker) != nil
+	mode := uint8(foldBare)
+	if keepMaker {
+		mode = foldREST
+	}
+	return s.foldOrder(m, x, nil, mode) != nil
 }
+
+// The modes of foldOrder.
+const (
+	foldEvent = iota // a stream event: counted in the stats, then its fill folded
+	foldREST         // a REST record: keeps the known maker flag (records do not carry one)
+	foldBare         // the order alone
+)
 
 // foldOrder is applyOrder returning the order the update was applied to,
 // nil when the ordering rules refused it; p is x's prep, nil when none.
-func (s *Store) foldOrder(m uint8, x *event.ExecView, p *prep, keepMaker bool) *order {
-	mk := &s.markets[m]
+// For a stream event (foldEvent) it does all of applyPrep's work, so that
+// ApplyFrame calls it directly: one call less an event.
+func (s *Store) foldOrder(m uint8, x *event.ExecView, p *prep, mode uint8) *order {
+	mk := &s.markets[m&1] // (m is mContract or mSpot: no bound check)
+	keepMaker := mode == foldREST
+	if mode == foldEvent {
+		s.stats.Events++
+		s.stats.ByType[2-m&1]++ // typeIndex: contract 2, spot 1
+	}
 	var r uint8
 	var k uint64
 	if p != nil {
 		r, k = p.rank(), p.idKey
+	} else if r, k = rank(x.Status), x.IDNum; k != 0 { // idKey, inlined
+		k = mixID(k)
 	} else {
-		r, k = rank(x.Status), idKey(x)
+		k = numKey(x.OrderID)
 	}
 	var o *order // mk.orders.getKey, inlined
 	if k != 0 {
@@ -314,7 +339,7 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, p *prep, keepMaker bool) *
 		if mk.tomb.len() > 0 {
 			if t, ok := mk.tomb.getKey(k, x.OrderID); ok {
 				if x.EventTime <= t.e {
-					return nil // a late update of a dropped order: never a phantom
+					return s.refused(m, x, p, mode) // a late update of a dropped order: never a phantom
 				}
 				mk.tomb.dropIfKey(k, string(x.OrderID), t) // no allocation: the conversion does not escape
 			}
@@ -325,20 +350,15 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, p *prep, keepMaker bool) *
 		o.pend(&s.added, pendAdded)
 		keepMaker = false
 	} else if !o.newer(x, r) {
-		return nil
+		return s.refused(m, x, p, mode)
 	}
-	// setText, its comparison inlined too (foldOrder is not inlined)
-	if len(o.symbol) != len(x.Symbol) || !sameText(o.symbol, x.Symbol) {
-		s.newText(&o.symbol, x.Symbol)
-	}
-	if len(o.side) != len(x.Side) || !sameTiny(o.side, x.Side) && !sameText(o.side, x.Side) {
-		s.newText(&o.side, x.Side)
-	}
-	if len(o.typ) != len(x.Type) || !sameText(o.typ, x.Type) {
-		s.newText(&o.typ, x.Type)
-	}
-	if len(o.tif) != len(x.TimeInForce) || !sameTiny(o.tif, x.TimeInForce) && !sameText(o.tif, x.TimeInForce) {
-		s.newText(&o.tif, x.TimeInForce)
+	// The texts are mostly the same again: of the same lengths, each in
+	// the range wordsDiff or shortDiff takes, they are compared all in
+	// words, and set one by one (setTexts) only when one differs.
+	if n := len(x.Symbol); n != len(o.symbol) || uint(n-4) > 12 || len(x.Side) != len(o.side) || uint(len(x.Side)-2) > 5 ||
+		len(x.Type) != len(o.typ) || uint(len(x.Type)-4) > 12 || len(x.TimeInForce) != len(o.tif) || uint(len(x.TimeInForce)-2) > 5 ||
+		wordsDiff(o.symbol, x.Symbol)|shortDiff(o.side, x.Side)|wordsDiff(o.typ, x.Type)|shortDiff(o.tif, x.TimeInForce) != 0 {
+		s.setTexts(o, x)
 	}
 	switch { // rank compared the status with these already
 	case r == o.rank && r < 2: // the same again (a new order's rank is none)
@@ -363,8 +383,8 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, p *prep, keepMaker bool) *
 	o.updated = x.EventTime
 	o.rank = r
 	if m == mContract {
-		if len(o.leverage) != len(x.Leverage) || !sameTiny(o.leverage, x.Leverage) && !sameText(o.leverage, x.Leverage) {
-			s.newText(&o.leverage, x.Leverage)
+		if n := len(x.Leverage); n != len(o.leverage) || uint(n-2) > 5 || shortDiff(o.leverage, x.Leverage) != 0 {
+			s.setText(&o.leverage, x.Leverage)
 		}
 		o.close = x.Close
 	}
@@ -389,7 +409,38 @@ func (s *Store) foldOrder(m uint8, x *event.ExecView, p *prep, keepMaker bool) *
 	if o.open && !wasOpen {
 		s.noteSymbol(o.symbol)
 	}
+	if mode == foldEvent {
+		if len(s.pending) > 0 { // (mostly none: no call)
+			s.settle(x.ClientOrderID)
+		}
+		s.foldExecFill(m, x, o, p)
+		s.stats.Applied++ // counted(true, E), inlined
+		if x.EventTime > s.lastEvent {
+			s.lastEvent = x.EventTime
+		}
+	}
 	return o
+}
+
+// refused is foldOrder's end for an update the ordering rules refused:
+// nil, the event (foldEvent) counted stale and its fill folded.
+func (s *Store) refused(m uint8, x *event.ExecView, p *prep, mode uint8) *order {
+	if mode == foldEvent {
+		if len(s.pending) > 0 {
+			s.settle(x.ClientOrderID)
+		}
+		s.foldExecFill(m, x, nil, p)
+		s.stats.Stale++
+	}
+	return nil
+}
+
+// setTexts sets the symbol, side, type and time in force of o from x.
+func (s *Store) setTexts(o *order, x *event.ExecView) {
+	s.setText(&o.symbol, x.Symbol)
+	s.setText(&o.side, x.Side)
+	s.setText(&o.typ, x.Type)
+	s.setText(&o.tif, x.TimeInForce)
 }
 
 // pushClosed appends o to the retention list (its first closing).
@@ -443,6 +494,7 @@ func (s *Store) evict() {
 func (s *Store) drop(o *order) {
 	mk := &s.markets[o.mkt]
 	mk.orders.dropIfKey(o.key, o.id, o)
+	s.fills.orphan(o)
 	s.unpend(o)
 	o.removed = true
 	s.dropped = append(s.dropped, o)

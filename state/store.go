@@ -102,7 +102,12 @@ func NewStore(opts ...Option) *Store {
 func (s *Store) ApplyFrame(frame []byte, onPing func(n []byte)) {
 	evs := s.dec.Decode(frame)
 	for i := range evs {
-		s.applyPrep(&evs[i], nil, onPing)
+		ev := &evs[i]
+		if k := ev.Kind; k == event.KindExecution || k == event.KindContractExecution { // applyPrep's first case, one call less
+			s.foldOrder(execMarket(k), &ev.Exec, nil, foldEvent)
+			continue
+		}
+		s.applyPrep(ev, nil, onPing)
 	}
 }
 
@@ -119,18 +124,7 @@ func (s *Store) ApplyEvents(evs []event.Event, onPing func(n []byte)) {
 // nothing was.
 func (s *Store) applyPrep(ev *event.Event, p *prep, onPing func([]byte)) {
 	if k := ev.Kind; k == event.KindExecution || k == event.KindContractExecution { // the usual event first
-		m, t := uint8(mSpot), 1 // t: typeIndex(k)
-		if k == event.KindContractExecution {
-			m, t = mContract, 2
-		}
-		s.stats.Events++
-		s.stats.ByType[t]++
-		o := s.foldOrder(m, &ev.Exec, p, false)
-		if len(s.pending) > 0 { // (mostly none: no call)
-			s.settle(ev.Exec.ClientOrderID)
-		}
-		s.foldExecFill(m, &ev.Exec, o, p)
-		s.counted(o != nil, ev.Exec.EventTime)
+		s.foldOrder(execMarket(k), &ev.Exec, p, foldEvent) // counts it, folds its fill
 		return
 	}
 	switch ev.Kind {
@@ -164,6 +158,14 @@ func (s *Store) applyPrep(ev *event.Event, p *prep, onPing func([]byte)) {
 		ok = true
 	}
 	s.counted(ok, e)
+}
+
+// execMarket is the market of an order update of kind k.
+func execMarket(k event.Kind) uint8 {
+	if k == event.KindContractExecution {
+		return mContract
+	}
+	return mSpot
 }
 
 // counted counts an event the ordering rules applied (ok; e its E) or
@@ -227,14 +229,28 @@ func sameText(a string, b []byte) bool {
 	return *(*uint32)(p) == *(*uint32)(q) && *(*uint32)(unsafe.Add(p, n-4)) == *(*uint32)(unsafe.Add(q, n-4))
 }
 
-// sameTiny reports whether a and b, of the same length, are the same
-// text of 1 to 3 bytes (the usual side and time in force): their first,
-// middle and last bytes; false for any other length (then sameText).
-func sameTiny(a string, b []byte) bool {
+// wordsDiff is 0 when a == string(b), for a and b of the same length n
+// (4 <= n <= 16: the usual symbol and type), and nonzero when not: two
+// loads of each that may overlap, no call and no branch but on n, so that
+// foldOrder ORs the differences of all its texts and tests once.
+func wordsDiff(a string, b []byte) uint64 {
 	n := len(b)
 	p, q := unsafe.Pointer(unsafe.StringData(a)), unsafe.Pointer(unsafe.SliceData(b))
-	return uint(n-1) < 3 && *(*byte)(p) == *(*byte)(q) && *(*byte)(unsafe.Add(p, n>>1)) == *(*byte)(unsafe.Add(q, n>>1)) &&
-		*(*byte)(unsafe.Add(p, n-1)) == *(*byte)(unsafe.Add(q, n-1))
+	if n >= 8 {
+		return (*(*uint64)(p) ^ *(*uint64)(q)) | (*(*uint64)(unsafe.Add(p, n-8)) ^ *(*uint64)(unsafe.Add(q, n-8)))
+	}
+	return uint64((*(*uint32)(p) ^ *(*uint32)(q)) | (*(*uint32)(unsafe.Add(p, n-4)) ^ *(*uint32)(unsafe.Add(q, n-4))))
+}
+
+// shortDiff is wordsDiff of a text of 2 to 7 bytes (the usual side, time
+// in force and leverage).
+func shortDiff(a string, b []byte) uint64 {
+	n := len(b)
+	p, q := unsafe.Pointer(unsafe.StringData(a)), unsafe.Pointer(unsafe.SliceData(b))
+	if n >= 4 {
+		return uint64((*(*uint32)(p) ^ *(*uint32)(q)) | (*(*uint32)(unsafe.Add(p, n-4)) ^ *(*uint32)(unsafe.Add(q, n-4))))
+	}
+	return uint64((*(*uint16)(p) ^ *(*uint16)(q)) | (*(*uint16)(unsafe.Add(p, n-2)) ^ *(*uint16)(unsafe.Add(q, n-2))))
 }
 
 // newText is setText of a text that differs from *dst.

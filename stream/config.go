@@ -84,6 +84,9 @@ type Config struct {
 
 	Simulated bool   // the exchange is the in-process simulator (header: SIMULATED)
 	Host      string // base URL host for the header
+	// Name is the account's name ("" with one account): the others of
+	// its host waiting for the turn it holds say so (Status).
+	Name string
 }
 
 // Now is the time on c.Clock.

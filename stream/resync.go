@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -57,9 +58,7 @@ func (s *Session) resync(ctx context.Context, held bool, gone <-chan struct{}) e
 		})
 	}))
 	if paced {
-		s.setStatus(func(st *Status) {
-			st.State, st.Reason, st.RetryAt, st.NeedsAction = prev.State, prev.Reason, prev.RetryAt, prev.NeedsAction
-		})
+		s.putStatus(prev)
 	}
 	var missing []state.OrderKey
 	lost := false
@@ -89,15 +88,54 @@ func (s *Session) resync(ctx context.Context, held bool, gone <-chan struct{}) e
 	s.setStatus(func(st *Status) { st.LastSnapshot = now })
 	s.note(NoteResync, fmt.Sprintf("resynced from REST: %d open orders, %d balances",
 		len(snap.SpotOpenOrders)+len(snap.ContractOpenOrders), accountBalances(snap)))
-	s.queryMissing(ctx, missing)
+	qctx, putBack := s.sayWaits(ctx, "the order queries")
+	s.queryMissing(qctx, missing)
+	putBack()
 	afterOutage := false
 	select {
 	case <-s.live:
 		afterOutage = true // a reconnect: orders may have filled while away
 	default:
 	}
-	s.fetchTrades(ctx, afterOutage)
+	tctx, putBack := s.sayWaits(ctx, "the recent trades")
+	s.fetchTrades(tctx, afterOutage)
+	putBack()
 	return nil
+}
+
+// sayWaits is ctx whose requests, each time one is paced (for request
+// weight, or a 429 backoff), say in the status what the session waits
+// for (what: the requests, e.g. "the recent trades") and until when, its
+// state kept: after the snapshots a resync's requests hold no frames,
+// yet a wait for them left a live (or, at a connect, a bare resyncing)
+// status with nothing to say why. putBack puts the status back when a
+// wait changed it; it and the notices run on the caller's goroutine.
+func (s *Session) sayWaits(ctx context.Context, what string) (_ context.Context, putBack func()) {
+	prev, said := s.statusNow(), false
+	ctx = rest.WithWaitNotice(ctx, func(until time.Time) {
+		said = true
+		why := "waiting for request weight for " + what
+		var be *rest.BackoffError
+		if errors.As(s.rest.Gate(), &be) && be.Until.After(s.cfg.Now()) {
+			why = what + " held: " + be.Brief()
+		} else if prev.State != StateResyncing { // only resyncing shows RetryAt
+			why += " until " + until.UTC().Format("15:04:05") + " UTC"
+		}
+		s.setStatus(func(st *Status) { st.Reason, st.RetryAt = why, until })
+	})
+	return ctx, func() {
+		if said {
+			s.putStatus(prev)
+		}
+	}
+}
+
+// putStatus puts back the state, reason, retry time and NeedsAction of
+// prev, the status before a wait.
+func (s *Session) putStatus(prev Status) {
+	s.setStatus(func(st *Status) {
+		st.State, st.Reason, st.RetryAt, st.NeedsAction = prev.State, prev.Reason, prev.RetryAt, prev.NeedsAction
+	})
 }
 
 // waitWeight waits, before the stream's frames are held for a resync,
@@ -118,9 +156,7 @@ func (s *Session) waitWeight(ctx context.Context, as waitAs, gone <-chan struct{
 		return nil
 	}
 	prev := s.statusNow()
-	defer s.setStatus(func(st *Status) {
-		st.State, st.Reason, st.RetryAt, st.NeedsAction = prev.State, prev.Reason, prev.RetryAt, prev.NeedsAction
-	})
+	defer s.putStatus(prev)
 	used, limit := s.rest.Weight()
 	s.note(NoteResync, fmt.Sprintf("request weight spent (%d/%d a minute): the snapshots wait %s; events still folded",
 		used, limit, d.Round(time.Second)))
@@ -175,13 +211,11 @@ func (as waitAs) reason(why string) string {
 // when ctx ends or gone (nil: never) is closed.
 func (s *Session) turn(ctx context.Context, as waitAs, gone <-chan struct{}) (release func(), err error) {
 	if release, ok := s.rest.TryTurn(); ok {
-		return release, nil
+		return s.holdTurn(as, release), nil
 	}
 	prev := s.statusNow()
 	s.setStatus(func(st *Status) { st.State, st.Reason, st.RetryAt = as.state, as.reason(waitingForTurn), time.Time{} })
-	defer s.setStatus(func(st *Status) {
-		st.State, st.Reason, st.RetryAt, st.NeedsAction = prev.State, prev.Reason, prev.RetryAt, prev.NeedsAction
-	})
+	defer s.putStatus(prev)
 	release, err = s.rest.Turn(ctx, gone)
 	switch {
 	case errors.Is(err, rest.ErrTurnStopped):
@@ -189,7 +223,42 @@ func (s *Session) turn(ctx context.Context, as waitAs, gone <-chan struct{}) (re
 	case err != nil:
 		return nil, fmt.Errorf("resync: waiting for the host's turn: %w", err)
 	}
-	return release, nil
+	return s.holdTurn(as, release), nil
+}
+
+// holdTurn says, for the sessions of the host waiting for the turn just
+// taken, which account holds it and whether it connects (a rotation's
+// replacement too) or resyncs; the release returned says nothing again
+// before it releases the turn.
+func (s *Session) holdTurn(as waitAs, release func()) func() {
+	what := "connecting"
+	if as.state == StateResyncing {
+		what = "resyncing"
+	}
+	if s.cfg.Name != "" {
+		what = s.cfg.Name + " " + what
+	}
+	s.holdsTurn.Store(true)
+	s.rest.SetTurnHolder(what)
+	return func() {
+		s.rest.SetTurnHolder("")
+		s.holdsTurn.Store(false)
+		release()
+	}
+}
+
+// turnHolder adds to a reason that says the session waits for the
+// host's turn what the turn's holder does now, e.g. "(bot1 resyncing)";
+// nothing once the turn is the session's own (its wait's reason is put
+// back just after it took it).
+func (s *Session) turnHolder(reason string) string {
+	if !strings.Contains(reason, waitingForTurn) || s.holdsTurn.Load() {
+		return reason
+	}
+	if who := s.rest.TurnHolder(); who != "" {
+		return strings.Replace(reason, waitingForTurn, waitingForTurn+" ("+who+")", 1)
+	}
+	return reason
 }
 
 // snapshotter reads what a resync folds in: the account and open orders

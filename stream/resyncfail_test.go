@@ -41,18 +41,20 @@ func TestNotLiveWhenCredentialsFail(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv, clk := simtest.StartOnClock(t, sim.Options{Keys: []sim.Key{tt.key}})
-			c := rest.New(srv.URL(), rest.WithAPIKey(apiKey), rest.WithSecret(tt.secret), rest.WithClock(clk.Now))
+			inflight := &testkit.Inflight{}
+			c := rest.New(srv.URL(), rest.WithAPIKey(apiKey), rest.WithSecret(tt.secret), rest.WithClock(clk.Now),
+				rest.WithHTTPClient(inflight.Client()))
 			s := startSession(t, c, srv.WSURL(), clk) // AuthRetry: 30s
 
 			testkit.Eventually(t, 3*time.Second, func() bool { return s.Status().Connects >= 1 && s.Status().Reason != "" },
 				"an open connection with a reason")
 			// The first attempt, then one every 30s of the clock: the fourth
-			// comes 90s later, not sooner. The clock steps a second: each
-			// retry is timed from the step its timer fired on, so a step of
-			// s rounds every interval up to a multiple of s (in steps of
-			// 10s, a retry every 21s would pass).
+			// comes 90s later, not sooner. The clock stops at each moment a
+			// retry's timer is due (in steps of 10s that fired its timer
+			// late, a retry every 21s passed) and moves only between
+			// requests, so each retry is timed from its failure's moment.
 			began := clk.Now()
-			if !testkit.Advancing(clk, time.Second, 5*time.Second, func() bool { return srv.Log.Count("GET", "/openapi/v1/account") >= 4 }) {
+			if !inflight.Advancing(clk, time.Second, 5*time.Second, func() bool { return srv.Log.Count("GET", "/openapi/v1/account") >= 4 }) {
 				t.Fatalf("GET account requests = %d in %s, want 4 (retried every 30s)", srv.Log.Count("GET", "/openapi/v1/account"), clk.Now().Sub(began))
 			}
 			if el := clk.Now().Sub(began); el < 90*time.Second {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"bhtop/api"
 	"bhtop/internal/clock"
 	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
@@ -348,5 +349,43 @@ func TestSnapshotWeightIsWhatSnapshotsSpend(t *testing.T) {
 	after, _ := f.rest.Weight()
 	if spent := after - before; spent != snapshotWeight {
 		t.Errorf("the snapshots spent weight %d, the resync waits for %d", spent, snapshotWeight)
+	}
+}
+
+// TestResyncTradesWaitSaysSo: a resync whose snapshots fit the minute's
+// request weight but whose newest executions (myTrades, after the
+// snapshots) do not waits for them, and the status says so and until
+// when, instead of a live (or, at a connect, a bare "resyncing") status
+// with nothing under way to see; once they are in the status is put back.
+func TestResyncTradesWaitSaysSo(t *testing.T) {
+	t.Parallel()
+	f := newWeightFixture(t, 60)
+	f.emptyWindow(t)
+	trades := api.MyTrades.Weight + api.ContractMyTrades.Weight
+	for f.rest.WeightWait(snapshotWeight+trades) == 0 {
+		if _, err := f.rest.Account(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if f.rest.WeightWait(snapshotWeight) > 0 {
+		t.Fatal("the snapshots do not fit: the test wants them to")
+	}
+	start := f.clk.Now()
+	done := make(chan error, 1)
+	go func() { done <- f.s.Resync(context.Background()) }()
+	if !testkit.Within(5*time.Second, func() bool {
+		st := f.s.Status()
+		return strings.Contains(st.Reason, "waiting for request weight") && strings.Contains(st.Reason, "recent trades")
+	}) {
+		t.Fatalf("status while the resync's trades wait for weight: %+v, want it to say so", f.s.Status())
+	}
+	if st := f.s.Status(); st.State != StateLive || !strings.Contains(st.Reason, " until ") || !st.RetryAt.After(start) {
+		t.Errorf("status while the trades wait: %s %q retry %s, want live (the snapshots are in), until when", st.State, st.Reason, st.RetryAt)
+	}
+	if err := f.resynced(t, done); err != nil {
+		t.Fatalf("resync: %v", err)
+	}
+	if st := f.s.Status(); st.State != StateLive || st.Reason != "" || !st.RetryAt.IsZero() {
+		t.Errorf("status after the resync: %s %q retry %s, want live", st.State, st.Reason, st.RetryAt)
 	}
 }

@@ -50,6 +50,7 @@ type Session struct {
 	connSeq   atomic.Uint64
 	lastFrame atomic.Int64 // unix ns of the newest frame (any kind)
 	lastEvent atomic.Int64 // unix ns of the newest frame that was not a heartbeat
+	holdsTurn atomic.Bool  // the host's turn is this session's (holdTurn): its wait names no holder
 	lastBusy  atomic.Int64 // unix ns when the event rate was last >= 1/s sustained (noteRate)
 
 	resyncReq chan chan error
@@ -170,6 +171,7 @@ func (s *Session) Hub() *state.Hub { return s.hub }
 // Status is the connection status for the header and status line.
 func (s *Session) Status() Status {
 	st := s.statusNow()
+	st.Reason = s.turnHolder(st.Reason)
 	if ns := s.lastFrame.Load(); ns > 0 {
 		st.LastFrame = time.Unix(0, ns)
 	}
@@ -244,7 +246,7 @@ func (s *Session) unanswered(ctx context.Context, asked bool) error {
 	st := s.statusNow()
 	doing := string(st.State)
 	if st.Reason != "" {
-		doing += " (" + st.Reason + ")"
+		doing += " (" + s.turnHolder(st.Reason) + ")"
 	}
 	text := "the session is " + doing
 	switch {

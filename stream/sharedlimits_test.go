@@ -36,9 +36,10 @@ func TestSharedLimitsAccountsGoLive(t *testing.T) {
 		}
 		sessions[i] = startSession(t, c, srv.WSURL(), clk)
 	}
-	// The clock moves a second at a time, between requests: in steps of
-	// 15 s a governor whose window were 10 s short met no 429 (the clock
-	// jumped past the moments it sent too early).
+	// The clock moves a second at a time, between requests, and stops at
+	// each moment a governor's timer is due: in steps of 15 s a governor
+	// whose window were 10 s short met no 429 (the clock jumped past the
+	// moments it sent too early).
 	// No account's snapshots are paced with its events held: a session
 	// waits for its turn and its weight with the events folded.
 	held := map[int]string{}
@@ -89,6 +90,30 @@ func TestSharedLimitsAccountsGoLive(t *testing.T) {
 	}
 	for i, h := range held {
 		t.Errorf("account %d: snapshots paced with events held: %s", i, h)
+	}
+
+	// The sessions close while the clock moves: a listenKey's DELETE that
+	// waits for the host's weight waits on the clock (closed at the test's
+	// end with the clock standing still, two of them waited out their 5 s
+	// deadline, one test in six), and is paced with the rest.
+	closed := make(chan struct{})
+	go func() {
+		var wg sync.WaitGroup
+		for _, s := range sessions {
+			wg.Go(func() { _ = s.Close(context.Background()) }) // (a DELETE held too long is not sent: best effort)
+		}
+		wg.Wait()
+		close(closed)
+	}()
+	if !inflight.Advancing(clk, time.Second, 10*time.Second, func() bool {
+		select {
+		case <-closed:
+			return true
+		default:
+			return false
+		}
+	}) {
+		t.Fatalf("the sessions did not close (clock at %s)", clk.Now().Format(time.TimeOnly))
 	}
 
 	n, minutes := 0, map[int64]int{}

@@ -56,7 +56,11 @@ func (s *Session) supervise(ctx context.Context) {
 				}
 				continue
 			}
+			// A connect starts every backoff afresh, the replacements'
+			// too: a rotation whose old connection ended while it waited
+			// (for the turn, the weight) failed nothing of the new one.
 			cur, attempt, newKey = c, 0, false
+			replaceAfter, replaceFails = time.Time{}, 0
 			retryResync, resyncFails, unsynced = nil, 0, rerr != nil
 			if unsynced {
 				retryResync = s.resyncFailed(rerr, resyncFails)

@@ -7,7 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"bhtop/internal/simtest"
 	"bhtop/internal/testkit"
+	"bhtop/rest"
+	"bhtop/sim"
 	"bhtop/upstream"
 )
 
@@ -203,5 +206,85 @@ func (f *weightFixture) pastRotation(t *testing.T, connected time.Time, rotate t
 	due := connected.Add(rotate + 2*time.Second)
 	if !f.inflight.Advancing(f.clk, time.Second, 5*time.Second, func() bool { return !f.clk.Now().Before(due) }) {
 		t.Fatalf("the clock did not reach the rotation's time %s: at %s", due, f.clk.Now())
+	}
+}
+
+// TestTurnWaitNamesHolder: an account waiting for the host's turn says
+// which account holds it and whether that one connects or resyncs (the
+// documented reason, then the holder), and says nothing more once its
+// own turn came and went.
+func TestTurnWaitNamesHolder(t *testing.T) {
+	t.Parallel()
+	srv, clk := simtest.StartOnClock(t, sim.Options{Accounts: 2, RateLimits: sim.RateLimits{WeightPerMinute: 60}})
+	host := rest.NewHostLimits()
+	inflight := &testkit.Inflight{}
+	var c *rest.Client
+	var sessions []*Session
+	for i, k := range srv.Accounts(sim.DemoSecret) {
+		c = srv.ClientAs(k.APIKey, k.SecretKey, simtest.SharedOnClock(clk, host, rest.WithHTTPClient(inflight.Client()))...)
+		if _, err := c.BrokerInfo(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		s, err := New(polled(Config{REST: c, WSURL: srv.WSURL(), Simulated: true, Clock: clk, PingEvery: 24 * time.Hour,
+			Name: []string{"alpha", "beta"}[i]}))
+		sessions = append(sessions, testkit.Started(t, s, err))
+	}
+	alpha, beta := sessions[0], sessions[1]
+	if !inflight.Advancing(clk, time.Second, 10*time.Second, func() bool { return live(alpha) && live(beta) }) {
+		t.Fatalf("not live: %+v / %+v", alpha.Status(), beta.Status())
+	}
+	if !inflight.Idle(5 * time.Second) {
+		t.Fatal("a request still under way")
+	}
+	clk.Advance(2 * time.Minute)
+	for c.WeightWait(snapshotWeight) == 0 {
+		if _, err := c.Account(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan error, 2)
+	go func() { done <- alpha.Resync(context.Background()) }()
+	if !testkit.Within(5*time.Second, func() bool { return strings.Contains(alpha.Status().Reason, "waiting for request weight") }) {
+		t.Fatalf("alpha's status while its resync waits for weight: %+v", alpha.Status())
+	}
+	go func() { done <- beta.Resync(context.Background()) }()
+	want := waitingForTurn + " (alpha resyncing)"
+	if !testkit.Within(5*time.Second, func() bool { return beta.Status().Reason == want }) {
+		t.Fatalf("beta's status while alpha holds the turn: %q, want %q", beta.Status().Reason, want)
+	}
+	n := 0
+	if !inflight.Advancing(clk, time.Second, 10*time.Second, func() bool {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("resync: %v", err)
+			}
+			n++
+		default:
+		}
+		return n == 2
+	}) {
+		t.Fatalf("the resyncs did not end: %+v / %+v", alpha.Status(), beta.Status())
+	}
+	for _, s := range sessions {
+		if st := s.Status(); st.State != StateLive || st.Reason != "" {
+			t.Errorf("status after the resyncs: %s %q, want live", st.State, st.Reason)
+		}
+	}
+}
+
+// TestTurnWaitNeverNamesItself: from the moment a session takes the
+// host's turn until its status is put back (turn: the turn taken, the
+// holder said, then the wait's reason put back), the reason it still
+// shows names no holder: the holder is itself ("waiting for turn: …
+// (alpha resyncing)" on alpha).
+func TestTurnWaitNeverNamesItself(t *testing.T) {
+	t.Parallel()
+	f := newWeightFixture(t, 1000, func(c *Config) { c.Name = "alpha" })
+	f.s.setStatus(func(st *Status) { st.State, st.Reason = StateResyncing, waitingForTurn })
+	release := f.s.holdTurn(waitAs{state: StateResyncing}, func() {})
+	defer release()
+	if got := f.s.Status().Reason; got != waitingForTurn {
+		t.Errorf("alpha's reason while it holds the turn, its wait's reason not yet put back: %q, want %q", got, waitingForTurn)
 	}
 }

@@ -381,3 +381,57 @@ func TestAllViewUsesRows(t *testing.T) {
 		})
 	}
 }
+
+// TestAllViewShortensToFit: at 80×24 an account that needs two rows or
+// more (its stream, or its note, under its amounts) where one row is
+// left is shown on one row, its stream beside its amounts and cut at
+// the end, instead of leaving that row blank under the Total: after 13
+// live bots one reconnecting with a long reason, after 16 one whose
+// reason and note took three rows.
+func TestAllViewShortensToFit(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		live int
+		want string // the account shown on one row
+	}{
+		{"stream-below", 13, "slow0"},
+		{"stream-and-note-below", 16, "bot1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := press(t, sized(NewDesk(stackedDesk(tc.live, "slow"), WithNow(fixedNow), WithNoColor(true)), 80, 24), "A")
+			out := plainGolden(t, m, 80, 24)
+			lines := strings.Split(out, "\n")
+			total := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, " Total ") })
+			if total < 0 || !strings.HasPrefix(lines[total+1], " ? help") {
+				t.Errorf("a blank row under the Total while accounts are left out:\n%s", out)
+			}
+			row := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, " "+tc.want+" ") })
+			if row < 0 || !strings.Contains(lines[row], "↻ reconnecting in 8s (") || !strings.HasSuffix(strings.TrimRight(lines[row], " "), "…") {
+				t.Errorf("%s not on one row with its stream cut at the end:\n%s", tc.want, out)
+			}
+			if !strings.Contains(lines[row+1], " more accounts") {
+				t.Errorf("the line under %s does not count those left out:\n%s", tc.want, out)
+			}
+		})
+	}
+}
+
+// stackedDesk is live live bots (bot10, bot11, …), then bot1 of
+// twoAccounts (its reason and note take rows of their own at 80
+// columns), then three accounts reconnecting with a long reason, named
+// slow then 0, 1, 2.
+func stackedDesk(live int, slow string) []Account {
+	var accts []Account
+	for i := range live {
+		accts = append(accts, Account{Name: "bot" + itoa(uint64(i+10)), Backend: newTestBackend(testSnapshot()), Market: marketHub(testMarket()), ValueIn: "USDT"})
+	}
+	accts = append(accts, twoAccounts()[1])
+	for i := range 3 {
+		b := newTestBackend(testSnapshot())
+		st := liveStatus()
+		st.State, st.Reason, st.RetryAt = upstream.StateReconnecting, "stream lost: read tcp 127.0.0.1:4242: connection reset by peer", t0.Add(8*time.Second)
+		b.setStatus(st)
+		accts = append(accts, Account{Name: slow + itoa(uint64(i)), Backend: b, Market: marketHub(testMarket()), ValueIn: "USDT"})
+	}
+	return accts
+}

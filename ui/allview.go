@@ -205,6 +205,10 @@ func (m *Model) writeAll(b *screenBuf) {
 	// rows that do are shown, then how many are left out and which of
 	// those are not live, and the total is never pushed off the screen.
 	groups := make([][]string, len(rows))
+	// A stacked row on one line, its stream beside its amounts and cut
+	// at the end: what shows it where one row is left ("": its state
+	// would be cut too).
+	oneLine := make([]string, len(rows))
 	for i, r := range rows {
 		note := r.note
 		if note != "" {
@@ -220,6 +224,10 @@ func (m *Model) writeAll(b *screenBuf) {
 		} else {
 			groups[i] = []string{fitStyled(row(r.name, r.equity, r.upnl, "", ""), w), fitStyled("   "+squeezeReason(r.stream, w-3), w)}
 		}
+		if textWidth(row(r.name, r.equity, r.upnl, "", state(r))) <= w {
+			room := w - ansi.StringWidth(row(r.name, r.equity, r.upnl, "", ""))
+			oneLine[i] = fitStyled(row(r.name, r.equity, r.upnl, "", squeezeReason(r.stream, room)), w)
+		}
 		if note != "" {
 			groups[i] = append(groups[i], fitStyled("   "+note, w))
 		}
@@ -233,15 +241,24 @@ func (m *Model) writeAll(b *screenBuf) {
 		room-- // the line saying what is left out
 	}
 	shown := 0
+rows:
 	for i, g := range groups {
 		if n > h-len(lines)-2 && len(g) > room {
-			// Shown without its note (last, under a stacked row) rather
-			// than leaving the rows blank: the Total line names the
-			// accounts it leaves out.
-			if !stacked || rows[i].note == "" || len(g)-1 > room {
-				break
+			fits := room
+			if i == len(rows)-1 {
+				fits++ // the last: no line for those left out
 			}
-			g = g[:len(g)-1]
+			// Rather than leave the rows blank: shown without its note
+			// (last, under a stacked row; the Total line names the
+			// accounts it leaves out), or on one row, its stream cut.
+			switch {
+			case stacked && rows[i].note != "" && len(g)-1 <= fits:
+				g = g[:len(g)-1]
+			case stacked && oneLine[i] != "" && fits >= 1:
+				g = []string{oneLine[i]}
+			default:
+				break rows
+			}
 		}
 		lines = append(lines, g...)
 		room -= len(g)

@@ -45,6 +45,14 @@ const (
 // Events' place while focused.
 const gridMarketMinWidth = 170
 
+// gridMarketW is the Market pane's width on the grid's bottom row (or
+// three tenths of the screen, when wider): its columns that always show
+// and its Trend with the simulator's long symbols fit (its 24 h volume,
+// bid and ask give way). It took two fifths (68 cells at 170 columns),
+// and the Fills, wider than 60 cells with a long symbol closing and
+// quantities of many decimals, lost their Time beside it.
+const gridMarketW = 60
+
 // headerOneLineWidth: on a narrower screen the header takes two lines,
 // the listenKey and connection ages and the privacy badge on the second
 // (every item it must show does not fit one line of 60), unless the
@@ -106,11 +114,9 @@ func newLayout(w, h int, market bool) layout {
 		return l
 	}
 	// The Market pane keeps room for its trend line; the Fills pane gets
-	// three fifths of what is left (at 170 columns 60 cells: the
-	// simulator's wide fills with a long symbol need 56), the Events the
-	// rest (40 at 170).
-	mktW := max(w*2/5, min(w/2, 56))
-	fillsW := (w - mktW - 2) * 3 / 5
+	// five eighths of what is left, the Events the rest (41 at 170).
+	mktW := max(gridMarketW, w*3/10)
+	fillsW := (w - mktW - 2) * 5 / 8
 	l.gridMarket = true
 	l.panes[paneMarket] = rect{0, y, mktW, eventsH}
 	l.panes[paneFills] = rect{mktW + 1, y, fillsW, eventsH}
@@ -269,7 +275,7 @@ func (m *Model) cachedHeader(fc *frameCache) string {
 		return m.headerLine()
 	}
 	k := headerKey{st: m.status, now: m.now, mk: newMktHeaderKey(m.mk), eq: m.eq, name: m.accountName(), readOnly: m.t == nil,
-		privacy: m.privacy, w: m.lay.w}
+		privacy: m.privacy, w: m.lay.w, lines: m.lay.body.y}
 	if s, ok := fc.header.hit(k); ok {
 		return s
 	}

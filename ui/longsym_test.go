@@ -222,3 +222,54 @@ func TestPositionsMarkGivesWayOnlyToPnL(t *testing.T) {
 		}
 	}
 }
+
+// widerFillsSnapshot has fills wider than 60 cells with their Time: a
+// long contract symbol closing, prices and quantities of many decimals.
+func widerFillsSnapshot() *state.Snapshot {
+	s := wideFillsSnapshot()
+	s.Fills = append(s.Fills,
+		state.Fill{Market: "contract", Symbol: "ETHUSDT-PERP-REV", OrderID: "1008", TradeID: "5008", Side: "SELL_CLOSE", Price: "2150.125", Qty: "0.000082914", QuoteQty: "0.17827",
+			Commission: "0.00010696", CommissionAsset: "USDT", RealizedPnl: "0.0123", Time: t0.Add(-20 * time.Second).UnixMilli()},
+	)
+	return s
+}
+
+// TestFillsGetTheirWidth: from 170 columns the layout gives the Fills
+// pane the width its always-shown columns and Time need with fills wider
+// than 60 cells (a long symbol closing, many decimals): at 170 the
+// Market pane took 68 cells where its columns and Trend need about 60
+// and the Fills lost their Time; at 200 the Fills show their fee too.
+// The Market keeps its Trend, the Events their 40 cells, no number cut.
+func TestFillsGetTheirWidth(t *testing.T) {
+	for _, tc := range []struct {
+		w, h int
+		want []string // in the Fills' column header
+	}{
+		{170, 50, []string{"Time     Symbol"}},
+		{200, 60, []string{"Time     Symbol", "Fee"}},
+	} {
+		t.Run(fmt.Sprintf("%dx%d", tc.w, tc.h), func(t *testing.T) {
+			opts := []Option{WithNow(fixedNow), WithMarket(marketHub(longSymbolMarket()), "USDT"), WithNoColor(true)}
+			m := press(t, sized(New(newTestBackend(widerFillsSnapshot()), &testTrader{}, opts...), tc.w, tc.h), "6")
+			out := plainGolden(t, m, tc.w, tc.h)
+			fills := m.lay.panes[paneFills]
+			lines := strings.Split(out, "\n")
+			head := ansi.Cut(lines[fills.y+1], fills.x, fills.x+fills.w)
+			for _, w := range tc.want {
+				if !strings.Contains(head, w) {
+					t.Errorf("the Fills' columns %q lack %q:\n%s", head, w, out)
+				}
+			}
+			mkt := m.lay.panes[paneMarket]
+			if head := ansi.Cut(lines[mkt.y+1], mkt.x, mkt.x+mkt.w); !strings.Contains(head, "Trend") {
+				t.Errorf("the Market pane lost its Trend (%q):\n%s", head, out)
+			}
+			if ev := m.lay.panes[paneEvents].w; ev < 40 {
+				t.Errorf("the Events pane is %d cells, want 40 at least", ev)
+			}
+			if cut := cutNumber.FindString(strings.Join(lines[2:len(lines)-2], "\n")); cut != "" {
+				t.Errorf("a number is cut (%q):\n%s", cut, out)
+			}
+		})
+	}
+}

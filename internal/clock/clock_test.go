@@ -124,3 +124,47 @@ func TestRealClock(t *testing.T) {
 	}
 	tk.Stop()
 }
+
+// TestFakeSettling: what a test asks the clock to know whether the code
+// on it has settled: the next timer (tickers aside), the times sent and
+// not yet taken, and a count that moves when a timer or ticker is made
+// or stopped.
+func TestFakeSettling(t *testing.T) {
+	f := NewFake(t0)
+	if _, ok := f.NextTimer(); ok {
+		t.Error("NextTimer on a clock with nothing waiting: ok")
+	}
+	changes := f.Changes()
+	tk := f.NewTicker(time.Second)
+	tm := f.NewTimer(3 * time.Second)
+	f.NewTimer(5 * time.Second)
+	if got := f.Changes(); got != changes+3 {
+		t.Errorf("Changes after three made = %d, want %d", got, changes+3)
+	}
+	if next, ok := f.NextTimer(); !ok || !next.Equal(t0.Add(3*time.Second)) {
+		t.Errorf("NextTimer = %v, %v; want the 3 s timer's moment (the ticker is due before)", next, ok)
+	}
+	since := time.Now().Add(-time.Millisecond)
+	if n := f.Unreceived(since); n != 0 {
+		t.Errorf("Unreceived before any fired = %d", n)
+	}
+	f.Advance(3 * time.Second) // the ticker once, the 3 s timer
+	if n := f.Unreceived(since); n != 2 {
+		t.Errorf("Unreceived with a tick and a timer untaken = %d, want 2", n)
+	}
+	if n := f.Unreceived(time.Now().Add(time.Hour)); n != 0 {
+		t.Errorf("Unreceived of those sent after a later moment = %d, want 0 (they are older)", n)
+	}
+	<-tm.C()
+	if n := f.Unreceived(since); n != 1 {
+		t.Errorf("Unreceived with the timer taken = %d, want 1", n)
+	}
+	changes = f.Changes()
+	tk.Stop()
+	if n := f.Unreceived(since); n != 0 {
+		t.Errorf("Unreceived with the ticker stopped = %d, want 0", n)
+	}
+	if got := f.Changes(); got != changes+1 {
+		t.Errorf("Changes after a Stop = %d, want %d", got, changes+1)
+	}
+}

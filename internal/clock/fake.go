@@ -16,6 +16,8 @@ type Fake struct {
 	seq     uint64
 	waiters map[uint64]*fakeWaiter
 	changed chan struct{} // closed and replaced when a timer or ticker is made
+	changes uint64        // timers and tickers made or stopped
+	fired   []*fakeWaiter // sent a time, maybe not yet taken (Unreceived)
 }
 
 type fakeWaiter struct {
@@ -23,6 +25,8 @@ type fakeWaiter struct {
 	at     time.Time
 	period time.Duration // 0: a timer
 	c      chan time.Time
+	sent   time.Time // real time of the last send (Unreceived)
+	gone   bool      // stopped
 }
 
 // NewFake returns a fake clock showing t.
@@ -56,6 +60,7 @@ func (f *Fake) add(d, period time.Duration) *fakeWaiter {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.seq++
+	f.changes++
 	w := &fakeWaiter{id: f.seq, at: f.now.Add(d), period: period, c: make(chan time.Time, 1)}
 	if d <= 0 && period == 0 {
 		w.c <- f.now
@@ -72,6 +77,8 @@ func (f *Fake) remove(w *fakeWaiter) bool {
 	defer f.mu.Unlock()
 	_, ok := f.waiters[w.id]
 	delete(f.waiters, w.id)
+	w.gone = true
+	f.changes++
 	return ok
 }
 
@@ -94,6 +101,7 @@ func (f *Fake) Set(t time.Time) {
 }
 
 func (f *Fake) set(t time.Time) {
+	f.pruneFired()
 	var due []*fakeWaiter
 	for _, w := range f.waiters {
 		if !w.at.After(t) {
@@ -106,6 +114,10 @@ func (f *Fake) set(t time.Time) {
 	for _, w := range due {
 		select {
 		case w.c <- w.at:
+			w.sent = time.Now()
+			if !slices.Contains(f.fired, w) {
+				f.fired = append(f.fired, w)
+			}
 		default:
 		}
 		if w.period == 0 {
@@ -138,6 +150,51 @@ func (f *Fake) Next() (time.Time, bool) {
 		}
 	}
 	return next, !next.IsZero()
+}
+
+// NextTimer is Next for the timers alone (not the tickers).
+func (f *Fake) NextTimer() (time.Time, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var next time.Time
+	for _, w := range f.waiters {
+		if w.period == 0 && (next.IsZero() || w.at.Before(next)) {
+			next = w.at
+		}
+	}
+	return next, !next.IsZero()
+}
+
+// Changes counts the timers and tickers made and stopped so far: a test
+// that sees it unchanged over a moment knows no goroutine went to sleep
+// on the clock or woke from it by other means meanwhile.
+func (f *Fake) Changes() uint64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.changes
+}
+
+// Unreceived is how many of the timers and tickers that fired since
+// the real time since still hold the time they were sent (not taken by a
+// receive, not stopped). While one does, a goroutine the clock woke may
+// not have run yet; one left for long is more likely abandoned (a select
+// that took another case), so a test asks about the recent ones.
+func (f *Fake) Unreceived(since time.Time) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pruneFired()
+	n := 0
+	for _, w := range f.fired {
+		if w.sent.After(since) {
+			n++
+		}
+	}
+	return n
+}
+
+// pruneFired drops the fired waiters whose time was taken. f.mu is held.
+func (f *Fake) pruneFired() {
+	f.fired = slices.DeleteFunc(f.fired, func(w *fakeWaiter) bool { return w.gone || len(w.c) == 0 })
 }
 
 // WaitFor blocks until at least n timers or tickers wait, or the real
