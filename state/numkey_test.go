@@ -118,3 +118,34 @@ func TestZValueDecoded(t *testing.T) {
 		t.Error("no decoded update handed z's number over")
 	}
 }
+
+// TestOrderKeysSpreadStrided: the ids of one account's orders are often
+// an arithmetic sequence with a step other than 1 (the exchange numbers
+// every account's orders in one sequence; a bot, or accounts served in
+// turn, take every k-th); the order index (keyIndex, linear probing homed
+// by the key's low bits) must still find each in a few probes. A mix that
+// is one multiply (bits.RotateLeft64(v*0x9e3779b97f4a7c15, 32)) took 160
+// probes on average for 10,000 ids of step 227, and 467 for 500,000 of
+// step 248 (splitmix64's finalizer: at most 1.3 and 1.5 for every step).
+func TestOrderKeysSpreadStrided(t *testing.T) {
+	const n = 10000
+	ks := make([]uint64, n)
+	for step := uint64(1); step <= 300; step++ {
+		var x keyIndex[int32]
+		for i := range ks {
+			ks[i] = mixID(8000000000 + uint64(i)*step + 1)
+			x.put(ks[i], int32(i))
+		}
+		mask := uint64(len(x.tab) - 1)
+		probes := 0
+		for _, k := range ks {
+			probes++
+			for j := k & mask; x.tab[j].key != k; j = (j + 1) & mask {
+				probes++
+			}
+		}
+		if avg := float64(probes) / n; avg > 2 {
+			t.Errorf("step %d: %.1f probes on average to find one of %d ids (keyIndex of %d slots)", step, avg, n, len(x.tab))
+		}
+	}
+}
