@@ -468,8 +468,13 @@ func (b *fillBook) claimZ(in *fillIn, seq uint64) {
 }
 
 // cover counts the fill numbered seq, of z (sig, exp) (decValue's),
-// among order o's: its cover grows to z.
+// among order o's: its cover grows to z. The fill of a dropped order is
+// wild (orphan).
 func (b *fillBook) cover(o *order, seq, sig uint64, exp int64) {
+	if o.removed {
+		b.wildSeq = max(b.wildSeq, seq)
+		return
+	}
 	exp, mant := zRank(sig, exp)
 	if o.fillSeq == 0 || zAbove(exp, mant, o.fillExp, o.fillMant) {
 		o.fillExp, o.fillMant = exp, mant
@@ -481,7 +486,7 @@ func (b *fillBook) cover(o *order, seq, sig uint64, exp int64) {
 // significant digits) makes the cover unbounded: each later fill of the
 // order is looked up.
 func (b *fillBook) coverLit(o *order, seq uint64, z []byte) {
-	if sig, exp, ok := decValue(z); ok {
+	if sig, exp, ok := decValue(z); ok || o.removed {
 		b.cover(o, seq, sig, exp)
 		return
 	}
@@ -490,8 +495,15 @@ func (b *fillBook) coverLit(o *order, seq uint64, z []byte) {
 }
 
 // orphan notes that order o is dropped: its fills kept are wild (an
-// order of its id made again starts with no cover).
-func (b *fillBook) orphan(o *order) { b.wildSeq = max(b.wildSeq, o.fillSeq) }
+// order of its id made again starts with no cover). So is a fill folded
+// into o after: an order that closes with retention 0 is dropped in its
+// own fold (evict), before its fill is folded. o's cover is made
+// unbounded, so no such fill is added without a look, and cover makes
+// it wild.
+func (b *fillBook) orphan(o *order) {
+	b.wildSeq = max(b.wildSeq, o.fillSeq)
+	o.fillSeq, o.fillExp, o.fillMant = max(o.fillSeq, 1), math.MaxInt64, math.MaxUint64
+}
 
 // alignDec is the significant digits sig (decValue's, at most 19)
 // aligned on the left in 19 digits: two decimals of one adjusted

@@ -1,0 +1,171 @@
+package state
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"bhtop/event"
+)
+
+// TestFillCoverOrderDroppedInItsFold: with retention 0 an order that
+// closes is dropped inside its own fold (evict), before its fill is
+// folded: that fill is kept while no order covers it any more, so a
+// repeat of it (an update with a greater E, which makes the order again)
+// must still be looked up. Against the store that looks every fill up
+// (eager), by ApplyFrame and prepared apart.
+func TestFillCoverOrderDroppedInItsFold(t *testing.T) {
+	frames := [][]byte{
+		execFill(MarketSpot, "5", 1, "1", "0.05", "1", ""), // any fill first (the book's seed set)
+		filled(MarketSpot, "7", 10, "1", "0.05", "1"),      // made and dropped in one fold, its fill kept
+		filled(MarketSpot, "7", 11, "1", "0.05", "1"),      // E above the tombstone's: made again, the same fill
+		execFill(MarketContract, "9", 12, "1", "3000", "2", ""),
+		filled(MarketContract, "9", 13, "1", "3000", "2"), // applied and dropped: a repeat of z 2
+		filled(MarketContract, "9", 14, "1", "3000", "2"),
+	}
+	for _, prepared := range []bool{false, true} {
+		for _, limit := range []int{3, 100} {
+			s := NewStore(WithRetention(0), WithFillRetention(limit))
+			eager := NewStore(WithRetention(0), WithFillRetention(limit))
+			eager.fills.eager = true
+			var d event.Decoder
+			for i, f := range frames {
+				if prepared {
+					applyPrepared(s, &d, f, nil)
+				} else {
+					s.ApplyFrame(f, nil)
+				}
+				eager.ApplyFrame(f, nil)
+				if got, want := fillsOf(s), fillsOf(eager); !reflect.DeepEqual(got, want) {
+					t.Fatalf("prepared %v, fill retention %d, after %d frames: fills %+v, looked up %+v", prepared, limit, i+1, got, want)
+				}
+			}
+			if n := len(fillsOf(s)); n != min(limit, 3) {
+				t.Errorf("prepared %v, fill retention %d: %d fills, want %d", prepared, limit, n, min(limit, 3))
+			}
+		}
+	}
+}
+
+// rev2Frame is an order event of order id in market mkt with l, L, z, t
+// (t "" leaves it out) and status st, written plainly (fmt: no line
+// path) or by AppendExecution (the line paths).
+func rev2Frame(mkt, id string, e int64, st, l, price, z, t string, plain bool) []byte {
+	if plain {
+		b := execFill(mkt, id, e, l, price, z, t)
+		return bytes.Replace(b, []byte("PARTIALLY_FILLED"), []byte(st), 1)
+	}
+	r := event.ExecutionReport{Contract: mkt == MarketContract, EventTime: e, Symbol: "ETHBTC", ClientOrderID: "c" + id, Side: "BUY",
+		Type: "LIMIT", TimeInForce: "GTC", Quantity: "10", Price: price, Status: st, OrderID: id, LastQty: l, LastPrice: price,
+		Commission: "0.01", CommissionAsset: "BTC", CumQty: z, CumQuote: "0", Working: true, Created: 1, TradeID: t}
+	if r.Contract {
+		r.Leverage = "20"
+	}
+	return event.AppendExecution(nil, &r, event.EncodeOptions{})
+}
+
+// TestFillCoverRandom folds random sequences that break the cover's
+// argument if any can (z going down and up again, written apart, over 19
+// digits, negative, zero; E going back; orders closed, dropped at once
+// or by retention, forgotten while open, made again; myTrades records;
+// REST snapshots of open orders; both markets with one id; ids with
+// leading zeros) and compares the fills with the store that looks every
+// fill up (eager) and with the events prepared apart.
+func TestFillCoverRandom(t *testing.T) {
+	zs := []string{"1", "1.0", "1.50", "1.5", "15e-1", "2", "2.000", "3", "0.5", "0", "0.0", "-1", "10", "1e1",
+		"1.0000000000000000000001", "1.00000000000000000000", "12345678901234567890", "4", "5", "6"}
+	ids := []string{"7", "8", "007", "12345678901234567890", "469961015902208007"}
+	sts := []string{"NEW", "PARTIALLY_FILLED", "PARTIALLY_FILLED", "FILLED", "CANCELED"}
+	n := 1000
+	if testing.Short() {
+		n = 300
+	}
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		r := rand.New(rand.NewPCG(seed, 2))
+		ret, limit := r.IntN(3), 1+r.IntN(6)
+		if r.IntN(4) == 0 {
+			limit = 100
+		}
+		mk := func() *Store { return NewStore(WithRetention(ret), WithFillRetention(limit)) }
+		s, eager, prep := mk(), mk(), mk()
+		eager.fills.eager = true
+		var d event.Decoder
+		e := int64(100)
+		var log []string
+		for range 40 {
+			mkt := MarketSpot
+			if r.IntN(3) == 0 {
+				mkt = MarketContract
+			}
+			id := ids[r.IntN(len(ids))]
+			if r.IntN(2) == 0 {
+				id = ids[r.IntN(2)]
+			}
+			e += int64(r.IntN(3)) - 0
+			if r.IntN(6) == 0 {
+				e -= int64(r.IntN(5))
+			}
+			switch k := r.IntN(20); {
+			case k == 0: // a myTrades record
+				rec := TradeSnap{Market: mkt, TradeID: strconv.Itoa(r.IntN(4)), OrderID: id, Qty: "1", Price: "0.05", Side: "BUY", Symbol: "ETHBTC"}
+				log = append(log, "R "+mkt+" "+rec.TradeID+" "+id)
+				for _, st := range []*Store{s, eager, prep} {
+					st.ApplyTrades([]TradeSnap{rec})
+				}
+			case k == 1: // the order forgotten while open
+				log = append(log, "forget "+mkt+" "+id)
+				for _, st := range []*Store{s, eager, prep} {
+					st.ForgetOpen(OrderKey{Market: mkt, OrderID: id})
+				}
+			case k == 2: // a REST snapshot of open orders
+				z := zs[r.IntN(len(zs))]
+				rec := OrderSnap{Symbol: "ETHBTC", OrderID: id, ClientOrderID: "c" + id, Price: "0.05", Quantity: "10", ExecutedQty: z,
+					CumulativeQuoteQty: "0", Status: sts[r.IntN(2)], Type: "LIMIT", Side: "BUY", TimeInForce: "GTC", UpdateTime: e}
+				log = append(log, "rest "+mkt+" "+id+" "+z)
+				snap := RESTSnapshot{HaveSpotOrders: mkt == MarketSpot, HaveContractOrders: mkt == MarketContract}
+				if mkt == MarketSpot {
+					snap.SpotOpenOrders = []OrderSnap{rec}
+				} else {
+					snap.ContractOpenOrders = []OrderSnap{rec}
+				}
+				for _, st := range []*Store{s, eager, prep} {
+					st.ApplySnapshot(snap)
+				}
+			default:
+				z := zs[r.IntN(len(zs))]
+				if r.IntN(3) == 0 {
+					z = zs[r.IntN(6)]
+				}
+				tid := ""
+				if r.IntN(5) == 0 {
+					tid = strconv.Itoa(r.IntN(4))
+				}
+				l := "1"
+				if r.IntN(8) == 0 {
+					l = "0"
+				}
+				st := sts[r.IntN(len(sts))]
+				f := rev2Frame(mkt, id, e, st, l, "0.05", z, tid, r.IntN(2) == 0)
+				log = append(log, string(f))
+				s.ApplyFrame(f, nil)
+				eager.ApplyFrame(f, nil)
+				applyPrepared(prep, &d, f, nil)
+			}
+			if r.IntN(4) == 0 {
+				s.Snapshot()
+				eager.Snapshot()
+				prep.Snapshot()
+			}
+			want := fillsOf(eager)
+			if got := fillsOf(s); !reflect.DeepEqual(got, want) {
+				t.Fatalf("seed %d (retention %d, fills %d): fills %+v\nlooked up %+v\nafter:\n%s", seed, ret, limit, got, want, strings.Join(log, "\n"))
+			}
+			if got := fillsOf(prep); !reflect.DeepEqual(got, want) {
+				t.Fatalf("seed %d (retention %d, fills %d): fills prepared %+v\nlooked up %+v\nafter:\n%s", seed, ret, limit, got, want, strings.Join(log, "\n"))
+			}
+		}
+	}
+}
