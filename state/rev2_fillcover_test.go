@@ -169,3 +169,46 @@ func TestFillCoverRandom(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFillCover: FuzzFills' lines ("R market tradeId orderId qty price":
+// a myTrades record; any other: a frame), and "F market orderId" (the
+// order forgotten while open), folded with retention 0 and 1 (orders
+// dropped in their own fold, or by the next to close) and a ring of 3
+// fills: the fills are those of the store that looks every fill up
+// (eager) and of the events prepared apart.
+func FuzzFillCover(f *testing.F) {
+	f.Add([]byte(string(execFill(MarketSpot, "5", 1, "1", "0.05", "1", "")) + "\n" + string(filled(MarketSpot, "7", 10, "1", "0.05", "1")) +
+		"\n" + string(filled(MarketSpot, "7", 11, "1", "0.05", "1")) + "\nF spot 7\nR spot 3 7 1 0.05"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		for _, ret := range []int{0, 1} {
+			s, eager, prep := NewStore(WithRetention(ret), WithFillRetention(3)), NewStore(WithRetention(ret), WithFillRetention(3)), NewStore(WithRetention(ret), WithFillRetention(3))
+			eager.fills.eager = true
+			var d event.Decoder
+			for _, line := range bytes.Split(in, []byte("\n")) {
+				for _, st := range []*Store{s, eager, prep} {
+					w := strings.Fields(string(line))
+					switch {
+					case len(w) > 0 && w[0] == "R":
+						for len(w) < 6 {
+							w = append(w, "")
+						}
+						st.ApplyTrades([]TradeSnap{{Market: w[1], TradeID: w[2], OrderID: w[3], Qty: w[4], Price: w[5]}})
+					case len(w) == 3 && w[0] == "F":
+						st.ForgetOpen(OrderKey{Market: w[1], OrderID: w[2]})
+					case st == prep:
+						applyPrepared(st, &d, line, nil)
+					default:
+						st.ApplyFrame(line, nil)
+					}
+				}
+			}
+			want := fillsOf(eager)
+			if got := fillsOf(s); !reflect.DeepEqual(got, want) {
+				t.Fatalf("retention %d: fills %+v, looked up %+v", ret, got, want)
+			}
+			if got := fillsOf(prep); !reflect.DeepEqual(got, want) {
+				t.Fatalf("retention %d: fills prepared apart %+v, looked up %+v", ret, got, want)
+			}
+		}
+	})
+}
