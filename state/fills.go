@@ -201,7 +201,9 @@ func positiveDecimal(b []byte) bool {
 
 // plainPositive is positiveDecimal of a literal plainDecimal takes
 // (plain, then, and pos when a digit is not 0); plain is false for any
-// other.
+// other, and so is pos (foldExecFill returns at once when !pos and plain,
+// and goes on when pos: digits and then not a decimal, "1A", are not
+// positive).
 func plainPositive(b []byte) (pos, plain bool) {
 	var or byte // the digits' bits beyond '0'
 	i := 0
@@ -221,7 +223,8 @@ func plainPositive(b []byte) (pos, plain bool) {
 			return false, false
 		}
 	}
-	return or != 0, i == len(b)
+	plain = i == len(b)
+	return or != 0 && plain, plain
 }
 
 // plainDecimal reports whether b is digits with an optional fraction.

@@ -212,3 +212,23 @@ func FuzzFillCover(f *testing.F) {
 		}
 	})
 }
+
+// TestFillLastQtyNotDecimal: an update whose l is digits and then not a
+// decimal ("1A": the decoder does not check l) makes no fill, by
+// ApplyFrame as prepared apart (prepFill's positiveDecimal); one of a
+// positive decimal written otherwise ("1e-5") makes one.
+func TestFillLastQtyNotDecimal(t *testing.T) {
+	for _, c := range []struct {
+		l    string
+		want int
+	}{{"1A", 0}, {"1e", 0}, {"2-3", 0}, {"1.5x", 0}, {"1.", 0}, {"1e-5", 1}, {"0e5", 0}, {"-1", 0}, {"1", 1}} {
+		f := execFill(MarketSpot, "7", 10, c.l, "0.05", "1", "")
+		s, p := NewStore(), NewStore()
+		var d event.Decoder
+		s.ApplyFrame(f, nil)
+		applyPrepared(p, &d, f, nil)
+		if got, pgot := len(fillsOf(s)), len(fillsOf(p)); got != c.want || pgot != c.want {
+			t.Errorf("l %q: %d fills, prepared apart %d, want %d", c.l, got, pgot, c.want)
+		}
+	}
+}
