@@ -43,3 +43,19 @@ func TestServeBadAuthorizedKeysRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestServeHostKeyFIFO: a host key path that is a FIFO is refused with
+// one line saying so; reading it blocked serve for ever.
+func TestServeHostKeyFIFO(t *testing.T) {
+	dir := t.TempDir()
+	getenv := func(k string) string { return map[string]string{"HOME": dir, "XDG_CONFIG_HOME": dir}[k] }
+	keys := testkit.WriteFile(t, filepath.Join(dir, "authorized_keys"), "")
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, errOut := runRefused(t, getenv, "serve", "--listen", "127.0.0.1:0", "--authorized-keys", keys, "--host-key", fifo)
+	if last := errOut[strings.LastIndex(strings.TrimRight(errOut, "\n"), "\n")+1:]; code == ExitOK || !strings.Contains(last, "host key "+fifo+" is not a regular file") {
+		t.Errorf("exit %d, stderr %q; want a failure whose last line says the host key is not a regular file", code, errOut)
+	}
+}

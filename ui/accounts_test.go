@@ -416,6 +416,23 @@ func TestAllViewShortensToFit(t *testing.T) {
 	}
 }
 
+// TestAllViewTotalUnknownWhenNoAccountKnown (QA): when no account's
+// equity is known (every key wrong, every service down), the All view's
+// total read "0.00 USDT (0 of 2 accounts …)", a false 0 where an unknown
+// equity is never counted as 0: it now reads "—", in the header too.
+func TestAllViewTotalUnknownWhenNoAccountKnown(t *testing.T) {
+	accts := twoAccounts()
+	accts[0] = accts[1]
+	accts[0].Name = "bot0"
+	for _, size := range [][2]int{{120, 30}, {40, 10}} {
+		m := press(t, sized(NewDesk(accts, WithNow(fixedNow), WithNoColor(true)), size[0], size[1]), "A")
+		view := ansi.Strip(m.View().Content)
+		if strings.Contains(view, "0.00") || !strings.Contains(view, "total —") || !strings.Contains(view, "(0 of 2 accounts") {
+			t.Errorf("%dx%d: the total must read — with 0 of 2 accounts, not 0.00:\n%s", size[0], size[1], view)
+		}
+	}
+}
+
 // stackedDesk is live live bots (bot10, bot11, …), then bot1 of
 // twoAccounts (its reason and note take rows of their own at 80
 // columns), then three accounts reconnecting with a long reason, named
