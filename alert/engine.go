@@ -86,19 +86,31 @@ func NewEngine(rules []Rule) *Engine {
 		told: map[condKey]bool{}}
 }
 
+// NeverFires is a rule that can never fire: Text says why, Accounts are
+// the accounts it concerns (a market rule's host, as Firing.Accounts, else
+// the account alone), whose Events panes say so.
+type NeverFires struct {
+	Text     string
+	Accounts []string
+}
+
 // Unlisted says, once per rule and account, why a rule of account's can
 // never fire: it names a symbol that listed (the service's brokerInfo)
 // does not know, a typo such as BTCUSTD. Nothing else would tell: such a
 // symbol has no price, no position and no fill.
-func (e *Engine) Unlisted(account string, listed func(symbol string) bool) []string {
-	var out []string
+func (e *Engine) Unlisted(account string, listed func(symbol string) bool) []NeverFires {
+	var out []NeverFires
 	for i, r := range e.rules {
 		k := condKey{rule: i, account: account}
 		if r.Symbol == "" || (r.Account != "" && r.Account != account) || e.told[k] || listed(r.Symbol) {
 			continue
 		}
 		e.told[k] = true
-		out = append(out, r.ID+": the service lists no symbol "+r.Symbol+": this rule can never fire")
+		concerns := r.Host
+		if len(concerns) == 0 {
+			concerns = []string{account}
+		}
+		out = append(out, NeverFires{Text: r.ID + ": the service lists no symbol " + r.Symbol + ": this rule can never fire", Accounts: concerns})
 	}
 	return out
 }

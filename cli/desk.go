@@ -153,14 +153,15 @@ func (d *desk) follow(name string, up *upstream) {
 		Engine:  alert.NewEngine(d.rules),
 		Sources: []notify.Source{{Name: name, State: up.sess.Hub(), Status: up.sess.Status, Market: mkt, ValueIn: up.valueIn}},
 		Deliver: d.disp.Deliver,
-		Warn: func(account, text string) {
-			// Said where the operator looks: the log, the account's
-			// Events pane (the dashboard's and serve's viewers'), and
-			// dump's stderr.
-			d.logger.Warn("alert rule can never fire", "account", account, "why", text)
-			up.sess.Note(stream.NoteError, text)
+		Warn: func(account string, n alert.NeverFires) {
+			// Said where the operator looks: the log and dump's stderr
+			// (once), and the Events pane (the dashboard's and serve's
+			// viewers') of each account it concerns: a market rule's
+			// every account of the host, whose viewers see its alerts.
+			d.logger.Warn("alert rule can never fire", "account", account, "why", n.Text)
+			d.notes.noteError(n)
 			d.warnMu.Lock()
-			d.warned = append(d.warned, deskWarning{account, text})
+			d.warned = append(d.warned, deskWarning{account, n.Text})
 			d.warnMu.Unlock()
 		},
 	}
@@ -222,18 +223,18 @@ const (
 // viewers keep every alert in their Events pane (a toast shows only the
 // newest, and serve has none). Set by of before the watchers start.
 type alertNotes struct {
-	notes map[string]func(string)
+	notes map[string]func(stream.NoteKind, string)
 }
 
 // of notes the firings of the accounts in as.
 func (n *alertNotes) of(as *accounts) {
-	n.notes = map[string]func(string){}
+	n.notes = map[string]func(stream.NoteKind, string){}
 	for _, a := range as.list {
 		name, sess := a.name, a.up.sess
 		if name == "" {
 			name = metrics.DefaultAccount
 		}
-		n.notes[name] = func(text string) { sess.Note(stream.NoteAlert, text) }
+		n.notes[name] = sess.Note
 	}
 }
 
@@ -242,7 +243,17 @@ func (n *alertNotes) of(as *accounts) {
 func (n *alertNotes) note(f alert.Firing) {
 	for _, a := range f.Accounts() {
 		if note := n.notes[a]; note != nil {
-			note(f.Message)
+			note(stream.NoteAlert, f.Message)
+		}
+	}
+}
+
+// noteError adds a rule that can never fire to its accounts' events logs
+// as an error line.
+func (n *alertNotes) noteError(nf alert.NeverFires) {
+	for _, a := range nf.Accounts {
+		if note := n.notes[a]; note != nil {
+			note(stream.NoteError, nf.Text)
 		}
 	}
 }

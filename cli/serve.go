@@ -129,6 +129,9 @@ func (sf *serveFlags) files() error {
 	case st.IsDir():
 		return fmt.Errorf("--authorized-keys %s: is a directory; want the OpenSSH authorized_keys file", sf.authorizedKeys)
 	}
+	if err := serve.CheckAuthorizedKeys(sf.authorizedKeys); err != nil {
+		return fmt.Errorf("--authorized-keys: %w", err)
+	}
 	st, err = os.Stat(sf.hostKey)
 	switch {
 	case err == nil && st.IsDir():

@@ -94,22 +94,43 @@ func parseRateLimits(v string) (sim.RateLimits, error) {
 // simulator (tens of thousands work).
 const maxSimActivity = 1e6
 
+// maxSimMarketActivity is the most simulated taker trades per second
+// on each symbol (--market-activity): a million made each market step
+// take seconds and +Inf never ended one, not even on SIGTERM.
+const maxSimMarketActivity = 1e5
+
 // maxSimAccounts is the most accounts one simulator holds (--accounts):
 // each has its own balances, orders and key pair, and a million were
 // accepted before.
 const maxSimAccounts = 1000
 
+// minSimInterval is the shortest market step and ping interval: at 1ns
+// the market stepped as fast as it could, a third of a core with nobody
+// connected, and pings flooded every user-stream connection.
+const minSimInterval = 10 * time.Millisecond
+
+// marketIntervalIn wants --market-interval 0 (the market stopped) or a
+// step from minSimInterval to a day.
+func marketIntervalIn(d time.Duration) error {
+	if d != 0 && (d < minSimInterval || d > 24*time.Hour) {
+		return fmt.Errorf("--market-interval %s: want 0 (stopped) or a duration from %s to 24h (%w)", d, minSimInterval, errFlagRange)
+	}
+	return nil
+}
+
 // checkSimFlags range-checks the simulator's numeric flags.
 func checkSimFlags(o sim.Options, marketInterval time.Duration) error {
 	return checkFlags(
 		floatIn("--activity", o.Activity, 0, maxSimActivity),
+		floatIn("--market-activity", o.MarketActivity, 0, maxSimMarketActivity),
 		intIn("--accounts", o.Accounts, 1, maxSimAccounts),
 		positiveDuration("--listen-key-ttl", o.ListenKeyTTL),
 		positiveDuration("--conn-max-age", o.ConnMaxAge),
-		positiveDuration("--ping-interval", o.PingInterval),
+		durationIn("--ping-interval", o.PingInterval, minSimInterval, 24*time.Hour),
+		positiveDuration("--quote-idle", o.QuoteIdle),
 		durationIn("--skew", o.Skew, -24*time.Hour, 24*time.Hour),
 		floatIn("--ban-scale", o.BanScale, 1e-9, 1e6),
-		nonNegativeDuration("--market-interval", marketInterval),
+		marketIntervalIn(marketInterval),
 		nonNegativeDuration("--reorder-window", o.Faults.ReorderWindow),
 		ratio("--duplicate-rate", o.Faults.DuplicateRate),
 		nonNegativeDuration("--drop-every", o.Faults.DropEvery),
@@ -143,7 +164,7 @@ func runSimContext(ctx context.Context, args []string, stdio IO) int {
 	fs.StringVar(&limits, "rate-limits", "", "rate limits, e.g. weight=1500,orders=20,daily=350000 (per minute, second, day)")
 	fs.Float64Var(&opts.BanScale, "ban-scale", 1, "multiplies the 2 min..3 day ban lengths (e.g. 0.001 for tests)")
 	fs.DurationVar(&interval, "market-interval", 500*time.Millisecond, "step of the synthetic market (price walk and fills)")
-	fs.Float64Var(&opts.MarketActivity, "market-activity", 2, "simulated other traders' trades per second on each symbol (0 = none)")
+	fs.Float64Var(&opts.MarketActivity, "market-activity", 2, "simulated other traders' trades per second on each symbol (0 = none, at most 100000)")
 	fs.IntVar(&opts.Accounts, "accounts", 1, "independent accounts (own balances, orders, positions, key pair); all listed under \"accounts\" on the first line")
 	fs.BoolVar(&opts.NoMarketData, "no-market-data", false, "answer 404 on every quote endpoint and refuse the quote socket (to test a client's degraded path)")
 	fs.DurationVar(&opts.QuoteIdle, "quote-idle", 5*time.Minute, "close a quote socket that sent no JSON ping for this long")

@@ -82,6 +82,31 @@ func TestServeMarketAlertReachesEveryViewer(t *testing.T) {
 	}
 }
 
+// TestServeMarketRuleUnlistedToEveryViewer (QA): a market rule (a
+// price_cross naming no account) on a symbol the service does not list
+// (BTCUSTD) can never fire; serve said so in the Events pane of the first
+// account of the host alone (bot, where the rule is evaluated), so the
+// viewer allowed only main, shown that rule's alerts, was never told it
+// is broken. Each viewer now has the error line, once.
+func TestServeMarketRuleUnlistedToEveryViewer(t *testing.T) {
+	_, terms := serveTwoViewers(t, "[[alerts]]\nkind = \"price_cross\"\nsymbol = \"BTCUSTD\"\nabove = 1\n")
+	unlisted := regexp.MustCompile(` error +price_cross#1: the service lists no`)
+	for name, term := range terms {
+		term.WaitFor("the unlisted rule's error line in "+name+"'s Events pane", func(s string) bool {
+			return unlisted.MatchString(s)
+		})
+	}
+	time.Sleep(500 * time.Millisecond) // a second line would have shown
+	for name, term := range terms {
+		if scr := term.Screen(); len(unlisted.FindAllString(scr, -1)) != 1 {
+			t.Errorf("the %s viewer has not one error line of the rule:\n%s", name, scr)
+		}
+	}
+	for _, term := range terms {
+		term.Keys("q")
+	}
+}
+
 // serveTwoViewers runs `bhtop serve` of the two accounts main and bot of
 // a `bhtop sim --accounts 2` with the alert rules in rules (config file
 // TOML), and two stock OpenSSH viewers in 120×40 terminals, whose keys

@@ -38,7 +38,7 @@ type Watcher struct {
 	// Warn, when not nil, is told once of each rule that can never fire
 	// on an account (alert.Engine.Unlisted), once its market data has the
 	// service's symbols.
-	Warn func(account, text string)
+	Warn func(account string, n alert.NeverFires)
 }
 
 // Run watches until ctx ends.
@@ -103,8 +103,8 @@ func (w Watcher) evaluate(since time.Time) (ready bool) {
 		if s.Market != nil {
 			in.Market = s.Market.Latest()
 			if ins := in.Market.Instruments; w.Warn != nil && len(ins) > 0 {
-				for _, text := range w.Engine.Unlisted(s.Name, func(sym string) bool { _, ok := ins[sym]; return ok }) {
-					w.Warn(s.Name, text)
+				for _, n := range w.Engine.Unlisted(s.Name, func(sym string) bool { _, ok := ins[sym]; return ok }) {
+					w.Warn(s.Name, n)
 				}
 			}
 		}

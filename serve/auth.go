@@ -94,11 +94,23 @@ func (a *authorizedKeys) refresh() error {
 	return nil
 }
 
+// CheckAuthorizedKeys reads and parses the authorized keys file at path
+// as serve will, so that a command can refuse a bad one before anything
+// starts.
+func CheckAuthorizedKeys(path string) error {
+	_, _, err := readAuthorizedKeys(path, nil)
+	return err
+}
+
 // readAuthorizedKeys reads and parses the file, unless statErr already
-// says it cannot be read. A file writable by group or others is refused.
+// says it cannot be read. A file writable by group or others is refused,
+// and so is one that is not a regular file (opening a FIFO blocks).
 func readAuthorizedKeys(path string, statErr error) (map[string][]grant, []string, error) {
 	if statErr != nil {
 		return nil, nil, fmt.Errorf("read authorized keys: %w", statErr)
+	}
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("authorized keys %s is not a regular file (mode %s)", path, st.Mode().Type())
 	}
 	f, err := os.Open(path)
 	if err != nil {

@@ -21,6 +21,10 @@ import (
 // directory tree. A key file readable by group or others is refused, as sshd
 // refuses one.
 func LoadOrCreateHostKey(path string) (signer gossh.Signer, created bool, err error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		// Reading a FIFO would block until a writer came.
+		return nil, false, fmt.Errorf("host key %s is not a regular file (mode %s)", path, st.Mode().Type())
+	}
 	data, err := os.ReadFile(path)
 	switch {
 	case err == nil:

@@ -759,37 +759,57 @@ func packExecFill(buf *[]byte, ends *[nFillLits]int32, x *event.ExecView) bool {
 // is its z key (0: none), zat where byKey.find placed it (-1: not
 // known); zPut says whether zk was put there. Fill seq is in slot
 // (seq-1) % limit.
-func (b *fillBook) take(zk uint64, zat int) (i int32, f *fill, zPut bool) {
+//
+// The usual drop (an event fill lacking t, in no chain, whose z key was
+// never put in byKey (indexZ), over an entry no record looked at) only
+// moves the literals to the dropped halves (goneBook.take), inline; any
+// other eviction is takeEvict's. Taking it apart as a tail call leaves
+// nothing live across a call on the usual path, so nothing is spilled.
+func (b *fillBook) take(zk uint64, zat int) (int32, *fill, bool) {
 	if len(b.ring) < b.limit {
 		return b.takeNew(zk, zat)
 	}
+	i := int32(b.next)
+	f := &b.ring[i]
+	g := &b.gone
+	n := g.next
+	if f.mkind != 'e' || f.tkey|f.mkey|f.zkey != 0 || f.again || int(n) >= len(g.ring) || g.ring[n].keyed {
+		return b.takeEvict(zk, zat)
+	}
+	// zk goes where find saw its place (nothing is dropped here).
+	zPut := zk != 0 && b.byKey.putAt(zat, zk, i)
+	g.next++
+	g.added++
+	e := &g.ring[n]
+	e.gseq, e.mkt, e.seq = g.added, f.mkt, f.seq
+	e.ends = [goneLits]int32(f.ends[:goneLits])
+	e.lits, f.lits = f.lits, e.lits[:0]
+	b.reuse(f, zk)
+	return i, f, zPut
+}
+
+// takeEvict is take of a full ring whose oldest fill is not the usual
+// drop: its keys are dropped and it is remembered when it lacks its
+// other half (evict).
+func (b *fillBook) takeEvict(zk uint64, zat int) (i int32, f *fill, zPut bool) {
 	i = int32(b.next)
 	f = &b.ring[i]
 	// zk goes in first, where find saw its place: the evicted fill's keys
 	// dropped below shift entries, which could leave a hole before it.
 	zPut = zk != 0 && b.byKey.putAt(zat, zk, i)
+	b.evict(f, i)
+	b.reuse(f, zk)
+	return i, f, zPut
+}
+
+// reuse numbers slot b.next's fill f, just evicted, as the new fill of
+// z key zk, and moves b.next on.
+func (b *fillBook) reuse(f *fill, zk uint64) {
 	if b.next++; b.next == b.limit {
 		b.next = 0
 	}
 	if f.seq <= b.shownSeq && f.seq != 0 {
 		b.evictedShown++
-	}
-	g := &b.gone
-	if n := g.next; f.mkind == 'e' && f.tkey|f.mkey == 0 && !f.again && int(n) < len(g.ring) && !g.ring[n].keyed {
-		// The usual drop: an event fill lacking t, in no chain, over an
-		// entry no record looked at (goneBook.take); its z key is not in
-		// byKey when it never had to be (indexZ).
-		if f.zkey != 0 {
-			b.byKey.dropIf(f.zkey, i)
-		}
-		g.next++
-		g.added++
-		e := &g.ring[n]
-		e.gseq, e.mkt, e.seq = g.added, f.mkt, f.seq
-		e.ends = [goneLits]int32(f.ends[:goneLits])
-		e.lits, f.lits = f.lits, e.lits[:0]
-	} else {
-		b.evict(f, i)
 	}
 	b.seq++
 	// Field by field (a composite literal would be built aside and
@@ -798,7 +818,6 @@ func (b *fillBook) take(zk uint64, zat int) (i int32, f *fill, zPut bool) {
 	if f.row != nil {
 		f.row = nil
 	}
-	return i, f, zPut
 }
 
 // takeNew is take while the ring is not yet full: a new slot.

@@ -100,7 +100,9 @@ func (p *prep) prepFill(x *event.ExecView) {
 // that depends on the event alone (an order update's id key, z's value,
 // its literals packed as the store keeps them, ...): called on the
 // goroutine that decoded evs, it spares the writer that work
-// (ApplyPrepared). It reads evs only.
+// (ApplyPrepared). It changes evs only in pointing an update's short
+// texts at copies in aux (moveTexts): the same bytes, valid as long as
+// aux's words.
 func PrepareEvents(evs []event.Event, aux []uint64) []uint64 {
 	for i := range evs {
 		start := len(aux)
@@ -131,10 +133,56 @@ func PrepareEvents(evs []event.Event, aux []uint64) []uint64 {
 				packInto(unsafe.Slice((*byte)(unsafe.Pointer(&aux[start+prepWords+wo])), nf), p.fillEnds[:], x, execFillOffs[:])
 			}
 		}
+		if nt := litsLen(x, textOffs[:]); nt <= maxTexts {
+			at := len(aux)
+			aux = append(aux, make([]uint64, (nt+7)/8)...)
+			if nt > 0 { // (else aux may end here: no pointer past it)
+				moveTexts(unsafe.Add(unsafe.Pointer(unsafe.SliceData(aux)), at*8), x)
+			}
+		}
 		p.words = uint32(len(aux) - start)
 		*(*prep)(unsafe.Pointer(&aux[start])) = p
 	}
 	return aux
+}
+
+// textOffs are the texts of an update that the writer compares with
+// the order's (or the fill's) every time: PrepareEvents copies them
+// next to the prep (moveTexts).
+var textOffs = [...]uintptr{
+	unsafe.Offsetof(event.ExecView{}.Symbol),
+	unsafe.Offsetof(event.ExecView{}.Side),
+	unsafe.Offsetof(event.ExecView{}.Type),
+	unsafe.Offsetof(event.ExecView{}.TimeInForce),
+	unsafe.Offsetof(event.ExecView{}.Status),
+	unsafe.Offsetof(event.ExecView{}.CommissionAsset),
+	unsafe.Offsetof(event.ExecView{}.Leverage),
+}
+
+// maxTexts bounds the bytes moveTexts copies (the usual texts take
+// ~30).
+const maxTexts = 256
+
+// moveTexts copies x's texts at textOffs back to back to dst and points
+// them there (same bytes, capacity their length; an empty one is left
+// as it is). The writer then reads them from the lines of aux it reads
+// for the prep, not from the frame's: in the parallel ingest each line
+// of a frame it touches is a miss, the frame written on another core.
+// Should aux move as it grows, they keep the bytes where they were
+// copied, as valid as the frame's.
+func moveTexts(dst unsafe.Pointer, x *event.ExecView) {
+	at := 0 // (an offset: a pointer past the last text could point past aux)
+	for _, off := range textOffs {
+		f := (*[]byte)(unsafe.Add(unsafe.Pointer(x), off))
+		n := len(*f)
+		if n == 0 {
+			continue
+		}
+		d := unsafe.Slice((*byte)(unsafe.Add(dst, at)), n)
+		copy(d, *f)
+		*f = d
+		at += n
+	}
 }
 
 // litsLen is the bytes of x's literals at offs (orderLitOffs,

@@ -151,3 +151,36 @@ func TestScanPreparedAgrees(t *testing.T) {
 		t.Errorf("state folded from the prepared scan differs from ApplyFrame's")
 	}
 }
+
+// TestPrepareMovesTexts: PrepareEvents points an update's texts at
+// copies next to its prep (moveTexts): the same bytes, capacity their
+// length, inside aux; an absent one stays absent.
+func TestPrepareMovesTexts(t *testing.T) {
+	frame := []byte(`{"e":"contractExecutionReport","E":5,"s":"BTCUSDT","c":"x1","S":"BUY","o":"LIMIT","f":"GTC","q":"2","p":"10","X":"PARTIALLY_FILLED","i":77,"l":"1","z":"1","L":"10","n":"0.01","N":"USDT","T":5,"t":-1,"w":true,"m":false,"O":4,"Z":"10","C":false,"v":"20"}`)
+	var d event.Decoder
+	evs := d.Decode(frame)
+	if len(evs) != 1 || evs[0].Kind != event.KindContractExecution {
+		t.Fatalf("decoded %+v", evs)
+	}
+	x := &evs[0].Exec
+	var want [len(textOffs)]string
+	for k, off := range textOffs {
+		want[k] = string(*(*[]byte)(unsafe.Add(unsafe.Pointer(x), off)))
+	}
+	aux := PrepareEvents(evs, nil)
+	lo, hi := uintptr(unsafe.Pointer(&aux[0])), uintptr(unsafe.Pointer(&aux[len(aux)-1]))+8
+	for k, off := range textOffs {
+		f := *(*[]byte)(unsafe.Add(unsafe.Pointer(x), off))
+		if string(f) != want[k] || cap(f) != len(f) || want[k] == "" {
+			t.Errorf("text %d: %q (cap %d), want %q", k, f, cap(f), want[k])
+		}
+		if a := uintptr(unsafe.Pointer(unsafe.SliceData(f))); a < lo || a+uintptr(len(f)) > hi {
+			t.Errorf("text %d (%q) is not in aux", k, f)
+		}
+	}
+	evs = d.Decode([]byte(`{"e":"executionReport","E":5,"s":"BTCUSDT","c":"x1","S":"BUY","o":"LIMIT","f":"GTC","q":"2","p":"10","X":"NEW","i":77,"l":"0","z":"0","L":"0","n":"0","N":null,"w":true,"m":false,"O":4,"Z":"0"}`))
+	PrepareEvents(evs, nil)
+	if evs[0].Exec.Leverage != nil {
+		t.Errorf("absent v: %q", evs[0].Exec.Leverage)
+	}
+}

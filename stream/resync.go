@@ -238,17 +238,21 @@ func (s *Session) holdTurn(as waitAs, release func()) func() {
 	if s.cfg.Name != "" {
 		what = s.cfg.Name + " " + what
 	}
+	s.holdsTurn.Store(true)
 	s.rest.SetTurnHolder(what)
 	return func() {
 		s.rest.SetTurnHolder("")
+		s.holdsTurn.Store(false)
 		release()
 	}
 }
 
 // turnHolder adds to a reason that says the session waits for the
-// host's turn what the turn's holder does now, e.g. "(bot1 resyncing)".
+// host's turn what the turn's holder does now, e.g. "(bot1 resyncing)";
+// nothing once the turn is the session's own (its wait's reason is put
+// back just after it took it).
 func (s *Session) turnHolder(reason string) string {
-	if !strings.Contains(reason, waitingForTurn) {
+	if !strings.Contains(reason, waitingForTurn) || s.holdsTurn.Load() {
 		return reason
 	}
 	if who := s.rest.TurnHolder(); who != "" {

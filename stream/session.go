@@ -50,6 +50,7 @@ type Session struct {
 	connSeq   atomic.Uint64
 	lastFrame atomic.Int64 // unix ns of the newest frame (any kind)
 	lastEvent atomic.Int64 // unix ns of the newest frame that was not a heartbeat
+	holdsTurn atomic.Bool  // the host's turn is this session's (holdTurn): its wait names no holder
 	lastBusy  atomic.Int64 // unix ns when the event rate was last >= 1/s sustained (noteRate)
 
 	resyncReq chan chan error

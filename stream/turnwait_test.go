@@ -272,3 +272,19 @@ func TestTurnWaitNamesHolder(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnWaitNeverNamesItself: from the moment a session takes the
+// host's turn until its status is put back (turn: the turn taken, the
+// holder said, then the wait's reason put back), the reason it still
+// shows names no holder: the holder is itself ("waiting for turn: …
+// (alpha resyncing)" on alpha).
+func TestTurnWaitNeverNamesItself(t *testing.T) {
+	t.Parallel()
+	f := newWeightFixture(t, 1000, func(c *Config) { c.Name = "alpha" })
+	f.s.setStatus(func(st *Status) { st.State, st.Reason = StateResyncing, waitingForTurn })
+	release := f.s.holdTurn(waitAs{state: StateResyncing}, func() {})
+	defer release()
+	if got := f.s.Status().Reason; got != waitingForTurn {
+		t.Errorf("alpha's reason while it holds the turn, its wait's reason not yet put back: %q, want %q", got, waitingForTurn)
+	}
+}

@@ -398,19 +398,7 @@ func TestAllViewShortensToFit(t *testing.T) {
 		{"stream-and-note-below", 16, "bot1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var accts []Account
-			for i := range tc.live {
-				accts = append(accts, Account{Name: "bot" + itoa(uint64(i+10)), Backend: newTestBackend(testSnapshot()), Market: marketHub(testMarket()), ValueIn: "USDT"})
-			}
-			accts = append(accts, twoAccounts()[1])
-			for i := range 3 {
-				b := newTestBackend(testSnapshot())
-				st := liveStatus()
-				st.State, st.Reason, st.RetryAt = upstream.StateReconnecting, "stream lost: read tcp 127.0.0.1:4242: connection reset by peer", t0.Add(8*time.Second)
-				b.setStatus(st)
-				accts = append(accts, Account{Name: "slow" + itoa(uint64(i)), Backend: b, Market: marketHub(testMarket()), ValueIn: "USDT"})
-			}
-			m := press(t, sized(NewDesk(accts, WithNow(fixedNow), WithNoColor(true)), 80, 24), "A")
+			m := press(t, sized(NewDesk(stackedDesk(tc.live, "slow"), WithNow(fixedNow), WithNoColor(true)), 80, 24), "A")
 			out := plainGolden(t, m, 80, 24)
 			lines := strings.Split(out, "\n")
 			total := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, " Total ") })
@@ -426,4 +414,41 @@ func TestAllViewShortensToFit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAllViewTotalUnknownWhenNoAccountKnown (QA): when no account's
+// equity is known (every key wrong, every service down), the All view's
+// total read "0.00 USDT (0 of 2 accounts …)", a false 0 where an unknown
+// equity is never counted as 0: it now reads "—", in the header too.
+func TestAllViewTotalUnknownWhenNoAccountKnown(t *testing.T) {
+	accts := twoAccounts()
+	accts[0] = accts[1]
+	accts[0].Name = "bot0"
+	for _, size := range [][2]int{{120, 30}, {40, 10}} {
+		m := press(t, sized(NewDesk(accts, WithNow(fixedNow), WithNoColor(true)), size[0], size[1]), "A")
+		view := ansi.Strip(m.View().Content)
+		if strings.Contains(view, "0.00") || !strings.Contains(view, "total —") || !strings.Contains(view, "(0 of 2 accounts") {
+			t.Errorf("%dx%d: the total must read — with 0 of 2 accounts, not 0.00:\n%s", size[0], size[1], view)
+		}
+	}
+}
+
+// stackedDesk is live live bots (bot10, bot11, …), then bot1 of
+// twoAccounts (its reason and note take rows of their own at 80
+// columns), then three accounts reconnecting with a long reason, named
+// slow then 0, 1, 2.
+func stackedDesk(live int, slow string) []Account {
+	var accts []Account
+	for i := range live {
+		accts = append(accts, Account{Name: "bot" + itoa(uint64(i+10)), Backend: newTestBackend(testSnapshot()), Market: marketHub(testMarket()), ValueIn: "USDT"})
+	}
+	accts = append(accts, twoAccounts()[1])
+	for i := range 3 {
+		b := newTestBackend(testSnapshot())
+		st := liveStatus()
+		st.State, st.Reason, st.RetryAt = upstream.StateReconnecting, "stream lost: read tcp 127.0.0.1:4242: connection reset by peer", t0.Add(8*time.Second)
+		b.setStatus(st)
+		accts = append(accts, Account{Name: slow + itoa(uint64(i)), Backend: b, Market: marketHub(testMarket()), ValueIn: "USDT"})
+	}
+	return accts
 }

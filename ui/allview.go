@@ -76,6 +76,9 @@ func (m *Model) refreshAll() {
 	}
 	t := value.Sum(in, parts)
 	d.total = allTotal{equity: t.Equity.StringFixed(valuePlaces(in)) + " " + in}
+	if len(t.Missing) == len(d.list) {
+		d.total.equity = "—" // no account counted: unknown, never a false 0
+	}
 	if len(t.Unpriced) > 0 {
 		d.total.unpriced = "unpriced " + strings.Join(t.Unpriced, ",")
 	}

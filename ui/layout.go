@@ -275,7 +275,7 @@ func (m *Model) cachedHeader(fc *frameCache) string {
 		return m.headerLine()
 	}
 	k := headerKey{st: m.status, now: m.now, mk: newMktHeaderKey(m.mk), eq: m.eq, name: m.accountName(), readOnly: m.t == nil,
-		privacy: m.privacy, w: m.lay.w}
+		privacy: m.privacy, w: m.lay.w, lines: m.lay.body.y}
 	if s, ok := fc.header.hit(k); ok {
 		return s
 	}

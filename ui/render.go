@@ -99,6 +99,7 @@ type headerKey struct {
 	readOnly bool
 	privacy  bool
 	w        int
+	lines    int // one, or two on a narrow screen (layout): the same width, two headers
 }
 
 // mktHeaderKey is what the header's market part reads of the market view

@@ -127,6 +127,10 @@ func TestFrameCacheDrawsAFreshFrame(t *testing.T) {
 		{"narrower", update(tea.WindowSizeMsg{Width: 150, Height: 40})},
 		{"tabs", update(tea.WindowSizeMsg{Width: 80, Height: 24})},
 		{"tabs, next pane", key("tab")},
+		// One line taller, the header takes two lines (a narrow screen):
+		// the same width drew it again from the one-line frame.
+		{"narrow and low", update(tea.WindowSizeMsg{Width: 60, Height: headerTwoLinesHeight - 1})},
+		{"a line taller", update(tea.WindowSizeMsg{Width: 60, Height: headerTwoLinesHeight})},
 		{"wide again", update(tea.WindowSizeMsg{Width: 200, Height: 60})},
 		{"help", key("?")},
 		{"help closed", key("esc")},

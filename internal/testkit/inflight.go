@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"net/http"
+	"runtime/metrics"
 	"sync/atomic"
 	"time"
 
@@ -45,6 +46,25 @@ const (
 	Busy      = 5 * Poll
 )
 
+// Working is how long, at most, Settle waits beyond a quiet look while
+// another goroutine of the process runs or is ready to (atWork): one the
+// clock woke may be at work (decoding an answer, under load or the race
+// detector) before it sleeps on the clock again, and the clock moved on
+// meanwhile. Past it, Settle takes the quiet for settled: tests running
+// side by side may keep the process busy.
+const Working = 250 * time.Millisecond
+
+// atWork says a goroutine of the process other than the caller runs or
+// is ready to run (runtime/metrics; false where they are not kept).
+func atWork() bool {
+	s := []metrics.Sample{{Name: "/sched/goroutines/running:goroutines"}, {Name: "/sched/goroutines/runnable:goroutines"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
+		return false
+	}
+	return s[0].Value.Uint64() > 1 || s[1].Value.Uint64() > 0
+}
+
 // Advancing polls cond, moving c only while the code on it has settled
 // (Settle), by step or less: never past the moment the next timer of c is
 // due, so a client that waits on c to send sends at that very moment (steps
@@ -74,9 +94,9 @@ func (f *Inflight) Advancing(c *clock.Fake, step, within time.Duration, cond fun
 
 // Settle waits (up to within, real time) until the code on c has
 // settled: every time c sent has been taken (or has waited Abandoned), no
-// request of f is under way, and for a Quiet look none starts and no
-// timer or ticker of c is made or stopped (or Busy has passed). It
-// reports whether it did.
+// request of f is under way, and for a Quiet look none starts, no timer
+// or ticker of c is made or stopped (or Busy has passed) and no other
+// goroutine runs (or Working has passed). It reports whether it did.
 func (f *Inflight) Settle(c *clock.Fake, within time.Duration) bool {
 	start := time.Now()
 	end := start.Add(within)
@@ -85,8 +105,9 @@ func (f *Inflight) Settle(c *clock.Fake, within time.Duration) bool {
 		started, changes := f.started.Load(), c.Changes()
 		if f.n.Load() == 0 && fresh() == 0 {
 			time.Sleep(Quiet)
+			quiet := f.started.Load() == started && c.Changes() == changes
 			if f.n.Load() == 0 && fresh() == 0 &&
-				(f.started.Load() == started && c.Changes() == changes || time.Since(start) > Busy) {
+				(quiet || time.Since(start) > Busy) && (!atWork() || time.Since(start) > Working) {
 				return true
 			}
 		} else {

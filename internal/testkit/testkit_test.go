@@ -47,14 +47,45 @@ func TestWithinAndAdvancing(t *testing.T) {
 // sleeping 2.5 s sends at 2.5 s, not at 3 s), and the goroutine it woke
 // runs before the clock moves on.
 func TestInflightAdvancingLandsOnTimers(t *testing.T) {
+	got := sleeperWokeAt(t, 0, 2500*time.Millisecond, 10*time.Millisecond, 0, time.Second)
+	want := []time.Duration{2500 * time.Millisecond, 2510 * time.Millisecond, 2510 * time.Millisecond, 3510 * time.Millisecond}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("woke at %v, want %v", got, want)
+	}
+}
+
+// TestInflightAdvancingWaitsForWork: a goroutine the clock woke that
+// works a while (decoding an answer, under load or the race detector)
+// before it sleeps on the clock again has not settled: the clock waits
+// for its next timer rather than move a step on first (it moved after
+// 2 ms of no timer made, and the sleeper's next sleep began a step late).
+func TestInflightAdvancingWaitsForWork(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("the worker and the test run side by side")
+	}
+	got := sleeperWokeAt(t, 20*Quiet, 1500*time.Millisecond, 1500*time.Millisecond)
+	want := []time.Duration{1500 * time.Millisecond, 3000 * time.Millisecond}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("woke at %v, want %v", got, want)
+	}
+}
+
+// sleeperWokeAt runs a goroutine that sleeps each of sleeps on a fake
+// clock, working (real time, busy) work after each, while Inflight's
+// Advancing moves the clock a second at a time; it returns when the
+// goroutine woke, from the clock's start.
+func sleeperWokeAt(t *testing.T, work time.Duration, sleeps ...time.Duration) []time.Duration {
+	t.Helper()
 	t0 := time.Unix(0, 0)
 	clk := clock.NewFake(t0)
 	var f Inflight
-	woke := make(chan time.Time, 3)
+	woke := make(chan time.Time, len(sleeps))
 	go func() {
-		for _, d := range []time.Duration{2500 * time.Millisecond, 10 * time.Millisecond, 0, time.Second} {
+		for _, d := range sleeps {
 			clock.Sleep(clk, nil, d)
 			woke <- clk.Now()
+			for end := time.Now().Add(work); time.Now().Before(end); { // at work
+			}
 		}
 		close(woke)
 	}()
@@ -72,10 +103,7 @@ func TestInflightAdvancingLandsOnTimers(t *testing.T) {
 	}) {
 		t.Fatalf("the sleeper did not finish (clock at %s, woke at %v)", clk.Now().Sub(t0), got)
 	}
-	want := []time.Duration{2500 * time.Millisecond, 2510 * time.Millisecond, 2510 * time.Millisecond, 3510 * time.Millisecond}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("woke at %v, want %v", got, want)
-	}
+	return got
 }
 
 // TestInflightAdvancingWhileBusy: code that never stops making and
