@@ -514,3 +514,31 @@ func TestKeepaliveNotAnsweredInTime(t *testing.T) {
 		t.Errorf("message = %q (kind %d), want a warning starting %q", m.msg, m.msgKind, want)
 	}
 }
+
+// TestReadOnlyOrderKeysSayWhy: in read-only mode n, x and X send nothing
+// and open nothing, but say why on the message line.
+func TestReadOnlyOrderKeysSayWhy(t *testing.T) {
+	for _, k := range []string{"n", "x", "X"} {
+		t.Run(k, func(t *testing.T) {
+			b := newTestBackend(testSnapshot())
+			tm := startProgram(t, b, nil, 160, 48)
+			sendKeys(tm, "2", k)
+			waitText(t, tm, readOnlyNotice)
+			m := finish(t, tm)
+			if m.form != nil || m.confirm != nil || b.symbolCalls.Load() != 0 {
+				t.Errorf("read-only %s: form %v, confirm %v, Symbols calls %d", k, m.form != nil, m.confirm != nil, b.symbolCalls.Load())
+			}
+		})
+	}
+}
+
+// TestReadOnlyChartNewSaysWhy: n on the chart says why too.
+func TestReadOnlyChartNewSaysWhy(t *testing.T) {
+	b := newTestBackend(testSnapshot())
+	tm := startProgram(t, b, nil, 160, 48)
+	sendKeys(tm, "c", "n")
+	waitText(t, tm, readOnlyNotice)
+	if m := finish(t, tm); m.form != nil || m.chart == nil {
+		t.Errorf("read-only n on the chart: form %v, chart %v", m.form != nil, m.chart != nil)
+	}
+}
