@@ -542,3 +542,18 @@ func TestReadOnlyChartNewSaysWhy(t *testing.T) {
 		t.Errorf("read-only n on the chart: form %v, chart %v", m.form != nil, m.chart != nil)
 	}
 }
+
+// TestCancelDeclinedSpelling: declining a cancel says "not cancelled", the
+// spelling of the cancel-all summary (DESIGN.md), and sends nothing.
+func TestCancelDeclinedSpelling(t *testing.T) {
+	b, tr := newTestBackend(testSnapshot()), &testTrader{}
+	tm := startProgram(t, b, tr, 80, 24)
+	sendKeys(tm, "2", "down", "down", "down", "x")
+	waitText(t, tm, "CANCEL THIS ORDER?", "order 1001")
+	sendKeys(tm, "n")
+	waitText(t, tm, "not cancelled")
+	finish(t, tm)
+	if _, canceled := tr.calls(); canceled != 0 {
+		t.Errorf("CancelOrder calls = %d, want 0", canceled)
+	}
+}
