@@ -44,3 +44,41 @@ func TestMarketPaneAndChart(t *testing.T) {
 	})
 	tm.quit()
 }
+
+// TestFormQuoteKeysKeepTyping: in the order form's Price field a takes
+// the ask only into an empty field; typed text ("NaN") stays as typed,
+// marked, and is never replaced by a price. Nothing is sent.
+func TestFormQuoteKeysKeepTyping(t *testing.T) {
+	s := startSim(t, "--activity", "0", "--market-activity", "20")
+	tm := s.dashboard(t, 160, 48, "--watch", "BTCUSDT")
+	tm.waitText("equity ")
+	tm.keys("5")
+	tm.waitFor("BTCUSDT in the Market pane", func(s string) bool {
+		return marketCount.MatchString(s) && strings.Contains(s, "BTCUSDT")
+	})
+	tm.keys("/")
+	tm.text("BTCUSDT")
+	tm.keys("Enter")
+	tm.waitText("filter:/BTCUSDT")
+	tm.keys("n")
+	tm.waitText("◀ BTCUSDT ▶")
+	tm.keys("Down", "Down", "Down", "Down")
+	tm.text("0.01")
+	tm.keys("Down")
+	tm.waitText("▶ Price     [_")
+	for _, k := range []string{"N", "a", "N"} { // one at a time, as typed
+		tm.keys(k)
+		tm.waitText("▶ Price     [N")
+	}
+	tm.waitText("▶ Price     [NaN_")
+	tm.waitText("'N' is not a digit or point")
+	tm.keys("BSpace", "BSpace", "BSpace")
+	tm.waitText("▶ Price     [_")
+	tm.keys("a")
+	tm.waitFor("the ask in the empty Price field", func(s string) bool {
+		return regexp.MustCompile(`▶ Price     \[\d+(\.\d+)?_`).MatchString(s)
+	})
+	tm.keys("Escape")
+	tm.waitText("order form closed, nothing sent")
+	tm.quit()
+}
