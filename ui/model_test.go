@@ -382,14 +382,26 @@ func TestPrivacyHidesAmounts(t *testing.T) {
 	}
 }
 
-func TestCancelContractOrder(t *testing.T) {
+// cancelAnswered selects Open Orders' row after downs, asks to cancel it
+// (order names it), answers and waits for want; it returns the trader.
+func cancelAnswered(t *testing.T, downs int, order, answer, want string) *testTrader {
+	t.Helper()
 	b, tr := newTestBackend(testSnapshot()), &testTrader{}
 	tm := startProgram(t, b, tr, 80, 24)
-	sendKeys(tm, "2", "down", "down", "x")
-	waitText(t, tm, "CANCEL THIS ORDER?", "order 77")
-	sendKeys(tm, "y")
-	waitText(t, tm, "cancel accepted")
+	sendKeys(tm, "2")
+	for range downs {
+		sendKeys(tm, "down")
+	}
+	sendKeys(tm, "x")
+	waitText(t, tm, "CANCEL THIS ORDER?", order)
+	sendKeys(tm, answer)
+	waitText(t, tm, want)
 	finish(t, tm)
+	return tr
+}
+
+func TestCancelContractOrder(t *testing.T) {
+	tr := cancelAnswered(t, 2, "order 77", "y", "cancel accepted")
 	if _, canceled := tr.calls(); canceled != 1 {
 		t.Fatalf("CancelOrder calls = %d, want 1", canceled)
 	}
@@ -546,13 +558,7 @@ func TestReadOnlyChartNewSaysWhy(t *testing.T) {
 // TestCancelDeclinedSpelling: declining a cancel says "not cancelled", the
 // spelling of the cancel-all summary (DESIGN.md), and sends nothing.
 func TestCancelDeclinedSpelling(t *testing.T) {
-	b, tr := newTestBackend(testSnapshot()), &testTrader{}
-	tm := startProgram(t, b, tr, 80, 24)
-	sendKeys(tm, "2", "down", "down", "down", "x")
-	waitText(t, tm, "CANCEL THIS ORDER?", "order 1001")
-	sendKeys(tm, "n")
-	waitText(t, tm, "not cancelled")
-	finish(t, tm)
+	tr := cancelAnswered(t, 3, "order 1001", "n", "not cancelled")
 	if _, canceled := tr.calls(); canceled != 0 {
 		t.Errorf("CancelOrder calls = %d, want 0", canceled)
 	}
