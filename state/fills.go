@@ -201,7 +201,9 @@ func positiveDecimal(b []byte) bool {
 
 // plainPositive is positiveDecimal of a literal plainDecimal takes
 // (plain, then, and pos when a digit is not 0); plain is false for any
-// other.
+// other, and so is pos (foldExecFill returns at once when !pos and plain,
+// and goes on when pos: digits and then not a decimal, "1A", are not
+// positive).
 func plainPositive(b []byte) (pos, plain bool) {
 	var or byte // the digits' bits beyond '0'
 	i := 0
@@ -221,7 +223,8 @@ func plainPositive(b []byte) (pos, plain bool) {
 			return false, false
 		}
 	}
-	return or != 0, i == len(b)
+	plain = i == len(b)
+	return or != 0 && plain, plain
 }
 
 // plainDecimal reports whether b is digits with an optional fraction.
@@ -468,8 +471,13 @@ func (b *fillBook) claimZ(in *fillIn, seq uint64) {
 }
 
 // cover counts the fill numbered seq, of z (sig, exp) (decValue's),
-// among order o's: its cover grows to z.
+// among order o's: its cover grows to z. The fill of a dropped order is
+// wild (orphan).
 func (b *fillBook) cover(o *order, seq, sig uint64, exp int64) {
+	if o.removed {
+		b.wildSeq = max(b.wildSeq, seq)
+		return
+	}
 	exp, mant := zRank(sig, exp)
 	if o.fillSeq == 0 || zAbove(exp, mant, o.fillExp, o.fillMant) {
 		o.fillExp, o.fillMant = exp, mant
@@ -481,7 +489,7 @@ func (b *fillBook) cover(o *order, seq, sig uint64, exp int64) {
 // significant digits) makes the cover unbounded: each later fill of the
 // order is looked up.
 func (b *fillBook) coverLit(o *order, seq uint64, z []byte) {
-	if sig, exp, ok := decValue(z); ok {
+	if sig, exp, ok := decValue(z); ok || o.removed {
 		b.cover(o, seq, sig, exp)
 		return
 	}
@@ -490,8 +498,15 @@ func (b *fillBook) coverLit(o *order, seq uint64, z []byte) {
 }
 
 // orphan notes that order o is dropped: its fills kept are wild (an
-// order of its id made again starts with no cover).
-func (b *fillBook) orphan(o *order) { b.wildSeq = max(b.wildSeq, o.fillSeq) }
+// order of its id made again starts with no cover). So is a fill folded
+// into o after: an order that closes with retention 0 is dropped in its
+// own fold (evict), before its fill is folded. o's cover is made
+// unbounded, so no such fill is added without a look, and cover makes
+// it wild.
+func (b *fillBook) orphan(o *order) {
+	b.wildSeq = max(b.wildSeq, o.fillSeq)
+	o.fillSeq, o.fillExp, o.fillMant = max(o.fillSeq, 1), math.MaxInt64, math.MaxUint64
+}
 
 // alignDec is the significant digits sig (decValue's, at most 19)
 // aligned on the left in 19 digits: two decimals of one adjusted
@@ -744,37 +759,57 @@ func packExecFill(buf *[]byte, ends *[nFillLits]int32, x *event.ExecView) bool {
 // is its z key (0: none), zat where byKey.find placed it (-1: not
 // known); zPut says whether zk was put there. Fill seq is in slot
 // (seq-1) % limit.
-func (b *fillBook) take(zk uint64, zat int) (i int32, f *fill, zPut bool) {
+//
+// The usual drop (an event fill lacking t, in no chain, whose z key was
+// never put in byKey (indexZ), over an entry no record looked at) only
+// moves the literals to the dropped halves (goneBook.take), inline; any
+// other eviction is takeEvict's. Taking it apart as a tail call leaves
+// nothing live across a call on the usual path, so nothing is spilled.
+func (b *fillBook) take(zk uint64, zat int) (int32, *fill, bool) {
 	if len(b.ring) < b.limit {
 		return b.takeNew(zk, zat)
 	}
+	i := int32(b.next)
+	f := &b.ring[i]
+	g := &b.gone
+	n := g.next
+	if f.mkind != 'e' || f.tkey|f.mkey|f.zkey != 0 || f.again || int(n) >= len(g.ring) || g.ring[n].keyed {
+		return b.takeEvict(zk, zat)
+	}
+	// zk goes where find saw its place (nothing is dropped here).
+	zPut := zk != 0 && b.byKey.putAt(zat, zk, i)
+	g.next++
+	g.added++
+	e := &g.ring[n]
+	e.gseq, e.mkt, e.seq = g.added, f.mkt, f.seq
+	e.ends = [goneLits]int32(f.ends[:goneLits])
+	e.lits, f.lits = f.lits, e.lits[:0]
+	b.reuse(f, zk)
+	return i, f, zPut
+}
+
+// takeEvict is take of a full ring whose oldest fill is not the usual
+// drop: its keys are dropped and it is remembered when it lacks its
+// other half (evict).
+func (b *fillBook) takeEvict(zk uint64, zat int) (i int32, f *fill, zPut bool) {
 	i = int32(b.next)
 	f = &b.ring[i]
 	// zk goes in first, where find saw its place: the evicted fill's keys
 	// dropped below shift entries, which could leave a hole before it.
 	zPut = zk != 0 && b.byKey.putAt(zat, zk, i)
+	b.evict(f, i)
+	b.reuse(f, zk)
+	return i, f, zPut
+}
+
+// reuse numbers slot b.next's fill f, just evicted, as the new fill of
+// z key zk, and moves b.next on.
+func (b *fillBook) reuse(f *fill, zk uint64) {
 	if b.next++; b.next == b.limit {
 		b.next = 0
 	}
 	if f.seq <= b.shownSeq && f.seq != 0 {
 		b.evictedShown++
-	}
-	g := &b.gone
-	if n := g.next; f.mkind == 'e' && f.tkey|f.mkey == 0 && !f.again && int(n) < len(g.ring) && !g.ring[n].keyed {
-		// The usual drop: an event fill lacking t, in no chain, over an
-		// entry no record looked at (goneBook.take); its z key is not in
-		// byKey when it never had to be (indexZ).
-		if f.zkey != 0 {
-			b.byKey.dropIf(f.zkey, i)
-		}
-		g.next++
-		g.added++
-		e := &g.ring[n]
-		e.gseq, e.mkt, e.seq = g.added, f.mkt, f.seq
-		e.ends = [goneLits]int32(f.ends[:goneLits])
-		e.lits, f.lits = f.lits, e.lits[:0]
-	} else {
-		b.evict(f, i)
 	}
 	b.seq++
 	// Field by field (a composite literal would be built aside and
@@ -783,7 +818,6 @@ func (b *fillBook) take(zk uint64, zat int) (i int32, f *fill, zPut bool) {
 	if f.row != nil {
 		f.row = nil
 	}
-	return i, f, zPut
 }
 
 // takeNew is take while the ring is not yet full: a new slot.

@@ -91,6 +91,9 @@ func TestPlainPositive(t *testing.T) {
 		if plain != plainDecimal(b) {
 			t.Fatalf("plainPositive(%q): plain = %v, plainDecimal says %v", l, plain, !plain)
 		}
+		if !plain && pos {
+			t.Fatalf("plainPositive(%q) = true, not plain", l)
+		}
 		if plain && pos == zerosAndDots(b) {
 			t.Fatalf("plainPositive(%q) = %v, zerosAndDots says %v", l, pos, zerosAndDots(b))
 		}
