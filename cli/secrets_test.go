@@ -330,3 +330,25 @@ func TestSecretWithQuoteNotEchoed(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want %d and no secret", code, errOut, ExitUsage)
 	}
 }
+
+// TestConfigSecretKeyOfTwoLinesRefused: a config file's secret_key (top
+// level or an account's) holding a line break is refused as a secret file
+// of two lines is: exit 2, one line saying so, never the secret.
+func TestConfigSecretKeyOfTwoLinesRefused(t *testing.T) {
+	for name, cfg := range map[string]string{
+		"escaped newline": "api_key = \"k\"\nsecret_key = \"" + leakSecret + `\n` + leakSecret + "\"\n",
+		"escaped CR":      "api_key = \"k\"\nsecret_key = \"" + leakSecret + `\r` + leakSecret + "\"\n",
+		"multi-line":      "api_key = \"k\"\nsecret_key = \"\"\"" + leakSecret + "\n" + leakSecret + "\"\"\"\n",
+		"account":         "[accounts.a]\napi_key = \"k\"\nsecret_key = \"" + leakSecret + `\n` + leakSecret + "\"\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			home := t.TempDir()
+			testkit.ConfigFile(t, home, cfg, 0o600)
+			env := map[string]string{"HOME": home, "XDG_CONFIG_HOME": home}
+			errOut := refusedWithoutLeak(t, func(k string) string { return env[k] }, "dump", "--for", "1s")
+			if !strings.Contains(errOut, "secret_key holds more than one line") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+				t.Errorf("stderr %q: want one line saying secret_key holds more than one line", errOut)
+			}
+		})
+	}
+}

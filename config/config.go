@@ -225,7 +225,7 @@ func (f *Flags) resolve(set map[string]bool, getenv func(string) string, file fi
 // BHTOP_SECRET_FILE, then the config file's secret_key or secret_file.
 func (f *Flags) secret(set map[string]bool, getenv func(string) string, file fileSettings, path string, id *identity) (signer.Secret, error) {
 	if s := id.value("secret_key"); s.val != "" {
-		return signer.NewSecret(strings.TrimSpace(s.val)), nil
+		return configSecret(s.val, s.src)
 	}
 	if s := id.value("secret_file"); s.val != "" {
 		return readSecretFile(s.val, s.src)
@@ -238,7 +238,7 @@ func (f *Flags) secret(set map[string]bool, getenv func(string) string, file fil
 	case getenv("BHTOP_SECRET_FILE") != "":
 		return readSecretFile(getenv("BHTOP_SECRET_FILE"), "BHTOP_SECRET_FILE")
 	case file.SecretKey != "":
-		return signer.NewSecret(strings.TrimSpace(file.SecretKey)), nil
+		return configSecret(file.SecretKey, path+": secret_key")
 	case file.SecretFile != "":
 		return readSecretFile(file.SecretFile, path+": secret_file")
 	}
@@ -335,4 +335,15 @@ func boolText(b *bool) string {
 		return ""
 	}
 	return strconv.FormatBool(*b)
+}
+
+// configSecret is a config file's secret_key v (from src), blanks around
+// it trimmed. A line break inside (a TOML "\n" or a multi-line string) is
+// refused as a secret file of two lines is; the error never holds it.
+func configSecret(v, src string) (signer.Secret, error) {
+	v = strings.TrimSpace(v)
+	if strings.ContainsAny(v, "\r\n") {
+		return signer.Secret{}, fmt.Errorf("%s holds more than one line; it must hold the secret key alone", src)
+	}
+	return signer.NewSecret(v), nil
 }

@@ -105,7 +105,8 @@ func TestReadOnlySendsNothing(t *testing.T) {
 		tm.keys(k)
 		time.Sleep(50 * time.Millisecond)
 	}
-	time.Sleep(500 * time.Millisecond) // give a wrongly sent request time to reach the log
+	tm.waitText("read-only: orders are not sent") // the keys say why
+	time.Sleep(500 * time.Millisecond)            // give a wrongly sent request time to reach the log
 	for _, r := range s.requests(t)[before:] {
 		if strings.Contains(r, "/order") || strings.Contains(r, "batchCancel") {
 			t.Errorf("read-only dashboard sent %s", r)

@@ -142,7 +142,7 @@ func describe(o *state.Order, before orderMark, seen bool) string {
 		}
 		return fmt.Sprintf("fill %s: executed %s%s, %s", what, o.ExecutedQty, avg, o.Status)
 	case canceledNote:
-		return "canceled " + what
+		return "cancelled " + what
 	case rejectedNote:
 		return "rejected " + what
 	case newNote:

@@ -55,7 +55,7 @@ func TestOrderNotes(t *testing.T) {
 		{"an exact average", []*state.Order{base[0], base[1], base[2], withAvg(order("spot", "100", "FILLED", "3"), "2990.25")},
 			[]string{"executed 3 at avg 2990.25, FILLED"}},
 		{"a cancel and a reject", []*state.Order{order("contract", "9", "CANCELED", "0"), base[1], order("spot", "5", "REJECTED", "0"), base[3]},
-			[]string{"canceled BUY 1 ETHUSDT LIMIT @ 3000 (order 9)", "rejected BUY 1 ETHUSDT LIMIT @ 3000 (order 5)"}},
+			[]string{"cancelled BUY 1 ETHUSDT LIMIT @ 3000 (order 9)", "rejected BUY 1 ETHUSDT LIMIT @ 3000 (order 5)"}},
 		{"new orders between and after known ones", []*state.Order{base[0], order("contract", "11", "NEW", "0"), base[2], order("spot", "99", "NEW", "0"), base[3], order("spot", "1000", "NEW", "0")},
 			[]string{"(order 11)", "(order 99)", "(order 1000)"}},
 		{"dropped orders make no note", []*state.Order{base[1], base[3]}, nil},

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -149,6 +150,10 @@ func (m Model) onChartKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.showHelp, m.helpTop = true, 0
 	case chartOrder:
 		return m.openForm()
+	default:
+		if m.t == nil && slices.Contains(m.keys.New.Keys(), msg.String()) {
+			m.setMsg(msgInfo, readOnlyNotice)
+		}
 	}
 	return m, cmd
 }

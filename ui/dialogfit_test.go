@@ -286,3 +286,33 @@ func TestFormFocusShowsSmallScreens(t *testing.T) {
 		})
 	}
 }
+
+// TestFormFieldsFitNarrow: at 30×8 and 40×10 each field of the order form
+// stays on one line, its label, value and brackets together: the labels
+// and the typed value's box shorten to fit.
+func TestFormFieldsFitNarrow(t *testing.T) {
+	for _, sz := range [][2]int{{30, 8}, {40, 10}} {
+		for _, v := range []goldenView{
+			{"spot-qty", "n down down down down type:0.01"},
+			{"contract-lev", "n up right down down down down down down type:10"},
+		} {
+			t.Run(fmt.Sprintf("%s/%dx%d", v.name, sz[0], sz[1]), func(t *testing.T) {
+				m := press(t, marketModel(testMarket(), sz[0], sz[1], WithNoColor(true)), v.keys)
+				out := plainGolden(t, m, sz[0], sz[1])
+				focus := false
+				for _, l := range strings.Split(out, "\n") {
+					if strings.Contains(l, "▶ ") && strings.Contains(l, "[") {
+						focus = true
+					}
+					in := strings.TrimPrefix(strings.TrimSpace(strings.Trim(strings.TrimSpace(l), "│┃║")), "▶ ")
+					if strings.Count(in, "[") != strings.Count(in, "]") || strings.Count(in, "◀") != strings.Count(in, "▶") {
+						t.Errorf("a field is split across lines: %q\n%s", l, out)
+					}
+				}
+				if !focus {
+					t.Errorf("the focused field is not on one line:\n%s", out)
+				}
+			})
+		}
+	}
+}

@@ -260,7 +260,7 @@ func (m Model) onConfirmKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if c.sends() {
 			m.setMsg(msgWarn, "not sent")
 		} else {
-			m.setMsg(msgWarn, "not canceled")
+			m.setMsg(msgWarn, "not cancelled")
 		}
 		return m, nil
 	}

@@ -72,6 +72,7 @@ type orderForm struct {
 	lev          string
 	trigger      string
 	over         string // overPrice of a priceType OVER order
+	quoted       bool   // price holds what b, a or l took, untouched since
 	errs         [numFields]string
 	general      []string // balance and notional problems
 	checked      bool     // validation ran since the last edit
@@ -142,6 +143,7 @@ func (f *orderForm) typeText(s string) {
 	case fieldLeverage, fieldTrigger, fieldQty, fieldPrice, fieldOver:
 		v := f.amount(f.field)
 		*v, f.errs[f.field] = appendAmount(*v, s)
+		f.quoted = f.quoted && f.field != fieldPrice
 	case fieldSide:
 		if f.contract {
 			break
@@ -191,6 +193,7 @@ func (f *orderForm) backspace() {
 	} else if v := f.amount(f.field); v != nil {
 		*v = trim(*v)
 		f.errs[f.field] = amountSyntax(*v)
+		f.quoted = f.quoted && f.field != fieldPrice
 	}
 	f.checked = false
 }

@@ -292,3 +292,28 @@ func TestFormSymbolTypedMatchesNone(t *testing.T) {
 		t.Errorf("BTCUSD after backspace does not review:\n%s", out)
 	}
 }
+
+// TestContractFieldMarksNamed: every contract field's mark starts with its
+// field's name, as the checks' own messages do ("leverage: …"), leverage
+// included.
+func TestContractFieldMarksNamed(t *testing.T) {
+	cases := []struct {
+		name  string
+		f     orderForm
+		field int
+		want  string
+	}{
+		{"leverage open point", orderForm{qty: "1", price: "60000", lev: "10."}, fieldLeverage, "leverage: "},
+		{"leverage empty", orderForm{qty: "1", price: "60000"}, fieldLeverage, "leverage: "},
+		{"quantity open point", orderForm{qty: "1.", price: "60000", lev: "10"}, fieldQty, "quantity: "},
+		{"price open point", orderForm{qty: "1", price: ".5", lev: "10"}, fieldPrice, "price: "},
+	}
+	for _, tc := range cases {
+		f := tc.f
+		f.contract, f.contracts = true, testContracts()
+		f.validateContract("60000")
+		if e := f.errs[tc.field]; !strings.HasPrefix(e, tc.want) {
+			t.Errorf("%s: mark %q, want it to start with %q", tc.name, e, tc.want)
+		}
+	}
+}

@@ -99,10 +99,11 @@ func (f *orderForm) validateContract(ref string) (actions.Review, bool) {
 		return actions.Review{}, false
 	}
 	r := f.contractRequest()
-	for _, fld := range []int{fieldQty, fieldPrice, fieldLeverage, fieldTrigger, fieldOver} {
+	for _, name := range []string{"quantity", "price", "leverage", "triggerPrice", "overPrice"} {
+		fld := problemFields[name]
 		if f.uses(fld) {
 			if e := amountWhole(*f.amount(fld)); e != "" {
-				f.errs[fld] = e
+				f.errs[fld] = name + ": " + e // named as the checks' own marks are
 			}
 		}
 	}

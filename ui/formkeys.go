@@ -71,7 +71,7 @@ func (m Model) onFormKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	f := *m.form // copy: the model is a value
 	m.form = &f
 	if p, what, ok := m.quotePrice(&f, msg.Text); ok {
-		f.price, f.errs[fieldPrice], f.checked = p, "", false
+		f.price, f.errs[fieldPrice], f.checked, f.quoted = p, "", false, p != ""
 		if p == "" {
 			f.errs[fieldPrice] = "no " + what + " known for " + f.symbol().Symbol
 		}
@@ -113,11 +113,12 @@ func (m Model) submitForm(f *orderForm) Model {
 
 // quotePrice is the live price a key takes into the price field: b the
 // bid, a the ask, l the last (price "" when the market does not know it;
-// what names it). ok is false for any other key or field, or without a
-// market, where the key is typed as usual.
+// what names it). ok is false for any other key or field, without a
+// market, or when the field holds typed text (only an empty field or a
+// price one of these keys took is replaced): the key is typed as usual.
 func (m *Model) quotePrice(f *orderForm, text string) (price, what string, ok bool) {
-	if f.field != fieldPrice || !f.uses(fieldPrice) || !m.mk.live {
-		return "", "", false
+	if f.field != fieldPrice || !f.uses(fieldPrice) || !m.mk.live || (f.price != "" && !f.quoted) {
+		return "", "", false // typed text is never replaced
 	}
 	q := m.mk.snap.Quotes[f.symbol().Symbol]
 	switch text {

@@ -75,6 +75,16 @@ func (f orderForm) View(cx modeCtx) string {
 // line would be wider than width.
 func (f *orderForm) fieldLines(st *themes.Styles, width int) []boxLine {
 	var out []boxLine
+	// The labels take 10 cells and a typed value's box 18 inside its
+	// brackets; on a narrow screen the box, then the labels' gap, give
+	// way so that a field stays on one line.
+	labelW, valueW := 10, 18
+	if room := width - 2 - labelW - 2; room < valueW {
+		valueW = max(room, 6)
+		if room < 6 {
+			labelW, valueW = 9, max(room+1, 4) // "PriceType" is the longest label
+		}
+	}
 	row := func(field int, label, value string, choice bool) {
 		if !f.uses(field) {
 			return
@@ -87,14 +97,14 @@ func (f *orderForm) fieldLines(st *themes.Styles, width int) []boxLine {
 		if choice {
 			v = "◀ " + value + " ▶"
 		} else {
-			v = "[" + fitValue(value, f.field == field, 18) + "]"
+			v = "[" + fitValue(value, f.field == field, valueW) + "]"
 		}
 		if f.field == field {
 			v = st.Focus.Render(v)
 		} else {
 			v = st.Field.Render(v)
 		}
-		line := marker + st.Label.Render(fit(label, 10)) + v
+		line := marker + st.Label.Render(fit(label, labelW)) + v
 		e := f.errs[field]
 		drop := 0
 		if f.field != field && e == "" {

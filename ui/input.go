@@ -42,6 +42,10 @@ func (m Model) quit() (tea.Model, tea.Cmd) {
 	return m, tea.Quit
 }
 
+// readOnlyNotice is what n, x and X say in read-only mode, where they
+// send nothing.
+const readOnlyNotice = "read-only: orders are not sent"
+
 // onPaneKey handles the keys of the panes themselves.
 func (m Model) onPaneKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := &m.keys
@@ -114,6 +118,8 @@ func (m Model) onPaneKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.askCancel(), nil
 	case key.Matches(msg, k.CancelAll):
 		return m.askCancelAll(), nil
+	case m.t == nil && k.isOrderKey(msg):
+		m.setMsg(msgInfo, readOnlyNotice) // n, x, X: say why nothing happens
 	default:
 		m.msg = prev // a key that does nothing leaves the screen alone
 		return m, nil

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
@@ -97,6 +99,17 @@ func (k *KeyMap) SetReadOnly(readOnly bool) {
 	k.New.SetEnabled(!readOnly)
 	k.Cancel.SetEnabled(!readOnly)
 	k.CancelAll.SetEnabled(!readOnly)
+}
+
+// isOrderKey reports whether msg is one of the order keys n, x and X,
+// enabled or not (in read-only mode they are disabled, yet say why).
+func (k *KeyMap) isOrderKey(msg tea.KeyPressMsg) bool {
+	for _, b := range []key.Binding{k.New, k.Cancel, k.CancelAll} {
+		if slices.Contains(b.Keys(), msg.String()) {
+			return true
+		}
+	}
+	return false
 }
 
 // ShortHelp is the one-line help under the panes.

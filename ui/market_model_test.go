@@ -96,6 +96,29 @@ func TestFormTakesQuotePrices(t *testing.T) {
 	}
 }
 
+// TestFormQuoteKeysNeverReplaceTyping: b, a and l take a price only into
+// an empty price field or over a price one of them took; typed text
+// ("NaN", "6b") stays as typed, marked, never silently becomes a price.
+func TestFormQuoteKeysNeverReplaceTyping(t *testing.T) {
+	base := "n down down down down type:0.01 down "
+	for _, tc := range []struct{ keys, want string }{
+		{"type:NaN", "NaN"},
+		{"type:6b", "6b"},
+		{"type:6 backspace a", "61020.6"},
+		{"a b", "61020.4"},
+		{"l type:1", "61020.51"},
+		{"l type:1 a", "61020.51a"},
+	} {
+		m := press(t, marketModel(testMarket(), 120, 40), base+tc.keys)
+		if m.form == nil || m.form.price != tc.want {
+			t.Errorf("%q in the price field: price %q, want %q", tc.keys, m.form.price, tc.want)
+		}
+		if strings.ContainsAny(tc.want, "Nab") && m.form.errs[fieldPrice] == "" {
+			t.Errorf("%q in the price field: %q not marked", tc.keys, m.form.price)
+		}
+	}
+}
+
 func TestCrossWarning(t *testing.T) {
 	tests := []struct {
 		side, typ, price, want string
@@ -196,8 +219,8 @@ func TestPriceText(t *testing.T) {
 }
 
 // TestFormQuoteKeyWithoutQuote: b on a symbol the market does not quote
-// leaves the price empty and says why; a typed typo's mark goes when a
-// quote price is taken.
+// leaves the price empty and says why; after a typed typo a quote key is
+// typed too, keeping the typo and its mark (typed text is never replaced).
 func TestFormQuoteKeyWithoutQuote(t *testing.T) {
 	ms := testMarket()
 	delete(ms.Quotes, "BTCUSDT")
@@ -206,8 +229,8 @@ func TestFormQuoteKeyWithoutQuote(t *testing.T) {
 		t.Errorf("b without a quote: price %q, error %q", m.form.price, m.form.errs[fieldPrice])
 	}
 	m = press(t, marketModel(testMarket(), 120, 40), "n down down down down type:0.01 down type:1,5 a")
-	if m.form.price != "61020.6" || m.form.errs[fieldPrice] != "" {
-		t.Errorf("a after a typo: price %q, error %q; want the ask and no error", m.form.price, m.form.errs[fieldPrice])
+	if m.form.price != "1,5a" || m.form.errs[fieldPrice] == "" {
+		t.Errorf("a after a typo: price %q, error %q; want the typed text, marked", m.form.price, m.form.errs[fieldPrice])
 	}
 }
 

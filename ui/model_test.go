@@ -382,14 +382,26 @@ func TestPrivacyHidesAmounts(t *testing.T) {
 	}
 }
 
-func TestCancelContractOrder(t *testing.T) {
+// cancelAnswered selects Open Orders' row after downs, asks to cancel it
+// (order names it), answers and waits for want; it returns the trader.
+func cancelAnswered(t *testing.T, downs int, order, answer, want string) *testTrader {
+	t.Helper()
 	b, tr := newTestBackend(testSnapshot()), &testTrader{}
 	tm := startProgram(t, b, tr, 80, 24)
-	sendKeys(tm, "2", "down", "down", "x")
-	waitText(t, tm, "CANCEL THIS ORDER?", "order 77")
-	sendKeys(tm, "y")
-	waitText(t, tm, "cancel accepted")
+	sendKeys(tm, "2")
+	for range downs {
+		sendKeys(tm, "down")
+	}
+	sendKeys(tm, "x")
+	waitText(t, tm, "CANCEL THIS ORDER?", order)
+	sendKeys(tm, answer)
+	waitText(t, tm, want)
 	finish(t, tm)
+	return tr
+}
+
+func TestCancelContractOrder(t *testing.T) {
+	tr := cancelAnswered(t, 2, "order 77", "y", "cancel accepted")
 	if _, canceled := tr.calls(); canceled != 1 {
 		t.Fatalf("CancelOrder calls = %d, want 1", canceled)
 	}
@@ -512,5 +524,42 @@ func TestKeepaliveNotAnsweredInTime(t *testing.T) {
 	m = m.onKeepalive(keepaliveMsg{b: b, err: upstream.NotAnswered("the call the viewers share is still under way; it goes on", context.DeadlineExceeded)})
 	if want := "keepalive not answered in time: the call the viewers share"; !strings.HasPrefix(m.msg, want) || m.msgKind != msgWarn {
 		t.Errorf("message = %q (kind %d), want a warning starting %q", m.msg, m.msgKind, want)
+	}
+}
+
+// TestReadOnlyOrderKeysSayWhy: in read-only mode n, x and X send nothing
+// and open nothing, but say why on the message line.
+func TestReadOnlyOrderKeysSayWhy(t *testing.T) {
+	for _, k := range []string{"n", "x", "X"} {
+		t.Run(k, func(t *testing.T) {
+			b := newTestBackend(testSnapshot())
+			tm := startProgram(t, b, nil, 160, 48)
+			sendKeys(tm, "2", k)
+			waitText(t, tm, readOnlyNotice)
+			m := finish(t, tm)
+			if m.form != nil || m.confirm != nil || b.symbolCalls.Load() != 0 {
+				t.Errorf("read-only %s: form %v, confirm %v, Symbols calls %d", k, m.form != nil, m.confirm != nil, b.symbolCalls.Load())
+			}
+		})
+	}
+}
+
+// TestReadOnlyChartNewSaysWhy: n on the chart says why too.
+func TestReadOnlyChartNewSaysWhy(t *testing.T) {
+	b := newTestBackend(testSnapshot())
+	tm := startProgram(t, b, nil, 160, 48)
+	sendKeys(tm, "c", "n")
+	waitText(t, tm, readOnlyNotice)
+	if m := finish(t, tm); m.form != nil || m.chart == nil {
+		t.Errorf("read-only n on the chart: form %v, chart %v", m.form != nil, m.chart != nil)
+	}
+}
+
+// TestCancelDeclinedSpelling: declining a cancel says "not cancelled", the
+// spelling of the cancel-all summary (DESIGN.md), and sends nothing.
+func TestCancelDeclinedSpelling(t *testing.T) {
+	tr := cancelAnswered(t, 3, "order 1001", "n", "not cancelled")
+	if _, canceled := tr.calls(); canceled != 0 {
+		t.Errorf("CancelOrder calls = %d, want 0", canceled)
 	}
 }
