@@ -317,6 +317,10 @@ func (s *Store) foldExecFill(m uint8, x *event.ExecView, o *order, p *prep) {
 		}
 		if _, at, ok := b.byKey.find(zk); !ok {
 			s.addExecFill(m, x, o, p, zk, at)
+			// indexZ ran up to the fill before and this one is put with
+			// its key: the next fill need not call indexZ for it (while
+			// a wild fill is kept, every usual fill comes this way).
+			b.zIndexed = b.seq
 			if known {
 				b.cover(o, b.seq, sig, exp)
 			} else {
