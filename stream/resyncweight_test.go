@@ -193,6 +193,30 @@ func TestResyncWaitingForWeightKeepsFolding(t *testing.T) {
 	}
 }
 
+// streamLost takes the user stream down and waits until the session is
+// no longer live.
+func (f *weightFixture) streamLost(t *testing.T) {
+	t.Helper()
+	f.srv.SetUserStreamDown(true)
+	if !testkit.Within(5*time.Second, func() bool { return f.s.Status().State != StateLive }) {
+		t.Fatalf("still live with the stream down: %+v", f.s.Status())
+	}
+}
+
+// reconnectWaits brings the stream back and moves the clock until the
+// reconnect says it waits: connecting, its reason holding want.
+func (f *weightFixture) reconnectWaits(t *testing.T, want string) {
+	t.Helper()
+	f.srv.SetUserStreamDown(false)
+	waiting := func() bool {
+		st := f.s.Status()
+		return st.State == StateConnecting && strings.Contains(st.Reason, want)
+	}
+	if !f.inflight.Advancing(f.clk, 100*time.Millisecond, 5*time.Second, waiting) {
+		t.Fatalf("status while the reconnect waits: %+v, want connecting, %q", f.s.Status(), want)
+	}
+}
+
 // TestReconnectWaitsForWeightUnheld: a reconnect while the request weight
 // is spent waits for it before it opens the socket (whose frames it would
 // hold until the snapshots are in), saying so and until when; then it
@@ -202,18 +226,8 @@ func TestReconnectWaitsForWeightUnheld(t *testing.T) {
 	f := newWeightFixture(t, 60)
 	f.srv.SetActivity(40)
 	f.spend(t)
-	f.srv.SetUserStreamDown(true)
-	if !testkit.Within(5*time.Second, func() bool { return f.s.Status().State != StateLive }) {
-		t.Fatalf("still live with the stream down: %+v", f.s.Status())
-	}
-	f.srv.SetUserStreamDown(false)
-	waiting := func() bool {
-		st := f.s.Status()
-		return st.State == StateConnecting && strings.Contains(st.Reason, "waiting for request weight until ")
-	}
-	if !f.inflight.Advancing(f.clk, 100*time.Millisecond, 5*time.Second, waiting) {
-		t.Fatalf("status while the reconnect waits for weight: %+v, want connecting, waiting for request weight", f.s.Status())
-	}
+	f.streamLost(t)
+	f.reconnectWaits(t, "waiting for request weight until ")
 	if st := f.s.Status(); !st.ConnectedAt.IsZero() {
 		t.Errorf("connected at %s while waiting for weight, want no socket", st.ConnectedAt)
 	}

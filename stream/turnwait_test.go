@@ -83,19 +83,9 @@ func TestConnectWaitingForTurnSaysSo(t *testing.T) {
 	t.Parallel()
 	f := newWeightFixture(t, 1000)
 	f.srv.SetActivity(40) // an outage is found on the next frame
-	f.srv.SetUserStreamDown(true)
-	if !testkit.Within(5*time.Second, func() bool { return f.s.Status().State != StateLive }) {
-		t.Fatalf("still live with the stream down: %+v", f.s.Status())
-	}
+	f.streamLost(t)
 	release := f.holdTurn(t)
-	f.srv.SetUserStreamDown(false)
-	waiting := func() bool {
-		st := f.s.Status()
-		return st.State == StateConnecting && strings.Contains(st.Reason, "waiting for turn")
-	}
-	if !f.inflight.Advancing(f.clk, 100*time.Millisecond, 5*time.Second, waiting) {
-		t.Fatalf("status while the reconnect waits for the turn: %+v, want connecting, waiting for turn", f.s.Status())
-	}
+	f.reconnectWaits(t, "waiting for turn")
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	wantTurnError(t, f.s.Resync(ctx))
