@@ -116,13 +116,20 @@ func TestCloseRereadsPosition(t *testing.T) {
 	}
 }
 
+// cancelAllOf filters the Open Orders pane by filter and presses X,
+// waiting for the confirmation to show want.
+func cancelAllOf(t *testing.T, tm *program, filter string, want ...string) {
+	t.Helper()
+	sendKeys(tm, "2", "/")
+	tm.Type(filter)
+	sendKeys(tm, "enter", "X")
+	waitText(t, tm, want...)
+}
+
 func TestCancelAllYRunsOnce(t *testing.T) {
 	b, tr := newTestBackend(testSnapshot()), &testTrader{hold: make(chan struct{})}
 	tm := startProgram(t, b, tr, 80, 24)
-	sendKeys(tm, "2", "/")
-	tm.Type("spot")
-	sendKeys(tm, "enter", "X")
-	waitText(t, tm, "CANCEL 3 OPEN ORDERS?", "spot ETHUSDT")
+	cancelAllOf(t, tm, "spot", "CANCEL 3 OPEN ORDERS?", "spot ETHUSDT")
 	sendKeys(tm, "y")
 	waitText(t, tm, "CANCELLING")
 	// The second y reaches the program while the cancel-all is held (Send
@@ -439,10 +446,7 @@ func TestCancelAllReviewRoomForOneLine(t *testing.T) {
 func TestCancelAllOneOrder(t *testing.T) {
 	b, tr := newTestBackend(testSnapshot()), &testTrader{}
 	tm := startProgram(t, b, tr, 80, 24)
-	sendKeys(tm, "2", "/")
-	tm.Type("ETHBTC")
-	sendKeys(tm, "enter", "X")
-	waitText(t, tm, "CANCEL 1 OPEN ORDER?", "spot ETHBTC")
+	cancelAllOf(t, tm, "ETHBTC", "CANCEL 1 OPEN ORDER?", "spot ETHBTC")
 	sendKeys(tm, "y")
 	waitText(t, tm, "CANCEL-ALL DONE: 1 order ")
 	finish(t, tm)
